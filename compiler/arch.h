@@ -1,0 +1,39 @@
+/*
+ * arch.h: architecture configurations (spec/arch.md): the synthesis-time
+ * parameters of one TCPA, read from an INI file, with defaults for missing
+ * keys, range checks, a fingerprint over every effective value, and the
+ * generator of the RTL's parameter package.
+ */
+#ifndef TCPA_ARCH_H
+#define TCPA_ARCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+  int rows, cols;                     /* [array] */
+  int alu, mul, div;                  /* [pe] functional units */
+  int rd, fd, fd_depth, id, od;       /* [pe] registers */
+  int fifo_depth, imem, branch_targets; /* [pe] */
+  int lat_alu, lat_mul, lat_div;      /* [latency] */
+  int ports;                          /* [interconnect] */
+  int gc_signals, gc_dims;            /* [gc] */
+  int banks, bank_depth;              /* [iobuf] */
+} arch_config;
+
+/* Returns the configuration with every key at its default (spec/arch.md). */
+arch_config arch_config_default(void);
+
+/* Returns 0 and fills *cfg from the INI file at `path`; returns -1 after
+ * printing every error (file:line: unknown section or key, bad value, value
+ * out of range) through diag.h. */
+int arch_config_load(const char *path, arch_config *cfg);
+
+/* Returns the fingerprint of a configuration: a stable 64-bit hash of every
+ * effective value, independent of comments, order and defaults spelled out. */
+uint64_t arch_config_fingerprint(const arch_config *cfg);
+
+/* Writes the RTL parameter package (SystemVerilog) for `cfg` to `out`. */
+void arch_config_write_sv(const arch_config *cfg, FILE *out);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * cli.h: the subcommands of `tcpa` and the exit statuses of spec/cli.md.
+ *
+ * main.c dispatches on the first argument to one cli_* function per
+ * subcommand, each in its own file (cli_check.c, cli_run.c, ...). Each
+ * returns the process exit status.
+ */
+#ifndef TCPA_CLI_H
+#define TCPA_CLI_H
+
+enum {
+  CLI_EXIT_OK = 0,       /* the run passed, the check found nothing */
+  CLI_EXIT_MISMATCH = 1, /* outputs differ from the reference, engines diverged */
+  CLI_EXIT_INPUT = 2,    /* invalid input: file:line:column or the option */
+  CLI_EXIT_NOFIT = 3     /* does not fit the architecture or the region */
+};
+
+/* `tcpa check PROG.pla [--dot]`: returns the exit status. */
+int cli_check(int argc, char **argv);
+
+/* `tcpa run PROG.pla ...` (spec/cli.md): returns the exit status. */
+int cli_run(int argc, char **argv);
+
+/* `tcpa arch FILE [--fingerprint|--sv|--dump]`: returns the exit status. */
+int cli_arch(int argc, char **argv);
+
+#endif

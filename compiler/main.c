@@ -1,0 +1,50 @@
+/*
+ * main.c: the `tcpa` command. Dispatches on the subcommand name to the
+ * cli_* function that implements it (cli.h) and prints the overall help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} main_subcommand;
+
+static const main_subcommand main_subcommands[] = {
+    {"check", cli_check, "check a program against the language rules; --dot prints its RDG"},
+    {"run", cli_run, "compile, instantiate and run a program; check it against the reference"},
+    {"arch", cli_arch, "check an architecture configuration; print its fingerprint or RTL parameters"},
+};
+
+#define MAIN_NSUB (int)(sizeof main_subcommands / sizeof main_subcommands[0])
+
+/* Prints the overall usage to `f`. */
+static void main_usage(FILE *f) {
+  fputs("usage: tcpa COMMAND [ARGS...]\n\n"
+        "A verification testbench for tightly coupled processor arrays.\n\n"
+        "commands:\n", f);
+  for (int i = 0; i < MAIN_NSUB; i++)
+    fprintf(f, "  %-10s %s\n", main_subcommands[i].name, main_subcommands[i].summary);
+  fputs("\n'tcpa COMMAND --help' describes one command.\n"
+        "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    main_usage(stderr);
+    return CLI_EXIT_INPUT;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    main_usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  for (int i = 0; i < MAIN_NSUB; i++)
+    if (!strcmp(argv[1], main_subcommands[i].name))
+      return main_subcommands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "tcpa: error: unknown command '%s'\n", argv[1]);
+  main_usage(stderr);
+  return CLI_EXIT_INPUT;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# setup.sh: installs, through apt-get, every Debian package the project
+# needs to build, test and run. Idempotent: packages already installed are
+# skipped, and nothing is done when all are present. Run by `make`,
+# `make test` and `make demo` before anything else.
+set -euo pipefail
+
+# Every dependency of the project, with what it is for.
+packages=(
+  build-essential   # gcc, make: the C11 compiler, instantiator and model
+  pkg-config        # locates the libraries below
+  libisl-dev        # integer sets: the checks of the language rules, mapping
+  libgmp-dev        # isl's arithmetic
+  libinih-dev       # INI parser for architecture configurations
+  verilator         # the RTL simulator (5.006)
+  libsystemc-dev    # SystemC kernel for the SystemC engine
+  gtkwave           # waveform viewer (FST) for mismatch debugging
+  yosys             # synthesis of the RTL (cells per module)
+  zlib1g-dev        # FST writer compression
+  python3           # regression reports
+  xvfb              # headless X for the GTKWave test
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
