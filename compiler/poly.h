@@ -40,4 +40,14 @@ __isl_give isl_set *poly_set_fix_params(__isl_take isl_set *set,
                                         const ast_program *p,
                                         const int64_t *params);
 
+/* Returns the translation {I -> I + off} of the iteration space's
+ * dimensions (off has one entry per index). */
+__isl_give isl_map *poly_translate_map(isl_ctx *ctx, const ast_program *p,
+                                       const int64_t *off);
+
+/* Returns {I : I + off in set} for a set of iterations. */
+__isl_give isl_set *poly_set_preimage_shift(__isl_take isl_set *set,
+                                            const ast_program *p,
+                                            const int64_t *off);
+
 #endif
