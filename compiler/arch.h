@@ -36,4 +36,11 @@ uint64_t arch_config_fingerprint(const arch_config *cfg);
 /* Writes the RTL parameter package (SystemVerilog) for `cfg` to `out`. */
 void arch_config_write_sv(const arch_config *cfg, FILE *out);
 
+/* Data width of every PE, register and bank word (fixed by spec/arch.md). */
+#define ARCH_DATA_WIDTH 32
+
+/* Writes `cfg` to `out` as an INI file with every key, defaults included;
+ * loading it gives a configuration with the same fingerprint. */
+void arch_config_write_ini(const arch_config *cfg, FILE *out);
+
 #endif
