@@ -92,6 +92,7 @@ typedef struct {
   const char *cur;   /* that line, raw */
   size_t cur_len;    /* its length without the line end */
   int first_syntax;  /* first line with a syntax error we reported, or 0 */
+  bool bad_header;   /* the last section header was malformed */
   int set_line[ARCH_NKEYS];
   arch_config *cfg;
   int errors;
@@ -229,13 +230,9 @@ static void arch_syntax_error(arch_loader *ld, const char *p, const char *msg) {
 /* Checks a `[section]` line starting at `s` (the '['). */
 static void arch_check_header(arch_loader *ld, const char *s, const char *end) {
   const char *close = arch_find_chars(s + 1, end, "]");
+  ld->bad_header = true; /* until it proves well-formed */
   if (close == end) {
     arch_syntax_error(ld, s, "section header has no closing ']'");
-    return;
-  }
-  const char *rest = arch_skip_space(close + 1, end);
-  if (rest < end && *rest != ';' && *rest != '#') {
-    arch_syntax_error(ld, rest, "unexpected text after the section header");
     return;
   }
   const char *a = arch_skip_space(s + 1, close), *b = close;
@@ -246,7 +243,13 @@ static void arch_check_header(arch_loader *ld, const char *s, const char *end) {
   name[b - a] = '\0';
   if (!name[0]) {
     arch_syntax_error(ld, s, "empty section name");
-  } else if (arch_section_find(name) < 0) {
+    return;
+  }
+  ld->bad_header = false; /* inih takes the section, whatever follows */
+  const char *rest = arch_skip_space(close + 1, end);
+  if (rest < end && *rest != ';' && *rest != '#')
+    arch_syntax_error(ld, rest, "unexpected text after the section header");
+  if (arch_section_find(name) < 0) {
     char list[256];
     arch_error(ld, arch_col(ld, a), "unknown section '[%s]' (known sections: %s)",
                name, arch_section_list(list, sizeof list));
@@ -295,6 +298,7 @@ static char *arch_ini_read_line(char *str, int num, void *stream) {
     char msg[80];
     snprintf(msg, sizeof msg, "line is too long (at most %d characters)", num - 3);
     arch_syntax_error(ld, NULL, msg);
+    if (*arch_skip_space(s, s + ld->cur_len) == '[') ld->bad_header = true;
   } else {
     memcpy(str, s, n);
     str[n] = '\0';
@@ -364,7 +368,7 @@ static int arch_ini_handler(void *user, const char *section, const char *name,
   while (isspace((unsigned char)*a)) a++;
   snprintf(sec, sizeof sec, "%s", a);
   for (size_t n = strlen(sec); n && isspace((unsigned char)sec[n - 1]);) sec[--n] = '\0';
-  if (!*name) return 1; /* reported by arch_check_line */
+  if (!*name || ld->bad_header) return 1; /* reported by arch_check_line */
   if (!*sec) {
     arch_error(ld, arch_key_col(ld), "key '%s' is outside any section (known sections: %s)",
                name, arch_section_list(list, sizeof list));
