@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bench.sh: the speed of the reference interpreter, as a table. Runs each
+# benchmark program through `tcpa run --engine ref` at a size large enough
+# to time, reads `instances` (equation instances evaluated) and
+# `ref_seconds` (the evaluation's wall time) from summary.json, and prints
+# instances per second. A benchmark, never an assertion: it exits 0 however
+# slow the interpreter is (non-zero only when a run itself fails).
+#
+# Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
+# REPEAT (runs per row, the fastest is kept; default 3).
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+REPEAT=${REPEAT:-3}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# program|parameters|goal (instances/s, empty for none)
+CASES=(
+  "matmul|N=64 M=64 K=64|5e6"
+  "matmul|N=32 M=32 K=32|"
+  "conv|CO=8 R=16 C=16 CI=4 KR=3 KC=3|"
+  "fir|N=4096 T=64|"
+  "trimv|N=512|"
+  "maxpool|R=128 C=128|"
+  "jacobi|T=256 N=1024|"
+  "gcd|N=1024 S=64|"
+  "editdist|N=512 M=512|"
+  "dotprod|N=100000|"
+  "satarith|N=100000|"
+  "bitextract|N=100000|"
+)
+
+# Prints the number after "KEY": in the JSON file $1 (empty when absent).
+json_num() {
+  grep -o "\"$2\" *: *[-0-9.eE+]*" "$1" 2>/dev/null | head -n 1 | sed 's/.*: *//'
+}
+
+[ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
+echo "Reference interpreter speed (tcpa run --engine ref; best of $REPEAT runs)"
+echo
+fmt="%-11s %-30s %12s %10s %14s  %s\n"
+printf "$fmt" program params instances seconds "instances/s" goal
+printf "$fmt" ----------- ------------------------------ ------------ ---------- -------------- ----
+status=0
+for c in "${CASES[@]}"; do
+  IFS='|' read -r prog ps goal <<<"$c"
+  args=(); for p in $ps; do args+=(--param "$p"); done
+  best= inst=
+  for ((k = 0; k < REPEAT; k++)); do
+    rm -rf "$tmp/run"
+    if ! "$TCPA" run "regress/programs/$prog.pla" --engine ref "${args[@]}" --seed 1 \
+        --out-dir "$tmp/run" >/dev/null 2>"$tmp/err"; then
+      echo "bench: $prog $ps failed: $(head -n 1 "$tmp/err")" >&2; status=1; best=; break
+    fi
+    inst=$(json_num "$tmp/run/summary.json" instances)
+    s=$(json_num "$tmp/run/summary.json" ref_seconds)
+    [ -n "$s" ] && { [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; } && best=$s
+  done
+  if [ -z "$best" ] || [ -z "$inst" ]; then
+    printf "$fmt" "$prog" "$ps" - - - "${goal:+goal: >= $goal instances/s}"
+    continue
+  fi
+  rate=$(awk -v n="$inst" -v s="$best" 'BEGIN { if (s > 0) printf "%.3g", n / s; else print "inf" }')
+  note=
+  if [ -n "$goal" ]; then
+    met=$(awk -v r="$rate" -v g="$goal" 'BEGIN { print (r == "inf" || r + 0 >= g + 0) ? "met" : "NOT met" }')
+    note="goal: >= $goal instances/s ($met)"
+  fi
+  printf "$fmt" "$prog" "$ps" "$inst" "$(awk -v s="$best" 'BEGIN { printf "%.4f", s }')" "$rate" "$note"
+done
+exit $status
