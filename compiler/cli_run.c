@@ -1,11 +1,616 @@
-/* cli_run.c: `tcpa run` (placeholder until its module lands). */
+/*
+ * cli_run.c: `tcpa run PROGRAM.pla` (spec/cli.md).
+ *
+ * Steps: read the options (every syntax error names the option, exit 2);
+ * parse and check the program (exit 2); load the architecture (exit 2);
+ * bind the parameters (all required, none unknown, inside the program's
+ * parameter domain); check the PE region against the array (exit 3); make
+ * the inputs (from --in files, or random from --seed); run the engine;
+ * write --out-dir; print a short summary on stdout.
+ *
+ * Random inputs: each element uniform over [-1000, 1000], from a splitmix64
+ * stream per input array seeded by (--seed, the array's name) (rng.h), so
+ * that products of a few values do not wrap trivially and that giving one
+ * input from a file leaves the values of the others unchanged.
+ *
+ * Only the `ref` engine exists so far: it runs the reference interpreter
+ * (interp.h) and passes when the interpreter completes. A runtime violation
+ * of the language rules found by the interpreter is invalid input (exit 2).
+ * `model`, `rtl` and `cosim` exit 2 with "engine 'X' is not available yet".
+ *
+ * --out-dir DIR: DIR/inputs/NAME.txt per input and DIR/NAME.txt per output
+ * (data-file format), then DIR/summary.json last; each file is written
+ * atomically, so a file present is a complete file. On a failed run the
+ * outputs are not written; the inputs and summary.json (status "fail") are.
+ */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "arch.h"
+#include "ast.h"
+#include "check.h"
 #include "cli.h"
+#include "datafile.h"
+#include "diag.h"
+#include "interp.h"
+#include "json.h"
+#include "parse.h"
+#include "rng.h"
+
+#define RUN_MAX_OPTS 64   /* --param and --in options each */
+#define RUN_RANDOM_LO (-1000)
+#define RUN_RANDOM_HI 1000
+
+typedef enum { RUN_ENGINE_REF, RUN_ENGINE_MODEL, RUN_ENGINE_RTL, RUN_ENGINE_COSIM } run_engine;
+
+static const char *const run_engine_names[] = {"ref", "model", "rtl", "cosim"};
+
+/* A NAME=VALUE option as given. */
+typedef struct {
+  const char *opt; /* the whole argument, for messages */
+  char *name;
+  char *value;
+} run_pair;
+
+/* The command line, read. */
+typedef struct {
+  const char *program;
+  const char *arch;
+  run_pair param[RUN_MAX_OPTS];
+  int nparam;
+  run_pair in[RUN_MAX_OPTS];
+  int nin;
+  int pes_r, pes_c;
+  const char *map; /* as given, checked against the program later */
+  run_engine engine;
+  uint64_t seed;
+  const char *out_dir;
+  int help;
+} run_opts;
+
+/* Prints the usage of `tcpa run` to f. */
+static void run_usage(FILE *f) {
+  fputs("usage: tcpa run PROGRAM.pla [--arch FILE] [--param NAME=VALUE]...\n"
+        "                [--pes RxC] [--map INDEX[,INDEX]]\n"
+        "                [--engine ref|model|rtl|cosim] [--in NAME=FILE]...\n"
+        "                [--seed N] [--out-dir DIR]\n\n"
+        "Runs PROGRAM for the given parameter values on the chosen engine and\n"
+        "checks it against the reference interpreter.\n\n"
+        "  --arch FILE        architecture configuration (default configs/default.ini)\n"
+        "  --param NAME=VALUE value of a program parameter (every one is required)\n"
+        "  --pes RxC          region of PEs, R rows by C columns (default 1x1)\n"
+        "  --map I[,I]        loop indices tiled onto the rows and columns\n"
+        "  --engine E         ref: reference interpreter only; model, rtl, cosim:\n"
+        "                     not available yet (default cosim)\n"
+        "  --in NAME=FILE     values of an input array (data-file format); inputs\n"
+        "                     not given are uniform random in [-1000, 1000]\n"
+        "  --seed N           seed of the random inputs (default 1)\n"
+        "  --out-dir DIR      write DIR/NAME.txt per output, DIR/inputs/NAME.txt\n"
+        "                     per input and DIR/summary.json\n\n"
+        "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
+}
+
+/* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in
+ * [lo, hi]; -1 otherwise. */
+static int run_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v) {
+  char *end;
+  if (!*s) return -1;
+  errno = 0;
+  long long x = strtoll(s, &end, 0);
+  if (errno || *end || end == s || x < lo || x > hi) return -1;
+  if (s[0] == '0' && s[1] && s[1] != 'x' && s[1] != 'X') return -1; /* no octal */
+  *v = x;
+  return 0;
+}
+
+/* Returns 0 after splitting "NAME=VALUE" into pair; -1 after an error. */
+static int run_pair_parse(const char *opt, const char *arg, run_pair *pair) {
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || !eq[1]) {
+    diag_error_plain("%s: expected NAME=VALUE, got '%s'", opt, arg);
+    return -1;
+  }
+  pair->opt = opt;
+  pair->name = strndup(arg, (size_t)(eq - arg));
+  pair->value = strdup(eq + 1);
+  if (!pair->name || !pair->value) {
+    diag_error_plain("out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 after reading "RxC" into *r, *c; -1 after an error. */
+static int run_pes_parse(const char *arg, int *r, int *c) {
+  char buf[64];
+  const char *x = strchr(arg, 'x');
+  int64_t rv, cv;
+  if (!x || (size_t)(x - arg) >= sizeof buf) goto bad;
+  memcpy(buf, arg, (size_t)(x - arg));
+  buf[x - arg] = '\0';
+  if (run_parse_int(buf, 1, 1 << 16, &rv) || run_parse_int(x + 1, 1, 1 << 16, &cv))
+    goto bad;
+  *r = (int)rv;
+  *c = (int)cv;
+  return 0;
+bad:
+  diag_error_plain("--pes: expected RxC with positive integers R and C (rows by "
+                   "columns, e.g. 2x4), got '%s'", arg);
+  return -1;
+}
+
+/* Returns 1 when c may start an identifier, 2 when it may continue one. */
+static int run_ident_char(char c) {
+  if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return 1;
+  return c >= '0' && c <= '9' ? 2 : 0;
+}
+
+/* Returns 0 after checking the syntax of --map: one or two identifiers,
+ * separated by a comma; -1 otherwise. */
+static int run_map_syntax(const char *arg) {
+  int n = 0;
+  const char *s = arg;
+  for (;;) {
+    if (run_ident_char(*s) != 1) return -1;
+    while (run_ident_char(*s)) s++;
+    if (++n > 2) return -1;
+    if (*s == '\0') return 0;
+    if (*s++ != ',') return -1;
+  }
+}
+
+/* Frees what run_opts_parse allocated. */
+static void run_opts_free(run_opts *o) {
+  for (int i = 0; i < o->nparam; i++) {
+    free(o->param[i].name);
+    free(o->param[i].value);
+  }
+  for (int i = 0; i < o->nin; i++) {
+    free(o->in[i].name);
+    free(o->in[i].value);
+  }
+}
+
+/* Returns the value of option argv[*i] given as `--opt VALUE` or
+ * `--opt=VALUE`, advancing *i; NULL (after an error) when it is missing. */
+static const char *run_opt_value(int argc, char **argv, int *i, const char *opt) {
+  size_t len = strlen(opt);
+  if (argv[*i][len] == '=') return argv[*i] + len + 1;
+  if (*i + 1 >= argc) {
+    diag_error_plain("%s needs a value", opt);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+/* Returns 1 when argv_i is option `opt`, alone or as `opt=...`. */
+static int run_opt_is(const char *arg, const char *opt) {
+  size_t len = strlen(opt);
+  return !strncmp(arg, opt, len) && (arg[len] == '\0' || arg[len] == '=');
+}
+
+/* Returns 0 after reading one option at argv[*i] into o; -1 after an error. */
+static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
+  const char *a = argv[*i], *v;
+  static const char *const valued[] = {"--arch", "--param", "--pes", "--map",
+                                       "--engine", "--in", "--seed", "--out-dir"};
+  int which = -1;
+  for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
+    if (run_opt_is(a, valued[k])) which = k;
+  if (which < 0) {
+    diag_error_plain("unknown option '%s' (see 'tcpa run --help')", a);
+    return -1;
+  }
+  if (!(v = run_opt_value(argc, argv, i, valued[which]))) return -1;
+  switch (which) {
+  case 0: o->arch = v; return 0;
+  case 1:
+    if (o->nparam >= RUN_MAX_OPTS) {
+      diag_error_plain("--param: more than %d given", RUN_MAX_OPTS);
+      return -1;
+    }
+    return run_pair_parse("--param", v, &o->param[o->nparam++]);
+  case 2: return run_pes_parse(v, &o->pes_r, &o->pes_c);
+  case 3:
+    if (run_map_syntax(v) != 0) {
+      diag_error_plain("--map: expected one or two loop indices separated by a "
+                       "comma (e.g. i,j), got '%s'", v);
+      return -1;
+    }
+    o->map = v;
+    return 0;
+  case 4:
+    for (int e = 0; e < 4; e++)
+      if (!strcmp(v, run_engine_names[e])) {
+        o->engine = (run_engine)e;
+        return 0;
+      }
+    diag_error_plain("--engine: expected ref, model, rtl or cosim, got '%s'", v);
+    return -1;
+  case 5:
+    if (o->nin >= RUN_MAX_OPTS) {
+      diag_error_plain("--in: more than %d given", RUN_MAX_OPTS);
+      return -1;
+    }
+    return run_pair_parse("--in", v, &o->in[o->nin++]);
+  case 6: {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(v, &end, 10);
+    if (errno || *end || end == v || v[0] == '-' || v[0] == '+') {
+      diag_error_plain("--seed: expected a non-negative decimal integer below "
+                       "2^64, got '%s'", v);
+      return -1;
+    }
+    o->seed = s;
+    return 0;
+  }
+  default: o->out_dir = v; return 0;
+  }
+}
+
+/* Returns 0 after reading the command line into o; -1 after an error. */
+static int run_opts_parse(int argc, char **argv, run_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->arch = "configs/default.ini";
+  o->pes_r = o->pes_c = 1;
+  o->engine = RUN_ENGINE_COSIM;
+  o->seed = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      o->help = 1;
+    } else if (a[0] == '-' && a[1]) {
+      if (run_opt_parse(argc, argv, &i, o) != 0) return -1;
+    } else if (!o->program) {
+      o->program = a;
+    } else {
+      diag_error_plain("more than one program given ('%s' and '%s')", o->program, a);
+      return -1;
+    }
+  }
+  if (!o->program && !o->help) {
+    diag_error_plain("no program given (usage: tcpa run PROGRAM.pla ...; see "
+                     "'tcpa run --help')");
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns the id of the named parameter of p, or -1. */
+static int run_param_find(const ast_program *p, const char *name) {
+  for (int i = 0; i < p->nparams; i++)
+    if (!strcmp(p->param[i], name)) return i;
+  return -1;
+}
+
+/* Returns a printable list of the program's parameter names. */
+static const char *run_param_list(const ast_program *p, char *buf, size_t size) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < p->nparams && len < size; i++)
+    len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", p->param[i]);
+  if (!p->nparams) snprintf(buf, size, "none");
+  return buf;
+}
+
+/* Returns 0 after binding every parameter of p from the --param options into
+ * params; -1 after printing every error. */
+static int run_params_bind(const ast_program *p, const run_opts *o, int64_t *params) {
+  char list[256];
+  int given[AST_MAX_PARAMS] = {0}, bad = 0;
+  for (int k = 0; k < o->nparam; k++) {
+    const run_pair *pr = &o->param[k];
+    int id = run_param_find(p, pr->name);
+    if (id < 0) {
+      diag_error_plain("--param %s=%s: program '%s' has no parameter '%s' (its "
+                       "parameters: %s)", pr->name, pr->value, p->name, pr->name,
+                       run_param_list(p, list, sizeof list));
+      bad = 1;
+      continue;
+    }
+    if (given[id]) {
+      diag_error_plain("--param %s: given twice", pr->name);
+      bad = 1;
+      continue;
+    }
+    if (run_parse_int(pr->value, INT32_MIN, INT32_MAX, &params[id]) != 0) {
+      diag_error_plain("--param %s=%s: expected a decimal integer that fits in "
+                       "32 bits", pr->name, pr->value);
+      bad = 1;
+      continue;
+    }
+    given[id] = 1;
+  }
+  for (int i = 0; i < p->nparams; i++)
+    if (!given[i] && !bad) {
+      diag_error_plain("missing --param %s=VALUE (program '%s' has parameters %s; "
+                       "all are required)", p->param[i], p->name,
+                       run_param_list(p, list, sizeof list));
+      bad = 1;
+    }
+  if (bad) return -1;
+  if (!check_params_valid(p, params)) {
+    char vals[256];
+    size_t len = 0;
+    vals[0] = '\0';
+    for (int i = 0; i < p->nparams && len < sizeof vals; i++)
+      len += (size_t)snprintf(vals + len, sizeof vals - len, "%s%s=%lld",
+                              i ? " " : "", p->param[i], (long long)params[i]);
+    diag_error(&p->par_loc, p->source,
+               "--param: the values %s are outside the parameter domain of "
+               "program '%s' (every parameter >= 1 and the parameter-only "
+               "constraints of par)", vals, p->name);
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 when every index named by --map is an index of p, each at most
+ * once; -1 after an error. */
+static int run_map_check(const ast_program *p, const char *map) {
+  char buf[128];
+  int seen[AST_MAX_DIMS] = {0};
+  if (!map) return 0;
+  snprintf(buf, sizeof buf, "%s", map);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    int d = -1;
+    for (int k = 0; k < p->ndims; k++)
+      if (!strcmp(p->index[k], tok)) d = k;
+    if (d < 0) {
+      diag_error_plain("--map %s: program '%s' has no loop index '%s'", map, p->name, tok);
+      return -1;
+    }
+    if (seen[d]++) {
+      diag_error_plain("--map %s: index '%s' named twice", map, tok);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Returns the id of the named array of p, or -1. */
+static int run_array_find(const ast_program *p, const char *name) {
+  for (int i = 0; i < p->narrays; i++)
+    if (!strcmp(p->arrays[i].name, name)) return i;
+  return -1;
+}
+
+/* Returns 0 after filling every input array: from its --in file, else at
+ * random; from[a] is set to the file or NULL. -1 after printing errors. */
+static int run_inputs_make(const ast_program *p, const run_opts *o,
+                           interp_array *arrays, const char **from) {
+  int bad = 0;
+  for (int a = 0; a < p->narrays; a++) from[a] = NULL;
+  for (int k = 0; k < o->nin; k++) {
+    int a = run_array_find(p, o->in[k].name);
+    if (a < 0 || p->arrays[a].kind != AST_ARRAY_IN) {
+      diag_error_plain("--in %s=%s: program '%s' has no input array '%s'%s",
+                       o->in[k].name, o->in[k].value, p->name, o->in[k].name,
+                       a >= 0 ? " (it is an output)" : "");
+      bad = 1;
+    } else if (from[a]) {
+      diag_error_plain("--in %s: given twice", o->in[k].name);
+      bad = 1;
+    } else {
+      from[a] = o->in[k].value;
+    }
+  }
+  if (bad) return -1;
+  for (int a = 0; a < p->narrays; a++) {
+    if (p->arrays[a].kind != AST_ARRAY_IN) continue;
+    if (from[a]) {
+      char what[160];
+      snprintf(what, sizeof what, "input '%s' (%zu value%s)", p->arrays[a].name,
+               arrays[a].n, arrays[a].n == 1 ? "" : "s");
+      if (datafile_read(from[a], what, arrays[a].data, arrays[a].n) != 0) bad = 1;
+      continue;
+    }
+    rng_state r = rng_state_seed_named(o->seed, p->arrays[a].name);
+    for (size_t i = 0; i < arrays[a].n; i++)
+      arrays[a].data[i] = rng_state_range(&r, RUN_RANDOM_LO, RUN_RANDOM_HI);
+  }
+  return bad ? -1 : 0;
+}
+
+/* Returns 0 after creating directory `dir` (and its parents) if missing;
+ * -1 after an error. */
+static int run_mkdir_p(const char *dir) {
+  char *buf = strdup(dir);
+  int rc = 0;
+  if (!buf) return -1;
+  for (char *s = buf + 1;; s++) {
+    if (*s == '/' || *s == '\0') {
+      char c = *s;
+      *s = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+        diag_error_plain("--out-dir: cannot create directory '%s': %s", buf,
+                         strerror(errno));
+        rc = -1;
+        break;
+      }
+      *s = c;
+      if (!c) break;
+    }
+  }
+  struct stat st;
+  if (!rc && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    diag_error_plain("--out-dir: '%s' is not a directory", dir);
+    rc = -1;
+  }
+  free(buf);
+  return rc;
+}
+
+/* Returns 0 after writing every array of the given kind to DIR/SUB/NAME.txt;
+ * -1 after an error. */
+static int run_arrays_write(const ast_program *p, const interp_array *arrays,
+                            ast_array_kind kind, const char *dir, const char *sub) {
+  for (int a = 0; a < p->narrays; a++) {
+    if (p->arrays[a].kind != kind) continue;
+    size_t len = strlen(dir) + strlen(p->arrays[a].name) + 32;
+    char *path = malloc(len);
+    if (!path) return -1;
+    snprintf(path, len, "%s/%s%s%s.txt", dir, sub ? sub : "", sub ? "/" : "",
+             p->arrays[a].name);
+    int rc = datafile_write(path, arrays[a].data, arrays[a].ndims, arrays[a].extent);
+    free(path);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+/* What one run produced, for the summary. */
+typedef struct {
+  const char *status; /* "pass" or "fail" */
+  interp_stats stats;
+  const char **from;  /* per array: the --in file, or NULL (random) */
+} run_result;
+
+/* Writes summary.json's content to f. */
+static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
+                             const int64_t *params, const run_result *res) {
+  json_writer w = json_writer_make(f);
+  json_writer_begin_object(&w, NULL);
+  json_writer_string(&w, "program", p->name);
+  json_writer_string(&w, "program_file", o->program);
+  json_writer_string(&w, "engine", run_engine_names[o->engine]);
+  json_writer_string(&w, "status", res->status);
+  json_writer_begin_array(&w, "pes");
+  json_writer_int(&w, NULL, o->pes_r);
+  json_writer_int(&w, NULL, o->pes_c);
+  json_writer_end_array(&w);
+  json_writer_begin_object(&w, "params");
+  for (int i = 0; i < p->nparams; i++) json_writer_int(&w, p->param[i], params[i]);
+  json_writer_end_object(&w);
+  json_writer_uint(&w, "seed", o->seed);
+  json_writer_begin_object(&w, "inputs");
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_IN)
+      json_writer_string(&w, p->arrays[a].name, res->from[a] ? res->from[a] : "random");
+  json_writer_end_object(&w);
+  json_writer_string(&w, "arch", o->arch);
+  /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
+   * config_bytes describe a mapped configuration, which the ref engine does
+   * not build: they are null here, filled by the other engines. */
+  json_writer_null(&w, "ii");
+  json_writer_null(&w, "processor_classes");
+  json_writer_null(&w, "config_bytes");
+  json_writer_uint(&w, "instances", res->stats.instances);
+  json_writer_uint(&w, "iterations", res->stats.iterations);
+  json_writer_double(&w, "ref_seconds", res->stats.seconds);
+  json_writer_end_object(&w);
+}
+
+/* Returns 0 after writing --out-dir: inputs, outputs (on a pass), then
+ * summary.json; -1 after an error. */
+static int run_out_dir_write(const ast_program *p, const run_opts *o,
+                             const int64_t *params, const interp_array *arrays,
+                             const run_result *res) {
+  size_t len = strlen(o->out_dir) + 32;
+  char *sub = malloc(len);
+  int rc = -1;
+  if (!sub) return -1;
+  snprintf(sub, len, "%s/inputs", o->out_dir);
+  if (run_mkdir_p(o->out_dir) != 0 || run_mkdir_p(sub) != 0) goto error;
+  if (run_arrays_write(p, arrays, AST_ARRAY_IN, o->out_dir, "inputs") != 0) goto error;
+  if (!strcmp(res->status, "pass") &&
+      run_arrays_write(p, arrays, AST_ARRAY_OUT, o->out_dir, NULL) != 0)
+    goto error;
+  snprintf(sub, len, "%s/summary.json", o->out_dir);
+  datafile_tmp t;
+  if (datafile_tmp_open(&t, sub) != 0) goto error;
+  run_summary_json(t.f, p, o, params, res);
+  rc = datafile_tmp_commit(&t);
+error:
+  free(sub);
+  return rc;
+}
+
+/* Prints the human summary of a run on stdout. */
+static void run_summary_print(const ast_program *p, const run_opts *o,
+                              const int64_t *params, const run_result *res) {
+  printf("program   %s (%s)\nparams   ", p->name, o->program);
+  for (int i = 0; i < p->nparams; i++)
+    printf(" %s=%lld", p->param[i], (long long)params[i]);
+  printf("\nengine    %s, pes %dx%d\ninputs   ", run_engine_names[o->engine],
+         o->pes_r, o->pes_c);
+  int any = 0;
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_IN) {
+      any = 1;
+      if (res->from[a])
+        printf(" %s=%s", p->arrays[a].name, res->from[a]);
+      else
+        printf(" %s=random(seed %llu)", p->arrays[a].name,
+               (unsigned long long)o->seed);
+    }
+  printf("%s\n", any ? "" : " none");
+  double s = res->stats.seconds;
+  printf("reference %llu equation instances in %.6f s (%.1f M/s)\n",
+         (unsigned long long)res->stats.instances, s,
+         s > 0 ? (double)res->stats.instances / s / 1e6 : 0.0);
+  printf("verdict   %s\n", res->status);
+}
+
+/* Returns the exit status of a run of the parsed and checked program p. */
+static int run_program(const ast_program *p, const run_opts *o) {
+  int64_t params[AST_MAX_PARAMS] = {0};
+  arch_config cfg;
+  if (arch_config_load(o->arch, &cfg) != 0) return CLI_EXIT_INPUT;
+  if (run_params_bind(p, o, params) != 0) return CLI_EXIT_INPUT;
+  if (run_map_check(p, o->map) != 0) return CLI_EXIT_INPUT;
+  if (o->pes_r > cfg.rows || o->pes_c > cfg.cols) {
+    diag_error_plain("--pes %dx%d: the region does not fit the processor array "
+                     "of %s, which has %d rows and %d columns", o->pes_r, o->pes_c,
+                     o->arch, cfg.rows, cfg.cols);
+    return CLI_EXIT_NOFIT;
+  }
+  interp_array *arrays = calloc((size_t)p->narrays + 1, sizeof *arrays);
+  const char **from = calloc((size_t)p->narrays + 1, sizeof *from);
+  int rc = CLI_EXIT_INPUT;
+  if (!arrays || !from) goto error;
+  if (interp_arrays_init(p, params, arrays) != 0) goto error;
+  if (run_inputs_make(p, o, arrays, from) != 0) goto error_arrays;
+  run_result res = {"fail", {0, 0, 0.0}, from};
+  int ok = interp_program_run(p, params, arrays, &res.stats) == 0;
+  res.status = ok ? "pass" : "fail";
+  rc = ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+  if (o->out_dir && run_out_dir_write(p, o, params, arrays, &res) != 0)
+    rc = CLI_EXIT_INPUT;
+  run_summary_print(p, o, params, &res);
+error_arrays:
+  interp_arrays_free(p, arrays);
+error:
+  free(arrays);
+  free(from);
+  return rc;
+}
 
 int cli_run(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fputs("tcpa: error: 'run' is not built yet\n", stderr);
-  return CLI_EXIT_INPUT;
+  run_opts o;
+  int rc = CLI_EXIT_INPUT;
+  if (run_opts_parse(argc, argv, &o) != 0) goto done;
+  if (o.help) {
+    run_usage(stdout);
+    rc = CLI_EXIT_OK;
+    goto done;
+  }
+  if (o.engine != RUN_ENGINE_REF) {
+    diag_error_plain("engine '%s' is not available yet (only --engine ref, the "
+                     "reference interpreter, is built so far)",
+                     run_engine_names[o.engine]);
+    goto done;
+  }
+  ast_program *p = parse_file(o.program);
+  if (!p) goto done;
+  if (check_program(p) == 0) rc = run_program(p, &o);
+  ast_program_free(p);
+done:
+  run_opts_free(&o);
+  return rc;
 }

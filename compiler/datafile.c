@@ -198,7 +198,7 @@ int datafile_tmp_open(datafile_tmp *t, const char *path) {
   snprintf(t->tmp, len + 16, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(t->tmp);
   if (fd < 0) {
-    diag_error_plain("cannot create '%s': %s", t->tmp, strerror(errno));
+    diag_error_plain("cannot write '%s': %s", path, strerror(errno));
     goto error;
   }
   t->f = fdopen(fd, "w");
