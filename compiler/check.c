@@ -640,6 +640,43 @@ static void check_rule5(check_state *c) {
   }
 }
 
+/* Checks that the iteration space is finite for every parameter value:
+ * the recession cone of `par` (its constraints without parameters and
+ * constants) must be {0}. Not one of the five rules, but an unbounded
+ * space has no meaning as a loop nest. */
+static void check_space_bounded(check_state *c) {
+  const ast_program *p = c->p;
+  ast_program q = *p;
+  isl_bool empty = isl_set_is_empty(c->space);
+  if (empty != isl_bool_false || p->ndims == 0) return;
+  q.nparams = 0;
+  q.param_space.n = 0;
+  q.space.c = malloc((size_t)(p->space.n ? p->space.n : 1) * sizeof *q.space.c);
+  if (!q.space.c) {
+    check_isl_failed(c, 0);
+    return;
+  }
+  for (int i = 0; i < p->space.n; i++) {
+    q.space.c[i] = p->space.c[i];
+    q.space.c[i].aff.konst = 0;
+  }
+  isl_set *cone = poly_space(c->ctx, &q);
+  isl_set *origin = isl_set_universe(isl_set_get_space(cone));
+  for (int d = 0; d < p->ndims; d++) origin = isl_set_fix_si(origin, isl_dim_set, (unsigned)d, 0);
+  free(q.space.c);
+  check_pt w;
+  isl_bool has = check_witness(isl_set_subtract(cone, origin), p, &w);
+  if (has < 0) check_isl_failed(c, 0);
+  if (has != isl_bool_true) return;
+  check_buf m = {0};
+  for (int d = 0; d < p->ndims; d++) check_buf_add(&m, "%s%lld", d ? "," : "", (long long)w.x[d]);
+  diag_error(&p->par_loc, p->source,
+             "the iteration space is unbounded along (%s); it must be finite "
+             "for every parameter value",
+             m.s);
+  c->nerr++;
+}
+
 /* Returns 0 after building S and the condition spaces into `c`, -1 when
  * isl failed. */
 static int check_state_init(check_state *c, const ast_program *p) {
@@ -670,6 +707,7 @@ int check_program(const ast_program *p) {
   if (check_state_init(&c, p) < 0) {
     check_isl_failed(&c, 0);
   } else {
+    check_space_bounded(&c);
     check_rule1_io(&c);
     check_rule1_defs(&c);
     check_rule1_writes(&c);

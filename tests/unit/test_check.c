@@ -128,6 +128,24 @@ static const check_case cases[] = {
      "    C[i] = x[i];\n"
      "  }\n"
      "}\n"},
+    {"space bounded only through a sum of indices", 0, NULL,
+     "program anti(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[N];\n"
+     "  par (0 <= i, 0 <= j, i + j < N) {\n"
+     "    x[i,j] = A[i] if (j == 0);\n"
+     "    x[i,j] = x[i,j-1] + 1 if (j >= 1);\n"
+     "    C[i] = x[i,j] if (i + j == N - 1);\n"
+     "  }\n"
+     "}\n"},
+    {"unbounded iteration space (no rule number)", -1, "unbounded along (0,1)",
+     "program unb(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[N];\n"
+     "  par (0 <= i < N, j >= 0) {\n"
+     "    C[i] = A[i] if (j == 0);\n"
+     "  }\n"
+     "}\n"},
     /* rule 1 */
     {"rule 1: two definitions overlap at i = 1", 1, "at i = 1 with N = 2",
      "program p(N) {\n"
