@@ -528,17 +528,16 @@ static int parse_chain(parser *ps, ast_cond *out, parse_aff_ctx ctx, int allow_n
   return 0;
 }
 
-/* Returns 1 when the '(' at the current token opens a sub-condition (it
- * holds a comparison, `and`, `or` or ',' at its own level), 0 when it opens
- * an affine expression. */
+/* Returns 1 when the '(' at the current token opens a sub-condition, 0 when
+ * it opens an affine expression: affine expressions hold no comparison,
+ * `and`, `or` or ',', so any of these before the matching ')' decides. */
 static int parse_paren_is_cond(const parser *ps) {
   int depth = 0;
   for (int i = ps->pos; i < ps->ntok; i++) {
     lex_kind k = ps->tok[i].kind;
     if (k == LEX_LPAREN) depth++;
     else if (k == LEX_RPAREN && --depth == 0) return 0;
-    else if (depth == 1 && (parse_is_relop(k) || k == LEX_KW_AND || k == LEX_KW_OR || k == LEX_COMMA))
-      return 1;
+    else if (parse_is_relop(k) || k == LEX_KW_AND || k == LEX_KW_OR || k == LEX_COMMA) return 1;
     else if (k == LEX_EOF || k == LEX_SEMI || k == LEX_LBRACE) return 0;
   }
   return 0;
