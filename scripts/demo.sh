@@ -72,7 +72,7 @@ for c in "${CASES[@]}"; do
       --seed 1 --out-dir "$dir" >/dev/null 2>"$tmp/err"; rc=$?
     inst=$(json_num "$dir/summary.json" instances)
     s=$(json_num "$dir/summary.json" ref_seconds)
-    [ -n "$s" ] && secs=$(awk -v s="$s" 'BEGIN { printf "%.2f ms", s * 1000 }')
+    [ -n "$s" ] && secs=$(awk -v s="$s" 'BEGIN { printf "%.0f us", s * 1e6 }')
     if [ $rc -ne 0 ]; then
       verdict="FAIL (tcpa run exit $rc: $(head -n 1 "$tmp/err"))"
     elif ! grep -q '"status" *: *"pass"' "$dir/summary.json" 2>/dev/null; then
