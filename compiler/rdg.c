@@ -138,6 +138,10 @@ static int rdg_temp_add(rdg_builder *b, int eq) {
   return rdg_var_add(b, name, 1);
 }
 
+/* The `var` of rdg_lower() asking for a new temporary, numbered after the
+ * temporaries of the operands (so c.t1 is computed before c.t2). */
+#define RDG_NEW_TEMP (-2)
+
 static int rdg_lower(rdg_builder *b, int eq, const ast_expr *e, int var, int array);
 
 /* Lowers an operand expression into *o; an operation becomes a temporary
@@ -160,10 +164,10 @@ static int rdg_lower_operand(rdg_builder *b, int eq, const ast_expr *e, rdg_oper
     o->idx = e->idx;
     return 0;
   case AST_EXPR_OP: {
-    int t = rdg_temp_add(b, eq);
-    if (t < 0 || rdg_lower(b, eq, e, t, -1) < 0) return -1;
+    int n = rdg_lower(b, eq, e, RDG_NEW_TEMP, -1);
+    if (n < 0) return -1;
     o->kind = RDG_OPND_VAR;
-    o->var = t;
+    o->var = b->g->nodes[n].var;
     return 0;
   }
   }
@@ -171,7 +175,8 @@ static int rdg_lower_operand(rdg_builder *b, int eq, const ast_expr *e, rdg_oper
 }
 
 /* Lowers expression `e` of equation `eq` into an op node defining variable
- * `var` (or writing output `array` when var < 0); returns the node id or -1. */
+ * `var` (a new temporary when RDG_NEW_TEMP; none when -1, the node then
+ * writes output `array`); returns the node id or -1. */
 static int rdg_lower(rdg_builder *b, int eq, const ast_expr *e, int var, int array) {
   rdg_operand o[3];
   int nargs = 1;
@@ -186,6 +191,7 @@ static int rdg_lower(rdg_builder *b, int eq, const ast_expr *e, int var, int arr
   } else if (rdg_lower_operand(b, eq, e, &o[0])) {
     return -1;
   }
+  if (var == RDG_NEW_TEMP && (var = rdg_temp_add(b, eq)) < 0) return -1;
   int n = rdg_node_add(b, RDG_NODE_OP);
   if (n < 0) return -1;
   rdg_node *node = &b->g->nodes[n];
