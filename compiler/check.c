@@ -475,11 +475,14 @@ static void check_rule2_3_uses(check_state *c, int rule) {
 /* The offset-zero dependence graph among equations for rule 3. */
 typedef struct {
   check_state *c;
-  char *edge;   /* edge[f * neqs + e]: e reads what f defines at offset 0 */
+  char *edge;   /* edge[f * neqs + e]: e reads what f defines at offset 0,
+                   and C_f ∩ C_e is not empty */
+  char *reach;  /* reach[f * neqs + e]: a path of edges leads from f to e */
   int *path;    /* equations on the current path */
   char *onpath;
   int start;
   long steps;
+  int gave_up;  /* the step bound was reached */
 } check_graph;
 
 /* Returns 1 when a cycle through g->start was found and reported, 0 when
@@ -493,8 +496,11 @@ static int check_cycle_dfs(check_graph *g, int node, int depth,
   g->path[depth] = node;
   g->onpath[node] = 1;
   for (int next = g->start; next < n; next++) {
-    if (!g->edge[node * n + next]) continue;
-    if (++g->steps > CHECK_CYCLE_STEPS) break;
+    if (!g->edge[node * n + next] || !g->reach[next * n + g->start]) continue;
+    if (++g->steps > CHECK_CYCLE_STEPS) {
+      g->gave_up = 1;
+      break;
+    }
     if (next == g->start) {
       check_pt w;
       isl_bool has = check_witness(isl_set_copy(acc), p, &w);
@@ -534,8 +540,35 @@ static int check_reads_at_zero(const ast_program *p, const ast_expr *x, int var)
   return 0;
 }
 
-/* Rule 3: offset-zero dependences inside one iteration are acyclic. Each
- * cycle is reported once, from its first equation. */
+/* Fills g->edge (uses at offset zero between equations whose condition
+ * spaces meet) and its transitive closure g->reach; returns 0, or -1 when
+ * isl failed. */
+static int check_graph_build(check_graph *g) {
+  check_state *c = g->c;
+  const ast_program *p = c->p;
+  int n = p->neqs;
+  for (int f = 0; f < n; f++)
+    for (int e = 0; e < n && !p->eqs[f].is_out; e++) {
+      if (!check_reads_at_zero(p, p->eqs[e].rhs, p->eqs[f].var)) continue;
+      isl_set *meet = isl_set_intersect(isl_set_copy(c->cond[f]), isl_set_copy(c->cond[e]));
+      isl_bool empty = isl_set_is_empty(meet);
+      isl_set_free(meet);
+      if (empty < 0) return -1;
+      g->edge[f * n + e] = empty == isl_bool_false;
+    }
+  memcpy(g->reach, g->edge, (size_t)n * (size_t)n);
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < n; i++)
+      if (g->reach[i * n + k])
+        for (int j = 0; j < n; j++) g->reach[i * n + j] |= g->reach[k * n + j];
+  return 0;
+}
+
+/* Rule 3: offset-zero dependences inside one iteration are acyclic. The
+ * graph of pairwise meeting condition spaces over-approximates the cycles;
+ * only equations on one of its cycles are searched exactly (a cycle needs
+ * one iteration common to all its equations). Each cycle is reported once,
+ * from its first equation. */
 static void check_rule3_cycles(check_state *c) {
   const ast_program *p = c->p;
   int n = p->neqs;
@@ -543,22 +576,30 @@ static void check_rule3_cycles(check_state *c) {
   if (n == 0) return;
   g.edge = calloc((size_t)n * (size_t)n, 1);
   g.path = calloc((size_t)n, sizeof *g.path);
+  g.reach = calloc((size_t)n * (size_t)n, 1);
   g.onpath = calloc((size_t)n, 1);
-  if (!g.edge || !g.path || !g.onpath) {
+  if (!g.edge || !g.reach || !g.path || !g.onpath || check_graph_build(&g) < 0) {
     check_isl_failed(c, 3);
     goto done;
   }
-  for (int f = 0; f < n; f++)
-    for (int e = 0; e < n && !p->eqs[f].is_out; e++)
-      g.edge[f * n + e] = (char)check_reads_at_zero(p, p->eqs[e].rhs, p->eqs[f].var);
   for (g.start = 0; g.start < n; g.start++) {
-    if (p->eqs[g.start].is_out) continue;
+    if (!g.reach[g.start * n + g.start]) continue;
     memset(g.onpath, 0, (size_t)n);
     g.steps = 0;
-    if (check_cycle_dfs(&g, g.start, 0, c->cond[g.start]) < 0) check_isl_failed(c, 3);
+    g.gave_up = 0;
+    int r = check_cycle_dfs(&g, g.start, 0, c->cond[g.start]);
+    if (r < 0) check_isl_failed(c, 3);
+    if (r == 0 && g.gave_up) {
+      diag_error(&p->eqs[g.start].loc, p->source,
+                 "rule 3 (causality): too many paths of offset-zero "
+                 "dependences through %s to prove them acyclic",
+                 p->vars[p->eqs[g.start].var].name);
+      c->nerr++;
+    }
   }
 done:
   free(g.edge);
+  free(g.reach);
   free(g.path);
   free(g.onpath);
 }

@@ -254,6 +254,20 @@ static const check_case cases[] = {
      "    C[i] = a[i];\n"
      "  }\n"
      "}\n"},
+    {"rule 3: three-equation cycle only at i = 2", 3,
+     "a -> b -> c -> a, e.g. at i = 2 with N = 3",
+     "program p(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[N];\n"
+     "  par (0 <= i < N) {\n"
+     "    a[i] = c[i] if (i <= 2);\n"
+     "    a[i] = A[i] if (i >= 3);\n"
+     "    b[i] = a[i] if (i >= 2);\n"
+     "    b[i] = A[i] if (i <= 1);\n"
+     "    c[i] = b[i] + 1;\n"
+     "    C[i] = c[i];\n"
+     "  }\n"
+     "}\n"},
     /* rule 4 */
     {"rule 4: read past the end", 4, "A[1] at i = 0 with N = 1",
      "program p(N) {\n"
