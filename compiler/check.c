@@ -141,9 +141,15 @@ static void check_fmt_with(check_buf *b, const ast_program *p, const int64_t *pa
     check_buf_add(b, "%s%s = %lld", k ? ", " : " with ", p->param[k], (long long)par[k]);
 }
 
-/* Appends `at i = 0 with N = 1`. */
+/* Appends `at i = 0 with N = 1` (`with N = 1` without indices). */
 static void check_fmt_at(check_buf *b, const ast_program *p, const check_pt *w) {
-  if (p->ndims) check_buf_add(b, "at ");
+  if (!p->ndims) {
+    check_buf with = {0};
+    check_fmt_with(&with, p, w->param);
+    check_buf_add(b, "%s", with.n ? with.s + 1 : "always");
+    return;
+  }
+  check_buf_add(b, "at ");
   check_fmt_iter(b, p, w->x);
   check_fmt_with(b, p, w->param);
 }

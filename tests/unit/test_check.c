@@ -146,6 +146,35 @@ static const check_case cases[] = {
      "    C[i] = A[i] if (j == 0);\n"
      "  }\n"
      "}\n"},
+    {"even and odd elements written by two equations", 0, NULL,
+     "program interleave(N) {\n"
+     "  in int32 A[N], B[N];\n"
+     "  out int32 C[2*N];\n"
+     "  par (0 <= i < N) {\n"
+     "    C[2*i] = A[i];\n"
+     "    C[2*i+1] = B[i];\n"
+     "  }\n"
+     "}\n"},
+    {"rule 5: strided writes leave the odd elements", 5, "element C[1] of output C",
+     "program interleave(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[2*N];\n"
+     "  par (0 <= i < N) {\n"
+     "    C[2*i] = A[i];\n"
+     "  }\n"
+     "}\n"},
+    {"rule 1: strided writes collide at C[2] for N >= 2", 1, "C[2] is written twice",
+     "program interleave(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[2*N+1];\n"
+     "  par (0 <= i < N) {\n"
+     "    C[2*i] = A[i];\n"
+     "    C[2*i+1] = A[i] if (i >= 1);\n"
+     "    C[i+1] = A[i] if (i == 1);\n"
+     "    C[1] = A[i] if (i == 0);\n"
+     "    C[2*N] = A[i] if (i == 0);\n"
+     "  }\n"
+     "}\n"},
     /* rule 1 */
     {"rule 1: two definitions overlap at i = 1", 1, "at i = 1 with N = 2",
      "program p(N) {\n"
