@@ -18,16 +18,16 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CASES=(
   "matmul|N=64 M=64 K=64|5e6"
   "matmul|N=32 M=32 K=32|"
-  "conv|CO=8 R=16 C=16 CI=4 KR=3 KC=3|"
-  "fir|N=4096 T=64|"
-  "trimv|N=512|"
-  "maxpool|R=128 C=128|"
-  "jacobi|T=256 N=1024|"
-  "gcd|N=1024 S=64|"
-  "editdist|N=512 M=512|"
-  "dotprod|N=100000|"
-  "satarith|N=100000|"
-  "bitextract|N=100000|"
+  "conv|CO=16 R=32 C=32 CI=4 KR=3 KC=3|"
+  "fir|N=16384 T=64|"
+  "trimv|N=1024|"
+  "maxpool|R=256 C=256|"
+  "jacobi|T=512 N=2048|"
+  "gcd|N=4096 S=64|"
+  "editdist|N=1024 M=1024|"
+  "dotprod|N=1000000|"
+  "satarith|N=1000000|"
+  "bitextract|N=1000000|"
 )
 
 # Prints the number after "KEY": in the JSON file $1 (empty when absent).
