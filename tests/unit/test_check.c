@@ -242,6 +242,16 @@ static const check_case cases[] = {
      "    C[i] = x[i];\n"
      "  }\n"
      "}\n"},
+    {"rule 2: hole at i = 1000 found symbolically (N >= 1001 only)", 2,
+     "x[1000] at i = 1000 with N = 1001",
+     "program p(N) {\n"
+     "  in int32 A[N];\n"
+     "  out int32 C[N];\n"
+     "  par (0 <= i < N) {\n"
+     "    x[i] = A[i] if (i != 1000);\n"
+     "    C[i] = x[i];\n"
+     "  }\n"
+     "}\n"},
     /* rule 3 */
     {"rule 3: reads a later iteration", 3, "dependence vector (-1)",
      "program p(N) {\n"
