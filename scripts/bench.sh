@@ -28,6 +28,7 @@ CASES=(
   "dotprod|N=1000000|"
   "satarith|N=1000000|"
   "bitextract|N=1000000|"
+  "band|N=4096 W=64|"
 )
 
 # Prints the number after "KEY": in the JSON file $1 (empty when absent).

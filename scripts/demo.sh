@@ -29,6 +29,7 @@ CASES=(
   "gcd|N=64 S=48"
   "editdist|N=40 M=33"
   "satarith|N=256"
+  "band|N=100 W=7"
 )
 
 # Prints the number after "KEY": in the JSON file $1 (empty when absent).

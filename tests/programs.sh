@@ -34,8 +34,9 @@ declare -A SETS=(
   [gcd]="'N=1 S=1' 'N=7 S=5' 'N=13 S=47'"
   [editdist]="'N=1 M=1' 'N=7 M=5' 'N=13 M=13' 'N=2 M=9'"
   [satarith]="'N=1' 'N=7' 'N=13'"
+  [band]="'N=1 W=1' 'N=7 W=2' 'N=13 W=1' 'N=5 W=9' 'N=11 W=10'"
 )
-PROGRAMS=(bitextract fir matmul conv trimv maxpool dotprod jacobi gcd editdist satarith)
+PROGRAMS=(bitextract fir matmul conv trimv maxpool dotprod jacobi gcd editdist satarith band)
 SEEDS=(1 2)
 
 # Prints a TAP line for test `name`: ok when $1 is 0.

@@ -370,6 +370,29 @@ static void ref_satarith(const int64_t *p) {
   free(a), free(b), free(sat), free(clip), free(mix);
 }
 
+/* Banded y = A x (|i-j| <= W), count of entries with A & 7 == 0, sign, -|y|. */
+static void ref_band(const int64_t *p) {
+  int64_t N = p[0], W = p[1];
+  i32 *A = ref_input("A", N * N), *x = ref_input("x", N);
+  i32 *y = ref_alloc(N), *cnt = ref_alloc(N), *sgn = ref_alloc(N), *nabs = ref_alloc(N);
+  for (int64_t i = 0; i < N; i++) {
+    i32 acc = 0, zeros = 0;
+    for (int64_t j = 0; j < N; j++) {
+      if (j - i > W || i - j > W) continue;
+      acc = ref_add(acc, ref_mul(A[i * N + j], x[j]));
+      zeros += (A[i * N + j] & 7) == 0;
+    }
+    y[i] = acc, cnt[i] = zeros;
+    sgn[i] = acc > 0 ? 1 : acc < 0 ? -1 : 0;
+    nabs[i] = acc < 0 ? acc : -acc; /* -acc cannot overflow for acc >= 0 */
+  }
+  ref_output("y", y, N, 0);
+  ref_output("cnt", cnt, N, 0);
+  ref_output("sgn", sgn, N, 0);
+  ref_output("nabs", nabs, N, 0);
+  free(A), free(x), free(y), free(cnt), free(sgn), free(nabs);
+}
+
 typedef struct {
   const char *name;
   const char *params[REF_MAX_PARAMS]; /* NULL-terminated, declaration order */
@@ -389,6 +412,7 @@ static const ref_program ref_programs[] = {
     {"gcd", {"N", "S"}, {0}, ref_gcd},
     {"editdist", {"N", "M"}, {0}, ref_editdist},
     {"satarith", {"N"}, {0}, ref_satarith},
+    {"band", {"N", "W"}, {0}, ref_band},
 };
 
 #define REF_NPROGRAMS (int)(sizeof ref_programs / sizeof ref_programs[0])
