@@ -18,6 +18,9 @@
  *      intersection of the condition spaces along the path).
  *   4. C_e \ {I : A(I) in box(A)} for every input read and output write.
  *   5. box(OUT) \ union of the images W_e(C_e) of its writers.
+ * Besides the rules, the iteration space must be finite for every
+ * parameter value (the recession cone of `par` is {0}). Errors come out in
+ * that order: bounded space, rule 1, 2, 3, 4, 5.
  * A non-empty set gives a witness: its lexicographically smallest point
  * with the parameters first (smallest parameter values, then the smallest
  * iteration), printed with the error.
@@ -228,9 +231,13 @@ error:
   return isl_bool_error;
 }
 
-/* Reports a failure of isl itself; returns nothing. */
+/* Reports a failure of isl (or of memory) while checking `rule` (0: the
+ * iteration space); returns nothing. */
 static void check_isl_failed(check_state *c, int rule) {
-  diag_error_plain("internal error: isl failed while checking rule %d", rule);
+  if (rule)
+    diag_error_plain("internal error: isl failed while checking rule %d", rule);
+  else
+    diag_error_plain("internal error: isl failed while building the iteration space");
   c->nerr++;
 }
 
