@@ -420,7 +420,7 @@ static ast_cond parse_cond_single(const ast_aff *a, int is_eq) {
 static int parse_cond_or(ast_cond *a, ast_cond *b) {
   ast_conj *c = realloc(a->conj, (size_t)(a->n + b->n) * sizeof *c);
   if (!c) return -1;
-  memcpy(c + a->n, b->conj, (size_t)b->n * sizeof *c);
+  if (b->n) memcpy(c + a->n, b->conj, (size_t)b->n * sizeof *c);
   a->conj = c;
   a->n += b->n;
   free(b->conj);
@@ -443,8 +443,8 @@ static int parse_cond_and(ast_cond *a, ast_cond *b) {
         parse_cond_clear(&r);
         return -1;
       }
-      memcpy(z->c, x->c, (size_t)x->n * sizeof *z->c);
-      memcpy(z->c + x->n, y->c, (size_t)y->n * sizeof *z->c);
+      if (x->n) memcpy(z->c, x->c, (size_t)x->n * sizeof *z->c);
+      if (y->n) memcpy(z->c + x->n, y->c, (size_t)y->n * sizeof *z->c);
       z->n = x->n + y->n;
       r.n++;
     }

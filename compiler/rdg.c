@@ -118,7 +118,7 @@ static int rdg_cond_copy(ast_cond *dst, const ast_cond *src) {
     ast_conj *d = &dst->conj[i];
     d->c = malloc((size_t)(s->n ? s->n : 1) * sizeof *d->c);
     if (!d->c) return -1;
-    memcpy(d->c, s->c, (size_t)s->n * sizeof *d->c);
+    if (s->n) memcpy(d->c, s->c, (size_t)s->n * sizeof *d->c);
     d->n = s->n;
     dst->n++;
   }
