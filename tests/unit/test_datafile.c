@@ -99,7 +99,9 @@ static void test_write(void) {
   char path[256];
   snprintf(path, sizeof path, "%s/a.txt", dir);
   int32_t a[24], b[24];
-  for (int i = 0; i < 24; i++) a[i] = (i * 7919 - 100) * (i % 2 ? -1 : 1) + (i == 5 ? INT32_MIN : 0);
+  for (int i = 0; i < 24; i++) a[i] = (i * 7919 - 100) * (i % 2 ? -1 : 1);
+  a[5] = INT32_MIN;
+  a[6] = INT32_MAX;
   int64_t ext[3] = {2, 3, 4};
   TEST_CHECK(datafile_write(path, a, 3, ext) == 0, "write a 2x3x4 array");
   TEST_CHECK(datafile_read(path, NULL, b, 24) == 0 && !memcmp(a, b, sizeof a),

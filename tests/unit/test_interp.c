@@ -211,7 +211,8 @@ static void test_free(test_prog *t) {
 static uint32_t test_rand_state = 12345;
 static int32_t test_rand(int32_t lo, int32_t hi) {
   test_rand_state = test_rand_state * 1103515245u + 12345u;
-  return lo + (int32_t)((test_rand_state >> 8) % (uint32_t)(hi - lo + 1));
+  int64_t span = (int64_t)hi - lo + 1;
+  return (int32_t)(lo + (int64_t)((test_rand_state >> 8) % (uint64_t)span));
 }
 
 /* ------------------------------------------------------------------ */
