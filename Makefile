@@ -5,9 +5,9 @@
 
 BUILD   ?= build
 CC      ?= cc
-PKGS    := isl inih
+PKGS    := isl inih zlib
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Itests
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Itests
 LDLIBS  += -lm
 
 SETUP_STAMP := $(BUILD)/.setup
