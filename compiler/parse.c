@@ -235,8 +235,9 @@ static int parse_aff_combine(ast_aff *a, int64_t k, const ast_aff *b, int64_t m)
   int n[] = {AST_MAX_PARAMS, AST_MAX_DIMS, 1};
   for (int g = 0; g < 3; g++)
     for (int i = 0; i < n[g]; i++) {
-      int64_t v = va[g][i] * k + vb[g][i] * m; /* operands are bounded by 2^40 */
-      if (!parse_coeff_ok(va[g][i] * k) || !parse_coeff_ok(vb[g][i] * m) || !parse_coeff_ok(v))
+      int64_t x, y, v;
+      if (__builtin_mul_overflow(va[g][i], k, &x) || __builtin_mul_overflow(vb[g][i], m, &y) ||
+          __builtin_add_overflow(x, y, &v) || !parse_coeff_ok(v))
         return -1;
       va[g][i] = v;
     }

@@ -103,6 +103,8 @@ static const parse_error_case error_cases[] = {
     {"!program p(A,B,C,D,E,F,G,H,I) {", "too many parameters: at most 8"},
     {"!program p(N) { in int32 s; par (0 <= i < N, s < 3) { } }", "'s' is an input: par expressions may only name"},
     {"!", "expected 'program' at the start of the file, found end of file"},
+    {"x[i,j] = A[i * 2147483647 * 2147483647 * 2147483647, j];", "affine expression too large"},
+    {"x[i,j] = A[i + 65536 * 65536 * 65536, j];", "affine expression too large"},
 };
 
 static void test_errors(void) {
