@@ -1161,10 +1161,10 @@ ast_program *parse_file(const char *path) {
     n += got;
     if (got == 0) break;
   }
-  int err = ferror(f);
+  int err = ferror(f) ? (errno ? errno : EIO) : 0;
   fclose(f);
   if (!buf || err) {
-    diag_error_plain("cannot read '%s'%s", path, err ? ": read error" : ": out of memory");
+    diag_error_plain("cannot read '%s': %s", path, err ? strerror(err) : "out of memory");
     free(buf);
     return NULL;
   }
