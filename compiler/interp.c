@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "poly.h"
@@ -156,6 +157,32 @@ int32_t interp_op_apply(ast_op op, int32_t a, int32_t b, int32_t c) {
 /* ------------------------------------------------------------------ */
 /* Arrays                                                               */
 
+/* Returns the most memory, in bytes, a run may take for its arrays and
+ * variables: half the physical memory (4 GiB when it cannot be known), so
+ * that an oversized problem is refused with a message instead of being
+ * killed by the system half-way. */
+static uint64_t interp_memory_limit(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return (uint64_t)4 << 30;
+  return (uint64_t)pages * (uint64_t)size / 2;
+}
+
+/* Returns 0 when `bytes` more fit under the limit (adding them to *used);
+ * -1 after printing an error at loc naming `what`. */
+static int interp_memory_take(const ast_program *p, const ast_loc *loc,
+                              uint64_t *used, uint64_t bytes, const char *what) {
+  uint64_t limit = interp_memory_limit();
+  if (bytes <= limit && *used <= limit - bytes) {
+    *used += bytes;
+    return 0;
+  }
+  diag_error(loc, p->source,
+             "%s would bring the reference interpreter's memory to %.1f GiB, "
+             "more than its limit of %.1f GiB (half the machine's memory)",
+             what, (double)(*used + bytes) / (1 << 30), (double)limit / (1 << 30));
+  return -1;
+}
+
 /* Returns a printable list of the parameter values ("N=4, M=2"). */
 static const char *interp_params_text(const ast_program *p, const int64_t *params,
                                       char *buf, size_t size) {
@@ -169,7 +196,8 @@ static const char *interp_params_text(const ast_program *p, const int64_t *param
 
 int interp_arrays_init(const ast_program *p, const int64_t *params,
                        interp_array *arrays) {
-  char pbuf[256];
+  char pbuf[256], what[160];
+  uint64_t used = 0;
   memset(arrays, 0, sizeof *arrays * (size_t)p->narrays);
   for (int a = 0; a < p->narrays; a++) {
     const ast_array *arr = &p->arrays[a];
@@ -195,6 +223,10 @@ int interp_arrays_init(const ast_program *p, const int64_t *params,
       n *= (uint64_t)e;
     }
     ia->n = (size_t)n;
+    snprintf(what, sizeof what, "array '%s' (%llu elements)", arr->name,
+             (unsigned long long)n);
+    if (interp_memory_take(p, &arr->loc, &used, n * sizeof *ia->data, what) != 0)
+      goto error;
     ia->data = calloc(ia->n ? ia->n : 1, sizeof *ia->data);
     if (!ia->data) {
       diag_error(&arr->loc, p->source,
@@ -449,6 +481,14 @@ static int interp_storage_make(interp_run *r) {
     vol *= ext;
   }
   r->volume = (size_t)vol;
+  uint64_t used = 0; /* the arrays' data first */
+  for (int a = 0; a < p->narrays; a++) used += r->arrays[a].n * sizeof *r->arrays[a].data;
+  char what[160];
+  snprintf(what, sizeof what, "%d internal variable%s over %llu points each",
+           p->nvars, p->nvars == 1 ? "" : "s", (unsigned long long)vol);
+  if (interp_memory_take(p, &p->par_loc, &used,
+                         vol * (uint64_t)p->nvars * (sizeof **r->val + 1), what) != 0)
+    return -1;
   r->val = calloc((size_t)p->nvars + 1, sizeof *r->val);
   r->def = calloc((size_t)p->nvars + 1, sizeof *r->def);
   if (!r->val || !r->def) goto nomem;
