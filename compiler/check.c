@@ -430,7 +430,7 @@ static void check_rule2_use(check_state *c, int e, const ast_expr *x) {
   if (has == isl_bool_true) {
     check_fmt_at(&m, p, &w);
     diag_error(&x->loc, p->source,
-               "rule 2 (defined uses): equation reads %s outside the iteration "
+               "rule 2 (every use defined): equation reads %s outside the iteration "
                "space, e.g. %s",
                use.s, m.s);
     c->nerr++;
@@ -446,7 +446,7 @@ static void check_rule2_use(check_state *c, int e, const ast_expr *x) {
   check_buf_add(&m, " ");
   check_fmt_at(&m, p, &w);
   diag_error(&x->loc, p->source,
-             "rule 2 (defined uses): equation reads %s where no equation "
+             "rule 2 (every use defined): equation reads %s where no equation "
              "defines it, e.g. %s",
              use.s, m.s);
   c->nerr++;

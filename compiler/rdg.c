@@ -224,10 +224,11 @@ static int rdg_connect_operand(rdg_builder *b, int n, int pos) {
   rdg *g = b->g;
   const rdg_operand *o = &b->opnd[n][pos];
   if (o->kind == RDG_OPND_CONST) {
-    int c = rdg_find_const(g, o->value);
+    int32_t value = o->value; /* rdg_node_add may move b->opnd */
+    int c = rdg_find_const(g, value);
     if (c < 0) {
       if ((c = rdg_node_add(b, RDG_NODE_CONST)) < 0) return -1;
-      g->nodes[c].value = o->value;
+      g->nodes[c].value = value;
     }
     return rdg_edge_add(b, RDG_EDGE_CONST, c, n, pos) < 0 ? -1 : 0;
   }
