@@ -365,12 +365,11 @@ static int interp_eq_prepare(interp_run *r, int e) {
 }
 
 /* Returns 1 when equation q reads variable v with every offset zero. */
-static int interp_eq_reads_here(const interp_eq *q, int v, int nd) {
+static int interp_eq_reads_here(const interp_eq *q, int v) {
   for (int i = 0; i < q->nins; i++) {
     const interp_ins *in = &q->ins[i];
     if (in->kind == INTERP_VAR && in->var == v && in->nnz == 0) return 1;
   }
-  (void)nd;
   return 0;
 }
 
@@ -389,7 +388,7 @@ static int interp_order_make(interp_run *r) {
   }
   for (int e = 0; e < n; e++)
     for (int f = 0; f < n; f++)
-      if (!p->eqs[f].is_out && interp_eq_reads_here(&r->eqs[e], p->eqs[f].var, r->nd)) {
+      if (!p->eqs[f].is_out && interp_eq_reads_here(&r->eqs[e], p->eqs[f].var)) {
         edge[f * n + e] = 1;
         indeg[e]++;
       }
