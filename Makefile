@@ -18,7 +18,9 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lgmp
 
 COMPILER_SRC := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 CMODEL_SRC   := $(wildcard cmodel/*.c)
-LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMPILER_SRC) $(CMODEL_SRC))
+GEN_SRC      := $(BUILD)/gen/arch_default_ini.c
+LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMPILER_SRC) $(CMODEL_SRC)) \
+                $(BUILD)/obj/gen/arch_default_ini.o
 MAIN_OBJ     := $(BUILD)/obj/compiler/main.o
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -38,6 +40,15 @@ setup: $(SETUP_STAMP)
 $(BUILD)/obj/%.o: %.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# configs/default.ini is compiled into the binary: the embedded default.
+$(GEN_SRC): configs/default.ini scripts/embed-text.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed-text.sh configs/default.ini arch_default_ini > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/lib/libtcpa.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -443,12 +443,40 @@ static int arch_ini_run(arch_loader *ld) {
   return r;
 }
 
+static int arch_config_load_owned(const char *path, char *text, size_t len,
+                                  arch_config *cfg);
+
 int arch_config_load(const char *path, arch_config *cfg) {
+  size_t len;
+  char *text = arch_read_file(path, &len);
+  if (!text) return -1;
+  return arch_config_load_owned(path, text, len, cfg);
+}
+
+int arch_config_load_text(const char *name, const char *text, arch_config *cfg) {
+  size_t len = strlen(text);
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    diag_error_plain("cannot parse '%s': out of memory", name);
+    return -1;
+  }
+  memcpy(copy, text, len + 1);
+  return arch_config_load_owned(name, copy, len, cfg);
+}
+
+int arch_config_load_default(arch_config *cfg) {
+  return arch_config_load_text(arch_default_ini_name, arch_default_ini_text, cfg);
+}
+
+/* Returns 0 and fills *cfg from `text` (len bytes, freed here) read from
+ * `path`; returns -1 after printing every error. */
+static int arch_config_load_owned(const char *path, char *text, size_t len,
+                                  arch_config *cfg) {
   arch_loader ld;
   memset(&ld, 0, sizeof ld);
   ld.path = path;
-  ld.text = arch_read_file(path, &ld.len);
-  if (!ld.text) return -1;
+  ld.text = text;
+  ld.len = len;
   arch_config tmp = arch_config_default();
   ld.cfg = &tmp;
   int r = arch_ini_run(&ld);

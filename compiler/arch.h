@@ -29,6 +29,19 @@ arch_config arch_config_default(void);
  * out of range) through diag.h. */
 int arch_config_load(const char *path, arch_config *cfg);
 
+/* Returns 0 and fills *cfg from the INI text `text`, reported as file
+ * `name`; returns -1 after printing every error. */
+int arch_config_load_text(const char *name, const char *text, arch_config *cfg);
+
+/* The embedded default configuration: the text of configs/default.ini,
+ * compiled into the binary (build/gen/arch_default_ini.c, made by the
+ * Makefile), so that `tcpa` needs no file when --arch is not given. */
+extern const char arch_default_ini_name[];
+extern const char arch_default_ini_text[];
+
+/* Returns arch_config_load_text() of the embedded default. */
+int arch_config_load_default(arch_config *cfg);
+
 /* Returns the fingerprint of a configuration: a stable 64-bit hash of every
  * effective value, independent of comments, order and defaults spelled out. */
 uint64_t arch_config_fingerprint(const arch_config *cfg);

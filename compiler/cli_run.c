@@ -80,7 +80,8 @@ static void run_usage(FILE *f) {
         "                [--seed N] [--out-dir DIR]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
-        "  --arch FILE        architecture configuration (default configs/default.ini)\n"
+        "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
+        "                     embedded in the binary)\n"
         "  --param NAME=VALUE value of a program parameter (every one is required)\n"
         "  --pes RxC          region of PEs, R rows by C columns (default 1x1)\n"
         "  --map I[,I]        loop indices tiled onto the rows and columns\n"
@@ -256,7 +257,7 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
 /* Returns 0 after reading the command line into o; -1 after an error. */
 static int run_opts_parse(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
-  o->arch = "configs/default.ini";
+  o->arch = NULL; /* the embedded configs/default.ini */
   o->pes_r = o->pes_c = 1;
   o->engine = RUN_ENGINE_COSIM;
   o->seed = 1;
@@ -493,7 +494,7 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
     if (p->arrays[a].kind == AST_ARRAY_IN)
       json_writer_string(&w, p->arrays[a].name, res->from[a] ? res->from[a] : "random");
   json_writer_end_object(&w);
-  json_writer_string(&w, "arch", o->arch);
+  json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
   /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
    * config_bytes describe a mapped configuration, which the ref engine does
    * not build: they are null here, filled by the other engines. */
@@ -561,13 +562,15 @@ static void run_summary_print(const ast_program *p, const run_opts *o,
 static int run_program(const ast_program *p, const run_opts *o) {
   int64_t params[AST_MAX_PARAMS] = {0};
   arch_config cfg;
-  if (arch_config_load(o->arch, &cfg) != 0) return CLI_EXIT_INPUT;
+  int arch_rc = o->arch ? arch_config_load(o->arch, &cfg) : arch_config_load_default(&cfg);
+  if (arch_rc != 0) return CLI_EXIT_INPUT;
+  const char *arch_name = o->arch ? o->arch : arch_default_ini_name;
   if (run_params_bind(p, o, params) != 0) return CLI_EXIT_INPUT;
   if (run_map_check(p, o->map) != 0) return CLI_EXIT_INPUT;
   if (o->pes_r > cfg.rows || o->pes_c > cfg.cols) {
     diag_error_plain("--pes %dx%d: the region does not fit the processor array "
                      "of %s, which has %d rows and %d columns", o->pes_r, o->pes_c,
-                     o->arch, cfg.rows, cfg.cols);
+                     arch_name, cfg.rows, cfg.cols);
     return CLI_EXIT_NOFIT;
   }
   interp_array *arrays = calloc((size_t)p->narrays + 1, sizeof *arrays);

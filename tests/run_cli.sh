@@ -205,3 +205,15 @@ check $? "bitextract of 0x5a: bits 0 1 0 1 1 0 1 0"
 echo "1 2" >"$tmp/v2.txt"
 run regress/programs/bitextract.pla --engine ref --param N=8 --in v="$tmp/v2.txt"
 expect 2 "v2.txt:1:3: error: input 'v' (1 value): expected 1 value, found 2" "scalar file with two values: exit 2"
+
+# --- the embedded default architecture ---------------------------------
+# Without --arch, tcpa uses configs/default.ini compiled into the binary, so
+# it runs from any directory; a given --arch that does not exist is an error.
+abs_tcpa=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
+abs_prog=$PWD/$MATMUL
+(cd "$tmp" && timeout 20 "$abs_tcpa" run "$abs_prog" --engine ref $P3 --out-dir emb >/dev/null 2>"$tmp/err"); rc=$?
+check $(( rc != 0 )) "no --arch outside the repository: embedded default used (exit $rc)"
+grep -q '"arch": "configs/default.ini"' "$tmp/emb/summary.json" 2>/dev/null
+check $? "summary.json names the embedded default"
+run "$MATMUL" --engine ref $P3 --arch "$tmp/no-such.ini"
+expect 2 "no-such.ini" "--arch naming a missing file: exit 2, file named"
