@@ -42,8 +42,8 @@
  * IMM    the 32-bit immediate shared by every IMM source (zero if none)
  * BKIND  isa_branch_kind
  * BNSEL  number of condition selectors used by `br` (1..ISA_SEL_COUNT)
- * BSELi  condition source of bit i of the target index: 0..31 control
- *        signal ci, 32..63 flag of FU (i - 32)
+ * BSELi  condition source of bit i of the target index: a value v < 32 is
+ *        control signal c<v>, v >= 32 the flag of FU v - 32
  * BTi    target pcs; `goto` uses BT0, `br` uses BT0..BT(2^BNSEL - 1)
  *
  * Every field not used by an instruction is zero; isa_decode rejects a word

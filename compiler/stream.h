@@ -139,7 +139,8 @@ typedef struct {
 
 /* Returns STREAM_OK when buf[0..len) is a stream for cfg whose header and
  * CRC check out; else the first failing check's code, the reason in
- * r->msg. The reader copies what it needs; buf may be freed after. */
+ * r->msg. The reader copies what it needs; buf may be freed after.
+ * stream_reader_close is safe (and needed after success) in every case. */
 int stream_reader_open(stream_reader *r, const uint8_t *buf, size_t len,
                        const arch_config *cfg);
 
