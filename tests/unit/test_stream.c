@@ -142,8 +142,8 @@ static void test_round_trip(void) {
   stream_writer_init(&w, &cfg);
   stream_writer_packet(&w, STREAM_PKT_START, 0, 0, (stream_rect){0, 0, 1, 1},
                        NULL, 0);
-  uint8_t *img, *loaded;
-  size_t ilen, llen;
+  uint8_t *img = NULL, *loaded = NULL;
+  size_t ilen = 0, llen = 0;
   stream_writer_finish(&w, &img, &ilen);
   rc = stream_writer_save(&w, path);
   TEST_CHECK(rc == STREAM_OK && stream_file_load(path, &loaded, &llen) == 0 &&
