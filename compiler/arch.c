@@ -16,6 +16,7 @@
  * diag.h and loading goes on to the end of the file.
  */
 #include "arch.h"
+#include "isa.h" /* ranges the instruction encoding can address */
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,17 +47,17 @@ static const arch_key arch_keys[] = {
     {"pe", "alu", ARCH_F(alu), 2, 1, 8, 0, "integer ALUs per PE"},
     {"pe", "mul", ARCH_F(mul), 1, 0, 8, 0, "multipliers per PE"},
     {"pe", "div", ARCH_F(div), 0, 0, 8, 0, "dividers per PE"},
-    {"pe", "rd", ARCH_F(rd), 4, 0, 64, 0, "general-purpose registers"},
-    {"pe", "fd", ARCH_F(fd), 4, 0, 64, 0, "feedback registers"},
+    {"pe", "rd", ARCH_F(rd), 4, 0, ISA_MAX_REGS, 0, "general-purpose registers"},
+    {"pe", "fd", ARCH_F(fd), 4, 0, ISA_MAX_REGS, 0, "feedback registers"},
     {"pe", "fd_depth", ARCH_F(fd_depth), 32, 1, 1024, 0,
      "largest depth of one feedback register"},
-    {"pe", "id", ARCH_F(id), 4, 0, 64, 0, "input registers (FIFO heads)"},
-    {"pe", "od", ARCH_F(od), 4, 0, 64, 0, "output registers"},
+    {"pe", "id", ARCH_F(id), 4, 0, ISA_MAX_REGS, 0, "input registers (FIFO heads)"},
+    {"pe", "od", ARCH_F(od), 4, 0, ISA_MAX_OD, 0, "output registers"},
     {"pe", "fifo_depth", ARCH_F(fifo_depth), 8, 1, 1024, 0,
      "words in each input FIFO"},
-    {"pe", "imem", ARCH_F(imem), 32, 1, 4096, 0,
+    {"pe", "imem", ARCH_F(imem), 32, 1, ISA_MAX_IMEM, 0,
      "instruction words per functional-unit program memory"},
-    {"pe", "branch_targets", ARCH_F(branch_targets), 2, 2, 64, ARCH_KEY_POW2,
+    {"pe", "branch_targets", ARCH_F(branch_targets), 2, 2, ISA_MAX_TARGETS, ARCH_KEY_POW2,
      "targets of one conditional branch"},
     {"latency", "alu", ARCH_F(lat_alu), 1, 1, 64, 0, "ALU cycles from issue to result"},
     {"latency", "mul", ARCH_F(lat_mul), 2, 1, 64, 0,
@@ -65,7 +66,7 @@ static const arch_key arch_keys[] = {
      "divider cycles from issue to result"},
     {"interconnect", "ports", ARCH_F(ports), 4, 1, 16, 0,
      "data channels per wrapper side, each way"},
-    {"gc", "signals", ARCH_F(gc_signals), 8, 1, 64, 0,
+    {"gc", "signals", ARCH_F(gc_signals), 8, 1, ISA_MAX_SIGNALS, 0,
      "global control signals"},
     {"gc", "dims", ARCH_F(gc_dims), 6, 1, 8, 0,
      "loop dimensions the global controller counts"},
