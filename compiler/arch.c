@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "fileio.h"
 
 enum { ARCH_KEY_POW2 = 1 }; /* the value must be a power of two */
 
@@ -396,37 +397,8 @@ static int arch_ini_handler(void *user, const char *section, const char *name,
 /* Returns the contents of `path` (NUL-terminated, length in *len), or NULL
  * after printing why it cannot be read. */
 static char *arch_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    diag_error_plain("cannot read '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *bigger = realloc(buf, cap * 2);
-      if (!bigger) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - 1 - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int err = ferror(f) ? errno : 0;
-  fclose(f);
-  if (!buf || err) {
-    diag_error_plain("cannot read '%s': %s", path, strerror(buf ? err : ENOMEM));
-    free(buf);
-    return NULL;
-  }
-  buf[n] = '\0';
-  *len = n;
+  char *buf = fileio_read_all(path, len);
+  if (!buf) diag_error_plain("cannot read '%s': %s", path, strerror(errno));
   return buf;
 }
 

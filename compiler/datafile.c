@@ -11,6 +11,7 @@
  * fflush + fsync, close, rename.
  */
 #include "datafile.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -143,33 +144,9 @@ int datafile_parse(const char *name, const char *text, const char *what,
 /* Returns the whole contents of `path` (NUL-terminated; NUL bytes inside
  * are reported as bad tokens by the parser), or NULL with errno set. */
 static char *datafile_slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
-    if (len + 1 < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      errno = ENOMEM;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
+  size_t len;
+  char *buf = fileio_read_all(path, &len);
   if (!buf) return NULL;
-  if (bad) {
-    free(buf);
-    errno = EIO;
-    return NULL;
-  }
-  buf[len] = '\0';
   /* an embedded NUL would end the text early: make it a visible bad byte */
   for (size_t i = 0; i < len; i++)
     if (!buf[i]) buf[i] = '\x01';

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "fileio.h"
 #include "lex.h"
 
 #define PARSE_MAX_DEPTH 256   /* nesting of parentheses and unary operators */
@@ -1143,32 +1144,12 @@ error:
 }
 
 ast_program *parse_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  size_t n;
+  char *buf = fileio_read_all(path, &n);
+  if (!buf) {
     diag_error_plain("cannot read '%s': %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *b = realloc(buf, cap * 2);
-      if (!b) break;
-      buf = b;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int err = ferror(f) ? (errno ? errno : EIO) : 0;
-  fclose(f);
-  if (!buf || err) {
-    diag_error_plain("cannot read '%s': %s", path, err ? strerror(err) : "out of memory");
-    free(buf);
-    return NULL;
-  }
-  buf[n] = 0;
   if (memchr(buf, 0, n)) {
     const char *z = memchr(buf, 0, n);
     int line = 1, col = 1;

@@ -10,6 +10,9 @@
  */
 #include "stream.h"
 
+#include <errno.h>
+#include "fileio.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,30 +524,8 @@ void stream_reader_close(stream_reader *r) {
 int stream_file_load(const char *path, uint8_t **buf, size_t *len) {
   *buf = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return STREAM_ERR_IO;
-  size_t cap = 4096, n = 0;
-  uint8_t *b = malloc(cap);
-  while (b) {
-    n += fread(b + n, 1, cap - n, f);
-    if (n < cap) break;
-    uint8_t *nb = realloc(b, cap * 2);
-    if (!nb) {
-      free(b);
-      b = NULL;
-      break;
-    }
-    b = nb;
-    cap *= 2;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (!b) return STREAM_ERR_NOMEM;
-  if (err) {
-    free(b);
-    return STREAM_ERR_IO;
-  }
-  *buf = b;
-  *len = n;
+  char *text = fileio_read_all(path, len);
+  if (!text) return errno == ENOMEM ? STREAM_ERR_NOMEM : STREAM_ERR_IO;
+  *buf = (uint8_t *)text;
   return STREAM_OK;
 }

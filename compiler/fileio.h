@@ -1,0 +1,15 @@
+/*
+ * fileio.h: reading a whole file into memory, the one way every loader of
+ * the project (programs, architecture files, data files, streams) does it.
+ */
+#ifndef TCPA_FILEIO_H
+#define TCPA_FILEIO_H
+
+#include <stddef.h>
+
+/* Returns the contents of `path` in a malloc'd buffer with a NUL byte
+ * appended (not counted in *len), or NULL with errno set (ENOMEM when out
+ * of memory, fopen's or fread's errno, such as EISDIR, else EIO). */
+char *fileio_read_all(const char *path, size_t *len);
+
+#endif
