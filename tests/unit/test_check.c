@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "parse.h"
+#include "spec_examples.h"
 #include "test.h"
 
 typedef struct {
@@ -23,30 +24,9 @@ typedef struct {
 
 static const check_case cases[] = {
     {"spec example: bit extraction", 0, NULL,
-     "program bitextract(N) {\n"
-     "  in  int32 v;\n"
-     "  out int32 bits[N];\n"
-     "  par (0 <= i < N) {\n"
-     "    x[i]    = v        if (i == 0);\n"
-     "    x[i]    = y[i-1]   if (i >= 1);\n"
-     "    y[i]    = x[i] >> 1;\n"
-     "    bits[i] = x[i] & 1;\n"
-     "  }\n"
-     "}\n"},
+     SPEC_BITEXTRACT_SRC},
     {"spec example: matmul", 0, NULL,
-     "program matmul(N, M, K) {\n"
-     "  in  int32 A[N, K], B[K, M];\n"
-     "  out int32 C[N, M];\n"
-     "  par (0 <= i < N, 0 <= j < M, 0 <= k < K) {\n"
-     "    a[i,j,k] = A[i,k]                       if (j == 0);\n"
-     "    a[i,j,k] = a[i,j-1,k]                   if (j >= 1);\n"
-     "    b[i,j,k] = B[k,j]                       if (i == 0);\n"
-     "    b[i,j,k] = b[i-1,j,k]                   if (i >= 1);\n"
-     "    c[i,j,k] = a[i,j,k] * b[i,j,k]          if (k == 0);\n"
-     "    c[i,j,k] = c[i,j,k-1] + a[i,j,k] * b[i,j,k] if (k >= 1);\n"
-     "    C[i,j]   = c[i,j,k]                     if (k == K-1);\n"
-     "  }\n"
-     "}\n"},
+     SPEC_MATMUL_SRC},
     {"triangular space, prefix sums per row", 0, NULL,
      "program tri(N) {\n"
      "  in int32 A[N, N];\n"

@@ -19,6 +19,7 @@
 
 #include "interp.h"
 #include "parse.h"
+#include "spec_examples.h"
 #include "test.h"
 
 /* ------------------------------------------------------------------ */
@@ -219,16 +220,7 @@ static int32_t test_rand(int32_t lo, int32_t hi) {
 /* 2. Programs with known results                                      */
 
 static const char *const test_bitextract =
-    "program bitextract(N) {\n"
-    "  in  int32 v;\n"
-    "  out int32 bits[N];\n"
-    "  par (0 <= i < N) {\n"
-    "    x[i]    = v        if (i == 0);\n"
-    "    x[i]    = y[i-1]   if (i >= 1);\n"
-    "    y[i]    = x[i] >> 1;\n"
-    "    bits[i] = x[i] & 1;\n"
-    "  }\n"
-    "}\n";
+    SPEC_BITEXTRACT_SRC;
 
 /* bitextract for several values and N: bits[i] = (v >> i) & 1. */
 static void test_prog_bitextract(void) {
@@ -258,19 +250,7 @@ static void test_prog_bitextract(void) {
 }
 
 static const char *const test_matmul =
-    "program matmul(N, M, K) {\n"
-    "  in  int32 A[N, K], B[K, M];\n"
-    "  out int32 C[N, M];\n"
-    "  par (0 <= i < N, 0 <= j < M, 0 <= k < K) {\n"
-    "    a[i,j,k] = A[i,k]                       if (j == 0);\n"
-    "    a[i,j,k] = a[i,j-1,k]                   if (j >= 1);\n"
-    "    b[i,j,k] = B[k,j]                       if (i == 0);\n"
-    "    b[i,j,k] = b[i-1,j,k]                   if (i >= 1);\n"
-    "    c[i,j,k] = a[i,j,k] * b[i,j,k]          if (k == 0);\n"
-    "    c[i,j,k] = c[i,j,k-1] + a[i,j,k] * b[i,j,k] if (k >= 1);\n"
-    "    C[i,j]   = c[i,j,k]                     if (k == K-1);\n"
-    "  }\n"
-    "}\n";
+    SPEC_MATMUL_SRC;
 
 /* matmul for a few shapes, against the triple loop (wrapping products). */
 static void test_prog_matmul(void) {

@@ -9,34 +9,14 @@
 
 #include "parse.h"
 #include "rdg.h"
+#include "spec_examples.h"
 #include "test.h"
 
 static const char *bits_src =
-    "program bitextract(N) {\n"
-    "  in  int32 v;\n"
-    "  out int32 bits[N];\n"
-    "  par (0 <= i < N) {\n"
-    "    x[i]    = v        if (i == 0);\n"
-    "    x[i]    = y[i-1]   if (i >= 1);\n"
-    "    y[i]    = x[i] >> 1;\n"
-    "    bits[i] = x[i] & 1;\n"
-    "  }\n"
-    "}\n";
+    SPEC_BITEXTRACT_SRC;
 
 static const char *matmul_src =
-    "program matmul(N, M, K) {\n"
-    "  in  int32 A[N, K], B[K, M];\n"
-    "  out int32 C[N, M];\n"
-    "  par (0 <= i < N, 0 <= j < M, 0 <= k < K) {\n"
-    "    a[i,j,k] = A[i,k]                       if (j == 0);\n"
-    "    a[i,j,k] = a[i,j-1,k]                   if (j >= 1);\n"
-    "    b[i,j,k] = B[k,j]                       if (i == 0);\n"
-    "    b[i,j,k] = b[i-1,j,k]                   if (i >= 1);\n"
-    "    c[i,j,k] = a[i,j,k] * b[i,j,k]          if (k == 0);\n"
-    "    c[i,j,k] = c[i,j,k-1] + a[i,j,k] * b[i,j,k] if (k >= 1);\n"
-    "    C[i,j]   = c[i,j,k]                     if (k == K-1);\n"
-    "  }\n"
-    "}\n";
+    SPEC_MATMUL_SRC;
 
 /* Returns how many nodes of kind k the graph has. */
 static int count_nodes(const rdg *g, rdg_node_kind k) {
