@@ -24,4 +24,10 @@ int cli_run(int argc, char **argv);
 /* `tcpa arch FILE [--fingerprint|--sv|--dump]`: returns the exit status. */
 int cli_arch(int argc, char **argv);
 
+/* `tcpa asm SRC.tasm [--arch A.ini] -o OUT.bin`: returns the exit status. */
+int cli_asm(int argc, char **argv);
+
+/* `tcpa disasm IN.bin [--arch A.ini] [-o OUT]`: returns the exit status. */
+int cli_disasm(int argc, char **argv);
+
 #endif

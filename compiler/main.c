@@ -17,6 +17,8 @@ static const main_subcommand main_subcommands[] = {
     {"check", cli_check, "check a program against the language rules; --dot prints its RDG"},
     {"run", cli_run, "compile, instantiate and run a program; check it against the reference"},
     {"arch", cli_arch, "check an architecture configuration; print its fingerprint or RTL parameters"},
+    {"asm", cli_asm, "assemble a configuration stream from its text form (.tasm)"},
+    {"disasm", cli_disasm, "print a configuration stream as .tasm text"},
 };
 
 #define MAIN_NSUB (int)(sizeof main_subcommands / sizeof main_subcommands[0])
