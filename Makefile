@@ -7,7 +7,7 @@ BUILD   ?= build
 CC      ?= cc
 PKGS    := isl inih zlib
 CFLAGS  ?= -O2 -g
-override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Itests
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Icmodel -Itests
 LDLIBS  += -lm
 
 SETUP_STAMP := $(BUILD)/.setup

@@ -1,0 +1,646 @@
+/*
+ * model.c: the cycle engine of the C model (model.h), docs/timing.md.
+ *
+ * model_step runs one cycle t in phases, PE by PE:
+ *   1. signals: the vector each PE sees in t (its own step, delayed by its
+ *      start delay); `start` and `sig` events;
+ *   2. issue: every started, not halted FU reads its sources (state at the
+ *      start of t), computes its result into its pipeline slot for the end
+ *      of t + L - 1, and moves its pc; then the fd reads and FIFO pops of
+ *      the PE (once per register per cycle) and the results completing at
+ *      the end of t (writes, flags, od tokens for t + 1, write conflicts);
+ *   3. routing: tokens on sources in t (od tokens, wrapper inputs) reach
+ *      the connected sinks: FIFO pushes at the end of t, wrapper outputs
+ *      (`hop`) that reach the neighbour's wrapper input or the border bank
+ *      in t + 1;
+ *   4. address generators: read events put a bank word on the wrapper
+ *      input for t + 1, write events take the token arriving in t; tokens
+ *      arriving at a bank without a write event are `stray`;
+ *   5. commit: token buffers of t + 1 become current; the done condition
+ *      of timing.md section 7 is checked on the state after t.
+ * Reads of t never see writes of t: a PE's registers are written only
+ * after all its FUs issued; pops happen before pushes (the order timing.md
+ * gives); tokens for t + 1 go to separate *_next buffers. The events of
+ * the cycle are collected, sorted canonically and handed to the sink.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+/* ---- GC arithmetic ---------------------------------------------------------- */
+
+int64_t model_gc_steps(const model_gc *g) {
+  int64_t s = 1;
+  for (int d = 0; d < g->ndims; d++) {
+    if (s > MODEL_CYCLE_MAX / g->bound[d]) return MODEL_CYCLE_MAX;
+    s *= g->bound[d];
+  }
+  return s + g->epilog > MODEL_CYCLE_MAX ? MODEL_CYCLE_MAX : s + g->epilog;
+}
+
+void model_gc_iter(const model_gc *g, int64_t s, int32_t *J) {
+  memset(J, 0, MODEL_MAX_DIMS * sizeof *J);
+  int64_t q = s;
+  for (int d = 0; d + 1 < g->ndims; d++) {
+    J[d] = (int32_t)(q % g->bound[d]);
+    q /= g->bound[d];
+  }
+  J[g->ndims - 1] = (int32_t)(uint32_t)q;
+}
+
+int64_t model_event_cycle(int64_t delay, int64_t s, int32_t ii, int32_t phase) {
+  if (s > (MODEL_CYCLE_MAX - delay - phase) / ii) return MODEL_CYCLE_MAX;
+  return delay + s * ii + phase;
+}
+
+int model_cons_hold(const model_cons *cons, int n, const int32_t *J) {
+  for (int k = 0; k < n; k++) {
+    uint32_t v = (uint32_t)cons[k].konst;
+    for (int d = 0; d < MODEL_MAX_DIMS; d++)
+      v += (uint32_t)cons[k].coef[d] * (uint32_t)J[d];
+    int32_t x = (int32_t)v;
+    if (cons[k].kind == STREAM_CONS_EQ ? x != 0 : x < 0) return 0;
+  }
+  return 1;
+}
+
+/* ---- events ----------------------------------------------------------------- */
+
+/* Returns a zeroed event of kind k at PE p (NULL p: the machine) in the
+ * current cycle, stored in the cycle's buffer; NULL when nobody listens. */
+static trace_event *model_ev(model *m, trace_kind k, const model_pe *p) {
+  if (!m->fn && !m->file) return NULL;
+  if (m->nev == m->evcap) {
+    size_t cap = m->evcap ? 2 * m->evcap : 256;
+    trace_event *ev = realloc(m->ev, cap * sizeof *ev);
+    if (!ev) {
+      m->ev_oom = 1;
+      return NULL;
+    }
+    m->ev = ev;
+    m->evcap = cap;
+  }
+  trace_event *e = &m->ev[m->nev++];
+  memset(e, 0, sizeof *e);
+  e->cycle = m->t;
+  e->kind = k;
+  e->row = p ? p->row : -1;
+  e->col = p ? p->col : -1;
+  return e;
+}
+
+/* Records a fault of kind f at PE p with a detail text. */
+static void model_fault(model *m, const model_pe *p, trace_fault_kind f,
+                        const char *detail) {
+  m->faults[f]++;
+  m->nfaults++;
+  trace_event *e = model_ev(m, TRACE_FAULT, p);
+  if (!e) return;
+  e->fault = f;
+  snprintf(e->detail, sizeof e->detail, "%s", detail);
+}
+
+/* Records an event with a register and a value (pop, fdrd, push). */
+static void model_ev_reg(model *m, trace_kind k, const model_pe *p, int cls,
+                         int idx, uint32_t value) {
+  trace_event *e = model_ev(m, k, p);
+  if (!e) return;
+  e->reg_cls = cls;
+  e->reg_idx = idx;
+  e->value = value;
+}
+
+static const char model_side_char[MODEL_SIDES] = {'n', 'e', 's', 'w'};
+
+/* Writes the place name of a side and port (`n0`, `w3`) into buf. */
+static const char *model_side_port(char *buf, size_t n, int side, int port) {
+  snprintf(buf, n, "%c%d", model_side_char[side], port);
+  return buf;
+}
+
+/* Returns qsort's comparison of two events (trace_event_compare). */
+static int model_ev_cmp(const void *a, const void *b) {
+  return trace_event_compare(a, b);
+}
+
+/* Sorts the cycle's events and hands them to the sink. */
+static void model_ev_flush(model *m) {
+  if (m->nev > 1) qsort(m->ev, m->nev, sizeof *m->ev, model_ev_cmp);
+  for (size_t i = 0; i < m->nev; i++) {
+    if (m->fn) m->fn(&m->ev[i], m->ctx);
+    if (m->file) trace_event_write(m->file, &m->ev[i]);
+  }
+  m->nev = 0;
+}
+
+/* ---- phase 1: signals ------------------------------------------------------- */
+
+/* Returns the signal vector of GC g at step s. */
+static uint32_t model_gc_signals(const model_gc *g, int64_t s) {
+  int32_t J[MODEL_MAX_DIMS];
+  model_gc_iter(g, s, J);
+  uint32_t v = 0;
+  for (int k = 0; k < g->nterms; k++)
+    if (model_cons_hold(g->terms[k].cons, g->terms[k].ncons, J))
+      v |= 1u << g->terms[k].signal;
+  return v;
+}
+
+/* Sets p->sig to the vector p sees in the current cycle; start, sig events. */
+static void model_pe_signals(model *m, model_pe *p) {
+  uint32_t v = 0;
+  int64_t t = (int64_t)m->t;
+  if (p->in_region && t >= p->delay) {
+    const model_gc *g = &m->gc[m->start_gc];
+    int64_t s = (t - p->delay) / g->ii;
+    if (t == p->delay) model_ev(m, TRACE_START, p);
+    if (s < g->steps) {
+      if (s != p->sig_step) {
+        p->sig_cache = model_gc_signals(g, s);
+        p->sig_step = s;
+      }
+      v = p->sig_cache;
+    }
+  }
+  if (v != p->sig) {
+    trace_event *e = model_ev(m, TRACE_SIG, p);
+    if (e) e->value = v;
+  }
+  p->sig = v;
+}
+
+/* ---- phase 2: issue, reads, completions -------------------------------------- */
+
+/* Returns the value of source operand o read by an instruction of PE p in
+ * this cycle; records fd and id reads in the masks. */
+static uint32_t model_src(const model_pe *p, isa_opnd o, int32_t imm,
+                          uint32_t *fdmask, uint32_t *idmask) {
+  switch (o.cls) {
+  case ISA_CLS_RD: return p->rd[o.idx];
+  case ISA_CLS_FD:
+    *fdmask |= 1u << o.idx;
+    return p->fd[o.idx].ring[p->fd[o.idx].r];
+  case ISA_CLS_ID:
+    *idmask |= 1u << o.idx;
+    return p->fifo[o.idx].count ? p->fifo[o.idx].buf[p->fifo[o.idx].head] : 0;
+  case ISA_CLS_IMM: return (uint32_t)imm;
+  default: return 0;
+  }
+}
+
+/* Returns the pc after instruction `in` at pc, with this cycle's signals and
+ * flags; -1 for halt. */
+static int model_next_pc(const model *m, const model_pe *p, const isa_insn *in,
+                         int pc) {
+  switch (in->br) {
+  case ISA_BR_NEXT: return (pc + 1) % m->cfg.imem;
+  case ISA_BR_GOTO: return in->target[0];
+  case ISA_BR_COND: {
+    int idx = 0;
+    for (int k = 0; k < in->nsel; k++) {
+      int sel = in->sel[k];
+      int bit = sel < ISA_COND_FLAG ? (int)(p->sig >> sel & 1)
+                                    : p->fu[sel - ISA_COND_FLAG].flag;
+      idx |= bit << k;
+    }
+    return in->target[idx];
+  }
+  default: return -1;
+  }
+}
+
+/* Issues the instruction of FU k of PE p, if it is running. */
+static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
+                           uint32_t *idmask) {
+  model_fu *f = &p->fu[k];
+  if (!f->imem || !p->in_region || (int64_t)m->t < p->delay || f->halted) return;
+  const isa_insn *in = &f->imem[f->pc];
+  trace_event *e = model_ev(m, TRACE_ISSUE, p);
+  if (e) e->fu = k, e->pc = f->pc;
+  if (in->op != ISA_OP_NOP) {
+    uint32_t a[3] = {0, 0, 0};
+    int nsrc = isa_op_get(in->op)->nsrc;
+    for (int i = 0; i < nsrc; i++) a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
+    model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) % (uint64_t)f->lat];
+    r->valid = 1;
+    r->at = m->t + (uint64_t)f->lat - 1;
+    r->value = (uint32_t)isa_op_eval(in->op, (int32_t)a[0], (int32_t)a[1], (int32_t)a[2]);
+    r->dst = in->dst;
+    r->odmask = in->odmask;
+    f->inflight++;
+  }
+  int next = model_next_pc(m, p, in, f->pc);
+  if (next < 0) {
+    f->halted = 1;
+    trace_event *h = model_ev(m, TRACE_HALT, p);
+    if (h) h->fu = k;
+  } else {
+    f->pc = next;
+  }
+}
+
+/* Performs the fd reads and FIFO pops of PE p recorded in the masks. */
+static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
+  for (int k = 0; fdmask >> k; k++) {
+    if (!(fdmask >> k & 1)) continue;
+    model_fd *d = &p->fd[k];
+    model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
+    d->r = (d->r + 1) % d->depth;
+  }
+  for (int k = 0; idmask >> k; k++) {
+    if (!(idmask >> k & 1)) continue;
+    model_fifo *q = &p->fifo[k];
+    if (!q->count) {
+      char det[16];
+      snprintf(det, sizeof det, "id%d", k);
+      model_fault(m, p, TRACE_FAULT_UNDERFLOW, det);
+      continue;
+    }
+    model_ev_reg(m, TRACE_POP, p, ISA_CLS_ID, k, q->buf[q->head]);
+    q->head = (q->head + 1) % m->cfg.fifo_depth;
+    q->count--;
+  }
+}
+
+/* Writes value v of FU k into register slot `slot` (rd | fd | od numbering
+ * of wstamp) named cls/idx; reports a conflict with an earlier write of the
+ * same cycle (the higher-numbered FU, written later, wins). Returns 1 when
+ * the slot was already written in this cycle. */
+static int model_write_claim(model *m, model_pe *p, int slot, int k, int cls, int idx) {
+  int again = p->wstamp[slot] == m->t + 1;
+  if (again) {
+    char det[24];
+    snprintf(det, sizeof det, "fu%d:%s%d", p->wwho[slot],
+             cls == ISA_CLS_RD ? "rd" : cls == ISA_CLS_FD ? "fd" : "od", idx);
+    model_fault(m, p, TRACE_FAULT_WCONFLICT, det);
+  }
+  p->wstamp[slot] = m->t + 1;
+  p->wwho[slot] = k;
+  return again;
+}
+
+/* Records a `wr` event of FU k. */
+static void model_ev_wr(model *m, const model_pe *p, int k, int cls, int idx,
+                        uint32_t v) {
+  trace_event *e = model_ev(m, TRACE_WR, p);
+  if (e) e->fu = k, e->reg_cls = cls, e->reg_idx = idx, e->value = v;
+}
+
+/* Completes the result of FU k of PE p due at the end of this cycle. */
+static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
+  model_fu *f = &p->fu[k];
+  model_result *r = &f->pipe[m->t % (uint64_t)f->lat];
+  if (!r->valid || r->at != m->t) return;
+  r->valid = 0;
+  f->inflight--;
+  f->flag = r->value != 0;
+  const arch_config *c = &m->cfg;
+  if (r->dst.cls == ISA_CLS_RD) {
+    model_ev_wr(m, p, k, ISA_CLS_RD, r->dst.idx, r->value);
+    model_write_claim(m, p, r->dst.idx, k, ISA_CLS_RD, r->dst.idx);
+    p->rd[r->dst.idx] = r->value;
+  } else if (r->dst.cls == ISA_CLS_FD) {
+    model_fd *d = &p->fd[r->dst.idx];
+    model_ev_wr(m, p, k, ISA_CLS_FD, r->dst.idx, r->value);
+    if (model_write_claim(m, p, c->rd + r->dst.idx, k, ISA_CLS_FD, r->dst.idx))
+      d->ring[(d->w + d->depth - 1) % d->depth] = r->value; /* same write */
+    else {
+      d->ring[d->w] = r->value;
+      d->w = (d->w + 1) % d->depth;
+    }
+  }
+  for (int o = 0; o < c->od; o++) {
+    if (!(r->odmask >> o & 1)) continue;
+    model_ev_wr(m, p, k, ISA_CLS_OD, o, r->value);
+    if (!model_write_claim(m, p, c->rd + c->fd + o, k, ISA_CLS_OD, o)) (*ntok)++;
+    p->od[o] = r->value;
+    p->od_next[o].valid = 1;
+    p->od_next[o].value = r->value;
+  }
+}
+
+/* Phase 2 for PE p: issue, register reads, completions. */
+static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
+  uint32_t fdmask = 0, idmask = 0;
+  for (int k = 0; k < m->nfu; k++) model_fu_issue(m, p, k, &fdmask, &idmask);
+  model_pe_reads(m, p, fdmask, idmask);
+  for (int k = 0; k < m->nfu; k++)
+    if (p->fu[k].inflight) model_fu_complete(m, p, k, ntok);
+}
+
+/* ---- phase 3: routing --------------------------------------------------------- */
+
+/* Returns the neighbour of p across `side`, NULL at the border. */
+static model_pe *model_neighbour(model *m, const model_pe *p, int side) {
+  static const int dr[MODEL_SIDES] = {-1, 0, 1, 0}, dc[MODEL_SIDES] = {0, 1, 0, -1};
+  int r = p->row + dr[side], c = p->col + dc[side];
+  if (r < 0 || c < 0 || r >= m->cfg.rows || c >= m->cfg.cols) return NULL;
+  return model_pe_at(m, r, c);
+}
+
+/* Pushes a token into FIFO k of p at the end of this cycle (after the
+ * cycle's pop); overflow drops it. */
+static void model_push(model *m, model_pe *p, int k, uint32_t v) {
+  model_fifo *q = &p->fifo[k];
+  if (q->count == m->cfg.fifo_depth) {
+    char det[16];
+    snprintf(det, sizeof det, "id%d", k);
+    model_fault(m, p, TRACE_FAULT_OVERFLOW, det);
+    return;
+  }
+  q->buf[(q->head + q->count) % m->cfg.fifo_depth] = v;
+  q->count++;
+  model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
+}
+
+/* Phase 3 for PE p: every connected sink whose source carries a token. */
+static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
+  const arch_config *c = &m->cfg;
+  int P = c->ports;
+  for (int i = 0; i < p->nlive; i++) {
+    int s = p->live_sinks[i], src = p->sink[s] - 1;
+    const model_tok *tok = src < c->od ? &p->od_tok[src] : &p->win[src - c->od];
+    if (!tok->valid) continue;
+    if (s < c->id) {
+      model_push(m, p, s, tok->value);
+      continue;
+    }
+    int o = s - c->id, side = o / P, port = o % P;
+    trace_event *e = model_ev(m, TRACE_HOP, p);
+    if (e) e->side = side, e->port = port, e->value = tok->value;
+    model_pe *nb = model_neighbour(m, p, side);
+    model_tok *dst = nb ? &nb->win_next[((side + 2) % MODEL_SIDES) * P + port]
+                        : &p->arrive_next[o];
+    *dst = *tok;
+    (*ntok)++;
+  }
+}
+
+/* ---- phase 4: address generators ----------------------------------------------- */
+
+/* Returns the address of AG a of PE p at iteration J (32-bit arithmetic). */
+static uint32_t model_ag_addr(const model_ag *a, const int32_t *J) {
+  uint32_t v = (uint32_t)a->base + (uint32_t)a->row_coef * (uint32_t)a->drow +
+               (uint32_t)a->col_coef * (uint32_t)a->dcol;
+  for (int d = 0; d < a->ndims; d++) v += (uint32_t)a->stride[d] * (uint32_t)J[d];
+  return v;
+}
+
+/* Returns 1 and the iteration J when AG a of p has an enabled event now. */
+static int model_ag_event(const model *m, const model_pe *p, const model_ag *a,
+                          int32_t *J) {
+  const model_gc *g = &m->gc[m->start_gc];
+  int64_t u = (int64_t)m->t - p->delay - a->phase;
+  if (u < 0 || u % g->ii) return 0;
+  int64_t s = u / g->ii;
+  if (s >= g->steps) return 0;
+  model_gc_iter(g, s, J);
+  return model_cons_hold(a->cons, a->ncons, J);
+}
+
+/* Runs the event (if any) of the AG of bank b on `side` of p. */
+static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok) {
+  const arch_config *c = &m->cfg;
+  const model_ag *a = &p->ag[side * c->banks + b];
+  int32_t J[MODEL_MAX_DIMS];
+  if (a->mode == STREAM_AG_OFF || !model_ag_event(m, p, a, J)) return;
+  model_tok *arr = &p->arrive[side * c->ports + b];
+  uint32_t addr = model_ag_addr(a, J);
+  char det[16];
+  model_side_port(det, sizeof det, side, b);
+  if (addr >= (uint32_t)c->bank_depth) {
+    model_fault(m, p, TRACE_FAULT_AGRANGE, det);
+    if (a->mode == STREAM_AG_WRITE) arr->valid = 0; /* suppressed */
+    return;
+  }
+  uint32_t **bank = &p->bank[side * c->banks + b];
+  uint32_t v;
+  if (a->mode == STREAM_AG_READ) {
+    v = *bank ? (*bank)[addr] : 0;
+    model_tok *w = &p->win_next[side * c->ports + b];
+    w->valid = 1;
+    w->value = v;
+    (*ntok)++;
+  } else if (!arr->valid) {
+    model_fault(m, p, TRACE_FAULT_AGMISS, det);
+    return;
+  } else {
+    if (!*bank && !(*bank = calloc((size_t)c->bank_depth, sizeof **bank))) {
+      m->ev_oom = 1;
+      return;
+    }
+    v = (*bank)[addr] = arr->value;
+    arr->valid = 0;
+  }
+  trace_event *e = model_ev(m, TRACE_BANK, p);
+  if (e) {
+    e->side = side;
+    e->port = b;
+    e->bank_write = a->mode == STREAM_AG_WRITE;
+    e->addr = addr;
+    e->value = v;
+  }
+}
+
+/* Phase 4 for PE p: AG events on its border sides, then stray arrivals. */
+static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
+  const arch_config *c = &m->cfg;
+  for (int side = 0; side < MODEL_SIDES; side++) {
+    if (!p->border[side]) continue;
+    if (p->in_region)
+      for (int b = 0; b < c->banks && b < c->ports; b++) model_ag_run(m, p, side, b, ntok);
+    for (int port = 0; port < c->ports; port++) {
+      model_tok *arr = &p->arrive[side * c->ports + port];
+      if (!arr->valid) continue;
+      char det[16];
+      model_fault(m, p, TRACE_FAULT_STRAY, model_side_port(det, sizeof det, side, port));
+      arr->valid = 0;
+    }
+  }
+}
+
+/* ---- phase 5: commit and done ---------------------------------------------------- */
+
+/* Makes the token buffers of the next cycle current. */
+static void model_pe_commit(model *m, model_pe *p) {
+  int sp = MODEL_SIDES * m->cfg.ports;
+  model_tok *t;
+  t = p->od_tok, p->od_tok = p->od_next, p->od_next = t;
+  memset(p->od_next, 0, (size_t)m->cfg.od * sizeof *t);
+  t = p->win, p->win = p->win_next, p->win_next = t;
+  memset(p->win_next, 0, (size_t)sp * sizeof *t);
+  t = p->arrive, p->arrive = p->arrive_next, p->arrive_next = t;
+  memset(p->arrive_next, 0, (size_t)sp * sizeof *t);
+}
+
+/* Returns 1 when every FU of the started region with a program has
+ * started and halted and no result is in flight. */
+static int model_fus_finished(const model *m) {
+  for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
+    const model_pe *p = &m->pe[i];
+    if (!p->in_region) continue;
+    for (int k = 0; k < m->nfu; k++)
+      if (p->fu[k].inflight || (p->fu[k].imem && !p->fu[k].halted)) return 0;
+  }
+  return 1;
+}
+
+/* Emits the leftover faults and the done event of the current cycle. */
+static void model_finish(model *m) {
+  for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
+    model_pe *p = &m->pe[i];
+    for (int k = 0; k < m->cfg.id; k++) {
+      if (!p->fifo[k].count) continue;
+      char det[16];
+      snprintf(det, sizeof det, "id%d", k);
+      model_fault(m, p, TRACE_FAULT_LEFTOVER, det);
+    }
+  }
+  trace_event *e = model_ev(m, TRACE_DONE, NULL);
+  if (e) e->cycles = m->t + 1;
+  m->done = 1;
+}
+
+int model_step(model *m) {
+  if (m->done) return 1;
+  int n = m->cfg.rows * m->cfg.cols;
+  uint64_t ntok = 0;
+  m->nev = 0;
+  for (int i = 0; i < n; i++) model_pe_signals(m, &m->pe[i]);
+  for (int i = 0; i < n; i++)
+    if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
+  for (int i = 0; i < n; i++)
+    if (m->pe[i].nlive) model_pe_route(m, &m->pe[i], &ntok);
+  for (int i = 0; i < n; i++) model_pe_banks(m, &m->pe[i], &ntok);
+  for (int i = 0; i < n; i++) model_pe_commit(m, &m->pe[i]);
+  if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
+    model_finish(m);
+  model_ev_flush(m);
+  m->t++;
+  return m->done;
+}
+
+int model_run(model *m, uint64_t max_cycles) {
+  while (!m->done && m->t < max_cycles) model_step(m);
+  if (m->done) return 0;
+  uint64_t last = m->t;
+  m->t = last ? last - 1 : 0;
+  char det[24];
+  snprintf(det, sizeof det, "%llu", (unsigned long long)max_cycles);
+  model_fault(m, NULL, TRACE_FAULT_TIMEOUT, det);
+  model_ev_flush(m);
+  m->t = last;
+  return 1;
+}
+
+/* ---- construction and accessors --------------------------------------------------- */
+
+model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
+                 model_error *err) {
+  model_error dummy;
+  if (!err) err = &dummy;
+  err->code = STREAM_OK;
+  err->msg[0] = 0;
+  model *m = calloc(1, sizeof *m);
+  if (m) m->pe = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *m->pe);
+  if (!m || !m->pe) {
+    free(m);
+    err->code = STREAM_ERR_NOMEM;
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return NULL;
+  }
+  m->cfg = *cfg;
+  m->fp = arch_config_fingerprint(cfg);
+  if (model_load(m, stream, len, err)) {
+    model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* Frees the memory of one PE. */
+static void model_pe_free(const model *m, model_pe *p) {
+  if (p->fu)
+    for (int k = 0; k < m->nfu; k++) free(p->fu[k].imem), free(p->fu[k].pipe);
+  if (p->fd)
+    for (int k = 0; k < m->cfg.fd; k++) free(p->fd[k].ring);
+  if (p->fifo)
+    for (int k = 0; k < m->cfg.id; k++) free(p->fifo[k].buf);
+  if (p->bank)
+    for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank[k]);
+  free(p->fu), free(p->rd), free(p->od), free(p->fd), free(p->fifo);
+  free(p->sink), free(p->live_sinks), free(p->od_tok), free(p->od_next);
+  free(p->win), free(p->win_next), free(p->arrive), free(p->arrive_next);
+  free(p->bank), free(p->ag), free(p->wstamp), free(p->wwho);
+}
+
+void model_free(model *m) {
+  if (!m) return;
+  if (m->pe)
+    for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) model_pe_free(m, &m->pe[i]);
+  for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
+  free(m->pe);
+  free(m->ev);
+  free(m);
+}
+
+void model_set_trace(model *m, model_trace_fn fn, void *ctx) {
+  m->fn = fn;
+  m->ctx = ctx;
+}
+
+void model_set_trace_file(model *m, FILE *f) {
+  m->file = f;
+  if (f) {
+    trace_header_write(f, m->fp);
+    fputs("# engine: tcpa C model (cmodel)\n", f);
+  }
+}
+
+int model_done(const model *m) { return m->done; }
+
+uint64_t model_cycles(const model *m) { return m->t; }
+
+uint64_t model_faults(const model *m, trace_fault_kind f) {
+  return (unsigned)f < TRACE_FAULT_COUNT ? m->faults[f] : m->nfaults;
+}
+
+int model_bank_read(const model *m, int row, int col, int side, int bank,
+                    uint32_t addr, uint32_t *value) {
+  if (row < 0 || col < 0 || row >= m->cfg.rows || col >= m->cfg.cols ||
+      side < 0 || side >= MODEL_SIDES || bank < 0 || bank >= m->cfg.banks ||
+      addr >= (uint32_t)m->cfg.bank_depth)
+    return -1;
+  const model_pe *p = &m->pe[row * m->cfg.cols + col];
+  if (!p->border[side]) return -1;
+  const uint32_t *b = p->bank[side * m->cfg.banks + bank];
+  *value = b ? b[addr] : 0;
+  return 0;
+}
+
+int model_pe_state(const model *m, int row, int col, model_pe_view *v) {
+  if (row < 0 || col < 0 || row >= m->cfg.rows || col >= m->cfg.cols) return -1;
+  const model_pe *p = &m->pe[row * m->cfg.cols + col];
+  memset(v, 0, sizeof *v);
+  v->started = p->in_region;
+  v->delay = p->delay;
+  for (int k = 0; k < m->cfg.rd; k++) v->rd[k] = p->rd[k];
+  for (int k = 0; k < m->cfg.fd; k++) {
+    v->fd_head[k] = p->fd[k].ring[p->fd[k].r];
+    v->fd_depth[k] = p->fd[k].depth;
+  }
+  for (int k = 0; k < m->cfg.id; k++) {
+    v->fifo_count[k] = p->fifo[k].count;
+    v->fifo_head[k] = p->fifo[k].count ? p->fifo[k].buf[p->fifo[k].head] : 0;
+  }
+  for (int k = 0; k < m->cfg.od; k++) v->od[k] = p->od[k];
+  for (int k = 0; k < m->nfu; k++) {
+    v->pc[k] = p->fu[k].pc;
+    v->halted[k] = p->fu[k].halted;
+    v->programmed[k] = p->fu[k].imem != NULL;
+    v->flag[k] = p->fu[k].flag;
+  }
+  v->sig = p->sig;
+  return 0;
+}

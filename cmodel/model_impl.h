@@ -1,0 +1,162 @@
+/*
+ * model_impl.h: the internal state of the C model (model.h), shared by the
+ * loader (model_load.c: stream packets -> configuration) and the cycle
+ * engine (model.c: one model_step per clock cycle). Not for other users.
+ *
+ * State is kept per PE. Everything updated "at the end of a cycle"
+ * (timing.md section 1) is either written to a *_next copy that is swapped
+ * in at the end of the cycle (tokens), or collected during the cycle and
+ * applied in the commit phase (registers, FIFOs, pointers, banks), so that
+ * every read of cycle t sees the state at the start of t.
+ */
+#ifndef TCPA_MODEL_IMPL_H
+#define TCPA_MODEL_IMPL_H
+
+#include "model.h"
+#include "stream.h"
+
+#define MODEL_MAX_DIMS 8 /* the largest gc.dims (spec/arch.md) */
+#define MODEL_SIDES 4
+
+/* One affine constraint sum(coef[d]*J[d]) + konst (>= | ==) 0. */
+typedef struct {
+  int kind; /* stream_cons_kind */
+  int32_t coef[MODEL_MAX_DIMS];
+  int32_t konst;
+} model_cons;
+
+/* One term of a control signal: the conjunction of its constraints. */
+typedef struct {
+  int signal;
+  int ncons;
+  model_cons cons[2 * MODEL_MAX_DIMS];
+} model_term;
+
+/* A global controller (GC packet). */
+typedef struct {
+  int configured;
+  stream_rect rect; /* its region */
+  int32_t ii;
+  int ndims;
+  int32_t bound[MODEL_MAX_DIMS];
+  int32_t epilog;
+  int32_t delay0, delay_row, delay_col;
+  int nterms;
+  model_term *terms;
+  int64_t steps; /* S = prod(bound) + epilog, saturated */
+} model_gc;
+
+/* An address generator of one bank of one border side of a PE. */
+typedef struct {
+  int mode; /* stream_ag_mode */
+  int ndims;
+  int32_t phase, base, row_coef, col_coef;
+  int32_t stride[MODEL_MAX_DIMS];
+  int ncons;
+  model_cons cons[2 * MODEL_MAX_DIMS];
+  int drow, dcol; /* r - ROW0, c - COL0 of its packet's rectangle */
+} model_ag;
+
+/* A token: a value present on a port or link in one cycle. */
+typedef struct {
+  uint32_t value;
+  uint8_t valid;
+} model_tok;
+
+/* A result in an FU's pipeline, written at the end of cycle `at`. */
+typedef struct {
+  uint8_t valid;
+  uint64_t at;
+  uint32_t value;
+  isa_opnd dst;
+  uint32_t odmask;
+} model_result;
+
+typedef struct {
+  isa_insn *imem; /* pe.imem decoded words; NULL: no program */
+  int lat;        /* latency of its class */
+  int pc, halted, flag;
+  model_result *pipe; /* lat slots, indexed by completion cycle mod lat */
+  int inflight;
+} model_fu;
+
+typedef struct {
+  uint32_t *ring; /* depth words */
+  int depth, r, w;
+} model_fd;
+
+typedef struct {
+  uint32_t *buf; /* pe.fifo_depth words */
+  int head, count;
+} model_fifo;
+
+typedef struct {
+  int row, col;
+  int in_region; /* inside the started region */
+  int64_t delay; /* d(r,c) when in_region */
+  int border[MODEL_SIDES]; /* side lies on the array border */
+  model_fu *fu;
+  uint32_t *rd, *od;
+  model_fd *fd;
+  model_fifo *fifo;
+  uint16_t *sink; /* per sink: 0 unconnected, else 1 + source */
+  int *live_sinks, nlive; /* indices of connected sinks */
+  model_tok *od_tok, *od_next; /* od tokens of this cycle / the next */
+  model_tok *win, *win_next;   /* wrapper inputs [side * P + port] */
+  model_tok *arrive, *arrive_next; /* tokens reaching the border banks */
+  uint32_t **bank;  /* [side * banks + b]; NULL: all zero (lazily made) */
+  model_ag *ag;     /* [side * banks + b] */
+  uint32_t sig;       /* signal vector seen in the current cycle */
+  uint32_t sig_cache; /* vector of step sig_step */
+  int64_t sig_step;   /* step whose vector sig_cache is, -1 none */
+  uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
+  int *wwho;          /* the FU that made it */
+} model_pe;
+
+struct model {
+  arch_config cfg;
+  uint64_t fp;
+  int nfu, nsinks, nsources;
+  model_pe *pe; /* rows * cols, row-major */
+  model_gc gc[STREAM_GCS];
+  int start_gc;
+  stream_rect start_rect;
+  uint64_t t;   /* the next cycle to run */
+  int done;
+  uint64_t faults[TRACE_FAULT_COUNT];
+  uint64_t nfaults;
+  model_trace_fn fn;
+  void *ctx;
+  FILE *file;
+  trace_event *ev; /* this cycle's events */
+  size_t nev, evcap;
+  int ev_oom;     /* an event could not be stored */
+  int64_t last_event; /* the last AG event cycle of the run, -1 none */
+};
+
+/* Returns the PE at (row, col). */
+static inline model_pe *model_pe_at(model *m, int row, int col) {
+  return &m->pe[(size_t)row * (size_t)m->cfg.cols + (size_t)col];
+}
+
+/* Returns 0 after configuring m (allocated, cfg set, zeroed) from the
+ * stream; else a stream_error code with the reason in err. */
+int model_load(model *m, const uint8_t *stream, size_t len, model_error *err);
+
+/* Returns the step count S of a GC, saturated at a large bound. */
+int64_t model_gc_steps(const model_gc *g);
+
+/* Fills J[0..MODEL_MAX_DIMS) with the iteration vector of step s
+ * (timing.md 2), zero beyond the GC's dimensions. */
+void model_gc_iter(const model_gc *g, int64_t s, int32_t *J);
+
+/* Cycles beyond this are "never" (saturated step and cycle arithmetic). */
+#define MODEL_CYCLE_MAX (INT64_MAX / 4)
+
+/* Returns the cycle d + s*ii + phase of an AG event, saturated. */
+int64_t model_event_cycle(int64_t delay, int64_t s, int32_t ii, int32_t phase);
+
+/* Returns 1 when every constraint of cons[0..n) holds at J (32-bit). */
+int model_cons_hold(const model_cons *cons, int n, const int32_t *J);
+
+#endif

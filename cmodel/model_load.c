@@ -1,0 +1,296 @@
+/*
+ * model_load.c: configuring the C model from a configuration stream.
+ *
+ * The stream is opened and walked with the stream reader (stream.h), which
+ * checks the header (magic, version, fingerprint, length, CRC) and every
+ * packet against the architecture; its error code and message are passed
+ * on unchanged. Each packet is then applied to every PE of its rectangle
+ * (a later packet for the same unit replaces the earlier one; IODATA
+ * writes words). After START the started region is fixed: the START
+ * rectangle, which must lie inside the region of its (configured) global
+ * controller; its PEs get their start delays d(r,c) (timing.md 2).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+/* Returns -1 after writing code and reason into err. */
+static int model_load_fail(model_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int model_load_fail(model_error *err, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  err->code = code;
+  return code;
+}
+
+/* Returns 0 after allocating the per-PE state of m; -1 when out of memory. */
+static int model_pe_alloc(model *m, model_pe *p) {
+  const arch_config *c = &m->cfg;
+  int sp = MODEL_SIDES * c->ports, sb = MODEL_SIDES * c->banks;
+  p->fu = calloc((size_t)m->nfu, sizeof *p->fu);
+  p->rd = calloc((size_t)c->rd + 1, sizeof *p->rd);
+  p->od = calloc((size_t)c->od + 1, sizeof *p->od);
+  p->fd = calloc((size_t)c->fd + 1, sizeof *p->fd);
+  p->fifo = calloc((size_t)c->id + 1, sizeof *p->fifo);
+  p->sink = calloc((size_t)m->nsinks, sizeof *p->sink);
+  p->live_sinks = calloc((size_t)m->nsinks, sizeof *p->live_sinks);
+  p->od_tok = calloc((size_t)c->od + 1, sizeof *p->od_tok);
+  p->od_next = calloc((size_t)c->od + 1, sizeof *p->od_next);
+  p->win = calloc((size_t)sp, sizeof *p->win);
+  p->win_next = calloc((size_t)sp, sizeof *p->win_next);
+  p->arrive = calloc((size_t)sp, sizeof *p->arrive);
+  p->arrive_next = calloc((size_t)sp, sizeof *p->arrive_next);
+  p->bank = calloc((size_t)sb, sizeof *p->bank);
+  p->ag = calloc((size_t)sb, sizeof *p->ag);
+  int nw = c->rd + c->fd + c->od + 1;
+  p->wstamp = calloc((size_t)nw, sizeof *p->wstamp);
+  p->wwho = calloc((size_t)nw, sizeof *p->wwho);
+  if (!p->wstamp || !p->wwho ||!p->fu || !p->rd || !p->od || !p->fd || !p->fifo || !p->sink ||
+      !p->live_sinks || !p->od_tok || !p->od_next || !p->win || !p->win_next ||
+      !p->arrive || !p->arrive_next || !p->bank || !p->ag)
+    return -1;
+  for (int k = 0; k < m->nfu; k++) {
+    model_fu *f = &p->fu[k];
+    f->lat = k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div;
+    f->pipe = calloc((size_t)f->lat, sizeof *f->pipe);
+    if (!f->pipe) return -1;
+  }
+  for (int k = 0; k < c->fd; k++) {
+    p->fd[k].depth = 1;
+    p->fd[k].ring = calloc((size_t)c->fd_depth, sizeof *p->fd[k].ring);
+    if (!p->fd[k].ring) return -1;
+  }
+  for (int k = 0; k < c->id; k++) {
+    p->fifo[k].buf = calloc((size_t)c->fifo_depth, sizeof *p->fifo[k].buf);
+    if (!p->fifo[k].buf) return -1;
+  }
+  p->border[STREAM_SIDE_NORTH] = p->row == 0;
+  p->border[STREAM_SIDE_SOUTH] = p->row == c->rows - 1;
+  p->border[STREAM_SIDE_WEST] = p->col == 0;
+  p->border[STREAM_SIDE_EAST] = p->col == c->cols - 1;
+  p->sig_step = -1;
+  return 0;
+}
+
+/* A cursor over a packet's payload (already validated by the reader). */
+typedef struct {
+  const uint32_t *w;
+  uint32_t n, i;
+} model_cur;
+
+/* Returns the next payload word as int32 (0 past the end, never reached
+ * on a validated packet). */
+static int32_t model_take(model_cur *c) {
+  return c->i < c->n ? (int32_t)c->w[c->i++] : 0;
+}
+
+/* Reads `n` constraints over nd dimensions into cons (unused coefficients
+ * zero); returns how many were read. */
+static int model_take_cons(model_cur *c, int nd, model_cons *cons) {
+  int n = model_take(c);
+  for (int k = 0; k < n && k < 2 * MODEL_MAX_DIMS; k++) {
+    memset(&cons[k], 0, sizeof cons[k]);
+    cons[k].kind = model_take(c);
+    for (int d = 0; d < nd; d++) cons[k].coef[d] = model_take(c);
+    cons[k].konst = model_take(c);
+  }
+  return n;
+}
+
+/* Returns 0 after storing a GC packet; -1 when out of memory. */
+static int model_apply_gc(model *m, const stream_packet *p) {
+  model_gc *g = &m->gc[p->index];
+  model_cur c = {p->payload, p->nwords, 0};
+  free(g->terms);
+  memset(g, 0, sizeof *g);
+  g->configured = 1;
+  g->rect = p->rect;
+  g->ii = model_take(&c);
+  g->ndims = model_take(&c);
+  for (int d = 0; d < g->ndims; d++) g->bound[d] = model_take(&c);
+  g->epilog = model_take(&c);
+  g->delay0 = model_take(&c);
+  g->delay_row = model_take(&c);
+  g->delay_col = model_take(&c);
+  g->nterms = model_take(&c);
+  g->terms = calloc((size_t)g->nterms + 1, sizeof *g->terms);
+  if (!g->terms) return -1;
+  for (int t = 0; t < g->nterms; t++) {
+    g->terms[t].signal = model_take(&c);
+    g->terms[t].ncons = model_take_cons(&c, g->ndims, g->terms[t].cons);
+  }
+  g->steps = model_gc_steps(g);
+  return 0;
+}
+
+/* Stores an AG packet in every PE of its rectangle. */
+static void model_apply_ag(model *m, const stream_packet *p) {
+  model_ag a;
+  memset(&a, 0, sizeof a);
+  model_cur c = {p->payload, p->nwords, 0};
+  a.mode = model_take(&c);
+  a.ndims = model_take(&c);
+  a.phase = model_take(&c);
+  a.base = model_take(&c);
+  a.row_coef = model_take(&c);
+  a.col_coef = model_take(&c);
+  for (int d = 0; d < a.ndims; d++) a.stride[d] = model_take(&c);
+  a.ncons = model_take_cons(&c, a.ndims, a.cons);
+  for (int r = 0; r < p->rect.rows; r++)
+    for (int col = 0; col < p->rect.cols; col++) {
+      model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
+      a.drow = r;
+      a.dcol = col;
+      pe->ag[p->side * m->cfg.banks + p->index] = a;
+    }
+}
+
+/* Returns 0 after writing IODATA words into the banks of its rectangle;
+ * -1 when out of memory. */
+static int model_apply_iodata(model *m, const stream_packet *p) {
+  uint32_t start = p->payload[0];
+  for (int r = 0; r < p->rect.rows; r++)
+    for (int col = 0; col < p->rect.cols; col++) {
+      model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
+      uint32_t **b = &pe->bank[p->side * m->cfg.banks + p->index];
+      if (!*b && !(*b = calloc((size_t)m->cfg.bank_depth, sizeof **b)))
+        return -1;
+      for (uint32_t k = 1; k < p->nwords; k++) (*b)[start + k - 1] = p->payload[k];
+    }
+  return 0;
+}
+
+/* Returns 0 after loading a program packet into every PE of its
+ * rectangle; -1 when out of memory. */
+static int model_apply_program(model *m, const stream_packet *p) {
+  isa_word zero = {{0}};
+  isa_insn nop;
+  isa_decode(&zero, &nop);
+  for (int r = 0; r < p->rect.rows; r++)
+    for (int col = 0; col < p->rect.cols; col++) {
+      model_fu *f = &model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col)->fu[p->index];
+      if (!f->imem && !(f->imem = malloc((size_t)m->cfg.imem * sizeof *f->imem)))
+        return -1;
+      for (int k = 0; k < m->cfg.imem; k++) f->imem[k] = nop;
+      for (uint32_t k = 0; k < p->nwords / ISA_WORDS; k++) {
+        isa_word w;
+        memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
+        isa_decode(&w, &f->imem[k]);
+      }
+    }
+  return 0;
+}
+
+/* Applies a REGCFG or WRAPPER packet to every PE of its rectangle. */
+static void model_apply_pe_config(model *m, const stream_packet *p) {
+  for (int r = 0; r < p->rect.rows; r++)
+    for (int col = 0; col < p->rect.cols; col++) {
+      model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
+      if (p->type == STREAM_PKT_REGCFG) {
+        for (int k = 0; k < m->cfg.fd; k++) pe->fd[k].depth = (int)p->payload[k];
+        continue;
+      }
+      pe->nlive = 0;
+      for (int s = 0; s < m->nsinks; s++) {
+        pe->sink[s] = (uint16_t)p->payload[s];
+        if (p->payload[s]) pe->live_sinks[pe->nlive++] = s;
+      }
+    }
+}
+
+/* Returns 0 after applying one packet; -1 when out of memory. */
+static int model_apply(model *m, const stream_packet *p) {
+  switch (p->type) {
+  case STREAM_PKT_PROGRAM: return model_apply_program(m, p);
+  case STREAM_PKT_REGCFG:
+  case STREAM_PKT_WRAPPER: model_apply_pe_config(m, p); return 0;
+  case STREAM_PKT_GC: return model_apply_gc(m, p);
+  case STREAM_PKT_AG: model_apply_ag(m, p); return 0;
+  case STREAM_PKT_IODATA: return model_apply_iodata(m, p);
+  case STREAM_PKT_START:
+    m->start_gc = p->index;
+    m->start_rect = p->rect;
+    return 0;
+  }
+  return 0;
+}
+
+/* Returns 1 when rectangle a lies inside rectangle b. */
+static int model_rect_inside(const stream_rect *a, const stream_rect *b) {
+  return a->row0 >= b->row0 && a->col0 >= b->col0 &&
+         a->row0 + a->rows <= b->row0 + b->rows &&
+         a->col0 + a->cols <= b->col0 + b->cols;
+}
+
+/* Returns 0 after marking the started region and its start delays; else
+ * an error code with the reason in err. */
+static int model_start_region(model *m, size_t start_offset, model_error *err) {
+  const model_gc *g = &m->gc[m->start_gc];
+  const stream_rect *s = &m->start_rect;
+  if (!g->configured)
+    return model_load_fail(err, STREAM_ERR_PAYLOAD, "byte %zu: START of global "
+                           "controller %d, which no GC packet configured",
+                           start_offset, m->start_gc);
+  if (!model_rect_inside(s, &g->rect))
+    return model_load_fail(err, STREAM_ERR_RECT, "byte %zu: START rectangle "
+                           "rows %d..%d, columns %d..%d is not inside the region "
+                           "of global controller %d", start_offset, s->row0,
+                           s->row0 + s->rows - 1, s->col0, s->col0 + s->cols - 1,
+                           m->start_gc);
+  m->last_event = -1;
+  for (int r = s->row0; r < s->row0 + s->rows; r++)
+    for (int c = s->col0; c < s->col0 + s->cols; c++) {
+      model_pe *pe = model_pe_at(m, r, c);
+      pe->in_region = 1;
+      pe->delay = (int64_t)g->delay0 + (int64_t)g->delay_row * (r - g->rect.row0) +
+                  (int64_t)g->delay_col * (c - g->rect.col0);
+      for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) {
+        const model_ag *a = &pe->ag[k];
+        if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
+        int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
+        if (last > m->last_event) m->last_event = last;
+      }
+    }
+  return 0;
+}
+
+int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
+  stream_reader rd;
+  int rc = stream_reader_open(&rd, stream, len, &m->cfg);
+  if (rc) {
+    model_load_fail(err, rc, "%s", rd.msg);
+    stream_reader_close(&rd);
+    return rc;
+  }
+  m->nfu = isa_fu_count(&m->cfg);
+  m->nsinks = m->cfg.id + MODEL_SIDES * m->cfg.ports;
+  m->nsources = m->cfg.od + MODEL_SIDES * m->cfg.ports;
+  for (int r = 0; r < m->cfg.rows; r++)
+    for (int c = 0; c < m->cfg.cols; c++) {
+      model_pe *pe = model_pe_at(m, r, c);
+      pe->row = r;
+      pe->col = c;
+      if (model_pe_alloc(m, pe)) {
+        stream_reader_close(&rd);
+        return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
+      }
+    }
+  stream_packet p;
+  size_t start_offset = 0;
+  while ((rc = stream_reader_next(&rd, &p)) == 1) {
+    if (model_apply(m, &p)) {
+      stream_reader_close(&rd);
+      return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
+    }
+    if (p.type == STREAM_PKT_START) start_offset = p.offset;
+  }
+  if (rc < 0) model_load_fail(err, rc, "%s", rd.msg);
+  stream_reader_close(&rd);
+  if (rc < 0) return rc;
+  return model_start_region(m, start_offset, err);
+}

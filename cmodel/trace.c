@@ -1,0 +1,418 @@
+/*
+ * trace.c: the trace events of trace.h / docs/trace.md: formatting, parsing
+ * and the canonical order.
+ *
+ * The parser splits a line into space-separated tokens, reads the fields
+ * of the event kind named by the second token, and then formats the event
+ * it read and compares that text with the line: any line that is not the
+ * exact canonical text (leading zeros, upper-case hex, two spaces, ...) is
+ * refused, so parse and format are inverse on every accepted line.
+ */
+#include "trace.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "isa.h"
+
+static const char *const trace_kind_names[TRACE_KIND_COUNT] = {
+    "start", "sig", "issue", "halt", "pop", "fdrd",
+    "wr", "hop", "push", "bank", "fault", "done"};
+
+static const char *const trace_fault_names[TRACE_FAULT_COUNT] = {
+    "underflow", "overflow", "wconflict", "stray",
+    "agmiss", "agrange", "leftover", "timeout"};
+
+static const char trace_side_chars[4] = {'n', 'e', 's', 'w'};
+
+const char *trace_kind_name(trace_kind k) {
+  return (unsigned)k < TRACE_KIND_COUNT ? trace_kind_names[k] : NULL;
+}
+
+const char *trace_fault_name(trace_fault_kind f) {
+  return (unsigned)f < TRACE_FAULT_COUNT ? trace_fault_names[f] : NULL;
+}
+
+/* Returns the text prefix of a register class ("rd", "fd", "od", "id"). */
+static const char *trace_reg_prefix(int cls) {
+  switch (cls) {
+  case ISA_CLS_RD: return "rd";
+  case ISA_CLS_FD: return "fd";
+  case ISA_CLS_OD: return "od";
+  case ISA_CLS_ID: return "id";
+  default: return "??";
+  }
+}
+
+int trace_event_format(const trace_event *e, char *buf, size_t bufsz) {
+  char place[32];
+  if (e->row < 0)
+    snprintf(place, sizeof place, "-");
+  else
+    snprintf(place, sizeof place, "%d,%d", e->row, e->col);
+  unsigned long long cy = (unsigned long long)e->cycle;
+  const char *kn = trace_kind_name(e->kind);
+  if (!kn) return snprintf(buf, bufsz, "%llu ?", cy);
+  const char *rp = trace_reg_prefix(e->reg_cls);
+  char side = trace_side_chars[e->side & 3];
+  switch (e->kind) {
+  case TRACE_START:
+    return snprintf(buf, bufsz, "%llu %s %s", cy, kn, place);
+  case TRACE_SIG:
+    return snprintf(buf, bufsz, "%llu %s %s 0x%08x", cy, kn, place, e->value);
+  case TRACE_ISSUE:
+    return snprintf(buf, bufsz, "%llu %s %s %d %d", cy, kn, place, e->fu, e->pc);
+  case TRACE_HALT:
+    return snprintf(buf, bufsz, "%llu %s %s %d", cy, kn, place, e->fu);
+  case TRACE_POP:
+  case TRACE_FDRD:
+  case TRACE_PUSH:
+    return snprintf(buf, bufsz, "%llu %s %s %s%d 0x%08x", cy, kn, place, rp,
+                    e->reg_idx, e->value);
+  case TRACE_WR:
+    return snprintf(buf, bufsz, "%llu %s %s %d %s%d 0x%08x", cy, kn, place,
+                    e->fu, rp, e->reg_idx, e->value);
+  case TRACE_HOP:
+    return snprintf(buf, bufsz, "%llu %s %s %c %d 0x%08x", cy, kn, place, side,
+                    e->port, e->value);
+  case TRACE_BANK:
+    return snprintf(buf, bufsz, "%llu %s %s %c %d %s %u 0x%08x", cy, kn, place,
+                    side, e->port, e->bank_write ? "wr" : "rd", e->addr,
+                    e->value);
+  case TRACE_FAULT: {
+    const char *fn = trace_fault_name(e->fault);
+    return snprintf(buf, bufsz, "%llu %s %s %s %s", cy, kn, place,
+                    fn ? fn : "?", e->detail);
+  }
+  case TRACE_DONE:
+    return snprintf(buf, bufsz, "%llu %s %s %llu", cy, kn, place,
+                    (unsigned long long)e->cycles);
+  default:
+    return snprintf(buf, bufsz, "%llu ?", cy);
+  }
+}
+
+void trace_header_write(FILE *f, uint64_t fingerprint) {
+  fprintf(f, "# tcpa-trace %d fp=0x%016llx\n", TRACE_VERSION,
+          (unsigned long long)fingerprint);
+}
+
+void trace_event_write(FILE *f, const trace_event *e) {
+  char buf[256];
+  trace_event_format(e, buf, sizeof buf);
+  fputs(buf, f);
+  fputc('\n', f);
+}
+
+/* ---- parser ----------------------------------------------------------------- */
+
+#define TRACE_MAX_TOKENS 10
+
+typedef struct {
+  const char *tok[TRACE_MAX_TOKENS];
+  int len[TRACE_MAX_TOKENS];
+  int col[TRACE_MAX_TOKENS]; /* 1-based */
+  int n;
+} trace_tokens;
+
+/* Returns -1 after writing "column: reason" into msg. */
+static int trace_fail(char *msg, size_t msgsz, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int trace_fail(char *msg, size_t msgsz, int col, const char *fmt, ...) {
+  if (msg && msgsz) {
+    int k = snprintf(msg, msgsz, "column %d: ", col);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < msgsz) vsnprintf(msg + k, msgsz - (size_t)k, fmt, ap);
+    va_end(ap);
+  }
+  return TRACE_LINE_ERROR;
+}
+
+/* Returns 1 when token i equals the string s. */
+static int trace_tok_is(const trace_tokens *t, int i, const char *s) {
+  return (int)strlen(s) == t->len[i] && !strncmp(t->tok[i], s, (size_t)t->len[i]);
+}
+
+/* Returns 0 and the unsigned decimal value of token i in *v (at most
+ * `max`); -1 if it is not one. */
+static int trace_tok_dec(const trace_tokens *t, int i, uint64_t max,
+                         uint64_t *v) {
+  uint64_t x = 0;
+  if (t->len[i] < 1 || t->len[i] > 20) return -1;
+  for (int k = 0; k < t->len[i]; k++) {
+    char c = t->tok[i][k];
+    if (c < '0' || c > '9') return -1;
+    if (x > (max - (uint64_t)(c - '0')) / 10) return -1;
+    x = x * 10 + (uint64_t)(c - '0');
+  }
+  *v = x;
+  return 0;
+}
+
+/* Returns 0 and the value of a token `0x` + 8 hex digits; -1 otherwise. */
+static int trace_tok_hex(const trace_tokens *t, int i, uint32_t *v) {
+  if (t->len[i] != 10 || t->tok[i][0] != '0' || t->tok[i][1] != 'x') return -1;
+  uint32_t x = 0;
+  for (int k = 2; k < 10; k++) {
+    char c = t->tok[i][k];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) return -1;
+    x = x << 4 | (uint32_t)d;
+  }
+  *v = x;
+  return 0;
+}
+
+/* Returns 0 and the class and index of a register token (`rd3`, `id0`)
+ * whose class is one of those allowed by the bit mask `cls_mask`. */
+static int trace_tok_reg(const trace_tokens *t, int i, unsigned cls_mask,
+                         int *cls, int *idx) {
+  static const int classes[] = {ISA_CLS_RD, ISA_CLS_FD, ISA_CLS_OD, ISA_CLS_ID};
+  if (t->len[i] < 3) return -1;
+  for (int k = 0; k < 4; k++) {
+    const char *p = trace_reg_prefix(classes[k]);
+    if (!(cls_mask & 1u << classes[k]) || strncmp(t->tok[i], p, 2)) continue;
+    trace_tokens one = {{t->tok[i] + 2}, {t->len[i] - 2}, {0}, 1};
+    uint64_t v;
+    if (trace_tok_dec(&one, 0, ISA_MAX_REGS - 1, &v)) return -1;
+    *cls = classes[k];
+    *idx = (int)v;
+    return 0;
+  }
+  return -1;
+}
+
+/* Returns 0 and the side number of a token `n`, `e`, `s` or `w`. */
+static int trace_tok_side(const trace_tokens *t, int i, int *side) {
+  if (t->len[i] != 1) return -1;
+  const char *p = memchr(trace_side_chars, t->tok[i][0], 4);
+  if (!p) return -1;
+  *side = (int)(p - trace_side_chars);
+  return 0;
+}
+
+/* Returns 0 and the place of token i: `R,C` or, when allow_machine, `-`. */
+static int trace_tok_place(const trace_tokens *t, int i, int allow_machine,
+                           int *row, int *col) {
+  if (trace_tok_is(t, i, "-")) {
+    if (!allow_machine) return -1;
+    *row = *col = -1;
+    return 0;
+  }
+  const char *comma = memchr(t->tok[i], ',', (size_t)t->len[i]);
+  if (!comma) return -1;
+  int rl = (int)(comma - t->tok[i]);
+  trace_tokens rc = {{t->tok[i], comma + 1}, {rl, t->len[i] - rl - 1}, {0}, 2};
+  uint64_t r, c;
+  if (trace_tok_dec(&rc, 0, 65535, &r) || trace_tok_dec(&rc, 1, 65535, &c))
+    return -1;
+  *row = (int)r;
+  *col = (int)c;
+  return 0;
+}
+
+/* Returns the number of fields after the place that event kind k has. */
+static int trace_kind_nfields(trace_kind k) {
+  static const int n[TRACE_KIND_COUNT] = {0, 1, 2, 1, 2, 2, 3, 3, 2, 5, 2, 1};
+  return n[k];
+}
+
+/* Returns 0 after reading the fields (tokens 3..) of an event of kind
+ * e->kind into e; -1 with the offending token's index in *bad. */
+static int trace_fields_parse(const trace_tokens *t, trace_event *e, int *bad) {
+  uint64_t v;
+  int i = 3;
+  switch (e->kind) {
+  case TRACE_START:
+    return 0;
+  case TRACE_SIG:
+    return (*bad = i, trace_tok_hex(t, i, &e->value));
+  case TRACE_ISSUE:
+  case TRACE_HALT:
+    if ((*bad = i, trace_tok_dec(t, i, ISA_MAX_FUS - 1, &v))) return -1;
+    e->fu = (int)v;
+    if (e->kind == TRACE_HALT) return 0;
+    if ((*bad = ++i, trace_tok_dec(t, i, ISA_MAX_IMEM - 1, &v))) return -1;
+    e->pc = (int)v;
+    return 0;
+  case TRACE_POP:
+  case TRACE_PUSH:
+  case TRACE_FDRD: {
+    unsigned m = e->kind == TRACE_FDRD ? 1u << ISA_CLS_FD : 1u << ISA_CLS_ID;
+    if ((*bad = i, trace_tok_reg(t, i, m, &e->reg_cls, &e->reg_idx))) return -1;
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
+  }
+  case TRACE_WR: {
+    unsigned m = 1u << ISA_CLS_RD | 1u << ISA_CLS_FD | 1u << ISA_CLS_OD;
+    if ((*bad = i, trace_tok_dec(t, i, ISA_MAX_FUS - 1, &v))) return -1;
+    e->fu = (int)v;
+    if ((*bad = ++i, trace_tok_reg(t, i, m, &e->reg_cls, &e->reg_idx))) return -1;
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
+  }
+  case TRACE_HOP:
+  case TRACE_BANK:
+    if ((*bad = i, trace_tok_side(t, i, &e->side))) return -1;
+    if ((*bad = ++i, trace_tok_dec(t, i, 65535, &v))) return -1;
+    e->port = (int)v;
+    if (e->kind == TRACE_BANK) {
+      *bad = ++i;
+      if (trace_tok_is(t, i, "wr")) e->bank_write = 1;
+      else if (!trace_tok_is(t, i, "rd")) return -1;
+      if ((*bad = ++i, trace_tok_dec(t, i, UINT32_MAX, &v))) return -1;
+      e->addr = (uint32_t)v;
+    }
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
+  case TRACE_FAULT:
+    *bad = i;
+    for (int f = 0; f < TRACE_FAULT_COUNT; f++)
+      if (trace_tok_is(t, i, trace_fault_names[f])) {
+        e->fault = (trace_fault_kind)f;
+        *bad = ++i;
+        if (t->len[i] < 1 || t->len[i] >= TRACE_DETAIL_MAX) return -1;
+        memcpy(e->detail, t->tok[i], (size_t)t->len[i]);
+        e->detail[t->len[i]] = 0;
+        return 0;
+      }
+    return -1;
+  case TRACE_DONE:
+    if ((*bad = i, trace_tok_dec(t, i, UINT64_MAX, &v))) return -1;
+    e->cycles = v;
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* Returns the number of tokens of `line` split at single spaces (at most
+ * TRACE_MAX_TOKENS + 1, so that too many tokens is detected). */
+static int trace_split(const char *line, size_t len, trace_tokens *t) {
+  t->n = 0;
+  size_t i = 0;
+  while (i <= len && t->n < TRACE_MAX_TOKENS) {
+    size_t j = i;
+    while (j < len && line[j] != ' ') j++;
+    t->tok[t->n] = line + i;
+    t->len[t->n] = (int)(j - i);
+    t->col[t->n] = (int)i + 1;
+    t->n++;
+    if (j >= len) return t->n;
+    i = j + 1;
+  }
+  return TRACE_MAX_TOKENS + 1;
+}
+
+int trace_line_parse(const char *line, trace_event *e, char *msg,
+                     size_t msgsz) {
+  memset(e, 0, sizeof *e);
+  size_t len = strlen(line);
+  if (len && line[len - 1] == '\n') len--;
+  if (len && line[len - 1] == '\r') len--;
+  if (len == 0 || line[0] == '#') return TRACE_LINE_COMMENT;
+  if (len > 200) return trace_fail(msg, msgsz, 1, "line too long");
+  trace_tokens t;
+  int n = trace_split(line, len, &t);
+  if (n < 3) return trace_fail(msg, msgsz, 1, "expected CYCLE EVENT PLACE ...");
+  uint64_t v;
+  if (trace_tok_dec(&t, 0, UINT64_MAX, &v))
+    return trace_fail(msg, msgsz, 1, "cycle is not a decimal number");
+  e->cycle = v;
+  int k;
+  for (k = 0; k < TRACE_KIND_COUNT; k++)
+    if (trace_tok_is(&t, 1, trace_kind_names[k])) break;
+  if (k == TRACE_KIND_COUNT)
+    return trace_fail(msg, msgsz, t.col[1], "unknown event '%.*s'", t.len[1],
+                      t.tok[1]);
+  e->kind = (trace_kind)k;
+  int machine_ok = e->kind == TRACE_FAULT || e->kind == TRACE_DONE;
+  if (trace_tok_place(&t, 2, machine_ok, &e->row, &e->col) ||
+      (e->kind == TRACE_DONE && e->row >= 0))
+    return trace_fail(msg, msgsz, t.col[2], "bad place '%.*s' for %s",
+                      t.len[2], t.tok[2], trace_kind_names[k]);
+  if (n != 3 + trace_kind_nfields(e->kind))
+    return trace_fail(msg, msgsz, 1, "%s takes %d fields, the line has %d",
+                      trace_kind_names[k], trace_kind_nfields(e->kind), n - 3);
+  int bad = 3;
+  if (trace_fields_parse(&t, e, &bad))
+    return trace_fail(msg, msgsz, t.col[bad], "bad field '%.*s' of %s",
+                      t.len[bad], t.tok[bad], trace_kind_names[k]);
+  char canon[256];
+  int cl = trace_event_format(e, canon, sizeof canon);
+  if (cl != (int)len || strncmp(canon, line, len)) {
+    int c = 0;
+    while (c < cl && (size_t)c < len && canon[c] == line[c]) c++;
+    return trace_fail(msg, msgsz, c + 1, "not in canonical form (expected '%s')",
+                      canon);
+  }
+  return TRACE_LINE_EVENT;
+}
+
+int trace_header_parse(const char *line, int *version, uint64_t *fingerprint) {
+  int ver, n = 0;
+  unsigned long long fp;
+  if (sscanf(line, "# tcpa-trace %d fp=0x%16llx%n", &ver, &fp, &n) != 2 || n == 0)
+    return -1;
+  if (line[n] && line[n] != '\n' && line[n] != '\r') return -1;
+  *version = ver;
+  *fingerprint = fp;
+  return 0;
+}
+
+/* ---- canonical order -------------------------------------------------------- */
+
+/* Returns -1, 0 or 1 comparing two unsigned numbers. */
+static int trace_cmp_u(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+
+/* Returns the sort key of a place: PEs by row and column, `-` last. */
+static uint64_t trace_place_key(const trace_event *e) {
+  if (e->row < 0) return UINT64_MAX;
+  return (uint64_t)e->row << 32 | (uint32_t)e->col;
+}
+
+/* Returns the sort key of a register: rd, fd before od, then id; index. */
+static int trace_reg_key(const trace_event *e) {
+  int rank = e->reg_cls == ISA_CLS_RD ? 0 : e->reg_cls == ISA_CLS_FD ? 1
+           : e->reg_cls == ISA_CLS_OD ? 2 : 3;
+  return rank * 64 + e->reg_idx;
+}
+
+int trace_event_compare(const trace_event *a, const trace_event *b) {
+  int c;
+  if ((c = trace_cmp_u(a->cycle, b->cycle))) return c;
+  if ((c = trace_cmp_u((unsigned)a->kind, (unsigned)b->kind))) return c;
+  if ((c = trace_cmp_u(trace_place_key(a), trace_place_key(b)))) return c;
+  switch (a->kind) {
+  case TRACE_SIG:
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_ISSUE:
+    if ((c = trace_cmp_u((unsigned)a->fu, (unsigned)b->fu))) return c;
+    return trace_cmp_u((unsigned)a->pc, (unsigned)b->pc);
+  case TRACE_HALT:
+    return trace_cmp_u((unsigned)a->fu, (unsigned)b->fu);
+  case TRACE_WR:
+  case TRACE_POP:
+  case TRACE_FDRD:
+  case TRACE_PUSH: /* FU (0 but for wr), register, value */
+    if ((c = trace_cmp_u((unsigned)a->fu, (unsigned)b->fu))) return c;
+    if ((c = trace_cmp_u((unsigned)trace_reg_key(a), (unsigned)trace_reg_key(b))))
+      return c;
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_HOP:
+  case TRACE_BANK:
+    if ((c = trace_cmp_u((unsigned)a->side, (unsigned)b->side))) return c;
+    if ((c = trace_cmp_u((unsigned)a->port, (unsigned)b->port))) return c;
+    if ((c = trace_cmp_u((unsigned)a->bank_write, (unsigned)b->bank_write))) return c;
+    if ((c = trace_cmp_u(a->addr, b->addr))) return c;
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_FAULT: {
+    const char *fa = trace_fault_name(a->fault), *fb = trace_fault_name(b->fault);
+    if ((c = strcmp(fa ? fa : "", fb ? fb : ""))) return c < 0 ? -1 : 1;
+    c = strcmp(a->detail, b->detail);
+    return (c > 0) - (c < 0);
+  }
+  case TRACE_DONE:
+    return trace_cmp_u(a->cycles, b->cycles);
+  default:
+    return 0;
+  }
+}

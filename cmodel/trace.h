@@ -1,0 +1,95 @@
+/*
+ * trace.h: the per-cycle trace events of docs/trace.md: the event record,
+ * its canonical text (one line per event, a header line with the format
+ * version and the architecture fingerprint), the parser of that text and
+ * the canonical order of events within a cycle.
+ *
+ * Both engines (the C model here, the RTL through its harness) write this
+ * text; the lockstep checker (tb/) reads two traces with trace_line_parse
+ * and compares them. Because the text is canonical, two events are equal
+ * iff their formatted lines are equal, and trace_event_compare() is the
+ * sort order of trace.md ("Ordering"): cycle, event kind in the table's
+ * order, row, column, then the event's fields.
+ */
+#ifndef TCPA_TRACE_H
+#define TCPA_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TRACE_VERSION 1
+#define TRACE_DETAIL_MAX 32 /* fault DETAIL, terminating NUL included */
+
+/* Event kinds, in the canonical order of trace.md. */
+typedef enum {
+  TRACE_START, TRACE_SIG, TRACE_ISSUE, TRACE_HALT, TRACE_POP, TRACE_FDRD,
+  TRACE_WR, TRACE_HOP, TRACE_PUSH, TRACE_BANK, TRACE_FAULT, TRACE_DONE,
+  TRACE_KIND_COUNT
+} trace_kind;
+
+/* Fault kinds of timing.md section 8. */
+typedef enum {
+  TRACE_FAULT_UNDERFLOW, TRACE_FAULT_OVERFLOW, TRACE_FAULT_WCONFLICT,
+  TRACE_FAULT_STRAY, TRACE_FAULT_AGMISS, TRACE_FAULT_AGRANGE,
+  TRACE_FAULT_LEFTOVER, TRACE_FAULT_TIMEOUT, TRACE_FAULT_COUNT
+} trace_fault_kind;
+
+/* One event. Only the fields of its kind are meaningful; the others are
+ * zero (trace_line_parse leaves them zero, so parsed events compare equal
+ * with memcmp-free trace_event_compare). */
+typedef struct {
+  uint64_t cycle;
+  trace_kind kind;
+  int row, col;        /* the PE; -1, -1 for the whole machine (`-`) */
+  int fu;              /* issue, halt, wr: FU number */
+  int pc;              /* issue */
+  int reg_cls, reg_idx; /* pop, fdrd, wr, push: isa_cls (RD FD OD ID), index */
+  int side, port;      /* hop: side 0..3 (n e s w) and port; bank: bank */
+  int bank_write;      /* bank: 0 `rd`, 1 `wr` */
+  uint32_t addr;       /* bank: address */
+  uint32_t value;      /* sig: signal vector; pop fdrd wr hop push bank */
+  trace_fault_kind fault;            /* fault */
+  char detail[TRACE_DETAIL_MAX];     /* fault: one token, no spaces */
+  uint64_t cycles;     /* done */
+} trace_event;
+
+/* Returns the name of an event kind ("start", "sig", ...), NULL if none. */
+const char *trace_kind_name(trace_kind k);
+
+/* Returns the name of a fault kind ("underflow", ...), NULL if none. */
+const char *trace_fault_name(trace_fault_kind f);
+
+/* Writes the text of e without a newline (e.g. `3 hop 0,0 e 0 0x00000000`)
+ * into buf; returns the length it needs (as snprintf). */
+int trace_event_format(const trace_event *e, char *buf, size_t bufsz);
+
+/* Writes the header line `# tcpa-trace 1 fp=0x...` and a newline to f. */
+void trace_header_write(FILE *f, uint64_t fingerprint);
+
+/* Writes one event line (with its newline) to f. */
+void trace_event_write(FILE *f, const trace_event *e);
+
+/* Line classes returned by trace_line_parse. */
+enum { TRACE_LINE_ERROR = -1, TRACE_LINE_COMMENT = 0, TRACE_LINE_EVENT = 1 };
+
+/* Returns TRACE_LINE_EVENT and fills *e when `line` (trailing newline
+ * allowed) is an event line in the exact canonical text; TRACE_LINE_COMMENT
+ * for a line starting with `#` (the header included) or an empty line;
+ * TRACE_LINE_ERROR with the reason and its 1-based column in msg
+ * otherwise. A line that parses formats back to the same text. */
+int trace_line_parse(const char *line, trace_event *e, char *msg,
+                     size_t msgsz);
+
+/* Returns 0 and the version and fingerprint of a header line
+ * `# tcpa-trace V fp=0x<16 hex>`; -1 when the line is not a header. */
+int trace_header_parse(const char *line, int *version, uint64_t *fingerprint);
+
+/* Returns <0, 0 or >0 as a sorts before, equals or after b in the
+ * canonical order of trace.md: cycle; kind; row, column (`-` after every
+ * PE); then the first field (FU; register: rd/fd before od, then index;
+ * side n e s w, then port or bank) and the remaining fields as written
+ * (numbers numerically, `rd` before `wr`, fault kind and detail as text). */
+int trace_event_compare(const trace_event *a, const trace_event *b);
+
+#endif

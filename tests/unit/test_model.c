@@ -1,0 +1,280 @@
+/*
+ * test_model.c: the C model (model.h) on one PE: the worked example of
+ * docs/timing.md section 9 reproduced line for line; straight-line and
+ * looping programs with immediates (final registers and done cycle);
+ * latencies other than 1 (lat_mul 3, a divider with lat_div 5); fd
+ * registers of depth 3 (feedback) next to depth 1; write conflicts.
+ * Streams are built here with stream_writer and hand-assembled programs;
+ * every expected value is derived from the rules of timing.md in the
+ * comment next to it.
+ */
+#include "test_model_tb.h"
+
+static const stream_rect PE00 = {0, 0, 1, 1};
+
+/* A GC payload: ii, one dimension of `bound`, no epilog, delay 0, no
+ * signals. */
+static void gc_simple(tb *b, stream_rect r, int ii, int bound) {
+  uint32_t w[] = {(uint32_t)ii, 1, (uint32_t)bound, 0, 0, 0, 0, 0};
+  tb_gc(b, 0, r, w, 8);
+}
+
+/* Runs m to done (at most `max` cycles); returns the model_run status. */
+static int run(model *m, uint64_t max) { return model_run(m, max); }
+
+/* ---- timing.md section 9 ------------------------------------------------------ */
+
+static void test_worked_example(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  /* alu1 (FU 1) runs the example; alu0 and mul0 have no program. */
+  static const char *const prog[] = {
+      "nop", "nop", "shr rd1, id0, #1", "and od0, rd1, #1", "nop",
+      "add {rd2, od1}, id2, #10 ; halt"};
+  tb_prog(&b, PE00, 1, prog, 6);
+  int wr[] = {tb_sink_id(&b, 0), tb_src_in(&b, STREAM_SIDE_WEST, 0),
+              tb_sink_id(&b, 2), tb_src_od(&b, 0),
+              tb_sink_out(&b, STREAM_SIDE_NORTH, 0), tb_src_od(&b, 1)};
+  tb_wrapper(&b, PE00, wr, 3);
+  /* ii 2, one dimension of bound 1, no epilog: S = 1; delays 0; one term:
+   * c0 = (j0 == 0). */
+  uint32_t gc[] = {2, 1, 1, 0, 0, 0, 0, 1, 0, 1, STREAM_CONS_EQ, 1, 0};
+  tb_gc(&b, 0, PE00, gc, 13);
+  /* read AG west bank 0: phase 0, address 0; write AG north bank 0: phase 7 */
+  uint32_t rd_ag[] = {STREAM_AG_READ, 1, 0, 0, 0, 0, 0, 0};
+  uint32_t wr_ag[] = {STREAM_AG_WRITE, 1, 7, 0, 0, 0, 0, 0};
+  tb_pkt(&b, STREAM_PKT_AG, 0, STREAM_SIDE_WEST, PE00, rd_ag, 8);
+  tb_pkt(&b, STREAM_PKT_AG, 0, STREAM_SIDE_NORTH, PE00, wr_ag, 8);
+  uint32_t io[] = {0, 6};
+  tb_pkt(&b, STREAM_PKT_IODATA, 0, STREAM_SIDE_WEST, PE00, io, 2);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "worked example: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  TEST_CHECK(run(m, 100) == 0, "worked example: done within 100 cycles");
+  /* By hand, from timing.md (the trace of section 9):
+   * 0: PE starts (d = 0); c0 = 1 in step 0; the read AG reads w0[0] = 6.
+   * 1: the bank token is on wrapper input w0, sink id0: pushed end of 1.
+   * 2: step 1 >= S: c0 = 0; shr pops id0 (6), rd1 = 3 at end of 2.
+   * 3: and reads rd1 = 3: od0 = 1 at end of 3.
+   * 4: od0's token reaches sink id2: pushed at end of 4 (3 + 1 + 1 + 0).
+   * 5: add pops id2 (1): rd2 = od1 = 11; halt.
+   * 6: od1's token on wrapper output n0 (a hop to the north bank).
+   * 7: it arrives at the bank; the write event (0 + 0*2 + 7) writes it;
+   *    all halted, nothing in flight, last AG event passed: done, 8. */
+  const char *want =
+      "0 start 0,0\n"
+      "0 sig 0,0 0x00000001\n"
+      "0 issue 0,0 1 0\n"
+      "0 bank 0,0 w 0 rd 0 0x00000006\n"
+      "1 issue 0,0 1 1\n"
+      "1 push 0,0 id0 0x00000006\n"
+      "2 sig 0,0 0x00000000\n"
+      "2 issue 0,0 1 2\n"
+      "2 pop 0,0 id0 0x00000006\n"
+      "2 wr 0,0 1 rd1 0x00000003\n"
+      "3 issue 0,0 1 3\n"
+      "3 wr 0,0 1 od0 0x00000001\n"
+      "4 issue 0,0 1 4\n"
+      "4 push 0,0 id2 0x00000001\n"
+      "5 issue 0,0 1 5\n"
+      "5 halt 0,0 1\n"
+      "5 pop 0,0 id2 0x00000001\n"
+      "5 wr 0,0 1 rd2 0x0000000b\n"
+      "5 wr 0,0 1 od1 0x0000000b\n"
+      "6 hop 0,0 n 0 0x0000000b\n"
+      "7 bank 0,0 n 0 wr 0 0x0000000b\n"
+      "7 done - 8\n";
+  TEST_CHECK(tb_trace_is(&b, want), "worked example: trace line for line");
+  uint32_t v = 0;
+  int brc = model_bank_read(m, 0, 0, STREAM_SIDE_NORTH, 0, 0, &v);
+  TEST_CHECK(brc == 0 && v == 11,
+             "worked example: north bank 0 word 0 is 11 (got %u)", v);
+  TEST_CHECK(model_cycles(m) == 8 && model_done(m), "worked example: 8 cycles");
+  TEST_CHECK(model_faults(m, TRACE_FAULT_COUNT) == 0, "worked example: no fault");
+  model_free(m);
+  tb_free(&b);
+}
+
+/* ---- straight-line and looping programs ---------------------------------------- */
+
+typedef struct {
+  const char *name;
+  const char *prog[8];
+  int n;
+  int32_t rd[4];   /* expected registers after done */
+  uint64_t cycles; /* expected done CYCLES */
+} prog_case;
+
+/* One instruction per cycle from cycle 0 (d = 0); a result of cycle t is
+ * read at t + 1 (latency.alu 1); done at the end of the halting cycle when
+ * its result (latency 1) completes in that cycle: cycles = halt cycle + 1. */
+static const prog_case prog_cases[] = {
+    /* 7; 7 - 10 = -3; -3 - 7 = -10; 7 << 4 = 112; halt at 3 -> 4 cycles */
+    {"immediates", {"mov rd0, #7", "add rd1, rd0, #-10", "sub rd2, rd1, rd0",
+                    "shl rd3, rd0, #4 ; halt"}, 4, {7, -3, -10, 112}, 4},
+    /* back to back: 1, 2, 4, 8 (each reads the previous cycle's write) */
+    {"dependent chain", {"mov rd0, #1", "add rd0, rd0, rd0", "add rd0, rd0, rd0",
+                         "add rd0, rd0, rd0 ; halt"}, 4, {8, 0, 0, 0}, 4},
+    /* flag loop: the branch at t reads the flag of the result written at the
+     * end of t - 1. t0 mov 3 (f0 := 1); t1 sub: f0 = 1 -> L1, rd0 2;
+     * t2: 1; t3: 0 (f0 := 0 at end of 3, but t3 read 1 -> L1); t4 sub:
+     * rd0 = -1, f0 read 0 -> L2; t5 halt -> 6 cycles */
+    {"flag loop", {"mov rd0, #3", "sub rd0, rd0, #1 ; br f0 ? L1 : L2",
+                   "nop ; halt"}, 3, {-1, 0, 0, 0}, 6},
+    /* sel and compares: 5 < 9 = 1; sel picks 20; min(20, -4) = -4;
+     * shr -16 >> (-16 & 31 = 16) = -1 (sign fill) */
+    {"compare select", {"mov rd0, #5", "lt rd0, rd0, #9", "sel rd1, rd0, #20, #20",
+                        "min rd2, rd1, #-4", "shr rd3, #-16, #-16 ; halt"},
+     5, {1, 20, -4, -1}, 5},
+    /* a goto skips pc 1: rd1 stays 0; pc past halt never runs */
+    {"goto", {"mov rd0, #1 ; goto L2", "mov rd1, #5", "mov rd2, #9 ; halt",
+              "mov rd3, #1"}, 4, {1, 0, 9, 0}, 2},
+};
+
+static void test_programs(void) {
+  for (size_t i = 0; i < sizeof prog_cases / sizeof prog_cases[0]; i++) {
+    const prog_case *c = &prog_cases[i];
+    tb b;
+    tb_init(&b, tb_default_arch());
+    tb_prog(&b, PE00, 0, c->prog, c->n);
+    gc_simple(&b, PE00, 1, 1);
+    tb_start(&b, 0, PE00);
+    model *m = tb_model(&b);
+    TEST_CHECK(m, "%s: stream accepted (%s)", c->name, b.why);
+    if (!m) {
+      tb_free(&b);
+      continue;
+    }
+    TEST_CHECK(run(m, 1000) == 0, "%s: done", c->name);
+    model_pe_view v;
+    model_pe_state(m, 0, 0, &v);
+    for (int k = 0; k < 4; k++)
+      TEST_CHECK((int32_t)v.rd[k] == c->rd[k], "%s: rd%d = %d (got %d)", c->name,
+                 k, c->rd[k], (int32_t)v.rd[k]);
+    TEST_CHECK(model_cycles(m) == c->cycles, "%s: %llu cycles (got %llu)", c->name,
+               (unsigned long long)c->cycles, (unsigned long long)model_cycles(m));
+    TEST_CHECK(model_faults(m, TRACE_FAULT_COUNT) == 0, "%s: no fault", c->name);
+    model_free(m);
+    tb_free(&b);
+  }
+}
+
+/* ---- latencies ------------------------------------------------------------------ */
+
+static void test_latencies(void) {
+  arch_config cfg = tb_default_arch();
+  cfg.lat_mul = 3;
+  cfg.div = 1;
+  cfg.lat_div = 5;
+  tb b;
+  tb_init(&b, cfg);
+  /* FUs: alu0 0, alu1 1, mul0 2, div0 3. */
+  static const char *const alu[] = {"mov rd0, #6 ; halt"};
+  static const char *const mul[] = {"nop", "mul rd1, rd0, #7 ; halt"};
+  static const char *const dv[] = {"nop", "nop", "nop", "div rd2, rd1, #5",
+                                   "mod rd3, rd1, #5 ; halt"};
+  tb_prog(&b, PE00, 0, alu, 1);
+  tb_prog(&b, PE00, 2, mul, 2);
+  tb_prog(&b, PE00, 3, dv, 5);
+  gc_simple(&b, PE00, 1, 1);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "latencies: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  TEST_CHECK(run(m, 100) == 0, "latencies: done");
+  /* mov at 0 -> rd0 = 6 at end of 0. mul issued at 1 reads 6; L = 3: written
+   * at the end of 1 + 3 - 1 = 3, readable from 4. div issued at 3 reads the
+   * old rd1 = 0: 0 / 5 = 0, written at end of 3 + 5 - 1 = 7. mod issued at 4
+   * reads 42: 42 % 5 = 2, written at end of 8. Done at the end of 8: 9. */
+  TEST_CHECK(tb_has(&b, "3 wr 0,0 2 rd1 0x0000002a"), "latencies: mul result at end of 3");
+  TEST_CHECK(!tb_has(&b, "2 wr 0,0 2 rd1 0x0000002a"), "latencies: not at end of 2");
+  TEST_CHECK(tb_has(&b, "7 wr 0,0 3 rd2 0x00000000"), "latencies: div at 3 read old rd1, written at 7");
+  TEST_CHECK(tb_has(&b, "8 wr 0,0 3 rd3 0x00000002"), "latencies: mod at 4 read 42, written at 8");
+  TEST_CHECK(tb_has(&b, "8 done - 9"), "latencies: done in cycle 8 (9 cycles)");
+  TEST_CHECK(tb_has(&b, "4 halt 0,0 3") && tb_has(&b, "1 halt 0,0 2"),
+             "latencies: halts at issue, results still complete");
+  model_free(m);
+  tb_free(&b);
+}
+
+/* ---- fd feedback registers -------------------------------------------------------- */
+
+static void test_feedback(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  /* fd0 depth 3, fd1 depth 1. alu0 runs `add fd0, fd0, #1` and alu1
+   * `add fd1, fd1, #1`, 7 times each, from cycle 0. */
+  uint32_t depths[] = {3, 1, 1, 1};
+  tb_pkt(&b, STREAM_PKT_REGCFG, 0, 0, PE00, depths, 4);
+  const char *p0[7], *p1[7];
+  for (int i = 0; i < 7; i++) {
+    p0[i] = i < 6 ? "add fd0, fd0, #1" : "add fd0, fd0, #1 ; halt";
+    p1[i] = i < 6 ? "add fd1, fd1, #1" : "add fd1, fd1, #1 ; halt";
+  }
+  tb_prog(&b, PE00, 0, p0, 7);
+  tb_prog(&b, PE00, 1, p1, 7);
+  gc_simple(&b, PE00, 1, 1);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "feedback: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  TEST_CHECK(run(m, 100) == 0, "feedback: done");
+  /* Depth 3: the read in cycle t returns ring[t mod 3], which was last
+   * written (value + 1) in cycle t - 3: three interleaved counters, so the
+   * value read at t is t / 3 (integer division) and the value written t/3+1.
+   * Depth 1: one counter: read t, write t + 1. */
+  for (int t = 0; t < 7; t++) {
+    char l0[64], l1[64], w0[64], w1[64];
+    snprintf(l0, sizeof l0, "%d fdrd 0,0 fd0 0x%08x", t, t / 3);
+    snprintf(l1, sizeof l1, "%d fdrd 0,0 fd1 0x%08x", t, t);
+    snprintf(w0, sizeof w0, "%d wr 0,0 0 fd0 0x%08x", t, t / 3 + 1);
+    snprintf(w1, sizeof w1, "%d wr 0,0 1 fd1 0x%08x", t, t + 1);
+    TEST_CHECK(tb_has(&b, l0) && tb_has(&b, w0), "feedback depth 3, cycle %d: %s / %s", t, l0, w0);
+    TEST_CHECK(tb_has(&b, l1) && tb_has(&b, w1), "feedback depth 1, cycle %d: %s / %s", t, l1, w1);
+  }
+  /* After 7 reads R = 7 mod 3 = 1; ring[1] was last written at t = 4 with 2. */
+  model_pe_view v;
+  model_pe_state(m, 0, 0, &v);
+  TEST_CHECK(v.fd_depth[0] == 3 && v.fd_head[0] == 2, "feedback: fd0 next read is 2 (got %u)", v.fd_head[0]);
+  TEST_CHECK(v.fd_head[1] == 7, "feedback: fd1 holds 7 (got %u)", v.fd_head[1]);
+  model_free(m);
+  tb_free(&b);
+}
+
+/* ---- write conflicts --------------------------------------------------------------- */
+
+static void test_wconflict(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  static const char *const a0[] = {"mov {rd0, od2}, #1 ; halt"};
+  static const char *const a1[] = {"mov {rd0, od2}, #2 ; halt"};
+  tb_prog(&b, PE00, 0, a0, 1);
+  tb_prog(&b, PE00, 1, a1, 1);
+  gc_simple(&b, PE00, 1, 1);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "wconflict: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  run(m, 100);
+  /* Both write rd0 and od2 at the end of 0: faults name the losing FU 0;
+   * FU 1 (higher) wins: rd0 = 2. od2's token (nowhere connected) is one. */
+  TEST_CHECK(tb_has(&b, "0 fault 0,0 wconflict fu0:od2") &&
+             tb_has(&b, "0 fault 0,0 wconflict fu0:rd0"), "wconflict: two faults at 0");
+  model_pe_view v;
+  model_pe_state(m, 0, 0, &v);
+  TEST_CHECK(v.rd[0] == 2 && v.od[2] == 2, "wconflict: the higher FU wins");
+  TEST_CHECK(model_faults(m, TRACE_FAULT_WCONFLICT) == 2, "wconflict: counted");
+  TEST_CHECK(tb_has(&b, "1 done - 2"), "wconflict: done at 1 (od token in flight at 1)");
+  model_free(m);
+  tb_free(&b);
+}
+
+int main(void) {
+  test_worked_example();
+  test_programs();
+  test_latencies();
+  test_feedback();
+  test_wconflict();
+  return test_done();
+}
