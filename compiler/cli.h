@@ -30,4 +30,8 @@ int cli_asm(int argc, char **argv);
 /* `tcpa disasm IN.bin [--arch A.ini] [-o OUT]`: returns the exit status. */
 int cli_disasm(int argc, char **argv);
 
+/* `tcpa compile PROG.pla [--arch A.ini] [--map I] -o P.sym`: returns the
+ * exit status. */
+int cli_compile(int argc, char **argv);
+
 #endif

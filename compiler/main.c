@@ -16,6 +16,7 @@ typedef struct {
 static const main_subcommand main_subcommands[] = {
     {"check", cli_check, "check a program against the language rules; --dot prints its RDG"},
     {"run", cli_run, "compile, instantiate and run a program; check it against the reference"},
+    {"compile", cli_compile, "map a program symbolically; write its symbolic configuration (.sym)"},
     {"arch", cli_arch, "check an architecture configuration; print its fingerprint or RTL parameters"},
     {"asm", cli_asm, "assemble a configuration stream from its text form (.tasm)"},
     {"disasm", cli_disasm, "print a configuration stream as .tasm text"},

@@ -1,0 +1,160 @@
+/*
+ * cli_compile.c: `tcpa compile PROG.pla [--arch A.ini] [--map I] -o P.sym`.
+ * Parses and checks the program, builds its RDG, maps it symbolically
+ * (map.h: tiling, modulo scheduling, registers, channels, PST, access
+ * mappings) onto a 1-D region, prints the bounds and the II reached, and
+ * writes the symbolic configuration (sym.h) to a temporary file renamed to
+ * P.sym. Exit 0, 2 invalid input, 3 does not fit (the resource named).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "check.h"
+#include "cli.h"
+#include "diag.h"
+#include "map.h"
+#include "parse.h"
+#include "rdg.h"
+#include "sym.h"
+
+/* Prints the usage of `tcpa compile` to f. */
+static void cli_compile_usage(FILE *f) {
+  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I] [--rows] -o P.sym\n\n"
+        "Maps a loop program symbolically (tile size p and region size t stay\n"
+        "parameters) and writes the symbolic configuration.\n\n"
+        "  --arch A.ini  architecture configuration (default: the embedded default)\n"
+        "  --map I       the loop dimension tiled onto the PEs (index name or number; default 0)\n"
+        "  --rows        map onto an Rx1 region (default 1xC)\n"
+        "  -o P.sym      output file\n"
+        "  --help        print this help\n\n"
+        "exit status: 0 written, 2 invalid input, 3 does not fit the architecture\n",
+        f);
+}
+
+/* Prints the bounds, II and schedule of m to stdout. */
+static void cli_compile_report(const char *path, const map_config *m) {
+  printf("%s: mapped dimension %s onto a %s region, tile size p (>= %d) over t PEs\n", path,
+         m->dim_name[m->mapped], m->axis ? "Rx1" : "1xC", m->p_min);
+  printf("ResMII %d (", m->resmii_all);
+  int first = 1;
+  for (int c = 0; c < ISA_FU_ANY; c++) {
+    if (!m->nclass[c]) continue;
+    printf("%s%s: %d ops / %d units", first ? "" : ", ", isa_fu_name(c), m->nclass[c], m->units[c]);
+    first = 0;
+  }
+  printf("), RecMII %d, II %d%s%s\n", m->recmii, m->ii, m->ii_reason[0] ? ": " : "", m->ii_reason);
+  printf("schedule: lambda^J = pi * s(J), scan order");
+  for (int r = 0; r < m->ndims; r++) printf(" %s", m->dim_name[m->order[r]]);
+  printf(" (fastest first); lambda^K = ");
+  if (m->lk_p)
+    printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped ? "" : "*S", m->lk_c < 0 ? '-' : '+',
+           m->lk_c < 0 ? -m->lk_c : m->lk_c);
+  else printf("%" PRId64 "\n", m->lk_c);
+  printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
+         m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
+         m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);
+}
+
+/* Writes m to `out` through a temporary file; returns the exit status. */
+static int cli_compile_write(const map_config *m, const char *out) {
+  size_t n = strlen(out) + 16;
+  char *tmp = malloc(n);
+  if (!tmp) return CLI_EXIT_INPUT;
+  snprintf(tmp, n, "%s.tmp", out);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    diag_error_plain("compile: cannot write '%s'", tmp);
+    free(tmp);
+    return CLI_EXIT_INPUT;
+  }
+  int bad = sym_write(m, f);
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, out)) {
+    remove(tmp);
+    diag_error_plain("compile: cannot write '%s'", out);
+    free(tmp);
+    return CLI_EXIT_INPUT;
+  }
+  free(tmp);
+  return CLI_EXIT_OK;
+}
+
+/* Returns the dimension named or numbered by s in p, or -1. */
+static int cli_compile_dim(const ast_program *p, const char *s) {
+  for (int k = 0; k < p->ndims; k++)
+    if (!strcmp(p->index[k], s)) return k;
+  char *end;
+  long v = strtol(s, &end, 10);
+  return *s && !*end && v >= 0 && v < p->ndims ? (int)v : -1;
+}
+
+int cli_compile(int argc, char **argv) {
+  const char *path = NULL, *arch_path = NULL, *map_s = NULL, *out = NULL;
+  int axis = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      cli_compile_usage(stdout);
+      return CLI_EXIT_OK;
+    } else if ((!strcmp(argv[i], "--arch") || !strcmp(argv[i], "--map") || !strcmp(argv[i], "-o"))) {
+      if (i + 1 >= argc) {
+        diag_error_plain("compile: option '%s' needs a value", argv[i]);
+        return CLI_EXIT_INPUT;
+      }
+      const char **dst = argv[i][2] == 'a' ? &arch_path : argv[i][2] == 'm' ? &map_s : &out;
+      *dst = argv[++i];
+    } else if (!strcmp(argv[i], "--rows")) {
+      axis = 1;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      diag_error_plain("compile: unknown option '%s' (try 'tcpa compile --help')", argv[i]);
+      return CLI_EXIT_INPUT;
+    } else if (path) {
+      diag_error_plain("compile: one program at a time: '%s' after '%s'", argv[i], path);
+      return CLI_EXIT_INPUT;
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path || !out) {
+    diag_error_plain("compile: %s", path ? "no output file given (-o P.sym)" : "no program given");
+    cli_compile_usage(stderr);
+    return CLI_EXIT_INPUT;
+  }
+  arch_config arch;
+  if (arch_path ? arch_config_load(arch_path, &arch) : arch_config_load_default(&arch)) return CLI_EXIT_INPUT;
+  ast_program *p = parse_file(path);
+  if (!p) return CLI_EXIT_INPUT;
+  int status = CLI_EXIT_INPUT;
+  rdg *g = NULL;
+  map_config m;
+  memset(&m, 0, sizeof m);
+  if (check_program(p) != 0) goto done;
+  int dim = map_s ? cli_compile_dim(p, map_s) : 0;
+  if (dim < 0) {
+    diag_error_plain("compile: --map %s: no such dimension in '%s'", map_s, p->name);
+    goto done;
+  }
+  g = rdg_build(p);
+  if (!g) {
+    diag_error_plain("%s: cannot build the dependence graph", path);
+    goto done;
+  }
+  char msg[512];
+  int st = map_build(p, g, &arch, dim, axis, &m, msg, sizeof msg);
+  if (st == MAP_ERR_NOFIT) {
+    diag_error_plain("%s: does not fit: %s", path, msg);
+    status = CLI_EXIT_NOFIT;
+  } else if (st != MAP_OK) {
+    diag_error_plain("%s: %s", path, msg);
+  } else {
+    cli_compile_report(path, &m);
+    status = cli_compile_write(&m, out);
+  }
+done:
+  map_config_free(&m);
+  rdg_free(g);
+  ast_program_free(p);
+  return status;
+}

@@ -1,0 +1,95 @@
+/*
+ * map.c: the driver of symbolic mapping: map_build() runs the steps of
+ * section 5 in order (map.h) and map_config_free() releases the result.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+
+const char *map_reg_str(map_reg r, int32_t value, char *buf, size_t size) {
+  static const char *const cls[] = {"-", "rd", "fd", "id", "od", "#"};
+  if (r.cls == MAP_REG_NONE) snprintf(buf, size, "-");
+  else if (r.cls == MAP_REG_IMM) snprintf(buf, size, "#%d", (int)value);
+  else snprintf(buf, size, "%s%d", cls[r.cls], r.idx);
+  return buf;
+}
+
+/* Copies the names of the program into *m; returns 0 or -1. */
+static int map_copy_names(map_config *m, const ast_program *p) {
+  m->name = map_strdup(p->name);
+  for (int k = 0; k < p->nparams; k++) m->param_name[k] = map_strdup(p->param[k]);
+  for (int k = 0; k < p->ndims; k++) m->dim_name[k] = map_strdup(p->index[k]);
+  m->narrays = p->narrays;
+  m->array_name = calloc((size_t)p->narrays + 1, sizeof *m->array_name);
+  if (!m->name || !m->array_name) return -1;
+  for (int a = 0; a < p->narrays; a++)
+    if (!(m->array_name[a] = map_strdup(p->arrays[a].name))) return -1;
+  return 0;
+}
+
+int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
+              int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
+  int st;
+  memset(m, 0, sizeof *m);
+  msg[0] = 0;
+  m->prog = p;
+  m->g = g;
+  m->arch = *arch;
+  m->fingerprint = arch_config_fingerprint(arch);
+  m->ndims = p->ndims;
+  m->nparams = p->nparams;
+  m->mapped = mapped;
+  m->axis = axis;
+  if (map_copy_names(m, p)) {
+    snprintf(msg, msgsz, "out of memory");
+    return MAP_ERR_INTERNAL;
+  }
+  if (mapped < 0 || mapped >= p->ndims) {
+    snprintf(msg, msgsz, "--map %d: the program has %d dimension%s (0..%d)", mapped, p->ndims,
+             p->ndims == 1 ? "" : "s", p->ndims - 1);
+    return MAP_ERR_INPUT;
+  }
+  if (p->ndims > arch->gc_dims) {
+    snprintf(msg, msgsz, "loop dimensions: the program has %d, gc.dims = %d", p->ndims, arch->gc_dims);
+    return MAP_ERR_NOFIT;
+  }
+  if ((st = map_tile(m, msg, msgsz)) != MAP_OK) return st;
+  if ((st = map_sched(m, msg, msgsz)) != MAP_OK) return st;
+  if ((st = map_regs(m, msg, msgsz)) != MAP_OK) return st;
+  if ((st = map_route_channels(m, msg, msgsz)) != MAP_OK) return st;
+  if ((st = map_access_build(m, msg, msgsz)) != MAP_OK) return st;
+  return map_pst(m, msg, msgsz);
+}
+
+void map_config_free(map_config *m) {
+  if (!m) return;
+  free(m->name);
+  for (int k = 0; k < AST_MAX_PARAMS; k++) free(m->param_name[k]);
+  for (int k = 0; k < AST_MAX_DIMS; k++) {
+    free(m->dim_name[k]);
+    free(m->lo[k]);
+    free(m->hi[k]);
+  }
+  for (int a = 0; m->array_name && a < m->narrays; a++) free(m->array_name[a]);
+  free(m->array_name);
+  for (int i = 0; i < m->nops; i++) map_dom_free(&m->ops[i].dom);
+  free(m->ops);
+  for (int i = 0; i < m->nedges; i++) {
+    free(m->edges[i].index);
+    map_dom_free(&m->edges[i].use);
+    map_dom_free(&m->edges[i].def);
+  }
+  free(m->edges);
+  free(m->regs);
+  free(m->routes);
+  for (int i = 0; i < m->naccess; i++) {
+    free(m->access[i].index);
+    map_dom_free(&m->access[i].space);
+  }
+  free(m->access);
+  for (int i = 0; i < m->nleaves; i++) map_dom_free(&m->leaves[i].dom);
+  free(m->leaves);
+  memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,50 @@
+/*
+ * map_access.c: access mappings (paper section 5.6): for every input and
+ * output edge the register, the array, the index function alpha (isl map
+ * from I to the element) and the access space A (the tiled condition space
+ * of the consuming or producing operation).
+ *
+ * `offset` is the cycle of the bank event relative to lambda* I* (the start
+ * of the iteration on its PE), from docs/timing.md section 6: an input read
+ * from a bank at t is readable from t + 2, so the read event is at
+ * tau[consumer] - 2; an od written at the end of tau + lat - 1 reaches the
+ * bank at tau + lat + 1, the write event's cycle. The number of I/O edges is
+ * checked against iobuf.banks and interconnect.ports (one bank, one wrapper
+ * port each, on the region's border side).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+
+int map_access_build(map_config *m, char *msg, size_t msgsz) {
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_IN && x->kind != MAP_EDGE_OUT) continue;
+    map_access *n = realloc(m->access, (size_t)(m->naccess + 1) * sizeof *n);
+    if (!n) goto oom;
+    m->access = n;
+    map_access *a = &m->access[m->naccess++];
+    memset(a, 0, sizeof *a);
+    a->edge = e;
+    a->is_out = x->kind == MAP_EDGE_OUT;
+    a->array = x->array;
+    a->reg = a->is_out ? x->wreg : x->rreg;
+    a->index = map_strdup(x->index);
+    a->space = map_dom_copy(&x->use);
+    if (a->is_out) a->offset = m->ops[x->src].tau + m->ops[x->src].lat + 1;
+    else a->offset = m->ops[x->dst].tau - 2;
+    if (!a->index || !a->space.ispace || !a->space.jkspace) goto oom;
+  }
+  int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  if (m->naccess > lim) {
+    snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
+             m->naccess, m->arch.banks <= m->arch.ports ? "iobuf.banks" : "interconnect.ports", lim);
+    return MAP_ERR_NOFIT;
+  }
+  return MAP_OK;
+oom:
+  snprintf(msg, msgsz, "out of memory");
+  return MAP_ERR_INTERNAL;
+}

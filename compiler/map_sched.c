@@ -1,0 +1,308 @@
+/*
+ * map_sched.c: symbolic modulo scheduling (paper section 5.2).
+ *
+ * 1. Scan order: the mapped dimension is scanned fastest when every
+ *    dependence stays lexicographically positive in that order (then
+ *    lambda^K is affine in p); otherwise the program order, innermost
+ *    (last) dimension fastest, which the language guarantees positive.
+ * 2. ResMII = max over FU classes of ceil(ops of the class / units);
+ *    RecMII = the smallest II with no positive cycle in the graph of
+ *    intra-PE edges weighted lat - II * dist, dist = the smallest sequence
+ *    distance s(d) over all valid extents (map_seq_dist_lb).
+ * 3. Iterative modulo scheduling (Rau) with a resource reservation table
+ *    per FU unit and a budget; II grows only when no schedule is found
+ *    within the budget, and ii_reason says why.
+ * 4. lambda^K of the mapped dimension: for a channel from the previous PE
+ *    (theta = +1) the consumer of (J, K) and the producer of
+ *    (J - d + p e_m, K - e_m) satisfy
+ *      lambda^K - pi p S_m + pi s(d) >= tau[src] - tau[dst] + lat_e,
+ *    so lambda^K = pi p S_m + kc with kc = max(lat terms - pi s_lb(d));
+ *    theta = -1 channels give upper bounds, checked against kc.
+ *    Intra-PE edges hold by step 3 since pi s(d) >= pi s_lb(d).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "map.h"
+#include "poly.h"
+
+int64_t map_seq_dist(const map_config *m, const int64_t *d, const int64_t *E) {
+  int64_t s = 0, w = 1;
+  for (int r = 0; r < m->ndims; r++) {
+    int k = m->order[r];
+    s += d[k] * w;
+    w *= E[k];
+  }
+  return s;
+}
+
+int64_t map_seq_dist_lb(const map_config *m, const int64_t *d) {
+  int64_t E[AST_MAX_DIMS];
+  for (int k = 0; k < m->ndims; k++) {
+    int64_t a = d[k] < 0 ? -d[k] : d[k];
+    E[k] = a + 1;
+    if (k == m->mapped && E[k] < m->p_min) E[k] = m->p_min;
+  }
+  return map_seq_dist(m, d, E);
+}
+
+int64_t map_stride_mapped(const map_config *m, const int64_t *E) {
+  int64_t w = 1;
+  for (int r = 0; r < m->ndims && m->order[r] != m->mapped; r++) w *= E[m->order[r]];
+  return w;
+}
+
+int64_t map_lambda_k(const map_config *m, const int64_t *E) {
+  return m->lk_p * (int64_t)m->ii * E[m->mapped] * map_stride_mapped(m, E) + m->lk_c;
+}
+
+int map_edge_latency(const map_config *m, const map_edge *e) {
+  int l = m->ops[e->src].lat;
+  return e->theta ? l + 1 + 1 : l; /* od write, one hop, FIFO push */
+}
+
+/* Returns 1 when every dependence is lexicographically positive in the
+ * scan order m->order (most significant: order[n-1]). */
+static int map_sched_order_ok(const map_config *m) {
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP) continue;
+    for (int r = m->ndims - 1; r >= 0; r--) {
+      int64_t v = x->d[m->order[r]];
+      if (v < 0) return 0;
+      if (v > 0) break;
+    }
+  }
+  return 1;
+}
+
+/* Chooses the scan order (see the top of the file). */
+static void map_sched_choose_order(map_config *m) {
+  int n = 0;
+  m->order[n++] = m->mapped;
+  for (int k = m->ndims - 1; k >= 0; k--)
+    if (k != m->mapped) m->order[n++] = k;
+  if (map_sched_order_ok(m)) return;
+  for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
+}
+
+/* Returns 1 when edge e constrains the modulo schedule (intra-PE DEP). */
+static int map_sched_local(const map_edge *e) {
+  return e->kind == MAP_EDGE_DEP && e->theta == 0 && e->src >= 0 && e->dst >= 0;
+}
+
+/* Returns 1 when the graph has a cycle of positive weight lat - ii*dist. */
+static int map_sched_positive_cycle(const map_config *m, int ii) {
+  int n = m->nops;
+  int64_t *D = malloc((size_t)n * (size_t)n * sizeof *D);
+  const int64_t NEG = INT64_MIN / 4;
+  int pos = 0;
+  if (!D) return 1;
+  for (int i = 0; i < n * n; i++) D[i] = NEG;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_sched_local(x)) continue;
+    int64_t w = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+    int64_t *c = &D[x->src * n + x->dst];
+    if (w > *c) *c = w;
+  }
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < n; i++) {
+      if (D[i * n + k] == NEG) continue;
+      for (int j = 0; j < n; j++) {
+        if (D[k * n + j] == NEG) continue;
+        int64_t w = D[i * n + k] + D[k * n + j];
+        if (w > D[i * n + j]) D[i * n + j] = w;
+      }
+    }
+  for (int i = 0; i < n; i++)
+    if (D[i * n + i] > 0) pos = 1;
+  free(D);
+  return pos;
+}
+
+/* Returns RecMII: the smallest II >= 1 without a positive cycle. */
+static int map_sched_recmii(const map_config *m) {
+  int bound = 1;
+  for (int i = 0; i < m->nops; i++) bound += m->ops[i].lat + 2;
+  for (int ii = 1; ii <= bound; ii++)
+    if (!map_sched_positive_cycle(m, ii)) return ii;
+  return bound;
+}
+
+/* Iterative modulo scheduling at `ii`; returns 1 and sets tau/fu on
+ * success, 0 when the budget runs out. */
+static int map_sched_ims(map_config *m, int ii) {
+  int n = m->nops, ok = 0;
+  int *sched = calloc((size_t)n, sizeof *sched);
+  int64_t *height = calloc((size_t)n, sizeof *height);
+  int nunits = isa_fu_count(&m->arch);
+  int *rrt = malloc((size_t)(nunits * ii + 1) * sizeof *rrt); /* op or -1 */
+  int *last = malloc((size_t)(n + 1) * sizeof *last);
+  if (!sched || !height || !rrt || !last) goto done;
+  for (int i = 0; i < nunits * ii; i++) rrt[i] = -1;
+  for (int i = 0; i < n; i++) last[i] = -1;
+  /* heights: longest weighted path to any sink (no positive cycle) */
+  for (int it = 0; it < n + 1; it++)
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      if (!map_sched_local(x)) continue;
+      int64_t h = height[x->dst] + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      if (h > height[x->src]) height[x->src] = h;
+    }
+  int budget = 20 * n + 20;
+  while (budget-- > 0) {
+    int v = -1;
+    for (int i = 0; i < n; i++)
+      if (!sched[i] && (v < 0 || height[i] > height[v])) v = i;
+    if (v < 0) { ok = 1; break; }
+    int64_t est = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      if (!map_sched_local(x) || x->dst != v || !sched[x->src]) continue;
+      int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      if (t > est) est = t;
+    }
+    if (last[v] >= est) est = last[v] + 1;
+    int t_found = -1, u_found = -1;
+    for (int64_t t = est; t < est + ii && t_found < 0; t++)
+      for (int u = 0; u < nunits; u++)
+        if (isa_fu_class_of(&m->arch, u) == m->ops[v].cls && rrt[u * ii + t % ii] < 0) {
+          t_found = (int)t;
+          u_found = u;
+          break;
+        }
+    if (t_found < 0) { /* evict the occupant of the first unit at est */
+      t_found = (int)est;
+      for (int u = 0; u < nunits; u++)
+        if (isa_fu_class_of(&m->arch, u) == m->ops[v].cls) { u_found = u; break; }
+      if (u_found < 0) goto done;
+      int o = rrt[u_found * ii + t_found % ii];
+      if (o >= 0) sched[o] = 0;
+    }
+    rrt[u_found * ii + t_found % ii] = v;
+    m->ops[v].tau = t_found;
+    m->ops[v].fu = u_found;
+    sched[v] = 1;
+    last[v] = t_found;
+    /* unschedule successors and predecessors now violated */
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      if (!map_sched_local(x)) continue;
+      int64_t need = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      int a = x->src, b = x->dst;
+      if (sched[a] && sched[b] && m->ops[b].tau < m->ops[a].tau + need) {
+        int w = a == v ? b : a;
+        if (w == v) continue;
+        sched[w] = 0;
+        for (int i = 0; i < nunits * ii; i++)
+          if (rrt[i] == w) rrt[i] = -1;
+      }
+    }
+    for (int i = 0; i < nunits * ii; i++)
+      if (rrt[i] >= 0 && !sched[rrt[i]]) rrt[i] = -1;
+  }
+done:
+  free(sched);
+  free(height);
+  free(rrt);
+  free(last);
+  return ok;
+}
+
+/* Computes lambda^K (see the top of the file); returns MAP_OK or NOFIT. */
+static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
+  int have_pos = 0, have_neg = 0;
+  int64_t kc_lo = INT64_MIN, kc_hi = INT64_MAX;
+  const int64_t ii = m->ii;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || !x->theta) continue;
+    int64_t c = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x);
+    int64_t s = map_seq_dist_lb(m, x->d);
+    if (x->theta > 0) {
+      have_pos = 1;
+      if (c - ii * s > kc_lo) kc_lo = c - ii * s;
+    } else {
+      have_neg = 1;
+      if (ii * s - c < kc_hi) kc_hi = ii * s - c;
+    }
+  }
+  if (!have_pos && !have_neg) {
+    m->lk_p = 0;
+    m->lk_c = 0;
+    return MAP_OK;
+  }
+  if (!have_pos) { /* values flow only toward lower PEs: lambda^K <= 0 */
+    int64_t hi = kc_hi + ii * m->p_min; /* lambda^K <= pi p S + pi s - c */
+    m->lk_p = 0;
+    m->lk_c = hi < 0 ? hi : 0;
+    return MAP_OK;
+  }
+  m->lk_p = 1;
+  m->lk_c = kc_lo;
+  if (have_neg && kc_lo > kc_hi) {
+    snprintf(msg, msgsz,
+             "schedule: values flow both ways along dimension %s and no inter-tile schedule "
+             "lambda^K = pi*p*S + c satisfies both (c >= %" PRId64 " and c <= %" PRId64 ")",
+             m->prog->index[m->mapped], kc_lo, kc_hi);
+    return MAP_ERR_NOFIT;
+  }
+  return MAP_OK;
+}
+
+/* Returns MAP_OK when every op's FU class has units; else NOFIT. */
+static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
+  int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div};
+  memset(m->nclass, 0, sizeof m->nclass);
+  for (int i = 0; i < m->nops; i++) m->nclass[m->ops[i].cls]++;
+  m->resmii_all = 1;
+  for (int c = 0; c < ISA_FU_ANY; c++) {
+    m->units[c] = units[c];
+    m->resmii[c] = 0;
+    if (!m->nclass[c]) continue;
+    if (!units[c]) {
+      const char *key = c == ISA_FU_MUL ? "pe.mul" : c == ISA_FU_DIV ? "pe.div" : "pe.alu";
+      int v = -1;
+      for (int i = 0; i < m->nops && v < 0; i++)
+        if (m->ops[i].cls == (isa_fu_class)c) v = m->ops[i].rdg_node;
+      snprintf(msg, msgsz,
+               "functional units: %d operation%s need%s a %s unit ('%s'), %s = 0", m->nclass[c],
+               m->nclass[c] == 1 ? "" : "s", m->nclass[c] == 1 ? "s" : "", isa_fu_name(c),
+               v >= 0 ? ast_op_name(m->g->nodes[v].op) : "?", key);
+      return MAP_ERR_NOFIT;
+    }
+    m->resmii[c] = (m->nclass[c] + units[c] - 1) / units[c];
+    if (m->resmii[c] > m->resmii_all) m->resmii_all = m->resmii[c];
+  }
+  return MAP_OK;
+}
+
+int map_sched(map_config *m, char *msg, size_t msgsz) {
+  int st;
+  map_sched_choose_order(m);
+  if ((st = map_sched_resmii(m, msg, msgsz)) != MAP_OK) return st;
+  m->recmii = map_sched_recmii(m);
+  int mii = m->resmii_all > m->recmii ? m->resmii_all : m->recmii;
+  int limit = mii + m->nops * 4 + 16;
+  m->ii_reason[0] = 0;
+  for (int ii = mii; ii <= limit; ii++) {
+    if (ii > m->arch.imem) break;
+    if (map_sched_ims(m, ii)) {
+      m->ii = ii;
+      if (ii > mii)
+        snprintf(m->ii_reason, sizeof m->ii_reason,
+                 "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
+      return map_sched_lambda_k(m, msg, msgsz);
+    }
+  }
+  snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", mii, limit);
+  return MAP_ERR_NOFIT;
+}

@@ -1,0 +1,470 @@
+/*
+ * map_tile.c: processor allocation by LSGP tiling (paper section 5.1) and
+ * the graph the later steps work on.
+ *
+ * The bounds lo_k/hi_k of every dimension come from isl (dim_min/dim_max
+ * of the iteration space, piecewise affine in the parameters). Every RDG
+ * operation node becomes a map_op; every RDG edge a map_edge, and a
+ * dependence edge with d_m != 0 along the mapped dimension m is split by
+ * its tile displacements Theta(d) = {0, sign(d_m)}: theta = 0 inside a PE,
+ * theta = sign(d_m) from the neighbour PE (processor displacement delta =
+ * theta). Each split edge records the iterations in which it carries a
+ * value (use: at the consumer; def: at the producer) as a map_dom.
+ *
+ * Then two rewrites keep every value within what one instruction can do:
+ *  - reader copy: an fd is read in one cycle per iteration (its read
+ *    pointer advances once per reading cycle), so a loop-carried value read
+ *    by several operations is read once by an added `mov` into an rd;
+ *  - writer copy: an instruction has one register destination, so a value
+ *    needed both in an rd (same iteration) and in an fd (later iteration),
+ *    or in two fds, is copied by an added `mov` for each extra fd.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
+
+#include "map.h"
+#include "poly.h"
+
+char *map_strdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, s, n);
+  return c;
+}
+
+map_dom map_dom_copy(const map_dom *d) {
+  map_dom c = {map_strdup(d->ispace), map_strdup(d->jkspace)};
+  return c;
+}
+
+void map_dom_free(map_dom *d) {
+  free(d->ispace);
+  free(d->jkspace);
+  d->ispace = d->jkspace = NULL;
+}
+
+/* Returns the isl text of `set` (freed) as a malloc'd string. */
+static char *map_tile_set_str(__isl_take isl_set *set) {
+  char *s = NULL, *c;
+  if (!set) return NULL;
+  set = isl_set_coalesce(set);
+  s = isl_set_to_str(set);
+  c = map_strdup(s);
+  free(s);
+  isl_set_free(set);
+  return c;
+}
+
+/* Returns the names "j0 .. j{n-1}, k0 .. k{n-1}" of the tiled dims. */
+static void map_tile_jk_names(const map_config *m, char *buf, size_t size) {
+  size_t o = 0;
+  for (int k = 0; k < m->ndims; k++)
+    o += (size_t)snprintf(buf + o, size - o, "%sj%d", k ? ", " : "", k);
+  for (int k = 0; k < m->ndims; k++)
+    o += (size_t)snprintf(buf + o, size - o, ", k%d", k);
+}
+
+/* Returns the jkspace text of the tile box plus `extra` (may be ""):
+ * 0 <= J_m < p, 0 <= K_m < t, K_k = 0 and J_k >= 0 elsewhere. */
+static char *map_tile_jk(const map_config *m, const char *extra) {
+  char names[512], buf[2048];
+  size_t o;
+  map_tile_jk_names(m, names, sizeof names);
+  o = (size_t)snprintf(buf, sizeof buf, "[p, t] -> { [%s] : p >= 1 and t >= 1", names);
+  for (int k = 0; k < m->ndims; k++) {
+    if (k == m->mapped)
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < p and 0 <= k%d < t", k, k);
+    else
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
+  }
+  snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
+  isl_ctx *ctx = isl_ctx_alloc();
+  char *s = map_tile_set_str(isl_set_read_from_str(ctx, buf));
+  isl_ctx_free(ctx);
+  return s;
+}
+
+/* Returns the isl text of a program set over I. */
+static char *map_tile_iset(__isl_take isl_set *set) { return map_tile_set_str(set); }
+
+/* Returns 1 when the isl set text is empty, 0 if not, -1 on error. */
+static int map_tile_str_empty(isl_ctx *ctx, const char *s) {
+  isl_set *set = isl_set_read_from_str(ctx, s);
+  int e = set ? isl_set_is_empty(set) : -1;
+  isl_set_free(set);
+  return e;
+}
+
+/* Returns the union of two set texts (same space) as a new string. */
+static char *map_tile_str_union(isl_ctx *ctx, const char *a, const char *b) {
+  isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
+  return map_tile_set_str(isl_set_union(x, y));
+}
+
+/* Appends an op; returns its index or -1. */
+static int map_tile_add_op(map_config *m, const map_op *op) {
+  map_op *n = realloc(m->ops, (size_t)(m->nops + 1) * sizeof *n);
+  if (!n) return -1;
+  m->ops = n;
+  m->ops[m->nops] = *op;
+  return m->nops++;
+}
+
+/* Appends an edge; returns its index or -1. */
+static int map_tile_add_edge(map_config *m, const map_edge *e) {
+  map_edge *n = realloc(m->edges, (size_t)(m->nedges + 1) * sizeof *n);
+  if (!n) return -1;
+  m->edges = n;
+  m->edges[m->nedges] = *e;
+  m->edges[m->nedges].route = -1;
+  m->edges[m->nedges].group = -1;
+  return m->nedges++;
+}
+
+/* Computes lo/hi of every dimension; returns MAP_OK or an error. */
+static int map_tile_bounds(map_config *m, isl_ctx *ctx, char *msg, size_t msgsz) {
+  isl_set *space = poly_space(ctx, m->prog);
+  if (!space) goto error;
+  if (isl_set_is_empty(space) == isl_bool_true) {
+    snprintf(msg, msgsz, "the iteration space is empty for every parameter value");
+    isl_set_free(space);
+    return MAP_ERR_INPUT;
+  }
+  for (int k = 0; k < m->ndims; k++) {
+    isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(space), k);
+    isl_pw_aff *hi = isl_set_dim_max(isl_set_copy(space), k);
+    char *a = lo ? isl_pw_aff_to_str(lo) : NULL, *b = hi ? isl_pw_aff_to_str(hi) : NULL;
+    m->lo[k] = map_strdup(a);
+    m->hi[k] = map_strdup(b);
+    free(a);
+    free(b);
+    isl_pw_aff_free(lo);
+    isl_pw_aff_free(hi);
+    if (!m->lo[k] || !m->hi[k]) goto error;
+  }
+  isl_set_free(space);
+  return MAP_OK;
+error:
+  isl_set_free(space);
+  snprintf(msg, msgsz, "internal error: the bounds of the iteration space");
+  return MAP_ERR_INTERNAL;
+}
+
+/* Returns the jk constraint text saying where J_m - sgn*d_m lies for tile
+ * displacement theta (sgn = +1: source side of the consumer; -1: consumer
+ * side of the producer). */
+static void map_tile_theta_jk(const map_config *m, int64_t dm, int theta, int use,
+                              char *buf, size_t size) {
+  int k = m->mapped;
+  /* use: the source iteration of J is J - d; def: the consumer of J is J + d */
+  int64_t off = use ? -dm : dm;
+  if (theta == 0)
+    snprintf(buf, size, "0 <= j%d + (%" PRId64 ") < p", k, off);
+  else if ((theta > 0) == (use != 0))
+    snprintf(buf, size, "j%d + (%" PRId64 ") < 0", k, off);
+  else
+    snprintf(buf, size, "j%d + (%" PRId64 ") >= p", k, off);
+}
+
+/* Adds the split edges of RDG dependence edge `re`; returns MAP_OK. */
+static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+  const ast_program *p = m->prog;
+  const rdg_node *v = &m->g->nodes[re->src], *w = &m->g->nodes[re->dst];
+  int64_t neg[AST_MAX_DIMS] = {0};
+  int zero = 1;
+  for (int k = 0; k < m->ndims; k++) {
+    neg[k] = -re->d[k];
+    if (re->d[k]) zero = 0;
+  }
+  int thetas[2] = {0, 0}, nth = 1;
+  int64_t dm = re->d[m->mapped];
+  if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
+  for (int i = 0; i < nth; i++) {
+    map_edge e;
+    char jk[256];
+    memset(&e, 0, sizeof e);
+    e.kind = MAP_EDGE_DEP;
+    e.src = op_of[re->src];
+    e.dst = op_of[re->dst];
+    e.pos = re->pos;
+    e.array = -1;
+    memcpy(e.d, re->d, sizeof e.d);
+    e.theta = thetas[i];
+    isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
+    e.use.ispace = map_tile_iset(isl_set_intersect(
+        isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
+    e.def.ispace = map_tile_iset(isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
+    if (zero) {
+      e.use.jkspace = map_tile_jk(m, "");
+      e.def.jkspace = map_tile_jk(m, "");
+    } else {
+      map_tile_theta_jk(m, dm, e.theta, 1, jk, sizeof jk);
+      e.use.jkspace = map_tile_jk(m, jk);
+      map_tile_theta_jk(m, dm, e.theta, 0, jk, sizeof jk);
+      e.def.jkspace = map_tile_jk(m, jk);
+    }
+    if (!e.use.ispace || !e.def.ispace || !e.use.jkspace || !e.def.jkspace) {
+      map_dom_free(&e.use);
+      map_dom_free(&e.def);
+      return MAP_ERR_INTERNAL;
+    }
+    if (map_tile_str_empty(ctx, e.use.ispace) == 1) { /* never carries a value */
+      map_dom_free(&e.use);
+      map_dom_free(&e.def);
+      continue;
+    }
+    if (map_tile_add_edge(m, &e) < 0) return MAP_ERR_INTERNAL;
+  }
+  return MAP_OK;
+}
+
+/* Adds the edge of RDG edge `re` (IN, CONST, OUT); returns MAP_OK. */
+static int map_tile_io(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+  map_edge e;
+  memset(&e, 0, sizeof e);
+  e.pos = re->pos;
+  e.array = -1;
+  const rdg_node *opn;
+  if (re->kind == RDG_EDGE_OUT) {
+    e.kind = MAP_EDGE_OUT;
+    e.src = op_of[re->src];
+    e.dst = -1;
+    opn = &m->g->nodes[re->src];
+  } else {
+    e.kind = re->kind == RDG_EDGE_IN ? MAP_EDGE_IN : MAP_EDGE_CONST;
+    e.src = -1;
+    e.dst = op_of[re->dst];
+    opn = &m->g->nodes[re->dst];
+  }
+  if (re->kind == RDG_EDGE_CONST) e.value = m->g->nodes[re->src].value;
+  if (re->kind != RDG_EDGE_CONST) {
+    isl_map *im = poly_index_map(ctx, m->prog, re->idx, re->ndims);
+    char *s = im ? isl_map_to_str(im) : NULL;
+    e.index = map_strdup(s);
+    free(s);
+    isl_map_free(im);
+    e.array = re->array;
+    if (!e.index) return MAP_ERR_INTERNAL;
+  }
+  e.use.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &opn->cond));
+  e.use.jkspace = map_tile_jk(m, "");
+  e.def = map_dom_copy(&e.use);
+  if (!e.use.ispace || !e.use.jkspace) return MAP_ERR_INTERNAL;
+  return map_tile_add_edge(m, &e) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
+}
+
+/* Returns a copy op (`mov`) whose domain is `dom`, defining virtual value `val`. */
+static map_op map_tile_copy_op(const map_config *m, const map_dom *dom, int val) {
+  map_op c;
+  memset(&c, 0, sizeof c);
+  c.rdg_node = -1;
+  c.op = ISA_OP_MOV;
+  c.nargs = 1;
+  c.var = val;
+  c.dom = map_dom_copy(dom);
+  c.cls = ISA_FU_ALU;
+  c.lat = isa_op_latency(ISA_OP_MOV, &m->arch);
+  return c;
+}
+
+/* Returns 1 when edge e is a local loop-carried dependence (an fd value). */
+static int map_tile_is_fd_edge(const map_edge *e) {
+  if (e->kind != MAP_EDGE_DEP || e->theta != 0) return 0;
+  for (int k = 0; k < AST_MAX_DIMS; k++)
+    if (e->d[k]) return 1;
+  return 0;
+}
+
+/* Returns 1 when edges a and b carry the same value class: the same
+ * variable (ops[].var) of the producer and the same d. */
+static int map_tile_same_value(const map_config *m, const map_edge *a, const map_edge *b) {
+  return m->ops[a->src].var == m->ops[b->src].var && !memcmp(a->d, b->d, sizeof a->d);
+}
+
+/* Reader copies: for every fd value read by more than one (op, pos), adds
+ * a mov that reads it once and feeds the readers through an rd. Returns
+ * MAP_OK or an error. */
+static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+  int n0 = m->nedges;
+  for (int a = 0; a < n0; a++) {
+    map_edge *ea = &m->edges[a];
+    if (!map_tile_is_fd_edge(ea) || ea->dst < 0) continue;
+    int readers = 0;
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
+      if (eb->dst != ea->dst || eb->pos != ea->pos) readers++;
+    }
+    if (!readers) continue;
+    /* union of the readers' use domains */
+    map_dom dom = map_dom_copy(&ea->use);
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
+      char *u = map_tile_str_union(ctx, dom.ispace, eb->use.ispace);
+      char *v = map_tile_str_union(ctx, dom.jkspace, eb->use.jkspace);
+      free(dom.ispace);
+      free(dom.jkspace);
+      dom.ispace = u;
+      dom.jkspace = v;
+      if (!u || !v) break;
+    }
+    if (!dom.ispace || !dom.jkspace) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
+    map_op c = map_tile_copy_op(m, &dom, (*nextval)++);
+    map_dom_free(&dom);
+    int ci = map_tile_add_op(m, &c);
+    if (ci < 0) return MAP_ERR_INTERNAL;
+    /* readers get their value from the copy (d = 0); the fd edges go to it */
+    int src_var = m->ops[m->edges[a].src].var;
+    int64_t d[AST_MAX_DIMS];
+    memcpy(d, m->edges[a].d, sizeof d);
+    int seen_dst[64], seen_pos[64], nseen = 0;
+    int first_done = 0;
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (!map_tile_is_fd_edge(eb) || eb->dst < 0 || m->ops[eb->src].var != src_var ||
+          memcmp(eb->d, d, sizeof d))
+        continue;
+      int dup = 0;
+      for (int s = 0; s < nseen; s++)
+        if (seen_dst[s] == eb->dst && seen_pos[s] == eb->pos) dup = 1;
+      if (!dup && nseen < 64) {
+        map_edge r;
+        memset(&r, 0, sizeof r);
+        r.kind = MAP_EDGE_DEP;
+        r.src = ci;
+        r.dst = eb->dst;
+        r.pos = eb->pos;
+        r.array = -1;
+        r.use = map_dom_copy(&eb->use);
+        r.def = map_dom_copy(&eb->use);
+        seen_dst[nseen] = eb->dst;
+        seen_pos[nseen++] = eb->pos;
+        if (map_tile_add_edge(m, &r) < 0) return MAP_ERR_INTERNAL;
+        eb = &m->edges[b];
+      }
+      (void)first_done;
+      eb->dst = ci;
+      eb->pos = 0;
+    }
+  }
+  return MAP_OK;
+}
+
+/* Writer copies: a value with an rd use and fd uses, or several fd
+ * distances, keeps one register destination on its producers; every other
+ * fd group is fed by an added mov. Returns MAP_OK or an error. */
+static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+  (void)ctx;
+  int nvals = *nextval;
+  for (int val = 0; val < nvals; val++) {
+    int has_rd = 0, ngroups = 0;
+    int64_t gd[16][AST_MAX_DIMS];
+    int n0 = m->nedges;
+    for (int e = 0; e < n0; e++) {
+      map_edge *x = &m->edges[e];
+      if (x->kind != MAP_EDGE_DEP || x->src < 0 || m->ops[x->src].var != val || x->theta != 0) continue;
+      if (!map_tile_is_fd_edge(x)) { has_rd = 1; continue; }
+      int found = 0;
+      for (int g = 0; g < ngroups; g++)
+        if (!memcmp(gd[g], x->d, sizeof x->d)) found = 1;
+      if (!found && ngroups < 16) memcpy(gd[ngroups++], x->d, sizeof x->d);
+    }
+    int keep = has_rd ? 0 : 1; /* fd groups the producer writes itself */
+    for (int g = keep; g < ngroups; g++) {
+      /* the producers of val: every op defining it */
+      int prod[64], nprod = 0;
+      for (int o = 0; o < m->nops; o++)
+        if (m->ops[o].var == val && nprod < 64) prod[nprod++] = o;
+      if (!nprod) continue;
+      map_dom dom = map_dom_copy(&m->ops[prod[0]].dom);
+      for (int i = 1; i < nprod; i++) {
+        char *u = map_tile_str_union(ctx, dom.ispace, m->ops[prod[i]].dom.ispace);
+        free(dom.ispace);
+        dom.ispace = u;
+        if (!u) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
+      }
+      map_op c = map_tile_copy_op(m, &dom, (*nextval)++);
+      map_dom_free(&dom);
+      int ci = map_tile_add_op(m, &c);
+      if (ci < 0) return MAP_ERR_INTERNAL;
+      for (int i = 0; i < nprod; i++) {
+        map_edge r;
+        memset(&r, 0, sizeof r);
+        r.kind = MAP_EDGE_DEP;
+        r.src = prod[i];
+        r.dst = ci;
+        r.pos = 0;
+        r.array = -1;
+        r.use = map_dom_copy(&m->ops[prod[i]].dom);
+        r.def = map_dom_copy(&m->ops[prod[i]].dom);
+        if (map_tile_add_edge(m, &r) < 0) return MAP_ERR_INTERNAL;
+      }
+      for (int e = 0; e < m->nedges; e++) {
+        map_edge *x = &m->edges[e];
+        if (map_tile_is_fd_edge(x) && x->src >= 0 && m->ops[x->src].var == val &&
+            !memcmp(x->d, gd[g], sizeof x->d))
+          x->src = ci;
+      }
+    }
+  }
+  return MAP_OK;
+}
+
+int map_tile(map_config *m, char *msg, size_t msgsz) {
+  const rdg *g = m->g;
+  int st = MAP_ERR_INTERNAL;
+  int *op_of = calloc((size_t)g->nnodes + 1, sizeof *op_of);
+  isl_ctx *ctx = isl_ctx_alloc();
+  if (!op_of || !ctx) goto done;
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  if ((st = map_tile_bounds(m, ctx, msg, msgsz)) != MAP_OK) goto done;
+  st = MAP_ERR_INTERNAL;
+  for (int v = 0; v < g->nnodes; v++) {
+    const rdg_node *n = &g->nodes[v];
+    op_of[v] = -1;
+    if (n->kind != RDG_NODE_OP) continue;
+    map_op o;
+    memset(&o, 0, sizeof o);
+    o.rdg_node = v;
+    o.op = isa_op_from_ast(n->op);
+    o.nargs = n->nargs;
+    o.var = n->var >= 0 ? n->var : g->nvars + v; /* outputs: a value of their own */
+    o.cls = isa_op_get(o.op)->fu;
+    o.lat = isa_op_latency(o.op, &m->arch);
+    o.dom.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+    o.dom.jkspace = map_tile_jk(m, "");
+    if (!o.dom.ispace || !o.dom.jkspace) { map_dom_free(&o.dom); goto done; }
+    if ((op_of[v] = map_tile_add_op(m, &o)) < 0) goto done;
+  }
+  for (int e = 0; e < g->nedges; e++) {
+    const rdg_edge *re = &g->edges[e];
+    int r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of) : map_tile_io(m, ctx, re, op_of);
+    if (r != MAP_OK) goto done;
+  }
+  /* the smallest tile: no dependence skips a tile (p >= |d_m|), and the
+   * intra-tile distances of map_seq_dist_lb hold */
+  m->p_min = 1;
+  for (int e = 0; e < m->nedges; e++) {
+    int64_t dm = m->edges[e].d[m->mapped];
+    if (dm < 0) dm = -dm;
+    if (m->edges[e].kind == MAP_EDGE_DEP && dm + 1 > m->p_min) m->p_min = (int)dm + 1;
+  }
+  int nextval = g->nvars + g->nnodes;
+  if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  st = MAP_OK;
+done:
+  if (st == MAP_ERR_INTERNAL && !*msg) snprintf(msg, msgsz, "internal error while tiling (out of memory or isl)");
+  free(op_of);
+  isl_ctx_free(ctx);
+  return st;
+}
