@@ -1,0 +1,147 @@
+/*
+ * test_trace.c: the trace text of trace.h / docs/trace.md: every event kind
+ * formats to the documented text and parses back to the same event; lines
+ * that are not canonical (leading zeros, upper-case hex, wrong field count,
+ * wrong place, unknown kind or register) are refused with a column; the
+ * header round-trips; trace_event_compare gives the documented order.
+ */
+#include <string.h>
+
+#include "isa.h"
+#include "test.h"
+#include "trace.h"
+
+/* Canonical lines, one per kind and shape (texts of docs/trace.md). */
+static const char *const good[] = {
+    "0 start 0,0",
+    "2 sig 0,0 0x00000001",
+    "1 issue 3,2 1 31",
+    "9 halt 0,0 1",
+    "1 pop 0,0 id0 0x00000005",
+    "4 fdrd 1,1 fd3 0xffffffff",
+    "1 wr 0,0 1 rd1 0x00000002",
+    "2 wr 0,0 1 od0 0x00000000",
+    "7 wr 0,0 2 fd1 0x80000000",
+    "3 hop 0,0 e 0 0x00000000",
+    "3 hop 12,7 w 15 0x0000abcd",
+    "4 push 0,1 id31 0x00000001",
+    "0 bank 0,0 w 0 rd 0 0x00000006",
+    "7 bank 0,0 n 3 wr 1023 0x0000000b",
+    "2 fault 0,1 underflow id0",
+    "0 fault 0,0 wconflict fu1:rd0",
+    "9 fault - timeout 10",
+    "10 done - 11",
+    "18446744073709551615 done - 18446744073709551615",
+};
+
+/* Non-canonical or malformed lines. */
+static const char *const bad[] = {
+    "01 start 0,0",                  /* leading zero */
+    "0 start 0,00",
+    "2 sig 0,0 0x0000000A",          /* upper-case hex */
+    "2 sig 0,0 0x1",                 /* not 8 digits */
+    "2 sig 0,0",                     /* missing field */
+    "1 issue 0,0 1 2 3",             /* extra field */
+    "1 issue - 1 2",                 /* `-` only for fault and done */
+    "1 pop 0,0 rd0 0x00000005",      /* pop names an id */
+    "1 wr 0,0 1 id1 0x00000002",     /* wr never to an id */
+    "3 hop 0,0 x 0 0x00000000",      /* no side x */
+    "0 bank 0,0 w 0 rw 0 0x00000006",
+    "2 fault 0,1 meltdown id0",      /* unknown fault */
+    "10 done 0,0 11",                /* done is machine-wide */
+    "1  start 0,0",                  /* two spaces */
+    "1 start 0,0 ",                  /* trailing space */
+    "1 begin 0,0",
+    "x start 0,0",
+    "1 wr 0,0 1 rd32 0x00000002",    /* register index beyond the encoding */
+};
+
+static void test_round_trip(void) {
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    trace_event e;
+    char msg[200] = "", out[256];
+    int rc = trace_line_parse(good[i], &e, msg, sizeof msg);
+    TEST_CHECK(rc == TRACE_LINE_EVENT, "parse '%s' (%s)", good[i], msg);
+    trace_event_format(&e, out, sizeof out);
+    TEST_CHECK(!strcmp(out, good[i]), "format(parse('%s')) = '%s'", good[i], out);
+    trace_event e2;
+    char withnl[300];
+    snprintf(withnl, sizeof withnl, "%s\n", good[i]);
+    TEST_CHECK(trace_line_parse(withnl, &e2, NULL, 0) == TRACE_LINE_EVENT &&
+                   trace_event_compare(&e, &e2) == 0,
+               "'%s' with a newline parses to the same event", good[i]);
+  }
+  /* Fields land where the header says. */
+  trace_event e;
+  trace_line_parse("7 bank 0,3 n 2 wr 1023 0x0000000b", &e, NULL, 0);
+  TEST_CHECK(e.kind == TRACE_BANK && e.row == 0 && e.col == 3 && e.side == 0 &&
+                 e.port == 2 && e.bank_write == 1 && e.addr == 1023 && e.value == 11,
+             "bank fields");
+  trace_line_parse("1 wr 2,1 3 fd4 0x00000002", &e, NULL, 0);
+  TEST_CHECK(e.fu == 3 && e.reg_cls == ISA_CLS_FD && e.reg_idx == 4 && e.row == 2,
+             "wr fields");
+}
+
+static void test_bad_lines(void) {
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    trace_event e;
+    char msg[200] = "";
+    int rc = trace_line_parse(bad[i], &e, msg, sizeof msg);
+    TEST_CHECK(rc == TRACE_LINE_ERROR && !strncmp(msg, "column ", 7),
+               "refuse '%s' (%s)", bad[i], msg);
+  }
+  trace_event e;
+  TEST_CHECK(trace_line_parse("# engine: x", &e, NULL, 0) == TRACE_LINE_COMMENT &&
+                 trace_line_parse("\n", &e, NULL, 0) == TRACE_LINE_COMMENT,
+             "comments and empty lines");
+}
+
+static void test_header(void) {
+  char buf[128];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  trace_header_write(f, 0x1f2e3d4c5b6a7988ull);
+  fclose(f);
+  TEST_CHECK(!strcmp(buf, "# tcpa-trace 1 fp=0x1f2e3d4c5b6a7988\n"), "header text");
+  int ver = 0;
+  uint64_t fp = 0;
+  TEST_CHECK(trace_header_parse(buf, &ver, &fp) == 0 && ver == 1 &&
+                 fp == 0x1f2e3d4c5b6a7988ull, "header parses back");
+  TEST_CHECK(trace_header_parse("# engine: cmodel", &ver, &fp) == -1, "comment is no header");
+}
+
+/* Pairs (a, b) with a strictly before b in the canonical order. */
+static const char *const order[][2] = {
+    {"1 wr 0,0 0 rd0 0x00000000", "2 start 0,0"},           /* cycle first */
+    {"3 start 1,1", "3 sig 0,0 0x00000001"},                /* kind order */
+    {"3 issue 0,3 0 0", "3 issue 1,0 0 0"},                 /* row */
+    {"3 issue 1,2 0 0", "3 issue 1,10 0 0"},                /* column, numeric */
+    {"3 issue 0,0 1 9", "3 issue 0,0 2 0"},                 /* FU */
+    {"3 pop 0,0 id2 0x00000000", "3 pop 0,0 id10 0x00000000"},
+    {"3 wr 0,0 1 rd3 0x00000000", "3 wr 0,0 1 od0 0x00000000"}, /* DST first */
+    {"3 wr 0,0 1 od1 0x00000000", "3 wr 0,0 1 od2 0x00000000"},
+    {"3 wr 0,0 0 od3 0x00000000", "3 wr 0,0 1 fd0 0x00000000"},
+    {"3 hop 0,0 n 3 0x00000000", "3 hop 0,0 e 0 0x00000000"}, /* n e s w */
+    {"3 hop 0,0 s 3 0x00000000", "3 hop 0,0 w 0 0x00000000"},
+    {"3 bank 0,0 w 0 rd 0 0x00000000", "3 bank 0,0 w 0 wr 0 0x00000000"},
+    {"3 fault 0,0 leftover id0", "3 fault 0,0 overflow id0"}, /* kind as text */
+    {"3 fault 9,9 underflow id0", "3 fault - timeout 4"},     /* `-` last */
+    {"3 fault - timeout 4", "3 done - 4"},
+};
+
+static void test_order(void) {
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+    trace_event a, b;
+    int ok = trace_line_parse(order[i][0], &a, NULL, 0) == TRACE_LINE_EVENT &&
+             trace_line_parse(order[i][1], &b, NULL, 0) == TRACE_LINE_EVENT;
+    TEST_CHECK(ok && trace_event_compare(&a, &b) < 0 && trace_event_compare(&b, &a) > 0,
+               "'%s' before '%s'", order[i][0], order[i][1]);
+  }
+}
+
+int main(void) {
+  test_round_trip();
+  test_bad_lines();
+  test_header();
+  test_order();
+  return test_done();
+}
