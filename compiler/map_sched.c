@@ -10,8 +10,9 @@
  *    intra-PE edges weighted lat - II * dist, dist = the smallest sequence
  *    distance s(d) over all valid extents (map_seq_dist_lb).
  * 3. Iterative modulo scheduling (Rau) with a resource reservation table
- *    per FU unit and a budget; II grows only when no schedule is found
- *    within the budget, and ii_reason says why.
+ *    per FU unit and a budget, then a bounded depth-first search over the
+ *    slots [est, est + II) when IMS gives up; II grows only when neither
+ *    finds a schedule, and ii_reason says why.
  * 4. lambda^K of the mapped dimension: for a channel from the previous PE
  *    (theta = +1) the consumer of (J, K) and the producer of
  *    (J - d + p e_m, K - e_m) satisfy
@@ -157,7 +158,7 @@ static int map_sched_ims(map_config *m, int ii) {
       int64_t h = height[x->dst] + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
       if (h > height[x->src]) height[x->src] = h;
     }
-  int budget = 20 * n + 20;
+  int budget = 200 * n + 100;
   while (budget-- > 0) {
     int v = -1;
     for (int i = 0; i < n; i++)
@@ -214,6 +215,82 @@ done:
   free(height);
   free(rrt);
   free(last);
+  return ok;
+}
+
+typedef struct {
+  map_config *m;
+  int ii, nunits, *rrt, *order, *placed;
+  long nodes;
+} map_sched_dfs;
+
+/* Depth-first search placing ops order[i..] in [est, est + II); returns 1
+ * when all are placed with every edge between placed ops respected. */
+static int map_sched_dfs_place(map_sched_dfs *s, int i) {
+  map_config *m = s->m;
+  if (i == m->nops) return 1;
+  if (++s->nodes > 200000) return 0;
+  int v = s->order[i];
+  int64_t est = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_sched_local(x) || x->dst != v || !s->placed[x->src]) continue;
+    int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x->d);
+    if (t > est) est = t;
+  }
+  for (int64_t t = est; t < est + s->ii; t++)
+    for (int u = 0; u < s->nunits; u++) {
+      if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls || s->rrt[u * s->ii + t % s->ii] >= 0) continue;
+      int ok = 1; /* edges to already placed successors */
+      for (int e = 0; e < m->nedges && ok; e++) {
+        const map_edge *x = &m->edges[e];
+        if (!map_sched_local(x) || x->src != v || !s->placed[x->dst]) continue;
+        if (m->ops[x->dst].tau < t + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x->d)) ok = 0;
+      }
+      if (!ok) continue;
+      m->ops[v].tau = (int)t;
+      m->ops[v].fu = u;
+      s->placed[v] = 1;
+      s->rrt[u * s->ii + t % s->ii] = v;
+      if (map_sched_dfs_place(s, i + 1)) return 1;
+      s->placed[v] = 0;
+      s->rrt[u * s->ii + t % s->ii] = -1;
+      break; /* units of a class are interchangeable: try the next slot */
+    }
+  return 0;
+}
+
+/* Exhaustive fallback for small graphs when IMS gives up: returns 1 and
+ * sets tau/fu on success. */
+static int map_sched_exhaustive(map_config *m, int ii) {
+  map_sched_dfs s = {.m = m, .ii = ii, .nunits = isa_fu_count(&m->arch)};
+  int ok = 0;
+  s.rrt = malloc((size_t)(s.nunits * ii + 1) * sizeof *s.rrt);
+  s.order = malloc((size_t)(m->nops + 1) * sizeof *s.order);
+  s.placed = calloc((size_t)m->nops + 1, sizeof *s.placed);
+  if (s.rrt && s.order && s.placed) {
+    for (int i = 0; i < s.nunits * ii; i++) s.rrt[i] = -1;
+    /* topological order of the d = 0 edges (by repeated relaxation) */
+    int n = 0;
+    while (n < m->nops) {
+      int progress = 0;
+      for (int v = 0; v < m->nops; v++) {
+        int ready = !s.placed[v];
+        for (int e = 0; e < m->nedges && ready; e++) {
+          const map_edge *x = &m->edges[e];
+          if (map_sched_local(x) && x->dst == v && !s.placed[x->src] && map_seq_dist_lb(m, x->d) == 0 && x->src != v)
+            ready = 0;
+        }
+        if (ready) { s.order[n++] = v; s.placed[v] = 1; progress = 1; }
+      }
+      if (!progress) break;
+    }
+    memset(s.placed, 0, (size_t)m->nops * sizeof *s.placed);
+    if (n == m->nops) ok = map_sched_dfs_place(&s, 0);
+  }
+  free(s.rrt);
+  free(s.order);
+  free(s.placed);
   return ok;
 }
 
@@ -295,7 +372,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   m->ii_reason[0] = 0;
   for (int ii = mii; ii <= limit; ii++) {
     if (ii > m->arch.imem) break;
-    if (map_sched_ims(m, ii)) {
+    if (map_sched_ims(m, ii) || map_sched_exhaustive(m, ii)) {
       m->ii = ii;
       if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,

@@ -34,7 +34,7 @@ static void sym_write_dom(FILE *f, const map_dom *d) {
 static void sym_write_head(const map_config *m, FILE *f) {
   fprintf(f, "tcpa-sym %d\n", MAP_SYM_VERSION);
   fprintf(f, "program %s\n", m->name);
-  fprintf(f, "arch-fingerprint %016" PRIx64 "\n", m->fingerprint);
+  fprintf(f, "arch-fingerprint 0x%016" PRIx64 "\n", m->fingerprint);
   fprintf(f, "arch alu %d mul %d div %d lat %d %d %d\n", m->arch.alu, m->arch.mul, m->arch.div,
           m->arch.lat_alu, m->arch.lat_mul, m->arch.lat_div);
   fprintf(f, "params %d", m->nparams);

@@ -1,0 +1,287 @@
+/*
+ * test_map.c: symbolic mapping. A table of programs and architectures with
+ * the expected ResMII, RecMII and II (the paper's running example with two
+ * ALUs at II 2, matmul, fir, small recurrences with latency.mul = 3); the
+ * registers of the running example; does-not-fit cases naming the
+ * resource; and a brute-force check that the symbolic schedule respects
+ * every dependence instance for many loop bounds and region sizes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "map.h"
+#include "parse.h"
+#include "rdg.h"
+#include "test.h"
+
+typedef struct {
+  ast_program *p;
+  rdg *g;
+  map_config m;
+  int st;
+  char msg[512];
+} fixture;
+
+/* Maps program text (or file when text is NULL) on arch a; fills *f. */
+static void build(fixture *f, const char *name, const char *text, arch_config a, int mapped) {
+  memset(f, 0, sizeof *f);
+  f->p = text ? parse_string(name, text) : parse_file(name);
+  if (!f->p) { f->st = -1; return; }
+  f->g = rdg_build(f->p);
+  f->st = map_build(f->p, f->g, &a, mapped, 0, &f->m, f->msg, sizeof f->msg);
+}
+
+static void release(fixture *f) {
+  map_config_free(&f->m);
+  rdg_free(f->g);
+  ast_program_free(f->p);
+}
+
+static const char *REC_MUL = /* s[i] = s[i-1] * a[i]: a recurrence through a mul */
+    "program recmul(N) { in int32 a[N]; out int32 y;\n"
+    " par (0 <= i < N) { s[i] = a[i] if (i == 0); s[i] = s[i-1] * a[i] if (i >= 1);\n"
+    " y = s[i] if (i == N-1); } }\n";
+static const char *REC_MUL2 = /* distance 2: RecMII halves */
+    "program recmul2(N) { in int32 a[N]; out int32 y;\n"
+    " par (0 <= i < N) { s[i] = a[i] if (i <= 1); s[i] = s[i-2] * a[i] if (i >= 2);\n"
+    " y = s[i] if (i == N-1); } }\n";
+static const char *REC_CHAIN = /* s -> mul -> add -> s: lat_mul + lat_alu */
+    "program chain(N) { in int32 a[N]; out int32 y;\n"
+    " par (0 <= i < N) { s[i] = a[i] if (i == 0); s[i] = s[i-1] * 3 + a[i] if (i >= 1);\n"
+    " y = s[i] if (i == N-1); } }\n";
+
+typedef struct {
+  const char *name, *text;
+  int alu, mul, lat_mul;
+  int resmii, recmii, ii;
+} mii_case;
+
+/* The table of ResMII/RecMII/II. */
+static void test_mii_table(void) {
+  const mii_case cases[] = {
+      {"regress/programs/bitextract.pla", NULL, 2, 1, 2, 2, 2, 2},
+      {"regress/programs/bitextract.pla", NULL, 4, 1, 2, 1, 2, 2},
+      {"regress/programs/bitextract.pla", NULL, 1, 1, 2, 4, 2, 4},
+      /* s has a same-iteration use (y) and an fd use: a writer copy (mov)
+       * joins the recurrence: mul 3 + copy 1 over distance 1 */
+      {"recmul", REC_MUL, 2, 1, 3, 2, 4, 4},
+      {"recmul2", REC_MUL2, 2, 1, 3, 2, 2, 2}, /* distance 2 */
+      {"chain", REC_CHAIN, 2, 1, 3, 2, 5, 5},  /* mul 3 + add 1 + copy 1 */
+      {"chain", REC_CHAIN, 2, 1, 2, 2, 4, 4},
+      {"chain", REC_CHAIN, 1, 1, 2, 4, 4, 4},  /* 4 ALU ops on one ALU */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const mii_case *c = &cases[i];
+    arch_config a = arch_config_default();
+    a.alu = c->alu;
+    a.mul = c->mul;
+    a.lat_mul = c->lat_mul;
+    a.rd = a.fd = a.id = 16;
+    a.od = 8;
+    fixture f;
+    build(&f, c->name, c->text, a, 0);
+    TEST_CHECK(f.st == MAP_OK, "%s alu %d latency.mul %d maps (%s)", c->name, c->alu, c->lat_mul, f.msg);
+    if (f.st == MAP_OK) {
+      TEST_CHECK(f.m.resmii_all == c->resmii, "%s alu %d: ResMII %d (want %d)", c->name, c->alu, f.m.resmii_all,
+                 c->resmii);
+      TEST_CHECK(f.m.recmii == c->recmii, "%s latency.mul %d: RecMII %d (want %d)", c->name, c->lat_mul,
+                 f.m.recmii, c->recmii);
+      TEST_CHECK(f.m.ii == c->ii, "%s alu %d: II %d (want %d)", c->name, c->alu, f.m.ii, c->ii);
+    }
+    release(&f);
+  }
+}
+
+/* matmul and fir: II = max(ResMII, RecMII) with the op counts. */
+static void test_benchmarks(void) {
+  const char *progs[] = {"regress/programs/matmul.pla", "regress/programs/fir.pla", "regress/programs/trimv.pla"};
+  for (int i = 0; i < 3; i++) {
+    arch_config a = arch_config_default();
+    a.rd = a.fd = a.id = 16;
+    a.od = 8;
+    a.lat_mul = 3;
+    fixture f;
+    build(&f, progs[i], NULL, a, 0);
+    TEST_CHECK(f.st == MAP_OK, "%s maps (%s)", progs[i], f.msg);
+    if (f.st != MAP_OK) { release(&f); continue; }
+    int alu = 0, mul = 0;
+    for (int o = 0; o < f.m.nops; o++) {
+      alu += f.m.ops[o].cls == ISA_FU_ALU;
+      mul += f.m.ops[o].cls == ISA_FU_MUL;
+    }
+    int res = (alu + 1) / 2 > mul ? (alu + 1) / 2 : mul;
+    TEST_CHECK(f.m.resmii_all == res, "%s: ResMII %d = max(ceil(%d/2), %d/1)", progs[i], f.m.resmii_all, alu, mul);
+    int mii = res > f.m.recmii ? res : f.m.recmii;
+    TEST_CHECK(f.m.ii >= mii && (f.m.ii == mii || f.m.ii_reason[0]), "%s: II %d >= MII %d, a reason if above",
+               progs[i], f.m.ii, mii);
+    /* modulo constraints: no unit used twice in a slot */
+    for (int x = 0; x < f.m.nops; x++)
+      for (int y = x + 1; y < f.m.nops; y++)
+        if (f.m.ops[x].fu == f.m.ops[y].fu && f.m.ops[x].tau % f.m.ii == f.m.ops[y].tau % f.m.ii)
+          TEST_CHECK(0, "%s: ops %d and %d share FU %d in slot %d", progs[i], x, y, f.m.ops[x].fu,
+                     f.m.ops[x].tau % f.m.ii);
+    release(&f);
+  }
+}
+
+/* The running example: registers of Figure 3 (rd0 for x, fd0 for y
+ * inside a PE, an od/id pair for y across PEs, an id for v, an od for
+ * bits), and the channel eastward. */
+static void test_running_example(void) {
+  fixture f;
+  build(&f, "regress/programs/bitextract.pla", NULL, arch_config_default(), 0);
+  TEST_CHECK(f.st == MAP_OK, "bitextract maps");
+  if (f.st != MAP_OK) { release(&f); return; }
+  TEST_CHECK(f.m.used[MAP_REG_RD] == 1, "bitextract: one rd (x), got %d", f.m.used[MAP_REG_RD]);
+  TEST_CHECK(f.m.used[MAP_REG_FD] == 1, "bitextract: one fd (y, d = 1), got %d", f.m.used[MAP_REG_FD]);
+  TEST_CHECK(f.m.used[MAP_REG_ID] == 2 && f.m.used[MAP_REG_OD] == 2, "bitextract: id 2 (v, channel), od 2 (channel, bits)");
+  int fd_ok = 0;
+  for (int r = 0; r < f.m.nregs; r++)
+    if (f.m.regs[r].reg.cls == MAP_REG_FD) fd_ok = f.m.regs[r].depth_lb == 1 && f.m.regs[r].extra == 0;
+  TEST_CHECK(fd_ok, "bitextract: fd0 depth lambda^J d / pi = 1");
+  TEST_CHECK(f.m.nroutes == 1 && f.m.routes[0].out_side == 'E' && f.m.routes[0].in_side == 'W' &&
+                 f.m.routes[0].delta == 1,
+             "bitextract: one channel east -> west, delta 1");
+  TEST_CHECK(f.m.lk_p == 1 && f.m.order[0] == 0, "bitextract: lambda^K = pi*p + c");
+  TEST_CHECK(f.m.naccess == 2, "bitextract: access mappings for v and bits");
+  release(&f);
+}
+
+/* Does-not-fit cases: the message names the resource. */
+static void test_nofit(void) {
+  struct { const char *prog; const char *key; int val; const char *want; } cases[] = {
+      {"regress/programs/matmul.pla", "mul", 0, "pe.mul = 0"},
+      {"regress/programs/fir.pla", "rd", 1, "registers rd"},
+      {"regress/programs/bitextract.pla", "fd", 0, "registers fd"},
+      {"regress/programs/bitextract.pla", "id", 1, "registers id"},
+      {"regress/programs/bitextract.pla", "od", 1, "registers od"},
+      {"regress/programs/bitextract.pla", "imem", 2, "program memory"},
+      {"regress/programs/bitextract.pla", "signals", 1, "control signals"},
+      {"regress/programs/bitextract.pla", "banks", 1, "I/O banks"},
+      {"regress/programs/gcd.pla", "div", 0, "pe.div = 0"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    arch_config a = arch_config_default();
+    if (!strcmp(cases[i].key, "mul")) a.mul = cases[i].val;
+    if (!strcmp(cases[i].key, "rd")) a.rd = cases[i].val;
+    if (!strcmp(cases[i].key, "fd")) a.fd = cases[i].val;
+    if (!strcmp(cases[i].key, "id")) a.id = cases[i].val;
+    if (!strcmp(cases[i].key, "od")) a.od = cases[i].val;
+    if (!strcmp(cases[i].key, "imem")) a.imem = cases[i].val;
+    if (!strcmp(cases[i].key, "signals")) a.gc_signals = cases[i].val;
+    if (!strcmp(cases[i].key, "banks")) a.banks = cases[i].val;
+    if (!strcmp(cases[i].key, "div")) a.div = cases[i].val;
+    fixture f;
+    build(&f, cases[i].prog, NULL, a, 0);
+    TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, cases[i].want), "%s with %s = %d: does not fit, '%s' (%s)",
+               cases[i].prog, cases[i].key, cases[i].val, cases[i].want, f.msg);
+    release(&f);
+  }
+}
+
+/* Returns the value of bound text s (a 1-point set) at params. */
+static int64_t eval_bound(isl_ctx *ctx, const char *s, const ast_program *p, const int64_t *params) {
+  isl_set *set = isl_set_read_from_str(ctx, s);
+  for (int k = 0; k < p->nparams; k++) {
+    int pos = isl_set_find_dim_by_name(set, isl_dim_param, p->param[k]);
+    if (pos >= 0) set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)params[k]);
+  }
+  isl_point *pt = isl_set_sample_point(set);
+  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, 0);
+  int64_t r = isl_val_get_num_si(v);
+  isl_val_free(v);
+  isl_point_free(pt);
+  return r;
+}
+
+typedef struct {
+  const map_config *m;
+  const map_edge *e;
+  int64_t lo[AST_MAX_DIMS], E[AST_MAX_DIMS], p;
+  int checked, bad;
+} verify_ctx;
+
+/* Returns the issue time of op o in iteration I (tile p). */
+static int64_t issue(const verify_ctx *v, const int64_t *I, int o, int64_t *K) {
+  int64_t J[AST_MAX_DIMS];
+  int mm = v->m->mapped;
+  for (int k = 0; k < v->m->ndims; k++) J[k] = I[k] - v->lo[k];
+  *K = J[mm] / v->p;
+  J[mm] -= *K * v->p;
+  return v->m->ii * map_seq_dist(v->m, J, v->E) + map_lambda_k(v->m, v->E) * *K + v->m->ops[o].tau;
+}
+
+static isl_stat verify_point(__isl_take isl_point *pt, void *user) {
+  verify_ctx *v = user;
+  int64_t I[AST_MAX_DIMS], S[AST_MAX_DIMS], K, Ks;
+  for (int k = 0; k < v->m->ndims; k++) {
+    isl_val *x = isl_point_get_coordinate_val(pt, isl_dim_set, k);
+    I[k] = isl_val_get_num_si(x);
+    isl_val_free(x);
+    S[k] = I[k] - v->e->d[k];
+  }
+  isl_point_free(pt);
+  int64_t tw = issue(v, I, v->e->dst, &K), tv = issue(v, S, v->e->src, &Ks);
+  if (K - Ks != v->e->theta) return isl_stat_ok; /* carried by the other split edge */
+  v->checked++;
+  if (tw < tv + map_edge_latency(v->m, v->e)) v->bad++;
+  return isl_stat_ok;
+}
+
+/* Brute force: every dependence instance for bounds params and t PEs. */
+static void verify(const char *path, const int64_t *params, int t) {
+  arch_config a = arch_config_default();
+  a.rd = a.fd = a.id = 16;
+  a.od = 8;
+  a.div = 1;
+  a.banks = a.ports = 16;
+  fixture f;
+  build(&f, path, NULL, a, 0);
+  if (f.st != MAP_OK) { TEST_CHECK(0, "%s maps (%s)", path, f.msg); release(&f); return; }
+  isl_ctx *ctx = isl_ctx_alloc();
+  verify_ctx v = {.m = &f.m};
+  for (int k = 0; k < f.m.ndims; k++) {
+    v.lo[k] = eval_bound(ctx, f.m.lo[k], f.p, params);
+    v.E[k] = eval_bound(ctx, f.m.hi[k], f.p, params) - v.lo[k] + 1;
+  }
+  int mm = f.m.mapped;
+  v.p = (v.E[mm] + t - 1) / t;
+  if (v.p < f.m.p_min) v.p = f.m.p_min;
+  v.E[mm] = v.p;
+  for (int e = 0; e < f.m.nedges; e++) {
+    if (f.m.edges[e].kind != MAP_EDGE_DEP) continue;
+    v.e = &f.m.edges[e];
+    isl_set *s = isl_set_read_from_str(ctx, v.e->use.ispace);
+    for (int k = 0; k < f.p->nparams; k++) {
+      int pos = isl_set_find_dim_by_name(s, isl_dim_param, f.p->param[k]);
+      if (pos >= 0) s = isl_set_fix_si(s, isl_dim_param, (unsigned)pos, (int)params[k]);
+    }
+    isl_set_foreach_point(s, verify_point, &v);
+    isl_set_free(s);
+  }
+  TEST_CHECK(v.checked > 0 && v.bad == 0, "%s (%lld, %lld) on %d PEs (p = %lld): %d dependence instances, %d violated",
+             path, (long long)params[0], (long long)params[1], t, (long long)v.p, v.checked, v.bad);
+  isl_ctx_free(ctx);
+  release(&f);
+}
+
+int main(void) {
+  test_mii_table();
+  test_benchmarks();
+  test_running_example();
+  test_nofit();
+  const char *progs[] = {"regress/programs/bitextract.pla", "regress/programs/matmul.pla",
+                         "regress/programs/fir.pla", "regress/programs/trimv.pla",
+                         "regress/programs/editdist.pla", "regress/programs/gcd.pla"};
+  int64_t pv[][3] = {{1, 1, 1}, {5, 3, 2}, {16, 4, 3}, {7, 7, 5}};
+  int ts[] = {1, 2, 3, 5};
+  for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+    for (int j = 0; j < 4; j++) verify(progs[i], pv[j], ts[j]);
+  return test_done();
+}
