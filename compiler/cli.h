@@ -34,4 +34,13 @@ int cli_disasm(int argc, char **argv);
  * exit status. */
 int cli_compile(int argc, char **argv);
 
+/* `tcpa sim STREAM.bin [--arch FILE] [--trace FILE] [--max-cycles N]
+ * [--dump-banks DIR]`: runs a stream on the C model; returns the exit
+ * status. */
+int cli_sim(int argc, char **argv);
+
+/* `tcpa cosim-check MODEL.trace RTL.trace [--events LIST] [--window N]
+ * [--gtkw FILE --fst FILE]`: returns the exit status (0 agree, 1 diverge). */
+int cli_lockstep(int argc, char **argv);
+
 #endif

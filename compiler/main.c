@@ -17,9 +17,11 @@ static const main_subcommand main_subcommands[] = {
     {"check", cli_check, "check a program against the language rules; --dot prints its RDG"},
     {"run", cli_run, "compile, instantiate and run a program; check it against the reference"},
     {"compile", cli_compile, "map a program symbolically; write its symbolic configuration (.sym)"},
+    {"sim", cli_sim, "run a configuration stream on the cycle-accurate C model"},
     {"arch", cli_arch, "check an architecture configuration; print its fingerprint or RTL parameters"},
     {"asm", cli_asm, "assemble a configuration stream from its text form (.tasm)"},
     {"disasm", cli_disasm, "print a configuration stream as .tasm text"},
+    {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
 };
 
 #define MAIN_NSUB (int)(sizeof main_subcommands / sizeof main_subcommands[0])
