@@ -1,0 +1,322 @@
+/*
+ * gtkw.c: GTKWave save files for a lockstep divergence (gtkw.h).
+ *
+ * The signal list is read from the FST by running GTKWave's `fst2vcd` and
+ * parsing the VCD header it prints ($scope / $var / $upscope up to
+ * $enddefinitions); the child is stopped as soon as the header is read, so
+ * a large dump costs nothing. The save file uses GTKWave's line format:
+ * `[dumpfile]`, `[timestart]` (left edge of the view), `*ZOOM MARKER` then
+ * the 26 named markers (-1: unset), `[treeopen]` for each level of the PE
+ * scope, and the traces: `@FLAGS` sets the display flags of the following
+ * names (0x22 hex, 0x28 binary, both right-justified; 0x800200 opens a
+ * group, 0x1000200 closes it, the group's name on a `-` line). The zoom is
+ * log2(pixels / time units): GTKWave shows 2^-zoom time units per pixel,
+ * and the window should fill about GTKW_WAVE_PIXELS.
+ */
+#include "gtkw.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define GTKW_WAVE_PIXELS 1000 /* width of the wave pane in [size] below */
+#define GTKW_MAX_HEADER (64u << 20) /* VCD header bytes read at most */
+
+int gtkw_pe_scope(char *buf, size_t sz, const char *pattern, int row, int col) {
+  const char *p = pattern ? pattern : GTKW_PE_SCOPE_DEFAULT;
+  size_t n = 0;
+  char num[16];
+  for (; *p; p++) {
+    const char *add = NULL;
+    char one[2] = {*p, 0};
+    if (p[0] == '%' && (p[1] == 'r' || p[1] == 'c')) {
+      snprintf(num, sizeof num, "%d", p[1] == 'r' ? row : col);
+      add = num;
+      p++;
+    } else {
+      add = one;
+    }
+    for (const char *a = add; *a; a++, n++)
+      if (n + 1 < sz) buf[n] = *a;
+  }
+  if (sz) buf[n < sz ? n : sz - 1] = 0;
+  return (int)n;
+}
+
+int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle, int window) {
+  if (window < 1) window = 1;
+  if (period == 0 || cycle > (UINT64_MAX - t0) / period / 2) return -1;
+  uint64_t w = (uint64_t)window * period;
+  v->marker = t0 + cycle * period;
+  v->start = v->marker > w ? v->marker - w : 0;
+  v->end = v->marker + w + period; /* the divergence cycle itself in full */
+  return 0;
+}
+
+int gtkw_signals_add(gtkw_signals *s, const char *name, int width) {
+  for (int i = 0; i < s->n; i++)
+    if (!strcmp(s->v[i].name, name)) return 0;
+  if (s->n == s->cap) {
+    int nc = s->cap ? 2 * s->cap : 32;
+    gtkw_signal *p = realloc(s->v, (size_t)nc * sizeof *p);
+    if (!p) return -1;
+    s->v = p;
+    s->cap = nc;
+  }
+  if (!(s->v[s->n].name = strdup(name))) return -1;
+  s->v[s->n++].width = width;
+  return 0;
+}
+
+void gtkw_signals_free(gtkw_signals *s) {
+  for (int i = 0; i < s->n; i++) free(s->v[i].name);
+  free(s->v);
+  s->v = NULL;
+  s->n = s->cap = 0;
+}
+
+/* Returns the next whitespace-separated token of *p (length in *len) and
+ * advances *p; NULL at the end. */
+static const char *gtkw_token(const char **p, size_t *len) {
+  const char *s = *p;
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  if (!*s) return *p = s, NULL;
+  const char *e = s;
+  while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r') e++;
+  *len = (size_t)(e - s);
+  *p = e;
+  return s;
+}
+
+/* Returns 1 when token t (length n) equals s. */
+static int gtkw_tok_is(const char *t, size_t n, const char *s) {
+  return strlen(s) == n && !strncmp(t, s, n);
+}
+
+/* Returns 1 when a top-scope variable is a clock or reset worth showing. */
+static int gtkw_is_clock(const char *ref, size_t n) {
+  return gtkw_tok_is(ref, n, "clk") || gtkw_tok_is(ref, n, "clock") ||
+         gtkw_tok_is(ref, n, "rst") || gtkw_tok_is(ref, n, "rst_n") ||
+         gtkw_tok_is(ref, n, "reset");
+}
+
+int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signals *out) {
+  char path[1024] = "";
+  size_t plen = 0, slen = strlen(scope);
+  int depth = 0;
+  const char *p = vcd_text, *t;
+  size_t n;
+  while ((t = gtkw_token(&p, &n))) {
+    if (gtkw_tok_is(t, n, "$enddefinitions")) return 0;
+    if (gtkw_tok_is(t, n, "$scope")) {
+      const char *kind = gtkw_token(&p, &n), *name = kind ? gtkw_token(&p, &n) : NULL;
+      if (!name || plen + n + 2 > sizeof path) return -1;
+      if (plen) path[plen++] = '.';
+      memcpy(path + plen, name, n);
+      path[plen += n] = 0;
+      depth++;
+    } else if (gtkw_tok_is(t, n, "$upscope")) {
+      if (!depth--) return -1;
+      char *dot = strrchr(path, '.');
+      plen = dot ? (size_t)(dot - path) : 0;
+      path[plen] = 0;
+    } else if (gtkw_tok_is(t, n, "$var")) {
+      size_t wn, rn;
+      const char *type = gtkw_token(&p, &n), *w = type ? gtkw_token(&p, &wn) : NULL;
+      const char *id = w ? gtkw_token(&p, &n) : NULL, *ref = id ? gtkw_token(&p, &rn) : NULL;
+      if (!ref) return -1;
+      char full[1400];
+      snprintf(full, sizeof full, "%s%s%.*s", path, plen ? "." : "", (int)rn, ref);
+      int under = !strncmp(full, scope, slen) && full[slen] == '.';
+      if ((under || (depth == 1 && gtkw_is_clock(ref, rn))) &&
+          gtkw_signals_add(out, full, atoi(w)))
+        return -1;
+      continue; /* the rest up to $end is skipped below */
+    } else if (t[0] != '$' || gtkw_tok_is(t, n, "$end")) {
+      continue;
+    }
+    /* skip to the $end of this section ($scope and $upscope included) */
+    while ((t = gtkw_token(&p, &n)) && !gtkw_tok_is(t, n, "$end")) {}
+    if (!t) return -1;
+  }
+  return -1; /* no $enddefinitions */
+}
+
+/* Returns the malloc'ed VCD header that fst2vcd prints for fst_path (up to
+ * and including $enddefinitions); NULL with the reason in msg. */
+static char *gtkw_fst_header(const char *fst_path, char *msg, size_t msgsz) {
+  int fd[2];
+  if (access(fst_path, R_OK) != 0) {
+    snprintf(msg, msgsz, "cannot read '%s': %s", fst_path, strerror(errno));
+    return NULL;
+  }
+  if (pipe(fd) != 0) {
+    snprintf(msg, msgsz, "pipe: %s", strerror(errno));
+    return NULL;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(msg, msgsz, "fork: %s", strerror(errno));
+    close(fd[0]), close(fd[1]);
+    return NULL;
+  }
+  if (pid == 0) {
+    int nul = open("/dev/null", O_WRONLY);
+    dup2(fd[1], 1);
+    if (nul >= 0) dup2(nul, 2);
+    close(fd[0]), close(fd[1]);
+    execlp("fst2vcd", "fst2vcd", "-f", fst_path, (char *)NULL);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  int done = 0;
+  while (buf && !done && len < GTKW_MAX_HEADER) {
+    if (len + 4096 + 1 > cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) free(buf);
+      buf = nb;
+      if (!buf) break;
+    }
+    ssize_t r = read(fd[0], buf + len, cap - len - 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    size_t from = len > 16 ? len - 16 : 0;
+    len += (size_t)r;
+    buf[len] = 0;
+    if (strstr(buf + from, "$enddefinitions")) done = 1;
+  }
+  close(fd[0]);
+  kill(pid, SIGTERM); /* our own child; the header is all we need */
+  int st;
+  waitpid(pid, &st, 0);
+  if (!buf) {
+    snprintf(msg, msgsz, "out of memory");
+    return NULL;
+  }
+  if (!done) {
+    snprintf(msg, msgsz, "fst2vcd gave no VCD header for '%s'%s", fst_path,
+             WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " (fst2vcd not found: install gtkwave)"
+                                                    : "");
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
+                     char *msg, size_t msgsz) {
+  char *hdr = gtkw_fst_header(fst_path, msg, msgsz);
+  if (!hdr) return -1;
+  int rc = gtkw_vcd_header_signals(hdr, scope, out);
+  if (rc) snprintf(msg, msgsz, "malformed VCD header from fst2vcd for '%s'", fst_path);
+  free(hdr);
+  return rc;
+}
+
+/* Returns the group key of a signal: its sub-scope below `scope` ("" for
+ * the PE's own signals), or NULL for signals outside the scope. The key is
+ * written to buf. */
+static const char *gtkw_group_of(const char *name, const char *scope, char *buf, size_t sz) {
+  size_t sl = strlen(scope);
+  if (strncmp(name, scope, sl) || name[sl] != '.') return NULL;
+  const char *rel = name + sl + 1, *dot = strrchr(rel, '.');
+  snprintf(buf, sz, "%.*s", dot ? (int)(dot - rel) : 0, rel);
+  return buf;
+}
+
+/* Writes the traces of one group: the signals whose key equals `key`
+ * (NULL: outside the scope). */
+static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
+                             const char *key, const char *label) {
+  char k[512];
+  int any = 0;
+  for (int i = 0; i < s->n; i++) {
+    const char *g = gtkw_group_of(s->v[i].name, v->pe_scope, k, sizeof k);
+    if (key ? (!g || strcmp(g, key)) : g != NULL) continue;
+    if (!any) fprintf(f, "@800200\n-%s\n", label);
+    any = 1;
+    fprintf(f, "@%s\n%s\n", s->v[i].width == 1 ? "28" : "22", s->v[i].name);
+  }
+  if (any) fprintf(f, "@1000200\n-%s\n", label);
+}
+
+/* Writes the whole save file to f. */
+static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gtkw_signals *s) {
+  double span = (double)(v->end - v->start);
+  double zoom = span > 0 ? log2((double)GTKW_WAVE_PIXELS / span) : 0.0;
+  fprintf(f, "[*]\n[*] %s\n[*] written by tcpa cosim-check (tb/gtkw.c)\n[*]\n",
+          v->comment ? v->comment : "lockstep divergence");
+  fprintf(f, "[dumpfile] \"%s\"\n", fst_abs);
+  fprintf(f, "[timestart] %llu\n", (unsigned long long)v->start);
+  fprintf(f, "[size] %d 800\n[pos] -1 -1\n", GTKW_WAVE_PIXELS + 400);
+  fprintf(f, "*%.6f %llu", zoom, (unsigned long long)v->marker);
+  for (int i = 0; i < 26; i++) fputs(" -1", f);
+  fputc('\n', f);
+  for (const char *d = v->pe_scope; (d = strchr(d, '.')); d++)
+    fprintf(f, "[treeopen] %.*s.\n", (int)(d - v->pe_scope), v->pe_scope);
+  fprintf(f, "[treeopen] %s.\n", v->pe_scope);
+  fputs("[sst_width] 250\n[signals_width] 350\n[sst_expanded] 1\n[sst_vpaned_height] 300\n", f);
+  gtkw_write_group(f, v, s, NULL, "top");
+  /* groups in order of first appearance: the PE's own signals, then each
+   * sub-scope (functional units, registers, wrapper, ...) */
+  char k[512], k2[512];
+  for (int i = 0; i < s->n; i++) {
+    const char *g = gtkw_group_of(s->v[i].name, v->pe_scope, k, sizeof k);
+    if (!g) continue;
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
+      const char *h = gtkw_group_of(s->v[j].name, v->pe_scope, k2, sizeof k2);
+      seen = h && !strcmp(h, g);
+    }
+    if (seen) continue;
+    char label[600];
+    snprintf(label, sizeof label, "%s%s%s", v->pe_scope, g[0] ? "." : "", g);
+    gtkw_write_group(f, v, s, g, label);
+  }
+}
+
+int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
+               char *msg, size_t msgsz) {
+  char cwd[4096], *fst_abs = NULL, *tmp = NULL;
+  size_t pl = strlen(path) + 16;
+  if (v->fst_path[0] == '/') fst_abs = strdup(v->fst_path);
+  else if (getcwd(cwd, sizeof cwd)) {
+    size_t n = strlen(cwd) + strlen(v->fst_path) + 2;
+    if ((fst_abs = malloc(n))) snprintf(fst_abs, n, "%s/%s", cwd, v->fst_path);
+  }
+  if (!fst_abs || !(tmp = malloc(pl))) {
+    snprintf(msg, msgsz, "out of memory or no current directory");
+    free(fst_abs);
+    return -1;
+  }
+  snprintf(tmp, pl, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  int rc = -1;
+  if (!f) {
+    snprintf(msg, msgsz, "cannot write '%s': %s", path, strerror(errno));
+    if (fd >= 0) close(fd), unlink(tmp);
+  } else {
+    gtkw_emit(f, fst_abs, v, sigs);
+    int bad = fflush(f) != 0 || ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+      snprintf(msg, msgsz, "cannot write '%s': %s", path, strerror(errno));
+      unlink(tmp);
+    } else {
+      rc = 0;
+    }
+  }
+  free(tmp);
+  free(fst_abs);
+  return rc;
+}

@@ -1,0 +1,88 @@
+/*
+ * gtkw.h: GTKWave save files (.gtkw) that open an RTL waveform (FST) at a
+ * lockstep divergence: a marker at the divergence time, the view zoomed to
+ * a window of cycles around it, and the signals of the divergent PE in
+ * groups (one per sub-scope of the PE, e.g. each FU).
+ *
+ * Signal names come from the FST itself when possible
+ * (gtkw_fst_signals: the hierarchy as printed by GTKWave's `fst2vcd`); the
+ * PE's scope is found from a naming pattern with %r and %c for the row and
+ * column (GTKW_PE_SCOPE_DEFAULT, matching the RTL's generate blocks; see
+ * docs/trace.md). Without fst2vcd or without matching signals the save file
+ * still carries the marker and zoom and opens the PE's scope in the tree.
+ *
+ * Times are in the FST's time unit: cycle t starts at t0 + t * period.
+ */
+#ifndef TCPA_GTKW_H
+#define TCPA_GTKW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Hierarchical scope of PE (row %r, column %c) in the Verilated model's
+ * FST: TOP, the harness's top instance, the generate blocks of the array. */
+#define GTKW_PE_SCOPE_DEFAULT "TOP.tcpa_top.g_row[%r].g_col[%c].u_pe"
+
+typedef struct {
+  char *name; /* full hierarchical name, e.g. TOP.tcpa_top.g_row[0]...pc */
+  int width;  /* bits; 1 is shown in binary, wider in hex */
+} gtkw_signal;
+
+typedef struct {
+  gtkw_signal *v;
+  int n, cap;
+} gtkw_signals;
+
+/* What the save file shows. */
+typedef struct {
+  const char *fst_path;  /* the dump file */
+  const char *pe_scope;  /* expanded scope of the PE (gtkw_pe_scope) */
+  uint64_t marker;       /* time of the divergence cycle */
+  uint64_t start, end;   /* the visible window, start < end */
+  const char *comment;   /* one line, e.g. the divergence; may be NULL */
+} gtkw_view;
+
+/* Returns the length of the scope of PE (row, col) written to buf from
+ * `pattern` (NULL: GTKW_PE_SCOPE_DEFAULT), %r and %c replaced (as
+ * snprintf). */
+int gtkw_pe_scope(char *buf, size_t sz, const char *pattern, int row, int col);
+
+/* Returns 0 and the view of a divergence at `cycle`: marker at
+ * t0 + cycle*period, window of `window` cycles on each side (clamped at
+ * time 0); -1 when the times overflow. */
+int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle,
+                 int window);
+
+/* Returns 0 after appending a copy of name (width bits) to s; -1 when out
+ * of memory. */
+int gtkw_signals_add(gtkw_signals *s, const char *name, int width);
+
+/* Frees the names and the array. */
+void gtkw_signals_free(gtkw_signals *s);
+
+/* Returns 0 and, appended to *out, the signals declared in a VCD header
+ * (text up to $enddefinitions) whose scope is `scope` or below it, plus the
+ * clock and reset of the top scope; -1 when the text is malformed. */
+int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signals *out);
+
+/* Returns 0 and the signals of `scope` in the FST `fst_path` (read with
+ * fst2vcd, which must be on the PATH) appended to *out; -1 with the reason
+ * in msg when the tool or the file fails. */
+int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
+                     char *msg, size_t msgsz);
+
+/* Returns 0 after writing the save file `path` atomically (temporary file
+ * renamed): the view v and the signals grouped by their sub-scope below
+ * v->pe_scope; -1 with the reason in msg. */
+int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
+               char *msg, size_t msgsz);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
