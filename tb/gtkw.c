@@ -102,9 +102,10 @@ static int gtkw_tok_is(const char *t, size_t n, const char *s) {
 
 /* Returns 1 when a top-scope variable is a clock or reset worth showing. */
 static int gtkw_is_clock(const char *ref, size_t n) {
-  return gtkw_tok_is(ref, n, "clk") || gtkw_tok_is(ref, n, "clock") ||
-         gtkw_tok_is(ref, n, "rst") || gtkw_tok_is(ref, n, "rst_n") ||
-         gtkw_tok_is(ref, n, "reset");
+  static const char *const names[] = {"clk_i", "rst_ni", "clk", "clock", "rst", "rst_n", "reset"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (gtkw_tok_is(ref, n, names[i])) return 1;
+  return 0;
 }
 
 int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signals *out) {

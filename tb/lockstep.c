@@ -553,7 +553,7 @@ lockstep_status lockstep_files_check(lockstep *ls, const char *model_path,
                                      const char *rtl_path,
                                      lockstep_fst_timing *timing) {
   lockstep_reader rd[2] = {{.path = model_path}, {.path = rtl_path}};
-  if (timing) *timing = (lockstep_fst_timing){0, 10, 0};
+  if (timing) *timing = (lockstep_fst_timing){0, LOCKSTEP_FST_PERIOD_DEFAULT, 0};
   for (int s = 0; s < 2 && ls->status == LOCKSTEP_RUNNING; s++)
     if (!(rd[s].f = fopen(rd[s].path, "r")))
       lockstep_fail(ls, "%s: cannot open: %s", rd[s].path, strerror(errno));

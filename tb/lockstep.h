@@ -132,8 +132,12 @@ unsigned lockstep_kinds_parse(const char *list, char *bad, size_t badsz);
 /* ---- reading trace files ------------------------------------------------ */
 
 /* FST timing an RTL trace may declare in a comment line
- * `# fst t0=<time> period=<time>` (time of the start of cycle 0 and clock
- * period, in the FST's time units); defaults t0 = 0, period = 10. */
+ * `# fst t0=<time> period=<time>` before its first event: the FST time at
+ * which cycle 0 is shown (the harness's falling-edge dump of cycle 0) and
+ * the clock period, in the FST's time units. Defaults t0 = 0 and the
+ * period of tb/rtl_main.cpp, whose tick() dumps at two consecutive times
+ * (clock low, clock high) per cycle. */
+#define LOCKSTEP_FST_PERIOD_DEFAULT 2
 typedef struct {
   uint64_t t0, period;
   int declared; /* the comment was present */

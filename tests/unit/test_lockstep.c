@@ -255,8 +255,9 @@ static void test_files(const trace_event *a, int n) {
   lockstep_free(ls);
   write_trace(r, FP + 1, NULL, a, n);
   ls = lockstep_new(LOCKSTEP_KINDS_ALL, 8);
-  TEST_CHECK(lockstep_files_check(ls, m, r, &t) == LOCKSTEP_REFUSED && !t.declared,
-             "trace files of different architectures refused");
+  TEST_CHECK(lockstep_files_check(ls, m, r, &t) == LOCKSTEP_REFUSED && !t.declared &&
+                 t.t0 == 0 && t.period == LOCKSTEP_FST_PERIOD_DEFAULT,
+             "trace files of different architectures refused; FST timing defaults");
   lockstep_free(ls);
   FILE *f = fopen(r, "w");
   trace_header_write(f, FP);
@@ -291,7 +292,7 @@ static void test_files(const trace_event *a, int n) {
 
 static const char vcd_hdr[] =
     "$date today $end\n$timescale 1ps $end\n"
-    "$scope module TOP $end\n$var wire 1 ! clk $end\n$var wire 1 $ unrelated $end\n"
+    "$scope module TOP $end\n$var wire 1 ! clk_i $end\n$var wire 1 $ unrelated $end\n"
     "$scope module tcpa_top $end\n"
     "$scope module g_row[1] $end\n$scope module g_col[2] $end\n$scope module u_pe $end\n"
     "$var wire 8 \" pc [7:0] $end\n"
@@ -319,7 +320,7 @@ static void test_gtkw(void) {
              "pattern (%s)", scope);
   gtkw_signals s = {0};
   int rc = gtkw_vcd_header_signals(vcd_hdr, scope, &s);
-  TEST_CHECK(rc == 0 && s.n == 3 && !strcmp(s.v[0].name, "TOP.clk") &&
+  TEST_CHECK(rc == 0 && s.n == 3 && !strcmp(s.v[0].name, "TOP.clk_i") &&
                  !strcmp(s.v[1].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc") && s.v[1].width == 8 &&
                  !strcmp(s.v[2].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result"),
              "signals of the PE (not of its neighbour) and the clock from a VCD header (%d)", s.n);
@@ -344,7 +345,7 @@ static void test_gtkw(void) {
                                "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc\n@1000200\n");
     const char *g2 = strstr(t, "-TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1]\n@22\n"
                                "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result\n");
-    const char *g0 = strstr(t, "@800200\n-top\n@28\nTOP.clk\n@1000200\n-top\n");
+    const char *g0 = strstr(t, "@800200\n-top\n@28\nTOP.clk_i\n@1000200\n-top\n");
     TEST_CHECK(g0 && g1 && g2 && g0 < g1 && g1 < g2, "groups: top (clock, binary), the PE, each "
                "sub-scope (hex)");
   }
