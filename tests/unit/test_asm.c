@@ -75,7 +75,7 @@ static uint32_t payload_word(const uint8_t *buf, size_t len, int pk, int k, stre
 }
 
 static void test_fixtures(void) {
-  static const char *const names[] = {"alu_single", "timing_example", "timing_example_fed",
+  static const char *const names[] = {"alu_single", "timing_example", "underflow_early",
                                       "hop_two_pe", "ag_bank"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     char path[128];
@@ -111,7 +111,7 @@ static void test_named_fields(void) {
   /* GC: ii ndims b0 b1 epilog d0 dr dc nterms | sig ncons (kind c0 c1 k)x2 | sig 0 */
   static const int32_t gc[] = {3, 2, 4, 5, 2, 3, 2, -1, 2, 2, 2, 0, 1, 0, -3,
                                1, -1, 2, -1, 0, 0};
-  stream_packet p;
+  stream_packet p = {0};
   int ok = 1;
   for (size_t k = 0; k < sizeof gc / sizeof *gc; k++)
     ok &= payload_word(b, n, 0, (int)k, &p) == (uint32_t)gc[k];
