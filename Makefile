@@ -83,3 +83,66 @@ clean:
 	rm -rf build build-debug
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ==== RTL (owner: rtl/, tb/rtl_*, scripts/synth.sh) ========================
+# build/gen/tcpa_isa_pkg.sv: the instruction layout, printed from isa.h by
+# tb/gen_isa_pkg.c. build/rtl/<cfg>/: the parameter package of
+# configs/<cfg>.ini (tcpa arch --sv), a C header derived from it for the
+# harness, and the Verilator model + harness tcpa-rtl of that configuration
+# (RTL_CFG, default `default`; build/bin/tcpa-rtl is the default one).
+RTL_CFG   ?= default
+RTL_SV    := rtl/tcpa_pkg.sv $(filter-out rtl/tcpa_pkg.sv,$(sort $(wildcard rtl/tcpa_*.sv)))
+RTL_TB    := tb/rtl_main.cpp tb/rtl_events.h
+VERILATOR ?= verilator
+
+.PHONY: rtl rtl-lint synth
+.PRECIOUS: $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/rtl/%/tcpa_params_pkg.sv
+
+$(BUILD)/tb/gen_isa_pkg: tb/gen_isa_pkg.c compiler/isa.h | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/gen/tcpa_isa_pkg.sv: $(BUILD)/tb/gen_isa_pkg
+	@mkdir -p $(dir $@)
+	$< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/tcpa_params_pkg.sv: configs/default.ini $(BUILD)/bin/tcpa
+	@mkdir -p $(dir $@)
+	$(BUILD)/bin/tcpa arch $< --sv -o $@
+
+$(BUILD)/rtl/%/tcpa_params_pkg.sv: configs/%.ini $(BUILD)/bin/tcpa
+	@mkdir -p $(dir $@)
+	$(BUILD)/bin/tcpa arch $< --sv -o $@
+
+$(BUILD)/rtl/%/tcpa_params.h: $(BUILD)/rtl/%/tcpa_params_pkg.sv
+	sed -n -e 's/^ *localparam int unsigned \([A-Z0-9_]*\) *= *\([0-9]*\);.*/#define TCPA_\1 \2/p' \
+	  -e "s/^ *localparam logic \[63:0\] ARCH_FINGERPRINT = 64'h\([0-9a-f]*\);.*/#define TCPA_ARCH_FINGERPRINT 0x\1ull/p" \
+	  $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/rtl/%/tcpa-rtl: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) $(BUILD)/rtl/%/tcpa_params_pkg.sv \
+                        $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv
+	$(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --top-module tcpa_top \
+	  -Mdir $(BUILD)/rtl/$*/obj -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/$*) -I$(abspath tb)" \
+	  rtl/lint_waivers.vlt $(BUILD)/rtl/$*/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
+	  $(RTL_SV) $(abspath tb/rtl_main.cpp) -o $(abspath $@) > $(BUILD)/rtl/$*/build.log 2>&1 \
+	  || { tail -30 $(BUILD)/rtl/$*/build.log; exit 1; }
+
+$(BUILD)/bin/tcpa-rtl: $(BUILD)/rtl/default/tcpa-rtl
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+rtl: $(BUILD)/rtl/$(RTL_CFG)/tcpa-rtl $(BUILD)/bin/tcpa-rtl
+
+rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+	$(VERILATOR) --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt $^ $(RTL_SV)
+
+synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+	@BUILD=$(BUILD) bash scripts/synth.sh
+
+# RTL test streams: a tool linking the library
+$(BUILD)/tests/tools/rtl_streams: tests/tools/rtl_streams.c $(BUILD)/lib/libtcpa.a | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
+
+test: $(BUILD)/bin/tcpa-rtl $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+# ==== end RTL ================================================================

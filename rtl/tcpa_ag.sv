@@ -1,0 +1,249 @@
+// tcpa_ag: the address generator of bank BANK on side SIDE of the border PE
+// (ROW, COL), with its bank (timing.md section 6). It stores its AG packet
+// (mode, phase, base + row/col offset of this PE, strides, enable
+// constraints) and the IODATA words for its bank. Running, it follows the
+// region's steps with start delay d(r,c) + phase (tcpa_stepper): the event
+// of step s is at phase 0 of its own step s, enabled when every constraint
+// holds at J(s) (tcpa_affine). A read event reads the bank word (contents at
+// the start of the cycle) and drives it onto the PE's wrapper input one
+// cycle later (tok_*); a write event writes the token arriving from the PE
+// (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
+// do nothing; a write event without a token raises agmiss.
+module tcpa_ag #(
+  parameter int unsigned ROW  = 0,
+  parameter int unsigned COL  = 0,
+  parameter logic [1:0]  SIDE = 2'd0,
+  parameter logic [7:0]  BANK = 8'd0
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         bus_we_i,
+  input  logic                         bus_begin_i,
+  input  logic [2:0]                   bus_type_i,
+  input  logic [7:0]                   bus_index_i,
+  input  logic [1:0]                   bus_side_i,
+  input  logic [15:0]                  bus_row0_i,
+  input  logic [15:0]                  bus_col0_i,
+  input  logic [15:0]                  bus_rows_i,
+  input  logic [15:0]                  bus_cols_i,
+  input  logic [4:0]                   bus_field_i,
+  input  logic [7:0]                   bus_c_i,
+  input  logic [7:0]                   bus_d_i,
+  input  logic [31:0]                  bus_addr_i,
+  input  logic [31:0]                  bus_data_i,
+  input  logic                         run_i,     // the PE's region runs
+  input  logic [31:0]                  delay_i,   // d(r,c)
+  input  logic [31:0]                  ii_i,
+  input  logic [31:0]                  ndims_i,
+  input  logic [tcpa_pkg::NDIM*32-1:0] bound_i,
+  input  logic [31:0]                  nsteps_i,
+  input  logic                         arr_valid_i,
+  input  logic [31:0]                  arr_data_i,
+  output logic                         tok_valid_o,
+  output logic [31:0]                  tok_data_o,
+  output logic                         consume_o,  // an enabled write event
+  output logic                         passed_o,   // no event left
+  output logic                         acc_o,      // bank access this cycle
+  output logic                         acc_wr_o,
+  output logic [31:0]                  acc_addr_o,
+  output logic [31:0]                  acc_val_o,
+  output logic                         agmiss_o,
+  output logic                         agrange_o,
+  input  logic [tcpa_pkg::BADDR_W-1:0] dbg_addr_i,
+  output logic [31:0]                  dbg_data_o
+);
+  localparam int unsigned NDIM  = tcpa_pkg::NDIM;
+  localparam int unsigned NCONS = tcpa_pkg::NCONS;
+  localparam int unsigned AW    = tcpa_pkg::BADDR_W;
+
+  logic               hit, mine, mine_io;
+  logic [1:0]         mode_q, mode_d;
+  logic [31:0]        phase_q, phase_d, base_q, base_d, nc_q, nc_d, io_q, io_d;
+  logic [15:0]        row0_q, row0_d, col0_q, col0_d;
+  logic [NDIM*32-1:0] stride_q, stride_d;
+  logic [NCONS-1:0]   kind_q, kind_d;
+  logic [NCONS*NDIM*32-1:0] coef_q, coef_d;
+  logic [NCONS*32-1:0] konst_q, konst_d;
+  logic               tok_q, tok_d;
+  logic [31:0]        tokv_q, tokv_d;
+
+  logic               sbegin, slast, sadv;
+  logic [NDIM-1:0]    sinc, sclr;
+  logic [31:0]        addr, rdata;
+  logic [NCONS*32-1:0] cval;
+  logic               en, ev, inrange, bwe;
+  logic [AW-1:0]      bwa;
+  logic [31:0]        bwd;
+
+  assign hit = ({16'd0, bus_row0_i} <= ROW) && (ROW < {16'd0, bus_row0_i} + {16'd0, bus_rows_i}) &&
+               ({16'd0, bus_col0_i} <= COL) && (COL < {16'd0, bus_col0_i} + {16'd0, bus_cols_i});
+  assign mine = hit && bus_type_i == tcpa_pkg::PKT_AG && bus_side_i == SIDE && bus_index_i == BANK;
+  assign mine_io = hit && bus_type_i == tcpa_pkg::PKT_IODATA && bus_side_i == SIDE &&
+                   bus_index_i == BANK;
+
+  always_comb begin
+    mode_d = mode_q;
+    phase_d = phase_q;
+    base_d = base_q;
+    nc_d = nc_q;
+    io_d = io_q;
+    row0_d = row0_q;
+    col0_d = col0_q;
+    stride_d = stride_q;
+    kind_d = kind_q;
+    coef_d = coef_q;
+    konst_d = konst_q;
+    if (mine && bus_begin_i) begin
+      row0_d = bus_row0_i;
+      col0_d = bus_col0_i;
+      stride_d = '0;
+      coef_d = '0;
+      nc_d = '0;
+    end
+    if (mine && bus_we_i) begin
+      case (bus_field_i)
+        tcpa_pkg::F_MODE: mode_d = bus_data_i[1:0];
+        tcpa_pkg::F_PHASE: phase_d = bus_data_i;
+        tcpa_pkg::F_BASE: base_d = bus_data_i;
+        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_data_i * (ROW - {16'd0, row0_q});
+        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_data_i * (COL - {16'd0, col0_q});
+        tcpa_pkg::F_STRIDE: stride_d[({24'd0, bus_d_i} % NDIM)*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_NCONS: nc_d = bus_data_i;
+        tcpa_pkg::F_CKIND: kind_d[{24'd0, bus_c_i} % NCONS] = bus_data_i[0];
+        tcpa_pkg::F_CCOEF:
+          coef_d[(({24'd0, bus_c_i} % NCONS)*NDIM + ({24'd0, bus_d_i} % NDIM))*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_CKONST: konst_d[({24'd0, bus_c_i} % NCONS)*32 +: 32] = bus_data_i;
+        default: ;
+      endcase
+    end
+    if (mine_io && bus_we_i && bus_addr_i == 32'd0) io_d = bus_data_i;
+  end
+
+  tcpa_stepper u_stepper (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .run_i     (run_i && mode_q != tcpa_pkg::AG_OFF),
+    .delay_i   (delay_i + phase_q),
+    .ii_i      (ii_i),
+    .ndims_i   (ndims_i),
+    .bound_i   (bound_i),
+    .nsteps_i  (nsteps_i),
+    .started_o (),
+    .first_o   (),
+    .active_o  (),
+    .begin_o   (sbegin),
+    .last_o    (slast),
+    .step_o    (),
+    .adv_o     (sadv),
+    .inc_o     (sinc),
+    .clr_o     (sclr)
+  );
+
+  tcpa_affine u_addr (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (!run_i),
+    .adv_i   (sadv),
+    .inc_i   (sinc),
+    .clr_i   (sclr),
+    .coef_i  (stride_q),
+    .konst_i (base_q),
+    .value_o (addr)
+  );
+
+  for (genvar k = 0; k < NCONS; k++) begin : g_cons
+    tcpa_affine u_affine (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .clear_i (!run_i),
+      .adv_i   (sadv),
+      .inc_i   (sinc),
+      .clr_i   (sclr),
+      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
+      .konst_i (konst_q[k*32 +: 32]),
+      .value_o (cval[k*32 +: 32])
+    );
+  end
+
+  always_comb begin
+    en = 1'b1;
+    for (int unsigned k = 0; k < NCONS; k++) begin
+      if (k < nc_q) begin
+        if (kind_q[k] ? (cval[k*32 +: 32] != 32'd0) : cval[k*32 + 31]) en = 1'b0;
+      end
+    end
+  end
+
+  assign ev = sbegin && en;
+  assign inrange = addr < tcpa_pkg::BANK_DEPTH;
+
+  tcpa_bank u_bank (
+    .clk_i      (clk_i),
+    .we_i       (bwe),
+    .waddr_i    (bwa),
+    .wdata_i    (bwd),
+    .raddr_i    (addr[AW-1:0]),
+    .rdata_o    (rdata),
+    .dbg_addr_i (dbg_addr_i),
+    .dbg_data_o (dbg_data_o)
+  );
+
+  always_comb begin
+    bwe = 1'b0;
+    bwa = addr[AW-1:0];
+    bwd = arr_data_i;
+    if (mine_io && bus_we_i && bus_addr_i != 32'd0) begin
+      bwe = 1'b1;
+      bwa = io_q[AW-1:0] + bus_addr_i[AW-1:0] - 1'b1;
+      bwd = bus_data_i;
+    end else if (ev && inrange && mode_q == tcpa_pkg::AG_WRITE && arr_valid_i) begin
+      bwe = 1'b1;
+    end
+    tok_d = ev && inrange && mode_q == tcpa_pkg::AG_READ;
+    tokv_d = tok_d ? rdata : 32'd0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mode_q <= tcpa_pkg::AG_OFF;
+      phase_q <= '0;
+      base_q <= '0;
+      nc_q <= '0;
+      io_q <= '0;
+      row0_q <= '0;
+      col0_q <= '0;
+      stride_q <= '0;
+      kind_q <= '0;
+      coef_q <= '0;
+      konst_q <= '0;
+      tok_q <= 1'b0;
+      tokv_q <= '0;
+    end else begin
+      mode_q <= mode_d;
+      phase_q <= phase_d;
+      base_q <= base_d;
+      nc_q <= nc_d;
+      io_q <= io_d;
+      row0_q <= row0_d;
+      col0_q <= col0_d;
+      stride_q <= stride_d;
+      kind_q <= kind_d;
+      coef_q <= coef_d;
+      konst_q <= konst_d;
+      tok_q <= tok_d;
+      tokv_q <= tokv_d;
+    end
+  end
+
+  assign tok_valid_o = tok_q;
+  assign tok_data_o = tokv_q;
+  assign consume_o = ev && mode_q == tcpa_pkg::AG_WRITE;
+  assign passed_o = !run_i || mode_q == tcpa_pkg::AG_OFF || slast;
+  assign acc_o = ev && inrange && (mode_q == tcpa_pkg::AG_READ ||
+                                   (mode_q == tcpa_pkg::AG_WRITE && arr_valid_i));
+  assign acc_wr_o = mode_q == tcpa_pkg::AG_WRITE;
+  assign acc_addr_o = addr;
+  assign acc_val_o = (mode_q == tcpa_pkg::AG_WRITE) ? arr_data_i : rdata;
+  assign agmiss_o = ev && inrange && mode_q == tcpa_pkg::AG_WRITE && !arr_valid_i;
+  assign agrange_o = ev && !inrange;
+endmodule

@@ -1,0 +1,23 @@
+// tcpa_bank: one I/O buffer bank of iobuf.depth 32-bit words: one write port
+// (IODATA from the loader or the write AG) and two asynchronous read ports
+// (the read AG, and the harness' dump port). Contents are not reset: banks
+// start zeroed at power-up (FPGA block RAM, Verilator zero init).
+module tcpa_bank (
+  input  logic                         clk_i,
+  input  logic                         we_i,
+  input  logic [tcpa_pkg::BADDR_W-1:0] waddr_i,
+  input  logic [31:0]                  wdata_i,
+  input  logic [tcpa_pkg::BADDR_W-1:0] raddr_i,
+  output logic [31:0]                  rdata_o,
+  input  logic [tcpa_pkg::BADDR_W-1:0] dbg_addr_i,
+  output logic [31:0]                  dbg_data_o
+);
+  logic [31:0] mem [tcpa_pkg::BANK_DEPTH];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem[waddr_i] <= wdata_i;
+  end
+
+  assign rdata_o = mem[raddr_i];
+  assign dbg_data_o = mem[dbg_addr_i];
+endmodule

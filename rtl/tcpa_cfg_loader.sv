@@ -1,0 +1,506 @@
+// tcpa_cfg_loader: takes the configuration stream (docs/stream.md) one
+// 32-bit word per cycle through a valid/ready port (last marks the final
+// word of the file) and drives the configuration bus that every PE, global
+// controller and address generator listens to.
+//
+// Header: magic, version and fingerprint (against the package's
+// ARCH_FINGERPRINT) are checked as they arrive; a failure stops the loader at
+// once, so nothing is applied. Payload: packets are parsed on the fly (the
+// GC and AG payloads are variable, the loader tags every word with its field
+// and term/constraint/dimension indices) and applied as they arrive, one
+// registered bus word per accepted word. The CRC-32 (zlib: reflected, poly
+// 0xEDB88320, init and final xor all ones) is computed word by word. At the
+// last word the loader reports, in the order of stream.md: LENGTH (the last
+// word is not at 6 + LENGTH - 1), CRC, then the first packet error seen
+// (TYPE, RECT, TRUNCATED, PAYLOAD, ORDER; applying stops at it), else ORDER
+// when no START came. Only a stream with no error raises start_o (one cycle,
+// one cycle after the last word); a rejected stream never starts anything.
+module tcpa_cfg_loader (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // stream port
+  input  logic        cfg_valid_i,
+  output logic        cfg_ready_o,
+  input  logic [31:0] cfg_data_i,
+  input  logic        cfg_last_i,
+  // configuration bus (registered)
+  output logic        bus_we_o,     // a payload word
+  output logic        bus_begin_o,  // a packet header (bus_data_o = NWORDS)
+  output logic [2:0]  bus_type_o,
+  output logic [7:0]  bus_index_o,
+  output logic [1:0]  bus_side_o,
+  output logic [15:0] bus_row0_o,
+  output logic [15:0] bus_col0_o,
+  output logic [15:0] bus_rows_o,
+  output logic [15:0] bus_cols_o,
+  output logic [4:0]  bus_field_o,
+  output logic [7:0]  bus_t_o,
+  output logic [7:0]  bus_c_o,
+  output logic [7:0]  bus_d_o,
+  output logic [31:0] bus_addr_o,   // payload word index in the packet
+  output logic [31:0] bus_data_o,
+  // start of the configured region
+  output logic        start_o,
+  output logic [1:0]  start_gc_o,
+  output logic [15:0] start_row0_o,
+  output logic [15:0] start_col0_o,
+  output logic [15:0] start_rows_o,
+  output logic [15:0] start_cols_o,
+  // rejection
+  output logic        err_o,
+  output logic [3:0]  err_code_o
+);
+  localparam int unsigned ROWS  = tcpa_pkg::ROWS;
+  localparam int unsigned COLS  = tcpa_pkg::COLS;
+  localparam logic [63:0] FP    = tcpa_params_pkg::ARCH_FINGERPRINT;
+
+  localparam logic [2:0] S_HDR  = 3'd0;
+  localparam logic [2:0] S_PKT  = 3'd1;
+  localparam logic [2:0] S_PAY  = 3'd2;
+  localparam logic [2:0] S_DONE = 3'd3;
+  localparam logic [2:0] S_ERR  = 3'd4;
+
+  // Returns the CRC-32 register after one more little-endian word.
+  function automatic logic [31:0] crc_word(input logic [31:0] crc, input logic [31:0] data);
+    logic [31:0] c;
+    c = crc ^ data;
+    for (int i = 0; i < 32; i++) begin
+      c = c[0] ? ((c >> 1) ^ 32'hEDB88320) : (c >> 1);
+    end
+    crc_word = c;
+  endfunction
+
+  logic [2:0]  st_q, st_d;
+  logic [2:0]  wcnt_q, wcnt_d;         // word within header / packet header
+  logic [31:0] len_q, len_d;           // LENGTH
+  logic [31:0] crc_exp_q, crc_exp_d;   // header CRC
+  logic [31:0] crc_q, crc_d;
+  logic [31:0] pos_q, pos_d;           // payload words taken so far
+  logic [3:0]  perr_q, perr_d;         // first packet error
+  logic        started_q, started_d;   // START packet seen
+  // packet header
+  logic [2:0]  ptype_q, ptype_d;
+  logic [7:0]  pindex_q, pindex_d;
+  logic [1:0]  pside_q, pside_d;
+  logic [15:0] prow0_q, prow0_d, pcol0_q, pcol0_d, prows_q, prows_d, pcols_q, pcols_d;
+  logic [31:0] pn_q, pn_d;             // NWORDS
+  logic [31:0] pidx_q, pidx_d;         // payload word index
+  // payload parser
+  logic [4:0]  fld_q, fld_d;
+  logic [7:0]  t_q, t_d, c_q, c_d, d_q, d_d;
+  logic [31:0] nd_q, nd_d, nt_q, nt_d, nc_q, nc_d;
+  // start
+  logic [1:0]  sgc_q, sgc_d;
+  logic [15:0] srow0_q, srow0_d, scol0_q, scol0_d, srows_q, srows_d, scols_q, scols_d;
+  logic        start_q, start_d;
+  logic [3:0]  err_q, err_d;
+  // registered bus
+  logic        bwe_q, bwe_d, bbeg_q, bbeg_d;
+  logic [4:0]  bfld_q, bfld_d;
+  logic [7:0]  bt_q, bt_d, bc_q, bc_d, bd_q, bd_d;
+  logic [31:0] baddr_q, baddr_d, bdata_q, bdata_d;
+
+  logic        acc;
+  logic [3:0]  hdr_err;     // error found in a packet header word
+  logic [3:0]  pay_err;     // error found in a payload word
+  logic [4:0]  nfld;        // field of the next payload word
+  logic [31:0] remain;      // payload words after this one
+  logic [31:0] fin_crc;
+
+  assign cfg_ready_o = (st_q != S_DONE);
+  assign acc = cfg_valid_i && cfg_ready_o;
+  assign remain = len_q - pos_q - 32'd1;
+
+  // packet header checks on word wcnt_q (3: NWORDS), rectangle from regs
+  always_comb begin
+    hdr_err = tcpa_pkg::E_NONE;
+    if (wcnt_q == 3'd0) begin
+      if (started_q) hdr_err = tcpa_pkg::E_ORDER;
+      else if (cfg_data_i[31:18] != 14'd0 || cfg_data_i[7:0] == 8'd0 || cfg_data_i[7:0] > 8'd7)
+        hdr_err = tcpa_pkg::E_TYPE;
+    end else if (wcnt_q == 3'd3) begin
+      if (prows_q == 16'd0 || pcols_q == 16'd0 ||
+          {16'd0, prow0_q} + {16'd0, prows_q} > ROWS ||
+          {16'd0, pcol0_q} + {16'd0, pcols_q} > COLS)
+        hdr_err = tcpa_pkg::E_RECT;
+      else if (ptype_q == tcpa_pkg::PKT_AG &&
+               !((pside_q == 2'd0 && prow0_q == 16'd0 && prows_q == 16'd1) ||
+                 (pside_q == 2'd2 && {16'd0, prow0_q} == ROWS - 1 && prows_q == 16'd1) ||
+                 (pside_q == 2'd3 && pcol0_q == 16'd0 && pcols_q == 16'd1) ||
+                 (pside_q == 2'd1 && {16'd0, pcol0_q} == COLS - 1 && pcols_q == 16'd1)))
+        hdr_err = tcpa_pkg::E_RECT;
+      else if (cfg_data_i > remain)
+        hdr_err = tcpa_pkg::E_TRUNCATED;
+      else begin
+        case (ptype_q)
+          tcpa_pkg::PKT_PROGRAM:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NFU || cfg_data_i[1:0] != 2'd0 ||
+                cfg_data_i == 32'd0 || cfg_data_i > 4 * tcpa_pkg::IMEM)
+              hdr_err = tcpa_pkg::E_PAYLOAD;
+          tcpa_pkg::PKT_REGCFG:
+            if (cfg_data_i != tcpa_pkg::NFD) hdr_err = tcpa_pkg::E_PAYLOAD;
+          tcpa_pkg::PKT_WRAPPER:
+            if (cfg_data_i != tcpa_pkg::NSINK) hdr_err = tcpa_pkg::E_PAYLOAD;
+          tcpa_pkg::PKT_GC:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NGC) hdr_err = tcpa_pkg::E_PAYLOAD;
+          tcpa_pkg::PKT_AG:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK) hdr_err = tcpa_pkg::E_PAYLOAD;
+          tcpa_pkg::PKT_IODATA:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK || cfg_data_i == 32'd0)
+              hdr_err = tcpa_pkg::E_PAYLOAD;
+          default:  // START
+            if ({24'd0, pindex_q} >= tcpa_pkg::NGC || cfg_data_i != 32'd0)
+              hdr_err = tcpa_pkg::E_PAYLOAD;
+        endcase
+      end
+    end
+  end
+
+  // payload parser: checks the word in field fld_q, says the next field
+  always_comb begin
+    pay_err = tcpa_pkg::E_NONE;
+    nfld = fld_q;
+    t_d = t_q;
+    c_d = c_q;
+    d_d = d_q;
+    nd_d = nd_q;
+    nt_d = nt_q;
+    nc_d = nc_q;
+    case (fld_q)
+      tcpa_pkg::F_DATA: begin
+        if (ptype_q == tcpa_pkg::PKT_REGCFG &&
+            (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
+          pay_err = tcpa_pkg::E_PAYLOAD;
+        if (ptype_q == tcpa_pkg::PKT_WRAPPER && cfg_data_i > tcpa_pkg::NSRC)
+          pay_err = tcpa_pkg::E_PAYLOAD;
+        if (ptype_q == tcpa_pkg::PKT_IODATA && pidx_q == 32'd0 &&
+            cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)
+          pay_err = tcpa_pkg::E_PAYLOAD;
+      end
+      tcpa_pkg::F_II: begin
+        if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+        nfld = tcpa_pkg::F_NDIMS;
+      end
+      tcpa_pkg::F_MODE: begin
+        if (cfg_data_i > 32'd2) pay_err = tcpa_pkg::E_PAYLOAD;
+        nfld = tcpa_pkg::F_NDIMS;
+      end
+      tcpa_pkg::F_NDIMS: begin
+        if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_pkg::E_PAYLOAD;
+        nd_d = cfg_data_i;
+        d_d = 8'd0;
+        nfld = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
+      end
+      tcpa_pkg::F_BOUND: begin
+        if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+        d_d = d_q + 8'd1;
+        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_EPILOG;
+      end
+      tcpa_pkg::F_EPILOG: begin
+        if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+        nfld = tcpa_pkg::F_DELAY0;
+      end
+      tcpa_pkg::F_DELAY0: nfld = tcpa_pkg::F_DELAYR;
+      tcpa_pkg::F_DELAYR: nfld = tcpa_pkg::F_DELAYC;
+      tcpa_pkg::F_DELAYC: nfld = tcpa_pkg::F_NTERMS;
+      tcpa_pkg::F_NTERMS: begin
+        if (cfg_data_i > tcpa_pkg::NTERM) pay_err = tcpa_pkg::E_PAYLOAD;
+        nt_d = cfg_data_i;
+        t_d = 8'd0;
+        nfld = (cfg_data_i == 32'd0) ? tcpa_pkg::F_END : tcpa_pkg::F_TSIG;
+      end
+      tcpa_pkg::F_TSIG: begin
+        if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_pkg::E_PAYLOAD;
+        nfld = tcpa_pkg::F_TNCONS;
+      end
+      tcpa_pkg::F_TNCONS, tcpa_pkg::F_NCONS: begin
+        if (cfg_data_i > tcpa_pkg::NCONS) pay_err = tcpa_pkg::E_PAYLOAD;
+        nc_d = cfg_data_i;
+        c_d = 8'd0;
+        if (cfg_data_i != 32'd0) nfld = tcpa_pkg::F_CKIND;
+        else if (fld_q == tcpa_pkg::F_NCONS || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+        else begin
+          nfld = tcpa_pkg::F_TSIG;
+          t_d = t_q + 8'd1;
+        end
+      end
+      tcpa_pkg::F_CKIND: begin
+        if (cfg_data_i > 32'd1) pay_err = tcpa_pkg::E_PAYLOAD;
+        d_d = 8'd0;
+        nfld = tcpa_pkg::F_CCOEF;
+      end
+      tcpa_pkg::F_CCOEF: begin
+        d_d = d_q + 8'd1;
+        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_CKONST;
+      end
+      tcpa_pkg::F_CKONST: begin
+        c_d = c_q + 8'd1;
+        if ({24'd0, c_q} + 32'd1 < nc_q) nfld = tcpa_pkg::F_CKIND;
+        else if (ptype_q == tcpa_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+        else begin
+          nfld = tcpa_pkg::F_TSIG;
+          t_d = t_q + 8'd1;
+        end
+      end
+      tcpa_pkg::F_PHASE: begin
+        if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+        nfld = tcpa_pkg::F_BASE;
+      end
+      tcpa_pkg::F_BASE: nfld = tcpa_pkg::F_ROWCOEF;
+      tcpa_pkg::F_ROWCOEF: nfld = tcpa_pkg::F_COLCOEF;
+      tcpa_pkg::F_COLCOEF: begin
+        d_d = 8'd0;
+        nfld = tcpa_pkg::F_STRIDE;
+      end
+      tcpa_pkg::F_STRIDE: begin
+        d_d = d_q + 8'd1;
+        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_NCONS;
+      end
+      default: pay_err = tcpa_pkg::E_PAYLOAD;  // F_END: a word too many
+    endcase
+    // the packet's last word must end the parse
+    if (pidx_q + 32'd1 == pn_q && nfld != tcpa_pkg::F_END && fld_q != tcpa_pkg::F_DATA)
+      pay_err = tcpa_pkg::E_PAYLOAD;
+  end
+
+  assign fin_crc = crc_word(crc_q, cfg_data_i) ^ 32'hFFFFFFFF;
+
+  always_comb begin
+    st_d = st_q;
+    wcnt_d = wcnt_q;
+    len_d = len_q;
+    crc_exp_d = crc_exp_q;
+    crc_d = crc_q;
+    pos_d = pos_q;
+    perr_d = perr_q;
+    started_d = started_q;
+    ptype_d = ptype_q;
+    pindex_d = pindex_q;
+    pside_d = pside_q;
+    prow0_d = prow0_q;
+    pcol0_d = pcol0_q;
+    prows_d = prows_q;
+    pcols_d = pcols_q;
+    pn_d = pn_q;
+    pidx_d = pidx_q;
+    fld_d = fld_q;
+    sgc_d = sgc_q;
+    srow0_d = srow0_q;
+    scol0_d = scol0_q;
+    srows_d = srows_q;
+    scols_d = scols_q;
+    start_d = 1'b0;
+    err_d = err_q;
+    bwe_d = 1'b0;
+    bbeg_d = 1'b0;
+    bfld_d = bfld_q;
+    bt_d = bt_q;
+    bc_d = bc_q;
+    bd_d = bd_q;
+    baddr_d = baddr_q;
+    bdata_d = bdata_q;
+    if (acc) begin
+      case (st_q)
+        S_HDR: begin
+          wcnt_d = wcnt_q + 3'd1;
+          case (wcnt_q)
+            3'd0: if (cfg_data_i != tcpa_pkg::STREAM_MAGIC) err_d = tcpa_pkg::E_MAGIC;
+            3'd1: if (cfg_data_i != tcpa_pkg::STREAM_VERSION) err_d = tcpa_pkg::E_VERSION;
+            3'd2: if (cfg_data_i != FP[31:0]) err_d = tcpa_pkg::E_FINGERPRINT;
+            3'd3: if (cfg_data_i != FP[63:32]) err_d = tcpa_pkg::E_FINGERPRINT;
+            3'd4: len_d = cfg_data_i;
+            default: begin
+              crc_exp_d = cfg_data_i;
+              wcnt_d = 3'd0;
+              st_d = S_PKT;
+            end
+          endcase
+          if (err_d != tcpa_pkg::E_NONE) st_d = S_ERR;
+          else if (cfg_last_i) begin
+            st_d = S_ERR;
+            err_d = (wcnt_q == 3'd5) ? ((len_q == 32'd0) ? tcpa_pkg::E_ORDER : tcpa_pkg::E_LENGTH)
+                                     : tcpa_pkg::E_SHORT;
+          end
+        end
+        S_PKT, S_PAY: begin
+          crc_d = crc_word(crc_q, cfg_data_i);
+          pos_d = pos_q + 32'd1;
+          if (st_q == S_PKT) begin
+            wcnt_d = wcnt_q + 3'd1;
+            case (wcnt_q)
+              3'd0: begin
+                ptype_d = cfg_data_i[2:0];
+                pindex_d = cfg_data_i[15:8];
+                pside_d = cfg_data_i[17:16];
+              end
+              3'd1: begin
+                prow0_d = cfg_data_i[15:0];
+                pcol0_d = cfg_data_i[31:16];
+              end
+              3'd2: begin
+                prows_d = cfg_data_i[15:0];
+                pcols_d = cfg_data_i[31:16];
+              end
+              default: begin
+                wcnt_d = 3'd0;
+                pn_d = cfg_data_i;
+                pidx_d = 32'd0;
+                fld_d = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_II :
+                        (ptype_q == tcpa_pkg::PKT_AG) ? tcpa_pkg::F_MODE : tcpa_pkg::F_DATA;
+                st_d = (cfg_data_i == 32'd0) ? S_PKT : S_PAY;
+                if (perr_q == tcpa_pkg::E_NONE && hdr_err == tcpa_pkg::E_NONE) begin
+                  bbeg_d = 1'b1;
+                  bdata_d = cfg_data_i;
+                  if (ptype_q == tcpa_pkg::PKT_START) begin
+                    started_d = 1'b1;
+                    sgc_d = pindex_q[1:0];
+                    srow0_d = prow0_q;
+                    scol0_d = pcol0_q;
+                    srows_d = prows_q;
+                    scols_d = pcols_q;
+                  end
+                end
+              end
+            endcase
+            if (perr_q == tcpa_pkg::E_NONE) perr_d = hdr_err;
+          end else begin
+            pidx_d = pidx_q + 32'd1;
+            fld_d = nfld;
+            if (pidx_q + 32'd1 == pn_q) st_d = S_PKT;
+            if (perr_q == tcpa_pkg::E_NONE) begin
+              perr_d = pay_err;
+              bwe_d = (pay_err == tcpa_pkg::E_NONE);
+              bfld_d = fld_q;
+              bt_d = t_q;
+              bc_d = c_q;
+              bd_d = d_q;
+              baddr_d = pidx_q;
+              bdata_d = cfg_data_i;
+            end
+          end
+          if (cfg_last_i || pos_q + 32'd1 == len_q) begin
+            st_d = S_ERR;
+            if (!(cfg_last_i && pos_q + 32'd1 == len_q)) err_d = tcpa_pkg::E_LENGTH;
+            else if (fin_crc != crc_exp_q) err_d = tcpa_pkg::E_CRC;
+            else if (perr_d != tcpa_pkg::E_NONE) err_d = perr_d;
+            else if (st_d != S_PKT || wcnt_d != 3'd0) err_d = tcpa_pkg::E_TRUNCATED;
+            else if (!started_d) err_d = tcpa_pkg::E_ORDER;
+            else begin
+              st_d = S_DONE;
+              start_d = 1'b1;
+            end
+          end
+        end
+        default: ;  // S_DONE, S_ERR: words are ignored
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= S_HDR;
+      wcnt_q <= '0;
+      len_q <= '0;
+      crc_exp_q <= '0;
+      crc_q <= 32'hFFFFFFFF;
+      pos_q <= '0;
+      perr_q <= '0;
+      started_q <= 1'b0;
+      ptype_q <= '0;
+      pindex_q <= '0;
+      pside_q <= '0;
+      prow0_q <= '0;
+      pcol0_q <= '0;
+      prows_q <= '0;
+      pcols_q <= '0;
+      pn_q <= '0;
+      pidx_q <= '0;
+      fld_q <= '0;
+      t_q <= '0;
+      c_q <= '0;
+      d_q <= '0;
+      nd_q <= '0;
+      nt_q <= '0;
+      nc_q <= '0;
+      sgc_q <= '0;
+      srow0_q <= '0;
+      scol0_q <= '0;
+      srows_q <= '0;
+      scols_q <= '0;
+      start_q <= 1'b0;
+      err_q <= '0;
+      bwe_q <= 1'b0;
+      bbeg_q <= 1'b0;
+      bfld_q <= '0;
+      bt_q <= '0;
+      bc_q <= '0;
+      bd_q <= '0;
+      baddr_q <= '0;
+      bdata_q <= '0;
+    end else begin
+      st_q <= st_d;
+      wcnt_q <= wcnt_d;
+      len_q <= len_d;
+      crc_exp_q <= crc_exp_d;
+      crc_q <= crc_d;
+      pos_q <= pos_d;
+      perr_q <= perr_d;
+      started_q <= started_d;
+      ptype_q <= ptype_d;
+      pindex_q <= pindex_d;
+      pside_q <= pside_d;
+      prow0_q <= prow0_d;
+      pcol0_q <= pcol0_d;
+      prows_q <= prows_d;
+      pcols_q <= pcols_d;
+      pn_q <= pn_d;
+      pidx_q <= pidx_d;
+      fld_q <= fld_d;
+      t_q <= t_d;
+      c_q <= c_d;
+      d_q <= d_d;
+      nd_q <= nd_d;
+      nt_q <= nt_d;
+      nc_q <= nc_d;
+      sgc_q <= sgc_d;
+      srow0_q <= srow0_d;
+      scol0_q <= scol0_d;
+      srows_q <= srows_d;
+      scols_q <= scols_d;
+      start_q <= start_d;
+      err_q <= err_d;
+      bwe_q <= bwe_d;
+      bbeg_q <= bbeg_d;
+      bfld_q <= bfld_d;
+      bt_q <= bt_d;
+      bc_q <= bc_d;
+      bd_q <= bd_d;
+      baddr_q <= baddr_d;
+      bdata_q <= bdata_d;
+    end
+  end
+
+  assign bus_we_o = bwe_q;
+  assign bus_begin_o = bbeg_q;
+  assign bus_type_o = ptype_q;
+  assign bus_index_o = pindex_q;
+  assign bus_side_o = pside_q;
+  assign bus_row0_o = prow0_q;
+  assign bus_col0_o = pcol0_q;
+  assign bus_rows_o = prows_q;
+  assign bus_cols_o = pcols_q;
+  assign bus_field_o = bfld_q;
+  assign bus_t_o = bt_q;
+  assign bus_c_o = bc_q;
+  assign bus_d_o = bd_q;
+  assign bus_addr_o = baddr_q;
+  assign bus_data_o = bdata_q;
+  assign start_o = start_q;
+  assign start_gc_o = sgc_q;
+  assign start_row0_o = srow0_q;
+  assign start_col0_o = scol0_q;
+  assign start_rows_o = srows_q;
+  assign start_cols_o = scols_q;
+  assign err_o = (err_q != tcpa_pkg::E_NONE);
+  assign err_code_o = err_q;
+endmodule

@@ -1,0 +1,62 @@
+// tcpa_fd: one feedback register (timing.md section 4): a ring of `depth`
+// words (REGCFG, default 1, at most pe.fd_depth) with a read pointer R and a
+// write pointer W. A read cycle returns ring[R] and advances R; a write
+// stores ring[W] and advances W; both wrap at the depth. The ring is a
+// memory without reset; a valid bit per entry (reset to 0) makes unwritten
+// entries read as the reset value 0.
+module tcpa_fd (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        depth_we_i,
+  input  logic [31:0] depth_i,
+  input  logic        rd_i,
+  input  logic        we_i,
+  input  logic [31:0] wdata_i,
+  output logic [31:0] val_o
+);
+  localparam int unsigned D  = tcpa_pkg::FD_DEPTH;
+  localparam int unsigned PW = tcpa_pkg::FDP_W;
+
+  logic [31:0]   ring [D];
+  logic [D-1:0]  valid_q, valid_d;
+  logic [PW-1:0] r_q, r_d, w_q, w_d;
+  logic [31:0]   depth_q, depth_d;
+
+  // Returns pointer p advanced by one in a ring of `depth` entries.
+  function automatic logic [PW-1:0] bump(input logic [PW-1:0] p, input logic [31:0] depth);
+    bump = ({{(32-PW){1'b0}}, p} + 32'd1 >= depth) ? '0 : p + 1'b1;
+  endfunction
+
+  always_comb begin
+    depth_d = depth_q;
+    r_d = r_q;
+    w_d = w_q;
+    valid_d = valid_q;
+    if (depth_we_i) depth_d = depth_i;
+    if (rd_i) r_d = bump(r_q, depth_q);
+    if (we_i) begin
+      w_d = bump(w_q, depth_q);
+      valid_d[w_q] = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) ring[w_q] <= wdata_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      depth_q <= 32'd1;
+      r_q <= '0;
+      w_q <= '0;
+      valid_q <= '0;
+    end else begin
+      depth_q <= depth_d;
+      r_q <= r_d;
+      w_q <= w_d;
+      valid_q <= valid_d;
+    end
+  end
+
+  assign val_o = valid_q[r_q] ? ring[r_q] : 32'd0;
+endmodule

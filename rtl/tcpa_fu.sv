@@ -1,0 +1,200 @@
+// tcpa_fu: one functional unit (timing.md section 3): instruction memory,
+// program counter, decoder, the operation of its class, a result pipeline
+// of the class latency L and the branch unit. It issues imem[pc] every cycle
+// from its start (run_i: the PE's local time u >= 0, and a program loaded)
+// until it issues a halt. Sources (class and index) go to the PE, which
+// returns their values in the same cycle; the result of an instruction
+// issued at t is written (wb_*) at the end of t + L - 1. The flag is
+// `result != 0` of the last write.
+module tcpa_fu #(
+  parameter logic [7:0]  IDX = 8'd0,   // FU number (alu, then mul, then div)
+  parameter int unsigned LAT = 1       // latency of the FU's class
+) (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+  // configuration bus, already filtered to this PE
+  input  logic                        bus_we_i,
+  input  logic                        bus_begin_i,
+  input  logic [2:0]                  bus_type_i,
+  input  logic [7:0]                  bus_index_i,
+  input  logic [31:0]                 bus_addr_i,
+  input  logic [31:0]                 bus_data_i,
+  // control
+  input  logic                        run_i,
+  input  logic [tcpa_pkg::NSIG-1:0]   sig_i,
+  input  logic [tcpa_pkg::NFU-1:0]    flag_i,
+  // operands
+  output logic [3*8-1:0]              src_o,      // SRCA, SRCB, SRCC operands
+  input  logic [3*32-1:0]             src_val_i,  // their register values
+  // issue
+  output logic                        issue_o,
+  output logic [tcpa_pkg::PC_W-1:0]   pc_o,
+  output logic                        halt_o,
+  output logic                        loaded_o,
+  output logic                        halted_o,   // halted (before this cycle)
+  output logic                        inflight_o, // a result is written after this cycle
+  // write-back
+  output logic                        wb_o,
+  output logic [7:0]                  wb_dst_o,
+  output logic [7:0]                  wb_odmask_o,
+  output logic [31:0]                 wb_val_o,
+  output logic                        flag_o
+);
+  localparam int unsigned PC_W = tcpa_pkg::PC_W;
+  localparam int unsigned NP   = (LAT > 1) ? LAT - 1 : 1;  // pipeline stages
+  localparam int unsigned PW   = 1 + 8 + 8 + 32;           // valid, dst, odmask, value
+
+  // Returns the result of opcode `op` on a, b, c (isa.md, isa_op_eval).
+  function automatic logic [31:0] op_eval(input logic [5:0] op, input logic [31:0] a,
+                                          input logic [31:0] b, input logic [31:0] c);
+    logic signed [31:0] sa, sb;
+    sa = a;
+    sb = b;
+    op_eval = '0;
+    case ({26'd0, op})
+      tcpa_isa_pkg::OP_MOV:  op_eval = a;
+      tcpa_isa_pkg::OP_NEG:  op_eval = 32'd0 - a;
+      tcpa_isa_pkg::OP_NOT:  op_eval = ~a;
+      tcpa_isa_pkg::OP_LNOT: op_eval = {31'd0, a == 32'd0};
+      tcpa_isa_pkg::OP_MUL:  op_eval = a * b;
+      tcpa_isa_pkg::OP_DIV:
+        if (b == 32'd0) op_eval = 32'hFFFFFFFF;
+        else if (a == 32'h80000000 && b == 32'hFFFFFFFF) op_eval = 32'h80000000;
+        else op_eval = sa / sb;
+      tcpa_isa_pkg::OP_MOD:
+        if (b == 32'd0) op_eval = a;
+        else if (a == 32'h80000000 && b == 32'hFFFFFFFF) op_eval = 32'd0;
+        else op_eval = sa % sb;
+      tcpa_isa_pkg::OP_ADD:  op_eval = a + b;
+      tcpa_isa_pkg::OP_SUB:  op_eval = a - b;
+      tcpa_isa_pkg::OP_SHL:  op_eval = a << b[4:0];
+      tcpa_isa_pkg::OP_SHR:  op_eval = sa >>> b[4:0];
+      tcpa_isa_pkg::OP_SHRU: op_eval = a >> b[4:0];
+      tcpa_isa_pkg::OP_LT:   op_eval = {31'd0, sa < sb};
+      tcpa_isa_pkg::OP_LE:   op_eval = {31'd0, sa <= sb};
+      tcpa_isa_pkg::OP_GT:   op_eval = {31'd0, sa > sb};
+      tcpa_isa_pkg::OP_GE:   op_eval = {31'd0, sa >= sb};
+      tcpa_isa_pkg::OP_EQ:   op_eval = {31'd0, a == b};
+      tcpa_isa_pkg::OP_NE:   op_eval = {31'd0, a != b};
+      tcpa_isa_pkg::OP_AND:  op_eval = a & b;
+      tcpa_isa_pkg::OP_XOR:  op_eval = a ^ b;
+      tcpa_isa_pkg::OP_OR:   op_eval = a | b;
+      tcpa_isa_pkg::OP_SEL:  op_eval = (a != 32'd0) ? b : c;
+      tcpa_isa_pkg::OP_MIN:  op_eval = (sa < sb) ? a : b;
+      tcpa_isa_pkg::OP_MAX:  op_eval = (sa > sb) ? a : b;
+      tcpa_isa_pkg::OP_ABS:  op_eval = sa[31] ? 32'd0 - a : a;
+      default: op_eval = '0;
+    endcase
+  endfunction
+
+  logic [PC_W-1:0]  pc_q, pc_d;
+  logic             halted_q, halted_d;
+  logic             flag_q, flag_d;
+  logic [NP*PW-1:0] pipe_q, pipe_d;
+  logic [127:0]     word;
+  logic             issue, bhalt;
+  logic [PC_W-1:0]  bnext;
+  logic [5:0]       op;
+  logic [3*8-1:0]   opnd;
+  logic [3*32-1:0]  val;
+  logic [PW-1:0]    res, wb;
+
+  tcpa_imem u_imem (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .len_we_i (bus_begin_i && bus_type_i == tcpa_pkg::PKT_PROGRAM && bus_index_i == IDX),
+    .len_i    (bus_data_i >> 2),
+    .we_i     (bus_we_i && bus_type_i == tcpa_pkg::PKT_PROGRAM && bus_index_i == IDX),
+    .waddr_i  (bus_addr_i),
+    .wdata_i  (bus_data_i),
+    .raddr_i  (pc_q),
+    .rdata_o  (word),
+    .loaded_o (loaded_o)
+  );
+
+  assign issue = run_i && loaded_o && !halted_q;
+  assign op = word[tcpa_isa_pkg::ISA_POS_OP +: tcpa_isa_pkg::ISA_SIZE_OP];
+  assign opnd = {word[tcpa_isa_pkg::ISA_POS_SRCC +: 8], word[tcpa_isa_pkg::ISA_POS_SRCB +: 8],
+                 word[tcpa_isa_pkg::ISA_POS_SRCA +: 8]};
+  assign src_o = issue ? opnd : 24'd0;
+
+  // operand values: the immediate here, registers from the PE
+  always_comb begin
+    val = '0;
+    for (int unsigned k = 0; k < 3; k++) begin
+      if ({29'd0, opnd[k*8 + tcpa_isa_pkg::ISA_POS_OPND_CLS +: 3]} == tcpa_isa_pkg::CLS_IMM)
+        val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
+      else
+        val[k*32 +: 32] = src_val_i[k*32 +: 32];
+    end
+  end
+
+  tcpa_branch_unit u_branch (
+    .pc_i     (pc_q),
+    .kind_i   (word[tcpa_isa_pkg::ISA_POS_BKIND +: 2]),
+    .nsel_i   (word[tcpa_isa_pkg::ISA_POS_BNSEL +: 2]),
+    .sel0_i   (word[tcpa_isa_pkg::ISA_POS_BSEL0 +: 6]),
+    .sel1_i   (word[tcpa_isa_pkg::ISA_POS_BSEL1 +: 6]),
+    .target_i (word[tcpa_isa_pkg::ISA_POS_BT0 +: 4*PC_W]),
+    .sig_i    (sig_i),
+    .flag_i   (flag_i),
+    .next_o   (bnext),
+    .halt_o   (bhalt)
+  );
+
+  // the issued result, then the pipeline of LAT - 1 stages
+  assign res = {issue && op != 6'd0,
+                word[tcpa_isa_pkg::ISA_POS_DST +: 8],
+                word[tcpa_isa_pkg::ISA_POS_ODMASK +: 8],
+                op_eval(op, val[31:0], val[63:32], val[95:64])};
+
+  always_comb begin
+    pipe_d = pipe_q;
+    wb = res;
+    inflight_o = 1'b0;
+    if (LAT > 1) begin
+      wb = pipe_q[(NP-1)*PW +: PW];
+      inflight_o = res[PW-1];
+      for (int unsigned k = 0; k + 1 < NP; k++) begin
+        if (pipe_q[k*PW + PW - 1]) inflight_o = 1'b1;
+      end
+      pipe_d = pipe_q << PW;
+      pipe_d[0 +: PW] = res;
+    end
+  end
+
+  always_comb begin
+    pc_d = pc_q;
+    halted_d = halted_q;
+    flag_d = flag_q;
+    if (issue) begin
+      pc_d = bnext;
+      halted_d = bhalt;
+    end
+    if (wb[PW-1]) flag_d = (wb[31:0] != 32'd0);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pc_q <= '0;
+      halted_q <= 1'b0;
+      flag_q <= 1'b0;
+      pipe_q <= '0;
+    end else begin
+      pc_q <= pc_d;
+      halted_q <= halted_d;
+      flag_q <= flag_d;
+      pipe_q <= pipe_d;
+    end
+  end
+
+  assign issue_o = issue;
+  assign pc_o = pc_q;
+  assign halt_o = issue && bhalt;
+  assign halted_o = halted_q;
+  assign wb_o = wb[PW-1];
+  assign wb_dst_o = wb[PW-2 -: 8];
+  assign wb_odmask_o = wb[PW-10 -: 8];
+  assign wb_val_o = wb[31:0];
+  assign flag_o = flag_q;
+endmodule

@@ -1,0 +1,226 @@
+// tcpa_gc: global controller IDX. Stores its GC packet (docs/stream.md) from
+// the configuration bus: ii, bounds, epilog, the start-delay coefficients,
+// the region origin and the signal terms. The number of steps
+// S = prod(bounds) + epilog is formed while the bounds arrive.
+//
+// Running (run_i from the start pulse on, one cycle before cycle 0 of the
+// PEs), it walks the steps itself (tcpa_stepper, delay 0) and evaluates the
+// terms at J(s) with tcpa_affine accumulators; at phase 0 of step s it stores
+// the signal vector of s in a ring of HIST vectors, so it is in place one
+// cycle before any PE reaches step s. A PE with start delay d reads the
+// vector of its own step from the ring (timing.md section 2: the GC's value
+// delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
+module tcpa_gc #(
+  parameter logic [7:0] IDX = 8'd0
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  input  logic                                bus_we_i,
+  input  logic                                bus_begin_i,
+  input  logic [2:0]                          bus_type_i,
+  input  logic [7:0]                          bus_index_i,
+  input  logic [15:0]                         bus_row0_i,
+  input  logic [15:0]                         bus_col0_i,
+  input  logic [4:0]                          bus_field_i,
+  input  logic [7:0]                          bus_t_i,
+  input  logic [7:0]                          bus_c_i,
+  input  logic [7:0]                          bus_d_i,
+  input  logic [31:0]                         bus_data_i,
+  input  logic                                run_i,
+  output logic [31:0]                         ii_o,
+  output logic [31:0]                         ndims_o,
+  output logic [tcpa_pkg::NDIM*32-1:0]        bound_o,
+  output logic [31:0]                         nsteps_o,
+  output logic [31:0]                         delay0_o,
+  output logic [31:0]                         delay_row_o,
+  output logic [31:0]                         delay_col_o,
+  output logic [15:0]                         row0_o,
+  output logic [15:0]                         col0_o,
+  output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o
+);
+  localparam int unsigned NDIM  = tcpa_pkg::NDIM;
+  localparam int unsigned NTERM = tcpa_pkg::NTERM;
+  localparam int unsigned NCONS = tcpa_pkg::NCONS;
+  localparam int unsigned NSIG  = tcpa_pkg::NSIG;
+  localparam int unsigned HIST  = tcpa_pkg::HIST;
+  localparam int unsigned NC    = NTERM * NCONS;
+
+  logic [31:0]          ii_q, ii_d, nd_q, nd_d, epi_q, epi_d, prod_q, prod_d;
+  logic [31:0]          dl0_q, dl0_d, dlr_q, dlr_d, dlc_q, dlc_d, nt_q, nt_d;
+  logic [15:0]          row0_q, row0_d, col0_q, col0_d;
+  logic [NDIM*32-1:0]   bound_q, bound_d;
+  logic [NTERM*8-1:0]   tsig_q, tsig_d;
+  logic [NTERM*8-1:0]   tnc_q, tnc_d;
+  logic [NC-1:0]        kind_q, kind_d;
+  logic [NC*NDIM*32-1:0] coef_q, coef_d;
+  logic [NC*32-1:0]     konst_q, konst_d;
+  logic [HIST*NSIG-1:0] hist_q, hist_d;
+
+  logic                 mine, sbegin, sadv;
+  logic [31:0]          sstep;
+  logic [NDIM-1:0]      sinc, sclr;
+  logic [NC*32-1:0]     cval;
+  logic [NSIG-1:0]      sig;
+  logic                 hold;
+  int unsigned          ci;
+
+  assign mine = (bus_type_i == tcpa_pkg::PKT_GC) && (bus_index_i == IDX);
+
+  always_comb begin
+    ii_d = ii_q;
+    nd_d = nd_q;
+    epi_d = epi_q;
+    prod_d = prod_q;
+    dl0_d = dl0_q;
+    dlr_d = dlr_q;
+    dlc_d = dlc_q;
+    nt_d = nt_q;
+    row0_d = row0_q;
+    col0_d = col0_q;
+    bound_d = bound_q;
+    tsig_d = tsig_q;
+    tnc_d = tnc_q;
+    kind_d = kind_q;
+    coef_d = coef_q;
+    konst_d = konst_q;
+    ci = ({24'd0, bus_t_i} * NCONS + {24'd0, bus_c_i}) % NC;
+    if (mine && bus_begin_i) begin
+      row0_d = bus_row0_i;
+      col0_d = bus_col0_i;
+      prod_d = 32'd1;
+      bound_d = '0;
+      coef_d = '0;
+      nt_d = '0;
+    end
+    if (mine && bus_we_i) begin
+      case (bus_field_i)
+        tcpa_pkg::F_II: ii_d = bus_data_i;
+        tcpa_pkg::F_NDIMS: nd_d = bus_data_i;
+        tcpa_pkg::F_BOUND: begin
+          bound_d[({24'd0, bus_d_i} % NDIM)*32 +: 32] = bus_data_i;
+          prod_d = prod_q * bus_data_i;
+        end
+        tcpa_pkg::F_EPILOG: epi_d = bus_data_i;
+        tcpa_pkg::F_DELAY0: dl0_d = bus_data_i;
+        tcpa_pkg::F_DELAYR: dlr_d = bus_data_i;
+        tcpa_pkg::F_DELAYC: dlc_d = bus_data_i;
+        tcpa_pkg::F_NTERMS: nt_d = bus_data_i;
+        tcpa_pkg::F_TSIG: tsig_d[({24'd0, bus_t_i} % NTERM)*8 +: 8] = bus_data_i[7:0];
+        tcpa_pkg::F_TNCONS: tnc_d[({24'd0, bus_t_i} % NTERM)*8 +: 8] = bus_data_i[7:0];
+        tcpa_pkg::F_CKIND: kind_d[ci] = bus_data_i[0];
+        tcpa_pkg::F_CCOEF: coef_d[(ci*NDIM + ({24'd0, bus_d_i} % NDIM))*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_CKONST: konst_d[ci*32 +: 32] = bus_data_i;
+        default: ;
+      endcase
+    end
+  end
+
+  tcpa_stepper u_stepper (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .run_i     (run_i),
+    .delay_i   (32'd0),
+    .ii_i      (ii_q),
+    .ndims_i   (nd_q),
+    .bound_i   (bound_q),
+    .nsteps_i  (prod_q + epi_q),
+    .started_o (),
+    .first_o   (),
+    .active_o  (),
+    .begin_o   (sbegin),
+    .last_o    (),
+    .step_o    (sstep),
+    .adv_o     (sadv),
+    .inc_o     (sinc),
+    .clr_o     (sclr)
+  );
+
+  for (genvar k = 0; k < NC; k++) begin : g_cons
+    tcpa_affine u_affine (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .clear_i (!run_i),
+      .adv_i   (sadv),
+      .inc_i   (sinc),
+      .clr_i   (sclr),
+      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
+      .konst_i (konst_q[k*32 +: 32]),
+      .value_o (cval[k*32 +: 32])
+    );
+  end
+
+  // signal i: some term of i has all its constraints true at J(s)
+  always_comb begin
+    sig = '0;
+    hold = 1'b0;
+    for (int unsigned t = 0; t < NTERM; t++) begin
+      hold = (t < nt_q);
+      for (int unsigned c = 0; c < NCONS; c++) begin
+        if (c < {24'd0, tnc_q[t*8 +: 8]}) begin
+          if (kind_q[t*NCONS + c]) begin
+            if (cval[(t*NCONS + c)*32 +: 32] != 32'd0) hold = 1'b0;
+          end else begin
+            if (cval[(t*NCONS + c)*32 + 31]) hold = 1'b0;
+          end
+        end
+      end
+      if (hold && {24'd0, tsig_q[t*8 +: 8]} < NSIG) sig[{24'd0, tsig_q[t*8 +: 8]} % NSIG] = 1'b1;
+    end
+  end
+
+  always_comb begin
+    hist_d = hist_q;
+    if (sbegin) hist_d[(sstep % HIST)*NSIG +: NSIG] = sig;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ii_q <= 32'd1;
+      nd_q <= 32'd1;
+      epi_q <= '0;
+      prod_q <= 32'd1;
+      dl0_q <= '0;
+      dlr_q <= '0;
+      dlc_q <= '0;
+      nt_q <= '0;
+      row0_q <= '0;
+      col0_q <= '0;
+      bound_q <= '0;
+      tsig_q <= '0;
+      tnc_q <= '0;
+      kind_q <= '0;
+      coef_q <= '0;
+      konst_q <= '0;
+      hist_q <= '0;
+    end else begin
+      ii_q <= ii_d;
+      nd_q <= nd_d;
+      epi_q <= epi_d;
+      prod_q <= prod_d;
+      dl0_q <= dl0_d;
+      dlr_q <= dlr_d;
+      dlc_q <= dlc_d;
+      nt_q <= nt_d;
+      row0_q <= row0_d;
+      col0_q <= col0_d;
+      bound_q <= bound_d;
+      tsig_q <= tsig_d;
+      tnc_q <= tnc_d;
+      kind_q <= kind_d;
+      coef_q <= coef_d;
+      konst_q <= konst_d;
+      hist_q <= hist_d;
+    end
+  end
+
+  assign ii_o = ii_q;
+  assign ndims_o = nd_q;
+  assign bound_o = bound_q;
+  assign nsteps_o = prod_q + epi_q;
+  assign delay0_o = dl0_q;
+  assign delay_row_o = dlr_q;
+  assign delay_col_o = dlc_q;
+  assign row0_o = row0_q;
+  assign col0_o = col0_q;
+  assign hist_o = hist_q;
+endmodule

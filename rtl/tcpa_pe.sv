@@ -1,0 +1,325 @@
+// tcpa_pe: one processing element at (ROW, COL): its FUs (tcpa_fu), register
+// file, feedback registers, input FIFOs, output registers and interconnect
+// wrapper, plus the local step counter (tcpa_stepper) that gives it its
+// start (local time u = t - d) and the control signals of its own step read
+// from the global controller's signal ring (timing.md section 2).
+//
+// Per cycle: sources are read (rd, fd ring[R], FIFO heads); a fd or id read
+// by any issued instruction advances/pops once; write-backs update rd/fd/od
+// with the higher FU winning; od k written at the end of x is a token on
+// source od k in cycle x + 1; wrapper sinks drive the input FIFOs (pushed
+// at the end of the cycle) and the wrapper outputs, which are registered
+// into the link stage (wout_*_o): the neighbour sees them one cycle later.
+// The dbg_* outputs are the per-cycle events of trace.md (read only by the
+// simulation harness; they are plain wires of the datapath).
+module tcpa_pe #(
+  parameter int unsigned ROW = 0,
+  parameter int unsigned COL = 0
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  input  logic                                bus_we_i,
+  input  logic                                bus_begin_i,
+  input  logic [2:0]                          bus_type_i,
+  input  logic [7:0]                          bus_index_i,
+  input  logic [15:0]                         bus_row0_i,
+  input  logic [15:0]                         bus_col0_i,
+  input  logic [15:0]                         bus_rows_i,
+  input  logic [15:0]                         bus_cols_i,
+  input  logic [31:0]                         bus_addr_i,
+  input  logic [31:0]                         bus_data_i,
+  input  logic                                run_i,      // region running
+  input  logic [31:0]                         delay_i,
+  input  logic [31:0]                         ii_i,
+  input  logic [31:0]                         ndims_i,
+  input  logic [tcpa_pkg::NDIM*32-1:0]        bound_i,
+  input  logic [31:0]                         nsteps_i,
+  input  logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_i,
+  input  logic [tcpa_pkg::NWP-1:0]            win_valid_i,
+  input  logic [tcpa_pkg::NWP*32-1:0]         win_data_i,
+  output logic [tcpa_pkg::NWP-1:0]            wout_valid_o,
+  output logic [tcpa_pkg::NWP*32-1:0]         wout_data_o,
+  output logic                                quiet_o,
+  // trace events
+  output logic                                dbg_start_o,
+  output logic [tcpa_pkg::NSIG-1:0]           dbg_sig_o,
+  output logic [tcpa_pkg::NFU-1:0]            dbg_issue_o,
+  output logic [tcpa_pkg::NFU*8-1:0]          dbg_pc_o,
+  output logic [tcpa_pkg::NFU-1:0]            dbg_halt_o,
+  output logic [tcpa_pkg::NFU-1:0]            dbg_wr_o,
+  output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_dst_o,
+  output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_odmask_o,
+  output logic [tcpa_pkg::NFU*32-1:0]         dbg_wr_val_o,
+  output logic [tcpa_pkg::NID-1:0]            dbg_idrd_o,
+  output logic [tcpa_pkg::NID-1:0]            dbg_idempty_o,
+  output logic [tcpa_pkg::NID*32-1:0]         dbg_idhead_o,
+  output logic [tcpa_pkg::NID-1:0]            dbg_push_o,
+  output logic [tcpa_pkg::NID*32-1:0]         dbg_push_val_o,
+  output logic [tcpa_pkg::NID-1:0]            dbg_drop_o,
+  output logic [tcpa_pkg::NFD-1:0]            dbg_fdrd_o,
+  output logic [tcpa_pkg::NFD*32-1:0]         dbg_fdval_o,
+  output logic [tcpa_pkg::NWP-1:0]            dbg_hop_o,
+  output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o
+);
+  localparam int unsigned NFU   = tcpa_pkg::NFU;
+  localparam int unsigned NRD   = tcpa_pkg::NRD;
+  localparam int unsigned NFD   = tcpa_pkg::NFD;
+  localparam int unsigned NID   = tcpa_pkg::NID;
+  localparam int unsigned NOD   = tcpa_pkg::NOD;
+  localparam int unsigned NWP   = tcpa_pkg::NWP;
+  localparam int unsigned NSIG  = tcpa_pkg::NSIG;
+  localparam int unsigned NSRC  = tcpa_pkg::NSRC;
+  localparam int unsigned NSINK = tcpa_pkg::NSINK;
+  localparam int unsigned SW    = tcpa_pkg::SEL_W;
+  localparam int unsigned HIST  = tcpa_pkg::HIST;
+  localparam int unsigned PC_W  = tcpa_pkg::PC_W;
+
+  logic hit, started, active;
+  logic [31:0] step;
+  logic [NSIG-1:0] sig;
+
+  // configuration held by the PE itself
+  logic [NSINK*SW-1:0] wsel_q, wsel_d;
+  // od tokens and link stage
+  logic [NOD-1:0]      odtok_q, odtok_d;
+  logic [NOD*32-1:0]   odval_q, odval_d;
+  logic [NWP-1:0]      link_q, link_d;
+  logic [NWP*32-1:0]   linkv_q, linkv_d;
+
+  // FU side
+  logic [NFU*24-1:0]   fsrc;
+  logic [NFU*96-1:0]   fsrcv;
+  logic [NFU-1:0]      fissue, fhalt, floaded, fhalted, finfl, fwb, fflag;
+  logic [NFU*PC_W-1:0] fpc;
+  logic [NFU*8-1:0]    fdst, fodm;
+  logic [NFU*32-1:0]   fval;
+
+  logic [NRD*32-1:0]   rdv;
+  logic [NFD*32-1:0]   fdv;
+  logic [NID*32-1:0]   head;
+  logic [NID-1:0]      empty, idrd, drop;
+  logic [NFD-1:0]      fdrd, fdwe;
+  logic [NFD*32-1:0]   fdwd;
+  logic [NFU-1:0]      rdwe;
+  logic [NFU*5-1:0]    rdwi;
+  logic [NSRC-1:0]     srcv;
+  logic [NSRC*32-1:0]  srcd;
+  logic [NSINK-1:0]    sinkv;
+  logic [NSINK*32-1:0] sinkd;
+
+  assign hit = ({16'd0, bus_row0_i} <= ROW) && (ROW < {16'd0, bus_row0_i} + {16'd0, bus_rows_i}) &&
+               ({16'd0, bus_col0_i} <= COL) && (COL < {16'd0, bus_col0_i} + {16'd0, bus_cols_i});
+
+  tcpa_stepper u_stepper (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .run_i     (run_i),
+    .delay_i   (delay_i),
+    .ii_i      (ii_i),
+    .ndims_i   (ndims_i),
+    .bound_i   (bound_i),
+    .nsteps_i  (nsteps_i),
+    .started_o (started),
+    .first_o   (dbg_start_o),
+    .active_o  (active),
+    .begin_o   (),
+    .last_o    (),
+    .step_o    (step),
+    .adv_o     (),
+    .inc_o     (),
+    .clr_o     ()
+  );
+
+  assign sig = active ? hist_i[(step % HIST)*NSIG +: NSIG] : '0;
+
+  for (genvar f = 0; f < NFU; f++) begin : g_fu
+    tcpa_fu #(
+      .IDX (f[7:0]),
+      .LAT ((f < tcpa_pkg::NALU) ? tcpa_pkg::LAT_ALU :
+            (f < tcpa_pkg::NALU + tcpa_pkg::NMUL) ? tcpa_pkg::LAT_MUL : tcpa_pkg::LAT_DIV)
+    ) u_fu (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .bus_we_i    (bus_we_i && hit),
+      .bus_begin_i (bus_begin_i && hit),
+      .bus_type_i  (bus_type_i),
+      .bus_index_i (bus_index_i),
+      .bus_addr_i  (bus_addr_i),
+      .bus_data_i  (bus_data_i),
+      .run_i       (started),
+      .sig_i       (sig),
+      .flag_i      (fflag),
+      .src_o       (fsrc[f*24 +: 24]),
+      .src_val_i   (fsrcv[f*96 +: 96]),
+      .issue_o     (fissue[f]),
+      .pc_o        (fpc[f*PC_W +: PC_W]),
+      .halt_o      (fhalt[f]),
+      .loaded_o    (floaded[f]),
+      .halted_o    (fhalted[f]),
+      .inflight_o  (finfl[f]),
+      .wb_o        (fwb[f]),
+      .wb_dst_o    (fdst[f*8 +: 8]),
+      .wb_odmask_o (fodm[f*8 +: 8]),
+      .wb_val_o    (fval[f*32 +: 32]),
+      .flag_o      (fflag[f])
+    );
+  end
+
+  // source values and the fd/id read strobes of this cycle
+  always_comb begin
+    fsrcv = '0;
+    idrd = '0;
+    fdrd = '0;
+    for (int unsigned f = 0; f < NFU; f++) begin
+      for (int unsigned k = 0; k < 3; k++) begin
+        case ({29'd0, fsrc[f*24 + k*8 + 5 +: 3]})
+          tcpa_isa_pkg::CLS_RD:
+            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NRD)
+              fsrcv[f*96 + k*32 +: 32] = rdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NRD)*32 +: 32];
+          tcpa_isa_pkg::CLS_FD:
+            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NFD) begin
+              fsrcv[f*96 + k*32 +: 32] = fdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NFD)*32 +: 32];
+              fdrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NFD] = 1'b1;
+            end
+          tcpa_isa_pkg::CLS_ID:
+            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NID) begin
+              fsrcv[f*96 + k*32 +: 32] = head[({27'd0, fsrc[f*24 + k*8 +: 5]} % NID)*32 +: 32];
+              idrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NID] = 1'b1;
+            end
+          default: ;
+        endcase
+      end
+    end
+  end
+
+  // write-back routing: rd, fd (higher FU wins), od tokens
+  always_comb begin
+    rdwe = '0;
+    rdwi = '0;
+    fdwe = '0;
+    fdwd = '0;
+    odtok_d = '0;
+    odval_d = odval_q;
+    for (int unsigned f = 0; f < NFU; f++) begin
+      rdwi[f*5 +: 5] = fdst[f*8 +: 5];
+      if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
+      if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
+          {27'd0, fdst[f*8 +: 5]} < NFD) begin
+        fdwe[{27'd0, fdst[f*8 +: 5]} % NFD] = 1'b1;
+        fdwd[({27'd0, fdst[f*8 +: 5]} % NFD)*32 +: 32] = fval[f*32 +: 32];
+      end
+      for (int unsigned k = 0; k < NOD; k++) begin
+        if (fwb[f] && fodm[f*8 + k]) begin
+          odtok_d[k] = 1'b1;
+          odval_d[k*32 +: 32] = fval[f*32 +: 32];
+        end
+      end
+    end
+  end
+
+  tcpa_regfile u_regfile (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (rdwe),
+    .widx_i  (rdwi),
+    .wdata_i (fval),
+    .rd_o    (rdv)
+  );
+
+  for (genvar k = 0; k < NFD; k++) begin : g_fd
+    tcpa_fd u_fd (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .depth_we_i (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_REGCFG && bus_addr_i == k),
+      .depth_i    (bus_data_i),
+      .rd_i       (fdrd[k]),
+      .we_i       (fdwe[k]),
+      .wdata_i    (fdwd[k*32 +: 32]),
+      .val_o      (fdv[k*32 +: 32])
+    );
+  end
+
+  // wrapper: sources od tokens, then inputs; sinks id FIFOs, then outputs
+  assign srcv = {win_valid_i, odtok_q};
+  assign srcd = {win_data_i, odval_q};
+
+  tcpa_wrapper u_wrapper (
+    .sel_i        (wsel_q),
+    .src_valid_i  (srcv),
+    .src_data_i   (srcd),
+    .sink_valid_o (sinkv),
+    .sink_data_o  (sinkd)
+  );
+
+  for (genvar k = 0; k < NID; k++) begin : g_fifo
+    tcpa_fifo u_fifo (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .pop_i       (idrd[k]),
+      .push_i      (sinkv[k]),
+      .push_data_i (sinkd[k*32 +: 32]),
+      .head_o      (head[k*32 +: 32]),
+      .empty_o     (empty[k]),
+      .drop_o      (drop[k])
+    );
+  end
+
+  always_comb begin
+    wsel_d = wsel_q;
+    if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER && bus_addr_i < NSINK)
+      wsel_d[(bus_addr_i % NSINK)*SW +: SW] = bus_data_i[SW-1:0];
+    link_d = sinkv[NSINK-1:NID];
+    linkv_d = sinkd[NSINK*32-1:NID*32];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wsel_q <= '0;
+      odtok_q <= '0;
+      odval_q <= '0;
+      link_q <= '0;
+      linkv_q <= '0;
+    end else begin
+      wsel_q <= wsel_d;
+      odtok_q <= odtok_d;
+      odval_q <= odval_d;
+      link_q <= link_d;
+      linkv_q <= linkv_d;
+    end
+  end
+
+  assign wout_valid_o = link_q;
+  assign wout_data_o = linkv_q;
+
+  // nothing left to do here: every loaded FU of a running PE halted (or
+  // halts now), no result pending, no token on an od source or a link
+  always_comb begin
+    quiet_o = (odtok_q == '0) && (link_q == '0) && (sinkv == '0);
+    for (int unsigned f = 0; f < NFU; f++) begin
+      if (finfl[f]) quiet_o = 1'b0;
+      if (run_i && floaded[f] && !fhalted[f] && !fhalt[f]) quiet_o = 1'b0;
+    end
+  end
+
+  assign dbg_sig_o = sig;
+  assign dbg_issue_o = fissue;
+  assign dbg_halt_o = fhalt;
+  assign dbg_wr_o = fwb;
+  assign dbg_wr_dst_o = fdst;
+  assign dbg_wr_odmask_o = fodm;
+  assign dbg_wr_val_o = fval;
+  assign dbg_idrd_o = idrd;
+  assign dbg_idempty_o = empty;
+  assign dbg_idhead_o = head;
+  assign dbg_push_o = sinkv[NID-1:0];
+  assign dbg_push_val_o = sinkd[NID*32-1:0];
+  assign dbg_drop_o = drop;
+  assign dbg_fdrd_o = fdrd;
+  assign dbg_fdval_o = fdv;
+  assign dbg_hop_o = link_d;
+  assign dbg_hop_val_o = linkv_d;
+  always_comb begin
+    dbg_pc_o = '0;
+    for (int unsigned f = 0; f < NFU; f++) dbg_pc_o[f*8 +: PC_W] = fpc[f*PC_W +: PC_W];
+  end
+endmodule

@@ -1,0 +1,101 @@
+// tcpa_pkg: constants of the TCPA RTL derived from the generated packages
+// (tcpa_params_pkg from the architecture INI, tcpa_isa_pkg from isa.h) and
+// the configuration stream format of docs/stream.md: packet types, the
+// field tags the loader puts on the configuration bus, loader error codes.
+// Nothing here is an architecture value of its own.
+package tcpa_pkg;
+  localparam int unsigned ROWS       = tcpa_params_pkg::ARRAY_ROWS;
+  localparam int unsigned COLS       = tcpa_params_pkg::ARRAY_COLS;
+  localparam int unsigned NPE        = ROWS * COLS;
+  localparam int unsigned NALU       = tcpa_params_pkg::PE_ALU;
+  localparam int unsigned NMUL       = tcpa_params_pkg::PE_MUL;
+  localparam int unsigned NDIV       = tcpa_params_pkg::PE_DIV;
+  localparam int unsigned NFU        = NALU + NMUL + NDIV;
+  localparam int unsigned NRD        = tcpa_params_pkg::PE_RD;
+  localparam int unsigned NFD        = tcpa_params_pkg::PE_FD;
+  localparam int unsigned FD_DEPTH   = tcpa_params_pkg::PE_FD_DEPTH;
+  localparam int unsigned NID        = tcpa_params_pkg::PE_ID;
+  localparam int unsigned NOD        = tcpa_params_pkg::PE_OD;
+  localparam int unsigned FIFO_DEPTH = tcpa_params_pkg::PE_FIFO_DEPTH;
+  localparam int unsigned IMEM       = tcpa_params_pkg::PE_IMEM;
+  localparam int unsigned LAT_ALU    = tcpa_params_pkg::LATENCY_ALU;
+  localparam int unsigned LAT_MUL    = tcpa_params_pkg::LATENCY_MUL;
+  localparam int unsigned LAT_DIV    = tcpa_params_pkg::LATENCY_DIV;
+  localparam int unsigned NPORT      = tcpa_params_pkg::INTERCONNECT_PORTS;
+  localparam int unsigned NSIG       = tcpa_params_pkg::GC_SIGNALS;
+  localparam int unsigned NDIM       = tcpa_params_pkg::GC_DIMS;
+  localparam int unsigned BANKS      = tcpa_params_pkg::IOBUF_BANKS;
+  localparam int unsigned BANK_DEPTH = tcpa_params_pkg::IOBUF_DEPTH;
+
+  // derived sizes
+  localparam int unsigned NSIDE   = 4;                 // n e s w
+  localparam int unsigned NWP     = NSIDE * NPORT;     // wrapper ports each way
+  localparam int unsigned NBANK   = (BANKS < NPORT) ? BANKS : NPORT;
+  localparam int unsigned NTERM   = 2 * NSIG;          // GC terms
+  localparam int unsigned NCONS   = 2 * NDIM;          // constraints per term / AG
+  localparam int unsigned NGC     = 4;                 // global controllers
+  localparam int unsigned NSRC    = NOD + NWP;         // wrapper sources
+  localparam int unsigned NSINK   = NID + NWP;         // wrapper sinks
+  localparam int unsigned SEL_W   = $clog2(NSRC + 1);
+  localparam int unsigned PC_W    = tcpa_isa_pkg::ISA_PC_BITS;
+  localparam int unsigned BADDR_W = (BANK_DEPTH > 1) ? $clog2(BANK_DEPTH) : 1;
+  localparam int unsigned FDP_W   = (FD_DEPTH > 1) ? $clog2(FD_DEPTH) : 1;
+  localparam int unsigned FIFO_W  = $clog2(FIFO_DEPTH + 1);
+  // signal history of the GC (steps a PE may lag behind the GC, see rtl.md)
+  localparam int unsigned HIST    = 128;
+
+  // packet types (docs/stream.md)
+  localparam logic [2:0] PKT_PROGRAM = 3'd1;
+  localparam logic [2:0] PKT_REGCFG  = 3'd2;
+  localparam logic [2:0] PKT_WRAPPER = 3'd3;
+  localparam logic [2:0] PKT_GC      = 3'd4;
+  localparam logic [2:0] PKT_AG      = 3'd5;
+  localparam logic [2:0] PKT_IODATA  = 3'd6;
+  localparam logic [2:0] PKT_START   = 3'd7;
+
+  // field tags of a payload word on the configuration bus
+  localparam logic [4:0] F_DATA    = 5'd0;   // PROGRAM, REGCFG, WRAPPER, IODATA
+  localparam logic [4:0] F_II      = 5'd1;
+  localparam logic [4:0] F_NDIMS   = 5'd2;
+  localparam logic [4:0] F_BOUND   = 5'd3;
+  localparam logic [4:0] F_EPILOG  = 5'd4;
+  localparam logic [4:0] F_DELAY0  = 5'd5;
+  localparam logic [4:0] F_DELAYR  = 5'd6;
+  localparam logic [4:0] F_DELAYC  = 5'd7;
+  localparam logic [4:0] F_NTERMS  = 5'd8;
+  localparam logic [4:0] F_TSIG    = 5'd9;
+  localparam logic [4:0] F_TNCONS  = 5'd10;
+  localparam logic [4:0] F_CKIND   = 5'd11;
+  localparam logic [4:0] F_CCOEF   = 5'd12;
+  localparam logic [4:0] F_CKONST  = 5'd13;
+  localparam logic [4:0] F_MODE    = 5'd14;
+  localparam logic [4:0] F_PHASE   = 5'd15;
+  localparam logic [4:0] F_BASE    = 5'd16;
+  localparam logic [4:0] F_ROWCOEF = 5'd17;
+  localparam logic [4:0] F_COLCOEF = 5'd18;
+  localparam logic [4:0] F_STRIDE  = 5'd19;
+  localparam logic [4:0] F_NCONS   = 5'd20;
+  localparam logic [4:0] F_END     = 5'd21;  // no more words expected
+
+  // loader error codes: the magnitude of stream.h's STREAM_ERR_*
+  localparam logic [3:0] E_NONE        = 4'd0;
+  localparam logic [3:0] E_SHORT       = 4'd1;
+  localparam logic [3:0] E_MAGIC       = 4'd2;
+  localparam logic [3:0] E_VERSION     = 4'd3;
+  localparam logic [3:0] E_FINGERPRINT = 4'd4;
+  localparam logic [3:0] E_LENGTH      = 4'd5;
+  localparam logic [3:0] E_CRC         = 4'd6;
+  localparam logic [3:0] E_TRUNCATED   = 4'd7;
+  localparam logic [3:0] E_TYPE        = 4'd8;
+  localparam logic [3:0] E_RECT        = 4'd9;
+  localparam logic [3:0] E_PAYLOAD     = 4'd10;
+  localparam logic [3:0] E_ORDER       = 4'd11;
+
+  localparam logic [31:0] STREAM_MAGIC   = 32'h41504354;
+  localparam logic [31:0] STREAM_VERSION = 32'd1;
+
+  // AG modes
+  localparam logic [1:0] AG_OFF   = 2'd0;
+  localparam logic [1:0] AG_READ  = 2'd1;
+  localparam logic [1:0] AG_WRITE = 2'd2;
+endpackage

@@ -1,0 +1,113 @@
+// tcpa_stepper: the step sequence of timing.md section 2 for one unit with a
+// start delay (a PE, an address generator, or the global controller itself).
+// From the first cycle with run_i high it counts cycles; once delay_i cycles
+// have passed (local time u >= 0) it counts phases 0..ii-1 and steps
+// 0..S-1 and keeps the iteration vector J in mixed radix (dimension 0
+// fastest, the last dimension unbounded, so the epilog continues it).
+// At the last phase of a step adv_o says J advances at the end of the cycle,
+// inc_o (one-hot) which dimension increments and clr_o which lower
+// dimensions wrap to 0: the affine evaluators (tcpa_affine) follow J with
+// additions only.
+module tcpa_stepper (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              run_i,
+  input  logic [31:0]                       delay_i,
+  input  logic [31:0]                       ii_i,
+  input  logic [31:0]                       ndims_i,
+  input  logic [tcpa_pkg::NDIM*32-1:0]      bound_i,
+  input  logic [31:0]                       nsteps_i,
+  output logic                              started_o,   // u >= 0
+  output logic                              first_o,     // u == 0
+  output logic                              active_o,    // u >= 0 and s < S
+  output logic                              begin_o,     // active, phase 0
+  output logic                              last_o,      // u >= 0 and s >= S-1
+  output logic [31:0]                       step_o,
+  output logic                              adv_o,
+  output logic [tcpa_pkg::NDIM-1:0]         inc_o,
+  output logic [tcpa_pkg::NDIM-1:0]         clr_o
+);
+  localparam int unsigned NDIM = tcpa_pkg::NDIM;
+
+  logic [31:0]        cnt_q, cnt_d;
+  logic               was_q, was_d;
+  logic [31:0]        ph_q, ph_d;
+  logic [31:0]        s_q, s_d;
+  logic [NDIM*32-1:0] j_q, j_d;
+  logic               started, active, adv, found;
+  logic [NDIM-1:0]    inc, clr;
+
+  assign started = run_i && (cnt_q >= delay_i);
+  assign active = started && (s_q < nsteps_i);
+  assign adv = active && (ph_q + 32'd1 >= ii_i);
+
+  // the dimension that increments: the first that does not wrap
+  always_comb begin
+    inc = '0;
+    clr = '0;
+    found = 1'b0;
+    for (int unsigned d = 0; d < NDIM; d++) begin
+      if (!found) begin
+        if (d + 1 >= ndims_i || j_q[d*32 +: 32] + 32'd1 < bound_i[d*32 +: 32]) begin
+          inc[d] = 1'b1;
+          found = 1'b1;
+        end else begin
+          clr[d] = 1'b1;
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    cnt_d = cnt_q;
+    was_d = started;
+    ph_d = ph_q;
+    s_d = s_q;
+    j_d = j_q;
+    if (!run_i) begin
+      cnt_d = '0;
+      ph_d = '0;
+      s_d = '0;
+      j_d = '0;
+    end else if (!started) begin
+      cnt_d = cnt_q + 32'd1;
+    end else if (active) begin
+      if (adv) begin
+        ph_d = '0;
+        s_d = s_q + 32'd1;
+        for (int unsigned d = 0; d < NDIM; d++) begin
+          if (inc[d]) j_d[d*32 +: 32] = j_q[d*32 +: 32] + 32'd1;
+          if (clr[d]) j_d[d*32 +: 32] = '0;
+        end
+      end else begin
+        ph_d = ph_q + 32'd1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= '0;
+      was_q <= 1'b0;
+      ph_q <= '0;
+      s_q <= '0;
+      j_q <= '0;
+    end else begin
+      cnt_q <= cnt_d;
+      was_q <= was_d;
+      ph_q <= ph_d;
+      s_q <= s_d;
+      j_q <= j_d;
+    end
+  end
+
+  assign started_o = started;
+  assign first_o = started && !was_q;
+  assign active_o = active;
+  assign begin_o = active && (ph_q == 32'd0);
+  assign last_o = started && (s_q + 32'd1 >= nsteps_i);
+  assign step_o = s_q;
+  assign adv_o = adv;
+  assign inc_o = inc;
+  assign clr_o = clr;
+endmodule

@@ -1,0 +1,349 @@
+// tcpa_top: the TCPA of one architecture configuration: the configuration
+// loader, the global controllers, the array of array.rows x array.cols PEs
+// with their interconnect links, and for every border PE side its I/O
+// banks with address generators (tcpa_ag). Configuration comes in through
+// the stream port; after a good stream the loader pulses start, the chosen
+// global controller runs one cycle ahead, and run_o is high from cycle 0 of
+// timing.md on. done_o is the done condition of timing.md section 7 for the
+// current cycle. The dbg_* ports carry the trace events of every PE
+// (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
+// border port (index (p * 4 + side) * ports + port) for the harness, and a
+// read port into every bank for dumping results.
+module tcpa_top (
+  input  logic                                    clk_i,
+  input  logic                                    rst_ni,
+  input  logic                                    cfg_valid_i,
+  output logic                                    cfg_ready_o,
+  input  logic [31:0]                             cfg_data_i,
+  input  logic                                    cfg_last_i,
+  output logic                                    err_o,
+  output logic [3:0]                              err_code_o,
+  output logic                                    run_o,
+  output logic                                    done_o,
+  // trace events per PE
+  output logic [tcpa_pkg::NPE-1:0]                dbg_start_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0] dbg_sig_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_issue_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_pc_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_halt_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_wr_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_dst_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_odmask_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*32-1:0] dbg_wr_val_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_idrd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_idempty_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID*32-1:0] dbg_idhead_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_push_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID*32-1:0] dbg_push_val_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_drop_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD-1:0]  dbg_fdrd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD*32-1:0] dbg_fdval_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]  dbg_hop_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NWP*32-1:0] dbg_hop_val_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]  dbg_stray_o,
+  // trace events per AG
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bank_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bank_wr_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bank_addr_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bank_val_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agmiss_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange_o,
+  // bank contents
+  input  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr_i,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data_o
+);
+  localparam int unsigned ROWS  = tcpa_pkg::ROWS;
+  localparam int unsigned COLS  = tcpa_pkg::COLS;
+  localparam int unsigned NPE   = tcpa_pkg::NPE;
+  localparam int unsigned NGC   = tcpa_pkg::NGC;
+  localparam int unsigned NDIM  = tcpa_pkg::NDIM;
+  localparam int unsigned NSIG  = tcpa_pkg::NSIG;
+  localparam int unsigned NPORT = tcpa_pkg::NPORT;
+  localparam int unsigned NWP   = tcpa_pkg::NWP;
+  localparam int unsigned NBANK = tcpa_pkg::NBANK;
+  localparam int unsigned HS    = tcpa_pkg::HIST * NSIG;
+
+  // configuration bus
+  logic        bwe, bbeg;
+  logic [2:0]  btype;
+  logic [7:0]  bindex, bt, bc, bd;
+  logic [1:0]  bside;
+  logic [15:0] brow0, bcol0, brows, bcols;
+  logic [4:0]  bfield;
+  logic [31:0] baddr, bdata;
+  logic        start;
+  logic [1:0]  sgc;
+  logic [15:0] srow0, scol0, srows, scols;
+  logic        run_q, run_d;
+
+  // global controllers
+  logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
+  logic [NGC*NDIM*32-1:0] g_bound;
+  logic [NGC*16-1:0]      g_row0, g_col0;
+  logic [NGC*HS-1:0]      g_hist;
+  logic [31:0]            ii, nd, ns, d0, dr, dc;
+  logic [NDIM*32-1:0]     bound;
+  logic [15:0]            grow0, gcol0;
+  logic [HS-1:0]          hist;
+
+  // array
+  logic [NPE*NWP-1:0]     wout_v, win_v;
+  logic [NPE*NWP*32-1:0]  wout_d, win_d;
+  logic [NPE-1:0]         quiet, inreg;
+  logic [NPE*32-1:0]      delay;
+  logic [NPE*4*NBANK-1:0] ag_tok, ag_consume, ag_passed;
+  logic [NPE*4*NBANK*32-1:0] ag_tokv;
+
+  tcpa_cfg_loader u_loader (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .cfg_valid_i  (cfg_valid_i),
+    .cfg_ready_o  (cfg_ready_o),
+    .cfg_data_i   (cfg_data_i),
+    .cfg_last_i   (cfg_last_i),
+    .bus_we_o     (bwe),
+    .bus_begin_o  (bbeg),
+    .bus_type_o   (btype),
+    .bus_index_o  (bindex),
+    .bus_side_o   (bside),
+    .bus_row0_o   (brow0),
+    .bus_col0_o   (bcol0),
+    .bus_rows_o   (brows),
+    .bus_cols_o   (bcols),
+    .bus_field_o  (bfield),
+    .bus_t_o      (bt),
+    .bus_c_o      (bc),
+    .bus_d_o      (bd),
+    .bus_addr_o   (baddr),
+    .bus_data_o   (bdata),
+    .start_o      (start),
+    .start_gc_o   (sgc),
+    .start_row0_o (srow0),
+    .start_col0_o (scol0),
+    .start_rows_o (srows),
+    .start_cols_o (scols),
+    .err_o        (err_o),
+    .err_code_o   (err_code_o)
+  );
+
+  assign run_d = run_q || start;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) run_q <= 1'b0;
+    else run_q <= run_d;
+  end
+  assign run_o = run_q;
+
+  for (genvar g = 0; g < NGC; g++) begin : g_gc
+    tcpa_gc #(.IDX(g[7:0])) u_gc (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .bus_we_i    (bwe),
+      .bus_begin_i (bbeg),
+      .bus_type_i  (btype),
+      .bus_index_i (bindex),
+      .bus_row0_i  (brow0),
+      .bus_col0_i  (bcol0),
+      .bus_field_i (bfield),
+      .bus_t_i     (bt),
+      .bus_c_i     (bc),
+      .bus_d_i     (bd),
+      .bus_data_i  (bdata),
+      .run_i       ((start || run_q) && sgc == g[1:0]),
+      .ii_o        (g_ii[g*32 +: 32]),
+      .ndims_o     (g_nd[g*32 +: 32]),
+      .bound_o     (g_bound[g*NDIM*32 +: NDIM*32]),
+      .nsteps_o    (g_ns[g*32 +: 32]),
+      .delay0_o    (g_d0[g*32 +: 32]),
+      .delay_row_o (g_dr[g*32 +: 32]),
+      .delay_col_o (g_dc[g*32 +: 32]),
+      .row0_o      (g_row0[g*16 +: 16]),
+      .col0_o      (g_col0[g*16 +: 16]),
+      .hist_o      (g_hist[g*HS +: HS])
+    );
+  end
+
+  // the started region's controller
+  assign ii = g_ii[sgc*32 +: 32];
+  assign nd = g_nd[sgc*32 +: 32];
+  assign ns = g_ns[sgc*32 +: 32];
+  assign d0 = g_d0[sgc*32 +: 32];
+  assign dr = g_dr[sgc*32 +: 32];
+  assign dc = g_dc[sgc*32 +: 32];
+  assign bound = g_bound[sgc*NDIM*32 +: NDIM*32];
+  assign grow0 = g_row0[sgc*16 +: 16];
+  assign gcol0 = g_col0[sgc*16 +: 16];
+  assign hist = g_hist[sgc*HS +: HS];
+
+  for (genvar r = 0; r < ROWS; r++) begin : g_row
+    for (genvar c = 0; c < COLS; c++) begin : g_col
+      localparam int unsigned P = r * COLS + c;
+
+      assign inreg[P] = run_q && ({16'd0, srow0} <= r) && (r < {16'd0, srow0} + {16'd0, srows}) &&
+                        ({16'd0, scol0} <= c) && (c < {16'd0, scol0} + {16'd0, scols});
+      assign delay[P*32 +: 32] = d0 + dr * (r - {16'd0, grow0}) + dc * (c - {16'd0, gcol0});
+
+      // wrapper inputs: the neighbour's link register, or the bank's read token
+      for (genvar k = 0; k < NPORT; k++) begin : g_port
+        if (r > 0) begin : g_n
+          assign win_v[P*NWP + 0*NPORT + k] = wout_v[(P - COLS)*NWP + 2*NPORT + k];
+          assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] = wout_d[((P - COLS)*NWP + 2*NPORT + k)*32 +: 32];
+        end else if (k < NBANK) begin : g_nb
+          assign win_v[P*NWP + 0*NPORT + k] = ag_tok[(P*4 + 0)*NBANK + k];
+          assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 0)*NBANK + k)*32 +: 32];
+        end else begin : g_nz
+          assign win_v[P*NWP + 0*NPORT + k] = 1'b0;
+          assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] = '0;
+        end
+        if (c + 1 < COLS) begin : g_e
+          assign win_v[P*NWP + 1*NPORT + k] = wout_v[(P + 1)*NWP + 3*NPORT + k];
+          assign win_d[(P*NWP + 1*NPORT + k)*32 +: 32] = wout_d[((P + 1)*NWP + 3*NPORT + k)*32 +: 32];
+        end else if (k < NBANK) begin : g_eb
+          assign win_v[P*NWP + 1*NPORT + k] = ag_tok[(P*4 + 1)*NBANK + k];
+          assign win_d[(P*NWP + 1*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 1)*NBANK + k)*32 +: 32];
+        end else begin : g_ez
+          assign win_v[P*NWP + 1*NPORT + k] = 1'b0;
+          assign win_d[(P*NWP + 1*NPORT + k)*32 +: 32] = '0;
+        end
+        if (r + 1 < ROWS) begin : g_s
+          assign win_v[P*NWP + 2*NPORT + k] = wout_v[(P + COLS)*NWP + 0*NPORT + k];
+          assign win_d[(P*NWP + 2*NPORT + k)*32 +: 32] = wout_d[((P + COLS)*NWP + 0*NPORT + k)*32 +: 32];
+        end else if (k < NBANK) begin : g_sb
+          assign win_v[P*NWP + 2*NPORT + k] = ag_tok[(P*4 + 2)*NBANK + k];
+          assign win_d[(P*NWP + 2*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 2)*NBANK + k)*32 +: 32];
+        end else begin : g_sz
+          assign win_v[P*NWP + 2*NPORT + k] = 1'b0;
+          assign win_d[(P*NWP + 2*NPORT + k)*32 +: 32] = '0;
+        end
+        if (c > 0) begin : g_w
+          assign win_v[P*NWP + 3*NPORT + k] = wout_v[(P - 1)*NWP + 1*NPORT + k];
+          assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] = wout_d[((P - 1)*NWP + 1*NPORT + k)*32 +: 32];
+        end else if (k < NBANK) begin : g_wb
+          assign win_v[P*NWP + 3*NPORT + k] = ag_tok[(P*4 + 3)*NBANK + k];
+          assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 3)*NBANK + k)*32 +: 32];
+        end else begin : g_wz
+          assign win_v[P*NWP + 3*NPORT + k] = 1'b0;
+          assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] = '0;
+        end
+      end
+
+      tcpa_pe #(.ROW(r), .COL(c)) u_pe (
+        .clk_i           (clk_i),
+        .rst_ni          (rst_ni),
+        .bus_we_i        (bwe),
+        .bus_begin_i     (bbeg),
+        .bus_type_i      (btype),
+        .bus_index_i     (bindex),
+        .bus_row0_i      (brow0),
+        .bus_col0_i      (bcol0),
+        .bus_rows_i      (brows),
+        .bus_cols_i      (bcols),
+        .bus_addr_i      (baddr),
+        .bus_data_i      (bdata),
+        .run_i           (inreg[P]),
+        .delay_i         (delay[P*32 +: 32]),
+        .ii_i            (ii),
+        .ndims_i         (nd),
+        .bound_i         (bound),
+        .nsteps_i        (ns),
+        .hist_i          (hist),
+        .win_valid_i     (win_v[P*NWP +: NWP]),
+        .win_data_i      (win_d[P*NWP*32 +: NWP*32]),
+        .wout_valid_o    (wout_v[P*NWP +: NWP]),
+        .wout_data_o     (wout_d[P*NWP*32 +: NWP*32]),
+        .quiet_o         (quiet[P]),
+        .dbg_start_o     (dbg_start_o[P]),
+        .dbg_sig_o       (dbg_sig_o[P*NSIG +: NSIG]),
+        .dbg_issue_o     (dbg_issue_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_pc_o        (dbg_pc_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_halt_o      (dbg_halt_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_o        (dbg_wr_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_dst_o    (dbg_wr_dst_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_odmask_o (dbg_wr_odmask_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_val_o    (dbg_wr_val_o[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
+        .dbg_idrd_o      (dbg_idrd_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
+        .dbg_idempty_o   (dbg_idempty_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
+        .dbg_idhead_o    (dbg_idhead_o[P*tcpa_pkg::NID*32 +: tcpa_pkg::NID*32]),
+        .dbg_push_o      (dbg_push_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
+        .dbg_push_val_o  (dbg_push_val_o[P*tcpa_pkg::NID*32 +: tcpa_pkg::NID*32]),
+        .dbg_drop_o      (dbg_drop_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
+        .dbg_fdrd_o      (dbg_fdrd_o[P*tcpa_pkg::NFD +: tcpa_pkg::NFD]),
+        .dbg_fdval_o     (dbg_fdval_o[P*tcpa_pkg::NFD*32 +: tcpa_pkg::NFD*32]),
+        .dbg_hop_o       (dbg_hop_o[P*NWP +: NWP]),
+        .dbg_hop_val_o   (dbg_hop_val_o[P*NWP*32 +: NWP*32])
+      );
+
+      // border sides: banks with AGs; tokens leaving the array meet them
+      for (genvar s = 0; s < 4; s++) begin : g_side
+        localparam bit BORDER = (s == 0 && r == 0) || (s == 1 && c == COLS - 1) ||
+                                (s == 2 && r == ROWS - 1) || (s == 3 && c == 0);
+        for (genvar k = 0; k < NPORT; k++) begin : g_stray
+          if (BORDER && k < NBANK) begin : g_b
+            assign dbg_stray_o[P*NWP + s*NPORT + k] =
+                wout_v[P*NWP + s*NPORT + k] && !ag_consume[(P*4 + s)*NBANK + k];
+          end else if (BORDER) begin : g_nb
+            assign dbg_stray_o[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
+          end else begin : g_in
+            assign dbg_stray_o[P*NWP + s*NPORT + k] = 1'b0;
+          end
+        end
+        for (genvar b = 0; b < NBANK; b++) begin : g_bank
+          localparam int unsigned A = (P*4 + s)*NBANK + b;
+          if (BORDER) begin : g_ag
+            tcpa_ag #(.ROW(r), .COL(c), .SIDE(s[1:0]), .BANK(b[7:0])) u_ag (
+              .clk_i       (clk_i),
+              .rst_ni      (rst_ni),
+              .bus_we_i    (bwe),
+              .bus_begin_i (bbeg),
+              .bus_type_i  (btype),
+              .bus_index_i (bindex),
+              .bus_side_i  (bside),
+              .bus_row0_i  (brow0),
+              .bus_col0_i  (bcol0),
+              .bus_rows_i  (brows),
+              .bus_cols_i  (bcols),
+              .bus_field_i (bfield),
+              .bus_c_i     (bc),
+              .bus_d_i     (bd),
+              .bus_addr_i  (baddr),
+              .bus_data_i  (bdata),
+              .run_i       (inreg[P]),
+              .delay_i     (delay[P*32 +: 32]),
+              .ii_i        (ii),
+              .ndims_i     (nd),
+              .bound_i     (bound),
+              .nsteps_i    (ns),
+              .arr_valid_i (wout_v[P*NWP + s*NPORT + b]),
+              .arr_data_i  (wout_d[(P*NWP + s*NPORT + b)*32 +: 32]),
+              .tok_valid_o (ag_tok[A]),
+              .tok_data_o  (ag_tokv[A*32 +: 32]),
+              .consume_o   (ag_consume[A]),
+              .passed_o    (ag_passed[A]),
+              .acc_o       (dbg_bank_o[A]),
+              .acc_wr_o    (dbg_bank_wr_o[A]),
+              .acc_addr_o  (dbg_bank_addr_o[A*32 +: 32]),
+              .acc_val_o   (dbg_bank_val_o[A*32 +: 32]),
+              .agmiss_o    (dbg_agmiss_o[A]),
+              .agrange_o   (dbg_agrange_o[A]),
+              .dbg_addr_i  (dbg_rd_addr_i),
+              .dbg_data_o  (dbg_rd_data_o[A*32 +: 32])
+            );
+          end else begin : g_none
+            assign ag_tok[A] = 1'b0;
+            assign ag_tokv[A*32 +: 32] = '0;
+            assign ag_consume[A] = 1'b0;
+            assign ag_passed[A] = 1'b1;
+            assign dbg_bank_o[A] = 1'b0;
+            assign dbg_bank_wr_o[A] = 1'b0;
+            assign dbg_bank_addr_o[A*32 +: 32] = '0;
+            assign dbg_bank_val_o[A*32 +: 32] = '0;
+            assign dbg_agmiss_o[A] = 1'b0;
+            assign dbg_agrange_o[A] = 1'b0;
+            assign dbg_rd_data_o[A*32 +: 32] = '0;
+          end
+        end
+      end
+    end
+  end
+
+  assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_tok == '0);
+endmodule

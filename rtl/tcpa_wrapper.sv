@@ -1,0 +1,31 @@
+// tcpa_wrapper: the interconnect wrapper of a PE (timing.md section 5,
+// stream.md WRAPPER): a combinational crossbar. Every sink (PE input ports
+// id0.., then wrapper outputs n, e, s, w 0..P-1) takes the token of the
+// source its select names (0: none; else 1 + source number: od0.., then
+// wrapper inputs n, e, s, w 0..P-1), in the same cycle.
+module tcpa_wrapper (
+  input  logic [tcpa_pkg::NSINK*tcpa_pkg::SEL_W-1:0] sel_i,
+  input  logic [tcpa_pkg::NSRC-1:0]                  src_valid_i,
+  input  logic [tcpa_pkg::NSRC*32-1:0]               src_data_i,
+  output logic [tcpa_pkg::NSINK-1:0]                 sink_valid_o,
+  output logic [tcpa_pkg::NSINK*32-1:0]              sink_data_o
+);
+  localparam int unsigned NSRC  = tcpa_pkg::NSRC;
+  localparam int unsigned NSINK = tcpa_pkg::NSINK;
+  localparam int unsigned SW    = tcpa_pkg::SEL_W;
+
+  logic [SW-1:0] s;
+
+  always_comb begin
+    sink_valid_o = '0;
+    sink_data_o = '0;
+    s = '0;
+    for (int unsigned k = 0; k < NSINK; k++) begin
+      s = sel_i[k*SW +: SW];
+      if (s != '0 && {{(32-SW){1'b0}}, s} <= NSRC) begin
+        sink_valid_o[k] = src_valid_i[({{(32-SW){1'b0}}, s} - 32'd1) % NSRC];
+        sink_data_o[k*32 +: 32] = src_data_i[(({{(32-SW){1'b0}}, s} - 32'd1) % NSRC)*32 +: 32];
+      end
+    end
+  end
+endmodule
