@@ -1,0 +1,217 @@
+/*
+ * cli_instantiate.c: `tcpa instantiate P.sym --param NAME=VALUE... --pes
+ * RxC -o P.bin [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in
+ * NAME=FILE]...`: reads a symbolic configuration (sym.h), instantiates it
+ * for the parameter values and the region (inst.h, docs/instantiate.md),
+ * and writes the configuration stream atomically (stream_writer_save). The
+ * listing and the layout (where each output element lands in the banks)
+ * are written through temporary files too. Inputs not given are zero.
+ * Prints a summary: region, p, processor classes, stream bytes.
+ * Exit 0 written, 2 invalid input, 3 does not fit (what, needed, available).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "cli.h"
+#include "datafile.h"
+#include "diag.h"
+#include "inst.h"
+#include "sym.h"
+
+#define CLI_INST_MAX 64
+
+typedef struct {
+  const char *sym, *out, *listing, *layout, *arch;
+  int nparam;
+  char *pname[CLI_INST_MAX];
+  int64_t pval[CLI_INST_MAX];
+  int nin;
+  char *in_name[CLI_INST_MAX];
+  const char *in_file[CLI_INST_MAX];
+  int rows, cols;
+} cli_inst_opts;
+
+/* Prints the usage of `tcpa instantiate` to f. */
+static void cli_inst_usage(FILE *f) {
+  fputs("usage: tcpa instantiate P.sym --param NAME=VALUE... --pes RxC -o P.bin\n"
+        "                        [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in NAME=FILE]...\n\n"
+        "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
+        "values and a region of PEs and writes the configuration stream.\n\n"
+        "  --param N=V    value of a program parameter (every one is required)\n"
+        "  --pes RxC      the region: 1xC for a configuration compiled for columns, Rx1 for rows\n"
+        "  -o P.bin       the configuration stream (docs/stream.md)\n"
+        "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
+        "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
+        "  --arch A.ini   architecture (default: the embedded default); must match the .sym\n"
+        "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n\n"
+        "exit status: 0 written, 2 invalid input, 3 does not fit\n",
+        f);
+}
+
+/* Returns 0 after splitting "NAME=VALUE" into a copy of NAME and *val. */
+static int cli_inst_split(const char *s, char **name, const char **val) {
+  const char *eq = strchr(s, '=');
+  if (!eq || eq == s || !eq[1]) return -1;
+  *name = malloc((size_t)(eq - s) + 1);
+  if (!*name) return -1;
+  memcpy(*name, s, (size_t)(eq - s));
+  (*name)[eq - s] = 0;
+  *val = eq + 1;
+  return 0;
+}
+
+/* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
+static int cli_inst_parse(int argc, char **argv, cli_inst_opts *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
+    int takes = !strcmp(a, "--param") || !strcmp(a, "--pes") || !strcmp(a, "-o") || !strcmp(a, "--listing") ||
+                !strcmp(a, "--layout") || !strcmp(a, "--arch") || !strcmp(a, "--in");
+    if (takes && i + 1 >= argc) {
+      diag_error_plain("instantiate: option '%s' needs a value", a);
+      return -1;
+    }
+    if (!takes && a[0] == '-' && a[1]) {
+      diag_error_plain("instantiate: unknown option '%s' (try 'tcpa instantiate --help')", a);
+      return -1;
+    }
+    if (!takes) {
+      if (o->sym) {
+        diag_error_plain("instantiate: one .sym at a time: '%s' after '%s'", a, o->sym);
+        return -1;
+      }
+      o->sym = a;
+      continue;
+    }
+    const char *v = argv[++i];
+    if (!strcmp(a, "--param") || !strcmp(a, "--in")) {
+      int *n = a[2] == 'p' ? &o->nparam : &o->nin;
+      char **names = a[2] == 'p' ? o->pname : o->in_name;
+      const char *val;
+      if (*n >= CLI_INST_MAX || cli_inst_split(v, &names[*n], &val)) {
+        diag_error_plain("instantiate: %s '%s' is not NAME=%s", a, v, a[2] == 'p' ? "VALUE" : "FILE");
+        return -1;
+      }
+      if (a[2] == 'p') {
+        char *end;
+        long long x = strtoll(val, &end, 0);
+        if (*end) {
+          diag_error_plain("instantiate: --param %s: '%s' is not an integer", names[*n], val);
+          (*n)++;
+          return -1;
+        }
+        o->pval[*n] = x;
+      } else
+        o->in_file[*n] = val;
+      (*n)++;
+    } else if (!strcmp(a, "--pes")) {
+      char x;
+      if (sscanf(v, "%d%c%d", &o->rows, &x, &o->cols) != 3 || (x != 'x' && x != 'X') || o->rows < 1 ||
+          o->cols < 1) {
+        diag_error_plain("instantiate: --pes '%s' is not RxC (e.g. 1x4)", v);
+        return -1;
+      }
+    } else if (!strcmp(a, "-o")) o->out = v;
+    else if (!strcmp(a, "--listing")) o->listing = v;
+    else if (!strcmp(a, "--layout")) o->layout = v;
+    else o->arch = v;
+  }
+  if (!o->sym || !o->out || !o->rows) {
+    diag_error_plain("instantiate: needs P.sym, --pes RxC and -o P.bin (try 'tcpa instantiate --help')");
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 after reading the --in files into d (arrays of x). */
+static int cli_inst_inputs(const cli_inst_opts *o, const inst *x, inst_data *d) {
+  const map_config *m = x->m;
+  d->vals = calloc((size_t)m->narrays + 1, sizeof *d->vals);
+  d->count = calloc((size_t)m->narrays + 1, sizeof *d->count);
+  if (!d->vals || !d->count) return -1;
+  for (int i = 0; i < o->nin; i++) {
+    int a = 0;
+    while (a < m->narrays && strcmp(m->array_name[a], o->in_name[i])) a++;
+    if (a == m->narrays) {
+      diag_error_plain("instantiate: --in %s: program %s has no array of that name", o->in_name[i], m->name);
+      return -1;
+    }
+    int64_t n = 1;
+    for (int r = 0; r < x->array_nd[a]; r++) n *= x->array_ext[a][r];
+    d->count[a] = n;
+    d->vals[a] = calloc((size_t)n + 1, sizeof **d->vals);
+    char what[128];
+    snprintf(what, sizeof what, "input %s", m->array_name[a]);
+    if (!d->vals[a] || datafile_read(o->in_file[i], what, d->vals[a], (size_t)n)) return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 after writing text produced by fn(x, f) to path atomically. */
+static int cli_inst_text(const char *path, const inst *x, void (*fn)(const inst *, FILE *)) {
+  datafile_tmp t;
+  if (datafile_tmp_open(&t, path)) return -1;
+  fn(x, t.f);
+  return datafile_tmp_commit(&t);
+}
+
+/* Returns the exit status after instantiating with options o. */
+static int cli_inst_main(const cli_inst_opts *o) {
+  arch_config cfg;
+  if (o->arch ? arch_config_load(o->arch, &cfg) : arch_config_load_default(&cfg)) return CLI_EXIT_INPUT;
+  FILE *f = fopen(o->sym, "r");
+  if (!f) {
+    diag_error_plain("instantiate: cannot read '%s'", o->sym);
+    return CLI_EXIT_INPUT;
+  }
+  map_config m;
+  char msg[512];
+  int bad = sym_read(f, &m, msg, sizeof msg);
+  fclose(f);
+  if (bad) {
+    diag_error_plain("instantiate: %s: %s", o->sym, msg);
+    return CLI_EXIT_INPUT;
+  }
+  inst x;
+  inst_data data = {0};
+  int st = inst_run(&x, &m, &cfg, o->nparam, (char **)o->pname, o->pval, o->rows, o->cols, msg, sizeof msg);
+  if (st) diag_error_plain("instantiate: %s: %s", o->sym, msg);
+  if (!st && cli_inst_inputs(o, &x, &data)) st = CLI_EXIT_INPUT;
+  stream_writer w;
+  stream_writer_init(&w, &cfg);
+  if (!st) {
+    st = inst_emit(&x, &data, &w, msg, sizeof msg);
+    if (st) diag_error_plain("instantiate: %s: %s", o->sym, msg);
+  }
+  if (!st && o->listing && cli_inst_text(o->listing, &x, inst_listing)) st = CLI_EXIT_INPUT;
+  if (!st && o->layout && cli_inst_text(o->layout, &x, inst_layout)) st = CLI_EXIT_INPUT;
+  if (!st && stream_writer_save(&w, o->out)) {
+    diag_error_plain("instantiate: cannot write '%s': %s", o->out, w.msg);
+    st = CLI_EXIT_INPUT;
+  }
+  if (!st) {
+    printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor classes, %d control signals, "
+           "stream %zu bytes\n",
+           o->out, o->rows, o->cols, x.t, (long long)x.p, m.ii, x.npc, x.nsig, 4 * (6 + w.n));
+  }
+  stream_writer_free(&w);
+  for (int a = 0; data.vals && a < m.narrays; a++) free(data.vals[a]);
+  free(data.vals);
+  free(data.count);
+  inst_free(&x);
+  map_config_free(&m);
+  if (st == INST_ERR_INTERNAL) return CLI_EXIT_INPUT;
+  return st;
+}
+
+int cli_instantiate(int argc, char **argv) {
+  cli_inst_opts o;
+  memset(&o, 0, sizeof o);
+  int r = cli_inst_parse(argc, argv, &o);
+  int st = r == 1 ? (cli_inst_usage(stdout), CLI_EXIT_OK) : r < 0 ? CLI_EXIT_INPUT : cli_inst_main(&o);
+  for (int i = 0; i < o.nparam; i++) free(o.pname[i]);
+  for (int i = 0; i < o.nin; i++) free(o.in_name[i]);
+  return st;
+}

@@ -1,0 +1,210 @@
+/*
+ * inst.h: instantiation (section 6 of the paper, docs/instantiate.md): from
+ * a symbolic configuration (map.h, read back from a .sym) and concrete
+ * parameter values and a region size, the concrete configuration stream
+ * (docs/stream.md) of a 1-D region (1xC or Rx1).
+ *
+ * The steps, one file each, run in this order on one inst object:
+ *   inst_concretize.c  parameters substituted: extents E, tile size p, PEs
+ *                      t, the scan sequence s(J), lambda^K, fd depths; every
+ *                      PST leaf and access space as a concrete isl set over
+ *                      [J.., K..]; the successor map succ(J, n);
+ *   inst_classes.c     Algorithm 1 (partition by conditions), intra-tile
+ *                      patterns and processor classes;
+ *   inst_fold.c        per class and FU: specialization, folding
+ *                      (Algorithm 2), kernel classes and their kernels;
+ *   inst_cfg.c         control-flow graphs (Algorithm 3) with a halt edge;
+ *   inst_signals.c     control-signal allocation (6.2): local partial
+ *                      signals, interference graph, greedy colouring into
+ *                      gc.signals, GC terms;
+ *   inst_proggen.c     program generation (Algorithm 4) into ISA words, with
+ *                      branch out-degree reduction to pe.branch_targets;
+ *   inst_periph.c      GC, AG, REGCFG, WRAPPER and IODATA packets (6.4) and
+ *                      the stream;
+ *   inst_listing.c     the human-readable listing.
+ *
+ * All isl sets are concrete (no parameters) over J = [j0..j(n-1)] (program
+ * dimension order) or [J, K]. Sequence numbers: s(J) = sum seq[k] * J_k,
+ * the scan order's mixed radix with the slowest dimension unbounded (the
+ * epilog pseudo-iterations continue it, as the GC does in timing.md 2).
+ */
+#ifndef TCPA_INST_H
+#define TCPA_INST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "arch.h"
+#include "isa.h"
+#include "map.h"
+#include "stream.h"
+
+/* Status codes (the CLI exit codes). */
+enum { INST_OK = 0, INST_ERR_INPUT = 2, INST_ERR_NOFIT = 3, INST_ERR_INTERNAL = 4 };
+
+/* One kernel class of a functional-unit program: its iterations and the
+ * kernel (pi instructions, one per slot) issued in them. */
+typedef struct {
+  isl_set *q;         /* the kernel class Q over J */
+  int64_t first;      /* smallest s(J) in Q (layout order) */
+  isa_insn *slot;     /* [ii] the kernel, branch parts `next` */
+  int nsig;           /* control signals of the node (N_v) */
+  int sig[8];         /* global signal of bit b of the target index */
+  int pc;             /* first word of the node in the program */
+} inst_kclass;
+
+/* A CFG edge (Algorithm 3): control passes from kernel class `from` to `to`
+ * (-1: halt) after the iterations T (source side, see docs). */
+typedef struct {
+  int from, to;
+  isl_set *t;
+} inst_edge;
+
+/* The program of one FU in one processor class. */
+typedef struct {
+  int fu;
+  int empty;          /* no instruction in this class: no PROGRAM packet */
+  int64_t epilog;     /* epilog pseudo-iterations after the tile */
+  isl_set *dom;       /* J u E of this FU program */
+  isl_set **folded;   /* [nleaves] folded leaf domains (NULL: other FU) */
+  int nk;
+  inst_kclass *k;
+  int ne;
+  inst_edge *e;
+  int nwords;
+  isa_word *words;
+  isa_insn *insns;    /* [nwords] the same, decoded (for the listing) */
+} inst_fuprog;
+
+/* A processor class: the PEs k (index along the region) that run it. */
+typedef struct {
+  isl_set *pes;       /* over K */
+  int rep;            /* a representative PE (smallest k) */
+  inst_fuprog *fp;    /* [nfu] */
+} inst_pclass;
+
+/* A global control signal: where it is 1 and where 0 (the rest don't care). */
+typedef struct {
+  isl_set *ones, *zeros;
+} inst_signal;
+
+/* Per access: the bank chosen and the placement on each PE. */
+typedef struct {
+  int side, bank;     /* stream_side, bank index */
+  int64_t *elem_lin;  /* [t * P] linear element per (k, s(J)); -1 none */
+  int64_t stride[AST_MAX_DIMS]; /* address = a0 + stride . J on every PE */
+  int64_t a0, range;  /* range: bank words a tile spans */
+} inst_io;
+
+typedef struct {
+  isl_ctx *ctx;
+  const map_config *m;
+  arch_config arch;
+  int n;                           /* loop dimensions */
+  int64_t params[AST_MAX_PARAMS];
+  int64_t lo[AST_MAX_DIMS], E[AST_MAX_DIMS], seq[AST_MAX_DIMS];
+  int64_t P;                       /* iterations of a tile: prod E */
+  int64_t p;                       /* tile size */
+  int t, t_req;                    /* PEs used, PEs of the region */
+  int rows, cols;                  /* the region */
+  int64_t lk;                      /* lambda^K */
+  int fd_depth[ISA_MAX_REGS];
+  isl_set **leaf;                  /* [nleaves] over [J, K] */
+  isl_set **acc;                   /* [naccess] over [J, K] */
+  isl_set *kdom;                   /* the PEs: over K */
+  int nfu;
+  /* classes */
+  int npc;
+  inst_pclass *pc;
+  int *pe_class;                   /* [t] */
+  int npattern;                    /* distinct inter-tile domains */
+  /* signals */
+  int nsig;
+  inst_signal sig[ISA_MAX_SIGNALS];
+  int nlocal;                      /* local signals before colouring */
+  int sigma;                       /* prolog steps (early input reads) */
+  int64_t epilog;                  /* GC epilog steps */
+  inst_io *io;                     /* [naccess] */
+  int64_t array_ext[64][AST_MAX_DIMS]; /* per array: bounding box extents */
+  int array_nd[64];
+} inst;
+
+/* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a
+ * missing/unknown parameter or a region of the wrong shape, INST_ERR_NOFIT
+ * for a region larger than the array or an fd too deep; msg says why. */
+int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int nparam,
+                    char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz);
+
+/* Frees everything x owns (and its isl context). */
+void inst_free(inst *x);
+
+/* Returns the set { J : 0 <= J_d < E_d for every dimension but the slowest,
+ * J_slowest >= 0, s(J) < steps } (the tile plus epilog pseudo-iterations). */
+__isl_give isl_set *inst_ext_domain(const inst *x, int64_t steps);
+
+/* Returns succ(S, n): the n-th successors of the iterations of S over J. */
+__isl_give isl_set *inst_succ(const inst *x, __isl_take isl_set *s, int64_t n);
+
+/* Returns the fibre { J : (J, K=k) in s } of a set over [J, K] (split). */
+__isl_give isl_set *inst_split(const inst *x, __isl_keep isl_set *s, int k);
+
+/* Returns s(J) of the lexicographically... the smallest sequence number in
+ * a nonempty set over J, or -1 when empty. */
+int64_t inst_first_seq(const inst *x, __isl_keep isl_set *s);
+
+/* Algorithm 1: returns the number of parts and in *out the nonempty parts
+ * of d according to the conditions c[0..nc-1] (NULL entries skipped);
+ * takes d; -1 on error. */
+int inst_partition(__isl_take isl_set *d, isl_set **c, int nc, isl_set ***out);
+
+/* Returns INST_OK after computing the processor classes. */
+int inst_classes(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after folding and computing kernel classes and kernels
+ * for every processor class and FU. */
+int inst_fold(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after building the CFG of every FU program. */
+int inst_cfg(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after allocating control signals; INST_ERR_NOFIT when
+ * more than gc.signals are needed (msg: needed and available). */
+int inst_signals(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after generating every FU program; INST_ERR_NOFIT when
+ * one exceeds pe.imem or needs more branch levels than its kernel has. */
+int inst_proggen(inst *x, char *msg, size_t msgsz);
+
+/* Input values: array a's row-major values (vals[a] NULL: zeros). */
+typedef struct {
+  int32_t **vals;
+  int64_t *count;
+} inst_data;
+
+/* Returns INST_OK after placing I/O accesses in banks (sides, banks,
+ * addresses); INST_ERR_NOFIT when banks or bank depth do not suffice. */
+int inst_place_io(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after appending every packet (REGCFG, PROGRAM, WRAPPER,
+ * GC, AG, IODATA, START) to w. */
+int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_t msgsz);
+
+/* Writes the human-readable listing of x to f. */
+void inst_listing(const inst *x, FILE *f);
+
+/* Writes "ARRAY INDEX ROW COL SIDE BANK ADDR" lines for every element an
+ * output access writes (where the harness finds it after done) to f. */
+void inst_layout(const inst *x, FILE *f);
+
+/* Returns a printable form of an isl set over J (malloc'ed). */
+char *inst_set_str(__isl_keep isl_set *s);
+
+/* Runs every step (concretize .. proggen and placement); INST_OK or the
+ * first failing status. */
+int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, char **pname,
+             const int64_t *pval, int rows, int cols, char *msg, size_t msgsz);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * inst_classes.c: processor classes (section 6.1, Definition 6.3, Equation
+ * 2, Algorithm 1). For each PST leaf g, its intra-tile patterns partition
+ * the PEs K by their fibre split(K, domain(g)): two PEs are in the same
+ * inter-tile domain when no J lies in one fibre and not the other. That
+ * relation is computed in isl without enumerating PEs:
+ *   bad = { K1 -> K2 : exists J: (J,K1) in g and (J,K2) not in g },
+ *   same = (K x K) \ (bad u bad^-1),
+ * and the inter-tile domains are its classes (lexmin representative, its
+ * image under `same`, removed, repeated: one round per pattern). The set
+ * of all of them over all leaves is the condition set C of Algorithm 1,
+ * which partitions K into the processor classes. Access spaces are
+ * conditions too (an AG's enable is part of what a PE is configured with).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "inst.h"
+
+/* Returns the map { K -> J } of a set over [J, K]. */
+static __isl_give isl_map *inst_k_to_j(const inst *x, __isl_keep isl_set *s) {
+  isl_map *mp = isl_map_from_range(isl_set_copy(s));
+  return isl_map_move_dims(mp, isl_dim_in, 0, isl_dim_out, (unsigned)x->n, (unsigned)x->n);
+}
+
+/* Returns the tile box { K -> J : K in kdom, 0 <= J < E }. */
+static __isl_give isl_map *inst_kj_box(const inst *x) {
+  isl_set *jb = inst_ext_domain(x, x->P);
+  return isl_map_from_domain_and_range(isl_set_copy(x->kdom), jb);
+}
+
+/* Appends the inter-tile domains of leaf set s to list (*n, growing);
+ * returns 0, -1 on error. Equal domains are kept once. */
+static int inst_patterns(const inst *x, __isl_keep isl_set *s, isl_set ***list, int *n, int *cap) {
+  isl_map *mp = inst_k_to_j(x, s);
+  isl_map *mc = isl_map_subtract(inst_kj_box(x), isl_map_copy(mp));
+  isl_map *bad = isl_map_apply_range(mp, isl_map_reverse(mc));
+  isl_map *rev = isl_map_reverse(isl_map_copy(bad));
+  bad = isl_map_union(bad, rev);
+  isl_map *all = isl_map_from_domain_and_range(isl_set_copy(x->kdom), isl_set_copy(x->kdom));
+  isl_map *same = isl_map_coalesce(isl_map_subtract(all, bad));
+  isl_set *rem = isl_set_copy(x->kdom);
+  int rc = 0;
+  while (rem && isl_set_is_empty(rem) == isl_bool_false) {
+    isl_set *rep = isl_set_lexmin(isl_set_copy(rem));
+    isl_set *cls = isl_set_coalesce(isl_set_apply(rep, isl_map_copy(same)));
+    rem = isl_set_subtract(rem, isl_set_copy(cls));
+    int dup = 0;
+    for (int i = 0; i < *n && !dup; i++) dup = isl_set_is_equal((*list)[i], cls) == isl_bool_true;
+    if (dup || !cls) {
+      isl_set_free(cls);
+      if (!cls) rc = -1;
+      if (!cls) break;
+      continue;
+    }
+    if (*n == *cap) {
+      *cap *= 2;
+      isl_set **nl = realloc(*list, (size_t)*cap * sizeof **list);
+      if (!nl) {
+        isl_set_free(cls);
+        rc = -1;
+        break;
+      }
+      *list = nl;
+    }
+    (*list)[(*n)++] = cls;
+  }
+  if (!rem) rc = -1;
+  isl_set_free(rem);
+  isl_map_free(same);
+  return rc;
+}
+
+/* isl callback: records the class number for each PE point. */
+typedef struct {
+  inst *x;
+  int cls;
+} inst_mark;
+
+/* Returns isl_stat_ok after marking point pt's PE with the class. */
+static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
+  inst_mark *mk = user;
+  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped);
+  long k = isl_val_get_num_si(v);
+  isl_val_free(v);
+  isl_point_free(pt);
+  if (k >= 0 && k < mk->x->t) mk->x->pe_class[k] = mk->cls;
+  return isl_stat_ok;
+}
+
+int inst_classes(inst *x, char *msg, size_t msgsz) {
+  int n = 0, cap = 16;
+  isl_set **list = malloc((size_t)cap * sizeof *list);
+  if (!list) return INST_ERR_INTERNAL;
+  int bad = 0;
+  for (int i = 0; i < x->m->nleaves && !bad; i++) bad = inst_patterns(x, x->leaf[i], &list, &n, &cap);
+  for (int i = 0; i < x->m->naccess && !bad; i++) bad = inst_patterns(x, x->acc[i], &list, &n, &cap);
+  x->npattern = n;
+  isl_set **parts = NULL;
+  int np = bad ? -1 : inst_partition(isl_set_copy(x->kdom), list, n, &parts);
+  for (int i = 0; i < n; i++) isl_set_free(list[i]);
+  free(list);
+  if (np <= 0) {
+    free(parts);
+    snprintf(msg, msgsz, "processor classes could not be computed (isl)");
+    return INST_ERR_INTERNAL;
+  }
+  x->pc = calloc((size_t)np, sizeof *x->pc);
+  x->pe_class = calloc((size_t)x->t, sizeof *x->pe_class);
+  if (!x->pc || !x->pe_class) {
+    for (int i = 0; i < np; i++) isl_set_free(parts[i]);
+    free(parts);
+    return INST_ERR_INTERNAL;
+  }
+  /* order the classes by their smallest PE */
+  for (int i = 0; i < np; i++) {
+    isl_set *mn = isl_set_lexmin(isl_set_copy(parts[i]));
+    isl_point *pt = isl_set_sample_point(mn);
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, x->m->mapped);
+    x->pc[i].rep = (int)isl_val_get_num_si(v);
+    isl_val_free(v);
+    isl_point_free(pt);
+    x->pc[i].pes = parts[i];
+  }
+  free(parts);
+  for (int i = 1; i < np; i++)
+    for (int j = i; j > 0 && x->pc[j].rep < x->pc[j - 1].rep; j--) {
+      inst_pclass tmp = x->pc[j];
+      x->pc[j] = x->pc[j - 1];
+      x->pc[j - 1] = tmp;
+    }
+  x->npc = np;
+  for (int i = 0; i < np; i++) {
+    inst_mark mk = {x, i};
+    if (isl_set_foreach_point(x->pc[i].pes, inst_mark_pe, &mk) < 0) return INST_ERR_INTERNAL;
+  }
+  return INST_OK;
+}

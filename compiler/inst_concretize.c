@@ -1,0 +1,424 @@
+/*
+ * inst_concretize.c: concretization (step 1 of section 6): the program
+ * parameters, the tile size p = max(p_min, ceil(E_m / t)) and the number of
+ * PEs used ceil(E_m / p) replace every symbol of the .sym. Each bound lo/hi
+ * is evaluated (an isl pw_aff with the parameters fixed), giving the extents
+ * E_k; the scan order gives s(J); the lambda-k record gives lambda^K; each
+ * fd's depth is s(d) + extra. Every PST leaf and access space becomes the
+ * concrete isl set { (J, K) in jkspace : lo + P K + J in ispace } with p
+ * and t fixed. Also here: the helpers over J every later step uses
+ * (extended domain, successor, fibre, first sequence number, Algorithm 1).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "inst.h"
+
+/* Appends printf text to buf (size sz, used *len); returns 0, -1 when full. */
+static int inst_cat(char *buf, size_t sz, size_t *len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(buf + *len, sz - *len, fmt, ap);
+  va_end(ap);
+  if (r < 0 || (size_t)r >= sz - *len) return -1;
+  *len += (size_t)r;
+  return 0;
+}
+
+/* Returns s with every parameter fixed to its value (names/vals) and the
+ * parameters projected out; NULL when a parameter has no value. */
+static __isl_give isl_set *inst_fix_params(__isl_take isl_set *s, int n, char *const *names,
+                                           const int64_t *vals) {
+  if (!s) return NULL;
+  int np = (int)isl_set_dim(s, isl_dim_param);
+  for (int i = 0; i < np; i++) {
+    const char *nm = isl_set_get_dim_name(s, isl_dim_param, i);
+    int k = 0;
+    while (k < n && (!nm || strcmp(names[k], nm))) k++;
+    if (k == n) return isl_set_free(s);
+    s = isl_set_fix_si(s, isl_dim_param, i, (int)vals[k]);
+  }
+  return isl_set_project_out(s, isl_dim_param, 0, (unsigned)np);
+}
+
+/* Returns 0 and the single value of a one-point one-dimensional set in *v
+ * (takes s); -1 when it is empty or not a single point. */
+static int inst_single_value(__isl_take isl_set *s, int64_t *v) {
+  if (!s) return -1;
+  if (isl_set_is_empty(s) != isl_bool_false || isl_set_is_singleton(s) != isl_bool_true) {
+    isl_set_free(s);
+    return -1;
+  }
+  isl_point *pt = isl_set_sample_point(s);
+  isl_val *val = isl_point_get_coordinate_val(pt, isl_dim_set, 0);
+  *v = isl_val_get_num_si(val);
+  isl_val_free(val);
+  isl_point_free(pt);
+  return 0;
+}
+
+/* Returns 0 and the value of pw_aff text `txt` for the program parameters. */
+static int inst_eval_pwaff(inst *x, const char *txt, int64_t *v) {
+  isl_pw_aff *pa = isl_pw_aff_read_from_str(x->ctx, txt);
+  if (!pa) return -1;
+  isl_set *s = isl_set_from_pw_aff(pa);
+  s = inst_fix_params(s, x->m->nparams, x->m->param_name, x->params);
+  return inst_single_value(s, v);
+}
+
+/* Returns the names list "j0, ..., k0, ..." for n dims into buf. */
+static void inst_jk_names(int n, int withk, char *buf, size_t sz) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int k = 0; k < n; k++) inst_cat(buf, sz, &len, "%sj%d", k ? ", " : "", k);
+  if (withk)
+    for (int k = 0; k < n; k++) inst_cat(buf, sz, &len, ", k%d", k);
+}
+
+/* Returns the concrete tiled set of a dom (ispace, jkspace) over [J, K]. */
+static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
+  const map_config *m = x->m;
+  char names[512], buf[2048];
+  size_t len = 0;
+  inst_jk_names(x->n, 1, names, sizeof names);
+  inst_cat(buf, sizeof buf, &len, "{ [%s] -> [", names);
+  for (int k = 0; k < x->n; k++) {
+    if (k == m->mapped)
+      inst_cat(buf, sizeof buf, &len, "%s%lld + %lld * k%d + j%d", k ? ", " : "", (long long)x->lo[k],
+               (long long)x->p, k, k);
+    else
+      inst_cat(buf, sizeof buf, &len, "%s%lld + j%d", k ? ", " : "", (long long)x->lo[k], k);
+  }
+  inst_cat(buf, sizeof buf, &len, "] }");
+  isl_multi_aff *ma = isl_multi_aff_read_from_str(x->ctx, buf);
+  isl_set *is = isl_set_read_from_str(x->ctx, d->ispace);
+  is = inst_fix_params(is, m->nparams, m->param_name, x->params);
+  char *pn[2] = {"p", "t"};
+  int64_t pv[2] = {x->p, x->t};
+  isl_set *jk = isl_set_read_from_str(x->ctx, d->jkspace);
+  jk = inst_fix_params(jk, 2, pn, pv);
+  if (!ma || !is || !jk) {
+    isl_multi_aff_free(ma);
+    isl_set_free(is);
+    isl_set_free(jk);
+    return NULL;
+  }
+  is = isl_set_preimage_multi_aff(is, ma);
+  jk = isl_set_reset_tuple_id(jk);
+  is = isl_set_reset_tuple_id(is);
+  isl_set *r = isl_set_intersect(is, jk);
+  /* within the tile box and the region */
+  len = 0;
+  inst_cat(buf, sizeof buf, &len, "{ [%s] : ", names);
+  for (int k = 0; k < x->n; k++) {
+    inst_cat(buf, sizeof buf, &len, "0 <= j%d < %lld and ", k, (long long)x->E[k]);
+    if (k == m->mapped) inst_cat(buf, sizeof buf, &len, "0 <= k%d < %d and ", k, x->t);
+    else inst_cat(buf, sizeof buf, &len, "k%d = 0 and ", k);
+  }
+  inst_cat(buf, sizeof buf, &len, "0 = 0 }");
+  r = isl_set_intersect(r, isl_set_read_from_str(x->ctx, buf));
+  return isl_set_coalesce(r);
+}
+
+isl_set *inst_ext_domain(const inst *x, int64_t steps) {
+  char names[512], buf[2048];
+  size_t len = 0;
+  int last = x->m->order[x->n - 1];
+  inst_jk_names(x->n, 0, names, sizeof names);
+  inst_cat(buf, sizeof buf, &len, "{ [%s] : ", names);
+  for (int k = 0; k < x->n; k++) {
+    if (k == last) inst_cat(buf, sizeof buf, &len, "j%d >= 0 and ", k);
+    else inst_cat(buf, sizeof buf, &len, "0 <= j%d < %lld and ", k, (long long)x->E[k]);
+  }
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%lld * j%d + ", (long long)x->seq[k], k);
+  inst_cat(buf, sizeof buf, &len, "0 < %lld }", (long long)steps);
+  return isl_set_read_from_str(x->ctx, buf);
+}
+
+isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
+  if (!s || n == 0) return s;
+  char buf[4096];
+  size_t len = 0;
+  int last = x->m->order[x->n - 1];
+  inst_cat(buf, sizeof buf, &len, "{ [");
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
+  inst_cat(buf, sizeof buf, &len, "] -> [");
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sb%d", k ? ", " : "", k);
+  inst_cat(buf, sizeof buf, &len, "] : ");
+  for (int k = 0; k < x->n; k++) {
+    if (k == last) inst_cat(buf, sizeof buf, &len, "b%d >= 0 and ", k);
+    else inst_cat(buf, sizeof buf, &len, "0 <= b%d < %lld and ", k, (long long)x->E[k]);
+  }
+  for (int k = 0; k < x->n; k++)
+    inst_cat(buf, sizeof buf, &len, "%lld * b%d - %lld * a%d + ", (long long)x->seq[k], k,
+             (long long)x->seq[k], k);
+  inst_cat(buf, sizeof buf, &len, "0 = %lld }", (long long)n);
+  isl_map *mp = isl_map_read_from_str(x->ctx, buf);
+  return isl_set_coalesce(isl_set_apply(s, mp));
+}
+
+isl_set *inst_split(const inst *x, isl_set *s, int k) {
+  isl_set *r = isl_set_copy(s);
+  int m = x->m->mapped;
+  r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + m), k);
+  r = isl_set_project_out(r, isl_dim_set, (unsigned)x->n, (unsigned)x->n);
+  return isl_set_coalesce(r);
+}
+
+/* isl callback: keeps the smallest s(J) of the points of a set. */
+typedef struct {
+  const inst *x;
+  int64_t best;
+} inst_seq_acc;
+
+/* Returns the sequence number of the lexicographic minimum in scan order. */
+int64_t inst_first_seq(const inst *x, isl_set *s) {
+  if (!s || isl_set_is_empty(s) != isl_bool_false) return -1;
+  /* s(J) is increasing in the scan order (slowest dimension first) */
+  char buf[1024];
+  size_t len = 0;
+  inst_cat(buf, sizeof buf, &len, "{ [");
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
+  inst_cat(buf, sizeof buf, &len, "] -> [");
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", x->m->order[x->n - 1 - k]);
+  inst_cat(buf, sizeof buf, &len, "] }");
+  isl_set *r = isl_set_apply(isl_set_copy(s), isl_map_read_from_str(x->ctx, buf));
+  r = isl_set_lexmin(r);
+  isl_point *pt = isl_set_sample_point(r);
+  int64_t seq = 0;
+  for (int k = 0; k < x->n; k++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
+    seq += x->seq[x->m->order[x->n - 1 - k]] * isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  return seq;
+}
+
+int inst_partition(isl_set *d, isl_set **c, int nc, isl_set ***out) {
+  int n = 1, cap = 8;
+  isl_set **D = malloc((size_t)cap * sizeof *D);
+  if (!D || !d) {
+    free(D);
+    isl_set_free(d);
+    return -1;
+  }
+  D[0] = d;
+  for (int i = 0; i < nc; i++) {
+    if (!c[i]) continue;
+    isl_set **N = malloc((size_t)(2 * n + 1) * sizeof *N);
+    int nn = 0;
+    if (!N) break;
+    for (int j = 0; j < n; j++) {
+      isl_set *in = isl_set_coalesce(isl_set_intersect(isl_set_copy(D[j]), isl_set_copy(c[i])));
+      isl_set *out2 = isl_set_coalesce(isl_set_subtract(D[j], isl_set_copy(c[i])));
+      if (isl_set_is_empty(in) == isl_bool_false) N[nn++] = in;
+      else isl_set_free(in);
+      if (isl_set_is_empty(out2) == isl_bool_false) N[nn++] = out2;
+      else isl_set_free(out2);
+    }
+    free(D);
+    D = N;
+    n = nn;
+  }
+  *out = D;
+  return n;
+}
+
+char *inst_set_str(isl_set *s) {
+  return isl_set_to_str(s);
+}
+
+/* Returns INST_OK after evaluating extents, p, t and the schedule. */
+static int inst_extents(inst *x, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  for (int k = 0; k < x->n; k++) {
+    int64_t lo, hi;
+    if (inst_eval_pwaff(x, m->lo[k], &lo) || inst_eval_pwaff(x, m->hi[k], &hi) || hi < lo) {
+      snprintf(msg, msgsz, "the loop over %s is empty or undefined for these parameter values",
+               m->dim_name[k]);
+      return INST_ERR_INPUT;
+    }
+    x->lo[k] = lo;
+    x->E[k] = hi - lo + 1;
+  }
+  int64_t em = x->E[m->mapped];
+  x->p = (em + x->t_req - 1) / x->t_req;
+  if (x->p < m->p_min) x->p = m->p_min;
+  x->t = (int)((em + x->p - 1) / x->p);
+  x->E[m->mapped] = x->p;
+  int64_t acc = 1;
+  for (int r = 0; r < x->n; r++) {
+    x->seq[m->order[r]] = acc;
+    acc *= x->E[m->order[r]];
+    if (acc > (1 << 30)) {
+      snprintf(msg, msgsz, "a tile of %lld iterations is too large", (long long)acc);
+      return INST_ERR_NOFIT;
+    }
+  }
+  x->P = acc;
+  x->lk = map_lambda_k(m, x->E);
+  return INST_OK;
+}
+
+/* Returns INST_OK after computing every fd's depth s(d) + extra. */
+static int inst_fd_depths(inst *x, char *msg, size_t msgsz) {
+  for (int i = 0; i < ISA_MAX_REGS; i++) x->fd_depth[i] = 1;
+  for (int i = 0; i < x->m->nregs; i++) {
+    const map_regfile_entry *r = &x->m->regs[i];
+    if (r->reg.cls != MAP_REG_FD) continue;
+    int64_t dep = map_seq_dist(x->m, r->d, x->E) + r->extra;
+    if (dep < 1 || dep > x->arch.fd_depth) {
+      snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d", r->reg.idx, (long long)dep,
+               x->arch.fd_depth);
+      return INST_ERR_NOFIT;
+    }
+    if (r->reg.idx >= 0 && r->reg.idx < ISA_MAX_REGS) x->fd_depth[r->reg.idx] = (int)dep;
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after taking the parameter values from the command line. */
+static int inst_params(inst *x, int nparam, char **pname, const int64_t *pval, char *msg,
+                       size_t msgsz) {
+  const map_config *m = x->m;
+  for (int i = 0; i < nparam; i++) {
+    int k = 0;
+    while (k < m->nparams && strcmp(m->param_name[k], pname[i])) k++;
+    if (k == m->nparams) {
+      snprintf(msg, msgsz, "program %s has no parameter '%s'", m->name, pname[i]);
+      return INST_ERR_INPUT;
+    }
+  }
+  for (int k = 0; k < m->nparams; k++) {
+    int i = 0;
+    while (i < nparam && strcmp(m->param_name[k], pname[i])) i++;
+    if (i == nparam) {
+      snprintf(msg, msgsz, "parameter %s needs a value (--param %s=VALUE)", m->param_name[k],
+               m->param_name[k]);
+      return INST_ERR_INPUT;
+    }
+    if (pval[i] < -(1 << 30) || pval[i] > (1 << 30)) {
+      snprintf(msg, msgsz, "parameter %s=%lld is out of range", pname[i], (long long)pval[i]);
+      return INST_ERR_INPUT;
+    }
+    x->params[k] = pval[i];
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after checking the region shape and size. */
+static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  if (rows < 1 || cols < 1 || (m->axis == 0 && rows != 1) || (m->axis == 1 && cols != 1)) {
+    snprintf(msg, msgsz, "region %dx%d: this configuration was compiled for a %s region", rows, cols,
+             m->axis ? "Rx1" : "1xC");
+    return INST_ERR_INPUT;
+  }
+  if (rows > x->arch.rows || cols > x->arch.cols) {
+    snprintf(msg, msgsz, "region %dx%d does not fit the %dx%d array", rows, cols, x->arch.rows,
+             x->arch.cols);
+    return INST_ERR_NOFIT;
+  }
+  x->rows = rows;
+  x->cols = cols;
+  x->t_req = m->axis ? rows : cols;
+  return INST_OK;
+}
+
+int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int nparam, char **pname,
+                    const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+  memset(x, 0, sizeof *x);
+  x->m = m;
+  x->arch = *arch;
+  x->n = m->ndims;
+  x->nfu = isa_fu_count(arch);
+  x->ctx = isl_ctx_alloc();
+  if (!x->ctx) return INST_ERR_INTERNAL;
+  isl_options_set_on_error(x->ctx, ISL_ON_ERROR_CONTINUE);
+  if (m->fingerprint != arch_config_fingerprint(arch)) {
+    snprintf(msg, msgsz, "the configuration was compiled for another architecture (fingerprint 0x%016llx, this one 0x%016llx)",
+             (unsigned long long)m->fingerprint, (unsigned long long)arch_config_fingerprint(arch));
+    return INST_ERR_INPUT;
+  }
+  int st = inst_params(x, nparam, pname, pval, msg, msgsz);
+  if (!st) st = inst_region(x, rows, cols, msg, msgsz);
+  if (!st) st = inst_extents(x, msg, msgsz);
+  if (!st) st = inst_fd_depths(x, msg, msgsz);
+  if (st) return st;
+  x->leaf = calloc((size_t)m->nleaves + 1, sizeof *x->leaf);
+  x->acc = calloc((size_t)m->naccess + 1, sizeof *x->acc);
+  if (!x->leaf || !x->acc) return INST_ERR_INTERNAL;
+  for (int i = 0; i < m->nleaves; i++)
+    if (!(x->leaf[i] = inst_tiled(x, &m->leaves[i].dom))) {
+      snprintf(msg, msgsz, "PST leaf %d: its condition space cannot be concretized", i);
+      return INST_ERR_INPUT;
+    }
+  for (int i = 0; i < m->naccess; i++)
+    if (!(x->acc[i] = inst_tiled(x, &m->access[i].space))) {
+      snprintf(msg, msgsz, "access %d: its space cannot be concretized", i);
+      return INST_ERR_INPUT;
+    }
+  char buf[1024];
+  size_t len = 0;
+  inst_cat(buf, sizeof buf, &len, "{ [");
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sk%d", k ? ", " : "", k);
+  inst_cat(buf, sizeof buf, &len, "] : ");
+  for (int k = 0; k < x->n; k++) {
+    if (k == m->mapped) inst_cat(buf, sizeof buf, &len, "0 <= k%d < %d and ", k, x->t);
+    else inst_cat(buf, sizeof buf, &len, "k%d = 0 and ", k);
+  }
+  inst_cat(buf, sizeof buf, &len, "0 = 0 }");
+  x->kdom = isl_set_read_from_str(x->ctx, buf);
+  return x->kdom ? INST_OK : INST_ERR_INTERNAL;
+}
+
+/* Frees one FU program. */
+static void inst_fuprog_free(const inst *x, inst_fuprog *f) {
+  isl_set_free(f->dom);
+  if (f->folded)
+    for (int i = 0; i < x->m->nleaves; i++) isl_set_free(f->folded[i]);
+  free(f->folded);
+  for (int i = 0; i < f->nk; i++) {
+    isl_set_free(f->k[i].q);
+    free(f->k[i].slot);
+  }
+  free(f->k);
+  for (int i = 0; i < f->ne; i++) isl_set_free(f->e[i].t);
+  free(f->e);
+  free(f->words);
+  free(f->insns);
+}
+
+void inst_free(inst *x) {
+  if (!x->ctx) return;
+  if (x->m) {
+    for (int i = 0; x->leaf && i < x->m->nleaves; i++) isl_set_free(x->leaf[i]);
+    for (int i = 0; x->acc && i < x->m->naccess; i++) isl_set_free(x->acc[i]);
+    for (int i = 0; x->io && i < x->m->naccess; i++) free(x->io[i].elem_lin);
+  }
+  free(x->leaf);
+  free(x->acc);
+  free(x->io);
+  isl_set_free(x->kdom);
+  for (int c = 0; c < x->npc; c++) {
+    isl_set_free(x->pc[c].pes);
+    for (int f = 0; x->pc[c].fp && f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);
+    free(x->pc[c].fp);
+  }
+  free(x->pc);
+  free(x->pe_class);
+  for (int s = 0; s < x->nsig; s++) {
+    isl_set_free(x->sig[s].ones);
+    isl_set_free(x->sig[s].zeros);
+  }
+  isl_ctx_free(x->ctx);
+  memset(x, 0, sizeof *x);
+}

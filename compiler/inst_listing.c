@@ -1,0 +1,100 @@
+/*
+ * inst_listing.c: the human-readable listing of an instantiation
+ * (docs/instantiate.md): the concrete schedule, the processor classes, and
+ * per class and FU the kernel classes, the CFG with transition spaces and
+ * signals, and the program in assembly (isa_insn_format, one word a line,
+ * `L<pc>:` before the first word of each kernel); then the global signals
+ * and the I/O placement.
+ */
+#include <stdlib.h>
+
+#include "inst.h"
+
+/* Prints an isl set (or "{ }") to f. */
+static void inst_lst_set(FILE *f, isl_set *s) {
+  char *t = inst_set_str(s);
+  fputs(t ? t : "?", f);
+  free(t);
+}
+
+/* Prints the CFG and program of FU program fp to f. */
+static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
+  char fu[16];
+  isa_fu_format(&x->arch, fp->fu, fu, sizeof fu);
+  if (fp->empty) {
+    fprintf(f, "    %s: no instructions\n", fu);
+    return;
+  }
+  fprintf(f, "    %s: %d kernel classes, epilog %lld, %d words\n", fu, fp->nk, (long long)fp->epilog,
+          fp->nwords);
+  for (int v = 0; v < fp->nk; v++) {
+    fprintf(f, "      q%d = ", v);
+    inst_lst_set(f, fp->k[v].q);
+    if (fp->k[v].nsig) {
+      fprintf(f, "  signals");
+      for (int b = fp->k[v].nsig - 1; b >= 0; b--) fprintf(f, " c%d", fp->k[v].sig[b]);
+    }
+    fputc('\n', f);
+    int i = 0;
+    for (int e = 0; e < fp->ne; e++) {
+      if (fp->e[e].from != v) continue;
+      if (fp->e[e].to >= 0) fprintf(f, "        -> q%d", fp->e[e].to);
+      else fprintf(f, "        -> halt");
+      if (fp->k[v].nsig) fprintf(f, " (index %d)", i);
+      fprintf(f, " after ");
+      inst_lst_set(f, fp->e[e].t);
+      fputc('\n', f);
+      i++;
+    }
+  }
+  for (int w = 0; w < fp->nwords; w++) {
+    char txt[160];
+    isa_insn_format(&fp->insns[w], txt, sizeof txt);
+    int node = -1;
+    for (int v = 0; v < fp->nk; v++)
+      if (fp->k[v].pc == w) node = v;
+    char tag[16] = "";
+    if (node >= 0) snprintf(tag, sizeof tag, "q%d:", node);
+    fprintf(f, "      L%-3d %-5s %s\n", w, tag, txt);
+  }
+}
+
+void inst_listing(const inst *x, FILE *f) {
+  const map_config *m = x->m;
+  fprintf(f, "instantiation of %s:", m->name);
+  for (int k = 0; k < m->nparams; k++) fprintf(f, " %s=%lld", m->param_name[k], (long long)x->params[k]);
+  fprintf(f, " on a %dx%d region\n", x->rows, x->cols);
+  fprintf(f, "extents E:");
+  for (int k = 0; k < x->n; k++) fprintf(f, " %s=%lld", m->dim_name[k], (long long)x->E[k]);
+  fprintf(f, "; p = %lld, t = %d PEs used of %d\n", (long long)x->p, x->t, x->t_req);
+  fprintf(f, "schedule: pi = %d, lambda^J = pi * s(J), s(J) =", m->ii);
+  for (int k = 0; k < x->n; k++) fprintf(f, "%s %lld*j%d", k ? " +" : "", (long long)x->seq[k], k);
+  fprintf(f, "; lambda^K = %lld; prolog sigma = %d steps; GC epilog %lld steps\n", (long long)x->lk, x->sigma,
+          (long long)(x->epilog + x->sigma));
+  fprintf(f, "fd depths:");
+  for (int i = 0; i < x->arch.fd; i++) fprintf(f, " fd%d=%d", i, x->fd_depth[i]);
+  fprintf(f, "\nprocessor classes: %d (from %d inter-tile domains)\n", x->npc, x->npattern);
+  for (int c = 0; c < x->npc; c++) {
+    fprintf(f, "  class %d: PEs ", c);
+    inst_lst_set(f, x->pc[c].pes);
+    fputc('\n', f);
+    for (int u = 0; u < x->nfu; u++) inst_lst_fu(x, &x->pc[c].fp[u], f);
+  }
+  fprintf(f, "control signals: %d global (from %d local)\n", x->nsig, x->nlocal);
+  for (int s = 0; s < x->nsig; s++) {
+    fprintf(f, "  c%d = 1 on ", s);
+    inst_lst_set(f, x->sig[s].ones);
+    fprintf(f, ", 0 on ");
+    inst_lst_set(f, x->sig[s].zeros);
+    fputc('\n', f);
+  }
+  static const char *sides[] = {"north", "east", "south", "west"};
+  for (int a = 0; x->io && a < m->naccess; a++) {
+    const map_access *ac = &m->access[a];
+    fprintf(f, "access %d: %s %s via %s%d, %s bank %d, address %lld", a, ac->is_out ? "write" : "read",
+            m->array_name[ac->array], ac->is_out ? "od" : "id", ac->reg.idx, sides[x->io[a].side], x->io[a].bank,
+            (long long)x->io[a].a0);
+    for (int k = 0; k < x->n; k++) fprintf(f, " + %lld*j%d", (long long)x->io[a].stride[k], k);
+    fprintf(f, ", phase %d\n", x->sigma * m->ii + ac->offset);
+  }
+}

@@ -1,0 +1,585 @@
+/*
+ * inst_periph.c: periphery and interconnect instantiation (sections 6.2,
+ * 6.4, step 3 and 4 of section 6) and the stream (docs/stream.md).
+ *
+ * I/O placement (inst_place_io). Every access gets its own bank on the
+ * region's border side (north for 1xC, west for Rx1; bank b is wrapper port
+ * b). An access's index map is affine: element e = C I + c0, I = lo + P K +
+ * J; arrays are laid out row-major over their accessed bounding box from 0,
+ * so the linear element is w.(C I + c0) and the bank address of iteration J
+ * is stride.J + a0 with stride = w.C (the same on every PE: each PE has its
+ * own bank) and a0 making the tile's addresses start at 0. Reads get the
+ * input values at those addresses (IODATA per PE); writes leave the results
+ * there (inst_layout prints where).
+ *
+ * Packets (inst_emit), in this order: REGCFG (fd depths) and WRAPPER (the
+ * propagation channels of the .sym replicated on every PE, plus each
+ * access's port to its bank) for the whole region; PROGRAM per processor
+ * class, FU and run of consecutive PEs; GC 0 (pi, the extents in scan order
+ * as bounds, epilog steps, start delays lambda^K, the signal terms); AG per
+ * access and run of PEs with the same enable; IODATA; START.
+ *
+ * Timing. An input read at offset o < 0 from its iteration's start (the
+ * mapper's tau - 2) would need a negative AG phase; instead every program
+ * starts with sigma = ceil(-o / pi) empty steps, AG phases are sigma * pi +
+ * offset, and the signals are shifted by sigma steps (succ(., sigma)), so
+ * that the kernel of iteration J, which now runs in step s(J) + sigma,
+ * reads the value meant for J.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "inst.h"
+
+/* An affine index map: element[r] = sum coef[r][d] I[d] + konst[r]. */
+typedef struct {
+  int nout;
+  int64_t coef[AST_MAX_DIMS][AST_MAX_DIMS];
+  int64_t konst[AST_MAX_DIMS];
+} inst_affine;
+
+/* isl callback: takes the single piece of a pw_multi_aff. */
+static isl_stat inst_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_multi_aff **out = user;
+  isl_set_free(set);
+  if (*out) {
+    isl_multi_aff_free(ma);
+    return isl_stat_error;
+  }
+  *out = ma;
+  return isl_stat_ok;
+}
+
+/* Returns 0 and the affine form of index map text `txt`; -1 when it is not
+ * one affine piece. */
+static int inst_affine_read(const inst *x, const char *txt, inst_affine *a) {
+  memset(a, 0, sizeof *a);
+  isl_map *mp = isl_map_read_from_str(x->ctx, txt);
+  if (!mp) return -1;
+  int np = (int)isl_map_dim(mp, isl_dim_param);
+  for (int i = 0; i < np; i++) {
+    const char *nm = isl_map_get_dim_name(mp, isl_dim_param, i);
+    for (int k = 0; k < x->m->nparams; k++)
+      if (nm && !strcmp(nm, x->m->param_name[k])) mp = isl_map_fix_si(mp, isl_dim_param, i, (int)x->params[k]);
+  }
+  mp = isl_map_project_out(mp, isl_dim_param, 0, (unsigned)np);
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(mp);
+  isl_multi_aff *ma = NULL;
+  int bad = isl_pw_multi_aff_foreach_piece(pma, inst_piece, &ma) < 0 || !ma;
+  isl_pw_multi_aff_free(pma);
+  if (bad) {
+    isl_multi_aff_free(ma);
+    return -1;
+  }
+  a->nout = (int)isl_multi_aff_dim(ma, isl_dim_out);
+  for (int r = 0; r < a->nout && !bad; r++) {
+    isl_aff *af = isl_multi_aff_get_aff(ma, r);
+    if (isl_aff_dim(af, isl_dim_div) > 0) bad = 1;
+    for (int d = 0; d < x->n; d++) {
+      isl_val *v = isl_aff_get_coefficient_val(af, isl_dim_in, d);
+      if (!isl_val_is_int(v)) bad = 1;
+      a->coef[r][d] = isl_val_get_num_si(v);
+      isl_val_free(v);
+    }
+    isl_val *v = isl_aff_get_constant_val(af);
+    if (!isl_val_is_int(v)) bad = 1;
+    a->konst[r] = isl_val_get_num_si(v);
+    isl_val_free(v);
+    isl_aff_free(af);
+  }
+  isl_multi_aff_free(ma);
+  return bad ? -1 : 0;
+}
+
+/* Computes the iteration I of (J, PE k). */
+static void inst_iter(const inst *x, const int64_t *J, int k, int64_t *I) {
+  for (int d = 0; d < x->n; d++) I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * k : 0);
+}
+
+/* Computes J from a sequence number s < P. */
+static void inst_unseq(const inst *x, int64_t s, int64_t *J) {
+  for (int r = 0; r < x->n; r++) {
+    int d = x->m->order[r];
+    J[d] = s % x->E[d];
+    s /= x->E[d];
+  }
+}
+
+/* isl callback state: collects the points of a fibre as sequence numbers. */
+typedef struct {
+  const inst *x;
+  char *mark; /* [P] */
+} inst_pts;
+
+/* Returns isl_stat_ok after marking the point's sequence number. */
+static isl_stat inst_pt_mark(__isl_take isl_point *pt, void *user) {
+  inst_pts *ps = user;
+  int64_t s = 0;
+  for (int d = 0; d < ps->x->n; d++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, d);
+    s += ps->x->seq[d] * isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  if (s >= 0 && s < ps->x->P) ps->mark[s] = 1;
+  return isl_stat_ok;
+}
+
+/* Returns 0 after computing each access's elements per (PE, J). */
+static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  int64_t hi[64][AST_MAX_DIMS];
+  memset(hi, 0, sizeof hi);
+  char *mark = malloc((size_t)x->P);
+  if (!mark) return INST_ERR_INTERNAL;
+  /* pass 1: bounding boxes; pass 2: linear elements */
+  for (int pass = 0; pass < 2; pass++)
+    for (int a = 0; a < m->naccess; a++) {
+      int arr = m->access[a].array;
+      for (int k = 0; k < x->t; k++) {
+        memset(mark, 0, (size_t)x->P);
+        inst_pts ps = {x, mark};
+        isl_set *fib = inst_split(x, x->acc[a], k);
+        isl_set_foreach_point(fib, inst_pt_mark, &ps);
+        isl_set_free(fib);
+        for (int64_t s = 0; s < x->P; s++) {
+          int64_t *lin = &x->io[a].elem_lin[k * x->P + s];
+          if (pass == 0) *lin = -1;
+          if (!mark[s]) continue;
+          int64_t J[AST_MAX_DIMS], I[AST_MAX_DIMS], e[AST_MAX_DIMS];
+          inst_unseq(x, s, J);
+          inst_iter(x, J, k, I);
+          for (int r = 0; r < aff[a].nout; r++) {
+            e[r] = aff[a].konst[r];
+            for (int d = 0; d < x->n; d++) e[r] += aff[a].coef[r][d] * I[d];
+            if (e[r] < 0) {
+              snprintf(msg, msgsz, "access %d: element index %lld is negative", a, (long long)e[r]);
+              free(mark);
+              return INST_ERR_INPUT;
+            }
+            if (pass == 0 && e[r] + 1 > hi[arr][r]) hi[arr][r] = e[r] + 1;
+          }
+          if (pass == 1) {
+            int64_t l = 0;
+            for (int r = 0; r < aff[a].nout; r++) l = l * x->array_ext[arr][r] + e[r];
+            *lin = l;
+          }
+        }
+      }
+      if (pass == 0) {
+        x->array_nd[arr] = aff[a].nout;
+        for (int r = 0; r < aff[a].nout; r++)
+          if (hi[arr][r] > x->array_ext[arr][r]) x->array_ext[arr][r] = hi[arr][r];
+      }
+    }
+  free(mark);
+  return INST_OK;
+}
+
+/* Returns the stride of J_d in the bank address of access a. */
+static int64_t inst_stride(const inst *x, const inst_affine *af, int arr, int d) {
+  int64_t s = 0, w = 1;
+  for (int r = af->nout - 1; r >= 0; r--) {
+    s += w * af->coef[r][d];
+    w *= x->array_ext[arr][r];
+  }
+  return s;
+}
+
+/* Returns the bank address of J for access a. */
+static int64_t inst_address(const inst *x, int a, const int64_t *J) {
+  int64_t v = x->io[a].a0;
+  for (int d = 0; d < x->n; d++) v += x->io[a].stride[d] * J[d];
+  return v;
+}
+
+int inst_place_io(inst *x, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  if (m->naccess > 64 || m->narrays > 64) {
+    snprintf(msg, msgsz, "more than 64 accesses or arrays");
+    return INST_ERR_NOFIT;
+  }
+  x->io = calloc((size_t)m->naccess + 1, sizeof *x->io);
+  inst_affine *aff = calloc((size_t)m->naccess + 1, sizeof *aff);
+  if (!x->io || !aff) {
+    free(aff);
+    return INST_ERR_INTERNAL;
+  }
+  int nb = x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports;
+  int st = INST_OK;
+  for (int a = 0; a < m->naccess && !st; a++) {
+    x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
+    x->io[a].bank = a;
+    if (a >= nb) {
+      snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
+               m->naccess, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
+      st = INST_ERR_NOFIT;
+      break;
+    }
+    x->io[a].elem_lin = malloc((size_t)(x->P * x->t) * sizeof *x->io[a].elem_lin);
+    if (!x->io[a].elem_lin) st = INST_ERR_INTERNAL;
+    else if (inst_affine_read(x, m->access[a].index, &aff[a])) {
+      snprintf(msg, msgsz, "access %d (%s): the index map is not affine", a, m->array_name[m->access[a].array]);
+      st = INST_ERR_INPUT;
+    }
+  }
+  if (!st) st = inst_io_elements(x, aff, msg, msgsz);
+  for (int a = 0; a < m->naccess && !st; a++) {
+    inst_io *ad = &x->io[a];
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < x->n; d++) {
+      ad->stride[d] = inst_stride(x, &aff[a], m->access[a].array, d);
+      int64_t span = ad->stride[d] * (x->E[d] - 1);
+      if (span < 0) lo += span;
+      else hi += span;
+    }
+    ad->a0 = -lo;
+    ad->range = hi - lo + 1;
+    if (ad->range > x->arch.bank_depth) {
+      snprintf(msg, msgsz, "access %d (%s): a tile spans %lld bank words, iobuf.depth is %d", a,
+               m->array_name[m->access[a].array], (long long)ad->range, x->arch.bank_depth);
+      st = INST_ERR_NOFIT;
+    }
+  }
+  free(aff);
+  return st;
+}
+
+/* ---- emission ------------------------------------------------------------ */
+
+/* A growing payload. */
+typedef struct {
+  uint32_t *w;
+  int n, cap, bad;
+} inst_buf;
+
+/* Appends one word. */
+static void inst_w(inst_buf *b, int64_t v) {
+  if (v < INT32_MIN || v > (int64_t)UINT32_MAX) b->bad = 1;
+  if (b->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 64;
+    uint32_t *nw = realloc(b->w, (size_t)b->cap * sizeof *nw);
+    if (!nw) {
+      b->bad = 1;
+      return;
+    }
+    b->w = nw;
+  }
+  b->w[b->n++] = (uint32_t)v;
+}
+
+/* Returns the rectangle of PEs k0..k1 (inclusive) of the region. */
+static stream_rect inst_rect(const inst *x, int k0, int k1) {
+  stream_rect r;
+  if (x->m->axis) r = (stream_rect){k0, 0, k1 - k0 + 1, 1};
+  else r = (stream_rect){0, k0, 1, k1 - k0 + 1};
+  return r;
+}
+
+/* Constraint writer state (isl callback). */
+typedef struct {
+  const inst *x;
+  inst_buf *b;
+  int n;
+} inst_cons;
+
+/* Returns isl_stat_ok after writing constraint c (kind, coefs in GC order,
+ * constant). */
+static isl_stat inst_cons_put(__isl_take isl_constraint *c, void *user) {
+  inst_cons *cs = user;
+  inst_w(cs->b, isl_constraint_is_equality(c) ? STREAM_CONS_EQ : STREAM_CONS_GE);
+  for (int g = 0; g < cs->x->n; g++) {
+    isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, cs->x->m->order[g]);
+    inst_w(cs->b, isl_val_get_num_si(v));
+    isl_val_free(v);
+  }
+  isl_val *v = isl_constraint_get_constant_val(c);
+  inst_w(cs->b, isl_val_get_num_si(v));
+  isl_val_free(v);
+  isl_constraint_free(c);
+  cs->n++;
+  return isl_stat_ok;
+}
+
+/* Returns the number of constraints of bs, or -1 when it has divs. */
+static int inst_cons_count(__isl_keep isl_basic_set *bs) {
+  if (isl_basic_set_dim(bs, isl_dim_div) > 0) return -1;
+  isl_constraint_list *l = isl_basic_set_get_constraint_list(bs);
+  int n = (int)isl_constraint_list_n_constraint(l);
+  isl_constraint_list_free(l);
+  return n;
+}
+
+/* Returns 0 after writing ncons and the constraints of bs to b. */
+static int inst_cons_write(const inst *x, __isl_keep isl_basic_set *bs, inst_buf *b) {
+  inst_w(b, inst_cons_count(bs));
+  inst_cons cs = {x, b, 0};
+  return isl_basic_set_foreach_constraint(bs, inst_cons_put, &cs) < 0 ? -1 : 0;
+}
+
+/* GC term writer state. */
+typedef struct {
+  const inst *x;
+  inst_buf *b;
+  int sig, nterms, bad;
+} inst_terms;
+
+/* Returns isl_stat_ok after writing basic set bs as a term of signal sig. */
+static isl_stat inst_term_put(__isl_take isl_basic_set *bs, void *user) {
+  inst_terms *t = user;
+  int nc = inst_cons_count(bs);
+  if (nc < 0 || nc > STREAM_MAX_CONS(&t->x->arch)) t->bad = 1;
+  inst_w(t->b, t->sig);
+  if (!t->bad) inst_cons_write(t->x, bs, t->b);
+  t->nterms++;
+  isl_basic_set_free(bs);
+  return isl_stat_ok;
+}
+
+/* Returns INST_OK after appending the GC packet. */
+static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  inst_buf b = {0};
+  int64_t steps = x->P + x->epilog + x->sigma;
+  inst_w(&b, x->m->ii);
+  inst_w(&b, x->n);
+  for (int g = 0; g < x->n; g++) inst_w(&b, x->E[x->m->order[g]]);
+  inst_w(&b, x->epilog + x->sigma);
+  int64_t d0 = x->lk < 0 ? -x->lk * (x->t - 1) : 0;
+  inst_w(&b, d0);
+  inst_w(&b, x->m->axis ? x->lk : 0);
+  inst_w(&b, x->m->axis ? 0 : x->lk);
+  int at = b.n;
+  inst_w(&b, 0);
+  isl_set *all = inst_ext_domain(x, steps);
+  inst_terms tm = {x, &b, 0, 0, 0};
+  for (int s = 0; s < x->nsig; s++) {
+    isl_set *ones = inst_succ(x, isl_set_copy(x->sig[s].ones), x->sigma);
+    isl_set *care = inst_succ(x, isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros)),
+                              x->sigma);
+    care = isl_set_intersect(care, isl_set_copy(all));
+    ones = isl_set_coalesce(isl_set_gist(ones, care));
+    ones = isl_set_intersect(ones, isl_set_copy(all));
+    ones = isl_set_coalesce(isl_set_gist(ones, isl_set_copy(all)));
+    tm.sig = s;
+    if (isl_set_is_empty(ones) == isl_bool_false) isl_set_foreach_basic_set(ones, inst_term_put, &tm);
+    isl_set_free(ones);
+  }
+  isl_set_free(all);
+  if (tm.bad || tm.nterms > STREAM_GC_MAX_TERMS(&x->arch)) {
+    snprintf(msg, msgsz, "global controller: the control signals need %d terms%s, at most %d (2 x gc.signals) with %d constraints each (2 x gc.dims)",
+             tm.nterms, tm.bad ? " (some not expressible)" : "", STREAM_GC_MAX_TERMS(&x->arch),
+             STREAM_MAX_CONS(&x->arch));
+    free(b.w);
+    return INST_ERR_NOFIT;
+  }
+  if (b.bad) {
+    free(b.w);
+    return INST_ERR_INTERNAL;
+  }
+  b.w[at] = (uint32_t)tm.nterms;
+  int rc = stream_writer_packet(w, STREAM_PKT_GC, 0, 0, inst_rect(x, 0, x->t - 1), b.w, (uint32_t)b.n);
+  free(b.w);
+  if (rc) snprintf(msg, msgsz, "GC packet: %s", w->msg);
+  return rc ? INST_ERR_NOFIT : INST_OK;
+}
+
+/* Returns INST_OK after appending the AG packet of access a for PEs
+ * k0..k1 with enable set en (over J). */
+static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl_keep isl_set *en,
+                         char *msg, size_t msgsz) {
+  const map_access *ac = &x->m->access[a];
+  isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *g = isl_set_coalesce(isl_set_gist(isl_set_copy(en), all));
+  int nb = isl_set_n_basic_set(g);
+  isl_basic_set *bs = nb == 1 ? isl_set_simple_hull(isl_set_copy(g)) : NULL;
+  isl_set_free(g);
+  int nc = bs ? inst_cons_count(bs) : -1;
+  if (!bs || nc < 0 || nc > STREAM_MAX_CONS(&x->arch)) {
+    isl_basic_set_free(bs);
+    snprintf(msg, msgsz, "access %d (%s): the enable of PE %d is not one conjunction of at most %d constraints",
+             a, x->m->array_name[ac->array], k0, STREAM_MAX_CONS(&x->arch));
+    return INST_ERR_NOFIT;
+  }
+  inst_buf b = {0};
+  inst_w(&b, ac->is_out ? STREAM_AG_WRITE : STREAM_AG_READ);
+  inst_w(&b, x->n);
+  inst_w(&b, (int64_t)x->sigma * x->m->ii + ac->offset);
+  inst_w(&b, x->io[a].a0);
+  inst_w(&b, 0);
+  inst_w(&b, 0);
+  for (int gd = 0; gd < x->n; gd++) inst_w(&b, x->io[a].stride[x->m->order[gd]]);
+  inst_cons_write(x, bs, &b);
+  isl_basic_set_free(bs);
+  int rc = b.bad ? STREAM_ERR_PAYLOAD
+                 : stream_writer_packet(w, STREAM_PKT_AG, x->io[a].bank, x->io[a].side, inst_rect(x, k0, k1),
+                                        b.w, (uint32_t)b.n);
+  free(b.w);
+  if (rc) {
+    snprintf(msg, msgsz, "AG packet of access %d: %s", a, b.bad ? "value out of 32 bits" : w->msg);
+    return INST_ERR_NOFIT;
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after appending the AG packets of every access, one per
+ * run of consecutive PEs with equal enables. */
+static int inst_emit_ags(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  for (int a = 0; a < x->m->naccess; a++) {
+    int k0 = 0;
+    isl_set *cur = inst_split(x, x->acc[a], 0);
+    for (int k = 1; k <= x->t; k++) {
+      isl_set *nx = k < x->t ? inst_split(x, x->acc[a], k) : NULL;
+      if (nx && isl_set_is_equal(nx, cur) == isl_bool_true) {
+        isl_set_free(nx);
+        continue;
+      }
+      int st = INST_OK;
+      if (isl_set_is_empty(cur) == isl_bool_false) st = inst_emit_ag1(x, w, a, k0, k - 1, cur, msg, msgsz);
+      isl_set_free(cur);
+      if (st) {
+        isl_set_free(nx);
+        return st;
+      }
+      cur = nx;
+      k0 = k;
+    }
+  }
+  return INST_OK;
+}
+
+/* Returns the WRAPPER sink number of wrapper port (side, port). */
+static int inst_sink_port(const inst *x, int side, int port) {
+  return x->arch.id + side * x->arch.ports + port;
+}
+
+/* Returns the source number of wrapper input (side, port). */
+static int inst_src_port(const inst *x, int side, int port) {
+  return x->arch.od + side * x->arch.ports + port;
+}
+
+/* Returns the stream side of a route letter. */
+static int inst_side_of(char c) {
+  return c == 'N' ? STREAM_SIDE_NORTH : c == 'E' ? STREAM_SIDE_EAST : c == 'S' ? STREAM_SIDE_SOUTH : STREAM_SIDE_WEST;
+}
+
+/* Returns INST_OK after appending the REGCFG and WRAPPER packets. */
+static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  stream_rect all = inst_rect(x, 0, x->t - 1);
+  uint32_t fd[ISA_MAX_REGS];
+  for (int i = 0; i < x->arch.fd; i++) fd[i] = (uint32_t)x->fd_depth[i];
+  int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, all, fd, (uint32_t)x->arch.fd) : 0;
+  int nsink = x->arch.id + 4 * x->arch.ports;
+  uint32_t *sink = calloc((size_t)nsink, sizeof *sink);
+  if (!sink) return INST_ERR_INTERNAL;
+  for (int r = 0; r < x->m->nroutes; r++) {
+    const map_route *rt = &x->m->routes[r];
+    sink[inst_sink_port(x, inst_side_of(rt->out_side), rt->port)] = 1u + (uint32_t)rt->od.idx;
+    sink[rt->id.idx] = 1u + (uint32_t)inst_src_port(x, inst_side_of(rt->in_side), rt->port);
+  }
+  for (int a = 0; a < x->m->naccess; a++) {
+    const map_access *ac = &x->m->access[a];
+    if (ac->is_out) sink[inst_sink_port(x, x->io[a].side, x->io[a].bank)] = 1u + (uint32_t)ac->reg.idx;
+    else sink[ac->reg.idx] = 1u + (uint32_t)inst_src_port(x, x->io[a].side, x->io[a].bank);
+  }
+  if (!rc) rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, all, sink, (uint32_t)nsink);
+  free(sink);
+  if (rc) {
+    snprintf(msg, msgsz, "region packets: %s", w->msg);
+    return INST_ERR_NOFIT;
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after appending the PROGRAM packets. */
+static int inst_emit_programs(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  for (int c = 0; c < x->npc; c++)
+    for (int k0 = 0; k0 < x->t; k0++) {
+      if (x->pe_class[k0] != c || (k0 > 0 && x->pe_class[k0 - 1] == c)) continue;
+      int k1 = k0;
+      while (k1 + 1 < x->t && x->pe_class[k1 + 1] == c) k1++;
+      for (int f = 0; f < x->nfu; f++) {
+        const inst_fuprog *fp = &x->pc[c].fp[f];
+        if (fp->empty) continue;
+        if (stream_writer_program(w, inst_rect(x, k0, k1), f, fp->words, fp->nwords)) {
+          snprintf(msg, msgsz, "program of class %d FU %d: %s", c, f, w->msg);
+          return INST_ERR_NOFIT;
+        }
+      }
+    }
+  return INST_OK;
+}
+
+/* Returns INST_OK after appending the IODATA packets of input accesses. */
+static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, char *msg, size_t msgsz) {
+  for (int a = 0; a < x->m->naccess; a++) {
+    const map_access *ac = &x->m->access[a];
+    if (ac->is_out) continue;
+    int64_t range = x->io[a].range;
+    uint32_t *buf = malloc((size_t)(range + 1) * sizeof *buf);
+    if (!buf) return INST_ERR_INTERNAL;
+    for (int k = 0; k < x->t; k++) {
+      memset(buf, 0, (size_t)(range + 1) * sizeof *buf);
+      int64_t lo = range, hi = -1;
+      for (int64_t s = 0; s < x->P; s++) {
+        int64_t lin = x->io[a].elem_lin[k * x->P + s];
+        if (lin < 0) continue;
+        int64_t J[AST_MAX_DIMS];
+        inst_unseq(x, s, J);
+        int64_t ad = inst_address(x, a, J);
+        int32_t v = 0;
+        if (data && data->vals && data->vals[ac->array] && lin < data->count[ac->array])
+          v = data->vals[ac->array][lin];
+        buf[ad + 1] = (uint32_t)v;
+        if (ad < lo) lo = ad;
+        if (ad > hi) hi = ad;
+      }
+      if (hi < 0) continue;
+      buf[lo] = (uint32_t)lo;
+      if (stream_writer_packet(w, STREAM_PKT_IODATA, x->io[a].bank, x->io[a].side, inst_rect(x, k, k), buf + lo,
+                               (uint32_t)(hi - lo + 2))) {
+        snprintf(msg, msgsz, "IODATA of access %d: %s", a, w->msg);
+        free(buf);
+        return INST_ERR_NOFIT;
+      }
+    }
+    free(buf);
+  }
+  return INST_OK;
+}
+
+int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_t msgsz) {
+  int st = inst_emit_region(x, w, msg, msgsz);
+  if (!st) st = inst_emit_programs(x, w, msg, msgsz);
+  if (!st) st = inst_emit_gc(x, w, msg, msgsz);
+  if (!st) st = inst_emit_ags(x, w, msg, msgsz);
+  if (!st) st = inst_emit_iodata(x, data, w, msg, msgsz);
+  if (!st && stream_writer_packet(w, STREAM_PKT_START, 0, 0, inst_rect(x, 0, x->t - 1), NULL, 0)) {
+    snprintf(msg, msgsz, "START packet: %s", w->msg);
+    st = INST_ERR_NOFIT;
+  }
+  return st;
+}
+
+void inst_layout(const inst *x, FILE *f) {
+  static const char sides[] = "nesw";
+  for (int a = 0; a < x->m->naccess; a++) {
+    const map_access *ac = &x->m->access[a];
+    if (!ac->is_out) continue;
+    for (int k = 0; k < x->t; k++)
+      for (int64_t s = 0; s < x->P; s++) {
+        int64_t lin = x->io[a].elem_lin[k * x->P + s];
+        if (lin < 0) continue;
+        int64_t J[AST_MAX_DIMS];
+        inst_unseq(x, s, J);
+        fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin,
+                x->m->axis ? k : 0, x->m->axis ? 0 : k, sides[x->io[a].side], x->io[a].bank,
+                (long long)inst_address(x, a, J));
+      }
+  }
+}

@@ -1,0 +1,199 @@
+/*
+ * inst_proggen.c: program generation (Algorithm 4, section 6.3) and the
+ * reduction of branch out-degree to pe.branch_targets.
+ *
+ * A program starts with sigma * pi `nop` words (the prolog that lets input
+ * reads happen 2 cycles before their first use, see inst_periph.c), then
+ * the kernels of the CFG nodes in the order of their first iteration (the
+ * start node, holding J = 0, first). Slots 0..pi-2 of a kernel get `next`;
+ * slot pi-1 gets `halt` (only the halt edge), `goto` (one successor; `next`
+ * when it is the following word), or `br` over the node's signals.
+ *
+ * Out-degree reduction. One `br` selects among 2^n <= pe.branch_targets
+ * targets with n signals. A node needing N_v signals with more than that
+ * branches over L = ceil(N_v / log2 B) levels in its last L slots: slot
+ * pi-L branches on the most significant bits to one of the copies of the
+ * remaining slots, and so on (the signals are constant during a step, so
+ * every level sees the same values); the copies are laid out right after
+ * the branching word. A node with L > pi does not fit. A halt edge among
+ * several targets goes to one `nop ; halt` word after the last kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst.h"
+
+typedef struct {
+  inst *x;
+  inst_fuprog *f;
+  isa_insn *out;
+  int n, cap;
+  int halt_pc;
+  int bits;      /* selector bits per branch: log2 pe.branch_targets */
+} inst_gen;
+
+/* Returns the index bits [lo, hi) decided at level l of L for nsig bits. */
+static void inst_level_bits(const inst_gen *g, int nsig, int L, int l, int *lo, int *hi) {
+  *lo = (L - 1 - l) * g->bits;
+  *hi = *lo + g->bits < nsig ? *lo + g->bits : nsig;
+}
+
+/* Returns the words a tail from level l takes. */
+static int inst_tail_size(const inst_gen *g, int nsig, int L, int l) {
+  if (l == L - 1) return 1;
+  int lo, hi;
+  inst_level_bits(g, nsig, L, l, &lo, &hi);
+  return 1 + (1 << (hi - lo)) * inst_tail_size(g, nsig, L, l + 1);
+}
+
+/* Returns the levels node k needs. */
+static int inst_levels(const inst_gen *g, const inst_kclass *k) {
+  return k->nsig ? (k->nsig + g->bits - 1) / g->bits : 0;
+}
+
+/* Returns the pc the edge with number idx of node v leads to. */
+static int inst_target_pc(const inst_gen *g, int v, int idx) {
+  const inst_fuprog *f = g->f;
+  int i = 0, first = -1;
+  for (int e = 0; e < f->ne; e++) {
+    if (f->e[e].from != v) continue;
+    if (first < 0) first = e;
+    if (i++ == idx) {
+      first = e;
+      break;
+    }
+  }
+  int to = f->e[first].to;
+  return to < 0 ? g->halt_pc : f->k[to].pc;
+}
+
+/* Returns 0 after appending instruction in (growing the buffer). */
+static int inst_put(inst_gen *g, const isa_insn *in) {
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 64;
+    isa_insn *no = realloc(g->out, (size_t)g->cap * sizeof *no);
+    if (!no) return -1;
+    g->out = no;
+  }
+  g->out[g->n++] = *in;
+  return 0;
+}
+
+/* Returns 0 after emitting the tail of node v from level l (prefix: the
+ * index bits decided so far). */
+static int inst_emit_tail(inst_gen *g, int v, int L, int l, int prefix) {
+  const inst_kclass *k = &g->f->k[v];
+  int ii = g->x->m->ii;
+  isa_insn in = k->slot[ii - L + l];
+  int lo, hi;
+  inst_level_bits(g, k->nsig, L, l, &lo, &hi);
+  in.br = ISA_BR_COND;
+  in.nsel = hi - lo;
+  for (int b = 0; b < in.nsel; b++) in.sel[b] = (uint8_t)k->sig[lo + b];
+  int here = g->n;
+  int sub = l == L - 1 ? 0 : inst_tail_size(g, k->nsig, L, l + 1);
+  for (int u = 0; u < (1 << in.nsel); u++)
+    in.target[u] = (uint16_t)(l == L - 1 ? inst_target_pc(g, v, prefix | u << lo) : here + 1 + u * sub);
+  if (inst_put(g, &in)) return -1;
+  if (l < L - 1)
+    for (int u = 0; u < (1 << in.nsel); u++)
+      if (inst_emit_tail(g, v, L, l + 1, prefix | u << lo)) return -1;
+  return 0;
+}
+
+/* Returns 0 after emitting node v (its kernel with branches). */
+static int inst_emit_node(inst_gen *g, int v) {
+  const inst_fuprog *f = g->f;
+  const inst_kclass *k = &f->k[v];
+  int ii = g->x->m->ii;
+  int L = inst_levels(g, k);
+  for (int s = 0; s < ii - (L ? L : 1); s++)
+    if (inst_put(g, &k->slot[s])) return -1;
+  if (L) return inst_emit_tail(g, v, L, 0, 0);
+  isa_insn in = k->slot[ii - 1];
+  int to = -2;
+  for (int e = 0; e < f->ne; e++)
+    if (f->e[e].from == v) to = f->e[e].to;
+  if (to == -1) in.br = ISA_BR_HALT;
+  else if (to >= 0 && f->k[to].pc != g->n + 1) {
+    in.br = ISA_BR_GOTO;
+    in.target[0] = (uint16_t)f->k[to].pc;
+  }
+  return inst_put(g, &in);
+}
+
+/* Returns INST_OK after generating the program of f in class c. */
+static int inst_gen_fu(inst *x, int c, inst_fuprog *f, char *msg, size_t msgsz) {
+  inst_gen g = {x, f, NULL, 0, 0, -1, 0};
+  int ii = x->m->ii;
+  while ((2 << g.bits) <= x->arch.branch_targets && g.bits < ISA_SEL_COUNT) g.bits++;
+  if (g.bits < 1) g.bits = 1;
+  /* layout: node pcs and the halt word */
+  int pc = x->sigma * ii, need_halt = 0;
+  for (int v = 0; v < f->nk; v++) {
+    int L = inst_levels(&g, &f->k[v]);
+    if (L > ii) {
+      char fu[16];
+      snprintf(msg, msgsz,
+               "processor class %d, %s: a kernel needs %d branch levels for %d targets with "
+               "pe.branch_targets %d, but has %d slots",
+               c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu), L, 1 << f->k[v].nsig,
+               x->arch.branch_targets, ii);
+      return INST_ERR_NOFIT;
+    }
+    f->k[v].pc = pc;
+    pc += ii - (L ? L : 1) + (L ? inst_tail_size(&g, f->k[v].nsig, L, 0) : 1);
+    if (L)
+      for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
+  }
+  if (need_halt) g.halt_pc = pc++;
+  if (pc > x->arch.imem) {
+    char fu[16];
+    snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words, pe.imem is %d", c,
+             isa_fu_format(&x->arch, f->fu, fu, sizeof fu), pc, x->arch.imem);
+    return INST_ERR_NOFIT;
+  }
+  isa_insn nop;
+  memset(&nop, 0, sizeof nop);
+  int bad = 0;
+  for (int s = 0; s < x->sigma * ii; s++) bad |= inst_put(&g, &nop);
+  for (int v = 0; v < f->nk && !bad; v++) bad |= inst_emit_node(&g, v);
+  if (need_halt && !bad) {
+    isa_insn h = nop;
+    h.br = ISA_BR_HALT;
+    bad |= inst_put(&g, &h);
+  }
+  if (bad || g.n != pc) {
+    free(g.out);
+    snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g.n);
+    return INST_ERR_INTERNAL;
+  }
+  f->nwords = g.n;
+  f->insns = g.out;
+  f->words = calloc((size_t)g.n, sizeof *f->words);
+  if (!f->words) return INST_ERR_INTERNAL;
+  isa_fu_class cls = isa_fu_class_of(&x->arch, f->fu);
+  for (int i = 0; i < g.n; i++) {
+    char why[256];
+    if (isa_encode(&g.out[i], &f->words[i]) ||
+        isa_insn_check(&g.out[i], cls, &x->arch, why, sizeof why)) {
+      char txt[128], fu[16];
+      isa_insn_format(&g.out[i], txt, sizeof txt);
+      snprintf(msg, msgsz, "processor class %d, %s, word %d '%s': %s", c,
+               isa_fu_format(&x->arch, f->fu, fu, sizeof fu), i, txt, why);
+      return INST_ERR_NOFIT;
+    }
+  }
+  return INST_OK;
+}
+
+int inst_proggen(inst *x, char *msg, size_t msgsz) {
+  for (int c = 0; c < x->npc; c++)
+    for (int f = 0; f < x->nfu; f++) {
+      inst_fuprog *fp = &x->pc[c].fp[f];
+      if (fp->empty) continue;
+      int st = inst_gen_fu(x, c, fp, msg, msgsz);
+      if (st) return st;
+    }
+  return INST_OK;
+}

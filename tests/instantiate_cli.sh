@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# instantiate_cli.sh: `tcpa instantiate` from the outside: the running
+# example (bitextract, N=16 on 1x3: p = 6, 3 processor classes, a stream the
+# reader accepts, a listing with a program per class and FU); the stream run
+# on the C model (`tcpa sim`) gives the same `bits` as the reference
+# interpreter (`tcpa run --engine ref`), for several N and region sizes;
+# errors: a missing parameter (exit 2), a region of the wrong shape (2), a
+# region larger than the array (3), too few control signals (3, the message
+# names gc.signals needed and available), too little program memory (3).
+# Prints TAP lines.
+set -u
+TCPA=${TCPA:-build/bin/tcpa}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+
+# Prints one TAP line: check NAME CONDITION-STATUS.
+check() {
+  n=$((n + 1))
+  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
+}
+
+# Prints the values of array ARR gathered from the bank dumps in DIR via
+# the layout file LAY (missing words are 0), one per line, by element.
+gather() {
+  local arr=$1 lay=$2 dir=$3
+  awk -v arr="$arr" -v dir="$dir" '
+    function hex(s,   i, v) {
+      v = 0; s = tolower(substr(s, 3))
+      for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return v
+    }
+    $1 == arr {
+      f = dir "/bank_" $3 "_" $4 "_" $5 "_" $6 ".txt"
+      if (!(f in seen)) {
+        seen[f] = 1
+        while ((getline line < f) > 0) { split(line, w, " "); mem[f, w[1]] = w[2] }
+      }
+      v = ((f, $7) in mem) ? hex(mem[f, $7]) : 0
+      if (v >= 2147483648) v -= 4294967296
+      val[$2] = v; if ($2 + 1 > cnt) cnt = $2 + 1
+    }
+    END { for (i = 0; i < cnt; i++) print val[i] }' "$lay"
+}
+
+sym=$tmp/be.sym
+$TCPA compile regress/programs/bitextract.pla -o "$sym" > /dev/null
+check "compile bitextract" $?
+
+out=$($TCPA instantiate "$sym" --param N=16 --pes 1x3 -o "$tmp/be.bin" --listing "$tmp/be.lst" \
+      --layout "$tmp/be.lay" 2>&1)
+check "instantiate N=16 on 1x3" $?
+echo "$out" | grep -q "region 1x3, 3 PEs used, p = 6, II 2, 3 processor classes" ; check "summary: p = 6, 3 classes" $?
+bytes=$(stat -c %s "$tmp/be.bin")
+echo "$out" | grep -q "stream $bytes bytes"; check "summary names the stream size ($bytes)" $?
+grep -q "^  class 2: PEs { \[k0 = 2\] }" "$tmp/be.lst"; check "listing: class of the partial tile" $?
+grep -Eq "L[0-9]+ +(q[0-9]+:)? +and od1, rd0, #1 ; br c[0-9] \\? L[0-9]+ : L[0-9]+" "$tmp/be.lst"; check "listing: assembly per FU" $?
+$TCPA disasm "$tmp/be.bin" > "$tmp/be.tasm" 2>&1; check "the stream reader accepts it" $?
+
+# model against the reference, several sizes
+for cfg in "16 1x3" "16 1x4" "7 1x2" "40 1x4" "5 1x1"; do
+  set -- $cfg
+  N=$1 pes=$2
+  echo $(( (N * 2654435761) % 2147483647 )) > "$tmp/v.txt"
+  $TCPA instantiate "$sym" --param N=$N --pes $pes -o "$tmp/r.bin" --layout "$tmp/r.lay" --in v="$tmp/v.txt" > /dev/null
+  st=$?
+  rm -rf "$tmp/dump"
+  $TCPA sim "$tmp/r.bin" --dump-banks "$tmp/dump" > "$tmp/sim.out" 2>&1 || st=1
+  $TCPA run regress/programs/bitextract.pla --param N=$N --engine ref --in v="$tmp/v.txt" --out-dir "$tmp/ref" > /dev/null || st=1
+  mkdir -p "$tmp/dump"
+  gather bits "$tmp/r.lay" "$tmp/dump" > "$tmp/got.txt"
+  tr -s ' \n' '\n\n' < "$tmp/ref/bits.txt" | grep -v '^$' > "$tmp/want.txt"
+  cmp -s "$tmp/got.txt" "$tmp/want.txt" || st=1
+  check "bitextract N=$N on $pes: model banks = reference ($(head -1 "$tmp/sim.out"))" $st
+done
+
+# errors
+$TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q "parameter N needs a value" "$tmp/err"; check "missing parameter: exit 2" $?
+$TCPA instantiate "$sym" --param N=16 --pes 3x1 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q "compiled for a 1xC region" "$tmp/err"; check "wrong region shape: exit 2" $?
+$TCPA instantiate "$sym" --param N=16 --pes 1x9 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
+[ $st -eq 3 ] && grep -q "does not fit the 4x4 array" "$tmp/err"; check "region too large: exit 3" $?
+[ ! -e "$tmp/x.bin" ]; check "no stream written on failure" $?
+printf '[gc]\nsignals = 1\n' > "$tmp/sig1.ini"
+$TCPA compile regress/programs/bitextract.pla --arch "$tmp/sig1.ini" -o "$tmp/s1.sym" > /dev/null 2>&1
+if [ -e "$tmp/s1.sym" ]; then
+  $TCPA instantiate "$tmp/s1.sym" --arch "$tmp/sig1.ini" --param N=16 --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
+  [ $st -eq 3 ] && grep -q "control signals: [0-9]* needed.*gc.signals is 1" "$tmp/err"; check "gc.signals 1: exit 3 with needed/available" $?
+else
+  check "gc.signals 1: compile refuses it already (estimate)" 0
+fi
+printf '[pe]\nimem = 6\n' > "$tmp/imem.ini"
+$TCPA compile regress/programs/bitextract.pla --arch "$tmp/imem.ini" -o "$tmp/im.sym" > /dev/null 2>&1
+$TCPA instantiate "$tmp/im.sym" --arch "$tmp/imem.ini" --param N=16 --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
+[ $st -eq 3 ] && grep -q "processor class [0-9]*, alu[0-9]: the program needs [0-9]* instruction words, pe.imem is 6" "$tmp/err"
+check "pe.imem 6: exit 3 naming class, FU, words" $?
+exit $fail
