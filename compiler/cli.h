@@ -43,4 +43,9 @@ int cli_sim(int argc, char **argv);
  * [--gtkw FILE --fst FILE]`: returns the exit status (0 agree, 1 diverge). */
 int cli_lockstep(int argc, char **argv);
 
+/* `tcpa instantiate P.sym --param N=V... --pes RxC -o P.bin [--listing F]
+ * [--layout F] [--arch A.ini] [--in N=FILE]...`: the concrete stream
+ * (cli_instantiate.c, docs/instantiate.md). */
+int cli_instantiate(int argc, char **argv);
+
 #endif
