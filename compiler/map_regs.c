@@ -2,9 +2,7 @@
  * map_regs.c: register allocation (paper section 5.3).
  *
  * Every split edge gets its registers by its class:
- *  - DEP, d = 0: the rd group of the producer's value, shared by all
- *    producers of the value and all its readers; k = floor(l'/pi) + 1
- *    registers with l' = tau[w] - tau[v] - lat[v] (k > 1: a rotating tuple);
+ *  - DEP, d = 0: the value's rd registers (below);
  *  - DEP, d != 0, theta = 0: one fd per (value, d), depth s(d) (+1 when
  *    the reader issues after the writer's result in the iteration), with
  *    its smallest value s_lb(d) checked against pe.fd_depth;
@@ -12,6 +10,34 @@
  *    (value, d, theta, consumer, operand): a propagation channel (5.4);
  *  - IN: an id; OUT: an od; CONST: the immediate (no register).
  * The counts are checked against pe.rd, pe.fd, pe.id and pe.od.
+ *
+ * rd sharing (cyclic interval colouring). A value v kept in an rd (all
+ * producers of one variable with a d = 0 reader) is, in every iteration j,
+ * held from the first cycle its result is readable to the last cycle a
+ * reader reads it: [j*II + tau[P] + lat[P], j*II + max tau[reader]] for
+ * each producer P (one producer per iteration: the producers of a variable
+ * have disjoint condition spaces). Iterations of a PE start exactly II
+ * apart, so two values may share a plain register iff the residues mod II
+ * of their intervals are disjoint (docs/timing.md: a write lands at the end
+ * of a cycle, a read sees the state at its start, so a register read in
+ * cycle c may be rewritten by a result readable from c + 1). These residue
+ * sets are arcs of a circle of II cycles; the conflict graph is a
+ * circular-arc graph, coloured exactly by backtracking (values in DSATUR
+ * order, a node budget; the greedy colouring when the budget runs out).
+ *
+ * A lifetime l' = tau[w] - tau[v] - lat[v] of II or more cycles would be
+ * overwritten by the next iteration: such a value gets a rotating tuple of
+ * k = floor(l'/II) + 1 consecutive rds (`copies`, modulo variable
+ * expansion: iteration j uses the (j mod k)-th, instantiation unrolls the
+ * program), not an fd: fds are few (pe.fd), an fd's read pointer advances
+ * once per reading cycle (so several readers break it) and an fd with
+ * d = 0 has no meaning in the .sym. A tuple register is busy at every
+ * residue mod II (its interval is longer than II), so tuples never share.
+ *
+ * Result: one map_regfile_entry per physical register (a tuple is one
+ * entry of `copies` registers); the edges of all values sharing it have
+ * it as their group. No entry overlaps another, so sum(copies) per class
+ * is the number of registers used.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,16 +65,267 @@ static int map_regs_zero(const int64_t *d) {
   return 1;
 }
 
+/* Returns 1 when edge x keeps its value in an rd (intra-PE, d = 0). */
+static int map_regs_is_rd_edge(const map_edge *x) {
+  return x->kind == MAP_EDGE_DEP && !x->theta && map_regs_zero(x->d);
+}
+
+/* A value kept in rd registers. */
+typedef struct {
+  int val;             /* ops[].var of its producers */
+  int copies;          /* k: 1, or a rotating tuple */
+  unsigned char *busy; /* II flags: residues mod II where it is held */
+  int colour;          /* shared register (copies 1), or -1 */
+} map_regs_rdval;
+
 /* Returns the rd copies needed by the d = 0 edges of value val. */
 static int map_regs_rd_copies(const map_config *m, int val) {
   int k = 1;
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || x->theta || !map_regs_zero(x->d) || m->ops[x->src].var != val) continue;
+    if (!map_regs_is_rd_edge(x) || m->ops[x->src].var != val) continue;
     int l = m->ops[x->dst].tau - m->ops[x->src].tau - m->ops[x->src].lat;
     if (l >= 0 && l / m->ii + 1 > k) k = l / m->ii + 1;
   }
   return k;
+}
+
+/* Marks in busy[] the residues mod II at which value val is held: for each
+ * producer, from its result to its last d = 0 reader. */
+static void map_regs_rd_busy(const map_config *m, int val, unsigned char *busy) {
+  for (int o = 0; o < m->nops; o++) {
+    const map_op *p = &m->ops[o];
+    if (p->var != val) continue;
+    int s = p->tau + p->lat, e = -1;
+    for (int x = 0; x < m->nedges; x++) {
+      const map_edge *y = &m->edges[x];
+      if (map_regs_is_rd_edge(y) && y->src == o && m->ops[y->dst].tau > e) e = m->ops[y->dst].tau;
+    }
+    if (e < 0) continue; /* no rd reader: this producer writes elsewhere */
+    if (e < s) e = s;
+    for (int c = s; c <= e && c < s + m->ii; c++) busy[c % m->ii] = 1;
+  }
+}
+
+/* Returns 1 when values a and b cannot share a register. */
+static int map_regs_rd_conflict(const map_config *m, const map_regs_rdval *a, const map_regs_rdval *b) {
+  if (a->copies > 1 || b->copies > 1) return 1;
+  for (int c = 0; c < m->ii; c++)
+    if (a->busy[c] && b->busy[c]) return 1;
+  return 0;
+}
+
+/* Backtracking colouring state: n values, conflict matrix, colours. */
+typedef struct {
+  int n;
+  const unsigned char *conf; /* n x n */
+  int *colour;               /* current assignment, -1 uncoloured */
+  int *best;                 /* best complete assignment */
+  long nodes, budget;
+} map_regs_colouring;
+
+/* Returns the uncoloured vertex of highest saturation (distinct colours
+ * among its neighbours), ties by degree then index; -1 when all coloured. */
+static int map_regs_dsatur_pick(const map_regs_colouring *c) {
+  int best = -1, bsat = -1, bdeg = -1;
+  for (int v = 0; v < c->n; v++) {
+    if (c->colour[v] >= 0) continue;
+    int sat = 0, deg = 0;
+    unsigned long long seen = 0;
+    for (int w = 0; w < c->n; w++) {
+      if (!c->conf[v * c->n + w]) continue;
+      deg++;
+      if (c->colour[w] >= 0 && c->colour[w] < 64 && !(seen >> c->colour[w] & 1)) {
+        seen |= 1ULL << c->colour[w];
+        sat++;
+      }
+    }
+    if (sat > bsat || (sat == bsat && deg > bdeg)) best = v, bsat = sat, bdeg = deg;
+  }
+  return best;
+}
+
+/* Returns 1 when the uncoloured rest can be coloured with colours below k
+ * (DSATUR order, symmetry broken by allowing at most one new colour). */
+static int map_regs_colour_try(map_regs_colouring *c, int k, int ncol) {
+  int v = map_regs_dsatur_pick(c);
+  if (v < 0) return 1;
+  if (++c->nodes > c->budget) return 0;
+  for (int col = 0; col < k && col <= ncol; col++) {
+    int ok = 1;
+    for (int w = 0; w < c->n && ok; w++)
+      if (c->conf[v * c->n + w] && c->colour[w] == col) ok = 0;
+    if (!ok) continue;
+    c->colour[v] = col;
+    if (map_regs_colour_try(c, k, col == ncol ? ncol + 1 : ncol)) return 1;
+    c->colour[v] = -1;
+  }
+  return 0;
+}
+
+/* Returns the number of colours of a colouring of the conflict graph
+ * (exact unless the node budget ran out) and the colours in out[]. */
+static int map_regs_colour(int n, const unsigned char *conf, int lower, int *out) {
+  int *cur = malloc((size_t)n * sizeof *cur + 1);
+  if (!cur) return -1;
+  map_regs_colouring c = {.n = n, .conf = conf, .colour = cur, .best = out};
+  int k = 0;
+  /* greedy DSATUR (unbounded colours): an upper bound */
+  for (int i = 0; i < n; i++) cur[i] = -1;
+  for (int v; (v = map_regs_dsatur_pick(&c)) >= 0;) {
+    int col = 0;
+    for (int again = 1; again;) {
+      again = 0;
+      for (int w = 0; w < n; w++)
+        if (conf[v * n + w] && cur[w] == col) { col++; again = 1; break; }
+    }
+    cur[v] = col;
+    if (col + 1 > k) k = col + 1;
+  }
+  memcpy(out, cur, (size_t)n * sizeof *out);
+  /* exact: the fewest colours from the lower bound up, within a budget */
+  for (int t = lower; t < k; t++) {
+    for (int i = 0; i < n; i++) cur[i] = -1;
+    c.nodes = 0;
+    c.budget = 200000;
+    if (map_regs_colour_try(&c, t, 0)) {
+      memcpy(out, cur, (size_t)n * sizeof *out);
+      k = t;
+      break;
+    }
+  }
+  free(cur);
+  return k;
+}
+
+/* Collects the rd values into *vals (n of them); returns 0 or -1. */
+static int map_regs_rd_values(const map_config *m, map_regs_rdval **vals, int *n) {
+  *vals = NULL;
+  *n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_regs_is_rd_edge(x)) continue;
+    int val = m->ops[x->src].var, seen = 0;
+    for (int i = 0; i < *n && !seen; i++) seen = (*vals)[i].val == val;
+    if (seen) continue;
+    map_regs_rdval *v = realloc(*vals, (size_t)(*n + 1) * sizeof *v);
+    if (!v) return -1;
+    *vals = v;
+    v = &v[(*n)++];
+    v->val = val;
+    v->colour = -1;
+    v->copies = map_regs_rd_copies(m, val);
+    v->busy = calloc((size_t)m->ii, 1);
+    if (!v->busy) return -1;
+    map_regs_rd_busy(m, val, v->busy);
+  }
+  return 0;
+}
+
+/* Points the rd edges of value val (and their producers) at entry r. */
+static void map_regs_rd_bind(map_config *m, int val, int r) {
+  for (int e = 0; e < m->nedges; e++) {
+    map_edge *y = &m->edges[e];
+    if (!map_regs_is_rd_edge(y) || m->ops[y->src].var != val) continue;
+    y->group = r;
+    y->rreg = m->regs[r].reg;
+    m->ops[y->src].dst = m->regs[r].reg;
+  }
+}
+
+/* Allocates the rd registers of all d = 0 edges (see the top of the
+ * file); returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_regs_rd(map_config *m) {
+  map_regs_rdval *vals;
+  int n, st = MAP_ERR_INTERNAL, *colour = NULL, *idx = NULL;
+  unsigned char *conf = NULL;
+  if (map_regs_rd_values(m, &vals, &n)) goto done;
+  if (!n) { st = MAP_OK; goto done; }
+  conf = calloc((size_t)n * (size_t)n, 1);
+  colour = malloc((size_t)n * sizeof *colour);
+  idx = malloc((size_t)n * sizeof *idx);
+  if (!conf || !colour || !idx) goto done;
+  /* the graph of the copies-1 values; the residue load bounds it below */
+  int ns = 0, lower = 0;
+  for (int i = 0; i < n; i++)
+    if (vals[i].copies == 1) idx[ns++] = i;
+  for (int a = 0; a < ns; a++)
+    for (int b = 0; b < ns; b++)
+      conf[a * ns + b] = a != b && map_regs_rd_conflict(m, &vals[idx[a]], &vals[idx[b]]);
+  for (int c = 0; c < m->ii; c++) {
+    int load = 0;
+    for (int a = 0; a < ns; a++) load += vals[idx[a]].busy[c];
+    if (load > lower) lower = load;
+  }
+  int ncol = ns ? map_regs_colour(ns, conf, lower ? lower : 1, colour) : 0;
+  if (ncol < 0) goto done;
+  for (int a = 0; a < ns; a++) vals[idx[a]].colour = colour[a];
+  /* registers in order of first use: shared ones, then the tuples */
+  int *reg_of = colour; /* colour -> entry, reusing the buffer */
+  for (int c = 0; c < ncol; c++) reg_of[c] = -1;
+  for (int i = 0; i < n; i++) {
+    if (vals[i].copies != 1) continue;
+    int c = vals[i].colour;
+    if (reg_of[c] < 0 && (reg_of[c] = map_regs_new(m, MAP_REG_RD, 1)) < 0) goto done;
+    map_regs_rd_bind(m, vals[i].val, reg_of[c]);
+  }
+  for (int i = 0; i < n; i++) {
+    if (vals[i].copies == 1) continue;
+    int r = map_regs_new(m, MAP_REG_RD, vals[i].copies);
+    if (r < 0) goto done;
+    map_regs_rd_bind(m, vals[i].val, r);
+  }
+  st = MAP_OK;
+done:
+  for (int i = 0; i < n; i++) free(vals[i].busy);
+  free(vals);
+  free(conf);
+  free(colour);
+  free(idx);
+  return st;
+}
+
+/* Allocates the od/id pair of channel edge e and binds every edge of the
+ * same (value, d, theta, consumer, operand); returns 0 or -1. */
+static int map_regs_channel(map_config *m, int e) {
+  map_edge *x = &m->edges[e];
+  int val = m->ops[x->src].var;
+  int od = map_regs_new(m, MAP_REG_OD, 1);
+  int id = map_regs_new(m, MAP_REG_ID, 1);
+  if (od < 0 || id < 0) return -1;
+  memcpy(m->regs[id].d, x->d, sizeof x->d);
+  for (int f = e; f < m->nedges; f++) {
+    map_edge *y = &m->edges[f];
+    if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && m->ops[y->src].var == val &&
+        !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
+      y->group = id;
+      y->rreg = m->regs[id].reg;
+      y->wreg = m->regs[od].reg;
+    }
+  }
+  return 0;
+}
+
+/* Allocates the fd of loop-carried edge e and binds every edge of the same
+ * (value, d); returns 0 or -1. */
+static int map_regs_fd(map_config *m, int e) {
+  map_edge *x = &m->edges[e];
+  int val = m->ops[x->src].var;
+  int r = map_regs_new(m, MAP_REG_FD, 1);
+  if (r < 0) return -1;
+  memcpy(m->regs[r].d, x->d, sizeof x->d);
+  m->regs[r].depth_lb = (int)map_seq_dist_lb(m, x->d);
+  m->regs[r].extra = 0;
+  for (int f = e; f < m->nedges; f++) {
+    map_edge *y = &m->edges[f];
+    if (y->kind != MAP_EDGE_DEP || y->theta || m->ops[y->src].var != val || memcmp(y->d, x->d, sizeof x->d))
+      continue;
+    y->group = r;
+    y->rreg = m->regs[r].reg;
+    m->ops[y->src].dst = m->regs[r].reg;
+    if (m->ops[y->dst].tau > m->ops[y->src].tau + m->ops[y->src].lat - 1) m->regs[r].extra = 1;
+  }
+  return 0;
 }
 
 /* Checks one register class; returns MAP_OK or NOFIT with a message. */
@@ -63,7 +340,7 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
   for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
-    if (x->group >= 0) continue;
+    if (x->group >= 0 || map_regs_is_rd_edge(x)) continue;
     if (x->kind == MAP_EDGE_CONST) {
       x->rreg.cls = MAP_REG_IMM;
       continue;
@@ -76,42 +353,9 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    int val = m->ops[x->src].var, zero = map_regs_zero(x->d);
-    int r;
-    if (x->theta) {
-      int od = map_regs_new(m, MAP_REG_OD, 1);
-      int id = map_regs_new(m, MAP_REG_ID, 1);
-      if (od < 0 || id < 0) goto oom;
-      memcpy(m->regs[id].d, x->d, sizeof x->d);
-      for (int f = e; f < m->nedges; f++) {
-        map_edge *y = &m->edges[f];
-        if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && m->ops[y->src].var == val &&
-            !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
-          y->group = id;
-          y->rreg = m->regs[id].reg;
-          y->wreg = m->regs[od].reg;
-        }
-      }
-      continue;
-    }
-    if (zero) r = map_regs_new(m, MAP_REG_RD, map_regs_rd_copies(m, val));
-    else r = map_regs_new(m, MAP_REG_FD, 1);
-    if (r < 0) goto oom;
-    memcpy(m->regs[r].d, x->d, sizeof x->d);
-    if (!zero) {
-      m->regs[r].depth_lb = (int)map_seq_dist_lb(m, x->d);
-      m->regs[r].extra = 0;
-    }
-    for (int f = e; f < m->nedges; f++) {
-      map_edge *y = &m->edges[f];
-      if (y->kind != MAP_EDGE_DEP || y->theta || m->ops[y->src].var != val || memcmp(y->d, x->d, sizeof x->d))
-        continue;
-      y->group = r;
-      y->rreg = m->regs[r].reg;
-      m->ops[y->src].dst = m->regs[r].reg;
-      if (!zero && m->ops[y->dst].tau > m->ops[y->src].tau + m->ops[y->src].lat - 1) m->regs[r].extra = 1;
-    }
+    if ((x->theta ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) goto oom;
   }
+  if (map_regs_rd(m) != MAP_OK) goto oom;
   int st;
   if ((st = map_regs_check(m, MAP_REG_RD, m->arch.rd, "pe.rd", msg, msgsz))) return st;
   if ((st = map_regs_check(m, MAP_REG_FD, m->arch.fd, "pe.fd", msg, msgsz))) return st;
