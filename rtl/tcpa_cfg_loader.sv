@@ -379,13 +379,13 @@ module tcpa_cfg_loader (
             end
           end
           if (cfg_last_i || pos_q + 32'd1 == len_q) begin
-            st_d = S_ERR;
             if (!(cfg_last_i && pos_q + 32'd1 == len_q)) err_d = tcpa_pkg::E_LENGTH;
             else if (fin_crc != crc_exp_q) err_d = tcpa_pkg::E_CRC;
             else if (perr_d != tcpa_pkg::E_NONE) err_d = perr_d;
             else if (st_d != S_PKT || wcnt_d != 3'd0) err_d = tcpa_pkg::E_TRUNCATED;
             else if (!started_d) err_d = tcpa_pkg::E_ORDER;
-            else begin
+            st_d = S_ERR;
+            if (err_d == tcpa_pkg::E_NONE) begin
               st_d = S_DONE;
               start_d = 1'b1;
             end

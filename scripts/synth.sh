@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# synth.sh: synthesizes the TCPA RTL of the default configuration with Yosys
+# (read_verilog -sv, coarse-grain `synth -run begin:fine`: processes,
+# FSMs, memories kept as $mem cells, arithmetic as $alu/$mul cells) and
+# prints a table of cells per module (each parameterized module once, with
+# its instance count in the design) and the total of the flattened design.
+# Needs $BUILD/gen/tcpa_params_pkg.sv and tcpa_isa_pkg.sv (`make synth`
+# generates them). The Yosys log is kept in $BUILD/synth/yosys.log.
+set -eu
+BUILD=${BUILD:-build}
+out=$BUILD/synth
+mkdir -p "$out"
+sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv)"
+# shellcheck disable=SC2086
+yosys -q -l "$out/yosys.log.tmp" -p "
+  read_verilog -sv $BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $sv
+  synth -top tcpa_top -run begin:fine
+  tee -o $out/stat.txt stat
+" >/dev/null
+mv "$out/yosys.log.tmp" "$out/yosys.log"
+
+# module table: name (parameters shortened), cells
+awk '
+  /^=== .* ===$/ { mod = $2; sub(/^\$paramod\\/, "", mod); sub(/\\.*/, "", mod); next }
+  /^ *Number of cells:/ && mod != "" { cells[mod] += $4; cnt[mod]++; mod = "" }
+  /^=== design hierarchy ===/ { hier = 1 }
+  hier && /^ *Number of cells:/ { total = $4 }
+  END {
+    printf "%-20s %10s %8s\n", "module", "cells", "variants"
+    n = asorti(cells, k)
+    for (i = 1; i <= n; i++) printf "%-20s %10d %8d\n", k[i], cells[k[i]], cnt[k[i]]
+    printf "%-20s %10d\n", "TOTAL (flattened)", total
+  }' "$out/stat.txt"
