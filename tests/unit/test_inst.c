@@ -1,0 +1,214 @@
+/*
+ * test_inst.c: instantiation (compiler/inst*.c) on the paper's running
+ * example. The PST of section 5.5 (bit extraction: alu0 `move` at tau 0,
+ * alu1 `shri` at tau 1 and `andi` at tau 2, II = 2) is written here as a
+ * .sym text, since this project's mapper schedules bitextract differently
+ * (see docs/instantiate.md: it puts the i = 0 copy on alu0 and the others on
+ * alu1, reads the input through id0 and the channel through id1, and keeps
+ * every tau < II, so nothing folds); instantiated for N = 16 on 3 PEs it
+ * must give p = 6, the processor classes {k < 2} and {k = 2}, and for alu1
+ * of the first class the kernel classes the method gives: {j = 0},
+ * {1 <= j <= 4}, {j = 5}, {j = 6}. The paper lists {j=0}, {1<=j<4}, {j=4},
+ * {j=5}, which is its own Figure 6 shifted by one from j = 1 on: in its
+ * folded PST, od0 is written in slot 1 only for j = p-1 = 5 and the `andi`
+ * of slot 0 runs for 1 <= j <= 6, so Algorithm 1 separates {5} and the
+ * epilog {6}; the transition spaces it prints (q2 -> q3 at j = 4) are
+ * exactly ours on the source side, and the one signal, 1 at j = 4, agrees.
+ * Also: Algorithm 1 alone, the CFG, the signal, the alu1 program word by
+ * word, and the fd depth and lambda^K of concretization.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst.h"
+#include "sym.h"
+#include "test.h"
+
+#define ALL_I "\"[N] -> { [i] : 0 <= i < N }\""
+#define ALL_JK "\"[p, t] -> { [j0, k0] : 0 <= j0 < p and 0 <= k0 < t }\""
+
+static const char *paper_sym =
+    "tcpa-sym 1\n"
+    "program paper\n"
+    "arch-fingerprint 0x0\n"
+    "arch alu 2 mul 1 div 0 lat 1 2 8\n"
+    "params 1 N\n"
+    "dims 1 i\n"
+    "arrays 2 in bits\n"
+    "mapped 0 axis cols p_min 1\n"
+    "bound 0 \"[N] -> { [(0)] : N > 0 }\" \"[N] -> { [(-1 + N)] : N > 0 }\"\n"
+    "order 0\n"
+    "mii res 2 rec 1 alu 3 2 mul 0 1 div 0 0\n"
+    "ii 2 \"\"\n"
+    "lambda-k 1 0\n"
+    "estimate imem 3 signals 1\n"
+    "ops 3\n"
+    "op 0 node 0 mov 1 var 0 class alu lat 1 tau 0 fu 0 dst rd0 " ALL_I " " ALL_JK "\n"
+    "op 1 node 1 shr 2 var 1 class alu lat 1 tau 1 fu 1 dst rd1 " ALL_I " " ALL_JK "\n"
+    "op 2 node 2 and 2 var 2 class alu lat 1 tau 2 fu 1 dst - " ALL_I " " ALL_JK "\n"
+    "edges 0\n"
+    "regs 1\n"
+    "reg fd0 copies 1 depth-lb 1 extra 0 d 1\n"
+    "routes 0\n"
+    "accesses 0\n"
+    "pst 10\n"
+    "leaf fu 0 tau 0 op 0 mov dest rd0 0 " ALL_I " " ALL_JK "\n"
+    "leaf fu 0 tau 0 op 0 mov srcA id0 0 " ALL_I " \"[p, t] -> { [j0 = 0, k0] : 0 <= k0 < t }\"\n"
+    "leaf fu 0 tau 0 op 0 mov srcA rd1 0 " ALL_I " \"[p, t] -> { [j0, k0] : 0 < j0 < p and 0 <= k0 < t }\"\n"
+    "leaf fu 1 tau 1 op 1 shr od od0 0 " ALL_I " \"[p, t] -> { [j0, k0] : j0 = p - 1 and 0 <= k0 < t - 1 }\"\n"
+    "leaf fu 1 tau 1 op 1 shr dest rd1 0 " ALL_I " \"[p, t] -> { [j0, k0] : 0 <= j0 < p - 1 and 0 <= k0 < t }\"\n"
+    "leaf fu 1 tau 1 op 1 shr srcA rd0 0 " ALL_I " " ALL_JK "\n"
+    "leaf fu 1 tau 1 op 1 shr srcB # 1 " ALL_I " " ALL_JK "\n"
+    "leaf fu 1 tau 2 op 2 and od od1 0 " ALL_I " " ALL_JK "\n"
+    "leaf fu 1 tau 2 op 2 and srcA rd0 0 " ALL_I " " ALL_JK "\n"
+    "leaf fu 1 tau 2 op 2 and srcB # 1 " ALL_I " " ALL_JK "\n"
+    "end\n";
+
+/* Returns 1 when isl set s equals the set written as text. */
+static int set_is(const inst *x, isl_set *s, const char *text) {
+  isl_set *t = isl_set_read_from_str(x->ctx, text);
+  int eq = s && t && isl_set_is_equal(s, t) == isl_bool_true;
+  if (!eq) {
+    char *a = s ? isl_set_to_str(s) : NULL;
+    printf("# got %s, want %s\n", a ? a : "NULL", text);
+    free(a);
+  }
+  isl_set_free(t);
+  return eq;
+}
+
+/* Algorithm 1 on its own: {0..9} by {x < 5} and {x even}. */
+static void test_partition(void) {
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_set *c[3] = {isl_set_read_from_str(ctx, "{ [x] : x < 5 }"), NULL,
+                   isl_set_read_from_str(ctx, "{ [x] : exists e : x = 2e }")};
+  isl_set **out = NULL;
+  int n = inst_partition(isl_set_read_from_str(ctx, "{ [x] : 0 <= x < 10 }"), c, 3, &out);
+  TEST_CHECK(n == 4, "Algorithm 1: 4 parts (got %d)", n);
+  int total = 0;
+  for (int i = 0; i < n; i++) {
+    isl_set *a = isl_set_read_from_str(ctx, "{ [x] : 0 <= x < 5 and exists e : x = 2e }");
+    total += isl_set_is_equal(out[i], a) == isl_bool_true;
+    isl_set_free(a);
+    isl_set_free(out[i]);
+  }
+  TEST_CHECK(total == 1, "Algorithm 1: one part is {x < 5, even}");
+  free(out);
+  isl_set_free(c[0]);
+  isl_set_free(c[2]);
+  isl_ctx_free(ctx);
+}
+
+/* The running example. */
+static void test_paper(void) {
+  arch_config cfg;
+  arch_config_load_default(&cfg);
+  FILE *f = fmemopen((void *)paper_sym, strlen(paper_sym), "r");
+  map_config m;
+  char msg[512];
+  int rd = sym_read(f, &m, msg, sizeof msg);
+  fclose(f);
+  TEST_CHECK(rd == 0, "the paper's PST reads as a .sym (%s)", msg);
+  if (rd) return;
+  m.fingerprint = arch_config_fingerprint(&cfg);
+  inst x;
+  char *pn[1] = {"N"};
+  int64_t pv[1] = {16};
+  int st = inst_run(&x, &m, &cfg, 1, pn, pv, 1, 3, msg, sizeof msg);
+  TEST_CHECK(st == INST_OK, "instantiation N=16 on 1x3 (%s)", msg);
+  if (st) goto done;
+  TEST_CHECK(x.p == 6 && x.t == 3, "p = ceil(16/3) = 6 on t = 3 PEs (got p %lld, t %d)", (long long)x.p, x.t);
+  TEST_CHECK(x.lk == 12, "lambda^K = pi * p = 12 (got %lld)", (long long)x.lk);
+  TEST_CHECK(x.fd_depth[0] == 1, "fd0 depth lambda^J d / pi = 1");
+  TEST_CHECK(x.npc == 2, "two processor classes (got %d)", x.npc);
+  if (x.npc != 2) goto done;
+  TEST_CHECK(set_is(&x, x.pc[0].pes, "{ [k0] : 0 <= k0 < 2 }"), "P1 = {k < 2}");
+  TEST_CHECK(set_is(&x, x.pc[1].pes, "{ [k0 = 2] }"), "P2 = {k = 2}");
+  inst_fuprog *a1 = &x.pc[0].fp[1];
+  TEST_CHECK(a1->epilog == 1, "alu1: one epilog pseudo-iteration (andi at tau 2)");
+  TEST_CHECK(a1->nk == 4, "alu1 of P1: 4 kernel classes (got %d)", a1->nk);
+  if (a1->nk == 4) {
+    TEST_CHECK(set_is(&x, a1->k[0].q, "{ [j0 = 0] }"), "Q1 = {j = 0}");
+    TEST_CHECK(set_is(&x, a1->k[1].q, "{ [j0] : 1 <= j0 <= 4 }"), "Q2 = {1 <= j <= 4}");
+    TEST_CHECK(set_is(&x, a1->k[2].q, "{ [j0 = 5] }"), "Q3 = {j = 5}");
+    TEST_CHECK(set_is(&x, a1->k[3].q, "{ [j0 = 6] }"), "Q4 = {j = 6} (epilog)");
+    /* CFG of Figure 7: q1 -> q2, q2 -> q2 (1..3), q2 -> q3 (4), q3 -> q4, q4 -> halt */
+    int ok = a1->ne == 5;
+    for (int e = 0; ok && e < a1->ne; e++) {
+      int fr = a1->e[e].from, to = a1->e[e].to;
+      if (fr == 1 && to == 1) ok = set_is(&x, a1->e[e].t, "{ [j0] : 1 <= j0 <= 3 }");
+      else if (fr == 1 && to == 2) ok = set_is(&x, a1->e[e].t, "{ [j0 = 4] }");
+      else ok = (fr == 0 && to == 1) || (fr == 2 && to == 3) || (fr == 3 && to == -1);
+    }
+    TEST_CHECK(ok, "CFG: 5 edges, q2 loops on 1..3 and leaves at 4, q4 halts");
+    TEST_CHECK(a1->k[1].nsig == 1 && x.nsig >= 1, "q2 has one control signal");
+    if (a1->k[1].nsig == 1) {
+      const inst_signal *s = &x.sig[a1->k[1].sig[0]];
+      isl_set *care = isl_set_read_from_str(x.ctx, "{ [j0] : 1 <= j0 <= 4 }");
+      isl_set *on = isl_set_intersect(isl_set_copy(s->ones), isl_set_copy(care));
+      isl_set *off = isl_set_intersect(isl_set_copy(s->zeros), care);
+      TEST_CHECK(set_is(&x, on, "{ [j0 = 4] }") && set_is(&x, off, "{ [j0] : 1 <= j0 <= 3 }"),
+                 "cs1 = 1 at j = 4, 0 at 1..3 (section 6.2)");
+      isl_set_free(on);
+      isl_set_free(off);
+    }
+    static const char *want[] = {
+        "nop",
+        "shr rd1, rd0, #1",
+        "and od1, rd0, #1",
+        "shr rd1, rd0, #1 ; br c0 ? L4 : L2",
+        "and od1, rd0, #1",
+        "shr od0, rd0, #1",
+        "and od1, rd0, #1",
+        "nop ; halt",
+    };
+    int nw = (int)(sizeof want / sizeof want[0]);
+    TEST_CHECK(a1->nwords == nw && x.sigma == 0, "alu1 program: %d words (got %d)", nw, a1->nwords);
+    for (int w = 0; w < nw && w < a1->nwords; w++) {
+      char txt[128];
+      isa_insn_format(&a1->insns[w], txt, sizeof txt);
+      int sig = a1->k[1].sig[0];
+      char exp[128];
+      snprintf(exp, sizeof exp, "%s", want[w]);
+      if (w == 3) snprintf(exp, sizeof exp, "shr rd1, rd0, #1 ; br c%d ? L4 : L2", sig);
+      TEST_CHECK(!strcmp(txt, exp), "alu1 word %d: '%s' (want '%s')", w, txt, exp);
+    }
+  }
+  /* the last PE (a partial tile, j < 4) sends nothing over od0 */
+  inst_fuprog *b1 = &x.pc[1].fp[1];
+  int od0 = 0, shr = 0;
+  for (int w = 0; w < b1->nwords; w++) {
+    od0 |= b1->insns[w].odmask & 1;
+    shr += b1->insns[w].op == ISA_OP_SHR;
+  }
+  TEST_CHECK(!od0 && shr > 0, "P2 alu1: shifts but never writes od0");
+  {
+    stream_writer w;
+    stream_writer_init(&w, &cfg);
+    st = inst_emit(&x, NULL, &w, msg, sizeof msg);
+    TEST_CHECK(st == INST_OK, "the stream is written (%s)", msg);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    TEST_CHECK(stream_writer_finish(&w, &buf, &len) == STREAM_OK, "the stream is complete");
+    stream_reader r;
+    int ok = stream_reader_open(&r, buf, len, &cfg) == STREAM_OK;
+    stream_packet p;
+    int k, programs = 0;
+    while (ok && (k = stream_reader_next(&r, &p)) == 1) programs += p.type == STREAM_PKT_PROGRAM;
+    TEST_CHECK(ok && programs == 4, "the reader accepts it: 2 classes x 2 FUs = 4 program packets (got %d)",
+               programs);
+    stream_reader_close(&r);
+    free(buf);
+    stream_writer_free(&w);
+  }
+done:
+  inst_free(&x);
+  map_config_free(&m);
+}
+
+int main(void) {
+  test_partition();
+  test_paper();
+  return test_done();
+}
