@@ -291,10 +291,11 @@ module tcpa_pe #(
   assign wout_valid_o = link_q;
   assign wout_data_o = linkv_q;
 
-  // nothing left to do here: every loaded FU of a running PE halted (or
-  // halts now), no result pending, no token on an od source or a link
+  // nothing left after this cycle: every loaded FU of a running PE halted
+  // (or halts now), no result pending, no token on an od source or a link
+  // in the next cycle (tokens of this cycle are delivered at its end)
   always_comb begin
-    quiet_o = (odtok_q == '0) && (link_q == '0) && (sinkv == '0);
+    quiet_o = (odtok_d == '0) && (link_d == '0);
     for (int unsigned f = 0; f < NFU; f++) begin
       if (finfl[f]) quiet_o = 1'b0;
       if (run_i && floaded[f] && !fhalted[f] && !fhalt[f]) quiet_o = 1'b0;

@@ -91,7 +91,7 @@ module tcpa_top (
   logic [NPE*NWP*32-1:0]  wout_d, win_d;
   logic [NPE-1:0]         quiet, inreg;
   logic [NPE*32-1:0]      delay;
-  logic [NPE*4*NBANK-1:0] ag_tok, ag_consume, ag_passed;
+  logic [NPE*4*NBANK-1:0] ag_tok, ag_consume, ag_passed, ag_pend;
   logic [NPE*4*NBANK*32-1:0] ag_tokv;
 
   tcpa_cfg_loader u_loader (
@@ -318,6 +318,7 @@ module tcpa_top (
               .tok_data_o  (ag_tokv[A*32 +: 32]),
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
+              .pending_o   (ag_pend[A]),
               .acc_o       (dbg_bank_o[A]),
               .acc_wr_o    (dbg_bank_wr_o[A]),
               .acc_addr_o  (dbg_bank_addr_o[A*32 +: 32]),
@@ -332,6 +333,7 @@ module tcpa_top (
             assign ag_tokv[A*32 +: 32] = '0;
             assign ag_consume[A] = 1'b0;
             assign ag_passed[A] = 1'b1;
+            assign ag_pend[A] = 1'b0;
             assign dbg_bank_o[A] = 1'b0;
             assign dbg_bank_wr_o[A] = 1'b0;
             assign dbg_bank_addr_o[A*32 +: 32] = '0;
@@ -345,5 +347,5 @@ module tcpa_top (
     end
   end
 
-  assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_tok == '0);
+  assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_pend == '0);
 endmodule

@@ -381,6 +381,8 @@ int main(int argc, char **argv) {
     }
     if (sim.top->done_o) {
       done = true;
+      sim.tick();  // FIFO contents at the end of the done cycle
+      sim.settle();
       for (int p = 0; p < npe; p++)
         for (int k = 0; k < TCPA_PE_ID; k++)
           if (!port_bits(sim.top->dbg_idempty_o, p * TCPA_PE_ID + k, 1)) {
@@ -398,7 +400,7 @@ int main(int argc, char **argv) {
     }
     rtl_event_sort(ev);
     for (const rtl_event &e : ev) out += rtl_event_format(t, e);
-    sim.tick();
+    if (!done) sim.tick();
   }
   if (sim.fst) sim.fst->close();
 
