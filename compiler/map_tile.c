@@ -289,6 +289,36 @@ static int map_tile_same_value(const map_config *m, const map_edge *a, const map
   return m->ops[a->src].var == m->ops[b->src].var && !memcmp(a->d, b->d, sizeof a->d);
 }
 
+/* Feeds reader edge `eb` from copy op `ci`: its use joins the copy's out
+ * edge (from index `first` on) with the same reader, operand and jkspace
+ * (the ispaces are united; different jkspaces stay separate edges, since a
+ * union of (ispace, jkspace) pairs is not a pair), else a new edge is
+ * added. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, const map_edge *eb) {
+  for (int r = first; r < m->nedges; r++) {
+    map_edge *x = &m->edges[r];
+    if (x->src != ci || x->dst != eb->dst || x->pos != eb->pos || strcmp(x->use.jkspace, eb->use.jkspace)) continue;
+    char *u = map_tile_str_union(ctx, x->use.ispace, eb->use.ispace);
+    if (!u) return MAP_ERR_INTERNAL;
+    free(x->use.ispace);
+    x->use.ispace = u;
+    free(x->def.ispace);
+    x->def.ispace = map_strdup(u);
+    return x->def.ispace ? MAP_OK : MAP_ERR_INTERNAL;
+  }
+  map_edge r;
+  memset(&r, 0, sizeof r);
+  r.kind = MAP_EDGE_DEP;
+  r.src = ci;
+  r.dst = eb->dst;
+  r.pos = eb->pos;
+  r.array = -1;
+  r.use = map_dom_copy(&eb->use);
+  r.def = map_dom_copy(&eb->use);
+  if (!r.use.ispace || !r.use.jkspace || !r.def.ispace || !r.def.jkspace) return MAP_ERR_INTERNAL;
+  return map_tile_add_edge(m, &r) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
+}
+
 /* Reader copies: for every fd value read by more than one (op, pos), adds
  * a mov that reads it once and feeds the readers through an rd. Returns
  * MAP_OK or an error. */
@@ -326,32 +356,14 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
     int src_var = m->ops[m->edges[a].src].var;
     int64_t d[AST_MAX_DIMS];
     memcpy(d, m->edges[a].d, sizeof d);
-    int seen_dst[64], seen_pos[64], nseen = 0;
-    int first_done = 0;
+    int first = m->nedges; /* the copy's out edges are appended from here */
     for (int b = 0; b < n0; b++) {
       map_edge *eb = &m->edges[b];
-      if (!map_tile_is_fd_edge(eb) || eb->dst < 0 || m->ops[eb->src].var != src_var ||
+      if (!map_tile_is_fd_edge(eb) || eb->dst < 0 || eb->dst == ci || m->ops[eb->src].var != src_var ||
           memcmp(eb->d, d, sizeof d))
         continue;
-      int dup = 0;
-      for (int s = 0; s < nseen; s++)
-        if (seen_dst[s] == eb->dst && seen_pos[s] == eb->pos) dup = 1;
-      if (!dup && nseen < 64) {
-        map_edge r;
-        memset(&r, 0, sizeof r);
-        r.kind = MAP_EDGE_DEP;
-        r.src = ci;
-        r.dst = eb->dst;
-        r.pos = eb->pos;
-        r.array = -1;
-        r.use = map_dom_copy(&eb->use);
-        r.def = map_dom_copy(&eb->use);
-        seen_dst[nseen] = eb->dst;
-        seen_pos[nseen++] = eb->pos;
-        if (map_tile_add_edge(m, &r) < 0) return MAP_ERR_INTERNAL;
-        eb = &m->edges[b];
-      }
-      (void)first_done;
+      if (map_tile_copy_reader(m, ctx, ci, first, eb) != MAP_OK) return MAP_ERR_INTERNAL;
+      eb = &m->edges[b];
       eb->dst = ci;
       eb->pos = 0;
     }
@@ -419,6 +431,32 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Returns 1 when DEP edges a and b carry the same values the same way. */
+static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
+  return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
+         a->pos == b->pos && a->theta == b->theta && !memcmp(a->d, b->d, sizeof a->d) &&
+         !strcmp(a->use.ispace, b->use.ispace) && !strcmp(a->use.jkspace, b->use.jkspace) &&
+         !strcmp(a->def.ispace, b->def.ispace) && !strcmp(a->def.jkspace, b->def.jkspace);
+}
+
+/* Removes DEP edges equal to an earlier one (the copies redirect several
+ * RDG edges of one value onto the same pair of ops). */
+static void map_tile_dedup_edges(map_config *m) {
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    int dup = 0;
+    for (int f = 0; f < n && !dup; f++) dup = map_tile_same_edge(&m->edges[f], &m->edges[e]);
+    if (dup) {
+      free(m->edges[e].index);
+      map_dom_free(&m->edges[e].use);
+      map_dom_free(&m->edges[e].def);
+    } else {
+      m->edges[n++] = m->edges[e];
+    }
+  }
+  m->nedges = n;
+}
+
 int map_tile(map_config *m, char *msg, size_t msgsz) {
   const rdg *g = m->g;
   int st = MAP_ERR_INTERNAL;
@@ -461,6 +499,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   int nextval = g->nvars + g->nnodes;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
   if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  map_tile_dedup_edges(m);
   st = MAP_OK;
 done:
   if (st == MAP_ERR_INTERNAL && !*msg) snprintf(msg, msgsz, "internal error while tiling (out of memory or isl)");

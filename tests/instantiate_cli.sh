@@ -73,6 +73,41 @@ for cfg in "16 1x3" "16 1x4" "7 1x2" "40 1x4" "5 1x1"; do
   check "bitextract N=$N on $pes: model banks = reference ($(head -1 "$tmp/sim.out"))" $st
 done
 
+# Benchmarks end to end on configs/big1d.ini (8x8, 1-D regions): compile
+# (columns, or rows with --rows), reference run with random inputs (seed 3),
+# instantiate with those inputs, run on the C model, gather every output
+# from the banks through the layout and compare with the reference.
+# Checks: e2e PROG "N=.. M=.." RxC [--rows].
+BIG=configs/big1d.ini
+e2e() {
+  local prog=$1 params=$2 pes=$3 rows=${4:-} pa="" ins="" st=0 f a p d=$tmp/e2e
+  rm -rf "$d"; mkdir -p "$d"
+  for p in $params; do pa="$pa --param $p"; done
+  $TCPA compile regress/programs/$prog.pla --arch $BIG $rows -o "$d/p.sym" > /dev/null 2>&1 || st=1
+  $TCPA run regress/programs/$prog.pla $pa --engine ref --seed 3 --out-dir "$d/ref" > /dev/null 2>&1 || st=1
+  for f in "$d"/ref/inputs/*.txt; do [ -e "$f" ] && ins="$ins --in $(basename "$f" .txt)=$f"; done
+  $TCPA instantiate "$d/p.sym" --arch $BIG $pa --pes $pes -o "$d/p.bin" --layout "$d/p.lay" $ins \
+    > /dev/null 2> "$d/inst.err" || { st=1; sed 's/^/#   /' "$d/inst.err"; }
+  $TCPA sim "$d/p.bin" --arch $BIG --dump-banks "$d/dump" > "$d/sim.out" 2>&1 || st=1
+  grep -q "fault" "$d/sim.out" && st=1
+  mkdir -p "$d/dump"
+  for f in "$d"/ref/*.txt; do
+    a=$(basename "$f" .txt)
+    gather "$a" "$d/p.lay" "$d/dump" > "$d/got.txt"
+    tr -s ' \n' '\n\n' < "$f" | grep -v '^$' > "$d/want.txt"
+    cmp -s "$d/got.txt" "$d/want.txt" || { st=1; echo "#   $a differs"; }
+  done
+  check "$prog $params on $pes${rows:+ ($rows)}: model banks = reference ($(head -1 "$d/sim.out" | sed 's/.*: //'))" $st
+}
+e2e gcd "N=7 S=5" 1x3
+e2e gcd "N=1 S=1" 1x1
+e2e gcd "N=13 S=6" 1x4
+e2e gcd "N=10 S=3" 4x1 --rows
+e2e gcd "N=5 S=2" 8x1 --rows
+e2e dotprod "N=7" 3x1 --rows
+e2e dotprod "N=31" 1x8
+e2e bitextract "N=11" 3x1 --rows
+
 # errors
 $TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
 [ $st -eq 2 ] && grep -q "parameter N needs a value" "$tmp/err"; check "missing parameter: exit 2" $?
