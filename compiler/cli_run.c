@@ -1,25 +1,33 @@
 /*
- * cli_run.c: `tcpa run PROGRAM.pla` (spec/cli.md).
+ * cli_run.c: `tcpa run PROGRAM.pla` (spec/cli.md, docs/user-guide.md).
  *
  * Steps: read the options (every syntax error names the option, exit 2);
  * parse and check the program (exit 2); load the architecture (exit 2);
  * bind the parameters (all required, none unknown, inside the program's
  * parameter domain); check the PE region against the array (exit 3); make
- * the inputs (from --in files, or random from --seed); run the engine;
- * write --out-dir; print a short summary on stdout.
+ * the inputs (from --in files, or random from --seed); run the reference
+ * interpreter; for the engines model, rtl and cosim, map, instantiate and
+ * run the configuration and compare (engine.h, engine_run); write
+ * --out-dir; print a short summary on stdout.
  *
  * Random inputs: each element uniform over [-1000, 1000], from a splitmix64
  * stream per input array seeded by (--seed, the array's name) (rng.h), so
  * that products of a few values do not wrap trivially and that giving one
  * input from a file leaves the values of the others unchanged.
  *
- * Only the `ref` engine exists so far: it runs the reference interpreter
- * (interp.h) and passes when the interpreter completes. A runtime violation
- * of the language rules found by the interpreter is invalid input (exit 2).
- * `model`, `rtl` and `cosim` exit 2 with "engine 'X' is not available yet".
+ * The reference interpreter (interp.h) always runs first: its outputs are
+ * the expected values. A runtime violation of the language rules it finds
+ * is invalid input (exit 2). With `ref` alone the run passes when the
+ * interpreter completes.
+ *
+ * Tiled dimension: --map names one index, or two for the rows and the
+ * columns in that order (the columns' for a 1xC region, the rows' for Rx1);
+ * without --map, dimension 0. Regions with more than one row and column
+ * exit 3 (2-D regions are not supported yet).
  *
  * --out-dir DIR: DIR/inputs/NAME.txt per input and DIR/NAME.txt per output
- * (data-file format), then DIR/summary.json last; each file is written
+ * (data-file format), the engines' files (config.bin, config.lst, traces;
+ * engine_run.c), then DIR/summary.json last; each file is written
  * atomically, so a file present is a complete file. On a failed run the
  * outputs are not written; the inputs and summary.json (status "fail") are.
  */
@@ -36,6 +44,7 @@
 #include "cli.h"
 #include "datafile.h"
 #include "diag.h"
+#include "engine.h"
 #include "interp.h"
 #include "json.h"
 #include "parse.h"
@@ -85,13 +94,17 @@ static void run_usage(FILE *f) {
         "  --param NAME=VALUE value of a program parameter (every one is required)\n"
         "  --pes RxC          region of PEs, R rows by C columns (default 1x1)\n"
         "  --map I[,I]        loop indices tiled onto the rows and columns\n"
-        "  --engine E         ref: reference interpreter only; model, rtl, cosim:\n"
-        "                     not available yet (default cosim)\n"
+        "  --engine E         ref: the reference interpreter only; model: the C\n"
+        "                     cycle-accurate model; rtl: the Verilated RTL; cosim:\n"
+        "                     model and RTL, traces compared cycle by cycle\n"
+        "                     (default cosim); each checked against ref\n"
         "  --in NAME=FILE     values of an input array (data-file format); inputs\n"
         "                     not given are uniform random in [-1000, 1000]\n"
         "  --seed N           seed of the random inputs (default 1)\n"
         "  --out-dir DIR      write DIR/NAME.txt per output, DIR/inputs/NAME.txt\n"
-        "                     per input and DIR/summary.json\n\n"
+        "                     per input, DIR/summary.json, and for the engines the\n"
+        "                     stream config.bin, its listing config.lst and the\n"
+        "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
 
@@ -374,6 +387,21 @@ static int run_map_check(const ast_program *p, const char *map) {
   return 0;
 }
 
+/* Returns the loop dimension tiled onto the region: the index --map names
+ * for it (one index: that one; two: the first for the rows of an Rx1
+ * region, the second for the columns of a 1xC one), else dimension 0. */
+static int run_map_dim(const ast_program *p, const run_opts *o) {
+  char buf[128], *names[2] = {NULL, NULL};
+  int n = 0;
+  if (!o->map) return 0;
+  snprintf(buf, sizeof buf, "%s", o->map);
+  for (char *tok = strtok(buf, ","); tok && n < 2; tok = strtok(NULL, ",")) names[n++] = tok;
+  const char *want = n == 2 && o->pes_r == 1 && o->pes_c > 1 ? names[1] : names[0];
+  for (int k = 0; k < p->ndims; k++)
+    if (!strcmp(p->index[k], want)) return k;
+  return 0;
+}
+
 /* Returns the id of the named array of p, or -1. */
 static int run_array_find(const ast_program *p, const char *name) {
   for (int i = 0; i < p->narrays; i++)
@@ -470,7 +498,52 @@ typedef struct {
   const char *status; /* "pass" or "fail" */
   interp_stats stats;
   const char **from;  /* per array: the --in file, or NULL (random) */
+  const engine_outcome *eo; /* model, rtl, cosim: what the engines found */
 } run_result;
+
+/* Writes a cycle count, or null when the engine did not run or finish. */
+static void run_json_cycles(json_writer *w, const char *key, int ran, const engine_result *r, int done) {
+  if (!ran || !r->done) json_writer_null(w, key);
+  else json_writer_uint(w, key, done ? r->done_cycles : r->cycles);
+}
+
+/* Writes the fields of a model/rtl/cosim run: the mapping, the cycles
+ * measured and predicted, the divergence (docs/user-guide.md). */
+static void run_summary_engine(json_writer *w, const ast_program *p, const run_opts *o,
+                               const engine_outcome *eo) {
+  const engine_config *c = &eo->c;
+  /* the engine whose cycles are reported: the model unless rtl alone */
+  const engine_result *r = o->engine == RUN_ENGINE_RTL ? &eo->rtl : &eo->model;
+  int ran = o->engine == RUN_ENGINE_RTL ? eo->ran_rtl : eo->ran_model;
+  run_json_cycles(w, "cycles", ran, r, 0);
+  if (!eo->built) {
+    json_writer_null(w, "ii");
+    json_writer_null(w, "processor_classes");
+    json_writer_null(w, "config_bytes");
+    return;
+  }
+  json_writer_int(w, "ii", c->ii);
+  json_writer_int(w, "processor_classes", c->npc);
+  json_writer_uint(w, "config_bytes", c->stream_len);
+  json_writer_int(w, "resmii", c->resmii);
+  json_writer_int(w, "recmii", c->recmii);
+  json_writer_int(w, "p", c->p);
+  json_writer_int(w, "pes_used", c->t);
+  json_writer_string(w, "tiled_dimension", p->index[c->dim]);
+  json_writer_int(w, "control_signals", c->nsig);
+  json_writer_uint(w, "predicted_cycles", c->pred_cycles);
+  json_writer_uint(w, "predicted_done_cycles", c->pred_done);
+  run_json_cycles(w, "done_cycles", ran, r, 1);
+  if (o->engine == RUN_ENGINE_COSIM) {
+    run_json_cycles(w, "rtl_cycles", eo->ran_rtl, &eo->rtl, 0);
+    run_json_cycles(w, "rtl_done_cycles", eo->ran_rtl, &eo->rtl, 1);
+    if (eo->diverged) json_writer_string(w, "divergence", eo->divergence);
+    else json_writer_null(w, "divergence");
+  }
+  json_writer_uint(w, "mismatches", eo->mismatches);
+  json_writer_uint(w, "faults", (ran ? r->faults : 0) +
+                                    (o->engine == RUN_ENGINE_COSIM && eo->ran_rtl ? eo->rtl.faults : 0));
+}
 
 /* Writes summary.json's content to f. */
 static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
@@ -495,12 +568,15 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
       json_writer_string(&w, p->arrays[a].name, res->from[a] ? res->from[a] : "random");
   json_writer_end_object(&w);
   json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
-  /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
-   * config_bytes describe a mapped configuration, which the ref engine does
-   * not build: they are null here, filled by the other engines. */
-  json_writer_null(&w, "ii");
-  json_writer_null(&w, "processor_classes");
-  json_writer_null(&w, "config_bytes");
+  if (res->eo) run_summary_engine(&w, p, o, res->eo);
+  else {
+    /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
+     * config_bytes describe a mapped configuration, which the ref engine
+     * does not build: null. */
+    json_writer_null(&w, "ii");
+    json_writer_null(&w, "processor_classes");
+    json_writer_null(&w, "config_bytes");
+  }
   json_writer_uint(&w, "instances", res->stats.instances);
   json_writer_uint(&w, "iterations", res->stats.iterations);
   json_writer_double(&w, "ref_seconds", res->stats.seconds);
@@ -532,6 +608,35 @@ error:
   return rc;
 }
 
+/* Prints the engine lines of the human summary: one engine's cycles. */
+static void run_summary_print_cycles(const char *who, int ran, const engine_result *r) {
+  if (!ran) return;
+  if (!r->done) {
+    printf("%-9s not done\n", who);
+    return;
+  }
+  printf("%-9s last output written in cycle %llu (cycles %llu), done %llu", who,
+         (unsigned long long)(r->cycles ? r->cycles - 1 : 0), (unsigned long long)r->cycles,
+         (unsigned long long)r->done_cycles);
+  if (r->faults) printf(", faults: %s", r->fault_text);
+  printf("\n");
+}
+
+/* Prints the mapping and the cycles of a model/rtl/cosim run on stdout. */
+static void run_summary_print_engine(const ast_program *p, const engine_outcome *eo) {
+  const engine_config *c = &eo->c;
+  if (!eo->built) return;
+  printf("mapping   %s tiled onto %d PE%s, p = %lld, II %d (ResMII %d, RecMII %d), "
+         "%d processor class%s, stream %zu bytes\n", p->index[c->dim], c->t, c->t == 1 ? "" : "s",
+         (long long)c->p, c->ii, c->resmii, c->recmii, c->npc, c->npc == 1 ? "" : "es", c->stream_len);
+  printf("predicted cycles %llu, done %llu\n", (unsigned long long)c->pred_cycles,
+         (unsigned long long)c->pred_done);
+  run_summary_print_cycles("model", eo->ran_model, &eo->model);
+  run_summary_print_cycles("rtl", eo->ran_rtl, &eo->rtl);
+  if (eo->ran_model && eo->ran_rtl)
+    printf("cosim     %s\n", eo->diverged ? eo->divergence : "traces agree");
+}
+
 /* Prints the human summary of a run on stdout. */
 static void run_summary_print(const ast_program *p, const run_opts *o,
                               const int64_t *params, const run_result *res) {
@@ -555,6 +660,7 @@ static void run_summary_print(const ast_program *p, const run_opts *o,
   printf("reference %llu equation instances in %.6f s (%.1f M/s)\n",
          (unsigned long long)res->stats.instances, s,
          s > 0 ? (double)res->stats.instances / s / 1e6 : 0.0);
+  if (res->eo) run_summary_print_engine(p, res->eo);
   printf("verdict   %s\n", res->status);
 }
 
@@ -579,13 +685,28 @@ static int run_program(const ast_program *p, const run_opts *o) {
   if (!arrays || !from) goto error;
   if (interp_arrays_init(p, params, arrays) != 0) goto error;
   if (run_inputs_make(p, o, arrays, from) != 0) goto error_arrays;
-  run_result res = {"fail", {0, 0, 0.0}, from};
+  run_result res = {"fail", {0, 0, 0.0}, from, NULL};
   int ok = interp_program_run(p, params, arrays, &res.stats) == 0;
-  res.status = ok ? "pass" : "fail";
   rc = ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+  engine_outcome eo;
+  int have_eo = 0;
+  if (ok && o->engine != RUN_ENGINE_REF) {
+    if (o->out_dir && run_mkdir_p(o->out_dir) != 0) {
+      rc = CLI_EXIT_INPUT;
+      goto error_arrays;
+    }
+    engine_run_opts ro = {(engine_kind)o->engine, o->out_dir, o->arch};
+    rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &ro, &eo);
+    have_eo = 1;
+    res.eo = &eo;
+    if (rc == CLI_EXIT_NOFIT) goto error_eo; /* nothing ran: no summary */
+  }
+  res.status = rc == CLI_EXIT_OK ? "pass" : "fail";
   if (o->out_dir && run_out_dir_write(p, o, params, arrays, &res) != 0)
     rc = CLI_EXIT_INPUT;
   run_summary_print(p, o, params, &res);
+error_eo:
+  if (have_eo) engine_outcome_free(&eo);
 error_arrays:
   interp_arrays_free(p, arrays);
 error:
@@ -601,12 +722,6 @@ int cli_run(int argc, char **argv) {
   if (o.help) {
     run_usage(stdout);
     rc = CLI_EXIT_OK;
-    goto done;
-  }
-  if (o.engine != RUN_ENGINE_REF) {
-    diag_error_plain("engine '%s' is not available yet (only --engine ref, the "
-                     "reference interpreter, is built so far)",
-                     run_engine_names[o.engine]);
     goto done;
   }
   ast_program *p = parse_file(o.program);

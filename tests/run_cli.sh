@@ -69,12 +69,14 @@ run "$tmp/q.pla" --engine ref --param N=3
 check $rc "parameter meeting the par constraint: exit 0"
 
 # --- engines, region, map, seed ---------------------------------------
+# (the engines themselves: tests/engine_cli.sh; matmul needs more program
+# memory than the default architecture's pe.imem)
 run $MATMUL --engine model $P3
-expect 2 "engine 'model' is not available yet" "engine model: exit 2, not available yet"
+expect 3 "pe.imem is 32" "engine model, matmul on the default array: exit 3 naming pe.imem"
 run $MATMUL --engine rtl $P3
-expect 2 "engine 'rtl' is not available yet" "engine rtl: exit 2"
+expect 3 "does not fit" "engine rtl, matmul: exit 3 before the RTL is needed"
 run $MATMUL $P3
-expect 2 "engine 'cosim' is not available yet" "default engine (cosim): exit 2"
+expect 3 "does not fit" "default engine (cosim), matmul: exit 3"
 run $MATMUL --engine turbo $P3
 expect 2 "--engine: expected ref, model, rtl or cosim" "unknown engine: exit 2"
 run $MATMUL --engine ref $P3 --pes 2y3

@@ -1,0 +1,190 @@
+/*
+ * engine.h: the execution engines behind `tcpa run --engine
+ * model|rtl|cosim` (docs/user-guide.md). One pipeline, in process:
+ *
+ *   engine_config_build  RDG -> symbolic mapping (map_build, the code of
+ *                        `tcpa compile`) -> instantiation (inst_run and
+ *                        inst_emit, the code of `tcpa instantiate`) with the
+ *                        run's inputs -> the configuration stream in memory,
+ *                        its listing, the placement of every output element
+ *                        in the banks (inst_layout) and the latencies the
+ *                        schedule predicts (engine_predict.c);
+ *   engine_model_run     the stream on the C model (cmodel/model.h), the
+ *                        trace watched in process;
+ *   engine_rtl_run       the stream on the Verilated RTL (`tcpa-rtl`, a
+ *                        subprocess; engine_rtl.c finds or builds it);
+ *   engine_cosim_check   both traces through the lockstep checker
+ *                        (tb/lockstep.h), a GTKWave save file at the first
+ *                        divergence;
+ *   engine_outputs_compare  the gathered outputs against the reference.
+ *
+ * Arrays: the reference interpreter keeps each array row-major over its
+ * declared extents; the instantiation numbers elements row-major over the
+ * bounding box of the accesses (docs/instantiate.md). engine_config_build
+ * converts both ways, so every index here is the reference's.
+ *
+ * Cycles (timing.md): `done_cycles` is the `cycles` field of the `done`
+ * event (the done cycle + 1); `cycles` is the cycle of the last bank write
+ * of an output + 1 (summary.json's `cycles`, timing.md section 7).
+ */
+#ifndef TCPA_ENGINE_H
+#define TCPA_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arch.h"
+#include "ast.h"
+#include "inst.h"
+#include "interp.h"
+
+/* Status codes: the CLI exit codes. */
+enum { ENGINE_OK = 0, ENGINE_MISMATCH = 1, ENGINE_ERR_INPUT = 2, ENGINE_ERR_NOFIT = 3 };
+
+/* Where one output element lands: bank word (row, col, side, bank, addr). */
+typedef struct {
+  int array;        /* program array index */
+  size_t index;     /* row-major index over the declared extents */
+  int row, col, side, bank;
+  uint32_t addr;
+} engine_place;
+
+/* The concrete configuration of one run and what the schedule predicts. */
+typedef struct {
+  int dim;                  /* the tiled loop dimension */
+  int axis;                 /* 0: 1xC region, 1: Rx1 */
+  int ii, resmii, recmii;
+  int64_t p;                /* tile size */
+  int t;                    /* PEs used (<= the region's) */
+  int npc;                  /* processor classes */
+  int nsig;                 /* control signals */
+  uint64_t fingerprint;     /* of the architecture */
+  uint8_t *stream;          /* the configuration stream */
+  size_t stream_len;
+  char *listing;            /* inst_listing text */
+  engine_place *place;      /* every output element */
+  size_t nplace;
+  uint64_t pred_done;       /* predicted done_cycles */
+  uint64_t pred_cycles;     /* predicted cycles (last output write + 1) */
+} engine_config;
+
+/* Returns ENGINE_OK and fills *c for program p (checked) on arch with the
+ * parameter values, a region rows x cols (1-D) whose tiled dimension is
+ * `dim`, and the input values of `ref` (the reference's arrays); otherwise
+ * ENGINE_ERR_NOFIT (the resource, needed and available in msg) or
+ * ENGINE_ERR_INPUT (msg says why). */
+int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
+                        const interp_array *ref, int rows, int cols, int dim, engine_config *c,
+                        char *msg, size_t msgsz);
+
+/* Computes from the instantiation x what the schedule predicts
+ * (engine_predict.c, docs/user-guide.md): *done the done event's cycles,
+ * *cycles the last output bank write + 1 (0 when nothing is written). */
+void engine_predict(const inst *x, uint64_t *done, uint64_t *cycles);
+
+/* Frees what *c owns. */
+void engine_config_free(engine_config *c);
+
+/* Where an engine writes its files (NULL: not written). */
+typedef struct {
+  const char *trace;        /* the trace (docs/trace.md) */
+  const char *fst;          /* rtl: the waveform */
+  const char *work_dir;     /* rtl: a directory for the stream and bank dumps */
+  const char *arch_path;    /* rtl: the --arch file (NULL: the default) */
+  uint64_t max_cycles;
+} engine_opts;
+
+/* What an engine run produced. */
+typedef struct {
+  int done;                 /* reached done within max_cycles */
+  uint64_t done_cycles;     /* the done event's cycles */
+  uint64_t cycles;          /* last output bank write + 1 (0: none) */
+  uint64_t faults;
+  char fault_text[256];     /* "underflow 2, stray 1" */
+  int32_t **out;            /* per array: values (outputs only), reference order */
+  unsigned char **seen;     /* per array: 1 where the layout places an element */
+  int narrays;
+} engine_result;
+
+/* Frees what *r owns. */
+void engine_result_free(engine_result *r);
+
+/* Returns 1 when the fault counts of r explain a failure. */
+int engine_result_faulty(const engine_result *r);
+
+/* Returns ENGINE_OK after running c on the C model and gathering the
+ * outputs (shapes of ref) into *r; ENGINE_ERR_INPUT with msg when the model
+ * refuses the stream or a file cannot be written. */
+int engine_model_run(const engine_config *c, const arch_config *arch, const ast_program *p,
+                     const interp_array *ref, const engine_opts *o, engine_result *r, char *msg,
+                     size_t msgsz);
+
+/* Returns ENGINE_OK after finding (or building, with a progress message on
+ * stderr) the tcpa-rtl binary of architecture arch into bin; otherwise
+ * ENGINE_ERR_INPUT with msg saying why. */
+int engine_rtl_locate(const arch_config *arch, const char *arch_path, char *bin, size_t binsz,
+                      char *msg, size_t msgsz);
+
+/* Returns ENGINE_OK after running c on the RTL binary `bin` (o->work_dir
+ * required) and gathering the outputs into *r; ENGINE_ERR_INPUT with msg
+ * when the harness fails to run or rejects the stream. */
+int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *arch,
+                   const ast_program *p, const interp_array *ref, const engine_opts *o,
+                   engine_result *r, char *msg, size_t msgsz);
+
+/* Returns 0 when the traces agree, 1 on a divergence (report on `report`,
+ * a one-line summary of it in line, a GTKWave save file `gtkw` when `fst`
+ * exists), -1 with msg when a trace cannot be read or is refused. */
+int engine_cosim_check(const char *model_trace, const char *rtl_trace, const char *fst,
+                       const char *gtkw, FILE *report, char *line, size_t linesz, char *msg,
+                       size_t msgsz);
+
+/* Returns the number of elements of the output arrays of p where r differs
+ * from ref (or has no value); prints the first `show` of them (array,
+ * index, expected, got) to f. */
+size_t engine_outputs_compare(const ast_program *p, const interp_array *ref, const engine_result *r,
+                              FILE *f, int show);
+
+/* Returns 0 after allocating r's output arrays (zeros, none seen) for the
+ * shapes of ref; -1 when out of memory. */
+int engine_result_init(engine_result *r, const ast_program *p, const interp_array *ref);
+
+/* Reads bank word (row, col, side, bank, addr) into *v; returns 0 or -1. */
+typedef int (*engine_bank_fn)(void *ctx, int row, int col, int side, int bank, uint32_t addr,
+                              uint32_t *v);
+
+/* Fills r's outputs from the banks through c's placement. */
+void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank_fn fn, void *ctx);
+
+/* Which engines run. */
+typedef enum { ENGINE_KIND_MODEL = 1, ENGINE_KIND_RTL = 2, ENGINE_KIND_COSIM = 3 } engine_kind;
+
+typedef struct {
+  engine_kind kind;
+  const char *out_dir;   /* keeps config.bin, config.lst, traces; NULL: none */
+  const char *arch_path; /* the --arch file, NULL for the default */
+} engine_run_opts;
+
+/* Everything one run found, for the summary. */
+typedef struct {
+  engine_config c;
+  int built;                /* c is valid */
+  engine_result model, rtl;
+  int ran_model, ran_rtl;
+  int diverged;
+  char divergence[512];     /* cosim: the first divergence, one line */
+  size_t mismatches;        /* differing output elements (first engine) */
+} engine_outcome;
+
+/* Returns the ENGINE_* status of running program p (its reference outputs
+ * in ref) on the engines of o, region rows x cols, tiled dimension dim;
+ * every failure is printed on stderr (engine_run.c). *out is filled as far
+ * as the run got; free it with engine_outcome_free. */
+int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
+               int rows, int cols, int dim, const engine_run_opts *o, engine_outcome *out);
+
+/* Frees what *out owns. */
+void engine_outcome_free(engine_outcome *out);
+
+#endif

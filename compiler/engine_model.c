@@ -1,0 +1,96 @@
+/*
+ * engine_model.c: the `model` engine: the configuration stream on the
+ * cycle-accurate C model (cmodel/model.h), in process. A trace sink sees
+ * every event: it remembers the last output bank write (for `cycles`) and,
+ * when asked, writes the trace text (docs/trace.md) to a temporary file
+ * renamed into place after the run. After done, the outputs are read from
+ * the model's banks through the placement of the configuration.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "model.h"
+
+/* The trace sink's state. */
+typedef struct {
+  FILE *f;               /* trace text, or NULL */
+  uint64_t last_write;   /* last bank write cycle + 1 (0: none) */
+  uint64_t done_cycles;
+} engine_model_sink;
+
+/* Watches one event (and writes it when a trace file is open). */
+static void engine_model_event(const trace_event *e, void *ctx) {
+  engine_model_sink *s = ctx;
+  if (e->kind == TRACE_BANK && e->bank_write && e->cycle + 1 > s->last_write) s->last_write = e->cycle + 1;
+  if (e->kind == TRACE_DONE) s->done_cycles = e->cycles;
+  if (s->f) trace_event_write(s->f, e);
+}
+
+/* Reads a bank word of the model (engine_bank_fn). */
+static int engine_model_bank(void *ctx, int row, int col, int side, int bank, uint32_t addr, uint32_t *v) {
+  return model_bank_read(ctx, row, col, side, bank, addr, v);
+}
+
+/* Writes "kind N, kind N" of the faults of m into buf. */
+static void engine_model_faults(const model *m, char *buf, size_t sz) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int k = 0; k < TRACE_FAULT_COUNT && len < sz; k++) {
+    uint64_t n = model_faults(m, (trace_fault_kind)k);
+    if (n)
+      len += (size_t)snprintf(buf + len, sz - len, "%s%s %llu", len ? ", " : "",
+                              trace_fault_name((trace_fault_kind)k), (unsigned long long)n);
+  }
+}
+
+/* Returns 0 after closing f and renaming tmp over path; -1 with msg. */
+static int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *msg, size_t msgsz) {
+  int bad = ferror(f);
+  if (fclose(f)) bad = 1;
+  if (!bad && !rename(tmp, path)) return 0;
+  snprintf(msg, msgsz, "%s: cannot write the trace: %s", path, strerror(errno));
+  remove(tmp);
+  return -1;
+}
+
+int engine_model_run(const engine_config *c, const arch_config *arch, const ast_program *p,
+                     const interp_array *ref, const engine_opts *o, engine_result *r, char *msg,
+                     size_t msgsz) {
+  model_error err;
+  if (engine_result_init(r, p, ref)) {
+    snprintf(msg, msgsz, "out of memory");
+    return ENGINE_ERR_INPUT;
+  }
+  model *m = model_new(arch, c->stream, c->stream_len, &err);
+  if (!m) {
+    snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
+    return ENGINE_ERR_INPUT;
+  }
+  engine_model_sink sink = {NULL, 0, 0};
+  char tmp[4200];
+  if (o->trace) {
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", o->trace, (long)getpid());
+    if (!(sink.f = fopen(tmp, "w"))) {
+      snprintf(msg, msgsz, "%s: cannot write the trace: %s", o->trace, strerror(errno));
+      model_free(m);
+      return ENGINE_ERR_INPUT;
+    }
+    trace_header_write(sink.f, c->fingerprint);
+    fputs("# engine C model (tcpa run)\n", sink.f);
+  }
+  model_set_trace(m, engine_model_event, &sink);
+  int timeout = model_run(m, o->max_cycles);
+  int st = ENGINE_OK;
+  if (sink.f && engine_model_trace_close(sink.f, tmp, o->trace, msg, msgsz)) st = ENGINE_ERR_INPUT;
+  r->done = !timeout;
+  r->done_cycles = timeout ? 0 : sink.done_cycles;
+  r->cycles = sink.last_write;
+  r->faults = model_faults(m, TRACE_FAULT_COUNT);
+  engine_model_faults(m, r->fault_text, sizeof r->fault_text);
+  engine_outputs_gather(c, r, engine_model_bank, m);
+  model_free(m);
+  return st;
+}

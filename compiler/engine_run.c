@@ -1,0 +1,225 @@
+/*
+ * engine_run.c: one run of `tcpa run --engine model|rtl|cosim` after the
+ * reference interpreter has produced its outputs: build the configuration
+ * (engine_config.c), keep the stream and listing in --out-dir, run the
+ * engine(s), and check, in this order, that each engine reached done
+ * without a fault, that its outputs equal the reference element by element,
+ * and that its cycle counts equal what the schedule predicts; for cosim,
+ * that the two traces agree cycle by cycle. Every failure is printed on
+ * stderr; the status is the first one's (1 for all of these).
+ *
+ * Files: DIR/config.bin, DIR/config.lst, DIR/model.trace, DIR/rtl.trace,
+ * DIR/rtl.fst, DIR/divergence.gtkw with --out-dir; the RTL's working files
+ * (its copy of the stream, bank dumps, log, and traces not kept) live in a
+ * temporary directory removed afterwards.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datafile.h"
+#include "diag.h"
+#include "engine.h"
+
+#define ENGINE_SHOW 10         /* differing elements printed */
+#define ENGINE_MAX_CYCLES_MIN 100000ull
+
+/* Returns 0 after writing len bytes of data to path atomically; -1. */
+static int engine_file_write(const char *path, const void *data, size_t len) {
+  datafile_tmp t;
+  if (datafile_tmp_open(&t, path)) return -1;
+  if (fwrite(data, 1, len, t.f) != len) {
+    datafile_tmp_abort(&t);
+    diag_error_plain("%s: cannot write: %s", path, strerror(errno));
+    return -1;
+  }
+  return datafile_tmp_commit(&t);
+}
+
+/* Returns a malloc'ed "dir/name", or NULL when dir is NULL. */
+static char *engine_path(const char *dir, const char *name) {
+  if (!dir) return NULL;
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s/%s", dir, name);
+  return s;
+}
+
+/* Removes directory dir and the files in it and in its subdirectories. */
+static void engine_rmtree(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *p = engine_path(dir, e->d_name);
+    if (p && remove(p) != 0) engine_rmtree(p);
+    free(p);
+  }
+  if (d) closedir(d);
+  rmdir(dir);
+}
+
+/* Returns the status after checking one engine's result r: done, no
+ * faults, outputs equal to ref, cycles as predicted; prints each failure. */
+static int engine_result_check(const char *who, const engine_config *c, const ast_program *p,
+                               const interp_array *ref, const engine_result *r, engine_outcome *out) {
+  int st = ENGINE_OK;
+  if (!r->done) {
+    diag_error_plain("%s: not done within the cycle limit (the schedule predicts done at %" PRIu64 " cycles)",
+                     who, c->pred_done);
+    st = ENGINE_MISMATCH;
+  }
+  if (r->faults) {
+    diag_error_plain("%s: %" PRIu64 " fault%s (%s); see the trace (--out-dir)", who, r->faults,
+                     r->faults == 1 ? "" : "s", r->fault_text);
+    st = ENGINE_MISMATCH;
+  }
+  size_t total = 0;
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_OUT) total += ref[a].n;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  size_t bad = f ? engine_outputs_compare(p, ref, r, f, ENGINE_SHOW) : total;
+  if (f) fclose(f);
+  if (bad) {
+    diag_error_plain("%s: %zu of %zu output element%s differ from the reference%s", who, bad, total,
+                     total == 1 ? "" : "s", bad > ENGINE_SHOW ? " (the first ones follow)" : ":");
+    fputs(text ? text : "", stderr);
+    st = ENGINE_MISMATCH;
+    if (!out->mismatches) out->mismatches = bad;
+  }
+  free(text);
+  if (r->done && r->done_cycles != c->pred_done) {
+    diag_error_plain("%s: done after %" PRIu64 " cycles, but the schedule predicts %" PRIu64
+                     " (docs/user-guide.md, 'Cycles')", who, r->done_cycles, c->pred_done);
+    st = ENGINE_MISMATCH;
+  }
+  if (r->done && r->cycles != c->pred_cycles) {
+    diag_error_plain("%s: the last output is written in cycle %" PRId64 ", but the schedule predicts cycle %"
+                     PRId64 " (docs/user-guide.md, 'Cycles')", who, (int64_t)r->cycles - 1,
+                     (int64_t)c->pred_cycles - 1);
+    st = ENGINE_MISMATCH;
+  }
+  return st;
+}
+
+/* Returns the status after running the C model (trace to `trace`). */
+static int engine_run_model(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                            const char *trace, engine_outcome *out) {
+  engine_opts eo = {trace, NULL, NULL, NULL, 0};
+  char msg[512] = "";
+  eo.max_cycles = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
+  int st = engine_model_run(&out->c, arch, p, ref, &eo, &out->model, msg, sizeof msg);
+  out->ran_model = 1;
+  if (st) {
+    diag_error_plain("model: %s", msg);
+    return st;
+  }
+  return engine_result_check("model", &out->c, p, ref, &out->model, out);
+}
+
+/* Returns the status after running the RTL (files as named). */
+static int engine_run_rtl(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                          const engine_run_opts *o, const char *work, const char *trace, const char *fst,
+                          engine_outcome *out) {
+  char bin[4096], msg[512] = "";
+  int st = engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg);
+  if (st) {
+    diag_error_plain("%s", msg);
+    return st;
+  }
+  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN};
+  st = engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &out->rtl, msg, sizeof msg);
+  out->ran_rtl = 1;
+  if (st) {
+    diag_error_plain("rtl: %s", msg);
+    return st;
+  }
+  return engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
+}
+
+/* Returns the status after keeping the stream and the listing in dir. */
+static int engine_keep_config(const engine_config *c, const char *dir) {
+  char *bin = engine_path(dir, "config.bin"), *lst = engine_path(dir, "config.lst");
+  int rc = bin && lst && !engine_file_write(bin, c->stream, c->stream_len) &&
+                   !engine_file_write(lst, c->listing, strlen(c->listing))
+               ? ENGINE_OK
+               : ENGINE_ERR_INPUT;
+  free(bin);
+  free(lst);
+  return rc;
+}
+
+/* Returns the status after running the engines of o on the built
+ * configuration; work is the temporary directory (rtl, cosim). */
+static int engine_run_engines(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                              const engine_run_opts *o, const char *work, engine_outcome *out) {
+  const char *keep = o->out_dir;
+  int cosim = o->kind == ENGINE_KIND_COSIM;
+  char *mtrace = engine_path(keep ? keep : (cosim ? work : NULL), "model.trace");
+  char *rtrace = engine_path(keep ? keep : work, "rtl.trace");
+  char *fst = engine_path(keep, "rtl.fst");
+  char *gtkw = engine_path(keep, "divergence.gtkw");
+  int st = ENGINE_OK, st2 = ENGINE_OK;
+  if (o->kind == ENGINE_KIND_MODEL || cosim) st = engine_run_model(p, arch, ref, mtrace, out);
+  if (st != ENGINE_ERR_INPUT && (o->kind == ENGINE_KIND_RTL || cosim))
+    st2 = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, out);
+  if (!st || (st2 && st2 != ENGINE_MISMATCH)) st = st2;
+  if (cosim && out->ran_model && out->ran_rtl && st != ENGINE_ERR_INPUT) {
+    char msg[512] = "";
+    int d = engine_cosim_check(mtrace, rtrace, fst, gtkw, stderr, out->divergence, sizeof out->divergence, msg,
+                               sizeof msg);
+    if (d < 0) {
+      diag_error_plain("cosim: %s", msg);
+      st = ENGINE_ERR_INPUT;
+    } else if (d > 0) {
+      out->diverged = 1;
+      diag_error_plain("cosim: the model and the RTL diverge: %s", out->divergence);
+      st = ENGINE_MISMATCH;
+    }
+  }
+  free(mtrace);
+  free(rtrace);
+  free(fst);
+  free(gtkw);
+  return st;
+}
+
+int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
+               int rows, int cols, int dim, const engine_run_opts *o, engine_outcome *out) {
+  char msg[1024];
+  memset(out, 0, sizeof *out);
+  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, &out->c, msg, sizeof msg);
+  if (st == ENGINE_ERR_NOFIT) {
+    diag_error_plain("%s does not fit: %s", p->name, msg);
+    return st;
+  }
+  if (st) {
+    diag_error_plain("%s: %s", p->name, msg);
+    return st;
+  }
+  out->built = 1;
+  if (o->out_dir && engine_keep_config(&out->c, o->out_dir)) return ENGINE_ERR_INPUT;
+  char work[4096] = "";
+  if (o->kind != ENGINE_KIND_MODEL) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/tcpa-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+      diag_error_plain("cannot create a temporary directory '%s': %s", work, strerror(errno));
+      return ENGINE_ERR_INPUT;
+    }
+  }
+  st = engine_run_engines(p, arch, ref, o, work, out);
+  if (work[0]) engine_rmtree(work);
+  return st;
+}
+
+void engine_outcome_free(engine_outcome *out) {
+  engine_config_free(&out->c);
+  engine_result_free(&out->model);
+  engine_result_free(&out->rtl);
+}
