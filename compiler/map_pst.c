@@ -7,6 +7,9 @@
  * map_pst_leaf per (instruction, slot, alternative), ordered by FU, tau,
  * op, slot, so that sym_write prints the tree level by level:
  *  - slot 0 (dest): the op's register destination, over the op's space;
+ *    an fd destination only over the iterations whose value is read
+ *    (the defs of its fd edges): an fd is a FIFO, its pointers move only
+ *    on writes and reads (docs/timing.md 4);
  *  - slot 4 (od): one leaf per output register the op writes: a channel's
  *    od over the producer iterations whose value crosses (edge.def), an
  *    output edge's od over the op's space;
@@ -20,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/set.h>
 
 #include "map.h"
 
@@ -63,6 +69,42 @@ static int map_pst_distinct(const map_config *m) {
   return n;
 }
 
+/* Adds the dest leaves of op o whose destination is an fd: the fd is a
+ * FIFO (timing.md 4: W advances per write, R per reading cycle), so it is
+ * written exactly in the iterations whose value a reader takes (the defs of
+ * the fd edges leaving o), as it is read exactly in the readers' uses; a
+ * write in any other iteration would shift every later read. One leaf per
+ * distinct def jkspace, their ispaces united. Returns 0 or -1. */
+static int map_pst_fd_dest(map_config *m, int o) {
+  const map_op *op = &m->ops[o];
+  int first = m->nleaves, st = 0;
+  isl_ctx *ctx = isl_ctx_alloc();
+  if (!ctx) return -1;
+  for (int e = 0; e < m->nedges && !st; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || x->src != o || x->theta || x->rreg.cls != MAP_REG_FD ||
+        x->rreg.idx != op->dst.idx)
+      continue;
+    int l = first;
+    while (l < m->nleaves && strcmp(m->leaves[l].dom.jkspace, x->def.jkspace)) l++;
+    if (l == m->nleaves) {
+      st = map_pst_add(m, o, 0, op->dst, 0, &x->def);
+      continue;
+    }
+    isl_set *u = isl_set_union(isl_set_read_from_str(ctx, m->leaves[l].dom.ispace),
+                               isl_set_read_from_str(ctx, x->def.ispace));
+    char *txt = u ? isl_set_to_str(u = isl_set_coalesce(u)) : NULL;
+    isl_set_free(u);
+    if (!txt) { st = -1; break; }
+    free(m->leaves[l].dom.ispace);
+    m->leaves[l].dom.ispace = map_strdup(txt);
+    free(txt);
+    if (!m->leaves[l].dom.ispace) st = -1;
+  }
+  isl_ctx_free(ctx);
+  return st;
+}
+
 int map_pst(map_config *m, char *msg, size_t msgsz) {
   int *order = malloc((size_t)m->nops * sizeof *order + 1);
   if (!order) goto oom;
@@ -70,7 +112,11 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
   for (int oi = 0; oi < m->nops; oi++) {
     int o = order[oi];
     const map_op *op = &m->ops[o];
-    if (op->dst.cls != MAP_REG_NONE && map_pst_add(m, o, 0, op->dst, 0, &op->dom)) goto oom;
+    if (op->dst.cls == MAP_REG_FD) {
+      if (map_pst_fd_dest(m, o)) goto oom;
+    } else if (op->dst.cls != MAP_REG_NONE && map_pst_add(m, o, 0, op->dst, 0, &op->dom)) {
+      goto oom;
+    }
     for (int e = 0; e < m->nedges; e++) {
       const map_edge *x = &m->edges[e];
       if (x->src != o) continue;

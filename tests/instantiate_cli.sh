@@ -107,6 +107,16 @@ e2e gcd "N=5 S=2" 8x1 --rows
 e2e dotprod "N=7" 3x1 --rows
 e2e dotprod "N=31" 1x8
 e2e bitextract "N=11" 3x1 --rows
+e2e fir "N=5 T=3" 1x1
+e2e fir "N=5 T=3" 1x3
+e2e fir "N=13 T=5" 1x4
+e2e fir "N=7 T=11" 1x3
+e2e editdist "N=3 M=4" 1x1
+e2e editdist "N=7 M=5" 1x3
+e2e editdist "N=2 M=9" 2x1 --rows
+e2e maxpool "R=3 C=5" 1x2
+e2e maxpool "R=7 C=2" 1x3
+e2e maxpool "R=5 C=3" 4x1 --rows
 
 # errors
 $TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
