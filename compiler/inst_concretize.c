@@ -142,25 +142,73 @@ isl_set *inst_ext_domain(const inst *x, int64_t steps) {
   return isl_set_read_from_str(x->ctx, buf);
 }
 
-isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
-  if (!s || n == 0) return s;
+/* Returns the piece of the successor map for carry (n >= 0) or borrow
+ * (n < 0) pattern `pat` (bit r: position r of the scan order carries or
+ * borrows): { a -> a + delta : a in the extended box, the pattern's
+ * conditions }, a translation, so applying it keeps a set free of
+ * existential variables; NULL when the text does not fit. */
+static __isl_give isl_map *inst_succ_piece(const inst *x, const int64_t *digit, int neg, unsigned pat) {
   char buf[4096];
   size_t len = 0;
-  int last = x->m->order[x->n - 1];
-  inst_cat(buf, sizeof buf, &len, "{ [");
-  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
-  inst_cat(buf, sizeof buf, &len, "] -> [");
-  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sb%d", k ? ", " : "", k);
-  inst_cat(buf, sizeof buf, &len, "] : ");
-  for (int k = 0; k < x->n; k++) {
-    if (k == last) inst_cat(buf, sizeof buf, &len, "b%d >= 0 and ", k);
-    else inst_cat(buf, sizeof buf, &len, "0 <= b%d < %lld and ", k, (long long)x->E[k]);
+  int ok = 0, last = x->n - 1;
+  int64_t delta[AST_MAX_DIMS], in = 0;
+  ok |= inst_cat(buf, sizeof buf, &len, "{ [");
+  for (int k = 0; k < x->n; k++) ok |= inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
+  ok |= inst_cat(buf, sizeof buf, &len, "] -> [");
+  for (int k = 0; k < x->n; k++) ok |= inst_cat(buf, sizeof buf, &len, "%sb%d", k ? ", " : "", k);
+  ok |= inst_cat(buf, sizeof buf, &len, "] : ");
+  for (int r = 0; r < x->n; r++) {
+    int d = x->m->order[r];
+    int64_t sum = (neg ? -digit[r] : digit[r]) + (neg ? -in : in); /* a_d + sum, before the wrap */
+    if (r == last) {
+      delta[d] = sum;
+      ok |= inst_cat(buf, sizeof buf, &len, "a%d >= 0 and a%d + %lld >= 0 and ", d, d, (long long)sum);
+      continue;
+    }
+    int c = (int)(pat >> r & 1);
+    ok |= inst_cat(buf, sizeof buf, &len, "0 <= a%d < %lld and ", d, (long long)x->E[d]);
+    if (!neg) {
+      delta[d] = sum - c * x->E[d];
+      ok |= inst_cat(buf, sizeof buf, &len, c ? "a%d + %lld >= %lld and " : "a%d + %lld < %lld and ", d,
+                     (long long)sum, (long long)x->E[d]);
+    } else {
+      delta[d] = sum + c * x->E[d];
+      ok |= inst_cat(buf, sizeof buf, &len, c ? "a%d + %lld < 0 and " : "a%d + %lld >= 0 and ", d,
+                     (long long)sum);
+    }
+    in = c;
   }
   for (int k = 0; k < x->n; k++)
-    inst_cat(buf, sizeof buf, &len, "%lld * b%d - %lld * a%d + ", (long long)x->seq[k], k,
-             (long long)x->seq[k], k);
-  inst_cat(buf, sizeof buf, &len, "0 = %lld }", (long long)n);
-  isl_map *mp = isl_map_read_from_str(x->ctx, buf);
+    ok |= inst_cat(buf, sizeof buf, &len, "b%d = a%d + %lld and ", k, k, (long long)delta[k]);
+  ok |= inst_cat(buf, sizeof buf, &len, "0 = 0 }");
+  return ok ? NULL : isl_map_read_from_str(x->ctx, buf);
+}
+
+isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
+  if (!s || n == 0) return s;
+  /* |n| in the mixed radix of the scan order; the slowest digit unbounded */
+  int neg = n < 0;
+  int64_t digit[AST_MAX_DIMS], rest = neg ? -n : n;
+  for (int r = 0; r < x->n; r++) {
+    int d = x->m->order[r];
+    if (r == x->n - 1) digit[r] = rest;
+    else {
+      digit[r] = rest % x->E[d];
+      rest /= x->E[d];
+    }
+  }
+  /* one translation per carry pattern: exact, and no existential variables
+   * (projecting a linear s(b) - s(a) = n would need divisions) */
+  isl_map *mp = NULL;
+  for (unsigned pat = 0; pat < 1u << (x->n - 1); pat++) {
+    isl_map *pc = inst_succ_piece(x, digit, neg, pat);
+    if (!pc) {
+      isl_map_free(mp);
+      isl_set_free(s);
+      return NULL;
+    }
+    mp = mp ? isl_map_union(mp, pc) : pc;
+  }
   return isl_set_coalesce(isl_set_apply(s, mp));
 }
 

@@ -117,6 +117,16 @@ e2e editdist "N=2 M=9" 2x1 --rows
 e2e maxpool "R=3 C=5" 1x2
 e2e maxpool "R=7 C=2" 1x3
 e2e maxpool "R=5 C=3" 4x1 --rows
+e2e editdist "N=13 M=13" 1x4
+e2e fir "N=20 T=3" 3x1 --rows
+e2e trimv "N=1" 1x1
+e2e trimv "N=7" 1x3
+e2e trimv "N=13" 1x4
+e2e trimv "N=13" 4x1 --rows
+e2e matmul "N=1 M=1 K=1" 1x1
+e2e matmul "N=7 M=5 K=3" 1x3
+e2e matmul "N=13 M=1 K=9" 1x4
+e2e matmul "N=4 M=11 K=2" 3x1 --rows
 
 # errors
 $TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
