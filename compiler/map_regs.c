@@ -25,6 +25,14 @@
  * circular-arc graph, coloured exactly by backtracking (values in DSATUR
  * order, a node budget; the greedy colouring when the budget runs out).
  *
+ * Pressure relief. When the colouring needs more than pe.rd, ops are
+ * moved within their slack to lower the peak number of values held at one
+ * residue (then the summed lifetimes), one op at a time or two ops of a
+ * class trading slots, and allocation runs again. II, FU classes, every
+ * intra-PE dependence (at its smallest distance s_lb) and the ops at either
+ * end of a channel (lambda^K was computed from their offsets) are kept, so
+ * the schedule stays valid.
+ *
  * A lifetime l' = tau[w] - tau[v] - lat[v] of II or more cycles would be
  * overwritten by the next iteration: such a value gets a rotating tuple of
  * k = floor(l'/II) + 1 consecutive rds (`copies`, modulo variable
@@ -39,6 +47,7 @@
  * it as their group. No entry overlaps another, so sum(copies) per class
  * is the number of registers used.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,15 +337,152 @@ static int map_regs_fd(map_config *m, int e) {
   return 0;
 }
 
-/* Checks one register class; returns MAP_OK or NOFIT with a message. */
-static int map_regs_check(const map_config *m, int cls, int have, const char *key, char *msg, size_t msgsz) {
-  static const char *const names[] = {"-", "rd", "fd", "id", "od"};
-  if (m->used[cls] <= have) return MAP_OK;
-  snprintf(msg, msgsz, "registers %s: needs %d, %s = %d", names[cls], m->used[cls], key, have);
-  return MAP_ERR_NOFIT;
+/* ---- register pressure relief: moving ops within their slack ---- */
+
+/* Returns 1 when edge x constrains the modulo schedule (intra-PE DEP). */
+static int map_regs_local(const map_edge *x) {
+  return x->kind == MAP_EDGE_DEP && !x->theta && x->src >= 0 && x->dst >= 0;
 }
 
-int map_regs(map_config *m, char *msg, size_t msgsz) {
+/* Returns the pressure of the current schedule: (the largest number of rd
+ * values held at one residue mod II, plus the registers of the tuples)
+ * * 2^20 + the sum of the lifetimes; the smaller the better. */
+static long map_regs_pressure(const map_config *m, unsigned char *busy, int *load) {
+  long life = 0;
+  int tuples = 0, peak = 0;
+  memset(load, 0, (size_t)m->ii * sizeof *load);
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_regs_is_rd_edge(x)) continue;
+    int val = m->ops[x->src].var, first = 1;
+    for (int f = 0; f < e && first; f++)
+      first = !(map_regs_is_rd_edge(&m->edges[f]) && m->ops[m->edges[f].src].var == val);
+    if (!first) continue;
+    int k = map_regs_rd_copies(m, val);
+    memset(busy, 0, (size_t)m->ii);
+    map_regs_rd_busy(m, val, busy);
+    for (int c = 0; c < m->ii; c++) life += busy[c];
+    if (k > 1) {
+      tuples += k;
+      life += (long)k * m->ii;
+      continue;
+    }
+    for (int c = 0; c < m->ii; c++) load[c] += busy[c];
+  }
+  for (int c = 0; c < m->ii; c++)
+    if (load[c] > peak) peak = load[c];
+  return (long)(peak + tuples) * (1L << 20) + life;
+}
+
+/* Returns 1 when op v may move: it is not at either end of a channel
+ * (lambda^K was computed from their offsets). */
+static int map_regs_movable(const map_config *m, int v) {
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind == MAP_EDGE_DEP && x->theta && (x->src == v || x->dst == v)) return 0;
+  }
+  return 1;
+}
+
+/* Computes the window [*lo, *hi] of offsets op v may take with every
+ * other op fixed: all intra-PE dependences hold. */
+static void map_regs_window(const map_config *m, int v, int64_t *lo, int64_t *hi) {
+  *lo = 0;
+  *hi = INT64_MAX;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_regs_local(x) || x->src == x->dst) continue;
+    int64_t slack = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x->d);
+    if (x->dst == v && m->ops[x->src].tau + slack > *lo) *lo = m->ops[x->src].tau + slack;
+    if (x->src == v && m->ops[x->dst].tau - slack < *hi) *hi = m->ops[x->dst].tau - slack;
+  }
+}
+
+/* Returns a unit of op v's class free in the slot of offset t (v's own
+ * slot counts as free), or -1. */
+static int map_regs_free_unit(const map_config *m, int v, int64_t t) {
+  int nunits = isa_fu_count(&m->arch);
+  for (int u = 0; u < nunits; u++) {
+    if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls) continue;
+    int taken = 0;
+    for (int o = 0; o < m->nops && !taken; o++)
+      taken = o != v && m->ops[o].fu == u && m->ops[o].tau % m->ii == t % m->ii;
+    if (!taken) return u;
+  }
+  return -1;
+}
+
+/* Lowers the rd pressure of the schedule by moving single ops to other
+ * free slots within their slack (first improvement, a few rounds). II,
+ * the FU classes and the ops at the ends of channels stay; every intra-PE
+ * dependence still holds, so the schedule stays valid. Returns MAP_OK or
+ * MAP_ERR_INTERNAL. */
+static int map_regs_relieve(map_config *m) {
+  unsigned char *busy = malloc((size_t)m->ii + 1);
+  int *load = malloc(((size_t)m->ii + 1) * sizeof *load);
+  if (!busy || !load) {
+    free(busy);
+    free(load);
+    return MAP_ERR_INTERNAL;
+  }
+  long cost = map_regs_pressure(m, busy, load);
+  for (int round = 0, better = 1; better && round < 20; round++) {
+    better = 0;
+    for (int v = 0; v < m->nops; v++) {
+      if (!map_regs_movable(m, v)) continue;
+      int64_t lo, hi;
+      map_regs_window(m, v, &lo, &hi);
+      if (hi > lo + 2 * (int64_t)m->ii) hi = lo + 2 * (int64_t)m->ii;
+      int tau0 = m->ops[v].tau, fu0 = m->ops[v].fu, best_tau = tau0, best_fu = fu0;
+      for (int64_t t = lo; t <= hi; t++) {
+        int u = map_regs_free_unit(m, v, t);
+        if (u < 0 || t == tau0) continue;
+        m->ops[v].tau = (int)t;
+        m->ops[v].fu = u;
+        long c = map_regs_pressure(m, busy, load);
+        if (c < cost) cost = c, best_tau = (int)t, best_fu = u, better = 1;
+      }
+      m->ops[v].tau = best_tau;
+      m->ops[v].fu = best_fu;
+    }
+    for (int v = 0; v < m->nops; v++) /* swaps: two ops trade slots */
+      for (int w = v + 1; w < m->nops; w++) {
+        map_op *a = &m->ops[v], *b = &m->ops[w];
+        if (a->cls != b->cls || !map_regs_movable(m, v) || !map_regs_movable(m, w)) continue;
+        int ta = a->tau, fa = a->fu, tb = b->tau, fb = b->fu;
+        for (int shift = -1; shift <= 1; shift++) { /* b's slot in the iteration before, same, after */
+          int64_t na = tb + (int64_t)shift * m->ii, nb = ta - (int64_t)shift * m->ii;
+          if (na < 0 || nb < 0) continue;
+          a->tau = (int)na, a->fu = fb, b->tau = (int)nb, b->fu = fa;
+          int64_t lo, hi, lo2, hi2;
+          map_regs_window(m, v, &lo, &hi);
+          map_regs_window(m, w, &lo2, &hi2);
+          long c = na >= lo && na <= hi && nb >= lo2 && nb <= hi2 ? map_regs_pressure(m, busy, load) : cost;
+          if (c < cost) {
+            cost = c, better = 1;
+            ta = a->tau, fa = a->fu, tb = b->tau, fb = b->fu;
+          }
+          a->tau = ta, a->fu = fa, b->tau = tb, b->fu = fb;
+        }
+      }
+  }
+  free(busy);
+  free(load);
+  return MAP_OK;
+}
+
+/* Forgets every register choice so that allocation can run again. */
+static void map_regs_reset(map_config *m) {
+  free(m->regs);
+  m->regs = NULL;
+  m->nregs = 0;
+  memset(m->used, 0, sizeof m->used);
+  for (int e = 0; e < m->nedges; e++) m->edges[e].group = -1;
+}
+
+/* Allocates every register class (see the top of the file); returns
+ * MAP_OK or MAP_ERR_INTERNAL. */
+static int map_regs_assign(map_config *m) {
   for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
@@ -347,15 +493,31 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
     }
     if (x->kind == MAP_EDGE_IN || x->kind == MAP_EDGE_OUT) {
       int r = map_regs_new(m, x->kind == MAP_EDGE_IN ? MAP_REG_ID : MAP_REG_OD, 1);
-      if (r < 0) goto oom;
+      if (r < 0) return MAP_ERR_INTERNAL;
       x->group = r;
       if (x->kind == MAP_EDGE_IN) x->rreg = m->regs[r].reg;
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((x->theta ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) goto oom;
+    if ((x->theta ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) return MAP_ERR_INTERNAL;
   }
-  if (map_regs_rd(m) != MAP_OK) goto oom;
+  return map_regs_rd(m);
+}
+
+/* Checks one register class; returns MAP_OK or NOFIT with a message. */
+static int map_regs_check(const map_config *m, int cls, int have, const char *key, char *msg, size_t msgsz) {
+  static const char *const names[] = {"-", "rd", "fd", "id", "od"};
+  if (m->used[cls] <= have) return MAP_OK;
+  snprintf(msg, msgsz, "registers %s: needs %d, %s = %d", names[cls], m->used[cls], key, have);
+  return MAP_ERR_NOFIT;
+}
+
+int map_regs(map_config *m, char *msg, size_t msgsz) {
+  if (map_regs_assign(m) != MAP_OK) goto oom;
+  if (m->used[MAP_REG_RD] > m->arch.rd) { /* try a schedule with less pressure */
+    map_regs_reset(m);
+    if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m) != MAP_OK) goto oom;
+  }
   int st;
   if ((st = map_regs_check(m, MAP_REG_RD, m->arch.rd, "pe.rd", msg, msgsz))) return st;
   if ((st = map_regs_check(m, MAP_REG_FD, m->arch.fd, "pe.fd", msg, msgsz))) return st;

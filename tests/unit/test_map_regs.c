@@ -155,6 +155,27 @@ static void check_rd_sim(const char *name, const map_config *m) {
   TEST_CHECK(!wrong, "%s: each of %d rd reads sees its own producer and iteration (%d do not)", name, reads, wrong);
 }
 
+/* The modulo schedule is still valid (allocation may move ops to lower
+ * the pressure): every intra-PE dependence holds at its smallest distance,
+ * no FU slot is used twice, channels satisfy lambda^K, offsets >= 0. */
+static void check_schedule(const char *name, const map_config *m) {
+  int bad = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP) continue;
+    int64_t need = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x->d);
+    int64_t have = m->ops[x->dst].tau - m->ops[x->src].tau;
+    if (!x->theta && have < need) bad++;
+    if (x->theta > 0 && m->lk_p && m->lk_c < need - have) bad++;
+  }
+  for (int a = 0; a < m->nops; a++) {
+    if (m->ops[a].tau < 0) bad++;
+    for (int b = a + 1; b < m->nops; b++)
+      if (m->ops[a].fu == m->ops[b].fu && m->ops[a].tau % m->ii == m->ops[b].tau % m->ii) bad++;
+  }
+  TEST_CHECK(!bad, "%s: the modulo schedule respects dependences and FU slots (%d violations)", name, bad);
+}
+
 /* Returns the rds the values read through an rd would need unshared (the
  * copies of each distinct variable's register): what the allocator used
  * before it shared registers. */
@@ -192,7 +213,7 @@ static const outcome TABLE[] = {
     {"jacobi", "pe.div = 0", "registers fd: needs 3, pe.fd = 2"},
     {"matmul", NULL, "registers rd: needs"},
     {"maxpool", "registers rd: needs", "registers rd: needs"},
-    {"satarith", "registers rd: needs", "registers rd: needs"},
+    {"satarith", "registers id: needs 14, pe.id = 4", "registers rd: needs"},
     {"trimv", NULL, "registers id: needs 4, pe.id = 3"},
 };
 
@@ -236,6 +257,7 @@ static void test_table(void) {
         if (f.st == MAP_OK) {
           TEST_CHECK(f.m.used[MAP_REG_RD] <= a.rd, "%s: rd %d <= pe.rd %d", name, f.m.used[MAP_REG_RD], a.rd);
           check_entries(name, &f.m);
+          check_schedule(name, &f.m);
           check_rd_sim(name, &f.m);
         }
       }
@@ -268,6 +290,7 @@ static void test_large(void) {
       continue;
     }
     check_entries(BENCH[i], &f.m);
+    check_schedule(BENCH[i], &f.m);
     check_rd_sim(BENCH[i], &f.m);
     int unshared = rd_unshared(&f.m);
     TEST_CHECK(f.m.used[MAP_REG_RD] <= unshared, "%s: %d rds, no more than %d unshared", BENCH[i],
@@ -275,7 +298,27 @@ static void test_large(void) {
     if (!strcmp(BENCH[i], "band"))
       TEST_CHECK(f.m.used[MAP_REG_RD] < unshared, "band: values share rds (%d rds, %d unshared)",
                  f.m.used[MAP_REG_RD], unshared);
+    /* fewer rds: the allocator may move ops to fit; whatever maps must
+     * still be a valid schedule and allocation */
+    int need = f.m.used[MAP_REG_RD];
     release(&f);
+    for (int rd = need - 1; rd >= 1; rd--) {
+      arch_config b = a;
+      char name[300];
+      b.rd = rd;
+      snprintf(name, sizeof name, "%s with pe.rd = %d", BENCH[i], rd);
+      build(&f, path, NULL, &b);
+      if (f.st == MAP_OK) {
+        TEST_CHECK(f.m.used[MAP_REG_RD] <= rd, "%s: maps with rd %d", name, f.m.used[MAP_REG_RD]);
+        check_entries(name, &f.m);
+        check_schedule(name, &f.m);
+        check_rd_sim(name, &f.m);
+      } else {
+        TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "registers rd: needs"), "%s: does not fit, rd named (%s)",
+                   name, f.msg);
+      }
+      release(&f);
+    }
   }
 }
 
