@@ -10,7 +10,17 @@ set -eu
 BUILD=${BUILD:-build}
 out=$BUILD/synth
 mkdir -p "$out"
-sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv)"
+# Yosys 0.23 cannot resolve a package parameter from inside another
+# package: for synthesis, tcpa_pkg gets the parameters of the two generated
+# packages copied into its body (same names, same values).
+inner() { sed -n 's/^ *\(localparam .*;\).*/  \1/p' "$1"; }
+{
+  echo "package tcpa_pkg;"
+  inner "$BUILD/gen/tcpa_params_pkg.sv"
+  inner "$BUILD/gen/tcpa_isa_pkg.sv"
+  sed -e '1,/^package tcpa_pkg;/d' -e 's/tcpa_params_pkg:://g; s/tcpa_isa_pkg:://g' rtl/tcpa_pkg.sv
+} > "$out/tcpa_pkg.sv"
+sv="$out/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | tr '\n' ' ')"
 # shellcheck disable=SC2086
 yosys -q -l "$out/yosys.log.tmp" -p "
   read_verilog -sv $BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $sv

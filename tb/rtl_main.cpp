@@ -341,9 +341,9 @@ int main(int argc, char **argv) {
 
   Verilated::commandArgs(1, argv);
   Sim sim;
+  if (o.fst) Verilated::traceEverOn(true);  // before the model is built
   sim.top = new Vtcpa_top;
   if (o.fst) {
-    Verilated::traceEverOn(true);
     sim.fst = new VerilatedFstC;
     sim.top->trace(sim.fst, 99);
     sim.fst->open(o.fst);

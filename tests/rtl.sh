@@ -142,8 +142,15 @@ check "ag_bank: reads at cycles 0..3, writes at phase 4, done after the last eve
 [ "$(sed -n '11,14p' "$tmp/banks/n_0_0_1.txt" 2>/dev/null | tr '\n' ' ')" = \
   "0x00000067 0x00000068 0x00000069 0x0000006a " ]
 check "ag_bank: dumped north bank 1 of (0,0) holds 103..106 at 10..13" $?
-grep -q '^3 sig 0,0\|^5 sig 0,0 0x00000000' "$tmp/ag_bank.trace"
+grep -q '^0 sig 0,0 0x00000001$' "$tmp/ag_bank.trace" && grep -q '^5 sig 0,0 0x00000000$' "$tmp/ag_bank.trace"
 check "ag_bank: c0 falls at cycle 5 (epilog steps)" $?
+
+# -- faults and waveforms ---------------------------------------------------------
+asm underflow_early && run underflow_early --fst "$tmp/uf.fst"
+[ $? -eq 1 ] && grep -qx '1 fault 0,0 underflow id0' "$tmp/underflow_early.trace"
+check "underflow_early: reading an empty FIFO is a traced fault (exit 1)" $?
+[ -s "$tmp/uf.fst" ] && head -c 1 "$tmp/uf.fst" | od -An -tx1 | grep -q '00'
+check "--fst writes an FST waveform" $?
 
 # -- the loader rejects bad streams -----------------------------------------------
 cp "$tmp/timing_example.bin" "$tmp/badcrc.bin"
