@@ -36,8 +36,8 @@
  * A lifetime l' = tau[w] - tau[v] - lat[v] of II or more cycles would be
  * overwritten by the next iteration: such a value gets a rotating tuple of
  * k = floor(l'/II) + 1 consecutive rds (`copies`, modulo variable
- * expansion: iteration j uses the (j mod k)-th, instantiation unrolls the
- * program), not an fd: fds are few (pe.fd), an fd's read pointer advances
+ * expansion: the iteration of sequence number s uses the (s mod k)-th,
+ * instantiation unrolls the program), not an fd: fds are few (pe.fd), an fd's read pointer advances
  * once per reading cycle (so several readers break it) and an fd with
  * d = 0 has no meaning in the .sym. A tuple register is busy at every
  * residue mod II (its interval is longer than II), so tuples never share.
