@@ -51,6 +51,7 @@ typedef struct {
   isl_set *q;         /* the kernel class Q over J */
   int64_t first;      /* smallest s(J) in Q (layout order) */
   isa_insn *slot;     /* [ii] the kernel, branch parts `next` */
+  int *op;            /* [ii] the map op issued in each slot, -1 none */
   int nsig;           /* control signals of the node (N_v) */
   int sig[8];         /* global signal of bit b of the target index */
   int pc;             /* first word of the node in the program */

@@ -437,6 +437,7 @@ static void inst_fuprog_free(const inst *x, inst_fuprog *f) {
   for (int i = 0; i < f->nk; i++) {
     isl_set_free(f->k[i].q);
     free(f->k[i].slot);
+    free(f->k[i].op);
   }
   free(f->k);
   for (int i = 0; i < f->ne; i++) isl_set_free(f->e[i].t);

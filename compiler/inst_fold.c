@@ -23,9 +23,10 @@ static int inst_kernel(inst *x, inst_fuprog *f, inst_kclass *q, char *msg, size_
   const map_config *m = x->m;
   int ii = m->ii;
   q->slot = calloc((size_t)ii, sizeof *q->slot);
+  q->op = calloc((size_t)ii, sizeof *q->op);
   int *owner = malloc((size_t)ii * sizeof *owner);
   int *have = calloc((size_t)m->nops + 1, sizeof *have);
-  if (!q->slot || !owner || !have) {
+  if (!q->slot || !q->op || !owner || !have) {
     free(owner);
     free(have);
     return INST_ERR_INTERNAL;
@@ -63,6 +64,7 @@ static int inst_kernel(inst *x, inst_fuprog *f, inst_kclass *q, char *msg, size_
     }
   }
   for (int s = 0; s < ii && !st; s++) {
+    q->op[s] = owner[s];
     if (owner[s] < 0) continue;
     int need = m->ops[owner[s]].nargs;
     if (have[owner[s]] != (1 << need) - 1) {

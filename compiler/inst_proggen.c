@@ -17,6 +17,19 @@
  * every level sees the same values); the copies are laid out right after
  * the branching word. A node with L > pi does not fit. A halt edge among
  * several targets goes to one `nop ; halt` word after the last kernel.
+ *
+ * Modulo variable expansion. A value whose lifetime reaches II lives in a
+ * rotating tuple of `copies` c rds (docs/symbolic.md, registers): the
+ * iteration with sequence number s(J) uses rd base + (s(J) mod c). The
+ * program is unrolled U = lcm(c) times: U copies of the whole CFG, copy u
+ * running the kernels of the iterations with s(J) mod U = u, every branch
+ * of copy u going to its target's copy u + 1 mod U (consecutive iterations
+ * run in consecutive steps; the signals are those of the CFG, unchanged).
+ * In copy u, an instruction of op v belongs to iteration s(J) - floor(tau
+ * [v] / pi) of the kernel's s(J) (folding), so its tuple operands (dest and
+ * sources, all of the same iteration since d = 0) use rd base + ((u -
+ * floor(tau[v] / pi)) mod c). The program starts in copy 0 (J = 0). A
+ * program that names no tuple register is not unrolled.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +43,69 @@ typedef struct {
   int n, cap;
   int halt_pc;
   int bits;      /* selector bits per branch: log2 pe.branch_targets */
+  int unroll;    /* U: copies of the CFG (modulo variable expansion) */
+  int copy;      /* the copy being emitted */
+  int *pcs;      /* [U * nk] first word of node v in copy u: pcs[u * nk + v] */
 } inst_gen;
+
+/* Returns the number of registers of the rd tuple starting at rd idx (1
+ * when idx is not the base of a tuple). */
+static int inst_tuple_copies(const map_config *m, int idx) {
+  for (int i = 0; i < m->nregs; i++)
+    if (m->regs[i].reg.cls == MAP_REG_RD && m->regs[i].reg.idx == idx && m->regs[i].copies > 1)
+      return m->regs[i].copies;
+  return 1;
+}
+
+/* Returns U = lcm of the tuple sizes (1 without tuples), capped at 64. */
+static int inst_unroll(const map_config *m) {
+  int u = 1;
+  for (int i = 0; i < m->nregs; i++) {
+    int c = m->regs[i].copies;
+    if (m->regs[i].reg.cls != MAP_REG_RD || c <= 1) continue;
+    int a = u, b = c;
+    while (b) {
+      int t = a % b;
+      a = b;
+      b = t;
+    }
+    u = u / a * c;
+    if (u > 64) return 64;
+  }
+  return u;
+}
+
+/* Returns 1 when some kernel of f names a tuple register (so that its
+ * program needs the unrolling). */
+static int inst_uses_tuple(const map_config *m, const inst_fuprog *f) {
+  for (int v = 0; v < f->nk; v++)
+    for (int s = 0; s < m->ii; s++) {
+      const isa_insn *in = &f->k[v].slot[s];
+      if (in->dst.cls == MAP_REG_RD && inst_tuple_copies(m, in->dst.idx) > 1) return 1;
+      for (int i = 0; i < 3; i++)
+        if (in->src[i].cls == MAP_REG_RD && inst_tuple_copies(m, in->src[i].idx) > 1) return 1;
+    }
+  return 0;
+}
+
+/* Renames the tuple operands of instruction in (slot s of node v) for the
+ * copy being emitted. */
+static void inst_rename(const inst_gen *g, const inst_kclass *k, int s, isa_insn *in) {
+  if (g->unroll == 1 || k->op[s] < 0) return;
+  const map_config *m = g->x->m;
+  int n = m->ops[k->op[s]].tau / m->ii;
+  int u = ((g->copy - n) % g->unroll + g->unroll) % g->unroll;
+  if (in->dst.cls == MAP_REG_RD) in->dst.idx = (uint8_t)(in->dst.idx + u % inst_tuple_copies(m, in->dst.idx));
+  for (int i = 0; i < 3; i++)
+    if (in->src[i].cls == MAP_REG_RD)
+      in->src[i].idx = (uint8_t)(in->src[i].idx + u % inst_tuple_copies(m, in->src[i].idx));
+}
+
+/* Returns the first word of node `to` in the copy the current one
+ * branches to. */
+static int inst_node_pc(const inst_gen *g, int to) {
+  return g->pcs[((g->copy + 1) % g->unroll) * g->f->nk + to];
+}
 
 /* Returns the index bits [lo, hi) decided at level l of L for nsig bits. */
 static void inst_level_bits(const inst_gen *g, int nsig, int L, int l, int *lo, int *hi) {
@@ -64,7 +139,7 @@ static int inst_target_pc(const inst_gen *g, int v, int idx) {
     }
   }
   int to = f->e[first].to;
-  return to < 0 ? g->halt_pc : f->k[to].pc;
+  return to < 0 ? g->halt_pc : inst_node_pc(g, to);
 }
 
 /* Returns 0 after appending instruction in (growing the buffer). */
@@ -85,6 +160,7 @@ static int inst_emit_tail(inst_gen *g, int v, int L, int l, int prefix) {
   const inst_kclass *k = &g->f->k[v];
   int ii = g->x->m->ii;
   isa_insn in = k->slot[ii - L + l];
+  inst_rename(g, k, ii - L + l, &in);
   int lo, hi;
   inst_level_bits(g, k->nsig, L, l, &lo, &hi);
   in.br = ISA_BR_COND;
@@ -107,84 +183,115 @@ static int inst_emit_node(inst_gen *g, int v) {
   const inst_kclass *k = &f->k[v];
   int ii = g->x->m->ii;
   int L = inst_levels(g, k);
-  for (int s = 0; s < ii - (L ? L : 1); s++)
-    if (inst_put(g, &k->slot[s])) return -1;
+  for (int s = 0; s < ii - (L ? L : 1); s++) {
+    isa_insn in = k->slot[s];
+    inst_rename(g, k, s, &in);
+    if (inst_put(g, &in)) return -1;
+  }
   if (L) return inst_emit_tail(g, v, L, 0, 0);
   isa_insn in = k->slot[ii - 1];
+  inst_rename(g, k, ii - 1, &in);
   int to = -2;
   for (int e = 0; e < f->ne; e++)
     if (f->e[e].from == v) to = f->e[e].to;
   if (to == -1) in.br = ISA_BR_HALT;
-  else if (to >= 0 && f->k[to].pc != g->n + 1) {
+  else if (to >= 0 && inst_node_pc(g, to) != g->n + 1) {
     in.br = ISA_BR_GOTO;
-    in.target[0] = (uint16_t)f->k[to].pc;
+    in.target[0] = (uint16_t)inst_node_pc(g, to);
   }
   return inst_put(g, &in);
 }
 
-/* Returns INST_OK after generating the program of f in class c. */
-static int inst_gen_fu(inst *x, int c, inst_fuprog *f, char *msg, size_t msgsz) {
-  inst_gen g = {x, f, NULL, 0, 0, -1, 0};
+/* Returns INST_OK after laying out the nodes of every copy (g->pcs,
+ * g->halt_pc, f->k[].pc of copy 0) in *words; INST_ERR_NOFIT when a kernel
+ * needs more branch levels than slots or the program exceeds pe.imem. */
+static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msgsz) {
+  inst *x = g->x;
+  inst_fuprog *f = g->f;
   int ii = x->m->ii;
-  while ((2 << g.bits) <= x->arch.branch_targets && g.bits < ISA_SEL_COUNT) g.bits++;
-  if (g.bits < 1) g.bits = 1;
-  /* layout: node pcs and the halt word */
   int pc = x->sigma * ii, need_halt = 0;
-  for (int v = 0; v < f->nk; v++) {
-    int L = inst_levels(&g, &f->k[v]);
-    if (L > ii) {
-      char fu[16];
-      snprintf(msg, msgsz,
-               "processor class %d, %s: a kernel needs %d branch levels for %d targets with "
-               "pe.branch_targets %d, but has %d slots",
-               c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu), L, 1 << f->k[v].nsig,
-               x->arch.branch_targets, ii);
-      return INST_ERR_NOFIT;
+  for (int u = 0; u < g->unroll; u++)
+    for (int v = 0; v < f->nk; v++) {
+      int L = inst_levels(g, &f->k[v]);
+      if (L > ii) {
+        char fu[16];
+        snprintf(msg, msgsz,
+                 "processor class %d, %s: a kernel needs %d branch levels for %d targets with "
+                 "pe.branch_targets %d, but has %d slots",
+                 c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu), L, 1 << f->k[v].nsig,
+                 x->arch.branch_targets, ii);
+        return INST_ERR_NOFIT;
+      }
+      g->pcs[u * f->nk + v] = pc;
+      if (!u) f->k[v].pc = pc;
+      pc += ii - (L ? L : 1) + (L ? inst_tail_size(g, f->k[v].nsig, L, 0) : 1);
+      if (L)
+        for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
     }
-    f->k[v].pc = pc;
-    pc += ii - (L ? L : 1) + (L ? inst_tail_size(&g, f->k[v].nsig, L, 0) : 1);
-    if (L)
-      for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
-  }
-  if (need_halt) g.halt_pc = pc++;
+  if (need_halt) g->halt_pc = pc++;
   if (pc > x->arch.imem) {
     char fu[16];
-    snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words, pe.imem is %d", c,
-             isa_fu_format(&x->arch, f->fu, fu, sizeof fu), pc, x->arch.imem);
+    snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s, pe.imem is %d", c,
+             isa_fu_format(&x->arch, f->fu, fu, sizeof fu), pc,
+             g->unroll > 1 ? " (unrolled for rotating registers)" : "", x->arch.imem);
     return INST_ERR_NOFIT;
   }
+  *words = pc;
+  return INST_OK;
+}
+
+/* Returns INST_OK after emitting the words (pc of them) and encoding and
+ * checking every instruction into f->words. */
+static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
+  inst *x = g->x;
+  inst_fuprog *f = g->f;
   isa_insn nop;
   memset(&nop, 0, sizeof nop);
   int bad = 0;
-  for (int s = 0; s < x->sigma * ii; s++) bad |= inst_put(&g, &nop);
-  for (int v = 0; v < f->nk && !bad; v++) bad |= inst_emit_node(&g, v);
-  if (need_halt && !bad) {
+  for (int s = 0; s < x->sigma * x->m->ii; s++) bad |= inst_put(g, &nop);
+  for (g->copy = 0; g->copy < g->unroll; g->copy++)
+    for (int v = 0; v < f->nk && !bad; v++) bad |= inst_emit_node(g, v);
+  if (g->halt_pc >= 0 && !bad) {
     isa_insn h = nop;
     h.br = ISA_BR_HALT;
-    bad |= inst_put(&g, &h);
+    bad |= inst_put(g, &h);
   }
-  if (bad || g.n != pc) {
-    free(g.out);
-    snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g.n);
+  if (bad || g->n != pc) {
+    free(g->out);
+    snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g->n);
     return INST_ERR_INTERNAL;
   }
-  f->nwords = g.n;
-  f->insns = g.out;
-  f->words = calloc((size_t)g.n, sizeof *f->words);
+  f->nwords = g->n;
+  f->insns = g->out;
+  f->words = calloc((size_t)g->n, sizeof *f->words);
   if (!f->words) return INST_ERR_INTERNAL;
   isa_fu_class cls = isa_fu_class_of(&x->arch, f->fu);
-  for (int i = 0; i < g.n; i++) {
+  for (int i = 0; i < g->n; i++) {
     char why[256];
-    if (isa_encode(&g.out[i], &f->words[i]) ||
-        isa_insn_check(&g.out[i], cls, &x->arch, why, sizeof why)) {
+    if (isa_encode(&g->out[i], &f->words[i]) ||
+        isa_insn_check(&g->out[i], cls, &x->arch, why, sizeof why)) {
       char txt[128], fu[16];
-      isa_insn_format(&g.out[i], txt, sizeof txt);
+      isa_insn_format(&g->out[i], txt, sizeof txt);
       snprintf(msg, msgsz, "processor class %d, %s, word %d '%s': %s", c,
                isa_fu_format(&x->arch, f->fu, fu, sizeof fu), i, txt, why);
       return INST_ERR_NOFIT;
     }
   }
   return INST_OK;
+}
+
+/* Returns INST_OK after generating the program of f in class c. */
+static int inst_gen_fu(inst *x, int c, inst_fuprog *f, char *msg, size_t msgsz) {
+  inst_gen g = {x, f, NULL, 0, 0, -1, 0, inst_uses_tuple(x->m, f) ? inst_unroll(x->m) : 1, 0, NULL};
+  while ((2 << g.bits) <= x->arch.branch_targets && g.bits < ISA_SEL_COUNT) g.bits++;
+  if (g.bits < 1) g.bits = 1;
+  g.pcs = malloc((size_t)(g.unroll * f->nk) * sizeof *g.pcs + 1);
+  if (!g.pcs) return INST_ERR_INTERNAL;
+  int pc = 0;
+  int st = inst_gen_layout(&g, c, &pc, msg, msgsz);
+  if (!st) st = inst_gen_words(&g, c, pc, msg, msgsz);
+  free(g.pcs);
+  return st;
 }
 
 int inst_proggen(inst *x, char *msg, size_t msgsz) {

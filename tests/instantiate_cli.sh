@@ -131,6 +131,10 @@ e2e conv "CO=1 R=1 C=1 CI=1 KR=1 KC=1" 1x1
 e2e conv "CO=3 R=1 C=2 CI=2 KR=1 KC=2" 1x2
 e2e conv "CO=4 R=2 C=1 CI=1 KR=2 KC=1" 1x3
 e2e conv "CO=3 R=1 C=1 CI=2 KR=1 KC=3" 3x1 --rows
+e2e jacobi "T=1 N=3" 1x1
+e2e jacobi "T=2 N=4" 1x1
+e2e jacobi "T=4 N=3" 1x2
+e2e jacobi "T=6 N=4" 3x1 --rows
 
 # errors
 $TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
