@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# engine_cli.sh: `tcpa run --engine model|rtl|cosim` from the outside
+# (docs/user-guide.md). For each run: exit 0, the outputs in --out-dir equal
+# the reference interpreter's (`--engine ref`, same seed), and summary.json's
+# cycles and done cycles equal the schedule's prediction it records.
+#   - bitextract on 1x1, 1x2, 1x3, 1x4, 4x1 with N dividing and not dividing
+#     the region, on the C model;
+#   - the other benchmarks that map on configs/big1d.ini, on the C model;
+#   - --out-dir keeps config.bin (the stream reader accepts it), config.lst,
+#     model.trace (a trace.md header);
+#   - exit 3: a 2-D region, a program too big for the architecture;
+#   - exit 2: --engine rtl on an architecture with no configs/ file;
+#   - a fake tcpa-rtl (TCPA_RTL) whose banks hold zeros: exit 1 naming the
+#     array, index, expected and got; one whose trace differs in one value:
+#     cosim exit 1 with the divergence in summary.json;
+#   - cosim on the real RTL (build/bin/tcpa-rtl) when it is built and not
+#     older than rtl/ and tb/ sources (skipped otherwise).
+# Prints TAP lines.
+set -u
+TCPA=${TCPA:-build/bin/tcpa}
+BUILD=${BUILD:-build}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+unset TCPA_RTL
+
+# Prints one TAP line: check NAME STATUS [DIRECTIVE].
+check() {
+  n=$((n + 1))
+  if [ "$2" -eq 0 ]; then echo "ok $n - $1${3:+ $3}"; else echo "not ok $n - $1${3:+ $3}"; [ -n "${3:-}" ] || fail=1; fi
+}
+
+# Prints the value of key $2 in summary.json $1 (numbers, null, strings).
+jget() {
+  sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1
+}
+
+# Runs PROG with ARGS on ENGINE (--out-dir $tmp/e) and on ref ($tmp/r);
+# returns 0 when the engine exits 0, every output file equals the
+# reference's, and the cycles are the predicted ones. Sets $rc and $msg.
+run_cmp() {
+  local prog=$1 engine=$2; shift 2
+  rm -rf "$tmp/e" "$tmp/r"
+  timeout 120 $TCPA run regress/programs/$prog.pla --engine $engine --out-dir "$tmp/e" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  msg="exit $rc"
+  [ $rc -eq 0 ] || { sed 's/^/#   /' "$tmp/err" | head -5; return 1; }
+  $TCPA run regress/programs/$prog.pla --engine ref --out-dir "$tmp/r" "$@" >/dev/null 2>&1 || return 1
+  local outs=0
+  for f in "$tmp"/r/*.txt; do
+    [ -e "$f" ] || continue
+    cmp -s "$f" "$tmp/e/$(basename "$f")" || { msg="$msg, $(basename "$f") differs"; return 1; }
+    outs=$((outs + 1))
+  done
+  [ $outs -gt 0 ] || { msg="$msg, no output"; return 1; }
+  local s=$tmp/e/summary.json
+  local c=$(jget "$s" cycles) pc=$(jget "$s" predicted_cycles) d=$(jget "$s" done_cycles) pd=$(jget "$s" predicted_done_cycles)
+  msg="$msg, cycles $c (predicted $pc), done $d (predicted $pd)"
+  [ "$(jget "$s" status)" = pass ] && [ -n "$c" ] && [ "$c" = "$pc" ] && [ "$d" = "$pd" ] && [ "$c" -gt 0 ]
+}
+
+# -- bitextract on the C model: 1-D regions, N dividing or not -------------
+for cfg in "8 1x1" "7 1x1" "8 1x2" "7 1x2" "12 1x3" "16 1x3" "17 1x3" "8 1x4" "18 1x4" "8 4x1" "13 4x1" "5 2x1"; do
+  set -- $cfg
+  run_cmp bitextract model --param N=$1 --pes $2 --seed $1
+  check "model: bitextract N=$1 on $2 equals the reference ($msg)" $?
+done
+echo -123457 > "$tmp/v.txt"
+run_cmp bitextract model --param N=9 --pes 1x3 --in v="$tmp/v.txt"
+check "model: bitextract with --in equals the reference ($msg)" $?
+
+# -- files kept in --out-dir ----------------------------------------------
+run_cmp bitextract model --param N=10 --pes 1x2
+[ -s "$tmp/e/config.bin" ] && $TCPA disasm "$tmp/e/config.bin" >/dev/null 2>&1
+check "--out-dir: config.bin is a stream the reader accepts" $?
+grep -q "class" "$tmp/e/config.lst"; check "--out-dir: config.lst is the listing" $?
+head -1 "$tmp/e/model.trace" | grep -q "^# tcpa-trace 1 fp=0x"; check "--out-dir: model.trace has the trace header" $?
+last=$(grep " bank .* wr " "$tmp/e/model.trace" | tail -1 | cut -d' ' -f1)
+[ $((last + 1)) = "$(jget "$tmp/e/summary.json" cycles)" ]
+check "summary cycles = last bank write in the trace + 1 ($last + 1)" $?
+[ "$(jget "$tmp/e/summary.json" config_bytes)" = "$(stat -c %s "$tmp/e/config.bin")" ] &&
+  [ "$(jget "$tmp/e/summary.json" ii)" = 2 ] && [ "$(jget "$tmp/e/summary.json" p)" = 5 ]
+check "summary: config_bytes = stream size, ii 2, p 5" $?
+
+# -- other benchmarks on configs/big1d.ini, C model -----------------------
+B="--arch configs/big1d.ini"
+for job in "dotprod 1x1 --param N=8" "dotprod 1x3 --param N=8" "editdist 1x2 --param N=4 --param M=5" \
+           "fir 1x1 --param N=8 --param T=3" "fir 1x2 --param N=9 --param T=3" "gcd 1x2 --param N=4 --param S=6" \
+           "matmul 1x2 --param N=2 --param M=3 --param K=4" "maxpool 1x2 --param R=4 --param C=4" \
+           "satarith 1x3 --param N=8" "trimv 1x2 --param N=6" "bitextract 4x1 --param N=9"; do
+  set -- $job
+  prog=$1 pes=$2; shift 2
+  run_cmp $prog model $B --pes $pes "$@"
+  check "model on big1d: $prog $* on $pes equals the reference ($msg)" $?
+done
+
+# -- does not fit: exit 3 ---------------------------------------------------
+$TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 2x2 >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "2-D regions are not supported yet" "$tmp/err"; check "2x2 region: exit 3, 2-D not supported yet" $?
+$TCPA run regress/programs/matmul.pla --param N=2 --param M=3 --param K=4 --engine model >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "does not fit: .*pe.imem is 32" "$tmp/err"; check "matmul on default: exit 3 naming pe.imem" $?
+$TCPA run regress/programs/gcd.pla --param N=4 --param S=6 --engine model >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "does not fit: .*pe.div = 0" "$tmp/err"; check "gcd on default (no divider): exit 3 naming pe.div" $?
+$TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 1x9 >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ]; check "1x9 region on a 4x4 array: exit 3" $?
+
+# -- rtl on an architecture without a configs/ file: exit 2 ---------------
+printf '[pe]\nfifo_depth = 5\n' > "$tmp/odd.ini"
+$TCPA run regress/programs/bitextract.pla --param N=8 --engine rtl --arch "$tmp/odd.ini" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "configs/<name>.ini" "$tmp/err"; check "rtl on an architecture not in configs/: exit 2" $?
+
+# -- fake harnesses (TCPA_RTL): mismatch and divergence are caught --------
+# zeros.sh: the model's trace, banks of zeros.
+cat > "$tmp/zeros.sh" <<EOF
+#!/usr/bin/env bash
+stream=\$1; shift
+while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+$PWD/$TCPA sim "\$stream" --trace "\$tr" --dump-banks "\$dir.model" >/dev/null || exit 3
+mkdir -p "\$dir"
+for s in n w; do for b in 0 1 2 3; do for r in 0 1 2 3; do
+  for c in 0 1 2 3; do yes 0x00000000 | head -1024 > "\$dir/\${s}_\${r}_\${c}_\${b}.txt"; done; done; done; done
+EOF
+# skew.sh: the model's banks, one trace value changed.
+cat > "$tmp/skew.sh" <<EOF
+#!/usr/bin/env bash
+stream=\$1; shift
+while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+$PWD/$TCPA sim "\$stream" --trace "\$tr.m" --dump-banks "\$dir.model" >/dev/null || exit 3
+awk '!done && / wr 0,0 [0-9] rd[0-9] 0x/ { sub(/0x[0-9a-f]*\$/, "0x0badf00d"); done = 1 } { print }' "\$tr.m" > "\$tr"
+mkdir -p "\$dir"
+for f in "\$dir.model"/bank_*.txt; do
+  [ -e "\$f" ] || continue
+  set -- \$(basename "\$f" .txt | tr _ ' ')
+  awk '{ v[\$1] = \$2 } END { for (i = 0; i < 1024; i++) print (i in v) ? v[i] : "0x00000000" }' "\$f" > "\$dir/\$4_\$2_\$3_\$5.txt"
+done
+EOF
+chmod +x "$tmp/zeros.sh" "$tmp/skew.sh"
+TCPA_RTL=$tmp/zeros.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q "output elements differ" "$tmp/err" && grep -Eq "bits\[[0-9]+\] \(element [0-9]+\): expected -?[0-9]+, got 0" "$tmp/err"
+check "rtl with wrong banks: exit 1 naming array, index, expected, got" $?
+rm -rf "$tmp/e"
+TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
+check "rtl (fake, right banks): exit 0, outputs equal the reference" $?
+TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q "diverge: cycle [0-9]*, PE (0,0), wr" "$tmp/err" && grep -q '"divergence": "cycle' "$tmp/e/summary.json" &&
+  grep -q "0x0badf00d" "$tmp/err"
+check "cosim with a trace that differs in one value: exit 1, divergence reported" $?
+
+# -- cosim on the real RTL ---------------------------------------------------
+RTL=$BUILD/bin/tcpa-rtl
+stale=$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)
+if [ ! -x "$RTL" ] || [ -n "$stale" ]; then
+  echo "ok $((n + 1)) - # SKIP $RTL missing or older than the RTL (make rtl)"
+  n=$((n + 1))
+else
+  for cfg in "8 1x1" "7 1x2" "16 1x3" "17 1x4" "13 4x1"; do
+    set -- $cfg
+    run_cmp bitextract cosim --param N=$1 --pes $2 --seed $1
+    st=$?
+    [ $st -eq 0 ] && [ "$(jget "$tmp/e/summary.json" divergence)" = null ] && [ -s "$tmp/e/rtl.trace" ] || st=1
+    check "cosim: bitextract N=$1 on $2: model = RTL = reference ($msg)" $st
+  done
+fi
+exit $fail
