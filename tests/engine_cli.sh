@@ -22,6 +22,7 @@ BUILD=${BUILD:-build}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
 unset TCPA_RTL
+TCPA_ABS=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
 
 # Prints one TAP line: check NAME STATUS [DIRECTIVE].
 check() {
@@ -114,7 +115,7 @@ cat > "$tmp/zeros.sh" <<EOF
 #!/usr/bin/env bash
 stream=\$1; shift
 while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
-$PWD/$TCPA sim "\$stream" --trace "\$tr" --dump-banks "\$dir.model" >/dev/null || exit 3
+$TCPA_ABS sim "\$stream" --trace "\$tr" --dump-banks "\$dir.model" >/dev/null || exit 3
 mkdir -p "\$dir"
 for s in n w; do for b in 0 1 2 3; do for r in 0 1 2 3; do
   for c in 0 1 2 3; do yes 0x00000000 | head -1024 > "\$dir/\${s}_\${r}_\${c}_\${b}.txt"; done; done; done; done
@@ -124,7 +125,7 @@ cat > "$tmp/skew.sh" <<EOF
 #!/usr/bin/env bash
 stream=\$1; shift
 while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
-$PWD/$TCPA sim "\$stream" --trace "\$tr.m" --dump-banks "\$dir.model" >/dev/null || exit 3
+$TCPA_ABS sim "\$stream" --trace "\$tr.m" --dump-banks "\$dir.model" >/dev/null || exit 3
 awk '!done && / wr 0,0 [0-9] rd[0-9] 0x/ { sub(/0x[0-9a-f]*\$/, "0x0badf00d"); done = 1 } { print }' "\$tr.m" > "\$tr"
 mkdir -p "\$dir"
 for f in "\$dir.model"/bank_*.txt; do
