@@ -94,6 +94,15 @@ for job in "dotprod 1x1 --param N=8" "dotprod 1x3 --param N=8" "editdist 1x2 --p
   check "model on big1d: $prog $* on $pes equals the reference ($msg)" $?
 done
 
+# --map chooses the tiled dimension (the second index for 1xC, the first for Rx1)
+for job in "1x3 k k" "3x1 i,j i" "1x2 i,j j"; do
+  set -- $job
+  run_cmp matmul model $B --pes $1 --map $2 --param N=3 --param M=2 --param K=4
+  st=$?
+  [ "$(jget "$tmp/e/summary.json" tiled_dimension)" = $3 ] || st=1
+  check "model on big1d: matmul --map $2 on $1 tiles $3 and equals the reference ($msg)" $st
+done
+
 # -- does not fit: exit 3 ---------------------------------------------------
 $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 2x2 >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "2-D regions are not supported yet" "$tmp/err"; check "2x2 region: exit 3, 2-D not supported yet" $?
