@@ -11,7 +11,11 @@
  * theta). Each split edge records the iterations in which it carries a
  * value (use: at the consumer; def: at the producer) as a map_dom.
  *
- * Then two rewrites keep every value within what one instruction can do:
+ * Then three rewrites keep every value within what one instruction can do:
+ *  - input copy: when the accesses exceed the banks or the inputs the ids,
+ *    an input element read by several operations in the same iterations is
+ *    read once (one access, bank and id) by an added `mov` into an rd that
+ *    feeds the readers;
  *  - reader copy: an fd is read in one cycle per iteration (its read
  *    pointer advances once per reading cycle), so a loop-carried value read
  *    by several operations is read once by an added `mov` into an rd;
@@ -319,6 +323,78 @@ static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, 
   return map_tile_add_edge(m, &r) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
 }
 
+/* Returns 1 when IN edges a and b read the same element in the same
+ * iterations (array, index map and space equal). */
+static int map_tile_same_input(const map_edge *a, const map_edge *b) {
+  return a->kind == MAP_EDGE_IN && b->kind == MAP_EDGE_IN && a->array == b->array && a->index && b->index &&
+         !strcmp(a->index, b->index) && !strcmp(a->use.ispace, b->use.ispace) &&
+         !strcmp(a->use.jkspace, b->use.jkspace);
+}
+
+/* Input copies: an input read by several operations in the same iterations
+ * (same array, index map and space) is read once, by an added mov whose rd
+ * feeds the readers: one access (bank, port, id) instead of one per reader.
+ * Only when the accesses do not fit the banks (or ports) or the inputs the
+ * ids, since the movs cost ALU slots. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_input_copies(map_config *m, int *nextval) {
+  int n0 = m->nedges, nin = 0, nio = 0;
+  for (int e = 0; e < n0; e++) {
+    nin += m->edges[e].kind == MAP_EDGE_IN;
+    nio += m->edges[e].kind == MAP_EDGE_IN || m->edges[e].kind == MAP_EDGE_OUT;
+  }
+  int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  if (nio <= lim && nin <= m->arch.id) return MAP_OK; /* fits: no extra ALU work */
+  char *gone = calloc((size_t)n0 + 1, 1);
+  if (!gone) return MAP_ERR_INTERNAL;
+  for (int a = 0; a < n0; a++) {
+    if (gone[a] || m->edges[a].kind != MAP_EDGE_IN) continue;
+    int readers = 0;
+    for (int b = a + 1; b < n0; b++) readers += !gone[b] && map_tile_same_input(&m->edges[a], &m->edges[b]);
+    if (!readers) continue;
+    map_op c = map_tile_copy_op(m, &m->edges[a].use, (*nextval)++);
+    int ci = c.dom.ispace && c.dom.jkspace ? map_tile_add_op(m, &c) : -1;
+    if (ci < 0) {
+      map_dom_free(&c.dom);
+      free(gone);
+      return MAP_ERR_INTERNAL;
+    }
+    for (int b = a; b < n0; b++) {
+      if (gone[b] || (b != a && !map_tile_same_input(&m->edges[a], &m->edges[b]))) continue;
+      map_edge r;
+      memset(&r, 0, sizeof r);
+      r.kind = MAP_EDGE_DEP;
+      r.src = ci;
+      r.dst = m->edges[b].dst;
+      r.pos = m->edges[b].pos;
+      r.array = -1;
+      r.use = map_dom_copy(&m->edges[b].use);
+      r.def = map_dom_copy(&m->edges[b].use);
+      if (!r.use.ispace || !r.use.jkspace || !r.def.ispace || !r.def.jkspace || map_tile_add_edge(m, &r) < 0) {
+        map_dom_free(&r.use);
+        map_dom_free(&r.def);
+        free(gone);
+        return MAP_ERR_INTERNAL;
+      }
+      if (b != a) gone[b] = 1;
+    }
+    m->edges[a].dst = ci;
+    m->edges[a].pos = 0;
+  }
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    if (e < n0 && gone[e]) {
+      free(m->edges[e].index);
+      map_dom_free(&m->edges[e].use);
+      map_dom_free(&m->edges[e].def);
+    } else {
+      m->edges[n++] = m->edges[e];
+    }
+  }
+  m->nedges = n;
+  free(gone);
+  return MAP_OK;
+}
+
 /* Reader copies: for every fd value read by more than one (op, pos), adds
  * a mov that reads it once and feeds the readers through an rd. Returns
  * MAP_OK or an error. */
@@ -497,6 +573,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     if (m->edges[e].kind == MAP_EDGE_DEP && dm + 1 > m->p_min) m->p_min = (int)dm + 1;
   }
   int nextval = g->nvars + g->nnodes;
+  if (map_tile_input_copies(m, &nextval) != MAP_OK) goto done;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
   if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
   map_tile_dedup_edges(m);

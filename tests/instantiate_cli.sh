@@ -73,12 +73,16 @@ for cfg in "16 1x3" "16 1x4" "7 1x2" "40 1x4" "5 1x1"; do
   check "bitextract N=$N on $pes: model banks = reference ($(head -1 "$tmp/sim.out"))" $st
 done
 
-# Benchmarks end to end on configs/big1d.ini (8x8, 1-D regions): compile
-# (columns, or rows with --rows), reference run with random inputs (seed 3),
-# instantiate with those inputs, run on the C model, gather every output
-# from the banks through the layout and compare with the reference.
+# Benchmarks end to end on a large 8x8 architecture (1-D regions up to 8
+# PEs; written here so that the test does not depend on a shared config):
+# compile (columns, or rows with --rows), reference run with random inputs
+# (seed 3), instantiate with those inputs, run on the C model, gather every
+# output from the banks through the layout and compare with the reference.
 # Checks: e2e PROG "N=.. M=.." RxC [--rows].
-BIG=configs/big1d.ini
+BIG=$tmp/big8x8.ini
+printf '%s\n' '[array]' 'rows = 8' 'cols = 8' '[pe]' 'alu = 2' 'mul = 1' 'div = 1' 'rd = 32' 'fd = 16' \
+  'fd_depth = 1024' 'id = 16' 'od = 8' 'fifo_depth = 64' 'imem = 256' 'branch_targets = 4' \
+  '[interconnect]' 'ports = 16' '[gc]' 'signals = 32' 'dims = 8' '[iobuf]' 'banks = 16' 'depth = 65536' > "$BIG"
 e2e() {
   local prog=$1 params=$2 pes=$3 rows=${4:-} pa="" ins="" st=0 f a p d=$tmp/e2e
   rm -rf "$d"; mkdir -p "$d"
@@ -135,6 +139,12 @@ e2e jacobi "T=1 N=3" 1x1
 e2e jacobi "T=2 N=4" 1x1
 e2e jacobi "T=4 N=3" 1x2
 e2e jacobi "T=6 N=4" 3x1 --rows
+e2e satarith "N=1" 1x1
+e2e satarith "N=7" 1x3
+e2e satarith "N=13" 4x1 --rows
+e2e band "N=1 W=1" 1x1
+e2e band "N=5 W=9" 1x2
+e2e band "N=11 W=10" 4x1 --rows
 
 # errors
 $TCPA instantiate "$sym" --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?

@@ -213,7 +213,7 @@ static const outcome TABLE[] = {
     {"jacobi", "pe.div = 0", "registers fd: needs 3, pe.fd = 2"},
     {"matmul", NULL, "registers rd: needs"},
     {"maxpool", "registers rd: needs", "registers rd: needs"},
-    {"satarith", "registers id: needs 14, pe.id = 4", "registers rd: needs"},
+    {"satarith", "registers rd: needs 6, pe.rd = 4", "registers rd: needs"},
     {"trimv", NULL, "registers id: needs 4, pe.id = 3"},
 };
 
