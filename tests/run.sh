@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # run.sh: runs every test of the project and prints the closing line
-# `N passed, N failed`. Each test program (the unit tests in $BUILD/tests,
+# `N passed, N failed, N skipped`. Each test program (the unit tests in $BUILD/tests,
 # the scripts tests/*.sh) prints TAP lines (`ok ...`, `not ok ...`); this
 # script counts them. A test program that exits non-zero without a failing
 # line counts as one failure of its own.
 set -u
 BUILD=${BUILD:-build}
 export BUILD TCPA="$PWD/$BUILD/bin/tcpa"
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 
 # Runs one test program, echoes its output, and adds up its verdicts.
@@ -16,12 +16,13 @@ run_one() {
   echo "# $name"
   "$@" >"$log" 2>&1; local rc=$?
   cat "$log"
-  local p f
-  p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
+  local p f s
+  s=$(grep -Ec '^ok .*# (SKIP|skip)' "$log")
+  p=$(( $(grep -c '^ok ' "$log") - s )); f=$(grep -c '^not ok ' "$log")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     echo "not ok - $name exited with status $rc"; f=1
   fi
-  passed=$((passed + p)); failed=$((failed + f))
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 
 for t in "$BUILD"/tests/test_*; do
@@ -31,5 +32,5 @@ for t in tests/*.sh; do
   [ "$(basename "$t")" = run.sh ] && continue
   run_one "$(basename "$t")" bash "$t"
 done
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
