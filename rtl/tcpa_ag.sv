@@ -1,5 +1,5 @@
-// tcpa_ag: the address generator of bank BANK on side SIDE of the border PE
-// (ROW, COL), with its bank (timing.md section 6). It stores its AG packet
+// tcpa_ag: the address generator of bank bank_i on side side_i of the border
+// PE (row_i, col_i) (constant ports: one module for synthesis), with its bank (timing.md section 6). It stores its AG packet
 // (mode, phase, base + row/col offset of this PE, strides, enable
 // constraints) and the IODATA words for its bank. Running, it follows the
 // region's steps with start delay d(r,c) + phase (tcpa_stepper): the event
@@ -9,14 +9,13 @@
 // cycle later (tok_*); a write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
 // do nothing; a write event without a token raises agmiss.
-module tcpa_ag #(
-  parameter int unsigned ROW  = 0,
-  parameter int unsigned COL  = 0,
-  parameter logic [1:0]  SIDE = 2'd0,
-  parameter logic [7:0]  BANK = 8'd0
-) (
+module tcpa_ag (
   input  logic                         clk_i,
   input  logic                         rst_ni,
+  input  logic [15:0]                  row_i,     // place (constants)
+  input  logic [15:0]                  col_i,
+  input  logic [1:0]                   side_i,
+  input  logic [7:0]                   bank_i,
   input  logic                         bus_we_i,
   input  logic                         bus_begin_i,
   input  logic [2:0]                   bus_type_i,
@@ -76,11 +75,13 @@ module tcpa_ag #(
   logic [AW-1:0]      bwa;
   logic [31:0]        bwd;
 
-  assign hit = ({16'd0, bus_row0_i} <= ROW) && (ROW < {16'd0, bus_row0_i} + {16'd0, bus_rows_i}) &&
-               ({16'd0, bus_col0_i} <= COL) && (COL < {16'd0, bus_col0_i} + {16'd0, bus_cols_i});
-  assign mine = hit && bus_type_i == tcpa_pkg::PKT_AG && bus_side_i == SIDE && bus_index_i == BANK;
-  assign mine_io = hit && bus_type_i == tcpa_pkg::PKT_IODATA && bus_side_i == SIDE &&
-                   bus_index_i == BANK;
+  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
+               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
+  assign mine = hit && bus_type_i == tcpa_pkg::PKT_AG && bus_side_i == side_i && bus_index_i == bank_i;
+  assign mine_io = hit && bus_type_i == tcpa_pkg::PKT_IODATA && bus_side_i == side_i &&
+                   bus_index_i == bank_i;
 
   always_comb begin
     mode_d = mode_q;
@@ -106,14 +107,23 @@ module tcpa_ag #(
         tcpa_pkg::F_MODE: mode_d = bus_data_i[1:0];
         tcpa_pkg::F_PHASE: phase_d = bus_data_i;
         tcpa_pkg::F_BASE: base_d = bus_data_i;
-        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_data_i * (ROW - {16'd0, row0_q});
-        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_data_i * (COL - {16'd0, col0_q});
-        tcpa_pkg::F_STRIDE: stride_d[({24'd0, bus_d_i} % NDIM)*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_data_i * ({16'd0, row_i} - {16'd0, row0_q});
+        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_data_i * ({16'd0, col_i} - {16'd0, col0_q});
+        tcpa_pkg::F_STRIDE:
+          for (int unsigned d = 0; d < NDIM; d++)
+            if ({24'd0, bus_d_i} == d) stride_d[d*32 +: 32] = bus_data_i;
         tcpa_pkg::F_NCONS: nc_d = bus_data_i;
-        tcpa_pkg::F_CKIND: kind_d[{24'd0, bus_c_i} % NCONS] = bus_data_i[0];
+        tcpa_pkg::F_CKIND:
+          for (int unsigned k = 0; k < NCONS; k++)
+            if ({24'd0, bus_c_i} == k) kind_d[k] = bus_data_i[0];
         tcpa_pkg::F_CCOEF:
-          coef_d[(({24'd0, bus_c_i} % NCONS)*NDIM + ({24'd0, bus_d_i} % NDIM))*32 +: 32] = bus_data_i;
-        tcpa_pkg::F_CKONST: konst_d[({24'd0, bus_c_i} % NCONS)*32 +: 32] = bus_data_i;
+          for (int unsigned k = 0; k < NCONS; k++)
+            for (int unsigned d = 0; d < NDIM; d++)
+              if ({24'd0, bus_c_i} == k && {24'd0, bus_d_i} == d)
+                coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_CKONST:
+          for (int unsigned k = 0; k < NCONS; k++)
+            if ({24'd0, bus_c_i} == k) konst_d[k*32 +: 32] = bus_data_i;
         default: ;
       endcase
     end

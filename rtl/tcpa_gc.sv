@@ -1,4 +1,5 @@
-// tcpa_gc: global controller IDX. Stores its GC packet (docs/stream.md) from
+// tcpa_gc: global controller idx_i (a port, not a parameter, so synthesis
+// elaborates one module for all four). Stores its GC packet (docs/stream.md) from
 // the configuration bus: ii, bounds, epilog, the start-delay coefficients,
 // the region origin and the signal terms. The number of steps
 // S = prod(bounds) + epilog is formed while the bounds arrive.
@@ -10,11 +11,10 @@
 // cycle before any PE reaches step s. A PE with start delay d reads the
 // vector of its own step from the ring (timing.md section 2: the GC's value
 // delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
-module tcpa_gc #(
-  parameter logic [7:0] IDX = 8'd0
-) (
+module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
+  input  logic [7:0]                          idx_i,     // GC number (a constant)
   input  logic                                bus_we_i,
   input  logic                                bus_begin_i,
   input  logic [2:0]                          bus_type_i,
@@ -64,7 +64,7 @@ module tcpa_gc #(
   logic                 hold;
   int unsigned          ci;
 
-  assign mine = (bus_type_i == tcpa_pkg::PKT_GC) && (bus_index_i == IDX);
+  assign mine = (bus_type_i == tcpa_pkg::PKT_GC) && (bus_index_i == idx_i);
 
   always_comb begin
     ii_d = ii_q;
@@ -83,7 +83,7 @@ module tcpa_gc #(
     kind_d = kind_q;
     coef_d = coef_q;
     konst_d = konst_q;
-    ci = ({24'd0, bus_t_i} * NCONS + {24'd0, bus_c_i}) % NC;
+    ci = {24'd0, bus_t_i} * NCONS + {24'd0, bus_c_i};
     if (mine && bus_begin_i) begin
       row0_d = bus_row0_i;
       col0_d = bus_col0_i;
@@ -97,7 +97,8 @@ module tcpa_gc #(
         tcpa_pkg::F_II: ii_d = bus_data_i;
         tcpa_pkg::F_NDIMS: nd_d = bus_data_i;
         tcpa_pkg::F_BOUND: begin
-          bound_d[({24'd0, bus_d_i} % NDIM)*32 +: 32] = bus_data_i;
+          for (int unsigned d = 0; d < NDIM; d++)
+            if ({24'd0, bus_d_i} == d) bound_d[d*32 +: 32] = bus_data_i;
           prod_d = prod_q * bus_data_i;
         end
         tcpa_pkg::F_EPILOG: epi_d = bus_data_i;
@@ -105,11 +106,22 @@ module tcpa_gc #(
         tcpa_pkg::F_DELAYR: dlr_d = bus_data_i;
         tcpa_pkg::F_DELAYC: dlc_d = bus_data_i;
         tcpa_pkg::F_NTERMS: nt_d = bus_data_i;
-        tcpa_pkg::F_TSIG: tsig_d[({24'd0, bus_t_i} % NTERM)*8 +: 8] = bus_data_i[7:0];
-        tcpa_pkg::F_TNCONS: tnc_d[({24'd0, bus_t_i} % NTERM)*8 +: 8] = bus_data_i[7:0];
-        tcpa_pkg::F_CKIND: kind_d[ci] = bus_data_i[0];
-        tcpa_pkg::F_CCOEF: coef_d[(ci*NDIM + ({24'd0, bus_d_i} % NDIM))*32 +: 32] = bus_data_i;
-        tcpa_pkg::F_CKONST: konst_d[ci*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_TSIG:
+          for (int unsigned t = 0; t < NTERM; t++)
+            if ({24'd0, bus_t_i} == t) tsig_d[t*8 +: 8] = bus_data_i[7:0];
+        tcpa_pkg::F_TNCONS:
+          for (int unsigned t = 0; t < NTERM; t++)
+            if ({24'd0, bus_t_i} == t) tnc_d[t*8 +: 8] = bus_data_i[7:0];
+        tcpa_pkg::F_CKIND:
+          for (int unsigned k = 0; k < NC; k++)
+            if (ci == k) kind_d[k] = bus_data_i[0];
+        tcpa_pkg::F_CCOEF:
+          for (int unsigned k = 0; k < NC; k++)
+            for (int unsigned d = 0; d < NDIM; d++)
+              if (ci == k && {24'd0, bus_d_i} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+        tcpa_pkg::F_CKONST:
+          for (int unsigned k = 0; k < NC; k++)
+            if (ci == k) konst_d[k*32 +: 32] = bus_data_i;
         default: ;
       endcase
     end
@@ -164,13 +176,15 @@ module tcpa_gc #(
           end
         end
       end
-      if (hold && {24'd0, tsig_q[t*8 +: 8]} < NSIG) sig[{24'd0, tsig_q[t*8 +: 8]} % NSIG] = 1'b1;
+      for (int unsigned i = 0; i < NSIG; i++)
+        if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
   end
 
   always_comb begin
     hist_d = hist_q;
-    if (sbegin) hist_d[(sstep % HIST)*NSIG +: NSIG] = sig;
+    for (int unsigned h = 0; h < HIST; h++)
+      if (sbegin && sstep % HIST == h) hist_d[h*NSIG +: NSIG] = sig;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,4 +1,5 @@
-// tcpa_pe: one processing element at (ROW, COL): its FUs (tcpa_fu), register
+// tcpa_pe: one processing element at (row_i, col_i) (ports tied to
+// constants, so synthesis elaborates one PE module): its FUs (tcpa_fu), register
 // file, feedback registers, input FIFOs, output registers and interconnect
 // wrapper, plus the local step counter (tcpa_stepper) that gives it its
 // start (local time u = t - d) and the control signals of its own step read
@@ -12,12 +13,11 @@
 // into the link stage (wout_*_o): the neighbour sees them one cycle later.
 // The dbg_* outputs are the per-cycle events of trace.md (read only by the
 // simulation harness; they are plain wires of the datapath).
-module tcpa_pe #(
-  parameter int unsigned ROW = 0,
-  parameter int unsigned COL = 0
-) (
+module tcpa_pe (
   input  logic                                clk_i,
   input  logic                                rst_ni,
+  input  logic [15:0]                         row_i,      // position (constants)
+  input  logic [15:0]                         col_i,
   input  logic                                bus_we_i,
   input  logic                                bus_begin_i,
   input  logic [2:0]                          bus_type_i,
@@ -107,8 +107,10 @@ module tcpa_pe #(
   logic [NSINK-1:0]    sinkv;
   logic [NSINK*32-1:0] sinkd;
 
-  assign hit = ({16'd0, bus_row0_i} <= ROW) && (ROW < {16'd0, bus_row0_i} + {16'd0, bus_rows_i}) &&
-               ({16'd0, bus_col0_i} <= COL) && (COL < {16'd0, bus_col0_i} + {16'd0, bus_cols_i});
+  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
+               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
 
   tcpa_stepper u_stepper (
     .clk_i     (clk_i),

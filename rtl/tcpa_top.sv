@@ -134,9 +134,10 @@ module tcpa_top (
   assign run_o = run_q;
 
   for (genvar g = 0; g < NGC; g++) begin : g_gc
-    tcpa_gc #(.IDX(g[7:0])) u_gc (
+    tcpa_gc u_gc (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
+      .idx_i       (g[7:0]),
       .bus_we_i    (bwe),
       .bus_begin_i (bbeg),
       .bus_type_i  (btype),
@@ -226,9 +227,11 @@ module tcpa_top (
         end
       end
 
-      tcpa_pe #(.ROW(r), .COL(c)) u_pe (
+      tcpa_pe u_pe (
         .clk_i           (clk_i),
         .rst_ni          (rst_ni),
+        .row_i           (r[15:0]),
+        .col_i           (c[15:0]),
         .bus_we_i        (bwe),
         .bus_begin_i     (bbeg),
         .bus_type_i      (btype),
@@ -289,9 +292,13 @@ module tcpa_top (
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
           localparam int unsigned A = (P*4 + s)*NBANK + b;
           if (BORDER) begin : g_ag
-            tcpa_ag #(.ROW(r), .COL(c), .SIDE(s[1:0]), .BANK(b[7:0])) u_ag (
+            tcpa_ag u_ag (
               .clk_i       (clk_i),
               .rst_ni      (rst_ni),
+              .row_i       (r[15:0]),
+              .col_i       (c[15:0]),
+              .side_i      (s[1:0]),
+              .bank_i      (b[7:0]),
               .bus_we_i    (bwe),
               .bus_begin_i (bbeg),
               .bus_type_i  (btype),
