@@ -3,7 +3,8 @@
 # (read_verilog -sv, coarse-grain `synth -run begin:fine`: processes,
 # FSMs, memories kept as $mem cells, arithmetic as $alu/$mul cells) and
 # prints a table of cells per module (each parameterized module once, with
-# its instance count in the design) and the total of the flattened design.
+# the number of its parameter variants) and the total of the flattened
+# design (every instance counted). Takes about 5 minutes.
 # Needs $BUILD/gen/tcpa_params_pkg.sv and tcpa_isa_pkg.sv (`make synth`
 # generates them). The Yosys log is kept in $BUILD/synth/yosys.log.
 set -eu
@@ -29,15 +30,16 @@ yosys -q -l "$out/yosys.log.tmp" -p "
 " >/dev/null
 mv "$out/yosys.log.tmp" "$out/yosys.log"
 
-# module table: name (parameters shortened), cells
+# module table: name (parameters shortened), cells, variants
 awk '
-  /^=== .* ===$/ { mod = $2; sub(/^\$paramod\\/, "", mod); sub(/\\.*/, "", mod); next }
+  /^=== design hierarchy ===/ { hier = 1; mod = ""; next }
+  hier && /^ *Number of cells:/ { total = $4; next }
+  !hier && /^=== .* ===$/ { mod = $2; sub(/^\$paramod\\/, "", mod); sub(/\\.*/, "", mod); next }
   /^ *Number of cells:/ && mod != "" { cells[mod] += $4; cnt[mod]++; mod = "" }
-  /^=== design hierarchy ===/ { hier = 1 }
-  hier && /^ *Number of cells:/ { total = $4 }
   END {
-    printf "%-20s %10s %8s\n", "module", "cells", "variants"
-    n = asorti(cells, k)
-    for (i = 1; i <= n; i++) printf "%-20s %10d %8d\n", k[i], cells[k[i]], cnt[k[i]]
+    for (m in cells) printf "%-20s %10d %8d\n", m, cells[m], cnt[m] | "sort"
+    close("sort")
     printf "%-20s %10d\n", "TOTAL (flattened)", total
-  }' "$out/stat.txt"
+  }' "$out/stat.txt" > "$out/table.txt"
+printf "%-20s %10s %8s\n" module cells variants
+cat "$out/table.txt"
