@@ -139,11 +139,6 @@ rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	@BUILD=$(BUILD) bash scripts/synth.sh
 
-# RTL test streams: a tool linking the library
-$(BUILD)/tests/tools/rtl_streams: tests/tools/rtl_streams.c $(BUILD)/lib/libtcpa.a | $(SETUP_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
-
 # `make test` only generates the packages (lint runs); the Verilator model
 # (minutes to build) is made by `make rtl` or `make test-rtl`, and
 # tests/rtl.sh skips the simulation tests while build/bin/tcpa-rtl is missing.
