@@ -33,7 +33,7 @@ static void main_usage(FILE *f) {
         "A verification testbench for tightly coupled processor arrays.\n\n"
         "commands:\n", f);
   for (int i = 0; i < MAIN_NSUB; i++)
-    fprintf(f, "  %-10s %s\n", main_subcommands[i].name, main_subcommands[i].summary);
+    fprintf(f, "  %-12s %s\n", main_subcommands[i].name, main_subcommands[i].summary);
   fputs("\n'tcpa COMMAND --help' describes one command.\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
