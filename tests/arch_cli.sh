@@ -6,15 +6,7 @@
 # a wrapper module that uses every parameter; -o writes atomically; bad
 # options and files exit 2. Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-# Prints one TAP line: check NAME CONDITION-STATUS.
-check() {
-  n=$((n + 1))
-  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. tests/tap.sh
 
 # Prints the [section] block of an INI dump (keys and values only).
 section_of() {

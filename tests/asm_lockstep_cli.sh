@@ -9,15 +9,7 @@
 # 2 with the cycle, PE and register in the report; --gtkw writes a save
 # file with the marker. Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-# Prints one TAP line: check NAME CONDITION-STATUS.
-check() {
-  n=$((n + 1))
-  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. tests/tap.sh
 
 for f in regress/streams/*.tasm; do
   b=$tmp/$(basename "$f" .tasm)

@@ -3,14 +3,7 @@
 # examples, --dot output, --help, unknown options, missing and unreadable
 # files, and binary junk. Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0
-# check NAME COND: prints a TAP line for a shell condition.
-check() {
-  n=$((n + 1))
-  if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
-}
+. tests/tap.sh
 cat > "$tmp/bits.pla" <<'PLA'
 // bits[i] = (v >> i) & 1 for 0 <= i < N
 program bitextract(N) {
@@ -40,32 +33,32 @@ program matmul(N, M, K) {
 }
 PLA
 out=$("$TCPA" check "$tmp/bits.pla" 2>"$tmp/err"); rc=$?
-check "bitextract: exit 0" '[ $rc -eq 0 ]'
-check "bitextract: summary line" '[ "$out" = "$tmp/bits.pla: OK (4 equations, 4 operations, 1-D iteration space, 1 parameter)" ]'
-check "bitextract: nothing on stderr" '[ ! -s "$tmp/err" ]'
+check_eval "bitextract: exit 0" '[ $rc -eq 0 ]'
+check_eval "bitextract: summary line" '[ "$out" = "$tmp/bits.pla: OK (4 equations, 4 operations, 1-D iteration space, 1 parameter)" ]'
+check_eval "bitextract: nothing on stderr" '[ ! -s "$tmp/err" ]'
 out=$("$TCPA" check "$tmp/matmul.pla" 2>/dev/null); rc=$?
-check "matmul: summary line" '[ $rc -eq 0 ] && [ "$out" = "$tmp/matmul.pla: OK (7 equations, 8 operations, 3-D iteration space, 3 parameters)" ]'
+check_eval "matmul: summary line" '[ $rc -eq 0 ] && [ "$out" = "$tmp/matmul.pla: OK (7 equations, 8 operations, 3-D iteration space, 3 parameters)" ]'
 "$TCPA" check "$tmp/bits.pla" --dot >"$tmp/dot" 2>/dev/null; rc=$?
-check "--dot: exit 0" '[ $rc -eq 0 ]'
-check "--dot: a digraph with 4 boxes, a circle and d=(1)" \
+check_eval "--dot: exit 0" '[ $rc -eq 0 ]'
+check_eval "--dot: a digraph with 4 boxes, a circle and d=(1)" \
   '[ "$(grep -c "shape=box, label=" "$tmp/dot")" -eq 4 ] && grep -q "shape=circle" "$tmp/dot" && grep -q "d=(1)" "$tmp/dot" && tail -n 1 "$tmp/dot" | grep -q "^}$"'
-check "--dot: no summary line" '! grep -q "OK (" "$tmp/dot"'
+check_eval "--dot: no summary line" '! grep -q "OK (" "$tmp/dot"'
 if command -v dot >/dev/null 2>&1; then
-  check "--dot: Graphviz accepts it" 'dot -Tsvg "$tmp/dot" >/dev/null 2>&1'
+  check_eval "--dot: Graphviz accepts it" 'dot -Tsvg "$tmp/dot" >/dev/null 2>&1'
 fi
 "$TCPA" check --help >"$tmp/out" 2>&1; rc=$?
-check "--help: exit 0 and usage" '[ $rc -eq 0 ] && grep -q "usage: tcpa check" "$tmp/out"'
+check_eval "--help: exit 0 and usage" '[ $rc -eq 0 ] && grep -q "usage: tcpa check" "$tmp/out"'
 "$TCPA" check "$tmp/bits.pla" --frobnicate >"$tmp/out" 2>"$tmp/err"; rc=$?
-check "unknown option: exit 2, named" '[ $rc -eq 2 ] && grep -q "unknown option '"'"'--frobnicate'"'"'" "$tmp/err"'
+check_eval "unknown option: exit 2, named" '[ $rc -eq 2 ] && grep -q "unknown option '"'"'--frobnicate'"'"'" "$tmp/err"'
 "$TCPA" check >/dev/null 2>"$tmp/err"; rc=$?
-check "no program: exit 2" '[ $rc -eq 2 ] && grep -q "no program given" "$tmp/err"'
+check_eval "no program: exit 2" '[ $rc -eq 2 ] && grep -q "no program given" "$tmp/err"'
 "$TCPA" check "$tmp/missing.pla" >/dev/null 2>"$tmp/err"; rc=$?
-check "missing file: exit 2, named" '[ $rc -eq 2 ] && grep -q "cannot read '"'"'$tmp/missing.pla'"'"'" "$tmp/err"'
+check_eval "missing file: exit 2, named" '[ $rc -eq 2 ] && grep -q "cannot read '"'"'$tmp/missing.pla'"'"'" "$tmp/err"'
 head -c 3000 /dev/urandom > "$tmp/junk.pla" 2>/dev/null || printf 'junk\001\002' > "$tmp/junk.pla"
 timeout 10 "$TCPA" check "$tmp/junk.pla" >/dev/null 2>"$tmp/err"; rc=$?
-check "binary junk: exit 2 with an error" '[ $rc -eq 2 ] && grep -q "error:" "$tmp/err"'
+check_eval "binary junk: exit 2 with an error" '[ $rc -eq 2 ] && grep -q "error:" "$tmp/err"'
 for cut in 40 100 200 300; do
   head -c $cut "$tmp/matmul.pla" > "$tmp/cut.pla"
   timeout 10 "$TCPA" check "$tmp/cut.pla" >/dev/null 2>"$tmp/err"; rc=$?
-  check "matmul cut at $cut bytes: exit 2 with file:line:col" '[ $rc -eq 2 ] && grep -q "^$tmp/cut.pla:[0-9]*:[0-9]*: error: " "$tmp/err"'
+  check_eval "matmul cut at $cut bytes: exit 2 with file:line:col" '[ $rc -eq 2 ] && grep -q "^$tmp/cut.pla:[0-9]*:[0-9]*: error: " "$tmp/err"'
 done

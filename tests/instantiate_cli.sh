@@ -9,15 +9,7 @@
 # names gc.signals needed and available), too little program memory (3).
 # Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-# Prints one TAP line: check NAME CONDITION-STATUS.
-check() {
-  n=$((n + 1))
-  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. tests/tap.sh
 
 # Prints the values of array ARR gathered from the bank dumps in DIR via
 # the layout file LAY (missing words are 0), one per line, by element.

@@ -7,15 +7,7 @@
 # a corrupted stream and a stream for another architecture (exit 2, the
 # message names the file), bad options (exit 2). Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-# Prints one TAP line: check NAME CONDITION-STATUS.
-check() {
-  n=$((n + 1))
-  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. tests/tap.sh
 
 # North bank 0 holds 3 4 5 6; the read AG (phase 0, ii 1, S = 4 steps)
 # reads word j0 at cycle j0, pushed into id0 at the end of j0 + 1. c0 (a term
