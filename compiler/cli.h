@@ -48,4 +48,8 @@ int cli_lockstep(int argc, char **argv);
  * (cli_instantiate.c, docs/instantiate.md). */
 int cli_instantiate(int argc, char **argv);
 
+/* `tcpa stream-poke IN.bin --word N --xor MASK -o OUT.bin` or `--fields`:
+ * fault injection into a stream, CRC recomputed (cli_poke.c). */
+int cli_stream_poke(int argc, char **argv);
+
 #endif
