@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# faults.sh: fault injection; the lockstep checker must stop at the FIRST
+# affected cycle (docs/rtl.md "Fault injection", docs/user-guide.md).
+#
+# (A) Corrupted streams. For bitextract on configs/default.ini (and, when
+#     build/rtl/big1d/tcpa-rtl is built, other programs on configs/big1d.ini)
+#     `tcpa run --engine model --out-dir` gives the clean stream and the clean
+#     model trace. Each corruption is aimed at a field found through
+#     `tcpa disasm` (which instruction) and `tcpa stream-poke --fields`
+#     (which word, which bits), made with `tcpa stream-poke`, and checked
+#     to have hit the intended field (the disassembly differs from the clean
+#     one in exactly the expected way). The expected first affected cycle
+#     and PE are computed here, independently of the checker, as the first
+#     event where the model's trace of the clean stream and the model's
+#     trace of the corrupted stream (`tcpa sim`) differ; the RTL then runs
+#     the corrupted stream and `tcpa cosim-check clean-model.trace rtl.trace`
+#     must exit 1 reporting exactly that cycle and PE. A corruption that
+#     changes nothing observable is reported as such and not counted; at
+#     least 6 distinct observable ones are required.
+# (B) RTL mutants (build/rtl/mutants/tcpa-rtl, +define+TCPA_MUTANTS, selected
+#     with +mutant=N): each runs a stream on which it matters in cosim
+#     against the model; the checker must report a divergence, and where the
+#     first affected event can be derived from the clean trace (and the
+#     disassembly) the reported cycle and PE must be it.
+# RTL parts print `# SKIP` while a harness is missing or older than rtl/.
+# Prints TAP lines.
+set -u
+TCPA=${TCPA:-build/bin/tcpa}
+BUILD=${BUILD:-build}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+
+# Prints one TAP line: check NAME STATUS.
+# Returns STATUS.
+check() {
+  n=$((n + 1))
+  if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
+  return "$2"
+}
+
+# Prints one skipped TAP line: skip NAME REASON.
+skip() {
+  n=$((n + 1))
+  echo "ok $n - $1 # SKIP $2"
+}
+
+# Returns 0 when the harness $1 exists and is not older than rtl/ and tb/.
+fresh() {
+  [ -x "$1" ] || return 1
+  [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]
+}
+
+# Prints "CYCLE PLACE" of the first event in which trace $1 and trace $2
+# differ, in the canonical order of docs/trace.md (cycle, event kind, row,
+# column), or "none". PLACE is R,C or - (the whole machine).
+first_diff() {
+  awk '
+    BEGIN { split("start sig issue halt pop fdrd wr hop push bank fault done", k, " ")
+            for (i in k) rank[k[i]] = i }
+    # Returns the sort key of event line l (cycle, kind, row, column).
+    function key(l,   f, rc) {
+      split(l, f, " ")
+      if (f[3] == "-") return sprintf("%012d %02d %09d %09d", f[1], rank[f[2]], 999999999, 0)
+      split(f[3], rc, ",")
+      return sprintf("%012d %02d %09d %09d", f[1], rank[f[2]], rc[1], rc[2])
+    }
+    FNR == 1 { file++ }
+    /^#/ || NF == 0 { next }
+    file == 1 { a[++na] = $0 } file == 2 { b[++nb] = $0 }
+    END {
+      for (i = 1; i <= na || i <= nb; i++) {
+        if (i <= na && i <= nb && a[i] == b[i]) continue
+        if (i > na) l = b[i]; else if (i > nb) l = a[i]
+        else l = (key(a[i]) <= key(b[i])) ? a[i] : b[i]
+        split(l, f, " "); print f[1], f[3]; exit
+      }
+      print "none"
+    }' "$1" "$2"
+}
+
+# Prints "CYCLE PLACE" of the divergence in cosim-check report $1, or "none".
+reported() {
+  sed -n -e 's/^lockstep: DIVERGENCE at cycle \([0-9]*\), PE (\([0-9]*,[0-9]*\))$/\1 \2/p' \
+         -e 's/^lockstep: DIVERGENCE at cycle \([0-9]*\), the whole machine (-)$/\1 -/p' "$1" |
+    head -n 1 | grep . || echo none
+}
+
+# Prints the pc of the first instruction matching ERE $2 in the $1-th
+# (from 0) program block of disassembly $3, or nothing.
+pc_of() {
+  awk -v k="$1" -v re="$2" '
+    /^program / { cur = ++np; next } /^[a-z]/ { cur = 0 }
+    cur == k + 1 && $0 ~ re { sub(/.*\/\/ */, ""); print; exit }' "$3"
+}
+
+# Prints "WORD VALUE" of field $3 of the $2-th (from 0) packet of type $1
+# in the word map $4 (stream-poke --fields), or nothing.
+word_of() {
+  awk -v t="$1" -v k="$2" -v fld="$3" '
+    $3 == t && $8 == "hdr0" { seen++ }
+    $3 == t && seen == k + 1 && $8 == fld { print $1, $9; exit }' "$4"
+}
+
+# Prints the low bit of bit field $2 of word $1 in word map $3, or nothing.
+bit_of() {
+  awk -v w="$1" -v name="$2" '
+    $1 == w { for (i = 10; i <= NF; i++) { split($i, p, "[@:]")
+              if (p[1] == name) { print p[2]; exit } } }' "$3"
+}
+
+# -- (A) corrupted streams ----------------------------------------------------
+# Runs one corruption: corrupt NAME DIR WORD MASK EXPECT_ERE RTL ARCH.
+# DIR holds the clean config.bin, model.trace, clean.dis, fields; the
+# disassembly of the corrupted stream must differ from clean.dis in one line,
+# which matches EXPECT_ERE ('' when disasm may reject it, e.g. a GC field it
+# does not print). Counts the observable ones in $counted.
+corrupt() {
+  local name=$1 d=$2 word=$3 mask=$4 expect=$5 rtl=$6 arch=$7 c=$tmp/c
+  rm -rf "$c"; mkdir -p "$c"
+  if [ -z "$word" ]; then check "$name: the field was found in the stream" 1; return; fi
+  "$TCPA" stream-poke "$d/config.bin" --word "$word" --xor "$mask" -o "$c/bad.bin" 2>"$c/err"
+  check "$name: stream-poke word $word xor $mask" $?
+  if [ -n "$expect" ]; then
+    "$TCPA" disasm "$c/bad.bin" --arch "$arch" >"$c/bad.dis" 2>"$c/err"
+    st=$?
+    diff "$d/clean.dis" "$c/bad.dis" | grep '^>' >"$c/dd"
+    [ $st -eq 0 ] && [ "$(wc -l <"$c/dd")" -eq 1 ] && grep -Eq "$expect" "$c/dd" || st=1
+    check "$name: the disassembly changed in the aimed field only ($(sed 's/^> *//' "$c/dd" | head -1))" $st
+  fi
+  local max=$(( $(grep -c . "$d/model.trace") * 4 + 200 ))
+  "$TCPA" sim "$c/bad.bin" --arch "$arch" --trace "$c/model.trace" --max-cycles $max >/dev/null 2>"$c/err"
+  st=$?
+  [ $st -le 1 ] && [ -s "$c/model.trace" ]
+  check "$name: the model runs the corrupted stream (exit $st)" $? || return
+  local want; want=$(first_diff "$d/model.trace" "$c/model.trace")
+  if [ "$want" = none ]; then
+    echo "# $name: no observable change (model traces of the clean and corrupted streams are equal); not counted"
+    return
+  fi
+  counted=$((counted + 1))
+  if ! fresh "$rtl"; then skip "$name: RTL stops at cycle/PE $want" "$rtl missing or older than rtl/ (make rtl)"; return; fi
+  "$rtl" "$c/bad.bin" --trace "$c/rtl.trace" --max-cycles $max >/dev/null 2>"$c/err"
+  "$TCPA" cosim-check "$d/model.trace" "$c/rtl.trace" >"$c/report" 2>&1
+  st=$?
+  local got; got=$(reported "$c/report")
+  [ $st -eq 1 ] && [ "$got" = "$want" ]
+  check "$name: cosim-check exits 1 ($st) at the first affected cycle/PE: expected $want, reported $got" $?
+}
+
+# Makes the clean run of PROG ($1) on architecture $3 with ARGS in
+# directory $2; returns its status.
+clean_run() {
+  local prog=$1 d=$2 arch=$3; shift 3
+  mkdir -p "$d"
+  "$TCPA" run "regress/programs/$prog.pla" --engine model --out-dir "$d" --arch "$arch" "$@" >"$d/run.log" 2>&1 &&
+    "$TCPA" disasm "$d/config.bin" --arch "$arch" >"$d/clean.dis" 2>/dev/null &&
+    "$TCPA" stream-poke "$d/config.bin" --fields >"$d/fields"
+}
+
+# Prints "WORD MASK" for flipping bit $3 of bit field $2 of word $1 in the
+# map $4 (the field's low bit plus $3).
+aim_bits() {
+  local lo; lo=$(bit_of "$1" "$2" "$4")
+  [ -n "$1" ] && [ -n "$lo" ] && echo "$1 $(( 1 << (lo + $3) ))"
+}
+
+# Prints the word of word $3 (w0..w3) of the instruction matching ERE $2 in
+# program block $1 of directory $4.
+insn_word() {
+  local pc; pc=$(pc_of "$1" "$2" "$4/clean.dis")
+  [ -n "$pc" ] && word_of program "$1" "pc$pc.$3" "$4/fields" | cut -d' ' -f1
+}
+
+D=$tmp/bx
+counted=0
+RTL=$BUILD/bin/tcpa-rtl
+arch=configs/default.ini
+clean_run bitextract "$D" $arch --param N=8 --pes 1x2 --seed 3
+check "bitextract N=8 on 1x2 (default.ini): clean model run, disasm and word map" $?
+
+# stream-poke itself: header words and words past the end exit 2 with no
+# output; a payload poke keeps the stream loadable (CRC recomputed) and
+# flips exactly the bits asked for; the clean stream agrees in cosim
+last=$(( $(stat -c %s "$D/config.bin") / 4 - 1 ))
+for bad in "--word 5 --xor 1" "--word 0 --xor 1" "--word $((last + 1)) --xor 1" "--word 6 --xor 0"; do
+  "$TCPA" stream-poke "$D/config.bin" $bad -o "$tmp/p.bin" 2>"$tmp/err"
+  [ $? -eq 2 ] && [ ! -e "$tmp/p.bin" ] && grep -q 'error' "$tmp/err"
+  check "stream-poke $bad: exit 2, no output" $?
+done
+"$TCPA" stream-poke "$D/config.bin" --word $last --xor 0x80000000 -o "$tmp/p.bin" &&
+  cmp -l "$D/config.bin" "$tmp/p.bin" | awk -v last=$last '
+    $1 <= 24 && $1 > 20 { hdr++ } $1 <= 20 { other++ }
+    $1 > 24 && int(($1 - 1) / 4) != last { other++ }
+    END { exit !(hdr >= 1 && other == 0) }'
+check "stream-poke: only word $last and the CRC (header word 5) change" $?
+"$TCPA" stream-poke "$D/config.bin" --word 6 --xor 0x00010000 -o "$tmp/p.bin" &&
+  "$TCPA" stream-poke "$tmp/p.bin" --word 6 --xor 0x00010000 -o "$tmp/p2.bin" && cmp -s "$D/config.bin" "$tmp/p2.bin"
+check "stream-poke: the same poke twice restores the stream (CRC included)" $?
+if fresh "$RTL"; then
+  "$RTL" "$D/config.bin" --trace "$tmp/clean.rtl.trace" >/dev/null 2>&1 &&
+    "$TCPA" cosim-check "$D/model.trace" "$tmp/clean.rtl.trace" >/dev/null
+  check "the clean stream: RTL and model agree (cosim-check exit 0)" $?
+else
+  skip "the clean stream: RTL and model agree" "$RTL missing or older than rtl/ (make rtl)"
+fi
+
+# the programs of the 1x2 region in stream order: alu0 (0,0), alu1 (0,0),
+# alu0 (0,1), alu1 (0,1); operand IDX is the low 5 bits of an operand (isa.h)
+w=$(insn_word 0 'shr .*#1' w2 "$D")
+corrupt "immediate (#1 -> #3 of the first shr, alu0 pe 0,0)" "$D" "$w" 2 '#3' "$RTL" $arch
+set -- $(aim_bits "$(insn_word 0 'shr .*; br' w0 "$D")" op 0 "$D/fields")
+corrupt "opcode (shr -> shl of the branching shr, alu0 pe 0,0)" "$D" "${1:-}" "${2:-0}" 'shl ' "$RTL" $arch
+set -- $(aim_bits "$(insn_word 1 'and od1, rd0' w0 "$D")" srca 0 "$D/fields")
+corrupt "source register (rd0 -> rd1 in the first and, alu1 pe 0,0)" "$D" "${1:-}" "${2:-0}" 'and od1, rd1' "$RTL" $arch
+set -- $(aim_bits "$(insn_word 0 'mov rd0, id0' w0 "$D")" dst 0 "$D/fields")
+corrupt "destination register (mov rd0 -> rd1, alu0 pe 0,0)" "$D" "${1:-}" "${2:-0}" 'mov rd1, id0' "$RTL" $arch
+set -- $(aim_bits "$(insn_word 1 '; br ' w3 "$D")" bt0 0 "$D/fields")
+corrupt "branch target (BT0 of the br, bit 0, alu1 pe 0,0)" "$D" "${1:-}" "${2:-0}" ' br ' "$RTL" $arch
+set -- $(aim_bits "$(insn_word 2 '; br ' w3 "$D")" bt0 1 "$D/fields")
+corrupt "branch target (BT0 of the br, bit 1, alu0 pe 0,1)" "$D" "${1:-}" "${2:-0}" ' br ' "$RTL" $arch
+set -- $(word_of gc 0 bound0 "$D/fields")
+corrupt "GC bound0 (xor 1)" "$D" "${1:-}" 1 'bounds ' "$RTL" $arch
+set -- $(word_of gc 0 delay_col "$D/fields")
+corrupt "GC start delay delay_col (xor 1)" "$D" "${1:-}" 1 'delay ' "$RTL" $arch
+set -- $(word_of ag 1 stride0 "$D/fields")
+corrupt "AG stride0 of the write AG (xor 2)" "$D" "${1:-}" 2 'stride ' "$RTL" $arch
+set -- $(word_of gc 0 term0.cons0.konst "$D/fields")
+corrupt "GC signal term c0 constant (xor 1)" "$D" "${1:-}" 1 'term c0' "$RTL" $arch
+set -- $(word_of regcfg 0 fd0.depth "$D/fields")
+corrupt "fd0 depth (1 -> 3)" "$D" "${1:-}" 2 'fd0 = 3' "$RTL" $arch
+[ $counted -ge 6 ]
+check "at least 6 distinct observable corruptions on bitextract/default ($counted)" $?
+
+# other programs on configs/big1d.ini (needs its RTL: make rtl RTL_CFG=big1d)
+RTLB=$BUILD/rtl/big1d/tcpa-rtl
+if ! fresh "$RTLB"; then
+  skip "corruptions of dotprod, fir, gcd on big1d.ini" "$RTLB missing or older than rtl/ (make rtl RTL_CFG=big1d)"
+else
+  arch=configs/big1d.ini
+  for job in "dotprod 1x2 --param N=8" "fir 1x2 --param N=9 --param T=3" "gcd 1x2 --param N=4 --param S=6"; do
+    set -- $job; prog=$1 pes=$2; shift 2
+    D=$tmp/$prog; counted=0
+    clean_run $prog "$D" $arch --pes $pes "$@"
+    check "$prog on $pes (big1d.ini): clean model run, disasm and word map" $?
+    corrupt "$prog: immediate of the first instruction with one" "$D" "$(insn_word 0 '#' w2 "$D")" 1 '#' "$RTLB" $arch
+    set -- $(word_of gc 0 bound0 "$D/fields")
+    corrupt "$prog: GC bound0 (xor 1)" "$D" "${1:-}" 1 'bounds ' "$RTLB" $arch
+    set -- $(word_of ag 0 base "$D/fields")
+    corrupt "$prog: base address of the first AG (xor 1)" "$D" "${1:-}" 1 'base ' "$RTLB" $arch
+  done
+fi
+
+exit $fail
