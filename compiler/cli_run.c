@@ -78,6 +78,7 @@ typedef struct {
   run_engine engine;
   uint64_t seed;
   const char *out_dir;
+  int window; /* --window: cycles each side of a cosim divergence (0: default) */
   int help;
 } run_opts;
 
@@ -86,7 +87,7 @@ static void run_usage(FILE *f) {
   fputs("usage: tcpa run PROGRAM.pla [--arch FILE] [--param NAME=VALUE]...\n"
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
         "                [--engine ref|model|rtl|cosim] [--in NAME=FILE]...\n"
-        "                [--seed N] [--out-dir DIR]\n\n"
+        "                [--seed N] [--out-dir DIR] [--window N]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -104,7 +105,10 @@ static void run_usage(FILE *f) {
         "  --out-dir DIR      write DIR/NAME.txt per output, DIR/inputs/NAME.txt\n"
         "                     per input, DIR/summary.json, and for the engines the\n"
         "                     stream config.bin, its listing config.lst and the\n"
-        "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n\n"
+        "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n"
+        "  --window N         cosim: at a divergence at cycle c, rerun the RTL with its\n"
+        "                     waveform DIR/rtl.fst limited to cycles c-N..c+N and write\n"
+        "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
 
@@ -211,7 +215,7 @@ static int run_opt_is(const char *arg, const char *opt) {
 static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
   const char *a = argv[*i], *v;
   static const char *const valued[] = {"--arch", "--param", "--pes", "--map",
-                                       "--engine", "--in", "--seed", "--out-dir"};
+                                       "--engine", "--in", "--seed", "--out-dir", "--window"};
   int which = -1;
   for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
     if (run_opt_is(a, valued[k])) which = k;
@@ -263,7 +267,16 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     o->seed = s;
     return 0;
   }
-  default: o->out_dir = v; return 0;
+  case 7: o->out_dir = v; return 0;
+  default: {
+    int64_t w;
+    if (run_parse_int(v, 1, 1000000, &w) != 0) {
+      diag_error_plain("--window: expected a number of cycles from 1 to 1000000, got '%s'", v);
+      return -1;
+    }
+    o->window = (int)w;
+    return 0;
+  }
   }
 }
 
@@ -695,7 +708,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
       rc = CLI_EXIT_INPUT;
       goto error_arrays;
     }
-    engine_run_opts ro = {(engine_kind)o->engine, o->out_dir, o->arch};
+    engine_run_opts ro = {(engine_kind)o->engine, o->out_dir, o->arch, o->window};
     rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &ro, &eo);
     have_eo = 1;
     res.eo = &eo;

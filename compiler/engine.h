@@ -93,6 +93,8 @@ typedef struct {
   const char *work_dir;     /* rtl: a directory for the stream and bank dumps */
   const char *arch_path;    /* rtl: the --arch file (NULL: the default) */
   uint64_t max_cycles;
+  int64_t fst_from, fst_to; /* rtl: dump only cycles fst_from..fst_to into
+                               the FST (--fst-window); fst_to < 0: all */
 } engine_opts;
 
 /* What an engine run produced. */
@@ -133,12 +135,27 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
                    const ast_program *p, const interp_array *ref, const engine_opts *o,
                    engine_result *r, char *msg, size_t msgsz);
 
-/* Returns 0 when the traces agree, 1 on a divergence (report on `report`,
- * a one-line summary of it in line, a GTKWave save file `gtkw` when `fst`
- * exists), -1 with msg when a trace cannot be read or is refused. */
-int engine_cosim_check(const char *model_trace, const char *rtl_trace, const char *fst,
-                       const char *gtkw, FILE *report, char *line, size_t linesz, char *msg,
-                       size_t msgsz);
+/* The first divergence of a cosim run, for its waveform. */
+typedef struct {
+  uint64_t cycle;
+  int row, col;             /* the PE; -1 for the machine */
+  char what[80];            /* event kind and unit, e.g. "wr FU 1 -> rd3" */
+  uint64_t t0, period;      /* FST time of cycle 0 and per cycle (the RTL
+                               trace's `# fst` line) */
+} engine_divergence;
+
+/* Returns 0 when the traces agree, 1 on a divergence (the lockstep report
+ * on `report`, a one-line summary of it in line, its place in *d), -1 with
+ * msg when a trace cannot be read or is refused. */
+int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *report,
+                       engine_divergence *d, char *line, size_t linesz, char *msg, size_t msgsz);
+
+/* Returns 0 after writing the GTKWave save file `gtkw` for divergence d
+ * on the FST `fst` (view of `window` cycles each side, marker at d->cycle,
+ * the PE's signals grouped; a line naming both files on f); -1 with msg
+ * when the FST is missing or the file cannot be written. */
+int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
+                          FILE *f, char *msg, size_t msgsz);
 
 /* Returns the number of elements of the output arrays of p where r differs
  * from ref (or has no value); prints the first `show` of them (array,
@@ -164,7 +181,11 @@ typedef struct {
   engine_kind kind;
   const char *out_dir;   /* keeps config.bin, config.lst, traces; NULL: none */
   const char *arch_path; /* the --arch file, NULL for the default */
+  int window;            /* cosim: cycles each side of a divergence in the
+                            FST and the save file (0: ENGINE_WINDOW_DEFAULT) */
 } engine_run_opts;
+
+#define ENGINE_WINDOW_DEFAULT 20
 
 /* Everything one run found, for the summary. */
 typedef struct {

@@ -3,12 +3,16 @@
  * trace (expected) and the RTL's trace (actual), both complete, go through
  * the lockstep checker (tb/lockstep.h) cycle by cycle; the first divergence
  * is reported with its cycle, PE, unit, both events and the last events of
- * that PE, and, when the RTL wrote a waveform, a GTKWave save file
- * (tb/gtkw.h) opens it at the divergence. (A true lockstep, the Verilated
- * model stepped beside the C model in one process, is a later step; the
- * comparison after both runs finds the same first divergence.)
+ * that PE (engine_cosim_check). The waveform is a second step
+ * (engine_cosim_waveform): after the RTL has been rerun with its FST
+ * limited to the cycles around the divergence, a GTKWave save file
+ * (tb/gtkw.h) opens it with a marker at the divergence and the PE's signals
+ * grouped. (A true lockstep, the Verilated model stepped beside the C
+ * model in one process, is a later step; the comparison after both runs
+ * finds the same first divergence.)
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,36 +20,60 @@
 #include "../tb/lockstep.h"
 #include "engine.h"
 
-/* Writes the GTKWave save file of divergence d to path (a warning on f
- * when the FST's signals cannot be listed); returns 0 or -1 with msg. */
-static int engine_cosim_gtkw(const char *path, const char *fst, const lockstep_divergence *d,
-                             const lockstep_fst_timing *t, FILE *f, char *msg, size_t msgsz) {
-  char scope[512], comment[200];
+int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
+                          FILE *f, char *msg, size_t msgsz) {
+  char scope[512], comment[200], why[400];
   gtkw_signals sigs = {0};
   gtkw_view v = {0};
+  if (access(fst, R_OK) != 0) {
+    snprintf(msg, msgsz, "the RTL wrote no waveform %s", fst);
+    return -1;
+  }
   gtkw_pe_scope(scope, sizeof scope, NULL, d->row < 0 ? 0 : d->row, d->col < 0 ? 0 : d->col);
-  if (gtkw_view_at(&v, t->t0, t->period, d->cycle, LOCKSTEP_WINDOW_DEFAULT)) {
+  if (gtkw_view_at(&v, d->t0, d->period, d->cycle, window)) {
     snprintf(msg, msgsz, "cycle %" PRIu64 " does not fit the FST's time", d->cycle);
     return -1;
   }
   v.fst_path = fst;
   v.pe_scope = scope;
-  snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s %s", d->cycle, d->row,
-           d->col, trace_kind_name(d->kind), d->unit);
+  snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s", d->cycle, d->row,
+           d->col, d->what);
   v.comment = comment;
-  char why[400];
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
-  int rc = gtkw_write(path, &v, &sigs, msg, msgsz);
+  int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
   gtkw_signals_free(&sigs);
-  if (!rc) fprintf(f, "  waveform: gtkwave %s (marker at the divergence)\n", path);
+  if (!rc)
+    fprintf(f, "  waveform:          gtkwave %s %s (cycles %" PRIu64 "..%" PRIu64 " dumped, marker at time %" PRIu64
+               " = cycle %" PRIu64 ")\n",
+            fst, gtkw, d->cycle > (uint64_t)window ? d->cycle - (uint64_t)window : 0, d->cycle + (uint64_t)window,
+            v.marker, d->cycle);
   return rc;
 }
 
-int engine_cosim_check(const char *model_trace, const char *rtl_trace, const char *fst,
-                       const char *gtkw, FILE *report, char *line, size_t linesz, char *msg,
-                       size_t msgsz) {
+/* Fills d and line from the lockstep checker's divergence ld. */
+static void engine_cosim_describe(const lockstep_divergence *ld, const lockstep_fst_timing *t,
+                                  engine_divergence *d, char *line, size_t linesz) {
+  static const char *const what[] = {"none", "different values", "missing in the RTL",
+                                     "extra in the RTL", "version", "fingerprint"};
+  char ev[128] = "", ea[128] = "";
+  if (ld->has_model) trace_event_format(&ld->model, ev, sizeof ev);
+  if (ld->has_rtl) trace_event_format(&ld->rtl, ea, sizeof ea);
+  d->cycle = ld->cycle;
+  d->row = ld->row;
+  d->col = ld->col;
+  d->t0 = t->t0;
+  d->period = t->period;
+  snprintf(d->what, sizeof d->what, "%s%s%s", trace_kind_name(ld->kind), ld->unit[0] ? " " : "", ld->unit);
+  snprintf(line, linesz, "cycle %" PRIu64 ", PE (%d,%d), %s: %s; expected '%s', got '%s'", ld->cycle, ld->row,
+           ld->col, d->what, what[ld->diff <= LOCKSTEP_DIFF_FINGERPRINT ? ld->diff : 0],
+           ld->has_model ? ev : "(nothing)", ld->has_rtl ? ea : "(nothing)");
+}
+
+int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *report, engine_divergence *d,
+                       char *line, size_t linesz, char *msg, size_t msgsz) {
   line[0] = 0;
+  memset(d, 0, sizeof *d);
   lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
   if (!ls) {
     snprintf(msg, msgsz, "out of memory");
@@ -59,20 +87,8 @@ int engine_cosim_check(const char *model_trace, const char *rtl_trace, const cha
              st == LOCKSTEP_ERROR ? lockstep_error_message(ls) : "different versions or fingerprints");
     rc = -1;
   } else if (st == LOCKSTEP_DIVERGED) {
-    const lockstep_divergence *d = lockstep_result(ls);
-    static const char *const what[] = {"none", "different values", "missing in the RTL",
-                                       "extra in the RTL", "version", "fingerprint"};
-    char ev[128] = "", ea[128] = "";
-    if (d->has_model) trace_event_format(&d->model, ev, sizeof ev);
-    if (d->has_rtl) trace_event_format(&d->rtl, ea, sizeof ea);
-    snprintf(line, linesz, "cycle %" PRIu64 ", PE (%d,%d), %s%s%s: %s; expected '%s', got '%s'", d->cycle,
-             d->row, d->col, trace_kind_name(d->kind), d->unit[0] ? " " : "", d->unit,
-             what[d->diff <= LOCKSTEP_DIFF_FINGERPRINT ? d->diff : 0], d->has_model ? ev : "(nothing)",
-             d->has_rtl ? ea : "(nothing)");
+    engine_cosim_describe(lockstep_result(ls), &timing, d, line, linesz);
     lockstep_report_write(ls, report);
-    if (gtkw && fst && access(fst, R_OK) == 0 &&
-        engine_cosim_gtkw(gtkw, fst, d, &timing, report, msg, msgsz))
-      fprintf(report, "  (no GTKWave save file: %s)\n", msg);
     rc = 1;
   }
   lockstep_free(ls);

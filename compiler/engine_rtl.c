@@ -3,7 +3,7 @@
  * RTL under Verilator, through its harness `tcpa-rtl` (tb/rtl_main.cpp,
  * docs/rtl.md) run as a subprocess:
  *
- *   tcpa-rtl WORK/config.bin --trace T [--fst F] --max-cycles N
+ *   tcpa-rtl WORK/config.bin --trace T [--fst F [--fst-window A:B]] --max-cycles N
  *            --dump-banks WORK/banks
  *
  * Finding the binary: $TCPA_RTL when set; otherwise the source tree is the
@@ -301,7 +301,7 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
     return ENGINE_ERR_INPUT;
   }
   char stream[ENGINE_PATH + 32], banks[ENGINE_PATH + 32], trace[ENGINE_PATH + 32], log[ENGINE_PATH + 32],
-      maxc[32];
+      maxc[32], win[48];
   snprintf(stream, sizeof stream, "%s/rtl-config.bin", o->work_dir);
   snprintf(banks, sizeof banks, "%s/rtl-banks", o->work_dir);
   snprintf(log, sizeof log, "%s/rtl.log", o->work_dir);
@@ -309,11 +309,17 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
   if (!o->trace) snprintf(trace, sizeof trace, "%s/rtl.trace", o->work_dir);
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
-  char *argv[12] = {(char *)bin, stream, "--trace", trace, "--max-cycles", maxc, "--dump-banks", banks};
+  char *argv[16] = {(char *)bin, stream, "--trace", trace, "--max-cycles", maxc, "--dump-banks", banks};
   int n = 8;
   if (o->fst) {
     argv[n++] = "--fst";
     argv[n++] = (char *)o->fst;
+    if (o->fst_to >= 0) {
+      snprintf(win, sizeof win, "%lld:%lld", (long long)(o->fst_from < 0 ? 0 : o->fst_from),
+               (long long)o->fst_to);
+      argv[n++] = "--fst-window";
+      argv[n++] = win;
+    }
   }
   argv[n] = NULL;
   int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);

@@ -8,10 +8,15 @@
  * that the two traces agree cycle by cycle. Every failure is printed on
  * stderr; the status is the first one's (1 for all of these).
  *
- * Files: DIR/config.bin, DIR/config.lst, DIR/model.trace, DIR/rtl.trace,
- * DIR/rtl.fst, DIR/divergence.gtkw with --out-dir; the RTL's working files
- * (its copy of the stream, bank dumps, log, and traces not kept) live in a
- * temporary directory removed afterwards.
+ * Files: DIR/config.bin, DIR/config.lst, DIR/model.trace, DIR/rtl.trace
+ * with --out-dir; `rtl` also keeps DIR/rtl.fst (the whole run). `cosim`
+ * runs the RTL without a waveform; at a divergence at cycle c it prints
+ * the lockstep report on stderr and, with --out-dir, writes it to
+ * DIR/divergence.txt, reruns the RTL with the FST limited to cycles
+ * c-W..c+W (DIR/rtl.fst) and writes DIR/divergence.gtkw (marker at c, the
+ * PE's signals), so `gtkwave DIR/rtl.fst DIR/divergence.gtkw` opens on it.
+ * The RTL's working files (its copy of the stream, bank dumps, log, and
+ * traces not kept) live in a temporary directory removed afterwards.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -110,7 +115,7 @@ static int engine_result_check(const char *who, const engine_config *c, const as
 /* Returns the status after running the C model (trace to `trace`). */
 static int engine_run_model(const ast_program *p, const arch_config *arch, const interp_array *ref,
                             const char *trace, engine_outcome *out) {
-  engine_opts eo = {trace, NULL, NULL, NULL, 0};
+  engine_opts eo = {trace, NULL, NULL, NULL, 0, -1, -1};
   char msg[512] = "";
   eo.max_cycles = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
   int st = engine_model_run(&out->c, arch, p, ref, &eo, &out->model, msg, sizeof msg);
@@ -122,17 +127,18 @@ static int engine_run_model(const ast_program *p, const arch_config *arch, const
   return engine_result_check("model", &out->c, p, ref, &out->model, out);
 }
 
-/* Returns the status after running the RTL (files as named). */
+/* Returns the status after running the RTL (files as named, the FST
+ * limited to cycles from..to when to >= 0). */
 static int engine_run_rtl(const ast_program *p, const arch_config *arch, const interp_array *ref,
                           const engine_run_opts *o, const char *work, const char *trace, const char *fst,
-                          engine_outcome *out) {
+                          int64_t from, int64_t to, engine_outcome *out) {
   char bin[4096], msg[512] = "";
   int st = engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg);
   if (st) {
     diag_error_plain("%s", msg);
     return st;
   }
-  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN};
+  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from, to};
   st = engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &out->rtl, msg, sizeof msg);
   out->ran_rtl = 1;
   if (st) {
@@ -140,6 +146,75 @@ static int engine_run_rtl(const ast_program *p, const arch_config *arch, const i
     return st;
   }
   return engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
+}
+
+/* Reruns the RTL of out with the FST limited to W cycles around divergence
+ * d (keep/rtl.fst) and writes keep/divergence.gtkw; notes on f. */
+static void engine_divergence_waveform(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                                       const engine_run_opts *o, const char *work, const char *keep,
+                                       const engine_divergence *d, engine_outcome *out, FILE *f) {
+  char bin[4096], msg[512] = "", trace[4200];
+  int w = o->window > 0 ? o->window : ENGINE_WINDOW_DEFAULT;
+  char *fst = engine_path(keep, "rtl.fst"), *gtkw = engine_path(keep, "divergence.gtkw");
+  snprintf(trace, sizeof trace, "%s/rtl-window.trace", work);
+  engine_result r = {0};
+  int64_t from = d->cycle > (uint64_t)w ? (int64_t)(d->cycle - (uint64_t)w) : 0;
+  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from,
+                    (int64_t)d->cycle + w};
+  if (!fst || !gtkw) snprintf(msg, sizeof msg, "out of memory");
+  else if (remove(fst), engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg)) {
+  } else if (engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg)) {
+  } else if (!engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg)) {
+    msg[0] = 0;
+  }
+  if (msg[0]) fprintf(f, "  (no waveform: %s)\n", msg);
+  engine_result_free(&r);
+  free(fst);
+  free(gtkw);
+}
+
+/* Returns the status after comparing the traces of a cosim run; on a
+ * divergence prints the report (stderr, keep/divergence.txt) and, with
+ * keep, the waveform around it. */
+static int engine_run_compare(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                              const engine_run_opts *o, const char *work, const char *mtrace,
+                              const char *rtrace, engine_outcome *out) {
+  char msg[512] = "", *text = NULL;
+  size_t len = 0;
+  engine_divergence d;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) {
+    diag_error_plain("cosim: out of memory");
+    return ENGINE_ERR_INPUT;
+  }
+  int rc = engine_cosim_check(mtrace, rtrace, f, &d, out->divergence, sizeof out->divergence, msg, sizeof msg);
+  if (rc > 0 && o->out_dir) engine_divergence_waveform(p, arch, ref, o, work, o->out_dir, &d, out, f);
+  fclose(f);
+  int st = ENGINE_OK;
+  if (rc < 0) {
+    diag_error_plain("cosim: %s", msg);
+    st = ENGINE_ERR_INPUT;
+  } else if (rc > 0) {
+    out->diverged = 1;
+    diag_error_plain("cosim: the model and the RTL diverge: %s", out->divergence);
+    fputs(text ? text : "", stderr);
+    char *txt = engine_path(o->out_dir, "divergence.txt");
+    if (txt && engine_file_write(txt, text ? text : "", len)) st = ENGINE_ERR_INPUT;
+    free(txt);
+    if (!st) st = ENGINE_MISMATCH;
+  }
+  free(text);
+  return st;
+}
+
+/* Removes the divergence files an earlier run may have left in dir. */
+static void engine_divergence_clear(const char *dir) {
+  static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst"};
+  for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
+    char *path = engine_path(dir, names[i]);
+    if (path) remove(path);
+    free(path);
+  }
 }
 
 /* Returns the status after keeping the stream and the listing in dir. */
@@ -162,30 +237,20 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
   int cosim = o->kind == ENGINE_KIND_COSIM;
   char *mtrace = engine_path(keep ? keep : (cosim ? work : NULL), "model.trace");
   char *rtrace = engine_path(keep ? keep : work, "rtl.trace");
-  char *fst = engine_path(keep, "rtl.fst");
-  char *gtkw = engine_path(keep, "divergence.gtkw");
+  char *fst = cosim ? NULL : engine_path(keep, "rtl.fst"); /* cosim: only around a divergence */
   int st = ENGINE_OK, st2 = ENGINE_OK;
+  if (cosim) engine_divergence_clear(keep);
   if (o->kind == ENGINE_KIND_MODEL || cosim) st = engine_run_model(p, arch, ref, mtrace, out);
   if (st != ENGINE_ERR_INPUT && (o->kind == ENGINE_KIND_RTL || cosim))
-    st2 = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, out);
+    st2 = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, -1, -1, out);
   if (!st || (st2 && st2 != ENGINE_MISMATCH)) st = st2;
   if (cosim && out->ran_model && out->ran_rtl && st != ENGINE_ERR_INPUT) {
-    char msg[512] = "";
-    int d = engine_cosim_check(mtrace, rtrace, fst, gtkw, stderr, out->divergence, sizeof out->divergence, msg,
-                               sizeof msg);
-    if (d < 0) {
-      diag_error_plain("cosim: %s", msg);
-      st = ENGINE_ERR_INPUT;
-    } else if (d > 0) {
-      out->diverged = 1;
-      diag_error_plain("cosim: the model and the RTL diverge: %s", out->divergence);
-      st = ENGINE_MISMATCH;
-    }
+    int st3 = engine_run_compare(p, arch, ref, o, work, mtrace, rtrace, out);
+    if (!st || st3 == ENGINE_ERR_INPUT) st = st3;
   }
   free(mtrace);
   free(rtrace);
   free(fst);
-  free(gtkw);
   return st;
 }
 

@@ -1,6 +1,7 @@
 // rtl_events.h: one trace event of trace.md as the RTL harness collects it,
 // and the canonical order of the events of one cycle: event kind in the
-// table's order, row, column, first field (FU, register index, side), second
+// table's order, row, column (the machine, `-`, after every PE: trace.md),
+// first field (FU, register index, side), second
 // key (destination order of wr, port or bank), then the text.
 #ifndef TCPA_RTL_EVENTS_H
 #define TCPA_RTL_EVENTS_H
@@ -29,7 +30,7 @@ inline rtl_event rtl_event_make(int kind, int row, int col, int k1, int k2,
 inline void rtl_event_sort(std::vector<rtl_event> &ev) {
   std::stable_sort(ev.begin(), ev.end(), [](const rtl_event &a, const rtl_event &b) {
     if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.row != b.row) return a.row < b.row;
+    if (a.row != b.row) return (unsigned)a.row < (unsigned)b.row; /* `-` last */
     if (a.col != b.col) return a.col < b.col;
     if (a.k1 != b.k1) return a.k1 < b.k1;
     if (a.k2 != b.k2) return a.k2 < b.k2;

@@ -13,8 +13,17 @@
 #   - a fake tcpa-rtl (TCPA_RTL) whose banks hold zeros: exit 1 naming the
 #     array, index, expected and got; one whose trace differs in one value:
 #     cosim exit 1 with the divergence in summary.json;
-#   - cosim on the real RTL (build/bin/tcpa-rtl) when it is built and not
-#     older than rtl/ and tb/ sources (skipped otherwise).
+#   - cosim on the real RTL (build/bin/tcpa-rtl, build/rtl/big1d/tcpa-rtl;
+#     `make test` builds both) against the reference: bitextract on 1x1,
+#     1x2, 1x3, 1x4, 4x1 (default.ini); fir, matmul, trimv on big1d.ini on
+#     1x1..1x4 and 4x1, bounds dividing the region and not (skipped while a
+#     harness is missing or older than rtl/ and tb/ sources);
+#   - the waveform at a divergence: a fake harness runs the real one and
+#     changes one value of its trace: cosim reruns it with --fst-window
+#     around the divergence, divergence.txt holds the report, and
+#     divergence.gtkw has its marker at the divergence's FST time and names
+#     only signals of the FST (fst2vcd), the PE's among them; the FST holds
+#     only the window's cycles.
 # Prints TAP lines.
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
@@ -158,18 +167,104 @@ st=$?
 check "cosim with a trace that differs in one value: exit 1, divergence reported" $?
 
 # -- cosim on the real RTL ---------------------------------------------------
+# Returns 0 when harness $1 exists and no RTL or harness source is newer.
+rtl_fresh() {
+  [ -x "$1" ] && [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]
+}
+# skip REASON: one skipped TAP line.
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+
+# cosim_job PROG PES ARGS...: cosim against the reference, traces agree.
+cosim_job() {
+  local prog=$1 pes=$2; shift 2
+  run_cmp $prog cosim --pes $pes "$@"
+  local st=$?
+  [ $st -eq 0 ] && [ "$(jget "$tmp/e/summary.json" divergence)" = null ] && [ -s "$tmp/e/rtl.trace" ] &&
+    [ ! -e "$tmp/e/divergence.txt" ] || st=1
+  check "cosim: $prog $* on $pes: model = RTL = reference ($msg)" $st
+}
+
 RTL=$BUILD/bin/tcpa-rtl
-stale=$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)
-if [ ! -x "$RTL" ] || [ -n "$stale" ]; then
-  echo "ok $((n + 1)) - # SKIP $RTL missing or older than the RTL (make rtl)"
-  n=$((n + 1))
+if ! rtl_fresh "$RTL"; then
+  skip "$RTL missing or older than the RTL (make rtl)"
 else
-  for cfg in "8 1x1" "7 1x2" "16 1x3" "17 1x4" "13 4x1"; do
+  for cfg in "8 1x1" "7 1x1" "8 1x2" "7 1x2" "12 1x3" "16 1x3" "8 1x4" "17 1x4" "12 4x1" "13 4x1"; do
     set -- $cfg
-    run_cmp bitextract cosim --param N=$1 --pes $2 --seed $1
-    st=$?
-    [ $st -eq 0 ] && [ "$(jget "$tmp/e/summary.json" divergence)" = null ] && [ -s "$tmp/e/rtl.trace" ] || st=1
-    check "cosim: bitextract N=$1 on $2: model = RTL = reference ($msg)" $st
+    cosim_job bitextract $2 --param N=$1 --seed $1
   done
 fi
+
+RTLB=$BUILD/rtl/big1d/tcpa-rtl
+if ! rtl_fresh "$RTLB"; then
+  skip "$RTLB missing or older than the RTL (make rtl RTL_CFG=big1d)"
+else
+  for job in "fir 1x1 N=8 T=3" "fir 1x2 N=8 T=3" "fir 1x2 N=9 T=3" "fir 1x3 N=9 T=3" "fir 1x3 N=10 T=2" \
+             "fir 1x4 N=8 T=3" "fir 1x4 N=11 T=3" "fir 4x1 N=8 T=2" "fir 4x1 N=7 T=3" \
+             "matmul 1x1 N=2 M=2 K=3" "matmul 1x2 N=2 M=3 K=4" "matmul 1x2 N=3 M=2 K=3" "matmul 1x3 N=2 M=2 K=3" \
+             "matmul 1x4 N=2 M=2 K=4" "matmul 4x1 N=4 M=2 K=2" "matmul 4x1 N=3 M=2 K=2" \
+             "trimv 1x1 N=4" "trimv 1x2 N=6" "trimv 1x2 N=5" "trimv 1x3 N=6" "trimv 1x4 N=8" "trimv 1x4 N=7" \
+             "trimv 4x1 N=8" "trimv 4x1 N=6"; do
+    set -- $job
+    prog=$1 pes=$2; shift 2
+    args=
+    for a in "$@"; do args="$args --param $a"; done
+    cosim_job $prog $pes --arch configs/big1d.ini $args
+  done
+fi
+
+# -- the waveform at a divergence (a fake harness around the real one) -----
+if ! rtl_fresh "$RTL"; then
+  skip "$RTL missing or older than the RTL: no waveform test"
+else
+  RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
+  cat > "$tmp/fstskew.sh" <<EOF
+#!/usr/bin/env bash
+# the real harness, then the first rd write of PE (0,0) in the trace changed
+for a in "\$@"; do [ "\$prev" = --trace ] && tr=\$a; prev=\$a; done
+echo "\$@" >> "$tmp/fstskew.args"
+$RTL_ABS "\$@"; rc=\$?
+awk '!done && / wr 0,0 [0-9] rd[0-9]* 0x/ { sub(/0x[0-9a-f]*\$/, "0x0badf00d"); done = 1 } { print }' "\$tr" > "\$tr.s" &&
+  mv "\$tr.s" "\$tr"
+exit \$rc
+EOF
+  chmod +x "$tmp/fstskew.sh"
+  rm -rf "$tmp/e" "$tmp/fstskew.args"
+  TCPA_RTL=$tmp/fstskew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim \
+    --window 5 --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
+  st=$?
+  c=$(grep -m1 " wr 0,0 [0-9] rd[0-9]* 0x0badf00d" "$tmp/e/rtl.trace" | cut -d' ' -f1)
+  [ $st -eq 1 ] && [ -n "$c" ] && grep -q "DIVERGENCE at cycle $c, PE (0,0)" "$tmp/err" &&
+    grep -q "DIVERGENCE at cycle $c, PE (0,0)" "$tmp/e/divergence.txt" && grep -q "0x0badf00d" "$tmp/e/divergence.txt" &&
+    grep -q "last .* events of PE (0,0)" "$tmp/e/divergence.txt"
+  check "cosim divergence: report (cycle $c, PE, events) on stderr and in divergence.txt" $?
+  c=${c:-0}
+  [ "$(wc -l < "$tmp/fstskew.args")" = 2 ] && ! head -1 "$tmp/fstskew.args" | grep -q -- --fst &&
+    tail -1 "$tmp/fstskew.args" | grep -q -- "--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
+  st=$?
+  check "cosim divergence: the RTL is rerun with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/e/rtl.trace")
+  marker=$(sed -n 's/^\*[-0-9.e]* \([0-9]*\) .*/\1/p' "$tmp/e/divergence.gtkw")
+  [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + 2 * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
+  check "divergence.gtkw: dump file rtl.fst, marker at t0 + 2c = $t0 + 2*$c ($marker)" $?
+  if ! command -v fst2vcd >/dev/null; then
+    skip "fst2vcd missing (gtkwave package)"
+  else
+    fst2vcd "$tmp/e/rtl.fst" > "$tmp/w.vcd" 2>/dev/null
+    # every variable of the VCD with its full scope
+    awk '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+         $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5 }' "$tmp/w.vcd" |
+      sort -u > "$tmp/vars"
+    grep -v '^[[*@-]' "$tmp/e/divergence.gtkw" | sort -u > "$tmp/named"
+    missing=$(comm -23 "$tmp/named" "$tmp/vars" | head -3 | tr '\n' ' ')
+    [ -s "$tmp/named" ] && [ -z "$missing" ] && grep -q "g_row\[0\].g_col\[0\].u_pe\." "$tmp/named"
+    st=$?
+    check "divergence.gtkw: $(wc -l < "$tmp/named") signals, all in the FST, PE (0,0)'s among them${missing:+ (missing: $missing)}" $st
+    lo=$(grep '^#[0-9]' "$tmp/w.vcd" | head -1 | tr -d '#') hi=$(grep '^#[0-9]' "$tmp/w.vcd" | tail -1 | tr -d '#')
+    w0=$((${t0:-0} + 2 * (c > 5 ? c - 5 : 0))) w1=$((${t0:-0} + 2 * (c + 5) + 1))
+    [ -n "$lo" ] && [ "$lo" -ge $w0 ] && [ "$hi" -le $w1 ] && [ "$hi" -gt $((${t0:-0} + 2 * c)) ]
+    check "rtl.fst holds only the window: times $lo..$hi within $w0..$w1" $?
+  fi
+fi
+$TCPA run regress/programs/bitextract.pla --param N=8 --window 0 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--window" "$tmp/err"; check "--window 0: exit 2" $?
 exit $fail
