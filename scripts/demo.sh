@@ -5,14 +5,26 @@
 # against the independent plain-C implementations (tests/tools/refimpl.c,
 # built here if missing), and prints a table: program, parameters,
 # iteration-space dimensions, equations, equation instances evaluated,
-# interpreter time, verdict. Exits non-zero when any benchmark fails.
+# interpreter time, verdict.
+#
+# Then the hardware tables: every benchmark at a small parameter set on a
+# 1-D region in `tcpa run --engine cosim` (C model and Verilated RTL, traces
+# compared cycle by cycle, outputs against the reference interpreter), once
+# on configs/default.ini and once on configs/big1d.ini; per run: program,
+# region, II with its lower bounds (ResMII, RecMII), cycles, processor
+# classes, stream bytes, verdict. A program that does not fit (exit 3)
+# prints the resource instead of failing. The RTL harnesses are built by
+# `make demo` (build/bin/tcpa-rtl, build/rtl/big1d/tcpa-rtl); without
+# them (DEMO_ENGINE=model) the tables use the C model alone.
+# Exits non-zero when any run that fits fails.
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
-# ARCH (default configs/default.ini).
+# ARCH (default configs/default.ini), DEMO_ENGINE (default cosim).
 set -u
 BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
 ARCH=${ARCH:-configs/default.ini}
+ENGINE=${DEMO_ENGINE:-cosim}
 REFIMPL=$BUILD/tests/tools/refimpl
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -87,8 +99,81 @@ for c in "${CASES[@]}"; do
 done
 echo
 if [ $failed -eq 0 ]; then
-  echo "demo: all ${#CASES[@]} benchmarks pass"
+  echo "demo: all ${#CASES[@]} benchmarks pass the reference check"
 else
-  echo "demo: $failed of ${#CASES[@]} benchmarks FAILED"
-  exit 1
+  echo "demo: $failed of ${#CASES[@]} benchmarks FAILED the reference check"
 fi
+ref_failed=$failed
+
+# small parameter sets for the engines (cycle-accurate runs of every PE)
+HW_CASES=(
+  "bitextract|N=13"
+  "fir|N=9 T=3"
+  "matmul|N=2 M=3 K=4"
+  "conv|CO=1 R=3 C=3 CI=1 KR=2 KC=2"
+  "trimv|N=7"
+  "maxpool|R=4 C=4"
+  "dotprod|N=10"
+  "jacobi|T=2 N=4"
+  "gcd|N=5 S=6"
+  "editdist|N=4 M=5"
+  "satarith|N=10"
+  "band|N=5 W=4"
+)
+
+# Prints the string value of KEY $2 in JSON file $1.
+json_str() {
+  sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" "$1" 2>/dev/null | head -n 1
+}
+
+hw_fmt="%-11s %-6s %-16s %7s %7s %7s  %s\n"
+hw_failed=0 hw_runs=0 hw_nofit=0
+# hw_table ARCH PES: one engine run per HW_CASES entry on region PES.
+hw_table() {
+  local arch=$1 pes=$2 c
+  echo
+  echo "tcpa run --engine $ENGINE on $arch, region $pes (seed 1): C model$([ "$ENGINE" = cosim ] && echo " and RTL, traces")"
+  echo "compared cycle by cycle, outputs against the reference interpreter."
+  echo
+  printf "$hw_fmt" program region "II (Res, Rec)" cycles classes stream verdict
+  printf "$hw_fmt" ----------- ------ ---------------- ------- ------- ------- -------
+  for c in "${HW_CASES[@]}"; do
+    local prog=${c%%|*} ps=${c#*|} args=() p rc verdict ii=- cyc=- cls=- bytes=-
+    for p in $ps; do args+=(--param "$p"); done
+    local dir="$tmp/hw-$prog"
+    rm -rf "$dir"
+    timeout 600 "$TCPA" run "regress/programs/$prog.pla" --arch "$arch" --pes "$pes" --engine "$ENGINE" \
+      "${args[@]}" --seed 1 --out-dir "$dir" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 3 ]; then
+      verdict="does not fit: $(sed -n 's/.*does not fit: //p' "$tmp/err" | head -n 1)"
+      hw_nofit=$((hw_nofit + 1))
+    else
+      hw_runs=$((hw_runs + 1))
+      if [ -s "$dir/summary.json" ]; then
+        ii="$(json_num "$dir/summary.json" ii) ($(json_num "$dir/summary.json" resmii), $(json_num "$dir/summary.json" recmii))"
+        cyc=$(json_num "$dir/summary.json" cycles)
+        cls=$(json_num "$dir/summary.json" processor_classes)
+        bytes=$(json_num "$dir/summary.json" config_bytes)
+      fi
+      if [ $rc -eq 0 ]; then
+        verdict=pass
+      else
+        verdict="FAIL (exit $rc: $(grep -m1 'error' "$tmp/err" | sed 's/^tcpa: error: //'))"
+        local dv=$(json_str "$dir/summary.json" divergence)
+        [ -n "$dv" ] && verdict="$verdict; divergence: $dv"
+        hw_failed=$((hw_failed + 1))
+      fi
+    fi
+    printf "$hw_fmt" "$prog" "$pes" "$ii" "${cyc:--}" "${cls:--}" "${bytes:--}" "$verdict"
+  done
+}
+
+if [ "$ENGINE" = cosim ] && ! { [ -x "$BUILD/bin/tcpa-rtl" ] && [ -x "$BUILD/rtl/big1d/tcpa-rtl" ]; }; then
+  echo "demo: the RTL harnesses are not built (make demo builds them; or DEMO_ENGINE=model)" >&2
+  exit 2
+fi
+hw_table configs/default.ini 1x2
+hw_table configs/big1d.ini 1x3
+echo
+echo "demo: $hw_runs engine runs fit, $((hw_runs - hw_failed)) pass, $hw_failed fail; $hw_nofit do not fit"
+[ $ref_failed -eq 0 ] && [ $hw_failed -eq 0 ] || exit 1
