@@ -74,6 +74,14 @@ module tcpa_ag (
   logic               en, ev, inrange, bwe;
   logic [AW-1:0]      bwa;
   logic [31:0]        bwd;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
 
   assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
                ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
@@ -128,6 +136,11 @@ module tcpa_ag (
       endcase
     end
     if (mine_io && bus_we_i && bus_addr_i == 32'd0) io_d = bus_data_i;
+`ifdef TCPA_MUTANTS
+    // mutant 2: every address of the AG is off by one (base + 1)
+    if (mutant == 32'd2 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE)
+      base_d = bus_data_i + 32'd1;
+`endif
   end
 
   tcpa_stepper u_stepper (

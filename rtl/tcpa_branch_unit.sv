@@ -29,6 +29,14 @@ module tcpa_branch_unit (
   endfunction
 
   logic [1:0] idx;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
 
   always_comb begin
     idx = {(nsel_i == 2'd2) && cond(sel1_i, sig_i, flag_i), cond(sel0_i, sig_i, flag_i)};
@@ -41,5 +49,10 @@ module tcpa_branch_unit (
       tcpa_isa_pkg::BR_COND[1:0]: next_o = target_i[idx*PC_W +: PC_W];
       default: halt_o = 1'b1;
     endcase
+`ifdef TCPA_MUTANTS
+    // mutant 6: br takes the other target (bit 0 of the index inverted)
+    if (mutant == 32'd6 && kind_i == tcpa_isa_pkg::BR_COND[1:0])
+      next_o = target_i[{30'd0, idx ^ 2'd1}*PC_W +: PC_W];
+`endif
   end
 endmodule

@@ -106,6 +106,14 @@ module tcpa_cfg_loader (
   logic [4:0]  nfld;        // field of the next payload word
   logic [31:0] remain;      // payload words after this one
   logic [31:0] fin_crc;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
 
   assign cfg_ready_o = (st_q != S_DONE);
   assign acc = cfg_valid_i && cfg_ready_o;
@@ -393,6 +401,12 @@ module tcpa_cfg_loader (
         end
         default: ;  // S_DONE, S_ERR: words are ignored
       endcase
+`ifdef TCPA_MUTANTS
+      // mutant 8: the first data word of every IODATA packet is skipped
+      // (checked and counted, never written to the bank)
+      if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_pkg::PKT_IODATA && baddr_d == 32'd1)
+        bwe_d = 1'b0;
+`endif
     end
   end
 

@@ -21,6 +21,14 @@ module tcpa_fd (
   logic [D-1:0]  valid_q, valid_d;
   logic [PW-1:0] r_q, r_d, w_q, w_d;
   logic [31:0]   depth_q, depth_d;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
 
   // Returns pointer p advanced by one in a ring of `depth` entries.
   function automatic logic [PW-1:0] bump(input logic [PW-1:0] p, input logic [31:0] depth);
@@ -38,6 +46,10 @@ module tcpa_fd (
       w_d = bump(w_q, depth_q);
       valid_d[w_q] = 1'b1;
     end
+`ifdef TCPA_MUTANTS
+    // mutant 7: the read pointer does not advance
+    if (mutant == 32'd7) r_d = r_q;
+`endif
   end
 
   always_ff @(posedge clk_i) begin

@@ -18,6 +18,14 @@ module tcpa_fifo (
   logic [D*32-1:0] buf_q, buf_d;
   logic [CW-1:0]   cnt_q, cnt_d;
   logic [CW-1:0]   after;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
 
   always_comb begin
     buf_d = buf_q;
@@ -37,6 +45,10 @@ module tcpa_fifo (
         cnt_d = after + 1'b1;
       end
     end
+`ifdef TCPA_MUTANTS
+    // mutant 3: pushes are dropped (the count does not grow)
+    if (mutant == 32'd3 && push_i) cnt_d = after;
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

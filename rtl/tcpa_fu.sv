@@ -98,6 +98,19 @@ module tcpa_fu #(
   logic [3*8-1:0]   opnd;
   logic [3*32-1:0]  val;
   logic [PW-1:0]    res, wb;
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+  logic [PW-1:0]    late_q;  // mutant 5: the result one cycle later
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) late_q <= '0;
+    else late_q <= res;
+  end
+`endif
 
   tcpa_imem u_imem (
     .clk_i    (clk_i),
@@ -126,6 +139,10 @@ module tcpa_fu #(
         val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
       else
         val[k*32 +: 32] = src_val_i[k*32 +: 32];
+`ifdef TCPA_MUTANTS
+      // mutant 1: SRCB takes the register path even for an immediate
+      if (mutant == 32'd1 && k == 1) val[k*32 +: 32] = src_val_i[k*32 +: 32];
+`endif
     end
   end
 
@@ -161,6 +178,13 @@ module tcpa_fu #(
       pipe_d = pipe_q << PW;
       pipe_d[0 +: PW] = res;
     end
+`ifdef TCPA_MUTANTS
+    // mutant 5: a latency-1 FU writes its result one cycle late
+    if (mutant == 32'd5 && LAT == 1) begin
+      wb = late_q;
+      inflight_o = res[PW-1];
+    end
+`endif
   end
 
   always_comb begin

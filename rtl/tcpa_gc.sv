@@ -161,6 +161,15 @@ module tcpa_gc (
     );
   end
 
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   // signal i: some term of i has all its constraints true at J(s)
   always_comb begin
     sig = '0;
@@ -179,6 +188,10 @@ module tcpa_gc (
       for (int unsigned i = 0; i < NSIG; i++)
         if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
+`ifdef TCPA_MUTANTS
+    // mutant 4: control signal c0 stuck at 0
+    if (mutant == 32'd4) sig[0] = 1'b0;
+`endif
   end
 
   always_comb begin

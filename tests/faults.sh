@@ -242,12 +242,130 @@ else
     D=$tmp/$prog; counted=0
     clean_run $prog "$D" $arch --pes $pes "$@"
     check "$prog on $pes (big1d.ini): clean model run, disasm and word map" $?
-    corrupt "$prog: immediate of the first instruction with one" "$D" "$(insn_word 0 '#' w2 "$D")" 1 '#' "$RTLB" $arch
+    w=; for k in $(seq 0 $(( $(grep -c '^program ' "$D/clean.dis") - 1 ))); do
+      w=$(insn_word $k '#' w2 "$D"); [ -n "$w" ] && break
+    done
+    if [ -n "$w" ]; then
+      corrupt "$prog: immediate of the first instruction with one (program $k)" "$D" "$w" 1 '#' "$RTLB" $arch
+    else
+      echo "# $prog: no instruction has an immediate; that corruption does not apply"
+    fi
     set -- $(word_of gc 0 bound0 "$D/fields")
     corrupt "$prog: GC bound0 (xor 1)" "$D" "${1:-}" 1 'bounds ' "$RTLB" $arch
     set -- $(word_of ag 0 base "$D/fields")
     corrupt "$prog: base address of the first AG (xor 1)" "$D" "${1:-}" 1 'base ' "$RTLB" $arch
   done
+fi
+
+# -- (B) RTL mutants ------------------------------------------------------------
+# Prints 1 when PE $1 (R,C) lies in the disassembly's rectangle $2
+# (R[..R2],C[..C2]), else 0.
+in_rect() {
+  awk -v pe="$1" -v rect="$2" 'BEGIN {
+    split(pe, p, ","); split(rect, q, ",")
+    n = split(q[1], r, "\\.\\."); if (n == 1) r[2] = r[1]
+    n = split(q[2], c, "\\.\\."); if (n == 1) c[2] = c[1]
+    print (p[1] >= r[1] && p[1] <= r[2] && p[2] >= c[1] && p[2] <= c[2]) ? 1 : 0 }'
+}
+
+# Prints the FU number of FU name $1 (alu0.., mul0.., div0..) on $2 alus
+# and $3 multipliers.
+fu_number() {
+  case $1 in
+    alu*) echo "${1#alu}" ;; mul*) echo $(( $2 + ${1#mul} )) ;; div*) echo $(( $2 + $3 + ${1#div} )) ;;
+  esac
+}
+
+# Prints the value of key $2 in section [pe] of architecture file $1.
+pe_key() {
+  awk -v k="$2" '/^\[/ { s = $0 } s == "[pe]" && $1 == k { print $3; exit }' "$1"
+}
+
+# Prints "CYCLE PLACE" where mutant 6 (br takes the other target) first
+# shows in clean trace $1 of disassembly $2: one cycle after the first issue
+# of a br whose targets differ (the next issue's pc changes); or "none".
+derive_branch() {
+  local nalu nmul; nalu=$(pe_key "$3" alu); nmul=$(pe_key "$3" mul)
+  awk '/^program fu / { fu = $3; rect = $5; next } /^[a-z]/ { fu = "" }
+       fu != "" && / br / { t = $0; sub(/.*\? */, "", t); split(t, tt, /[ :\/]+/)
+                            if (tt[1] != tt[2]) { pc = $0; sub(/.*\/\/ */, "", pc); print fu, rect, pc } }' "$2" |
+  while read -r fu rect pc; do
+    f=$(fu_number "$fu" "$nalu" "$nmul")
+    grep -v '^#' "$1" | awk -v f="$f" -v pc="$pc" '$2 == "issue" && $4 == f && $5 == pc { print $1 + 1, $3 }' |
+      while read -r cyc pe; do [ "$(in_rect "$pe" "$rect")" = 1 ] && { echo "$cyc $pe"; break; }; done
+  done | sort -n | head -n 1 | grep . || echo none
+}
+
+# Prints "CYCLE PLACE" where mutant 8 (the loader skips the first data word
+# of each IODATA packet) first shows in clean trace $1 of disassembly $2:
+# the first bank read of such a word (side, bank, start address, a PE of
+# the packet's rectangle) whose clean value is not 0; or "none".
+derive_iodata() {
+  awk '/^iodata side / { side = $3; bank = $5; rect = $7; next }
+       side != "" && $1 == "address" { print side, bank, rect, $2; side = "" }' "$2" |
+  while read -r side bank rect addr; do
+    grep -v '^#' "$1" | awk -v s="$side" -v b="$bank" -v a="$addr" \
+      '$2 == "bank" && $4 == s && $5 == b && $6 == "rd" && $7 == a && $8 != "0x00000000" { print $1, $3 }' |
+      while read -r cyc pe; do [ "$(in_rect "$pe" "$rect")" = 1 ] && { echo "$cyc $pe"; break; }; done
+  done | sort -n | head -n 1 | grep . || echo none
+}
+
+# Prints "CYCLE PLACE" of the first line of clean trace $1 whose fields
+# satisfy awk condition $2, or "none".
+derive_first() {
+  grep -v '^#' "$1" | awk "$2 { print \$1, \$3; found = 1; exit } END { if (!found) print \"none\" }"
+}
+
+# Runs mutant $1 ($2: its name) on stream $3 with clean model trace $4 in
+# cosim; the checker must report a divergence, at "CYCLE PLACE" $5 when it
+# is not "-" (derived independently).
+mutant() {
+  local m=$1 name=$2 bin=$3 clean=$4 want=$5 c=$tmp/m$1
+  mkdir -p "$c"
+  "$MUT" "$bin" +mutant=$m --trace "$c/rtl.trace" --max-cycles 2000 >/dev/null 2>"$c/err"
+  "$TCPA" cosim-check "$clean" "$c/rtl.trace" >"$c/report" 2>&1
+  local st=$? got; got=$(reported "$c/report")
+  echo "# mutant $m ($name): divergence reported at cycle/PE $got ($(sed -n 's/^  event: *//p' "$c/report"))"
+  if [ "$want" = - ]; then
+    [ $st -eq 1 ] && [ "$got" != none ]
+    check "mutant $m ($name): cosim-check detects it (exit $st, at $got)" $?
+  else
+    [ $st -eq 1 ] && [ "$got" = "$want" ]
+    check "mutant $m ($name): detected at the first affected cycle/PE (expected $want, reported $got, exit $st)" $?
+  fi
+}
+
+MUT=$BUILD/rtl/mutants/tcpa-rtl
+D=$tmp/bx arch=configs/default.ini
+if ! fresh "$MUT"; then
+  skip "RTL mutants 1..8 in cosim" "$MUT missing or older than rtl/ (make $MUT)"
+else
+  T=$D/model.trace
+  "$MUT" "$D/config.bin" --trace "$tmp/m0.trace" >/dev/null 2>&1
+  "$TCPA" cosim-check "$T" "$tmp/m0.trace" >/dev/null
+  check "mutants build without +mutant: agrees with the model" $?
+  "$MUT" "$D/config.bin" +mutant=0 --trace "$tmp/m00.trace" >/dev/null 2>&1
+  if fresh "$RTL"; then
+    "$RTL" "$D/config.bin" --trace "$tmp/d.trace" >/dev/null 2>&1
+    cmp -s "$tmp/m0.trace" "$tmp/d.trace" && cmp -s "$tmp/m00.trace" "$tmp/d.trace"
+    check "mutants build, no mutant and +mutant=0: the same trace as build/bin/tcpa-rtl" $?
+  fi
+  nalu=$(pe_key $arch alu)
+  mutant 1 "FU source mux: SRCB reads the register path for an immediate" "$D/config.bin" "$T" -
+  mutant 2 "AG address off by one" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "bank"')"
+  mutant 3 "FIFO push dropped" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "pop"')"
+  mutant 4 "control signal c0 stuck at 0" "$D/config.bin" "$T" \
+    "$(derive_first "$T" '$2 == "sig" && index("13579bdf", substr($4, 10, 1))')"
+  mutant 5 "ALU latency one cycle too long" "$D/config.bin" "$T" "$(derive_first "$T" "\$2 == \"wr\" && \$4 < $nalu")"
+  mutant 6 "br takes the other target" "$D/config.bin" "$T" "$(derive_branch "$T" "$D/clean.dis" $arch)"
+  # mutant 7 needs an fd deeper than 1: fd0 of the bitextract stream set to
+  # depth 3 (no observable change in the model, part A)
+  set -- $(word_of regcfg 0 fd0.depth "$D/fields")
+  "$TCPA" stream-poke "$D/config.bin" --word "$1" --xor 2 -o "$tmp/fd3.bin" &&
+    "$TCPA" sim "$tmp/fd3.bin" --trace "$tmp/fd3.trace" >/dev/null && [ -z "$(first_diff "$T" "$tmp/fd3.trace" | grep -v none)" ]
+  check "fd0 depth 3 stream: the model's trace equals the clean one" $?
+  mutant 7 "fd read pointer not advancing (fd0 depth 3)" "$tmp/fd3.bin" "$tmp/fd3.trace" -
+  mutant 8 "loader skips the first IODATA data word" "$D/config.bin" "$T" "$(derive_iodata "$T" "$D/clean.dis")"
 fi
 
 exit $fail
