@@ -1,7 +1,7 @@
 // rtl_main.cpp: the Verilator harness of the TCPA RTL (build/bin/tcpa-rtl).
 //
-//   tcpa-rtl STREAM.bin [--trace FILE] [--fst FILE] [--max-cycles N]
-//            [--dump-banks DIR]
+//   tcpa-rtl STREAM.bin [--trace FILE] [--fst FILE] [--fst-window FROM:TO]
+//            [--max-cycles N] [--dump-banks DIR]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
 // port, then clocks it from cycle 0 (the first cycle with run_o high) until
@@ -9,7 +9,10 @@
 // events of that cycle, sampled before the clock edge that ends it), turns
 // them into trace.md lines and writes them sorted canonically; faults that
 // are relations between events (wconflict, leftover) are formed here from
-// the same ports. Exit: 0 done without faults, 1 timeout or a fault, 2 the
+// the same ports. The trace states where cycle 0 lies in the FST
+// (`# fst t0=T period=2`, docs/trace.md): cycle t's clock-low dump is at
+// time t0 + 2t. --fst-window dumps only cycles FROM..TO (times keep
+// counting, so t0 stays valid). Exit: 0 done without faults, 1 timeout or a fault, 2 the
 // loader rejected the stream (its error code is printed), 3 usage or I/O.
 #include <cerrno>
 #include <cstdint>
@@ -58,7 +61,20 @@ struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
              *banks = nullptr;
   long max_cycles = 100000;
+  long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
 };
+
+// Returns 0 after reading `FROM:TO` (0 <= FROM <= TO) into o, or 3.
+int parse_window(const char *v, Options &o) {
+  char *end;
+  o.win_from = strtol(v, &end, 10);
+  if (*end == ':') o.win_to = strtol(end + 1, &end, 10);
+  if (*end || end == v || o.win_from < 0 || o.win_to < o.win_from) {
+    fprintf(stderr, "tcpa-rtl: --fst-window: expected FROM:TO with 0 <= FROM <= TO: %s\n", v);
+    return 3;
+  }
+  return 0;
+}
 
 // Returns 0 and fills o from argv, or 3 after printing the usage.
 int parse_args(int argc, char **argv, Options &o) {
@@ -66,9 +82,12 @@ int parse_args(int argc, char **argv, Options &o) {
     std::string a = argv[i];
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
-         a == "--dump-banks") && i + 1 < argc) {
+         a == "--dump-banks" || a == "--fst-window") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
+      else if (a == "--fst-window") {
+        if (parse_window(v, o)) return 3;
+      }
       else if (a == "--fst") o.fst = v;
       else if (a == "--dump-banks") o.banks = v;
       else {
@@ -88,7 +107,7 @@ int parse_args(int argc, char **argv, Options &o) {
   }
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--fst FILE] "
-                    "[--max-cycles N] [--dump-banks DIR]\n");
+                    "[--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]\n");
     return 3;
   }
   return 0;
@@ -116,17 +135,18 @@ int load_stream(const char *path, std::vector<uint32_t> &w, size_t &bytes) {
 struct Sim {
   Vtcpa_top *top;
   VerilatedFstC *fst = nullptr;
+  bool dumping = true;  // false outside the --fst-window
   uint64_t time = 0;
 
   // Advances one clock cycle (falling then rising edge), dumping both.
   void tick() {
     top->clk_i = 0;
     top->eval();
-    if (fst) fst->dump(time);
+    if (fst && dumping) fst->dump(time);
     time++;
     top->clk_i = 1;
     top->eval();
-    if (fst) fst->dump(time);
+    if (fst && dumping) fst->dump(time);
     time++;
   }
   // Settles the combinational outputs of the current cycle (clock low).
@@ -349,6 +369,7 @@ int main(int argc, char **argv) {
     sim.top->trace(sim.fst, 99);
     sim.fst->open(o.fst);
   }
+  sim.dumping = o.win_from < 0;  // a window starts at a cycle >= 0
   sim.top->rst_ni = 0;
   sim.top->cfg_valid_i = 0;
   for (int k = 0; k < 3; k++) sim.tick();
@@ -369,11 +390,14 @@ int main(int argc, char **argv) {
   snprintf(line, sizeof line, "# tcpa-trace 1 fp=0x%016llx\n# engine tcpa-rtl\n",
            (unsigned long long)TCPA_ARCH_FINGERPRINT);
   out += line;
+  snprintf(line, sizeof line, "# fst t0=%llu period=2\n", (unsigned long long)sim.time);
+  out += line;
   const int npe = TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS;
   std::vector<uint32_t> prev_sig(npe, 0);
   bool fault = false, done = false;
   long t = 0;
   for (; t < o.max_cycles && !done; t++) {
+    if (o.win_from >= 0) sim.dumping = t >= o.win_from && t <= o.win_to;
     sim.settle();
     std::vector<rtl_event> ev;
     for (int p = 0; p < npe; p++) {
