@@ -161,13 +161,16 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
   int64_t from = d->cycle > (uint64_t)w ? (int64_t)(d->cycle - (uint64_t)w) : 0;
   engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from,
                     (int64_t)d->cycle + w};
-  if (!fst || !gtkw) snprintf(msg, sizeof msg, "out of memory");
-  else if (remove(fst), engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg)) {
-  } else if (engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg)) {
-  } else if (!engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg)) {
-    msg[0] = 0;
+  int ok = 0;
+  if (!fst || !gtkw) {
+    snprintf(msg, sizeof msg, "out of memory");
+  } else {
+    remove(fst); /* a waveform of an earlier run must not pass for this one */
+    ok = !engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg) &&
+         !engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg) &&
+         !engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg);
   }
-  if (msg[0]) fprintf(f, "  (no waveform: %s)\n", msg);
+  if (!ok) fprintf(f, "  (no waveform: %s)\n", msg);
   engine_result_free(&r);
   free(fst);
   free(gtkw);
