@@ -52,6 +52,13 @@ void arch_config_write_sv(const arch_config *cfg, FILE *out);
 /* Data width of every PE, register and bank word (fixed by spec/arch.md). */
 #define ARCH_DATA_WIDTH 32
 
+/* Steps of control-signal history the global controller keeps for the PEs
+ * that lag behind it (docs/timing.md section 2): a PE whose start delay d
+ * exceeds (ARCH_GC_HISTORY - 1) * ii cycles does not fit. A derived
+ * constant of this version, the same in the RTL (rtl/tcpa_pkg.sv HIST;
+ * tests/rtl.sh checks they agree). */
+#define ARCH_GC_HISTORY 128
+
 /* Writes `cfg` to `out` as an INI file with every key, defaults included;
  * loading it gives a configuration with the same fingerprint. */
 void arch_config_write_ini(const arch_config *cfg, FILE *out);

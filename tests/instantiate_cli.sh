@@ -159,4 +159,19 @@ $TCPA compile regress/programs/bitextract.pla --arch "$tmp/imem.ini" -o "$tmp/im
 $TCPA instantiate "$tmp/im.sym" --arch "$tmp/imem.ini" --param N=16 --pes 1x3 -o "$tmp/x.bin" 2> "$tmp/err"; st=$?
 [ $st -eq 3 ] && grep -q "processor class [0-9]*, alu[0-9]: the program needs [0-9]* instruction words, pe.imem is 6" "$tmp/err"
 check "pe.imem 6: exit 3 naming class, FU, words" $?
+
+# Start delays are bounded by the GC's control-signal history
+# (ARCH_GC_HISTORY steps of ii, docs/timing.md 2): editdist M=2 on 1x4 of
+# configs/big1d.ini has ii 11 and lambda^K = 11p - 4; N=165 puts the last
+# PE at 1374 <= 127*11 = 1397 cycles (fits), N=170 at 1407 (exit 3).
+"$TCPA" compile regress/programs/editdist.pla --arch configs/big1d.ini -o "$tmp/ed.sym" >/dev/null 2>&1
+"$TCPA" instantiate "$tmp/ed.sym" --arch configs/big1d.ini --param N=165 --param M=2 --pes 1x4 \
+  -o "$tmp/ed.bin" >/dev/null 2>&1
+check "editdist N=165 on 1x4: last start delay 1374 within the signal history" $?
+"$TCPA" instantiate "$tmp/ed.sym" --arch configs/big1d.ini --param N=170 --param M=2 --pes 1x4 \
+  -o "$tmp/ed2.bin" >/dev/null 2>"$tmp/ed.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "control-signal history: the last PE starts 1407 cycles" "$tmp/ed.err" &&
+  [ ! -e "$tmp/ed2.bin" ]
+check "editdist N=170 on 1x4: beyond the signal history, exit 3 naming it, no stream (exit $rc)" $?
 exit $fail

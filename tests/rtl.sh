@@ -41,6 +41,13 @@ verilator --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
   "$BUILD/gen/tcpa_params_pkg.sv" "$BUILD/gen/tcpa_isa_pkg.sv" $sv >"$tmp/lint" 2>&1
 check "verilator --lint-only -Wall is clean" $?
 
+# The GC's signal history (HIST) is the constant the instantiator checks
+# start delays against (ARCH_GC_HISTORY, compiler/arch.h): they must agree.
+hist_rtl=$(sed -n 's/.*localparam int unsigned HIST *= *\([0-9]*\);.*/\1/p' rtl/tcpa_pkg.sv)
+hist_c=$(sed -n 's/^#define ARCH_GC_HISTORY \([0-9]*\).*/\1/p' compiler/arch.h)
+[ -n "$hist_rtl" ] && [ "$hist_rtl" = "$hist_c" ]
+check "RTL HIST ($hist_rtl) equals ARCH_GC_HISTORY ($hist_c)" $?
+
 stale=$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)
 if [ ! -x "$RTL" ] || [ -n "$stale" ]; then
   echo "ok $((n + 1)) - # SKIP $RTL missing or older than the RTL (make test-rtl)"
