@@ -162,14 +162,15 @@ test-rtl: $(BUILD)/bin/tcpa-rtl $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcp
 # built with +define+TCPA_MUTANTS, so the mutation hooks of rtl/*.sv exist;
 # `tcpa-rtl STREAM +mutant=N` selects one (docs/rtl.md "Fault injection").
 # Same sources, parameters and harness as the RTL block's default model;
-# built after it (one Verilator build at a time). tests/faults.sh uses it.
+# built after it (one Verilator build at a time), its C++ at -O0 since
+# tests/faults.sh runs it only on short streams.
 $(BUILD)/rtl/mutants/tcpa-rtl: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) $(BUILD)/rtl/default/tcpa_params_pkg.sv \
                               $(BUILD)/rtl/default/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv \
                               | $(BUILD)/rtl/default/tcpa-rtl
 	@mkdir -p $(dir $@)
 	flock $(BUILD)/rtl/default/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --top-module tcpa_top \
 	  +define+TCPA_MUTANTS -Mdir $(BUILD)/rtl/mutants/obj \
-	  -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/default) -I$(abspath tb)" \
+	  -CFLAGS "-O0 -I$(abspath $(BUILD)/rtl/default) -I$(abspath tb)" \
 	  rtl/lint_waivers.vlt $(BUILD)/rtl/default/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
 	  $(RTL_SV) $(abspath tb/rtl_main.cpp) -o $(abspath $@) > $(BUILD)/rtl/mutants/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/rtl/mutants/build.log; exit 1; }
