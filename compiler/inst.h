@@ -78,6 +78,10 @@ typedef struct {
   int nwords;
   isa_word *words;
   isa_insn *insns;    /* [nwords] the same, decoded (for the listing) */
+  int nk_orig;        /* kernel classes before merging (inst_merge.c) */
+  int body_orig;      /* words of one copy of the unmerged CFG's kernels */
+  int halt_orig;      /* 1: the unmerged program needs a `nop ; halt` word */
+  int nwords_orig;    /* words of the program without the size reductions */
 } inst_fuprog;
 
 /* A processor class: the PEs k (index along the region) that run it. */
@@ -170,6 +174,17 @@ int inst_fold(inst *x, char *msg, size_t msgsz);
 
 /* Returns INST_OK after building the CFG of every FU program. */
 int inst_cfg(inst *x, char *msg, size_t msgsz);
+
+/* Merges the kernel classes of f whose kernels are identical (the ii
+ * instructions and, per slot, the fold distance fold[op] = floor(tau / ii)
+ * of the op issued; fold NULL: instructions only): the merged node has the
+ * union of the iteration sets and of the outgoing edges, parallel edges
+ * joined. Returns the number of kernel classes removed, -1 on error. */
+int inst_merge_fu(inst_fuprog *f, int ii, const int *fold);
+
+/* Returns the words program generation gives a kernel of ii slots whose
+ * CFG node has d outgoing edges (halt included), pe.branch_targets bt. */
+int inst_node_words(int ii, int bt, int d);
 
 /* Returns INST_OK after allocating control signals; INST_ERR_NOFIT when
  * more than gc.signals are needed (msg: needed and available). */
