@@ -6,12 +6,15 @@
  * and writes the configuration stream atomically (stream_writer_save). The
  * listing and the layout (where each output element lands in the banks)
  * are written through temporary files too. Inputs not given are zero.
- * Prints a summary: region, p, processor classes, stream bytes.
+ * Prints a summary: region, p, processor classes, stream bytes; with
+ * --time also the wall time of inst_run (concretize .. I/O placement) and
+ * of inst_emit (CLOCK_MONOTONIC), for scripts/bench_tables.sh.
  * Exit 0 written, 2 invalid input, 3 does not fit (what, needed, available).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arch.h"
 #include "cli.h"
@@ -31,6 +34,7 @@ typedef struct {
   char *in_name[CLI_INST_MAX];
   const char *in_file[CLI_INST_MAX];
   int rows, cols;
+  int time;
 } cli_inst_opts;
 
 /* Prints the usage of `tcpa instantiate` to f. */
@@ -45,7 +49,8 @@ static void cli_inst_usage(FILE *f) {
         "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
         "  --arch A.ini   architecture (default: the embedded default); must match the .sym\n"
-        "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n\n"
+        "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n"
+        "  --time         also print the wall time of instantiation and of writing the stream\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit\n",
         f);
 }
@@ -67,6 +72,10 @@ static int cli_inst_parse(int argc, char **argv, cli_inst_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
+    if (!strcmp(a, "--time")) {
+      o->time = 1;
+      continue;
+    }
     int takes = !strcmp(a, "--param") || !strcmp(a, "--pes") || !strcmp(a, "-o") || !strcmp(a, "--listing") ||
                 !strcmp(a, "--layout") || !strcmp(a, "--arch") || !strcmp(a, "--in");
     if (takes && i + 1 >= argc) {
@@ -157,6 +166,13 @@ static int cli_inst_text(const char *path, const inst *x, void (*fn)(const inst 
   return datafile_tmp_commit(&t);
 }
 
+/* Returns the monotonic clock in seconds. */
+static double cli_inst_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Returns the exit status after instantiating with options o. */
 static int cli_inst_main(const cli_inst_opts *o) {
   arch_config cfg;
@@ -176,13 +192,17 @@ static int cli_inst_main(const cli_inst_opts *o) {
   }
   inst x;
   inst_data data = {0};
+  double t0 = cli_inst_now();
   int st = inst_run(&x, &m, &cfg, o->nparam, (char **)o->pname, o->pval, o->rows, o->cols, msg, sizeof msg);
+  double t_run = cli_inst_now() - t0, t_emit = 0;
   if (st) diag_error_plain("instantiate: %s: %s", o->sym, msg);
   if (!st && cli_inst_inputs(o, &x, &data)) st = CLI_EXIT_INPUT;
   stream_writer w;
   stream_writer_init(&w, &cfg);
   if (!st) {
+    t0 = cli_inst_now();
     st = inst_emit(&x, &data, &w, msg, sizeof msg);
+    t_emit = cli_inst_now() - t0;
     if (st) diag_error_plain("instantiate: %s: %s", o->sym, msg);
   }
   if (!st && o->listing && cli_inst_text(o->listing, &x, inst_listing)) st = CLI_EXIT_INPUT;
@@ -195,6 +215,7 @@ static int cli_inst_main(const cli_inst_opts *o) {
     printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor classes, %d control signals, "
            "stream %zu bytes\n",
            o->out, o->rows, o->cols, x.t, (long long)x.p, m.ii, x.npc, x.nsig, 4 * (6 + w.n));
+    if (o->time) printf("time: instantiate %.6f s, emit %.6f s\n", t_run, t_emit);
   }
   stream_writer_free(&w);
   for (int a = 0; data.vals && a < m.narrays; a++) free(data.vals[a]);
