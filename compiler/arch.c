@@ -30,7 +30,12 @@
 #include "diag.h"
 #include "fileio.h"
 
-enum { ARCH_KEY_POW2 = 1 }; /* the value must be a power of two */
+enum {
+  ARCH_KEY_POW2 = 1, /* the value must be a power of two */
+  ARCH_KEY_EXT = 2   /* a key this project adds to spec/arch.md: it enters the
+                        fingerprint only when set away from its default, so
+                        the fingerprints of spec-only files do not change */
+};
 
 typedef struct {
   const char *section, *key;
@@ -71,6 +76,8 @@ static const arch_key arch_keys[] = {
      "global control signals"},
     {"gc", "dims", ARCH_F(gc_dims), 6, 1, 8, 0,
      "loop dimensions the global controller counts"},
+    {"gc", "history", ARCH_F(gc_history), ARCH_GC_HISTORY_DEFAULT, 2, 512, ARCH_KEY_EXT,
+     "steps of control-signal history kept for lagging PEs"},
     {"iobuf", "banks", ARCH_F(banks), 4, 1, 16, 0,
      "memory banks behind each border PE side"},
     {"iobuf", "depth", ARCH_F(bank_depth), 1024, 1, 1 << 20, 0,
@@ -479,6 +486,8 @@ uint64_t arch_config_fingerprint(const arch_config *cfg) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (int k = 0; k < ARCH_NKEYS; k++) {
     char line[128];
+    if ((arch_keys[k].flags & ARCH_KEY_EXT) && arch_field_get(cfg, k) == arch_keys[k].def)
+      continue;
     int n = snprintf(line, sizeof line, "%s.%s=%d\n", arch_keys[k].section,
                      arch_keys[k].key, arch_field_get(cfg, k));
     h = arch_fnv1a(h, line, (size_t)n);

@@ -17,7 +17,7 @@ typedef struct {
   int fifo_depth, imem, branch_targets; /* [pe] */
   int lat_alu, lat_mul, lat_div;      /* [latency] */
   int ports;                          /* [interconnect] */
-  int gc_signals, gc_dims;            /* [gc] */
+  int gc_signals, gc_dims, gc_history; /* [gc] */
   int banks, bank_depth;              /* [iobuf] */
 } arch_config;
 
@@ -52,12 +52,12 @@ void arch_config_write_sv(const arch_config *cfg, FILE *out);
 /* Data width of every PE, register and bank word (fixed by spec/arch.md). */
 #define ARCH_DATA_WIDTH 32
 
-/* Steps of control-signal history the global controller keeps for the PEs
- * that lag behind it (docs/timing.md section 2): a PE whose start delay d
- * exceeds (ARCH_GC_HISTORY - 1) * ii cycles does not fit. A derived
- * constant of this version, the same in the RTL (rtl/tcpa_pkg.sv HIST;
- * tests/rtl.sh checks they agree). */
-#define ARCH_GC_HISTORY 128
+/* gc.history (a key this project adds to spec/arch.md, docs/arch.md): the
+ * steps of control-signal history the global controller keeps for the PEs
+ * that lag behind it (docs/timing.md section 2). A PE whose start delay d
+ * exceeds (gc.history - 1) * ii cycles does not fit; the RTL sizes its
+ * history ring from it (rtl/tcpa_pkg.sv HIST = GC_HISTORY). */
+#define ARCH_GC_HISTORY_DEFAULT 128
 
 /* Writes `cfg` to `out` as an INI file with every key, defaults included;
  * loading it gives a configuration with the same fingerprint. */

@@ -286,16 +286,16 @@ char *inst_set_str(isl_set *s) {
 
 /* Returns INST_OK when the largest start delay of the region, |lambda^K| *
  * (t - 1) cycles, is within the control-signal history of the global
- * controller (ARCH_GC_HISTORY steps of ii cycles, docs/timing.md 2);
+ * controller (gc.history steps of ii cycles, docs/timing.md 2);
  * INST_ERR_NOFIT naming the resource otherwise. */
 static int inst_delay_check(const inst *x, char *msg, size_t msgsz) {
   int64_t dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->t - 1);
-  int64_t cap = (int64_t)(ARCH_GC_HISTORY - 1) * x->m->ii;
+  int64_t cap = (int64_t)(x->arch.gc_history - 1) * x->m->ii;
   if (dmax <= cap) return INST_OK;
   snprintf(msg, msgsz,
            "control-signal history: the last PE starts %lld cycles after the first, "
-           "the global controller keeps %d steps of ii %d (%lld cycles)",
-           (long long)dmax, ARCH_GC_HISTORY, x->m->ii, (long long)cap);
+           "the global controller keeps gc.history = %d steps of ii %d (%lld cycles)",
+           (long long)dmax, x->arch.gc_history, x->m->ii, (long long)cap);
   return INST_ERR_NOFIT;
 }
 

@@ -42,7 +42,7 @@ package tcpa_pkg;
   localparam int unsigned FDP_W   = (FD_DEPTH > 1) ? $clog2(FD_DEPTH) : 1;
   localparam int unsigned FIFO_W  = $clog2(FIFO_DEPTH + 1);
   // signal history of the GC (steps a PE may lag behind the GC, see rtl.md)
-  localparam int unsigned HIST    = 128;
+  localparam int unsigned HIST    = tcpa_params_pkg::GC_HISTORY;
 
   // packet types (docs/stream.md)
   localparam logic [2:0] PKT_PROGRAM = 3'd1;

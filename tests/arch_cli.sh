@@ -116,4 +116,26 @@ check "an invalid file leaves the -o file untouched and no temporary" $?
 "$TCPA" arch configs/default.ini --sv -o "$tmp/no/such/dir/p.sv" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "cannot write" "$tmp/err" && [ ! -e "$tmp/no" ]
 check "-o into a missing directory fails with exit 2" $?
+# gc.history: a key this project adds (docs/arch.md). At its default it does
+# not enter the fingerprint (spec-only files keep theirs); set away from it,
+# it does, and the RTL package carries it (HIST of rtl/tcpa_pkg.sv).
+printf '[gc]\nhistory = 128\n' > "$tmp/h128.ini"
+printf '[gc]\nhistory = 16\n' > "$tmp/h16.ini"
+fp_def=$("$TCPA" arch configs/default.ini --fingerprint)
+[ "$("$TCPA" arch "$tmp/h128.ini" --fingerprint)" = "$fp_def" ] &&
+  [ "$("$TCPA" arch "$tmp/h16.ini" --fingerprint)" != "$fp_def" ]
+check "gc.history: default keeps the fingerprint, 16 changes it" $?
+"$TCPA" arch "$tmp/h16.ini" --sv | grep -q 'GC_HISTORY *= 16;'
+check "gc.history 16 reaches the SV package as GC_HISTORY" $?
+printf '[gc]\nhistory = 1\n' > "$tmp/h1.ini"
+"$TCPA" arch "$tmp/h1.ini" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "h1.ini:2:.*history" "$tmp/err"
+check "gc.history 1 is out of range, exit 2 naming file, line and key (exit $rc)" $?
+printf '[gc]\nhistory = 2\n' > "$tmp/h2.ini"
+"$TCPA" compile regress/programs/bitextract.pla --arch "$tmp/h2.ini" -o "$tmp/bx.sym" >/dev/null 2>&1
+"$TCPA" instantiate "$tmp/bx.sym" --arch "$tmp/h2.ini" --param N=32 --pes 1x1 -o "$tmp/bx1.bin" >/dev/null 2>&1
+check "gc.history 2: bitextract on 1x1 (no start delay) fits" $?
+"$TCPA" instantiate "$tmp/bx.sym" --arch "$tmp/h2.ini" --param N=32 --pes 1x4 -o "$tmp/bx4.bin" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "gc.history = 2 steps of ii 2" "$tmp/err" && [ ! -e "$tmp/bx4.bin" ]
+check "gc.history 2: bitextract on 1x4 exceeds the history, exit 3 naming gc.history (exit $rc)" $?
 exit $fail

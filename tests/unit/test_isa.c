@@ -21,7 +21,7 @@ static arch_config test_arch(void) {
                    .rd = 4, .fd = 4, .fd_depth = 32, .id = 4, .od = 4,
                    .fifo_depth = 8, .imem = 32, .branch_targets = 2,
                    .lat_alu = 1, .lat_mul = 2, .lat_div = 8, .ports = 4,
-                   .gc_signals = 8, .gc_dims = 6, .banks = 4,
+                   .gc_signals = 8, .gc_dims = 6, .gc_history = 128, .banks = 4,
                    .bank_depth = 1024};
   return c;
 }

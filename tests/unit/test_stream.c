@@ -22,7 +22,7 @@ static arch_config test_arch(void) {
                    .rd = 4, .fd = 4, .fd_depth = 32, .id = 4, .od = 4,
                    .fifo_depth = 8, .imem = 32, .branch_targets = 2,
                    .lat_alu = 1, .lat_mul = 2, .lat_div = 8, .ports = 4,
-                   .gc_signals = 8, .gc_dims = 6, .banks = 4,
+                   .gc_signals = 8, .gc_dims = 6, .gc_history = 128, .banks = 4,
                    .bank_depth = 1024};
   return c;
 }
@@ -320,6 +320,20 @@ static void test_writer_faults(void) {
                                   (stream_rect){0, 0, 1, 2}, gc2, 8) ==
                  STREAM_ERR_PAYLOAD && strstr(w.msg, "start delay -1"),
              "negative start delay rejected: %s", w.msg);
+  /* gc.history bounds the start delays: (history - 1) * ii cycles. */
+  arch_config small = test_arch();
+  small.gc_history = 4;
+  stream_writer w2;
+  stream_writer_init(&w2, &small);
+  uint32_t gc3[] = {2, 1, 6, 0, 0, 0, 6, 0};  /* ii 2, delay_col 6 */
+  TEST_CHECK(stream_writer_packet(&w2, STREAM_PKT_GC, 0, 0, (stream_rect){0, 0, 1, 2}, gc3, 8) ==
+                 STREAM_OK, "start delay 6 = (4 - 1) * 2 accepted: %s", w2.msg);
+  gc3[6] = 7;
+  TEST_CHECK(stream_writer_packet(&w2, STREAM_PKT_GC, 0, 0, (stream_rect){0, 0, 1, 2}, gc3, 8) ==
+                 STREAM_ERR_PAYLOAD && strstr(w2.msg, "start delay 7 of PE (0,1) exceeds") &&
+                 strstr(w2.msg, "gc.history = 4"),
+             "start delay 7 beyond gc.history 4 at ii 2 rejected: %s", w2.msg);
+  stream_writer_free(&w2);
   uint32_t io[] = {1023, 1, 2};
   TEST_CHECK(stream_writer_packet(&w, STREAM_PKT_IODATA, 0, STREAM_SIDE_WEST,
                                   (stream_rect){2, 0, 1, 1}, io, 3) ==
