@@ -92,7 +92,7 @@ clean:
 # (RTL_CFG, default `default`; build/bin/tcpa-rtl is the default one).
 RTL_CFG   ?= default
 RTL_SV    := rtl/tcpa_pkg.sv $(filter-out rtl/tcpa_pkg.sv,$(sort $(wildcard rtl/tcpa_*.sv)))
-RTL_TB    := tb/rtl_main.cpp tb/rtl_events.h
+RTL_TB    := tb/rtl_main.cpp tb/rtl_events.h tb/rtl_collect.h
 VERILATOR ?= verilator
 
 .PHONY: rtl rtl-lint synth

@@ -28,34 +28,9 @@
 #include "Vtcpa_top.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
-#include "rtl_events.h"
-#include "tcpa_params.h"
+#include "rtl_collect.h"
 
 namespace {
-
-const char *const kErrNames[] = {
-    "ok", "stream too short", "bad magic", "unsupported version",
-    "fingerprint mismatch", "payload length mismatch", "CRC mismatch",
-    "truncated packet", "bad packet type", "bad rectangle", "bad payload",
-    "bad packet order"};
-
-// Returns w bits (w <= 32) at bit lo of an integral port value.
-template <typename T>
-typename std::enable_if<std::is_integral<T>::value, uint32_t>::type
-port_bits(const T &v, unsigned lo, unsigned w) {
-  uint64_t x = (uint64_t)v >> lo;
-  return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
-}
-
-// Returns w bits (w <= 32) at bit lo of a wide port value.
-template <std::size_t N>
-uint32_t port_bits(const VlWide<N> &v, unsigned lo, unsigned w) {
-  unsigned i = lo / 32, sh = lo % 32;
-  uint64_t x = v[i];
-  if (i + 1 < N) x |= (uint64_t)v[i + 1] << 32;
-  x >>= sh;
-  return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
-}
 
 struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
@@ -156,175 +131,17 @@ struct Sim {
   }
 };
 
-const char kSide[] = "nesw";
-
-// Appends the events of the current cycle of PE p to ev; updates prev_sig.
-void collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
-                std::vector<uint32_t> &prev_sig, bool *fault) {
-  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
-  const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
-  const int nwp = 4 * TCPA_INTERCONNECT_PORTS;
-  char s[96];
-  if (port_bits(t->dbg_start_o, p, 1)) ev.push_back(rtl_event_make(EV_START, r, c, 0, 0, ""));
-  uint32_t sig = port_bits(t->dbg_sig_o, p * TCPA_GC_SIGNALS, TCPA_GC_SIGNALS);
-  if (sig != prev_sig[p]) {
-    snprintf(s, sizeof s, "0x%08x", sig);
-    ev.push_back(rtl_event_make(EV_SIG, r, c, 0, 0, s));
-    prev_sig[p] = sig;
-  }
-  // wconflict: writers of each register this cycle
-  std::vector<std::pair<std::string, int>> writes;
-  for (int f = 0; f < nfu; f++) {
-    int q = p * nfu + f;
-    if (port_bits(t->dbg_issue_o, q, 1)) {
-      snprintf(s, sizeof s, "%d %u", f, port_bits(t->dbg_pc_o, q * 8, 8));
-      ev.push_back(rtl_event_make(EV_ISSUE, r, c, f, 0, s));
-    }
-    if (port_bits(t->dbg_halt_o, q, 1)) {
-      snprintf(s, sizeof s, "%d", f);
-      ev.push_back(rtl_event_make(EV_HALT, r, c, f, 0, s));
-    }
-    if (port_bits(t->dbg_wr_o, q, 1)) {
-      uint32_t dst = port_bits(t->dbg_wr_dst_o, q * 8, 8);
-      uint32_t odm = port_bits(t->dbg_wr_odmask_o, q * 8, 8);
-      uint32_t v = port_bits(t->dbg_wr_val_o, q * 32, 32);
-      uint32_t cls = dst >> 5, idx = dst & 31;
-      if (cls == 1 || cls == 2) {
-        std::string reg = (cls == 1 ? "rd" : "fd") + std::to_string(idx);
-        snprintf(s, sizeof s, "%d %s 0x%08x", f, reg.c_str(), v);
-        ev.push_back(rtl_event_make(EV_WR, r, c, f, 0, s));
-        writes.push_back({reg, f});
-      }
-      for (int k = 0; k < 8; k++) {
-        if (!(odm >> k & 1)) continue;
-        snprintf(s, sizeof s, "%d od%d 0x%08x", f, k, v);
-        ev.push_back(rtl_event_make(EV_WR, r, c, f, 1 + k, s));
-        writes.push_back({"od" + std::to_string(k), f});
-      }
-    }
-  }
-  for (size_t i = 0; i < writes.size(); i++) {
-    for (size_t j = 0; j < writes.size(); j++) {
-      if (writes[i].first == writes[j].first && writes[j].second > writes[i].second) {
-        snprintf(s, sizeof s, "wconflict fu%d:%s", writes[i].second, writes[i].first.c_str());
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
-        *fault = true;
-        break;
-      }
-    }
-  }
-  for (int k = 0; k < TCPA_PE_ID; k++) {
-    int q = p * TCPA_PE_ID + k;
-    bool rd = port_bits(t->dbg_idrd_o, q, 1), empty = port_bits(t->dbg_idempty_o, q, 1);
-    if (rd && !empty) {
-      snprintf(s, sizeof s, "id%d 0x%08x", k, port_bits(t->dbg_idhead_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_POP, r, c, k, 0, s));
-    }
-    if (rd && empty) {
-      snprintf(s, sizeof s, "underflow id%d", k);
-      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
-      *fault = true;
-    }
-    if (port_bits(t->dbg_push_o, q, 1)) {
-      if (port_bits(t->dbg_drop_o, q, 1)) {
-        snprintf(s, sizeof s, "overflow id%d", k);
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
-        *fault = true;
-      } else {
-        snprintf(s, sizeof s, "id%d 0x%08x", k, port_bits(t->dbg_push_val_o, q * 32, 32));
-        ev.push_back(rtl_event_make(EV_PUSH, r, c, k, 0, s));
-      }
-    }
-  }
-  for (int k = 0; k < TCPA_PE_FD; k++) {
-    int q = p * TCPA_PE_FD + k;
-    if (port_bits(t->dbg_fdrd_o, q, 1)) {
-      snprintf(s, sizeof s, "fd%d 0x%08x", k, port_bits(t->dbg_fdval_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_FDRD, r, c, k, 0, s));
-    }
-  }
-  for (int k = 0; k < nwp; k++) {
-    int q = p * nwp + k;
-    int side = k / TCPA_INTERCONNECT_PORTS, port = k % TCPA_INTERCONNECT_PORTS;
-    if (port_bits(t->dbg_hop_o, q, 1)) {
-      snprintf(s, sizeof s, "%c %d 0x%08x", kSide[side], port,
-               port_bits(t->dbg_hop_val_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_HOP, r, c, side, port, s));
-    }
-    if (port_bits(t->dbg_stray_o, q, 1)) {
-      snprintf(s, sizeof s, "stray %c%d", kSide[side], port);
-      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
-      *fault = true;
-    }
-  }
-}
-
-const int kNbank = TCPA_IOBUF_BANKS < TCPA_INTERCONNECT_PORTS ? TCPA_IOBUF_BANKS
-                                                               : TCPA_INTERCONNECT_PORTS;
-
-// Returns whether PE p has a bank side `side` (it lies on that border).
-bool pe_border(int p, int side) {
-  int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
-  return (side == 0 && r == 0) || (side == 1 && c == TCPA_ARRAY_COLS - 1) ||
-         (side == 2 && r == TCPA_ARRAY_ROWS - 1) || (side == 3 && c == 0);
-}
-
-// Appends the bank accesses and AG faults of the current cycle of PE p.
-void collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool *fault) {
-  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
-  char s[96];
-  for (int side = 0; side < 4; side++) {
-    for (int b = 0; b < kNbank; b++) {
-      int a = (p * 4 + side) * kNbank + b;
-      if (port_bits(t->dbg_bank_o, a, 1)) {
-        snprintf(s, sizeof s, "%c %d %s %u 0x%08x", kSide[side], b,
-                 port_bits(t->dbg_bank_wr_o, a, 1) ? "wr" : "rd",
-                 port_bits(t->dbg_bank_addr_o, a * 32, 32),
-                 port_bits(t->dbg_bank_val_o, a * 32, 32));
-        ev.push_back(rtl_event_make(EV_BANK, r, c, side, b, s));
-      }
-      const char *kind = port_bits(t->dbg_agmiss_o, a, 1) ? "agmiss"
-                         : port_bits(t->dbg_agrange_o, a, 1) ? "agrange" : nullptr;
-      if (kind) {
-        snprintf(s, sizeof s, "%s %c%d", kind, kSide[side], b);
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
-        *fault = true;
-      }
-    }
-  }
-}
-
-// Returns 0 after writing every border bank of the array to DIR, one file
-// `<side>_<row>_<col>_<bank>.txt` per bank, one `0x%08x` word per line.
+// Returns 0 after writing every border bank of the array to DIR
+// (rtl_bank_files_write), read through dbg_rd_addr_i / dbg_rd_data_o.
 int dump_banks(Sim &sim, const char *dir) {
-  mkdir(dir, 0777);
-  std::vector<std::vector<uint32_t>> data(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * 4 * kNbank);
+  std::vector<std::vector<uint32_t>> data(rtl_collect_nbanks());
   for (int addr = 0; addr < TCPA_IOBUF_DEPTH; addr++) {
     sim.top->dbg_rd_addr_i = addr;
     sim.settle();
     for (size_t a = 0; a < data.size(); a++)
-      data[a].push_back(port_bits(sim.top->dbg_rd_data_o, a * 32, 32));
+      data[a].push_back(rtl_port_bits(sim.top->dbg_rd_data_o, a * 32, 32));
   }
-  for (size_t a = 0; a < data.size(); a++) {
-    int p = a / (4 * kNbank), side = a / kNbank % 4, b = a % kNbank;
-    if (!pe_border(p, side)) continue;
-    std::string path = std::string(dir) + "/" + kSide[side] + "_" +
-                       std::to_string(p / TCPA_ARRAY_COLS) + "_" +
-                       std::to_string(p % TCPA_ARRAY_COLS) + "_" + std::to_string(b) + ".txt";
-    std::string tmp = path + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    if (!f) {
-      fprintf(stderr, "tcpa-rtl: %s: %s\n", tmp.c_str(), strerror(errno));
-      return 3;
-    }
-    for (uint32_t w : data[a]) fprintf(f, "0x%08x\n", w);
-    if (fclose(f) != 0 || rename(tmp.c_str(), path.c_str()) != 0) {
-      fprintf(stderr, "tcpa-rtl: %s: %s\n", path.c_str(), strerror(errno));
-      remove(tmp.c_str());
-      return 3;
-    }
-  }
-  return 0;
+  return rtl_bank_files_write(dir, data, "tcpa-rtl");
 }
 
 // Returns the loader's error code after feeding the stream (0: started).
@@ -379,7 +196,7 @@ int main(int argc, char **argv) {
   int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words);
   if (code) {
     fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
-            o.stream, code, code < 12 ? kErrNames[code] : "?");
+            o.stream, code, rtl_collect_error_name(code));
     if (sim.fst) sim.fst->close();
     delete sim.top;
     return 2;
@@ -401,21 +218,14 @@ int main(int argc, char **argv) {
     sim.settle();
     std::vector<rtl_event> ev;
     for (int p = 0; p < npe; p++) {
-      collect_pe(sim.top, p, ev, prev_sig, &fault);
-      collect_ag(sim.top, p, ev, &fault);
+      rtl_collect_pe(sim.top, p, ev, prev_sig, &fault);
+      rtl_collect_ag(sim.top, p, ev, &fault);
     }
     if (sim.top->done_o) {
       done = true;
       sim.tick();  // FIFO contents at the end of the done cycle
       sim.settle();
-      for (int p = 0; p < npe; p++)
-        for (int k = 0; k < TCPA_PE_ID; k++)
-          if (!port_bits(sim.top->dbg_idempty_o, p * TCPA_PE_ID + k, 1)) {
-            snprintf(line, sizeof line, "leftover id%d", k);
-            ev.push_back(rtl_event_make(EV_FAULT, p / TCPA_ARRAY_COLS,
-                                        p % TCPA_ARRAY_COLS, 0, 0, line));
-            fault = true;
-          }
+      if (rtl_collect_leftover(sim.top, ev)) fault = true;
       snprintf(line, sizeof line, "%ld", t + 1);
       ev.push_back(rtl_event_make(EV_DONE, -1, -1, 0, 0, line));
     } else if (t + 1 == o.max_cycles) {

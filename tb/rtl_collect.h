@@ -1,0 +1,277 @@
+// rtl_collect.h: the trace-event extraction shared by the two harnesses of
+// the Verilated TCPA, tcpa-rtl (tb/rtl_main.cpp, the plain C++ model) and
+// tcpa-sc (tb/sc_main.cpp, the same RTL built with verilator --sc).
+//
+// Every cycle a harness settles tcpa_top with the clock low (the state at
+// the start of the cycle, the events of the cycle on the dbg_* ports) and
+// calls rtl_collect_pe and rtl_collect_ag for every PE; they turn the ports
+// into trace.md events (rtl_events.h) and form the faults that are
+// relations between events (wconflict, underflow, overflow, stray, agmiss,
+// agrange). After the done cycle's clock edge, rtl_collect_leftover adds
+// `leftover` for every non-empty FIFO. rtl_bank_files_write writes the
+// bank dump files of --dump-banks.
+//
+// Port access goes through rtl_port_bits, overloaded for what Verilator
+// generates: integral fields and VlWide in a --cc model; sc_in/sc_out
+// ports holding bool, uint32_t, uint64_t or sc_bv<N> in a --sc model
+// (VM_SC, set by Verilator's makefile). Sizes come from tcpa_params.h.
+#ifndef TCPA_RTL_COLLECT_H
+#define TCPA_RTL_COLLECT_H
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#include <sys/stat.h>
+
+#include "Vtcpa_top.h"
+#include "rtl_events.h"
+#include "tcpa_params.h"
+
+// Returns w bits (w <= 32) at bit lo of an integral port value.
+template <typename T>
+typename std::enable_if<std::is_integral<T>::value, uint32_t>::type
+rtl_port_bits(const T &v, unsigned lo, unsigned w) {
+  uint64_t x = (uint64_t)v >> lo;
+  return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
+}
+
+// Returns w bits (w <= 32) at bit lo of a wide port value.
+template <std::size_t N>
+uint32_t rtl_port_bits(const VlWide<N> &v, unsigned lo, unsigned w) {
+  unsigned i = lo / 32, sh = lo % 32;
+  uint64_t x = v[i];
+  if (i + 1 < N) x |= (uint64_t)v[i + 1] << 32;
+  x >>= sh;
+  return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
+}
+
+#if defined(VM_SC) && VM_SC
+// Returns w bits (w <= 32) at bit lo of a SystemC bit vector.
+template <int N>
+uint32_t rtl_port_bits(const sc_dt::sc_bv<N> &v, unsigned lo, unsigned w) {
+  int i = (int)(lo / 32), sh = (int)(lo % 32);
+  uint64_t x = v.get_word(i);
+  if (i + 1 < v.size_()) x |= (uint64_t)v.get_word(i + 1) << 32;
+  x >>= sh;
+  return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
+}
+
+// Returns w bits (w <= 32) at bit lo of the value on a SystemC output port.
+template <typename T>
+uint32_t rtl_port_bits(const sc_core::sc_out<T> &p, unsigned lo, unsigned w) {
+  return rtl_port_bits(p.read(), lo, w);
+}
+#endif
+
+const char rtl_collect_sides[] = "nesw";
+
+// Banks per border side (the AG ports of tcpa_top).
+const int rtl_collect_nbank = TCPA_IOBUF_BANKS < TCPA_INTERCONNECT_PORTS ? TCPA_IOBUF_BANKS
+                                                                          : TCPA_INTERCONNECT_PORTS;
+
+// Returns the name of loader error code `code` (err_code_o; rtl.md).
+inline const char *rtl_collect_error_name(int code) {
+  static const char *const names[] = {
+      "ok", "stream too short", "bad magic", "unsupported version",
+      "fingerprint mismatch", "payload length mismatch", "CRC mismatch",
+      "truncated packet", "bad packet type", "bad rectangle", "bad payload",
+      "bad packet order"};
+  return code >= 0 && code < 12 ? names[code] : "?";
+}
+
+// Appends the events of the current cycle of PE p to ev; updates prev_sig;
+// sets *fault when one of them is a fault.
+inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
+                           std::vector<uint32_t> &prev_sig, bool *fault) {
+  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
+  const int nwp = 4 * TCPA_INTERCONNECT_PORTS;
+  const char *const kSide = rtl_collect_sides;
+  char s[96];
+  if (rtl_port_bits(t->dbg_start_o, p, 1)) ev.push_back(rtl_event_make(EV_START, r, c, 0, 0, ""));
+  uint32_t sig = rtl_port_bits(t->dbg_sig_o, p * TCPA_GC_SIGNALS, TCPA_GC_SIGNALS);
+  if (sig != prev_sig[p]) {
+    snprintf(s, sizeof s, "0x%08x", sig);
+    ev.push_back(rtl_event_make(EV_SIG, r, c, 0, 0, s));
+    prev_sig[p] = sig;
+  }
+  // wconflict: writers of each register this cycle
+  std::vector<std::pair<std::string, int>> writes;
+  for (int f = 0; f < nfu; f++) {
+    int q = p * nfu + f;
+    if (rtl_port_bits(t->dbg_issue_o, q, 1)) {
+      snprintf(s, sizeof s, "%d %u", f, rtl_port_bits(t->dbg_pc_o, q * 8, 8));
+      ev.push_back(rtl_event_make(EV_ISSUE, r, c, f, 0, s));
+    }
+    if (rtl_port_bits(t->dbg_halt_o, q, 1)) {
+      snprintf(s, sizeof s, "%d", f);
+      ev.push_back(rtl_event_make(EV_HALT, r, c, f, 0, s));
+    }
+    if (rtl_port_bits(t->dbg_wr_o, q, 1)) {
+      uint32_t dst = rtl_port_bits(t->dbg_wr_dst_o, q * 8, 8);
+      uint32_t odm = rtl_port_bits(t->dbg_wr_odmask_o, q * 8, 8);
+      uint32_t v = rtl_port_bits(t->dbg_wr_val_o, q * 32, 32);
+      uint32_t cls = dst >> 5, idx = dst & 31;
+      if (cls == 1 || cls == 2) {
+        std::string reg = (cls == 1 ? "rd" : "fd") + std::to_string(idx);
+        snprintf(s, sizeof s, "%d %s 0x%08x", f, reg.c_str(), v);
+        ev.push_back(rtl_event_make(EV_WR, r, c, f, 0, s));
+        writes.push_back({reg, f});
+      }
+      for (int k = 0; k < 8; k++) {
+        if (!(odm >> k & 1)) continue;
+        snprintf(s, sizeof s, "%d od%d 0x%08x", f, k, v);
+        ev.push_back(rtl_event_make(EV_WR, r, c, f, 1 + k, s));
+        writes.push_back({"od" + std::to_string(k), f});
+      }
+    }
+  }
+  for (size_t i = 0; i < writes.size(); i++) {
+    for (size_t j = 0; j < writes.size(); j++) {
+      if (writes[i].first == writes[j].first && writes[j].second > writes[i].second) {
+        snprintf(s, sizeof s, "wconflict fu%d:%s", writes[i].second, writes[i].first.c_str());
+        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        *fault = true;
+        break;
+      }
+    }
+  }
+  for (int k = 0; k < TCPA_PE_ID; k++) {
+    int q = p * TCPA_PE_ID + k;
+    bool rd = rtl_port_bits(t->dbg_idrd_o, q, 1), empty = rtl_port_bits(t->dbg_idempty_o, q, 1);
+    if (rd && !empty) {
+      snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_idhead_o, q * 32, 32));
+      ev.push_back(rtl_event_make(EV_POP, r, c, k, 0, s));
+    }
+    if (rd && empty) {
+      snprintf(s, sizeof s, "underflow id%d", k);
+      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+      *fault = true;
+    }
+    if (rtl_port_bits(t->dbg_push_o, q, 1)) {
+      if (rtl_port_bits(t->dbg_drop_o, q, 1)) {
+        snprintf(s, sizeof s, "overflow id%d", k);
+        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        *fault = true;
+      } else {
+        snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_push_val_o, q * 32, 32));
+        ev.push_back(rtl_event_make(EV_PUSH, r, c, k, 0, s));
+      }
+    }
+  }
+  for (int k = 0; k < TCPA_PE_FD; k++) {
+    int q = p * TCPA_PE_FD + k;
+    if (rtl_port_bits(t->dbg_fdrd_o, q, 1)) {
+      snprintf(s, sizeof s, "fd%d 0x%08x", k, rtl_port_bits(t->dbg_fdval_o, q * 32, 32));
+      ev.push_back(rtl_event_make(EV_FDRD, r, c, k, 0, s));
+    }
+  }
+  for (int k = 0; k < nwp; k++) {
+    int q = p * nwp + k;
+    int side = k / TCPA_INTERCONNECT_PORTS, port = k % TCPA_INTERCONNECT_PORTS;
+    if (rtl_port_bits(t->dbg_hop_o, q, 1)) {
+      snprintf(s, sizeof s, "%c %d 0x%08x", kSide[side], port,
+               rtl_port_bits(t->dbg_hop_val_o, q * 32, 32));
+      ev.push_back(rtl_event_make(EV_HOP, r, c, side, port, s));
+    }
+    if (rtl_port_bits(t->dbg_stray_o, q, 1)) {
+      snprintf(s, sizeof s, "stray %c%d", kSide[side], port);
+      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+      *fault = true;
+    }
+  }
+}
+
+// Returns whether PE p has a bank side `side` (it lies on that border).
+inline bool rtl_collect_border(int p, int side) {
+  int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  return (side == 0 && r == 0) || (side == 1 && c == TCPA_ARRAY_COLS - 1) ||
+         (side == 2 && r == TCPA_ARRAY_ROWS - 1) || (side == 3 && c == 0);
+}
+
+// Appends the bank accesses and AG faults of the current cycle of PE p;
+// sets *fault when there is a fault.
+inline void rtl_collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool *fault) {
+  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  const char *const kSide = rtl_collect_sides;
+  char s[96];
+  for (int side = 0; side < 4; side++) {
+    for (int b = 0; b < rtl_collect_nbank; b++) {
+      int a = (p * 4 + side) * rtl_collect_nbank + b;
+      if (rtl_port_bits(t->dbg_bank_o, a, 1)) {
+        snprintf(s, sizeof s, "%c %d %s %u 0x%08x", kSide[side], b,
+                 rtl_port_bits(t->dbg_bank_wr_o, a, 1) ? "wr" : "rd",
+                 rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32),
+                 rtl_port_bits(t->dbg_bank_val_o, a * 32, 32));
+        ev.push_back(rtl_event_make(EV_BANK, r, c, side, b, s));
+      }
+      const char *kind = rtl_port_bits(t->dbg_agmiss_o, a, 1)    ? "agmiss"
+                         : rtl_port_bits(t->dbg_agrange_o, a, 1) ? "agrange"
+                                                                 : nullptr;
+      if (kind) {
+        snprintf(s, sizeof s, "%s %c%d", kind, kSide[side], b);
+        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        *fault = true;
+      }
+    }
+  }
+}
+
+// Appends `leftover idK` for every non-empty FIFO (call it with the state
+// after the done cycle's clock edge, settled); returns whether there was one.
+inline bool rtl_collect_leftover(Vtcpa_top *t, std::vector<rtl_event> &ev) {
+  bool any = false;
+  char s[32];
+  for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++)
+    for (int k = 0; k < TCPA_PE_ID; k++)
+      if (!rtl_port_bits(t->dbg_idempty_o, p * TCPA_PE_ID + k, 1)) {
+        snprintf(s, sizeof s, "leftover id%d", k);
+        ev.push_back(rtl_event_make(EV_FAULT, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, 0, 0, s));
+        any = true;
+      }
+  return any;
+}
+
+// Returns the number of bank words a dump holds: every (PE, side, bank)
+// slot of dbg_rd_data_o, border or not.
+inline size_t rtl_collect_nbanks() {
+  return (size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * 4 * rtl_collect_nbank;
+}
+
+// Returns 0 after writing the border banks of data (indexed as
+// dbg_rd_data_o: (p * 4 + side) * banks + bank, each TCPA_IOBUF_DEPTH
+// words) to DIR, one file `<side>_<row>_<col>_<bank>.txt` per bank, one
+// `0x%08x` word per line, each written to a temporary file and renamed;
+// 3 after printing an error prefixed by `who`.
+inline int rtl_bank_files_write(const char *dir, const std::vector<std::vector<uint32_t>> &data,
+                                const char *who) {
+  mkdir(dir, 0777);
+  for (size_t a = 0; a < data.size(); a++) {
+    int p = (int)(a / (4 * rtl_collect_nbank)), side = (int)(a / rtl_collect_nbank % 4),
+        b = (int)(a % rtl_collect_nbank);
+    if (!rtl_collect_border(p, side)) continue;
+    std::string path = std::string(dir) + "/" + rtl_collect_sides[side] + "_" +
+                       std::to_string(p / TCPA_ARRAY_COLS) + "_" +
+                       std::to_string(p % TCPA_ARRAY_COLS) + "_" + std::to_string(b) + ".txt";
+    std::string tmp = path + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) {
+      fprintf(stderr, "%s: %s: %s\n", who, tmp.c_str(), strerror(errno));
+      return 3;
+    }
+    for (uint32_t w : data[a]) fprintf(f, "0x%08x\n", w);
+    if (fclose(f) != 0 || rename(tmp.c_str(), path.c_str()) != 0) {
+      fprintf(stderr, "%s: %s: %s\n", who, path.c_str(), strerror(errno));
+      remove(tmp.c_str());
+      return 3;
+    }
+  }
+  return 0;
+}
+
+#endif
