@@ -19,6 +19,8 @@ packages=(
   zlib1g-dev        # FST writer compression
   python3           # regression reports
   xvfb              # headless X for the GTKWave test
+  clang             # libFuzzer targets (make fuzz, tests/fuzz.sh)
+  libclang-rt-14-dev # libFuzzer and sanitizer runtimes of clang 14
 )
 
 missing=()
