@@ -180,3 +180,45 @@ rtl-mutants: $(BUILD)/rtl/mutants/tcpa-rtl
 
 test: $(BUILD)/rtl/mutants/tcpa-rtl
 # ==== end fault injection ====================================================
+
+# ==== fuzzing (owner: fuzz/, tests/fuzz.sh, docs/fuzz.md) ===================
+# build-fuzz/fuzz_{parse,arch,stream}: libFuzzer targets (fuzz/*.c) linked
+# with the compiler (but its cli_* and engine_* files) and model sources
+# built by clang with ASan, UBSan and
+# the fuzzer's coverage instrumentation; build-fuzz/seeds/: their seed
+# corpora (fuzz/seeds.sh). `make fuzz` builds both; tests/fuzz.sh (make
+# test) replays the seeds and fuzz/regress/ and fuzzes each target briefly;
+# docs/fuzz.md gives the long runs.
+FUZZ_BUILD  := build-fuzz
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS := -O1 -g -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Icmodel -Itests \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out compiler/cli_% compiler/engine_%,$(COMPILER_SRC)) \
+                 $(CMODEL_SRC)) $(FUZZ_BUILD)/obj/gen/arch_default_ini.o
+FUZZ_BIN    := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard fuzz/fuzz_*.c))
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BIN) $(FUZZ_BUILD)/seeds/.stamp
+
+$(FUZZ_BUILD)/obj/%.o: %.c | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/libtcpa.a: $(FUZZ_LIBOBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_BUILD)/libtcpa.a | $(SETUP_STAMP)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< $(FUZZ_BUILD)/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
+
+$(FUZZ_BUILD)/seeds/.stamp: fuzz/seeds.sh $(BUILD)/bin/tcpa $(wildcard regress/programs/*.pla regress/errors/*/* configs/*.ini regress/streams/*.tasm)
+	BUILD=$(BUILD) bash fuzz/seeds.sh $(FUZZ_BUILD)/seeds
+	@touch $@
+
+test: fuzz
+
+-include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
+# ==== end fuzzing ============================================================
