@@ -10,7 +10,12 @@
  * domain (the last one) gets an edge to -1, "halt": a node whose only
  * edge is that one ends in `halt`; a node that also continues branches to
  * a `nop ; halt` word (inst_proggen.c).
+ *
+ * After each CFG is built, its size without reductions is recorded (for the
+ * listing) and kernel classes with identical code are merged
+ * (inst_merge.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "inst.h"
@@ -61,15 +66,43 @@ static int inst_cfg_fu(const inst *x, inst_fuprog *f) {
   return st;
 }
 
+/* Records in f the size of the unmerged program (nk_orig, body_orig,
+ * halt_orig: the words Algorithm 4 with out-degree reduction gives one copy
+ * of its kernels, and whether it needs the `nop ; halt` word). */
+static void inst_cfg_size(const inst *x, inst_fuprog *f) {
+  f->nk_orig = f->nk;
+  f->body_orig = 0;
+  f->halt_orig = 0;
+  for (int v = 0; v < f->nk; v++) {
+    int d = 0, halt = 0;
+    for (int e = 0; e < f->ne; e++)
+      if (f->e[e].from == v) {
+        d++;
+        halt |= f->e[e].to < 0;
+      }
+    f->body_orig += inst_node_words(x->m->ii, x->arch.branch_targets, d);
+    if (d > 1 && halt) f->halt_orig = 1;
+  }
+}
+
 int inst_cfg(inst *x, char *msg, size_t msgsz) {
-  (void)msg;
-  (void)msgsz;
-  for (int c = 0; c < x->npc; c++)
-    for (int f = 0; f < x->nfu; f++) {
+  const map_config *m = x->m;
+  int *fold = malloc((size_t)(m->nops + 1) * sizeof *fold);
+  if (!fold) return INST_ERR_INTERNAL;
+  for (int i = 0; i < m->nops; i++) fold[i] = m->ops[i].tau / m->ii;
+  int st = INST_OK;
+  for (int c = 0; c < x->npc && !st; c++)
+    for (int f = 0; f < x->nfu && !st; f++) {
       inst_fuprog *fp = &x->pc[c].fp[f];
       if (fp->empty) continue;
-      int st = inst_cfg_fu(x, fp);
-      if (st) return st;
+      st = inst_cfg_fu(x, fp);
+      if (st) break;
+      inst_cfg_size(x, fp);
+      if (inst_merge_fu(fp, m->ii, fold) < 0) {
+        snprintf(msg, msgsz, "merging the kernel classes failed (isl)");
+        st = INST_ERR_INTERNAL;
+      }
     }
-  return INST_OK;
+  free(fold);
+  return st;
 }

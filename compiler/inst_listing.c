@@ -25,8 +25,8 @@ static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
     fprintf(f, "    %s: no instructions\n", fu);
     return;
   }
-  fprintf(f, "    %s: %d kernel classes, epilog %lld, %d words\n", fu, fp->nk, (long long)fp->epilog,
-          fp->nwords);
+  fprintf(f, "    %s: %d kernel classes, epilog %lld, %d words (unreduced: %d kernel classes, %d words)\n", fu,
+          fp->nk, (long long)fp->epilog, fp->nwords, fp->nk_orig, fp->nwords_orig);
   for (int v = 0; v < fp->nk; v++) {
     fprintf(f, "      q%d = ", v);
     inst_lst_set(f, fp->k[v].q);

@@ -107,23 +107,48 @@ static int inst_node_pc(const inst_gen *g, int to) {
   return g->pcs[((g->copy + 1) % g->unroll) * g->f->nk + to];
 }
 
-/* Returns the index bits [lo, hi) decided at level l of L for nsig bits. */
-static void inst_level_bits(const inst_gen *g, int nsig, int L, int l, int *lo, int *hi) {
-  *lo = (L - 1 - l) * g->bits;
-  *hi = *lo + g->bits < nsig ? *lo + g->bits : nsig;
+/* Returns the index bits [lo, hi) decided at level l of L for nsig bits,
+ * `bits` selector bits per branch. */
+static void inst_level_bits(int bits, int nsig, int L, int l, int *lo, int *hi) {
+  *lo = (L - 1 - l) * bits;
+  *hi = *lo + bits < nsig ? *lo + bits : nsig;
 }
 
 /* Returns the words a tail from level l takes. */
-static int inst_tail_size(const inst_gen *g, int nsig, int L, int l) {
+static int inst_tail_size(int bits, int nsig, int L, int l) {
   if (l == L - 1) return 1;
   int lo, hi;
-  inst_level_bits(g, nsig, L, l, &lo, &hi);
-  return 1 + (1 << (hi - lo)) * inst_tail_size(g, nsig, L, l + 1);
+  inst_level_bits(bits, nsig, L, l, &lo, &hi);
+  return 1 + (1 << (hi - lo)) * inst_tail_size(bits, nsig, L, l + 1);
+}
+
+/* Returns the branch levels of a node with nsig signals. */
+static int inst_levels_of(int bits, int nsig) {
+  return nsig ? (nsig + bits - 1) / bits : 0;
 }
 
 /* Returns the levels node k needs. */
 static int inst_levels(const inst_gen *g, const inst_kclass *k) {
-  return k->nsig ? (k->nsig + g->bits - 1) / g->bits : 0;
+  return inst_levels_of(g->bits, k->nsig);
+}
+
+/* Returns the words of a node of ii slots with nsig signals and L levels. */
+static int inst_node_size(int bits, int ii, int nsig, int L) {
+  return ii - (L ? L : 1) + (L ? inst_tail_size(bits, nsig, L, 0) : 1);
+}
+
+/* Returns log2 of the targets one `br` selects among (at least 1). */
+static int inst_sel_bits(int branch_targets) {
+  int bits = 0;
+  while ((2 << bits) <= branch_targets && bits < ISA_SEL_COUNT) bits++;
+  return bits < 1 ? 1 : bits;
+}
+
+int inst_node_words(int ii, int bt, int d) {
+  int nsig = 0;
+  while ((1 << nsig) < d) nsig++;
+  int bits = inst_sel_bits(bt);
+  return inst_node_size(bits, ii, nsig, inst_levels_of(bits, nsig));
 }
 
 /* Returns the pc the edge with number idx of node v leads to. */
@@ -162,12 +187,12 @@ static int inst_emit_tail(inst_gen *g, int v, int L, int l, int prefix) {
   isa_insn in = k->slot[ii - L + l];
   inst_rename(g, k, ii - L + l, &in);
   int lo, hi;
-  inst_level_bits(g, k->nsig, L, l, &lo, &hi);
+  inst_level_bits(g->bits, k->nsig, L, l, &lo, &hi);
   in.br = ISA_BR_COND;
   in.nsel = hi - lo;
   for (int b = 0; b < in.nsel; b++) in.sel[b] = (uint8_t)k->sig[lo + b];
   int here = g->n;
-  int sub = l == L - 1 ? 0 : inst_tail_size(g, k->nsig, L, l + 1);
+  int sub = l == L - 1 ? 0 : inst_tail_size(g->bits, k->nsig, L, l + 1);
   for (int u = 0; u < (1 << in.nsel); u++)
     in.target[u] = (uint16_t)(l == L - 1 ? inst_target_pc(g, v, prefix | u << lo) : here + 1 + u * sub);
   if (inst_put(g, &in)) return -1;
@@ -224,7 +249,7 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
       }
       g->pcs[u * f->nk + v] = pc;
       if (!u) f->k[v].pc = pc;
-      pc += ii - (L ? L : 1) + (L ? inst_tail_size(g, f->k[v].nsig, L, 0) : 1);
+      pc += inst_node_size(g->bits, ii, f->k[v].nsig, L);
       if (L)
         for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
     }
@@ -283,8 +308,8 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
 /* Returns INST_OK after generating the program of f in class c. */
 static int inst_gen_fu(inst *x, int c, inst_fuprog *f, char *msg, size_t msgsz) {
   inst_gen g = {x, f, NULL, 0, 0, -1, 0, inst_uses_tuple(x->m, f) ? inst_unroll(x->m) : 1, 0, NULL};
-  while ((2 << g.bits) <= x->arch.branch_targets && g.bits < ISA_SEL_COUNT) g.bits++;
-  if (g.bits < 1) g.bits = 1;
+  g.bits = inst_sel_bits(x->arch.branch_targets);
+  f->nwords_orig = x->sigma * x->m->ii + g.unroll * f->body_orig + f->halt_orig;
   g.pcs = malloc((size_t)(g.unroll * f->nk) * sizeof *g.pcs + 1);
   if (!g.pcs) return INST_ERR_INTERNAL;
   int pc = 0;

@@ -1,0 +1,146 @@
+/*
+ * inst_merge.c: merging of kernel classes with identical code (a size
+ * reduction between Algorithm 3 and control-signal allocation,
+ * docs/instantiate.md "Merging kernel classes").
+ *
+ * Two kernel classes of one FU program whose kernels are word for word the
+ * same (the ii functional instructions; the branch parts are not yet
+ * generated) differ only in where control goes after them. They become one
+ * CFG node: its iteration set is the union of theirs (disjoint, since the
+ * kernel classes partition the program domain), its outgoing edges the
+ * union of theirs, each keeping its transition space; two edges that now
+ * join the same pair of nodes become one with the union of the transition
+ * spaces. In every iteration J exactly one node holds J and exactly one of
+ * its edges holds J (or none, at the end), as before, so the program runs
+ * the same kernels in the same steps; the branch of the merged node selects
+ * the successor with control signals like any other (inst_signals.c,
+ * inst_proggen.c).
+ *
+ * Code equality is fixed (merging never changes a kernel), so grouping the
+ * kernel classes by code in one pass is the fixpoint of merging pairs until
+ * no two merge. Besides the instructions, each slot's fold distance
+ * floor(tau / ii) must agree: modulo variable expansion renames the tuple
+ * operands of a slot by it (inst_proggen.c). The merged node keeps the
+ * position of its member with the first iteration (the start node stays
+ * first), and nodes stay sorted by first iteration.
+ */
+#include <stdlib.h>
+
+#include "inst.h"
+
+/* Returns 1 when the functional parts of instructions a and b are equal
+ * (the branch parts of kernels are all `next`). */
+static int inst_merge_insn_eq(const isa_insn *a, const isa_insn *b) {
+  if (a->op != b->op || a->odmask != b->odmask || a->imm != b->imm) return 0;
+  if (a->dst.cls != b->dst.cls || a->dst.idx != b->dst.idx) return 0;
+  for (int i = 0; i < 3; i++)
+    if (a->src[i].cls != b->src[i].cls || a->src[i].idx != b->src[i].idx) return 0;
+  return a->br == b->br;
+}
+
+/* Returns 1 when kernel classes a and b have identical kernels. */
+static int inst_merge_same(const inst_kclass *a, const inst_kclass *b, int ii, const int *fold) {
+  for (int s = 0; s < ii; s++) {
+    if (!inst_merge_insn_eq(&a->slot[s], &b->slot[s])) return 0;
+    int fa = a->op[s] < 0 || !fold ? -1 : fold[a->op[s]];
+    int fb = b->op[s] < 0 || !fold ? -1 : fold[b->op[s]];
+    if ((a->op[s] < 0) != (b->op[s] < 0) || fa != fb) return 0;
+  }
+  return 1;
+}
+
+/* Returns the index of edge (from, to) in e[0..n-1], -1 when absent. */
+static int inst_merge_find(const inst_edge *e, int n, int from, int to) {
+  for (int i = 0; i < n; i++)
+    if (e[i].from == from && e[i].to == to) return i;
+  return -1;
+}
+
+/* Returns the order of edges a and b: by source, then target, halt last. */
+static int inst_merge_edge_cmp(const void *pa, const void *pb) {
+  const inst_edge *a = pa, *b = pb;
+  if (a->from != b->from) return a->from < b->from ? -1 : 1;
+  unsigned ta = (unsigned)a->to, tb = (unsigned)b->to; /* -1 (halt) sorts last */
+  return ta < tb ? -1 : ta > tb;
+}
+
+/* Returns 0 after rewriting the edges of f through the node map nm (old
+ * node -> new node), joining parallel edges; -1 on error. */
+static int inst_merge_edges(inst_fuprog *f, const int *nm) {
+  inst_edge *ne = malloc((size_t)(f->ne ? f->ne : 1) * sizeof *ne);
+  if (!ne) return -1;
+  int n = 0, bad = 0;
+  for (int i = 0; i < f->ne; i++) {
+    int from = nm[f->e[i].from], to = f->e[i].to < 0 ? -1 : nm[f->e[i].to];
+    int at = inst_merge_find(ne, n, from, to);
+    if (at < 0) {
+      ne[n].from = from;
+      ne[n].to = to;
+      ne[n].t = f->e[i].t;
+      n++;
+    } else {
+      ne[at].t = isl_set_coalesce(isl_set_union(ne[at].t, f->e[i].t));
+      bad |= !ne[at].t;
+    }
+  }
+  free(f->e);
+  qsort(ne, (size_t)n, sizeof *ne, inst_merge_edge_cmp);
+  f->e = ne;
+  f->ne = n;
+  return bad ? -1 : 0;
+}
+
+/* Returns 0 after replacing the kernel classes of f by one per group
+ * (rep[i]: the first class with the code of class i); nm receives the map
+ * from old to new node numbers. -1 on error. */
+static int inst_merge_nodes(inst_fuprog *f, const int *rep, int *nm) {
+  int n = 0;
+  for (int i = 0; i < f->nk; i++)
+    if (rep[i] == i) nm[i] = n++;
+  for (int i = 0; i < f->nk; i++) nm[i] = nm[rep[i]];
+  inst_kclass *nk = calloc((size_t)n, sizeof *nk);
+  if (!nk) return -1;
+  int bad = 0;
+  for (int i = 0; i < f->nk; i++) {
+    inst_kclass *k = &f->k[i], *d = &nk[nm[i]];
+    if (rep[i] == i) {
+      *d = *k;
+      continue;
+    }
+    d->q = isl_set_coalesce(isl_set_union(d->q, k->q));
+    bad |= !d->q;
+    if (k->first < d->first) d->first = k->first;
+    free(k->slot);
+    free(k->op);
+  }
+  free(f->k);
+  f->k = nk;
+  f->nk = n;
+  return bad ? -1 : 0;
+}
+
+int inst_merge_fu(inst_fuprog *f, int ii, const int *fold) {
+  if (f->empty || f->nk < 2) return 0;
+  int *rep = malloc((size_t)f->nk * sizeof *rep);
+  int *nm = malloc((size_t)f->nk * sizeof *nm);
+  if (!rep || !nm) {
+    free(rep);
+    free(nm);
+    return -1;
+  }
+  int merged = 0;
+  for (int i = 0; i < f->nk; i++) {
+    rep[i] = i;
+    for (int j = 0; j < i && rep[i] == i; j++)
+      if (rep[j] == j && inst_merge_same(&f->k[i], &f->k[j], ii, fold)) rep[i] = j;
+    merged += rep[i] != i;
+  }
+  int st = 0;
+  if (merged) {
+    st = inst_merge_nodes(f, rep, nm);
+    if (!st) st = inst_merge_edges(f, nm);
+  }
+  free(rep);
+  free(nm);
+  return st ? -1 : merged;
+}
