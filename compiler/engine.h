@@ -38,6 +38,7 @@
 #include "ast.h"
 #include "inst.h"
 #include "interp.h"
+#include "model.h"
 
 /* Status codes: the CLI exit codes. */
 enum { ENGINE_OK = 0, ENGINE_MISMATCH = 1, ENGINE_ERR_INPUT = 2, ENGINE_ERR_NOFIT = 3 };
@@ -52,8 +53,9 @@ typedef struct {
 
 /* The concrete configuration of one run and what the schedule predicts. */
 typedef struct {
-  int dim;                  /* the tiled loop dimension */
-  int axis;                 /* 0: 1xC region, 1: Rx1 */
+  int dim;                  /* the tiled loop dimension (2-D: the rows') */
+  int axis;                 /* 0: 1xC region, 1: Rx1, 2: RxC */
+  int dim2;                 /* 2-D: the columns' loop dimension; -1 in 1-D */
   int ii, resmii, recmii;
   int64_t p;                /* tile size */
   int t;                    /* PEs used (<= the region's) */
@@ -68,6 +70,11 @@ typedef struct {
   uint64_t pred_done;       /* predicted done_cycles */
   uint64_t pred_cycles;     /* predicted cycles (last output write + 1) */
 } engine_config;
+
+/* The `dim` argument of engine_config_build and engine_run for an RxC
+ * region: rows' dimension r, columns' dimension c in one int. A `dim`
+ * below AST_MAX_DIMS on an RxC region means dimensions dim and dim + 1. */
+#define ENGINE_DIMS_2D(r, c) ((r) + AST_MAX_DIMS * ((c) + 1))
 
 /* Returns ENGINE_OK and fills *c for program p (checked) on arch with the
  * parameter values, a region rows x cols (1-D) whose tiled dimension is
@@ -122,6 +129,29 @@ int engine_model_run(const engine_config *c, const arch_config *arch, const ast_
                      const interp_array *ref, const engine_opts *o, engine_result *r, char *msg,
                      size_t msgsz);
 
+/* The model engine's trace sink (engine_model.c): notes the done event
+ * and the last bank write, writes each event to f when open, then passes
+ * it on to next (NULL: nobody). */
+typedef struct {
+  FILE *f;
+  uint64_t last_write;   /* last bank write cycle + 1 (0: none) */
+  uint64_t done_cycles;
+  model_trace_fn next;
+  void *next_ctx;
+} engine_model_sink;
+
+/* The sink function of engine_model_sink (a model_trace_fn). */
+void engine_model_event(const trace_event *e, void *ctx);
+
+/* Fills r (done, cycles, faults, outputs from the banks through c's
+ * placement) from model m and its sink s after a run. */
+void engine_model_result(const model *m, const engine_model_sink *s, const engine_config *c,
+                         engine_result *r);
+
+/* Returns 0 after closing the trace f and renaming tmp over path; -1 with
+ * msg (tmp removed). */
+int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *msg, size_t msgsz);
+
 /* Returns ENGINE_OK after finding (or building, with a progress message on
  * stderr) the tcpa-rtl binary of architecture arch into bin; otherwise
  * ENGINE_ERR_INPUT with msg saying why. */
@@ -134,6 +164,42 @@ int engine_rtl_locate(const arch_config *arch, const char *arch_path, char *bin,
 int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *arch,
                    const ast_program *p, const interp_array *ref, const engine_opts *o,
                    engine_result *r, char *msg, size_t msgsz);
+
+/* Notes one RTL trace event in r (done, last output write, faults;
+ * count: per fault kind, TRACE_FAULT_COUNT entries). */
+void engine_rtl_note(engine_result *r, const trace_event *e, uint64_t *count);
+
+/* Writes r's fault_text ("underflow 2, stray 1") from the counts. */
+void engine_rtl_fault_text(engine_result *r, const uint64_t *count);
+
+/* Returns ENGINE_OK after filling r's outputs from the harness's bank
+ * dumps in directory banks; ENGINE_ERR_INPUT with msg when out of memory. */
+int engine_rtl_gather(const char *banks, const engine_config *c, const arch_config *arch,
+                      engine_result *r, char *msg, size_t msgsz);
+
+/* A harness running with its trace streamed to a pipe (engine_rtl_start). */
+typedef struct {
+  int pid;              /* its process (and group) id; -1 once reaped */
+  FILE *trace;          /* the read end of its --trace-stream */
+  char bin[4096];
+  char log[4200];       /* its stdout and stderr */
+  char banks[4200];     /* its --dump-banks directory */
+} engine_rtl_live;
+
+/* Returns ENGINE_OK after starting harness bin on c's stream (files in
+ * o->work_dir, o->max_cycles) with its trace streamed to h->trace;
+ * ENGINE_ERR_INPUT with msg when it cannot be started. */
+int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o,
+                     engine_rtl_live *h, char *msg, size_t msgsz);
+
+/* Returns the harness's exit status (4: stopped early) after closing
+ * h->trace and waiting for it, or with stop set, stopping it first
+ * (SIGTERM to its process group); *ran (when not NULL) gets the number of
+ * cycles it reported simulating when stopped, else 0. */
+int engine_rtl_finish(engine_rtl_live *h, int stop, uint64_t *ran);
+
+/* Writes the last line of the harness's log into buf. */
+void engine_rtl_last_log(const engine_rtl_live *h, char *buf, size_t sz);
 
 /* The first divergence of a cosim run, for its waveform. */
 typedef struct {
@@ -149,6 +215,33 @@ typedef struct {
  * msg when a trace cannot be read or is refused. */
 int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *report,
                        engine_divergence *d, char *line, size_t linesz, char *msg, size_t msgsz);
+
+/* What a lockstep run (engine_cosim_lockstep) found. */
+typedef struct {
+  int diverged;
+  engine_divergence div;    /* the first divergence */
+  char line[512];           /* it, in one line */
+  uint64_t stop_cycle;      /* the last cycle compared (the divergence's) */
+  uint64_t model_cycles;    /* cycles the model ran */
+  uint64_t rtl_cycles;      /* cycles the RTL simulated (the harness's own
+                               count when stopped) */
+  int stopped_early;        /* the harness was stopped before its end */
+} engine_lockstep;
+
+/* Returns 0 when model and RTL (harness bin, started with
+ * engine_rtl_start) agree in every cycle, 1 at the first divergence (both
+ * stopped there: the lockstep report on `report`, the rest in *out), -1
+ * with msg when an engine fails or a trace is refused. The model is
+ * stepped in process one cycle at a time while the RTL's streamed trace is
+ * read; each cycle's events of both go through the lockstep checker
+ * (tb/lockstep.h) before the next cycle. mo->trace, ro->trace: where to
+ * keep the traces (as far as they ran); ro->work_dir, ->max_cycles as for
+ * engine_rtl_run. On agreement mr and rr (initialised with
+ * engine_result_init) receive both results, outputs included. */
+int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_config *arch,
+                          const engine_opts *mo, const engine_opts *ro, engine_result *mr,
+                          engine_result *rr, engine_lockstep *out, FILE *report, char *msg,
+                          size_t msgsz);
 
 /* Returns 0 after writing the GTKWave save file `gtkw` for divergence d
  * on the FST `fst` (view of `window` cycles each side, marker at d->cycle,
@@ -196,6 +289,8 @@ typedef struct {
   int diverged;
   char divergence[512];     /* cosim: the first divergence, one line */
   size_t mismatches;        /* differing output elements (first engine) */
+  int lockstep_ran;         /* cosim: the lockstep run happened; */
+  engine_lockstep lockstep; /* where it stopped, cycles each engine ran */
 } engine_outcome;
 
 /* Returns the ENGINE_* status of running program p (its reference outputs
