@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# bench.sh: the speed of the reference interpreter, as a table. Runs each
+# bench.sh: `make bench`. First the speed of the reference interpreter, as
+# a table; then the paper's Tables 1 and 2 on this flow
+# (scripts/bench_tables.sh) and the mapping-quality table
+# (scripts/bench_quality.sh). The interpreter table: runs each
 # benchmark program through `tcpa run --engine ref` at a size large enough
 # to time, reads `instances` (equation instances evaluated) and
 # `ref_seconds` (the evaluation's wall time) from summary.json, and prints
@@ -7,7 +10,8 @@
 # slow the interpreter is (non-zero only when a run itself fails).
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
-# REPEAT (runs per row, the fastest is kept; default 3).
+# REPEAT (runs per row, the fastest is kept; default 3); the other scripts
+# read the same BUILD and TCPA.
 set -u
 BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
@@ -68,5 +72,10 @@ for c in "${CASES[@]}"; do
     note="goal: >= $goal instances/s ($met)"
   fi
   printf "$fmt" "$prog" "$ps" "$inst" "$(awk -v s="$best" 'BEGIN { printf "%.4f", s }')" "$rate" "$note"
+done
+for t in scripts/bench_tables.sh scripts/bench_quality.sh; do
+  [ -f "$t" ] || continue
+  echo
+  BUILD=$BUILD TCPA=$TCPA bash "$t" || status=1
 done
 exit $status
