@@ -163,13 +163,16 @@ test-rtl: $(BUILD)/bin/tcpa-rtl $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcp
 # `tcpa-rtl STREAM +mutant=N` selects one (docs/rtl.md "Fault injection").
 # Same sources, parameters and harness as the RTL block's default model;
 # built after it (one Verilator build at a time), its C++ at -O0 since
-# tests/faults.sh runs it only on short streams.
+# tests/faults.sh runs it only on short streams. Built with
+# --x-initial unique --x-assign unique: without plusargs every variable
+# starts at zero as in the default model; with +verilator+rand+reset+2
+# +verilator+seed+N each one starts random (tests/xinit.sh).
 $(BUILD)/rtl/mutants/tcpa-rtl: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) $(BUILD)/rtl/default/tcpa_params_pkg.sv \
                               $(BUILD)/rtl/default/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv \
                               | $(BUILD)/rtl/default/tcpa-rtl
 	@mkdir -p $(dir $@)
 	flock $(BUILD)/rtl/default/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --top-module tcpa_top \
-	  +define+TCPA_MUTANTS -Mdir $(BUILD)/rtl/mutants/obj \
+	  +define+TCPA_MUTANTS --x-initial unique --x-assign unique -Mdir $(BUILD)/rtl/mutants/obj \
 	  -CFLAGS "-O0 -I$(abspath $(BUILD)/rtl/default) -I$(abspath tb)" \
 	  rtl/lint_waivers.vlt $(BUILD)/rtl/default/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
 	  $(RTL_SV) $(abspath tb/rtl_main.cpp) -o $(abspath $@) > $(BUILD)/rtl/mutants/build.log 2>&1 \
