@@ -140,6 +140,8 @@ module tcpa_ag (
     // mutant 2: every address of the AG is off by one (base + 1)
     if (mutant == 32'd2 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE)
       base_d = bus_data_i + 32'd1;
+    // mutant 19: the stride write is lost (addresses stay at the base)
+    if (mutant == 32'd19 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_STRIDE) stride_d = stride_q;
 `endif
   end
 
@@ -225,6 +227,10 @@ module tcpa_ag (
     end
     tok_d = ev && inrange && mode_q == tcpa_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
+`ifdef TCPA_MUTANTS
+    // mutant 18: stuck control signal: a read AG's token valid is always 0
+    if (mutant == 32'd18) tok_d = 1'b0;
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

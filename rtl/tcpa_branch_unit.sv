@@ -53,6 +53,9 @@ module tcpa_branch_unit (
     // mutant 6: br takes the other target (bit 0 of the index inverted)
     if (mutant == 32'd6 && kind_i == tcpa_isa_pkg::BR_COND[1:0])
       next_o = target_i[{30'd0, idx ^ 2'd1}*PC_W +: PC_W];
+    // mutant 12: wrong mux select: a one-condition br reads condition sel0 + 1
+    if (mutant == 32'd12 && kind_i == tcpa_isa_pkg::BR_COND[1:0] && nsel_i == 2'd1)
+      next_o = target_i[{31'd0, cond(sel0_i + 6'd1, sig_i, flag_i)}*PC_W +: PC_W];
 `endif
   end
 endmodule

@@ -406,6 +406,8 @@ module tcpa_cfg_loader (
       // (checked and counted, never written to the bank)
       if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_pkg::PKT_IODATA && baddr_d == 32'd1)
         bwe_d = 1'b0;
+      // mutant 21: off by one: the START rectangle loses its last column
+      if (mutant == 32'd21 && started_d && !started_q) scols_d = pcols_q - 16'd1;
 `endif
     end
   end

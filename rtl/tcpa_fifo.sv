@@ -48,6 +48,8 @@ module tcpa_fifo (
 `ifdef TCPA_MUTANTS
     // mutant 3: pushes are dropped (the count does not grow)
     if (mutant == 32'd3 && push_i) cnt_d = after;
+    // mutant 17: a pop counts but does not shift the data (head stays)
+    if (mutant == 32'd17 && pop_i && cnt_q != '0) buf_d = buf_q;
 `endif
   end
 

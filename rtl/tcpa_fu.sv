@@ -184,6 +184,11 @@ module tcpa_fu #(
       wb = late_q;
       inflight_o = res[PW-1];
     end
+    // mutant 9: wrong ALU result mux: `and` computes a | b
+    if (mutant == 32'd9 && LAT == 1 && {26'd0, op} == tcpa_isa_pkg::OP_AND)
+      wb[31:0] = val[31:0] | val[63:32];
+    // mutant 11: latency off by one: a multi-cycle FU writes one cycle early
+    if (mutant == 32'd11 && LAT > 1) wb = (NP > 1) ? pipe_q[(NP-2)*PW +: PW] : res;
 `endif
   end
 
@@ -196,6 +201,10 @@ module tcpa_fu #(
       halted_d = bhalt;
     end
     if (wb[PW-1]) flag_d = (wb[31:0] != 32'd0);
+`ifdef TCPA_MUTANTS
+    // mutant 10: stuck control signal: halt is never latched (the FU runs on)
+    if (mutant == 32'd10) halted_d = halted_q;
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -191,6 +191,8 @@ module tcpa_gc (
 `ifdef TCPA_MUTANTS
     // mutant 4: control signal c0 stuck at 0
     if (mutant == 32'd4) sig[0] = 1'b0;
+    // mutant 20: control signal c1 stuck at 1
+    if (mutant == 32'd20) sig[(NSIG > 1) ? 1 : 0] = 1'b1;
 `endif
   end
 

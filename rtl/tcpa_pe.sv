@@ -107,6 +107,15 @@ module tcpa_pe (
   logic [NSINK-1:0]    sinkv;
   logic [NSINK*32-1:0] sinkd;
 
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
                ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
                ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
@@ -204,6 +213,10 @@ module tcpa_pe (
     odval_d = odval_q;
     for (int unsigned f = 0; f < NFU; f++) begin
       rdwi[f*5 +: 5] = fdst[f*8 +: 5];
+`ifdef TCPA_MUTANTS
+      // mutant 13: register write to the wrong index (rd k writes rd k^1)
+      if (mutant == 32'd13) rdwi[f*5] = !fdst[f*8];
+`endif
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
           {27'd0, fdst[f*8 +: 5]} < NFD) begin
@@ -217,6 +230,10 @@ module tcpa_pe (
         end
       end
     end
+`ifdef TCPA_MUTANTS
+    // mutant 14: dropped register enable: od values are never updated
+    if (mutant == 32'd14) odval_d = odval_q;
+`endif
   end
 
   tcpa_regfile u_regfile (
@@ -272,6 +289,10 @@ module tcpa_pe (
       wsel_d[(bus_addr_i % NSINK)*SW +: SW] = bus_data_i[SW-1:0];
     link_d = sinkv[NSINK-1:NID];
     linkv_d = sinkd[NSINK*32-1:NID*32];
+`ifdef TCPA_MUTANTS
+    // mutant 15: dropped push into the link stage: no hop ever leaves a PE
+    if (mutant == 32'd15) link_d = '0;
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

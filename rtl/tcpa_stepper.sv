@@ -37,6 +37,15 @@ module tcpa_stepper (
   logic               started, active, adv, found;
   logic [NDIM-1:0]    inc, clr;
 
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   assign started = run_i && (cnt_q >= delay_i);
   assign active = started && (s_q < nsteps_i);
   assign adv = active && (ph_q + 32'd1 >= ii_i);
@@ -83,6 +92,11 @@ module tcpa_stepper (
         ph_d = ph_q + 32'd1;
       end
     end
+`ifdef TCPA_MUTANTS
+    // mutant 22: off by one: the delay counter restarts at 1, so every unit
+    // with a start delay (PE, AG phase) starts one cycle early
+    if (mutant == 32'd22 && !run_i) cnt_d = 32'd1;
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

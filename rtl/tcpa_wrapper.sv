@@ -16,6 +16,15 @@ module tcpa_wrapper (
 
   logic [SW-1:0] s;
 
+`ifdef TCPA_MUTANTS
+  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
+  // mutation of the whole design; 0 (no plusarg) is the correct RTL
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   always_comb begin
     sink_valid_o = '0;
     sink_data_o = '0;
@@ -27,5 +36,12 @@ module tcpa_wrapper (
         sink_data_o[k*32 +: 32] = src_data_i[(({{(32-SW){1'b0}}, s} - 32'd1) % NSRC)*32 +: 32];
       end
     end
+`ifdef TCPA_MUTANTS
+    // mutant 16: wrapper port swap: sinks 0 and 1 (id0, id1) are crossed
+    if (mutant == 32'd16) begin
+      sink_valid_o[1:0] = {sink_valid_o[0], sink_valid_o[1]};
+      sink_data_o[63:0] = {sink_data_o[31:0], sink_data_o[63:32]};
+    end
+`endif
   end
 endmodule
