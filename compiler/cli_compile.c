@@ -1,8 +1,9 @@
 /*
- * cli_compile.c: `tcpa compile PROG.pla [--arch A.ini] [--map I] -o P.sym`.
+ * cli_compile.c: `tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] -o P.sym`.
  * Parses and checks the program, builds its RDG, maps it symbolically
  * (map.h: tiling, modulo scheduling, registers, channels, PST, access
- * mappings) onto a 1-D region, prints the bounds and the II reached, and
+ * mappings) onto a 1-D region (--map I), or a 2-D one (--map I,J: I onto
+ * the rows, J onto the columns), prints the bounds and the II reached, and
  * writes the symbolic configuration (sym.h) to a temporary file renamed to
  * P.sym. Exit 0, 2 invalid input, 3 does not fit (the resource named).
  */
@@ -22,11 +23,12 @@
 
 /* Prints the usage of `tcpa compile` to f. */
 static void cli_compile_usage(FILE *f) {
-  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I] [--rows] -o P.sym\n\n"
+  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] -o P.sym\n\n"
         "Maps a loop program symbolically (tile size p and region size t stay\n"
         "parameters) and writes the symbolic configuration.\n\n"
         "  --arch A.ini  architecture configuration (default: the embedded default)\n"
         "  --map I       the loop dimension tiled onto the PEs (index name or number; default 0)\n"
+        "  --map I,J     a 2-D region: I tiled onto the rows, J onto the columns\n"
         "  --rows        map onto an Rx1 region (default 1xC)\n"
         "  -o P.sym      output file\n"
         "  --help        print this help\n\n"
@@ -36,8 +38,13 @@ static void cli_compile_usage(FILE *f) {
 
 /* Prints the bounds, II and schedule of m to stdout. */
 static void cli_compile_report(const char *path, const map_config *m) {
-  printf("%s: mapped dimension %s onto a %s region, tile size p (>= %d) over t PEs\n", path,
-         m->dim_name[m->mapped], m->axis ? "Rx1" : "1xC", m->p_min);
+  if (m->axis == 2)
+    printf("%s: mapped dimensions %s onto the rows (tile size p >= %d over t PE rows) and %s onto the "
+           "columns (pc >= %d over tc PE columns) of an RxC region\n",
+           path, m->dim_name[m->mapped], m->p_min, m->dim_name[m->mapped2], m->p_min2);
+  else
+    printf("%s: mapped dimension %s onto a %s region, tile size p (>= %d) over t PEs\n", path,
+           m->dim_name[m->mapped], m->axis ? "Rx1" : "1xC", m->p_min);
   printf("ResMII %d (", m->resmii_all);
   int first = 1;
   for (int c = 0; c < ISA_FU_ANY; c++) {
@@ -53,6 +60,11 @@ static void cli_compile_report(const char *path, const map_config *m) {
     printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped ? "" : "*S", m->lk_c < 0 ? '-' : '+',
            m->lk_c < 0 ? -m->lk_c : m->lk_c);
   else printf("%" PRId64 "\n", m->lk_c);
+  if (m->axis == 2) {
+    printf("          columns: lambda^K2 = ");
+    if (m->lk_p2) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c2 < 0 ? '-' : '+', m->lk_c2 < 0 ? -m->lk_c2 : m->lk_c2);
+    else printf("%" PRId64 "\n", m->lk_c2);
+  }
   printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
          m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
          m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);
@@ -131,10 +143,25 @@ int cli_compile(int argc, char **argv) {
   map_config m;
   memset(&m, 0, sizeof m);
   if (check_program(p) != 0) goto done;
-  int dim = map_s ? cli_compile_dim(p, map_s) : 0;
-  if (dim < 0) {
-    diag_error_plain("compile: --map %s: no such dimension in '%s'", map_s, p->name);
-    goto done;
+  int dim = 0, dim2 = -1;
+  if (map_s) {
+    char first[128];
+    const char *comma = strchr(map_s, ',');
+    snprintf(first, sizeof first, "%.*s", comma ? (int)(comma - map_s) : (int)strlen(map_s), map_s);
+    dim = cli_compile_dim(p, first);
+    if (comma) dim2 = cli_compile_dim(p, comma + 1);
+    if (dim < 0 || (comma && dim2 < 0)) {
+      diag_error_plain("compile: --map %s: no such dimension in '%s'", map_s, p->name);
+      goto done;
+    }
+    if (comma && dim2 == dim) {
+      diag_error_plain("compile: --map %s: the rows and the columns need two different dimensions", map_s);
+      goto done;
+    }
+    if (comma && axis) {
+      diag_error_plain("compile: --map %s names two dimensions (an RxC region): --rows does not apply", map_s);
+      goto done;
+    }
   }
   g = rdg_build(p);
   if (!g) {
@@ -142,7 +169,8 @@ int cli_compile(int argc, char **argv) {
     goto done;
   }
   char msg[512];
-  int st = map_build(p, g, &arch, dim, axis, &m, msg, sizeof msg);
+  int st = dim2 >= 0 ? map_build_2d(p, g, &arch, dim, dim2, &m, msg, sizeof msg)
+                      : map_build(p, g, &arch, dim, axis, &m, msg, sizeof msg);
   if (st == MAP_ERR_NOFIT) {
     diag_error_plain("%s: does not fit: %s", path, msg);
     status = CLI_EXIT_NOFIT;

@@ -44,7 +44,8 @@ static void cli_inst_usage(FILE *f) {
         "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
         "values and a region of PEs and writes the configuration stream.\n\n"
         "  --param N=V    value of a program parameter (every one is required)\n"
-        "  --pes RxC      the region: 1xC for a configuration compiled for columns, Rx1 for rows\n"
+        "  --pes RxC      the region: 1xC for a configuration compiled for columns, Rx1 for rows,\n"
+        "                 any RxC for one compiled with --map I,J (2-D)\n"
         "  -o P.bin       the configuration stream (docs/stream.md)\n"
         "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
@@ -211,7 +212,12 @@ static int cli_inst_main(const cli_inst_opts *o) {
     diag_error_plain("instantiate: cannot write '%s': %s", o->out, w.msg);
     st = CLI_EXIT_INPUT;
   }
-  if (!st) {
+  if (!st && m.axis == 2) {
+    printf("%s: region %dx%d, %dx%d PEs used, p = %lld x %lld, II %d, %d processor classes, %d control signals, "
+           "stream %zu bytes\n",
+           o->out, o->rows, o->cols, x.tr, x.tc, (long long)x.p, (long long)x.p2, m.ii, x.npc, x.nsig,
+           4 * (6 + w.n));
+  } else if (!st) {
     printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor classes, %d control signals, "
            "stream %zu bytes\n",
            o->out, o->rows, o->cols, x.t, (long long)x.p, m.ii, x.npc, x.nsig, 4 * (6 + w.n));

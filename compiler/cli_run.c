@@ -21,9 +21,9 @@
  * interpreter completes.
  *
  * Tiled dimension: --map names one index, or two for the rows and the
- * columns in that order (the columns' for a 1xC region, the rows' for Rx1);
- * without --map, dimension 0. Regions with more than one row and column
- * exit 3 (2-D regions are not supported yet).
+ * columns in that order (the columns' for a 1xC region, the rows' for Rx1;
+ * both on an RxC region); without --map, dimension 0 (RxC: dimensions 0
+ * and 1). A 1-D --map on an RxC region is invalid input.
  *
  * --out-dir DIR: DIR/inputs/NAME.txt per input and DIR/NAME.txt per output
  * (data-file format), the engines' files (config.bin, config.lst, traces;
@@ -409,10 +409,12 @@ static int run_map_dim(const ast_program *p, const run_opts *o) {
   if (!o->map) return 0;
   snprintf(buf, sizeof buf, "%s", o->map);
   for (char *tok = strtok(buf, ","); tok && n < 2; tok = strtok(NULL, ",")) names[n++] = tok;
-  const char *want = n == 2 && o->pes_r == 1 && o->pes_c > 1 ? names[1] : names[0];
-  for (int k = 0; k < p->ndims; k++)
-    if (!strcmp(p->index[k], want)) return k;
-  return 0;
+  int d[2] = {0, 0};
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < p->ndims; k++)
+      if (!strcmp(p->index[k], names[i])) d[i] = k;
+  if (o->pes_r > 1 && o->pes_c > 1) return n == 2 ? ENGINE_DIMS_2D(d[0], d[1]) : d[0];
+  return n == 2 && o->pes_r == 1 && o->pes_c > 1 ? d[1] : d[0];
 }
 
 /* Returns the id of the named array of p, or -1. */
@@ -552,6 +554,13 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
     run_json_cycles(w, "rtl_done_cycles", eo->ran_rtl, &eo->rtl, 1);
     if (eo->diverged) json_writer_string(w, "divergence", eo->divergence);
     else json_writer_null(w, "divergence");
+    if (eo->lockstep_ran) { /* where the lockstep run stopped (engine.h) */
+      json_writer_bool(w, "stopped_early", eo->diverged);
+      json_writer_uint(w, "stop_cycle", eo->lockstep.stop_cycle);
+      json_writer_uint(w, "model_cycles_simulated", eo->lockstep.model_cycles);
+      json_writer_uint(w, "rtl_cycles_simulated", eo->lockstep.rtl_cycles);
+      json_writer_bool(w, "rtl_stopped_by_checker", eo->lockstep.stopped_early);
+    }
   }
   json_writer_uint(w, "mismatches", eo->mismatches);
   json_writer_uint(w, "faults", (ran ? r->faults : 0) +
@@ -648,6 +657,10 @@ static void run_summary_print_engine(const ast_program *p, const engine_outcome 
   run_summary_print_cycles("rtl", eo->ran_rtl, &eo->rtl);
   if (eo->ran_model && eo->ran_rtl)
     printf("cosim     %s\n", eo->diverged ? eo->divergence : "traces agree");
+  if (eo->lockstep_ran && eo->diverged)
+    printf("stopped   at cycle %llu, early: RTL %llu cycles simulated, model %llu, of %llu predicted\n",
+           (unsigned long long)eo->lockstep.stop_cycle, (unsigned long long)eo->lockstep.rtl_cycles,
+           (unsigned long long)eo->lockstep.model_cycles, (unsigned long long)eo->c.pred_done);
 }
 
 /* Prints the human summary of a run on stdout. */
@@ -686,6 +699,11 @@ static int run_program(const ast_program *p, const run_opts *o) {
   const char *arch_name = o->arch ? o->arch : arch_default_ini_name;
   if (run_params_bind(p, o, params) != 0) return CLI_EXIT_INPUT;
   if (run_map_check(p, o->map) != 0) return CLI_EXIT_INPUT;
+  if (o->map && !strchr(o->map, ',') && o->pes_r > 1 && o->pes_c > 1) {
+    diag_error_plain("--map %s: a %dx%d region tiles two loop indices, one onto its rows and one onto its "
+                     "columns (--map I,J)", o->map, o->pes_r, o->pes_c);
+    return CLI_EXIT_INPUT;
+  }
   if (o->pes_r > cfg.rows || o->pes_c > cfg.cols) {
     diag_error_plain("--pes %dx%d: the region does not fit the processor array "
                      "of %s, which has %d rows and %d columns", o->pes_r, o->pes_c,

@@ -2,7 +2,8 @@
  * engine_config.c: the compile half of `tcpa run --engine model|rtl|cosim`:
  * program -> RDG -> symbolic mapping (map_build, as `tcpa compile`) ->
  * instantiation (inst_run + inst_emit, as `tcpa instantiate`) with the
- * run's input values -> the stream, the listing and the placement of the
+ * run's input values (a 1xC or Rx1 region: one tiled dimension; RxC: two,
+ * passed as ENGINE_DIMS_2D in `dim`) -> the stream, the listing and the placement of the
  * output elements (read back from inst_layout's text, the same lines
  * `tcpa instantiate --layout` writes), plus the predicted latencies
  * (engine_predict.c).
@@ -194,13 +195,20 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
                         char *msg, size_t msgsz) {
   memset(c, 0, sizeof *c);
   msg[0] = 0;
-  if (rows > 1 && cols > 1) {
-    snprintf(msg, msgsz, "region %dx%d: 2-D regions are not supported yet (the mapper tiles one loop "
-             "dimension onto a 1xC or Rx1 region)", rows, cols);
-    return ENGINE_ERR_NOFIT;
+  int dim2 = -1;
+  c->axis = rows > 1 ? 1 : 0;
+  if (rows > 1 && cols > 1) { /* 2-D: ENGINE_DIMS_2D, or dim and dim + 1 */
+    c->axis = 2;
+    dim2 = dim >= AST_MAX_DIMS ? dim / AST_MAX_DIMS - 1 : dim + 1;
+    dim = dim % AST_MAX_DIMS;
+    if (p->ndims < 2 || dim2 >= p->ndims) {
+      snprintf(msg, msgsz, "region %dx%d: an RxC region tiles two loop dimensions onto its rows and columns, "
+               "program '%s' has %d", rows, cols, p->name, p->ndims);
+      return ENGINE_ERR_NOFIT;
+    }
   }
   c->dim = dim;
-  c->axis = rows > 1 ? 1 : 0;
+  c->dim2 = dim2;
   c->fingerprint = arch_config_fingerprint(arch);
   rdg *g = rdg_build(p);
   if (!g) {
@@ -208,7 +216,8 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     return ENGINE_ERR_INPUT;
   }
   map_config m;
-  int st = map_build(p, g, arch, dim, c->axis, &m, msg, msgsz);
+  int st = c->axis == 2 ? map_build_2d(p, g, arch, dim, dim2, &m, msg, msgsz)
+                        : map_build(p, g, arch, dim, c->axis, &m, msg, msgsz);
   if (st == MAP_OK) {
     c->ii = m.ii;
     c->resmii = m.resmii_all;

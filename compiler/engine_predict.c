@@ -4,10 +4,12 @@
  * (docs/user-guide.md, "Cycles"):
  *
  *   d(k)   = d0 + lambda^K * k     start delay of PE k (d0 = -lambda^K (t-1)
- *                                  when lambda^K < 0, else 0; GC packet)
+ *                                  when lambda^K < 0, else 0; GC packet; 2-D:
+ *                                  d0 + LR r + LC c, inst_pe_delay)
  *   S      = P + epilog + sigma    GC steps (tile iterations, epilog steps,
  *                                  prolog steps)
- *   phase  = sigma * pi + offset   an access's AG phase
+ *   phase  = sigma * pi + offset   an access's AG phase (+ lag for an access
+ *                                  served through pass-through hops, inst.h)
  *
  * An AG's event of step s is at d(k) + s*pi + phase (timing.md 6). The
  * last output write is the largest such cycle over the output accesses, the
@@ -24,10 +26,17 @@
 #include "engine.h"
 
 /* Returns the start delay of PE k of x (the GC packet's delays). */
-static int64_t engine_delay(const inst *x, int k) {
-  int64_t d0 = x->lk < 0 ? -x->lk * (x->t - 1) : 0;
-  return d0 + x->lk * k;
+static int64_t engine_delay(const inst *x, int k) { return inst_pe_delay(x, k); }
+
+/* Returns the start delay of the AG serving access a of PE k: its own
+ * PE's, or the border PE's whose bank serves it (2-D pass-through). */
+static int64_t engine_ag_delay(const inst *x, int a, int k) {
+  const inst_io *io = &x->io[a];
+  return io->lag ? engine_delay(x, io->prow[k] * x->tc + io->pcol[k]) : engine_delay(x, k);
 }
+
+/* Returns the lag of access a's bank events for PE k (2-D pass-through). */
+static int64_t engine_lag(const inst *x, int a, int k) { return x->io[a].lag ? x->io[a].lag[k] : 0; }
 
 /* Returns 1 when access a places an element on PE k. */
 static int engine_access_on(const inst *x, int a, int k) {
@@ -43,13 +52,14 @@ void engine_predict(const inst *x, uint64_t *done, uint64_t *cycles) {
     int64_t d = engine_delay(x, k);
     for (int a = 0; a < x->m->naccess; a++) {
       if (!engine_access_on(x, a, k)) continue;
-      int64_t phase = x->sigma * pi + x->m->access[a].offset;
-      int64_t ag_last = d + (S - 1) * pi + phase;
+      int64_t dag = engine_ag_delay(x, a, k);
+      int64_t phase = x->sigma * pi + x->m->access[a].offset + engine_lag(x, a, k);
+      int64_t ag_last = dag + (S - 1) * pi + phase;
       if (ag_last > last_done) last_done = ag_last;
       if (!x->m->access[a].is_out) continue;
       for (int64_t s = x->P - 1; s >= 0; s--)
         if (x->io[a].elem_lin[k * x->P + s] >= 0) {
-          if (d + s * pi + phase > last_write) last_write = d + s * pi + phase;
+          if (dag + s * pi + phase > last_write) last_write = dag + s * pi + phase;
           break;
         }
     }

@@ -2,7 +2,10 @@
  * inst.h: instantiation (section 6 of the paper, docs/instantiate.md): from
  * a symbolic configuration (map.h, read back from a .sym) and concrete
  * parameter values and a region size, the concrete configuration stream
- * (docs/stream.md) of a 1-D region (1xC or Rx1).
+ * (docs/stream.md) of a 1-D region (1xC or Rx1) or, for a 2-D .sym, of an
+ * RxC region. PEs are numbered linearly: k = r * tc + c for PE (r, c) of
+ * the region (in 1-D, k is the index along the region's axis), and every
+ * per-PE array ([t]) and inst_split use that number.
  *
  * The steps, one file each, run in this order on one inst object:
  *   inst_concretize.c  parameters substituted: extents E, tile size p, PEs
@@ -96,9 +99,15 @@ typedef struct {
   isl_set *ones, *zeros;
 } inst_signal;
 
-/* Per access: the bank chosen and the placement on each PE. */
+/* Per access: the bank chosen and the placement on each PE. In 2-D the
+ * side, bank and route differ per PE: pside/pbank are the side and bank of
+ * the border PE (prow, pcol) whose bank serves PE k, hops the pass-through
+ * hops between them (0: the PE's own bank). */
 typedef struct {
-  int side, bank;     /* stream_side, bank index */
+  int side, bank;     /* stream_side, bank index (1-D; 2-D: of PE 0) */
+  int *pside, *pbank, *prow, *pcol, *hops; /* [t], -1 side: PE k has no access */
+  int64_t *lag;       /* [t] bank event of PE k's access on the border PE's AG, relative to
+                         PE k's own: d(k) - d(border PE) -/+ hops (read/write); 0 in 1-D */
   int64_t *elem_lin;  /* [t * P] linear element per (k, s(J)); -1 none */
   int64_t stride[AST_MAX_DIMS]; /* address = a0 + stride . J on every PE */
   int64_t a0, range;  /* range: bank words a tile spans */
@@ -112,10 +121,13 @@ typedef struct {
   int64_t params[AST_MAX_PARAMS];
   int64_t lo[AST_MAX_DIMS], E[AST_MAX_DIMS], seq[AST_MAX_DIMS];
   int64_t P;                       /* iterations of a tile: prod E */
-  int64_t p;                       /* tile size */
-  int t, t_req;                    /* PEs used, PEs of the region */
+  int64_t p;                       /* tile size (2-D: of the rows' dimension) */
+  int t, t_req;                    /* PEs used, PEs of the region (2-D: tr*tc, rows*cols) */
   int rows, cols;                  /* the region */
-  int64_t lk;                      /* lambda^K */
+  int tr, tc;                      /* PE rows and columns used (1-D: 1 x t or t x 1) */
+  int64_t p2;                      /* 2-D: tile size of the columns' dimension */
+  int64_t lk;                      /* lambda^K (2-D: of the rows, delay_row) */
+  int64_t lk2;                     /* 2-D: lambda^K of the columns (delay_col) */
   int fd_depth[ISA_MAX_REGS];
   isl_set **leaf;                  /* [nleaves] over [J, K] */
   isl_set **acc;                   /* [naccess] over [J, K] */
@@ -133,6 +145,7 @@ typedef struct {
   int sigma;                       /* prolog steps (early input reads) */
   int64_t epilog;                  /* GC epilog steps */
   inst_io *io;                     /* [naccess] */
+  uint32_t *wsink;                 /* 2-D: [t * (pe.id + 4 ports)] WRAPPER sinks of each PE */
   int64_t array_ext[64][AST_MAX_DIMS]; /* per array: bounding box extents */
   int array_nd[64];
 } inst;
@@ -152,6 +165,13 @@ __isl_give isl_set *inst_ext_domain(const inst *x, int64_t steps);
 
 /* Returns succ(S, n): the n-th successors of the iterations of S over J. */
 __isl_give isl_set *inst_succ(const inst *x, __isl_take isl_set *s, int64_t n);
+
+/* Sets *r, *c to the region row and column of PE number k. */
+void inst_pe_rc(const inst *x, int k, int *r, int *c);
+
+/* Returns the start delay of PE k (the GC packet's delay0 + delay_row r +
+ * delay_col c, timing.md 2). */
+int64_t inst_pe_delay(const inst *x, int k);
 
 /* Returns the fibre { J : (J, K=k) in s } of a set over [J, K] (split). */
 __isl_give isl_set *inst_split(const inst *x, __isl_keep isl_set *s, int k);
@@ -203,6 +223,14 @@ typedef struct {
 /* Returns INST_OK after placing I/O accesses in banks (sides, banks,
  * addresses); INST_ERR_NOFIT when banks or bank depth do not suffice. */
 int inst_place_io(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after choosing, for a 2-D region, the bank of every
+ * access on every PE that has one (its own on the array border, else one
+ * reached by pass-through hops from the north or west border) and the
+ * WRAPPER sinks of every PE (x->wsink); INST_ERR_NOFIT naming the side,
+ * row or column and the channels needed and available when the
+ * interconnect cannot carry an access (inst_io2d.c). */
+int inst_place_io_2d(inst *x, char *msg, size_t msgsz);
 
 /* Returns INST_OK after appending every packet (REGCFG, PROGRAM, WRAPPER,
  * GC, AG, IODATA, START) to w. */

@@ -11,6 +11,9 @@
  * of all of them over all leaves is the condition set C of Algorithm 1,
  * which partitions K into the processor classes. Access spaces are
  * conditions too (an AG's enable is part of what a PE is configured with).
+ * On a 2-D region K has two free coordinates and everything above holds
+ * unchanged (Algorithm 1 over the K vector); the classes are numbered by
+ * their smallest PE number k = r tc + c, which represents them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,12 @@ static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
   isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped);
   long k = isl_val_get_num_si(v);
   isl_val_free(v);
+  if (mk->x->m->axis == 2) { /* k = r * tc + c */
+    v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped2);
+    long c = isl_val_get_num_si(v);
+    isl_val_free(v);
+    k = c >= 0 && c < mk->x->tc ? k * mk->x->tc + c : -1;
+  }
   isl_point_free(pt);
   if (k >= 0 && k < mk->x->t) mk->x->pe_class[k] = mk->cls;
   return isl_stat_ok;
@@ -116,24 +125,25 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
     free(parts);
     return INST_ERR_INTERNAL;
   }
-  /* order the classes by their smallest PE */
+  /* order the classes by their smallest PE number (k = r tc + c in 2-D) */
+  x->npc = np;
   for (int i = 0; i < np; i++) {
-    isl_set *mn = isl_set_lexmin(isl_set_copy(parts[i]));
-    isl_point *pt = isl_set_sample_point(mn);
-    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, x->m->mapped);
-    x->pc[i].rep = (int)isl_val_get_num_si(v);
-    isl_val_free(v);
-    isl_point_free(pt);
     x->pc[i].pes = parts[i];
+    x->pc[i].rep = -1;
+    inst_mark mk = {x, i};
+    if (isl_set_foreach_point(x->pc[i].pes, inst_mark_pe, &mk) < 0) {
+      free(parts);
+      return INST_ERR_INTERNAL;
+    }
   }
   free(parts);
+  for (int k = x->t - 1; k >= 0; k--) x->pc[x->pe_class[k]].rep = k;
   for (int i = 1; i < np; i++)
     for (int j = i; j > 0 && x->pc[j].rep < x->pc[j - 1].rep; j--) {
       inst_pclass tmp = x->pc[j];
       x->pc[j] = x->pc[j - 1];
       x->pc[j - 1] = tmp;
     }
-  x->npc = np;
   for (int i = 0; i < np; i++) {
     inst_mark mk = {x, i};
     if (isl_set_foreach_point(x->pc[i].pes, inst_mark_pe, &mk) < 0) return INST_ERR_INTERNAL;

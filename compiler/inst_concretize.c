@@ -1,7 +1,9 @@
 /*
  * inst_concretize.c: concretization (step 1 of section 6): the program
  * parameters, the tile size p = max(p_min, ceil(E_m / t)) and the number of
- * PEs used ceil(E_m / p) replace every symbol of the .sym. Each bound lo/hi
+ * PEs used ceil(E_m / p) replace every symbol of the .sym (2-D: the same
+ * for the columns' dimension, pc = max(p_min2, ceil(E_m2 / cols)); the PEs
+ * are numbered k = r tc + c). Each bound lo/hi
  * is evaluated (an isl pw_aff with the parameters fixed), giving the extents
  * E_k; the scan order gives s(J); the lambda-k record gives lambda^K; each
  * fd's depth is s(d) + extra. Every PST leaf and access space becomes the
@@ -82,6 +84,20 @@ static void inst_jk_names(int n, int withk, char *buf, size_t sz) {
     for (int k = 0; k < n; k++) inst_cat(buf, sz, &len, ", k%d", k);
 }
 
+/* Returns the constraint text (with a trailing "and ") bounding K_k to the
+ * PEs used: 0 <= k < t along the mapped dimensions, k = 0 elsewhere. */
+static const char *inst_kbox(const inst *x, int k) {
+  static char buf[64];
+  const map_config *m = x->m;
+  if (m->axis == 2 && (k == m->mapped || k == m->mapped2))
+    snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, k == m->mapped ? x->tr : x->tc);
+  else if (m->axis != 2 && k == m->mapped)
+    snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, x->t);
+  else
+    snprintf(buf, sizeof buf, "k%d = 0 and ", k);
+  return buf;
+}
+
 /* Returns the concrete tiled set of a dom (ispace, jkspace) over [J, K]. */
 static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   const map_config *m = x->m;
@@ -90,9 +106,9 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   inst_jk_names(x->n, 1, names, sizeof names);
   inst_cat(buf, sizeof buf, &len, "{ [%s] -> [", names);
   for (int k = 0; k < x->n; k++) {
-    if (k == m->mapped)
+    if (k == m->mapped || (m->axis == 2 && k == m->mapped2))
       inst_cat(buf, sizeof buf, &len, "%s%lld + %lld * k%d + j%d", k ? ", " : "", (long long)x->lo[k],
-               (long long)x->p, k, k);
+               (long long)(k == m->mapped ? x->p : x->p2), k, k);
     else
       inst_cat(buf, sizeof buf, &len, "%s%lld + j%d", k ? ", " : "", (long long)x->lo[k], k);
   }
@@ -100,10 +116,10 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   isl_multi_aff *ma = isl_multi_aff_read_from_str(x->ctx, buf);
   isl_set *is = isl_set_read_from_str(x->ctx, d->ispace);
   is = inst_fix_params(is, m->nparams, m->param_name, x->params);
-  char *pn[2] = {"p", "t"};
-  int64_t pv[2] = {x->p, x->t};
+  char *pn[4] = {"p", "t", "pc", "tc"};
+  int64_t pv[4] = {x->p, m->axis == 2 ? x->tr : x->t, x->p2, x->tc};
   isl_set *jk = isl_set_read_from_str(x->ctx, d->jkspace);
-  jk = inst_fix_params(jk, 2, pn, pv);
+  jk = inst_fix_params(jk, m->axis == 2 ? 4 : 2, pn, pv);
   if (!ma || !is || !jk) {
     isl_multi_aff_free(ma);
     isl_set_free(is);
@@ -119,8 +135,7 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   inst_cat(buf, sizeof buf, &len, "{ [%s] : ", names);
   for (int k = 0; k < x->n; k++) {
     inst_cat(buf, sizeof buf, &len, "0 <= j%d < %lld and ", k, (long long)x->E[k]);
-    if (k == m->mapped) inst_cat(buf, sizeof buf, &len, "0 <= k%d < %d and ", k, x->t);
-    else inst_cat(buf, sizeof buf, &len, "k%d = 0 and ", k);
+    inst_cat(buf, sizeof buf, &len, "%s", inst_kbox(x, k));
   }
   inst_cat(buf, sizeof buf, &len, "0 = 0 }");
   r = isl_set_intersect(r, isl_set_read_from_str(x->ctx, buf));
@@ -212,9 +227,38 @@ isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
   return isl_set_coalesce(isl_set_apply(s, mp));
 }
 
+void inst_pe_rc(const inst *x, int k, int *r, int *c) {
+  if (x->m->axis == 2) {
+    *r = x->tc ? k / x->tc : 0;
+    *c = x->tc ? k % x->tc : 0;
+  } else if (x->m->axis == 1) {
+    *r = k;
+    *c = 0;
+  } else {
+    *r = 0;
+    *c = k;
+  }
+}
+
+int64_t inst_pe_delay(const inst *x, int k) {
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  int64_t lr = x->m->axis == 0 ? 0 : x->lk, lc = x->m->axis == 0 ? x->lk : x->lk2;
+  int64_t d0 = (lr < 0 ? -lr * (x->tr - 1) : 0) + (lc < 0 ? -lc * (x->tc - 1) : 0);
+  return d0 + lr * r + lc * c;
+}
+
 isl_set *inst_split(const inst *x, isl_set *s, int k) {
   isl_set *r = isl_set_copy(s);
   int m = x->m->mapped;
+  if (x->m->axis == 2) {
+    int pr, pc;
+    inst_pe_rc(x, k, &pr, &pc);
+    r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + m), pr);
+    r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + x->m->mapped2), pc);
+    r = isl_set_project_out(r, isl_dim_set, (unsigned)x->n, (unsigned)x->n);
+    return isl_set_coalesce(r);
+  }
   r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + m), k);
   r = isl_set_project_out(r, isl_dim_set, (unsigned)x->n, (unsigned)x->n);
   return isl_set_coalesce(r);
@@ -313,10 +357,23 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->E[k] = hi - lo + 1;
   }
   int64_t em = x->E[m->mapped];
-  x->p = (em + x->t_req - 1) / x->t_req;
+  int treq = m->axis == 2 ? x->rows : x->t_req;
+  x->p = (em + treq - 1) / treq;
   if (x->p < m->p_min) x->p = m->p_min;
   x->t = (int)((em + x->p - 1) / x->p);
   x->E[m->mapped] = x->p;
+  if (m->axis == 2) {
+    int64_t ec = x->E[m->mapped2];
+    x->p2 = (ec + x->cols - 1) / x->cols;
+    if (x->p2 < m->p_min2) x->p2 = m->p_min2;
+    x->tr = x->t;
+    x->tc = (int)((ec + x->p2 - 1) / x->p2);
+    x->t = x->tr * x->tc;
+    x->E[m->mapped2] = x->p2;
+  } else {
+    x->tr = m->axis ? x->t : 1;
+    x->tc = m->axis ? 1 : x->t;
+  }
   int64_t acc = 1;
   for (int r = 0; r < x->n; r++) {
     x->seq[m->order[r]] = acc;
@@ -328,6 +385,7 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
   }
   x->P = acc;
   x->lk = map_lambda_k(m, x->E);
+  x->lk2 = map_lambda_k2(m, x->E);
   return inst_delay_check(x, msg, msgsz);
 }
 
@@ -381,6 +439,10 @@ static int inst_params(inst *x, int nparam, char **pname, const int64_t *pval, c
 static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
   const map_config *m = x->m;
   if (rows < 1 || cols < 1 || (m->axis == 0 && rows != 1) || (m->axis == 1 && cols != 1)) {
+    if (rows > 1 && cols > 1)
+      snprintf(msg, msgsz, "region %dx%d: this configuration was compiled for a %s region (compile with "
+               "--map I,J for an RxC region)", rows, cols, m->axis ? "Rx1" : "1xC");
+    else
     snprintf(msg, msgsz, "region %dx%d: this configuration was compiled for a %s region", rows, cols,
              m->axis ? "Rx1" : "1xC");
     return INST_ERR_INPUT;
@@ -392,7 +454,7 @@ static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
   }
   x->rows = rows;
   x->cols = cols;
-  x->t_req = m->axis ? rows : cols;
+  x->t_req = m->axis == 2 ? rows * cols : m->axis ? rows : cols;
   return INST_OK;
 }
 
@@ -434,10 +496,7 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   inst_cat(buf, sizeof buf, &len, "{ [");
   for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sk%d", k ? ", " : "", k);
   inst_cat(buf, sizeof buf, &len, "] : ");
-  for (int k = 0; k < x->n; k++) {
-    if (k == m->mapped) inst_cat(buf, sizeof buf, &len, "0 <= k%d < %d and ", k, x->t);
-    else inst_cat(buf, sizeof buf, &len, "k%d = 0 and ", k);
-  }
+  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%s", inst_kbox(x, k));
   inst_cat(buf, sizeof buf, &len, "0 = 0 }");
   x->kdom = isl_set_read_from_str(x->ctx, buf);
   return x->kdom ? INST_OK : INST_ERR_INTERNAL;
@@ -466,11 +525,21 @@ void inst_free(inst *x) {
   if (x->m) {
     for (int i = 0; x->leaf && i < x->m->nleaves; i++) isl_set_free(x->leaf[i]);
     for (int i = 0; x->acc && i < x->m->naccess; i++) isl_set_free(x->acc[i]);
-    for (int i = 0; x->io && i < x->m->naccess; i++) free(x->io[i].elem_lin);
+    for (int i = 0; x->io && i < x->m->naccess; i++) {
+      inst_io *io = &x->io[i];
+      free(io->elem_lin);
+      free(io->pside);
+      free(io->pbank);
+      free(io->prow);
+      free(io->pcol);
+      free(io->hops);
+      free(io->lag);
+    }
   }
   free(x->leaf);
   free(x->acc);
   free(x->io);
+  free(x->wsink);
   isl_set_free(x->kdom);
   for (int c = 0; c < x->npc; c++) {
     isl_set_free(x->pc[c].pes);

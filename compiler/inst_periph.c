@@ -99,7 +99,11 @@ static int inst_affine_read(const inst *x, const char *txt, inst_affine *a) {
 
 /* Computes the iteration I of (J, PE k). */
 static void inst_iter(const inst *x, const int64_t *J, int k, int64_t *I) {
-  for (int d = 0; d < x->n; d++) I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * k : 0);
+  int r = k, c = 0;
+  if (x->m->axis == 2) inst_pe_rc(x, k, &r, &c);
+  for (int d = 0; d < x->n; d++)
+    I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * r : 0) +
+           (x->m->axis == 2 && d == x->m->mapped2 ? x->p2 * c : 0);
 }
 
 /* Computes J from a sequence number s < P. */
@@ -216,7 +220,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
   for (int a = 0; a < m->naccess && !st; a++) {
     x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
     x->io[a].bank = a;
-    if (a >= nb) {
+    if (a >= nb && m->axis != 2) {
       snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
                m->naccess, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
       st = INST_ERR_NOFIT;
@@ -248,6 +252,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     }
   }
   free(aff);
+  if (!st && m->axis == 2) st = inst_place_io_2d(x, msg, msgsz);
   return st;
 }
 
@@ -274,11 +279,20 @@ static void inst_w(inst_buf *b, int64_t v) {
   b->w[b->n++] = (uint32_t)v;
 }
 
-/* Returns the rectangle of PEs k0..k1 (inclusive) of the region. */
+/* Returns the rectangle of PEs k0..k1 (inclusive) of a 1-D region; of a
+ * 2-D one, the PEs used (k0 = 0, k1 = t - 1) or PE k0 (k0 == k1). */
 static stream_rect inst_rect(const inst *x, int k0, int k1) {
   stream_rect r;
-  if (x->m->axis) r = (stream_rect){k0, 0, k1 - k0 + 1, 1};
-  else r = (stream_rect){0, k0, 1, k1 - k0 + 1};
+  if (x->m->axis == 2) {
+    int r0, c0;
+    inst_pe_rc(x, k0, &r0, &c0);
+    if (k0 == k1) r = (stream_rect){r0, c0, 1, 1};
+    else r = (stream_rect){0, 0, x->tr, x->tc};
+  } else if (x->m->axis) {
+    r = (stream_rect){k0, 0, k1 - k0 + 1, 1};
+  } else {
+    r = (stream_rect){0, k0, 1, k1 - k0 + 1};
+  }
   return r;
 }
 
@@ -350,10 +364,10 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   inst_w(&b, x->n);
   for (int g = 0; g < x->n; g++) inst_w(&b, x->E[x->m->order[g]]);
   inst_w(&b, x->epilog + x->sigma);
-  int64_t d0 = x->lk < 0 ? -x->lk * (x->t - 1) : 0;
-  inst_w(&b, d0);
-  inst_w(&b, x->m->axis ? x->lk : 0);
-  inst_w(&b, x->m->axis ? 0 : x->lk);
+  int64_t lr = x->m->axis == 0 ? 0 : x->lk, lc = x->m->axis == 0 ? x->lk : x->m->axis == 2 ? x->lk2 : 0;
+  inst_w(&b, inst_pe_delay(x, 0));
+  inst_w(&b, lr);
+  inst_w(&b, lc);
   int at = b.n;
   inst_w(&b, 0);
   isl_set *all = inst_ext_domain(x, steps);
@@ -389,10 +403,21 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   return rc ? INST_ERR_NOFIT : INST_OK;
 }
 
+static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect rc, int side, int bank,
+                           int64_t lag, __isl_keep isl_set *en, char *msg, size_t msgsz);
+
 /* Returns INST_OK after appending the AG packet of access a for PEs
  * k0..k1 with enable set en (over J). */
 static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl_keep isl_set *en,
                          char *msg, size_t msgsz) {
+  return inst_emit_ag_at(x, w, a, k0, inst_rect(x, k0, k1), x->io[a].side, x->io[a].bank, 0, en, msg, msgsz);
+}
+
+/* Returns INST_OK after appending the AG packet of access a for the PEs of
+ * rectangle rect (of PE k0's enable en), on bank (side, bank), its events
+ * `lag` cycles after the PE's own (inst.h). */
+static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect rect, int side, int bank,
+                           int64_t lag, __isl_keep isl_set *en, char *msg, size_t msgsz) {
   const map_access *ac = &x->m->access[a];
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
   isl_set *g = isl_set_coalesce(isl_set_gist(isl_set_copy(en), all));
@@ -409,7 +434,7 @@ static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl
   inst_buf b = {0};
   inst_w(&b, ac->is_out ? STREAM_AG_WRITE : STREAM_AG_READ);
   inst_w(&b, x->n);
-  inst_w(&b, (int64_t)x->sigma * x->m->ii + ac->offset);
+  inst_w(&b, (int64_t)x->sigma * x->m->ii + ac->offset + lag);
   inst_w(&b, x->io[a].a0);
   inst_w(&b, 0);
   inst_w(&b, 0);
@@ -417,8 +442,7 @@ static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl
   inst_cons_write(x, bs, &b);
   isl_basic_set_free(bs);
   int rc = b.bad ? STREAM_ERR_PAYLOAD
-                 : stream_writer_packet(w, STREAM_PKT_AG, x->io[a].bank, x->io[a].side, inst_rect(x, k0, k1),
-                                        b.w, (uint32_t)b.n);
+                 : stream_writer_packet(w, STREAM_PKT_AG, bank, side, rect, b.w, (uint32_t)b.n);
   free(b.w);
   if (rc) {
     snprintf(msg, msgsz, "AG packet of access %d: %s", a, b.bad ? "value out of 32 bits" : w->msg);
@@ -427,9 +451,26 @@ static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl
   return INST_OK;
 }
 
+/* Returns INST_OK after appending the AG packets of a 2-D region: one per
+ * access and PE, on the bank serving it (inst_io2d.c). */
+static int inst_emit_ags_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  for (int a = 0; a < x->m->naccess; a++)
+    for (int k = 0; k < x->t; k++) {
+      const inst_io *io = &x->io[a];
+      if (io->pside[k] < 0) continue;
+      isl_set *en = inst_split(x, x->acc[a], k);
+      stream_rect rc = {io->prow[k], io->pcol[k], 1, 1};
+      int st = inst_emit_ag_at(x, w, a, k, rc, io->pside[k], io->pbank[k], io->lag[k], en, msg, msgsz);
+      isl_set_free(en);
+      if (st) return st;
+    }
+  return INST_OK;
+}
+
 /* Returns INST_OK after appending the AG packets of every access, one per
  * run of consecutive PEs with equal enables. */
 static int inst_emit_ags(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  if (x->m->axis == 2) return inst_emit_ags_2d(x, w, msg, msgsz);
   for (int a = 0; a < x->m->naccess; a++) {
     int k0 = 0;
     isl_set *cur = inst_split(x, x->acc[a], 0);
@@ -468,6 +509,25 @@ static int inst_side_of(char c) {
   return c == 'N' ? STREAM_SIDE_NORTH : c == 'E' ? STREAM_SIDE_EAST : c == 'S' ? STREAM_SIDE_SOUTH : STREAM_SIDE_WEST;
 }
 
+/* Returns INST_OK after appending the WRAPPER packets of a 2-D region:
+ * one per run of PEs of a row with identical sinks (x->wsink). */
+static int inst_emit_wrappers_2d(inst *x, stream_writer *w, int nsink, char *msg, size_t msgsz) {
+  size_t sz = (size_t)nsink * sizeof *x->wsink;
+  for (int r = 0; r < x->tr; r++)
+    for (int c0 = 0; c0 < x->tc;) {
+      const uint32_t *s0 = x->wsink + (size_t)(r * x->tc + c0) * (size_t)nsink;
+      int c1 = c0 + 1;
+      while (c1 < x->tc && !memcmp(s0, x->wsink + (size_t)(r * x->tc + c1) * (size_t)nsink, sz)) c1++;
+      stream_rect rc = {r, c0, 1, c1 - c0};
+      if (stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, rc, s0, (uint32_t)nsink)) {
+        snprintf(msg, msgsz, "WRAPPER packet: %s", w->msg);
+        return INST_ERR_NOFIT;
+      }
+      c0 = c1;
+    }
+  return INST_OK;
+}
+
 /* Returns INST_OK after appending the REGCFG and WRAPPER packets. */
 static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   stream_rect all = inst_rect(x, 0, x->t - 1);
@@ -475,6 +535,13 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   for (int i = 0; i < x->arch.fd; i++) fd[i] = (uint32_t)x->fd_depth[i];
   int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, all, fd, (uint32_t)x->arch.fd) : 0;
   int nsink = x->arch.id + 4 * x->arch.ports;
+  if (x->m->axis == 2) {
+    if (rc) {
+      snprintf(msg, msgsz, "region packets: %s", w->msg);
+      return INST_ERR_NOFIT;
+    }
+    return inst_emit_wrappers_2d(x, w, nsink, msg, msgsz);
+  }
   uint32_t *sink = calloc((size_t)nsink, sizeof *sink);
   if (!sink) return INST_ERR_INTERNAL;
   for (int r = 0; r < x->m->nroutes; r++) {
@@ -496,8 +563,47 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   return INST_OK;
 }
 
+/* Returns INST_OK after appending the programs of class c on rectangle rc. */
+static int inst_emit_class_rect(inst *x, stream_writer *w, int c, stream_rect rc, char *msg, size_t msgsz) {
+  for (int f = 0; f < x->nfu; f++) {
+    const inst_fuprog *fp = &x->pc[c].fp[f];
+    if (fp->empty) continue;
+    if (stream_writer_program(w, rc, f, fp->words, fp->nwords)) {
+      snprintf(msg, msgsz, "program of class %d FU %d: %s", c, f, w->msg);
+      return INST_ERR_NOFIT;
+    }
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after appending the PROGRAM packets of a 2-D region: each
+ * processor class as rectangles (greedy: from its first PE not yet
+ * covered, as wide as the class goes along the row, then as many rows
+ * down as the whole width stays in the class). */
+static int inst_emit_programs_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  char *done = calloc((size_t)x->t, 1);
+  if (!done) return INST_ERR_INTERNAL;
+  int st = INST_OK;
+  for (int k = 0; k < x->t && !st; k++) {
+    if (done[k]) continue;
+    int cls = x->pe_class[k], r0 = k / x->tc, c0 = k % x->tc, c1 = c0, r1 = r0;
+    while (c1 + 1 < x->tc && !done[r0 * x->tc + c1 + 1] && x->pe_class[r0 * x->tc + c1 + 1] == cls) c1++;
+    for (int ok = 1; ok && r1 + 1 < x->tr;) {
+      for (int c = c0; c <= c1 && ok; c++)
+        ok = !done[(r1 + 1) * x->tc + c] && x->pe_class[(r1 + 1) * x->tc + c] == cls;
+      if (ok) r1++;
+    }
+    for (int r = r0; r <= r1; r++)
+      for (int c = c0; c <= c1; c++) done[r * x->tc + c] = 1;
+    st = inst_emit_class_rect(x, w, cls, (stream_rect){r0, c0, r1 - r0 + 1, c1 - c0 + 1}, msg, msgsz);
+  }
+  free(done);
+  return st;
+}
+
 /* Returns INST_OK after appending the PROGRAM packets. */
 static int inst_emit_programs(inst *x, stream_writer *w, char *msg, size_t msgsz) {
+  if (x->m->axis == 2) return inst_emit_programs_2d(x, w, msg, msgsz);
   for (int c = 0; c < x->npc; c++)
     for (int k0 = 0; k0 < x->t; k0++) {
       if (x->pe_class[k0] != c || (k0 > 0 && x->pe_class[k0 - 1] == c)) continue;
@@ -541,8 +647,14 @@ static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, ch
       }
       if (hi < 0) continue;
       buf[lo] = (uint32_t)lo;
-      if (stream_writer_packet(w, STREAM_PKT_IODATA, x->io[a].bank, x->io[a].side, inst_rect(x, k, k), buf + lo,
-                               (uint32_t)(hi - lo + 2))) {
+      int bank = x->io[a].bank, side = x->io[a].side;
+      stream_rect rc = inst_rect(x, k, k);
+      if (x->m->axis == 2) {
+        bank = x->io[a].pbank[k];
+        side = x->io[a].pside[k];
+        rc = (stream_rect){x->io[a].prow[k], x->io[a].pcol[k], 1, 1};
+      }
+      if (stream_writer_packet(w, STREAM_PKT_IODATA, bank, side, rc, buf + lo, (uint32_t)(hi - lo + 2))) {
         snprintf(msg, msgsz, "IODATA of access %d: %s", a, w->msg);
         free(buf);
         return INST_ERR_NOFIT;
@@ -577,9 +689,15 @@ void inst_layout(const inst *x, FILE *f) {
         if (lin < 0) continue;
         int64_t J[AST_MAX_DIMS];
         inst_unseq(x, s, J);
-        fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin,
-                x->m->axis ? k : 0, x->m->axis ? 0 : k, sides[x->io[a].side], x->io[a].bank,
-                (long long)inst_address(x, a, J));
+        int row = x->m->axis ? k : 0, col = x->m->axis ? 0 : k, side = x->io[a].side, bank = x->io[a].bank;
+        if (x->m->axis == 2) {
+          row = x->io[a].prow[k];
+          col = x->io[a].pcol[k];
+          side = x->io[a].pside[k];
+          bank = x->io[a].pbank[k];
+        }
+        fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin, row, col,
+                sides[side], bank, (long long)inst_address(x, a, J));
       }
   }
 }

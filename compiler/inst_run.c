@@ -1,18 +1,25 @@
 /*
  * inst_run.c: the instantiation pipeline in order (inst.h): concretize,
  * processor classes, folding and kernel classes, CFGs, control signals,
- * the prolog shift sigma for early input reads, program generation and the
- * placement of I/O accesses in banks. The stream is written by inst_emit.
+ * the placement of I/O accesses in banks, the prolog shift sigma for early
+ * input reads (which depends on the placement's pass-through hops) and
+ * program generation. The stream is written by inst_emit.
  */
 #include "inst.h"
 
 /* Returns sigma: the empty steps every program starts with so that each
- * bank event's phase sigma * pi + offset is >= 0 (timing.md 6). */
+ * bank event's phase sigma * pi + offset + lag is >= 0 (timing.md 6; lag
+ * is the shift of an access served through pass-through hops from another
+ * PE's bank, inst.h). */
 static int inst_sigma(const inst *x) {
-  int lo = 0;
-  for (int a = 0; a < x->m->naccess; a++)
-    if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
-  return (-lo + x->m->ii - 1) / x->m->ii;
+  int64_t lo = 0;
+  for (int a = 0; a < x->m->naccess; a++) {
+    int64_t off = x->m->access[a].offset;
+    for (int k = 0; x->io && x->io[a].lag && k < x->t; k++)
+      if (x->io[a].pside[k] >= 0 && off + x->io[a].lag[k] < lo) lo = off + x->io[a].lag[k];
+    if (off < lo) lo = off;
+  }
+  return (int)((-lo + x->m->ii - 1) / x->m->ii);
 }
 
 int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, char **pname,
@@ -23,8 +30,8 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
   if (!st) st = inst_fold(x, msg, msgsz);
   if (!st) st = inst_cfg(x, msg, msgsz);
   if (!st) st = inst_signals(x, msg, msgsz);
+  if (!st) st = inst_place_io(x, msg, msgsz);
   if (!st) x->sigma = inst_sigma(x);
   if (!st) st = inst_proggen(x, msg, msgsz);
-  if (!st) st = inst_place_io(x, msg, msgsz);
   return st;
 }

@@ -29,8 +29,22 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
+/* Returns MAP_OK after the steps (map_build, map_build_2d). */
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, map_config *m, char *msg, size_t msgsz);
+
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, -1, m, msg, msgsz);
+}
+
+int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
+                 map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, rdim, 2, cdim, m, msg, msgsz);
+}
+
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, map_config *m, char *msg, size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
   msg[0] = 0;
@@ -42,6 +56,7 @@ int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
   m->nparams = p->nparams;
   m->mapped = mapped;
   m->axis = axis;
+  m->mapped2 = axis == 2 ? mapped2 : -1;
   if (map_copy_names(m, p)) {
     snprintf(msg, msgsz, "out of memory");
     return MAP_ERR_INTERNAL;
@@ -49,6 +64,11 @@ int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
   if (mapped < 0 || mapped >= p->ndims) {
     snprintf(msg, msgsz, "--map %d: the program has %d dimension%s (0..%d)", mapped, p->ndims,
              p->ndims == 1 ? "" : "s", p->ndims - 1);
+    return MAP_ERR_INPUT;
+  }
+  if (axis == 2 && (mapped2 < 0 || mapped2 >= p->ndims || mapped2 == mapped)) {
+    snprintf(msg, msgsz, "--map: a 2-D region needs two different loop dimensions (the program has %d)",
+             p->ndims);
     return MAP_ERR_INPUT;
   }
   if (p->ndims > arch->gc_dims) {

@@ -27,6 +27,16 @@
  * dimensions [J_0..J_{n-1}, K_0..K_{n-1}] (paper: I* = J (+) K), so that a
  * second mapped dimension (2-D regions) only adds a p and a t.
  *
+ * 2-D regions (axis 2). Dimension `mapped` is tiled onto the rows with
+ * tile size p over t PE rows, dimension `mapped2` onto the columns with
+ * tile size pc over tc PE columns (jkspace parameters [p, t, pc, tc]).
+ * A dependence is split by both tile displacements (theta, theta2) in
+ * {0, sign d_mapped} x {0, sign d_mapped2}; (theta, theta2) is the
+ * processor displacement (rows, columns), diagonals included (two hops).
+ * lambda^K = (LR, LC), LR = lk_p * pi * p * S_mapped + lk_c, LC = lk_p2 *
+ * pi * pc * S_mapped2 + lk_c2; PE (r, c) starts at r LR + c LC (plus the
+ * offset making every start delay >= 0).
+ *
  * Because p*K is not affine, a tiled condition space is kept as a pair
  * (ispace, jkspace): ispace an isl set over I with the program parameters,
  * jkspace an isl set over (J, K) with parameters p and t; the tiled set is
@@ -50,7 +60,8 @@
 #include "isa.h"
 #include "rdg.h"
 
-#define MAP_SYM_VERSION 1
+#define MAP_SYM_VERSION 1    /* the .sym of a 1-D mapping */
+#define MAP_SYM_VERSION_2D 2 /* the .sym of a 2-D mapping (reads version 1 too) */
 #define MAP_MAX_FUS ISA_MAX_FUS
 
 /* Register classes of a PE (section 3.2). */
@@ -88,6 +99,7 @@ typedef struct {
   int pos;       /* operand position in dst; -1 for OUT */
   int64_t d[AST_MAX_DIMS]; /* DEP: dependence vector */
   int theta;     /* DEP: tile displacement along the mapped dimension: 0, +1, -1 */
+  int theta2;    /* DEP, 2-D: tile displacement along mapped2 (columns); 0 in 1-D */
   int32_t value; /* CONST */
   int array;     /* IN, OUT: ast_program.arrays index */
   char *index;   /* IN, OUT: isl map I -> array element */
@@ -109,14 +121,20 @@ typedef struct {
                               iteration, so the depth is s(d) + 1 */
 } map_regfile_entry;
 
-/* A propagation channel (5.4): od -> wrapper ports -> id. */
+/* A propagation channel (5.4): od -> wrapper ports -> id. A diagonal
+ * displacement takes two hops: od -> out_side port -> (hop) in_side port of
+ * the intermediate PE, whose wrapper connects it to out_side2 port2 ->
+ * (hop) in_side2 port2 of the consumer -> id. */
 typedef struct {
   int edge;      /* the split DEP edge */
-  int delta;     /* processor displacement along the mapped dimension */
+  int delta;     /* processor displacement along the mapped dimension (rows in 2-D) */
+  int delta2;    /* 2-D: processor displacement along the columns; 0 in 1-D */
   map_reg od, id;
   char out_side; /* 'E', 'W', 'S', 'N': wrapper sink the od drives */
   char in_side;  /* the neighbour's wrapper source it arrives at */
   int port;      /* wrapper port index on both sides */
+  char out_side2, in_side2; /* second hop (hops == 2), else 0 */
+  int port2;
   int hops;
 } map_route;
 
@@ -153,8 +171,10 @@ typedef struct {
   uint64_t fingerprint;
   int ndims, nparams;
   /* tiling */
-  int mapped;     /* the mapped dimension m */
-  int axis;       /* 0: region 1xC (columns), 1: region Rx1 (rows) */
+  int mapped;     /* the mapped dimension m (2-D: the rows' dimension) */
+  int axis;       /* 0: region 1xC (columns), 1: region Rx1 (rows), 2: RxC */
+  int mapped2;    /* 2-D: the columns' dimension; -1 in 1-D */
+  int p_min2;     /* 2-D: smallest column tile size */
   char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */
   int p_min;      /* smallest tile size the schedule assumes */
   /* graph */
@@ -170,6 +190,8 @@ typedef struct {
   int order[AST_MAX_DIMS];
   int lk_p;        /* kp: 1 when lambda^K has the pi*p*S_m term */
   int64_t lk_c;    /* kc */
+  int lk_p2;       /* 2-D: the same for the columns' dimension */
+  int64_t lk_c2;
   /* registers */
   int nregs;
   map_regfile_entry *regs;
@@ -194,6 +216,21 @@ enum { MAP_OK = 0, MAP_ERR_INPUT = 2, MAP_ERR_NOFIT = 3, MAP_ERR_INTERNAL = 4 };
  * after writing the reason (resource, needed, available) into msg. */
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
+ * the rows and `cdim` onto the columns (axis 2). */
+int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
+                 map_config *m, char *msg, size_t msgsz);
+
+/* Returns 1 when DEP edge e crosses PEs (a tile displacement is nonzero). */
+int map_edge_cross(const map_edge *e);
+
+/* Returns S of mapped dimension `dim` (the product of the extents scanned
+ * faster than it) for extents E. */
+int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E);
+
+/* Returns the columns' lambda^K (2-D; 0 in 1-D) for extents E. */
+int64_t map_lambda_k2(const map_config *m, const int64_t *E);
 
 /* Frees everything *m owns (not the program or the RDG). */
 void map_config_free(map_config *m);
@@ -223,7 +260,8 @@ int64_t map_stride_mapped(const map_config *m, const int64_t *E);
 int64_t map_lambda_k(const map_config *m, const int64_t *E);
 
 /* Returns the communication latency of a DEP edge: the producer's latency,
- * plus 1 + hops when it crosses PEs (docs/timing.md section 5). */
+ * plus 1 + hops when it crosses PEs (docs/timing.md section 5; hops is 2
+ * for a diagonal displacement). */
 int map_edge_latency(const map_config *m, const map_edge *e);
 
 /* Returns "rd0", "fd1", "id2", "od3" or "#5" for a register in buf. */

@@ -82,7 +82,7 @@ static int map_pst_fd_dest(map_config *m, int o) {
   if (!ctx) return -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || x->src != o || x->theta || x->rreg.cls != MAP_REG_FD ||
+    if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) || x->rreg.cls != MAP_REG_FD ||
         x->rreg.idx != op->dst.idx)
       continue;
     int l = first;
@@ -121,7 +121,7 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
       const map_edge *x = &m->edges[e];
       if (x->src != o) continue;
       if (x->kind == MAP_EDGE_OUT && map_pst_add(m, o, 4, x->wreg, 0, &op->dom)) goto oom;
-      if (x->kind == MAP_EDGE_DEP && x->theta) {
+      if (x->kind == MAP_EDGE_DEP && map_edge_cross(x)) {
         int dup = 0; /* one od leaf per channel register and domain */
         for (int l = 0; l < m->nleaves; l++)
           if (m->leaves[l].op == o && m->leaves[l].slot == 4 && m->leaves[l].reg.idx == x->wreg.idx &&

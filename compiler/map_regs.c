@@ -76,7 +76,7 @@ static int map_regs_zero(const int64_t *d) {
 
 /* Returns 1 when edge x keeps its value in an rd (intra-PE, d = 0). */
 static int map_regs_is_rd_edge(const map_edge *x) {
-  return x->kind == MAP_EDGE_DEP && !x->theta && map_regs_zero(x->d);
+  return x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && map_regs_zero(x->d);
 }
 
 /* A value kept in rd registers. */
@@ -295,7 +295,7 @@ done:
 }
 
 /* Allocates the od/id pair of channel edge e and binds every edge of the
- * same (value, d, theta, consumer, operand); returns 0 or -1. */
+ * same (value, d, theta, theta2, consumer, operand); returns 0 or -1. */
 static int map_regs_channel(map_config *m, int e) {
   map_edge *x = &m->edges[e];
   int val = m->ops[x->src].var;
@@ -305,7 +305,7 @@ static int map_regs_channel(map_config *m, int e) {
   memcpy(m->regs[id].d, x->d, sizeof x->d);
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
-    if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && m->ops[y->src].var == val &&
+    if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && y->theta2 == x->theta2 && m->ops[y->src].var == val &&
         !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
       y->group = id;
       y->rreg = m->regs[id].reg;
@@ -327,7 +327,7 @@ static int map_regs_fd(map_config *m, int e) {
   m->regs[r].extra = 0;
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
-    if (y->kind != MAP_EDGE_DEP || y->theta || m->ops[y->src].var != val || memcmp(y->d, x->d, sizeof x->d))
+    if (y->kind != MAP_EDGE_DEP || map_edge_cross(y) || m->ops[y->src].var != val || memcmp(y->d, x->d, sizeof x->d))
       continue;
     y->group = r;
     y->rreg = m->regs[r].reg;
@@ -341,7 +341,7 @@ static int map_regs_fd(map_config *m, int e) {
 
 /* Returns 1 when edge x constrains the modulo schedule (intra-PE DEP). */
 static int map_regs_local(const map_edge *x) {
-  return x->kind == MAP_EDGE_DEP && !x->theta && x->src >= 0 && x->dst >= 0;
+  return x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && x->src >= 0 && x->dst >= 0;
 }
 
 /* Returns the pressure of the current schedule: (the largest number of rd
@@ -379,7 +379,7 @@ static long map_regs_pressure(const map_config *m, unsigned char *busy, int *loa
 static int map_regs_movable(const map_config *m, int v) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind == MAP_EDGE_DEP && x->theta && (x->src == v || x->dst == v)) return 0;
+    if (x->kind == MAP_EDGE_DEP && map_edge_cross(x) && (x->src == v || x->dst == v)) return 0;
   }
   return 1;
 }
@@ -499,7 +499,7 @@ static int map_regs_assign(map_config *m) {
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((x->theta ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) return MAP_ERR_INTERNAL;
+    if ((map_edge_cross(x) ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) return MAP_ERR_INTERNAL;
   }
   return map_regs_rd(m);
 }

@@ -8,9 +8,22 @@
  * the consumer -> (one hop) -> the neighbour's opposite wrapper source ->
  * pe_in(id). Channels get distinct wrapper ports per direction (no
  * sharing, the relaxation of 5.4 is not used); their number per side is
- * checked against interconnect.ports. A 2-D region will need a real path
- * search (diagonal displacements take two hops); map_route keeps the side
- * and port per channel so that such routes fit the same record.
+ * checked against interconnect.ports.
+ *
+ * 2-D regions: delta = (rows, columns). A straight displacement is one hop
+ * as above (S/N for rows, E/W for columns). A diagonal one is an
+ * exact-length path of two hops through the wrapper of the intermediate
+ * PE (wrappers are full crossbars): od -> side A port a -> (hop) opposite
+ * of A, port a, of the intermediate PE -> side B port b -> (hop) opposite
+ * of B, port b -> id, with A the column move and B the row move, or the
+ * other way round when that side has no free port left. Every wrapper
+ * output port carries one channel per direction, except that channels
+ * driven by the same od (the same token stream) share their first port,
+ * the prefix sharing of section 5.4 (paths of channels whose values are
+ * never alive at once may share their first nodes; with FIFO input
+ * registers only an identical token stream may share a wrapper output,
+ * else a consumer would receive tokens meant for another). Ports running
+ * out is NOFIT naming the side.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +31,58 @@
 
 #include "map.h"
 
+/* Returns the index 0..3 (N, E, S, W) of a side letter. */
+static int map_route_side(char c) {
+  return c == 'N' ? 0 : c == 'E' ? 1 : c == 'S' ? 2 : 3;
+}
+
+/* Returns the side letter a token leaves by for a move of +1/-1 along the
+ * rows (vert) or the columns. */
+static char map_route_out(int vert, int dir) { return vert ? (dir > 0 ? 'S' : 'N') : (dir > 0 ? 'E' : 'W'); }
+
+/* Returns the opposite side letter. */
+static char map_route_opp(char c) { return c == 'N' ? 'S' : c == 'S' ? 'N' : c == 'E' ? 'W' : 'E'; }
+
+/* Returns the first port of an earlier route driven by the same od out of
+ * side `side` (section 5.4 prefix sharing), or -1. */
+static int map_route_shared(const map_config *m, map_reg od, char side) {
+  for (int r = 0; r < m->nroutes; r++)
+    if (m->routes[r].od.cls == od.cls && m->routes[r].od.idx == od.idx && m->routes[r].out_side == side)
+      return m->routes[r].port;
+  return -1;
+}
+
+/* Fills the sides and ports of route r (2-D) from its displacement, using
+ * used[4] (ports taken per output side). */
+static void map_route_2d(const map_config *m, map_route *r, int *used) {
+  int dr = r->delta, dc = r->delta2;
+  char first, second = 0;
+  if (!dr || !dc) {
+    first = dr ? map_route_out(1, dr) : map_route_out(0, dc);
+  } else {
+    char h = map_route_out(0, dc), v = map_route_out(1, dr);
+    int hfree = used[map_route_side(h)] < m->arch.ports || map_route_shared(m, r->od, h) >= 0;
+    first = hfree ? h : v;
+    second = hfree ? v : h;
+  }
+  int sh = map_route_shared(m, r->od, first);
+  r->out_side = first;
+  r->in_side = map_route_opp(first);
+  r->port = sh >= 0 ? sh : used[map_route_side(first)]++;
+  r->hops = 1;
+  if (second) {
+    r->out_side2 = second;
+    r->in_side2 = map_route_opp(second);
+    r->port2 = used[map_route_side(second)]++;
+    r->hops = 2;
+  }
+}
+
 int map_route_channels(map_config *m, char *msg, size_t msgsz) {
-  int used[2] = {0, 0}; /* ports toward +axis, toward -axis */
+  int used[4] = {0, 0, 0, 0}; /* ports taken per output side N E S W */
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || !x->theta) continue;
+    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
     int reuse = -1;
     for (int r = 0; r < m->nroutes; r++)
       if (m->routes[r].id.idx == x->rreg.idx && m->routes[r].od.idx == x->wreg.idx) reuse = r;
@@ -40,24 +100,25 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz) {
     memset(r, 0, sizeof *r);
     r->edge = e;
     r->delta = x->theta; /* the producer is at K - theta: data moves by +theta */
+    r->delta2 = x->theta2;
     r->od = x->wreg;
     r->id = x->rreg;
-    int fwd = x->theta > 0;
-    if (m->axis == 0) {
-      r->out_side = fwd ? 'E' : 'W';
-      r->in_side = fwd ? 'W' : 'E';
+    if (m->axis == 2) {
+      map_route_2d(m, r, used);
     } else {
-      r->out_side = fwd ? 'S' : 'N';
-      r->in_side = fwd ? 'N' : 'S';
+      int fwd = x->theta > 0;
+      r->out_side = map_route_out(m->axis == 1, fwd ? 1 : -1);
+      r->in_side = map_route_opp(r->out_side);
+      r->port = used[map_route_side(r->out_side)]++;
+      r->hops = 1;
     }
-    r->port = used[fwd ? 0 : 1]++;
-    r->hops = 1;
     x->route = m->nroutes++;
   }
-  for (int s = 0; s < 2; s++)
+  static const char *const names[4] = {"north", "east", "south", "west"};
+  for (int s = 0; s < 4; s++)
     if (used[s] > m->arch.ports) {
       snprintf(msg, msgsz, "ports: %d propagation channels toward the %s neighbour, interconnect.ports = %d",
-               used[s], s == 0 ? (m->axis ? "south" : "east") : (m->axis ? "north" : "west"), m->arch.ports);
+               used[s], names[s], m->arch.ports);
       return MAP_ERR_NOFIT;
     }
   return MAP_OK;

@@ -20,6 +20,13 @@
  *    so lambda^K = pi p S_m + kc with kc = max(lat terms - pi s_lb(d));
  *    theta = -1 channels give upper bounds, checked against kc.
  *    Intra-PE edges hold by step 3 since pi s(d) >= pi s_lb(d).
+ *    2-D: a channel with tile displacement (tr, tc) gives
+ *      tr kR + tc kC >= tau[src] - tau[dst] + lat_e - pi s_lb(d),
+ *    kX = LX - pi p_X S_X (lk_p = 1, some channel toward higher PEs along
+ *    X) or kX = LX (lk_p = 0, then -LX + pi p_X S_X >= -LX + pi p_min_X);
+ *    a small fixpoint raises (or, lk_p = 0, lowers) one k per violated
+ *    channel until all hold, else NOFIT. lat_e counts two hops for a
+ *    diagonal.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,23 +57,34 @@ int64_t map_seq_dist_lb(const map_config *m, const int64_t *d) {
     int64_t a = d[k] < 0 ? -d[k] : d[k];
     E[k] = a + 1;
     if (k == m->mapped && E[k] < m->p_min) E[k] = m->p_min;
+    if (m->axis == 2 && k == m->mapped2 && E[k] < m->p_min2) E[k] = m->p_min2;
   }
   return map_seq_dist(m, d, E);
 }
 
-int64_t map_stride_mapped(const map_config *m, const int64_t *E) {
+int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E) {
   int64_t w = 1;
-  for (int r = 0; r < m->ndims && m->order[r] != m->mapped; r++) w *= E[m->order[r]];
+  for (int r = 0; r < m->ndims && m->order[r] != dim; r++) w *= E[m->order[r]];
   return w;
 }
+
+int64_t map_stride_mapped(const map_config *m, const int64_t *E) { return map_stride_dim(m, m->mapped, E); }
 
 int64_t map_lambda_k(const map_config *m, const int64_t *E) {
   return m->lk_p * (int64_t)m->ii * E[m->mapped] * map_stride_mapped(m, E) + m->lk_c;
 }
 
+int64_t map_lambda_k2(const map_config *m, const int64_t *E) {
+  if (m->axis != 2) return 0;
+  return m->lk_p2 * (int64_t)m->ii * E[m->mapped2] * map_stride_dim(m, m->mapped2, E) + m->lk_c2;
+}
+
+int map_edge_cross(const map_edge *e) { return e->theta != 0 || e->theta2 != 0; }
+
 int map_edge_latency(const map_config *m, const map_edge *e) {
   int l = m->ops[e->src].lat;
-  return e->theta ? l + 1 + 1 : l; /* od write, one hop, FIFO push */
+  int hops = (e->theta != 0) + (e->theta2 != 0);
+  return hops ? l + 1 + hops : l; /* od write, hops, FIFO push (timing.md 5) */
 }
 
 /* Returns 1 when every dependence is lexicographically positive in the
@@ -87,16 +105,17 @@ static int map_sched_order_ok(const map_config *m) {
 /* Chooses the scan order (see the top of the file). */
 static void map_sched_choose_order(map_config *m) {
   int n = 0;
+  if (m->axis == 2) m->order[n++] = m->mapped2;
   m->order[n++] = m->mapped;
   for (int k = m->ndims - 1; k >= 0; k--)
-    if (k != m->mapped) m->order[n++] = k;
+    if (k != m->mapped && (m->axis != 2 || k != m->mapped2)) m->order[n++] = k;
   if (map_sched_order_ok(m)) return;
   for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
 }
 
 /* Returns 1 when edge e constrains the modulo schedule (intra-PE DEP). */
 static int map_sched_local(const map_edge *e) {
-  return e->kind == MAP_EDGE_DEP && e->theta == 0 && e->src >= 0 && e->dst >= 0;
+  return e->kind == MAP_EDGE_DEP && !map_edge_cross(e) && e->src >= 0 && e->dst >= 0;
 }
 
 /* Returns 1 when the graph has a cycle of positive weight lat - ii*dist. */
@@ -335,6 +354,71 @@ static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
   return MAP_OK;
 }
 
+/* Computes the 2-D lambda^K = (LR, LC) (see the top of the file); returns
+ * MAP_OK or NOFIT naming the conflicting channels. */
+static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
+  const int64_t ii = m->ii;
+  int pos[2] = {0, 0}, any[2] = {0, 0};
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
+    int th[2] = {x->theta, x->theta2};
+    for (int i = 0; i < 2; i++) {
+      pos[i] |= th[i] > 0;
+      any[i] |= th[i] != 0;
+    }
+  }
+  /* kX = LX - pi p_X S_X when lk_p = 1; LX itself when 0 (no channel
+   * toward higher PEs along X: LX <= 0 preferred) */
+  int64_t k[2] = {0, 0};
+  int pmin[2] = {m->p_min, m->p_min2};
+  for (int it = 0; it < 4096; it++) {
+    int bad = -1;
+    for (int e = 0; e < m->nedges && bad < 0; e++) {
+      const map_edge *x = &m->edges[e];
+      if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
+      int th[2] = {x->theta, x->theta2};
+      int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x->d);
+      int64_t lhs = 0;
+      for (int i = 0; i < 2; i++) {
+        lhs += th[i] * k[i];
+        if (!pos[i] && th[i] < 0) b -= ii * pmin[i]; /* -LX + pi p_X S_X >= -LX + pi p_min */
+      }
+      if (lhs >= b) continue;
+      int64_t need = b - lhs;
+      /* raise a k with a positive coefficient (lk_p = 1), or lower one with
+       * a negative coefficient and lk_p = 0 */
+      int fixed = 0;
+      for (int i = 1; i >= 0 && !fixed; i--)
+        if (th[i] > 0 && pos[i]) k[i] += need, fixed = 1;
+      for (int i = 1; i >= 0 && !fixed; i--)
+        if (th[i] < 0 && !pos[i]) k[i] -= need, fixed = 1;
+      if (!fixed) bad = e;
+      else bad = -2;
+      if (bad >= 0) {
+        snprintf(msg, msgsz,
+                 "schedule: values flow both ways along %s/%s (channel of edge %d, displacement (%d,%d)) "
+                 "and no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every channel",
+                 m->dim_name[m->mapped], m->dim_name[m->mapped2], e, x->theta, x->theta2);
+        return MAP_ERR_NOFIT;
+      }
+    }
+    if (bad == -1) {
+      m->lk_p = pos[0];
+      m->lk_c = k[0];
+      m->lk_p2 = pos[1];
+      m->lk_c2 = k[1];
+      (void)any;
+      return MAP_OK;
+    }
+  }
+  snprintf(msg, msgsz,
+           "schedule: no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every "
+           "channel of the 2-D region along %s/%s (values flow both ways)",
+           m->dim_name[m->mapped], m->dim_name[m->mapped2]);
+  return MAP_ERR_NOFIT;
+}
+
 /* Returns MAP_OK when every op's FU class has units; else NOFIT. */
 static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
   int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div};
@@ -377,7 +461,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
-      return map_sched_lambda_k(m, msg, msgsz);
+      return m->axis == 2 ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
     }
   }
   snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", mii, limit);

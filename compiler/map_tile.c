@@ -8,7 +8,9 @@
  * dependence edge with d_m != 0 along the mapped dimension m is split by
  * its tile displacements Theta(d) = {0, sign(d_m)}: theta = 0 inside a PE,
  * theta = sign(d_m) from the neighbour PE (processor displacement delta =
- * theta). Each split edge records the iterations in which it carries a
+ * theta). On a 2-D region both mapped dimensions split it: (theta,
+ * theta2) in {0, sign d_m} x {0, sign d_m2}, up to four edges, the one
+ * with both nonzero a diagonal displacement. Each split edge records the iterations in which it carries a
  * value (use: at the consumer; def: at the producer) as a map_dom.
  *
  * Then three rewrites keep every value within what one instruction can do:
@@ -77,15 +79,20 @@ static void map_tile_jk_names(const map_config *m, char *buf, size_t size) {
 }
 
 /* Returns the jkspace text of the tile box plus `extra` (may be ""):
- * 0 <= J_m < p, 0 <= K_m < t, K_k = 0 and J_k >= 0 elsewhere. */
+ * 0 <= J_m < p, 0 <= K_m < t (2-D also 0 <= J_m2 < pc, 0 <= K_m2 < tc),
+ * K_k = 0 and J_k >= 0 elsewhere. */
 static char *map_tile_jk(const map_config *m, const char *extra) {
   char names[512], buf[2048];
   size_t o;
   map_tile_jk_names(m, names, sizeof names);
-  o = (size_t)snprintf(buf, sizeof buf, "[p, t] -> { [%s] : p >= 1 and t >= 1", names);
+  o = (size_t)snprintf(buf, sizeof buf, "%s -> { [%s] : p >= 1 and t >= 1%s",
+                       m->axis == 2 ? "[p, t, pc, tc]" : "[p, t]", names,
+                       m->axis == 2 ? " and pc >= 1 and tc >= 1" : "");
   for (int k = 0; k < m->ndims; k++) {
     if (k == m->mapped)
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < p and 0 <= k%d < t", k, k);
+    else if (m->axis == 2 && k == m->mapped2)
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < pc and 0 <= k%d < tc", k, k);
     else
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
   }
@@ -162,20 +169,28 @@ error:
   return MAP_ERR_INTERNAL;
 }
 
-/* Returns the jk constraint text saying where J_m - sgn*d_m lies for tile
- * displacement theta (sgn = +1: source side of the consumer; -1: consumer
- * side of the producer). */
-static void map_tile_theta_jk(const map_config *m, int64_t dm, int theta, int use,
-                              char *buf, size_t size) {
-  int k = m->mapped;
-  /* use: the source iteration of J is J - d; def: the consumer of J is J + d */
+/* Returns the jk constraint text saying where J_k - d_k (use: the source
+ * iteration of the consumer J) or J_k + d_k (def: the consumer of the
+ * producer J) lies for tile displacement theta along mapped dimension k,
+ * whose tile size parameter is `pn` ("p" or "pc"). */
+static void map_tile_theta_jk(int k, const char *pn, int64_t dm, int theta, int use, char *buf, size_t size) {
   int64_t off = use ? -dm : dm;
   if (theta == 0)
-    snprintf(buf, size, "0 <= j%d + (%" PRId64 ") < p", k, off);
+    snprintf(buf, size, "0 <= j%d + (%" PRId64 ") < %s", k, off, pn);
   else if ((theta > 0) == (use != 0))
     snprintf(buf, size, "j%d + (%" PRId64 ") < 0", k, off);
   else
-    snprintf(buf, size, "j%d + (%" PRId64 ") >= p", k, off);
+    snprintf(buf, size, "j%d + (%" PRId64 ") >= %s", k, off, pn);
+}
+
+/* Writes the jk constraints of tile displacements (th, th2) of dependence
+ * d (use or def side) into buf: one per mapped dimension with d != 0. */
+static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, int th2, int use, char *buf,
+                                size_t size) {
+  char a[128] = "", b[128] = "";
+  if (d[m->mapped] || m->axis != 2) map_tile_theta_jk(m->mapped, "p", d[m->mapped], th, use, a, sizeof a);
+  if (m->axis == 2 && d[m->mapped2]) map_tile_theta_jk(m->mapped2, "pc", d[m->mapped2], th2, use, b, sizeof b);
+  snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
 }
 
 /* Adds the split edges of RDG dependence edge `re`; returns MAP_OK. */
@@ -188,12 +203,14 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     neg[k] = -re->d[k];
     if (re->d[k]) zero = 0;
   }
-  int thetas[2] = {0, 0}, nth = 1;
+  int thetas[2] = {0, 0}, nth = 1, th2s[2] = {0, 0}, nth2 = 1;
   int64_t dm = re->d[m->mapped];
   if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
-  for (int i = 0; i < nth; i++) {
+  int64_t dm2 = m->axis == 2 ? re->d[m->mapped2] : 0;
+  if (dm2) th2s[nth2++] = dm2 > 0 ? 1 : -1;
+  for (int i = 0; i < nth * nth2; i++) {
     map_edge e;
-    char jk[256];
+    char jk[512];
     memset(&e, 0, sizeof e);
     e.kind = MAP_EDGE_DEP;
     e.src = op_of[re->src];
@@ -201,7 +218,8 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     e.pos = re->pos;
     e.array = -1;
     memcpy(e.d, re->d, sizeof e.d);
-    e.theta = thetas[i];
+    e.theta = thetas[i % nth];
+    e.theta2 = th2s[i / nth];
     isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
     e.use.ispace = map_tile_iset(isl_set_intersect(
         isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
@@ -210,9 +228,9 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
       e.use.jkspace = map_tile_jk(m, "");
       e.def.jkspace = map_tile_jk(m, "");
     } else {
-      map_tile_theta_jk(m, dm, e.theta, 1, jk, sizeof jk);
+      map_tile_theta_both(m, re->d, e.theta, e.theta2, 1, jk, sizeof jk);
       e.use.jkspace = map_tile_jk(m, jk);
-      map_tile_theta_jk(m, dm, e.theta, 0, jk, sizeof jk);
+      map_tile_theta_both(m, re->d, e.theta, e.theta2, 0, jk, sizeof jk);
       e.def.jkspace = map_tile_jk(m, jk);
     }
     if (!e.use.ispace || !e.def.ispace || !e.use.jkspace || !e.def.jkspace) {
@@ -281,7 +299,7 @@ static map_op map_tile_copy_op(const map_config *m, const map_dom *dom, int val)
 
 /* Returns 1 when edge e is a local loop-carried dependence (an fd value). */
 static int map_tile_is_fd_edge(const map_edge *e) {
-  if (e->kind != MAP_EDGE_DEP || e->theta != 0) return 0;
+  if (e->kind != MAP_EDGE_DEP || map_edge_cross(e)) return 0;
   for (int k = 0; k < AST_MAX_DIMS; k++)
     if (e->d[k]) return 1;
   return 0;
@@ -459,7 +477,7 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
     int n0 = m->nedges;
     for (int e = 0; e < n0; e++) {
       map_edge *x = &m->edges[e];
-      if (x->kind != MAP_EDGE_DEP || x->src < 0 || m->ops[x->src].var != val || x->theta != 0) continue;
+      if (x->kind != MAP_EDGE_DEP || x->src < 0 || m->ops[x->src].var != val || map_edge_cross(x)) continue;
       if (!map_tile_is_fd_edge(x)) { has_rd = 1; continue; }
       int found = 0;
       for (int g = 0; g < ngroups; g++)
@@ -510,7 +528,7 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
 /* Returns 1 when DEP edges a and b carry the same values the same way. */
 static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
-         a->pos == b->pos && a->theta == b->theta && !memcmp(a->d, b->d, sizeof a->d) &&
+         a->pos == b->pos && a->theta == b->theta && a->theta2 == b->theta2 && !memcmp(a->d, b->d, sizeof a->d) &&
          !strcmp(a->use.ispace, b->use.ispace) && !strcmp(a->use.jkspace, b->use.jkspace) &&
          !strcmp(a->def.ispace, b->def.ispace) && !strcmp(a->def.jkspace, b->def.jkspace);
 }
@@ -566,11 +584,13 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   }
   /* the smallest tile: no dependence skips a tile (p >= |d_m|), and the
    * intra-tile distances of map_seq_dist_lb hold */
-  m->p_min = 1;
+  m->p_min = m->p_min2 = 1;
   for (int e = 0; e < m->nedges; e++) {
-    int64_t dm = m->edges[e].d[m->mapped];
+    int64_t dm = m->edges[e].d[m->mapped], dm2 = m->axis == 2 ? m->edges[e].d[m->mapped2] : 0;
     if (dm < 0) dm = -dm;
+    if (dm2 < 0) dm2 = -dm2;
     if (m->edges[e].kind == MAP_EDGE_DEP && dm + 1 > m->p_min) m->p_min = (int)dm + 1;
+    if (m->edges[e].kind == MAP_EDGE_DEP && m->axis == 2 && dm2 + 1 > m->p_min2) m->p_min2 = (int)dm2 + 1;
   }
   int nextval = g->nvars + g->nnodes;
   if (map_tile_input_copies(m, &nextval) != MAP_OK) goto done;

@@ -103,6 +103,21 @@ static map_dom sym_dom(sym_line *l) {
   return d;
 }
 
+/* Reads "A" (1-D) or "A,B" (2-D, two == 1) into *a and *b; returns 0, -1
+ * when the form does not match. */
+static int sym_pair(sym_line *l, int *a, int *b, int two) {
+  const char *t = sym_tok(l);
+  char *end;
+  *a = (int)strtol(t, &end, 10);
+  *b = 0;
+  if (end == t) return -1;
+  if (!two) return *end ? -1 : 0;
+  if (*end != ',') return -1;
+  const char *u = end + 1;
+  *b = (int)strtol(u, &end, 10);
+  return end == u || *end ? -1 : 0;
+}
+
 /* Returns the index of name in names[0..n-1], or -1. */
 static int sym_find(const char *name, const char *const *names, int n) {
   for (int i = 0; i < n; i++)
@@ -142,9 +157,16 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
   } else if (!strcmp(kw, "mapped")) {
     m->mapped = (int)sym_int(l);
     sym_kw(l, "axis");
-    m->axis = !strcmp(sym_tok(l), "rows");
+    const char *ax = sym_tok(l);
+    m->axis = !strcmp(ax, "both") ? 2 : !strcmp(ax, "rows");
     sym_kw(l, "p_min");
     m->p_min = (int)sym_int(l);
+    if (m->axis != 2) m->mapped2 = -1;
+  } else if (!strcmp(kw, "mapped2")) {
+    m->mapped2 = (int)sym_int(l);
+    sym_kw(l, "p_min");
+    m->p_min2 = (int)sym_int(l);
+    if (m->axis != 2 || m->mapped2 < 0 || m->mapped2 >= AST_MAX_DIMS || m->mapped2 == m->mapped) return -1;
   } else if (!strcmp(kw, "bound")) {
     int64_t k = sym_int(l);
     if (k < 0 || k >= m->ndims || m->lo[k]) return -1;
@@ -166,6 +188,10 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
   } else if (!strcmp(kw, "lambda-k")) {
     m->lk_p = (int)sym_int(l);
     m->lk_c = sym_int(l);
+  } else if (!strcmp(kw, "lambda-k2")) {
+    if (m->axis != 2) return -1;
+    m->lk_p2 = (int)sym_int(l);
+    m->lk_c2 = sym_int(l);
   } else if (!strcmp(kw, "estimate")) {
     sym_kw(l, "imem"); m->imem_estimate = (int)sym_int(l);
     sym_kw(l, "signals"); m->signals_estimate = (int)sym_int(l);
@@ -208,7 +234,8 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
     e->dst = (int)sym_int(l);
     sym_kw(l, "pos"); e->pos = (int)sym_int(l);
     sym_kw(l, "d"); sym_vec(l, e->d, m->ndims);
-    sym_kw(l, "theta"); e->theta = (int)sym_int(l);
+    sym_kw(l, "theta");
+    if (sym_pair(l, &e->theta, &e->theta2, m->axis == 2)) return -1;
     sym_kw(l, "value"); e->value = (int32_t)sym_int(l);
     sym_kw(l, "array"); e->array = (int)sym_int(l);
     sym_kw(l, "group"); e->group = (int)sym_int(l);
@@ -233,14 +260,23 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
     if (!m->routes || m->nroutes >= cap[3] || sym_int(l) != m->nroutes) return -1;
     map_route *r = &m->routes[m->nroutes++];
     sym_kw(l, "edge"); r->edge = (int)sym_int(l);
-    sym_kw(l, "delta"); r->delta = (int)sym_int(l);
+    sym_kw(l, "delta");
+    if (sym_pair(l, &r->delta, &r->delta2, m->axis == 2)) return -1;
     r->od = sym_reg(l);
     const char *a = sym_tok(l), *b = sym_tok(l);
     r->out_side = a[0];
     r->in_side = b[0];
     r->port = atoi(a + (a[0] ? 1 : 0));
+    if (l->at < l->n && strchr("NESW", l->tok[l->at][0]) && l->tok[l->at][0]) { /* second hop */
+      a = sym_tok(l);
+      b = sym_tok(l);
+      r->out_side2 = a[0];
+      r->in_side2 = b[0];
+      r->port2 = atoi(a + 1);
+    }
     r->id = sym_reg(l);
     sym_kw(l, "hops"); r->hops = (int)sym_int(l);
+    if (r->hops != (r->out_side2 ? 2 : 1)) return -1;
   } else if (!strcmp(kw, "access")) {
     if (!m->access || m->naccess >= cap[4] || sym_int(l) != m->naccess) return -1;
     map_access *a = &m->access[m->naccess++];
@@ -272,7 +308,7 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
 int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
   char *buf = NULL;
   size_t bufcap = 0;
-  int lineno = 0, ended = 0;
+  int lineno = 0, ended = 0, version = 0;
   sym_line l;
   int64_t cap[6] = {0};
   memset(m, 0, sizeof *m);
@@ -285,10 +321,12 @@ int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
     }
     sym_split(buf, &l);
     if (lineno == 1) {
-      if (l.n != 2 || strcmp(l.tok[0], "tcpa-sym") || atoi(l.tok[1]) != MAP_SYM_VERSION) {
-        snprintf(msg, msgsz, "line 1: not a tcpa-sym %d file", MAP_SYM_VERSION);
+      if (l.n != 2 || strcmp(l.tok[0], "tcpa-sym") ||
+          (atoi(l.tok[1]) != MAP_SYM_VERSION && atoi(l.tok[1]) != MAP_SYM_VERSION_2D)) {
+        snprintf(msg, msgsz, "line 1: not a tcpa-sym %d or %d file", MAP_SYM_VERSION, MAP_SYM_VERSION_2D);
         goto error;
       }
+      version = atoi(l.tok[1]);
       continue;
     }
     if (l.n == 1 && !strcmp(l.tok[0], "end")) {
@@ -301,6 +339,11 @@ int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
     }
   }
   free(buf);
+  if (ended && (m->axis == 2) != (version == MAP_SYM_VERSION_2D)) {
+    snprintf(msg, msgsz, "line 1: version %d does not match the region axis of the file", version);
+    map_config_free(m);
+    return -1;
+  }
   if (!ended) {
     snprintf(msg, msgsz, "line %d: the file ends without 'end'", lineno);
     map_config_free(m);

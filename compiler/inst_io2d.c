@@ -1,0 +1,300 @@
+/*
+ * inst_io2d.c: the interconnect of a 2-D region (RxC, placed at PE (0,0)):
+ * the WRAPPER sinks of every PE and the bank of every access on every PE
+ * (paper 6.4; docs/instantiate.md, "2-D regions").
+ *
+ * Sinks per PE (docs/stream.md): id0.., then the wrapper outputs N, E, S,
+ * W, port 0..P-1 each. Filled in this order, each sink at most once:
+ *  1. propagation channels (map_route), replicated on every PE: the od
+ *     drives the first output port; a diagonal's intermediate PE connects
+ *     the first hop's input to the second hop's output; the consumer's id
+ *     takes the last hop's input. A connection toward or from a side on
+ *     the array border is left out (no neighbour there: that side's ports
+ *     are the banks', and no value of the channel crosses it, since the
+ *     producer writes the od only where a consumer iteration exists);
+ *  2. accesses of PEs on the array border: a free bank b of the PE's
+ *     border side (north, west, south, east in that order of preference;
+ *     bank b is wrapper port b, b < min(iobuf.banks, interconnect.ports));
+ *  3. accesses of inner PEs: a pass-through chain from the north border
+ *     (bank b of PE (0,c), down the column over r hops: each PE between
+ *     connects its north input b to its south output b; a write goes up
+ *     through south input b -> north output b) or from the west border
+ *     (bank b of PE (r,0) along the row over c hops), the shorter first;
+ *     the port b must be free in every wrapper of the chain. Every hop is
+ *     one cycle (timing.md 5), so the bank event on the border PE's AG
+ *     comes `lag` cycles after PE k's own would: d(k) - d(border) - hops
+ *     for a read (the value must arrive hops cycles earlier), + hops for a
+ *     write.
+ * When no chain fits: NOFIT naming the side, the column or row, and the
+ * channels needed and available.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst.h"
+
+/* Sides in stream order. */
+enum { IO_N = STREAM_SIDE_NORTH, IO_E = STREAM_SIDE_EAST, IO_S = STREAM_SIDE_SOUTH, IO_W = STREAM_SIDE_WEST };
+
+/* Placement state. */
+typedef struct {
+  inst *x;
+  int nsink, nb;
+  uint64_t *bank;   /* [t * 4] banks taken per PE and side */
+  int *chains;      /* [4 * 64] chains per side (N: per column, W: per row) */
+} io2d;
+
+/* Returns the side index of a route letter. */
+static int io2d_side(char c) {
+  return c == 'N' ? IO_N : c == 'E' ? IO_E : c == 'S' ? IO_S : IO_W;
+}
+
+/* Returns 1 when PE (r, c) of the region lies on the array border `side`. */
+static int io2d_border(const inst *x, int r, int c, int side) {
+  switch (side) {
+  case IO_N: return r == 0;
+  case IO_S: return r == x->arch.rows - 1;
+  case IO_W: return c == 0;
+  default: return c == x->arch.cols - 1;
+  }
+}
+
+/* Returns the sink number of wrapper output (side, port). */
+static int io2d_sink_port(const inst *x, int side, int port) { return x->arch.id + side * x->arch.ports + port; }
+
+/* Returns the source number of wrapper input (side, port). */
+static int io2d_src_port(const inst *x, int side, int port) { return x->arch.od + side * x->arch.ports + port; }
+
+/* Returns the sink table of PE (r, c). */
+static uint32_t *io2d_sinks(io2d *s, int r, int c) { return s->x->wsink + (size_t)(r * s->x->tc + c) * s->nsink; }
+
+/* Connects sink to source on PE (r, c); returns 0, -1 when the sink is
+ * taken by another source. */
+static int io2d_connect(io2d *s, int r, int c, int sink, int src) {
+  uint32_t *w = io2d_sinks(s, r, c);
+  if (w[sink] && w[sink] != 1u + (uint32_t)src) return -1;
+  w[sink] = 1u + (uint32_t)src;
+  return 0;
+}
+
+/* Returns 0 after replicating every channel route on every PE (step 1). */
+static int io2d_channels(io2d *s, char *msg, size_t msgsz) {
+  inst *x = s->x;
+  for (int i = 0; i < x->m->nroutes; i++) {
+    const map_route *rt = &x->m->routes[i];
+    int o1 = io2d_side(rt->out_side), i1 = io2d_side(rt->in_side);
+    int two = rt->hops == 2;
+    int o2 = two ? io2d_side(rt->out_side2) : -1, i2 = two ? io2d_side(rt->in_side2) : -1;
+    int last_in = two ? i2 : i1, last_port = two ? rt->port2 : rt->port;
+    for (int r = 0; r < x->tr; r++)
+      for (int c = 0; c < x->tc; c++) {
+        int bad = 0;
+        if (!io2d_border(x, r, c, o1)) bad |= io2d_connect(s, r, c, io2d_sink_port(x, o1, rt->port), rt->od.idx);
+        if (two && !io2d_border(x, r, c, i1) && !io2d_border(x, r, c, o2))
+          bad |= io2d_connect(s, r, c, io2d_sink_port(x, o2, rt->port2), io2d_src_port(x, i1, rt->port));
+        if (!io2d_border(x, r, c, last_in))
+          bad |= io2d_connect(s, r, c, rt->id.idx, io2d_src_port(x, last_in, last_port));
+        if (bad) {
+          snprintf(msg, msgsz, "internal: channel %d shares a wrapper output with another on PE (%d,%d)", i, r, c);
+          return INST_ERR_INTERNAL;
+        }
+      }
+  }
+  return INST_OK;
+}
+
+/* Returns 1 when access a has an element on PE k. */
+static int io2d_has(const inst *x, int a, int k) {
+  for (int64_t q = 0; q < x->P; q++)
+    if (x->io[a].elem_lin[k * x->P + q] >= 0) return 1;
+  return 0;
+}
+
+/* Returns 1 when bank b of PE (r, c), side `side`, is free. */
+static int io2d_bank_free(io2d *s, int r, int c, int side, int b) {
+  return !(s->bank[(size_t)(r * s->x->tc + c) * 4 + side] >> b & 1);
+}
+
+/* Takes bank b of PE (r, c), side `side`. */
+static void io2d_bank_take(io2d *s, int r, int c, int side, int b) {
+  s->bank[(size_t)(r * s->x->tc + c) * 4 + side] |= 1ull << b;
+}
+
+/* Returns 1 when sink `sink` of PE (r, c) is free. */
+static int io2d_free(io2d *s, int r, int c, int sink) { return !io2d_sinks(s, r, c)[sink]; }
+
+/* Places access a of PE k on its own border bank (step 2); returns 1 when
+ * placed, 0 when the PE is not on a border side with a free bank. */
+static int io2d_direct(io2d *s, int a, int k) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  static const int pref[4] = {IO_N, IO_W, IO_S, IO_E};
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  for (int i = 0; i < 4; i++) {
+    int side = pref[i];
+    if (!io2d_border(x, r, c, side)) continue;
+    for (int b = 0; b < s->nb; b++) {
+      int port = io2d_sink_port(x, side, b);
+      if (!io2d_bank_free(s, r, c, side, b) || (ac->is_out && !io2d_free(s, r, c, port))) continue;
+      io2d_bank_take(s, r, c, side, b);
+      if (ac->is_out) io2d_connect(s, r, c, port, ac->reg.idx);
+      else io2d_connect(s, r, c, ac->reg.idx, io2d_src_port(x, side, b));
+      inst_io *io = &x->io[a];
+      io->pside[k] = side;
+      io->pbank[k] = b;
+      io->prow[k] = r;
+      io->pcol[k] = c;
+      io->hops[k] = 0;
+      io->lag[k] = 0;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Returns 1 when a chain from the north (vert) or west border to PE (r, c)
+ * can use port b for access a: the border bank is free and so is every
+ * sink the chain needs (chan_only: only the channels' sinks count). */
+static int io2d_chain_ok(io2d *s, int a, int r, int c, int vert, int b) {
+  inst *x = s->x;
+  int out = x->m->access[a].is_out;
+  int br = vert ? 0 : r, bc = vert ? c : 0, hops = vert ? r : c;
+  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
+  if (!io2d_bank_free(s, br, bc, side, b)) return 0;
+  for (int h = 0; h <= hops; h++) {
+    int pr = vert ? h : r, pc = vert ? c : h;
+    if (out) {
+      if (!io2d_free(s, pr, pc, io2d_sink_port(x, side, b))) return 0;
+    } else if (h < hops && !io2d_free(s, pr, pc, io2d_sink_port(x, far, b))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Connects the chain of access a to PE k = (r, c) over port b. */
+static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int vert, int b) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  int br = vert ? 0 : r, bc = vert ? c : 0, hops = vert ? r : c;
+  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
+  io2d_bank_take(s, br, bc, side, b);
+  for (int h = 0; h <= hops; h++) {
+    int pr = vert ? h : r, pc = vert ? c : h;
+    if (ac->is_out)
+      io2d_connect(s, pr, pc, io2d_sink_port(x, side, b), h == hops ? ac->reg.idx : io2d_src_port(x, far, b));
+    else if (h < hops)
+      io2d_connect(s, pr, pc, io2d_sink_port(x, far, b), io2d_src_port(x, side, b));
+    else
+      io2d_connect(s, pr, pc, ac->reg.idx, io2d_src_port(x, side, b));
+  }
+  inst_io *io = &x->io[a];
+  int kb = br * x->tc + bc;
+  io->pside[k] = side;
+  io->pbank[k] = b;
+  io->prow[k] = br;
+  io->pcol[k] = bc;
+  io->hops[k] = hops;
+  io->lag[k] = inst_pe_delay(x, k) - inst_pe_delay(x, kb) + (ac->is_out ? hops : -hops);
+  s->chains[side * 64 + (vert ? c : r) % 64]++;
+}
+
+/* Returns the number of ports b whose chain to (r, c) no channel blocks. */
+static int io2d_chain_avail(io2d *s, int a, int r, int c, int vert) {
+  int n = 0;
+  for (int b = 0; b < s->nb; b++) n += io2d_chain_ok(s, a, r, c, vert, b);
+  return n;
+}
+
+/* Places access a of inner PE k through a chain (step 3); INST_OK or
+ * NOFIT with the message. */
+static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  int first_vert = r <= c;
+  for (int i = 0; i < 2; i++) {
+    int vert = i == 0 ? first_vert : !first_vert;
+    for (int b = 0; b < s->nb; b++)
+      if (io2d_chain_ok(s, a, r, c, vert, b)) {
+        io2d_chain_take(s, a, k, r, c, vert, b);
+        return INST_OK;
+      }
+  }
+  /* needed: the chains already through that border line plus this one */
+  int nn = s->chains[IO_N * 64 + c % 64] + 1, nw = s->chains[IO_W * 64 + r % 64] + 1;
+  snprintf(msg, msgsz,
+           "I/O routing: PE (%d,%d) is not on the array border and the interconnect cannot carry access %d "
+           "(%s of %s) to it: north side, column %d (%d hops): channels needed %d, available %d; west side, "
+           "row %d (%d hops): channels needed %d, available %d (a channel is a port free in every wrapper on "
+           "the way and a bank: interconnect.ports %d, iobuf.banks %d, ports of the propagation channels and "
+           "of other accesses taken)",
+           r, c, a, ac->is_out ? "output" : "input", x->m->array_name[ac->array], c, r, nn,
+           io2d_chain_avail(s, a, r, c, 1) + nn - 1, r, c, nw, io2d_chain_avail(s, a, r, c, 0) + nw - 1,
+           x->arch.ports, x->arch.banks);
+  return INST_ERR_NOFIT;
+}
+
+/* Returns INST_OK after allocating the per-PE arrays of every access. */
+static int io2d_alloc(inst *x) {
+  for (int a = 0; a < x->m->naccess; a++) {
+    inst_io *io = &x->io[a];
+    io->pside = malloc((size_t)x->t * sizeof *io->pside);
+    io->pbank = calloc((size_t)x->t, sizeof *io->pbank);
+    io->prow = calloc((size_t)x->t, sizeof *io->prow);
+    io->pcol = calloc((size_t)x->t, sizeof *io->pcol);
+    io->hops = calloc((size_t)x->t, sizeof *io->hops);
+    io->lag = calloc((size_t)x->t, sizeof *io->lag);
+    if (!io->pside || !io->pbank || !io->prow || !io->pcol || !io->hops || !io->lag) return INST_ERR_INTERNAL;
+    for (int k = 0; k < x->t; k++) io->pside[k] = -1;
+  }
+  return INST_OK;
+}
+
+int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
+  io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
+            NULL, NULL};
+  if (s.nb > 64) s.nb = 64;
+  x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
+  s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
+  s.chains = calloc(4 * 64, sizeof *s.chains);
+  int st = !x->wsink || !s.bank || !s.chains ? INST_ERR_INTERNAL : io2d_alloc(x);
+  if (!st) st = io2d_channels(&s, msg, msgsz);
+  /* border PEs first (their banks also start the chains), then inner PEs
+   * nearest the border first */
+  for (int a = 0; a < x->m->naccess && !st; a++)
+    for (int k = 0; k < x->t && !st; k++)
+      if (io2d_has(x, a, k) && !io2d_direct(&s, a, k)) {
+        int r, c;
+        inst_pe_rc(x, k, &r, &c);
+        if (r == 0 || c == 0 || r == x->arch.rows - 1 || c == x->arch.cols - 1) {
+          snprintf(msg, msgsz,
+                   "I/O banks: PE (%d,%d) needs a bank for access %d (%s) on its border side, all %d usable "
+                   "are taken (iobuf.banks %d, interconnect.ports %d)",
+                   r, c, a, x->m->array_name[x->m->access[a].array], s.nb, x->arch.banks, x->arch.ports);
+          st = INST_ERR_NOFIT;
+        }
+      }
+  for (int dist = 1; dist < x->tr + x->tc && !st; dist++)
+    for (int a = 0; a < x->m->naccess && !st; a++)
+      for (int k = 0; k < x->t && !st; k++) {
+        int r, c;
+        inst_pe_rc(x, k, &r, &c);
+        if ((r < c ? r : c) != dist || x->io[a].pside[k] >= 0 || !io2d_has(x, a, k)) continue;
+        st = io2d_inner(&s, a, k, msg, msgsz);
+      }
+  for (int a = 0; a < x->m->naccess && !st; a++) {
+    x->io[a].side = STREAM_SIDE_NORTH;
+    x->io[a].bank = 0;
+    for (int k = x->t - 1; k >= 0; k--)
+      if (x->io[a].pside[k] >= 0) {
+        x->io[a].side = x->io[a].pside[k];
+        x->io[a].bank = x->io[a].pbank[k];
+      }
+  }
+  free(s.bank);
+  free(s.chains);
+  return st;
+}
