@@ -8,7 +8,7 @@
 #   - the other benchmarks that map on configs/big1d.ini, on the C model;
 #   - --out-dir keeps config.bin (the stream reader accepts it), config.lst,
 #     model.trace (a trace.md header);
-#   - exit 3: a 2-D region, a program too big for the architecture;
+#   - exit 3: a 1-D program on a 2-D region, a program too big for the architecture;
 #   - exit 2: --engine rtl on an architecture with no configs/ file;
 #   - a fake tcpa-rtl (TCPA_RTL) whose banks hold zeros: exit 1 naming the
 #     array, index, expected and got; one whose trace differs in one value:
@@ -114,7 +114,7 @@ done
 
 # -- does not fit: exit 3 ---------------------------------------------------
 $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 2x2 >/dev/null 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "2-D regions are not supported yet" "$tmp/err"; check "2x2 region: exit 3, 2-D not supported yet" $?
+[ $? -eq 3 ] && grep -q "tiles two loop dimensions" "$tmp/err"; check "1-D program on a 2x2 region: exit 3" $?
 $TCPA run regress/programs/matmul.pla --param N=2 --param M=3 --param K=4 --engine model >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "does not fit: .*pe.imem is 32" "$tmp/err"; check "matmul on default: exit 3 naming pe.imem" $?
 $TCPA run regress/programs/gcd.pla --param N=4 --param S=6 --engine model >/dev/null 2>"$tmp/err"
