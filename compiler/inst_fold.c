@@ -10,12 +10,25 @@
  * folded leaf domains as conditions; each class is a set on which every
  * leaf is either wholly present or wholly absent, so its kernel is read off
  * the leaves present: per slot one instruction (op, dest, od mask, sources),
- * `nop` where nothing issues.
+ * `nop` where nothing issues. An instruction left without any destination
+ * (its value is not needed in these iterations) and reading no id is dead:
+ * it becomes `nop`, which lets more kernels merge (inst_merge.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "inst.h"
+
+/* Returns 1 when instruction in has no effect a program can observe: no
+ * destination register, no od, no id source (reading an id pops its FIFO).
+ * Its only effect is the FU's flag, and generated programs never branch on
+ * flags (loop control uses control signals), so it may issue as `nop`. */
+static int inst_insn_dead(const isa_insn *in) {
+  if (in->op == ISA_OP_NOP || in->dst.cls != ISA_CLS_NONE || in->odmask) return 0;
+  for (int i = 0; i < 3; i++)
+    if (in->src[i].cls == ISA_CLS_ID) return 0;
+  return 1;
+}
 
 /* Returns INST_OK after building the kernel of class q from the leaves
  * present in it; INST_ERR_INTERNAL (msg) when the PST is inconsistent. */
@@ -70,6 +83,9 @@ static int inst_kernel(inst *x, inst_fuprog *f, inst_kclass *q, char *msg, size_
     if (have[owner[s]] != (1 << need) - 1) {
       snprintf(msg, msgsz, "op %d issues without all of its %d sources", owner[s], need);
       st = INST_ERR_INTERNAL;
+    } else if (inst_insn_dead(&q->slot[s])) {
+      memset(&q->slot[s], 0, sizeof q->slot[s]);
+      q->op[s] = -1;
     }
   }
   free(owner);
