@@ -58,6 +58,10 @@ typedef struct {
   int nsig;           /* control signals of the node (N_v) */
   int sig[8];         /* global signal of bit b of the target index */
   int pc;             /* first word of the node in the program */
+  uint8_t tgt[256];   /* [1 << nsig] index -> the node's outgoing edge taken
+                       * (its number among them; inst_signals.c) */
+  int tail_of;        /* tail_len > 0: the node whose words it continues in */
+  int tail_len;       /* slots shared with tail_of (0: none; inst_merge.c) */
 } inst_kclass;
 
 /* A CFG edge (Algorithm 3): control passes from kernel class `from` to `to`
@@ -201,6 +205,19 @@ int inst_cfg(inst *x, char *msg, size_t msgsz);
  * union of the iteration sets and of the outgoing edges, parallel edges
  * joined. Returns the number of kernel classes removed, -1 on error. */
 int inst_merge_fu(inst_fuprog *f, int ii, const int *fold);
+
+/* Returns the number of last slots kernel classes v and w of f have in
+ * common (same instruction and fold distance, as inst_merge_fu). */
+int inst_merge_suffix(const inst_fuprog *f, int v, int w, int ii, const int *fold);
+
+/* Makes node v of f continue in node w's words from slot ii - m on (its
+ * last m slots equal w's): v's outgoing edges move to the root of w's
+ * chain (parallel edges joined) and every node's host is re-resolved.
+ * Returns 0, -1 on error. */
+int inst_merge_tail(inst_fuprog *f, int v, int w, int m);
+
+/* Returns the root of node v's tail chain (v itself when it has none). */
+int inst_merge_root(const inst_fuprog *f, int v);
 
 /* Returns the words program generation gives a kernel of ii slots whose
  * CFG node has d outgoing edges (halt included), pe.branch_targets bt. */
