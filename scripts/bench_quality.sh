@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# bench_quality.sh: the mapping-quality table of `make bench` (issue 4,
+# item 4). For every benchmark in regress/programs/ and every configuration
+# in configs/, `tcpa compile` (1xC region, dimension 0) gives ResMII (with
+# the operations per unit class), RecMII, the II reached and, when the II
+# is above max(ResMII, RecMII), the reason the mapper printed after the II
+# ("(no reason printed)" when it printed none), and the registers used per
+# register class; `tcpa instantiate --listing` at a small representative
+# parameter set on a 1x2 region gives the program-memory words of every
+# functional unit of the largest processor class (the words of one FU
+# program must fit pe.imem). A program that does not fit prints
+# "does not fit: <resource>" from exit status 3 with the tool's message.
+# A table, not an assertion: exits 0 unless the tools are missing.
+#
+# Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa).
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# Representative parameters (dimension 0 spans both PEs of 1x2); a
+# program not listed gets 8 for every parameter.
+PARAMS=(
+  "bitextract|N=13"
+  "fir|N=9 T=3"
+  "matmul|N=4 M=3 K=4"
+  "conv|CO=4 R=2 C=2 CI=1 KR=2 KC=2"
+  "trimv|N=7"
+  "maxpool|R=4 C=4"
+  "dotprod|N=10"
+  "jacobi|T=4 N=6"
+  "gcd|N=5 S=6"
+  "editdist|N=4 M=5"
+  "satarith|N=10"
+  "band|N=5 W=4"
+)
+
+# Prints the parameters of program $1 (file $2): listed, or NAME=8 each.
+params_of() {
+  local c
+  for c in "${PARAMS[@]}"; do [ "${c%%|*}" = "$1" ] && { echo "${c#*|}"; return; }; done
+  sed -n 's/^ *program *[A-Za-z_0-9]* *(\([^)]*\)).*/\1/p' "$2" | head -n 1 | tr -d ' ' | tr ',' '\n' \
+    | sed 's/$/=8/' | tr '\n' ' '
+}
+
+# Prints the first error line of $1 without the tool's prefixes.
+errmsg() {
+  head -n 1 "$1" | sed -e 's/^tcpa: error: //' -e 's/^instantiate: [^ ]*: //' -e 's/^[^ ]*\.pla: //' \
+    -e 's/^does not fit: //'
+}
+
+# Prints "unit W ..." for the processor class with the most program words
+# in listing $1, then the largest single FU program "max W (fu)".
+imem_words() {
+  awk '
+    /^  class [0-9]+:/ { cls = $2; sub(":", "", cls) }
+    /^    [a-z]+[0-9]+: .* words/ {
+      fu = $1; sub(":", "", fu)
+      for (i = 2; i <= NF; i++) if ($(i + 1) ~ /^words/) { w = $i; break }
+      txt[cls] = txt[cls] sprintf("%s %d ", fu, w); tot[cls] += w
+      if (w > max) { max = w; maxfu = fu }
+    }
+    END {
+      best = ""; for (c in tot) if (best == "" || tot[c] > tot[best]) best = c
+      if (best == "") { print "-"; exit }
+      printf "%s(class %s); max %d (%s)", txt[best], best, max, maxfu
+    }' "$1"
+}
+
+[ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
+echo "Mapping quality: tcpa compile (1xC, dimension 0) and tcpa instantiate --listing (1x2)"
+echo
+fmt="%-11s %-8s %-52s %-6s %-3s %-29s %s\n"
+printf "$fmt" program config "ResMII (ops / units)" RecMII II "registers used (rd fd id od)" \
+  "program words per FU of a PE (of pe.imem)"
+mapped=0 atmii=0 nofit=0
+for f in regress/programs/*.pla; do
+  prog=$(basename "$f" .pla)
+  ps=$(params_of "$prog" "$f")
+  args=(); for p in $ps; do args+=(--param "$p"); done
+  for cfg in configs/*.ini; do
+    cname=$(basename "$cfg" .ini)
+    out=$("$TCPA" compile "$f" --arch "$cfg" -o "$tmp/p.sym" 2>"$tmp/err"); rc=$?
+    if [ $rc -ne 0 ]; then
+      what="error (exit $rc)"; [ $rc -eq 3 ] && what="does not fit" && nofit=$((nofit + 1))
+      printf "%-11s %-8s %s: %s\n" "$prog" "$cname" "$what" "$(errmsg "$tmp/err")"
+      continue
+    fi
+    line=$(grep '^ResMII' <<<"$out" | head -n 1)
+    res=$(sed -n 's/^ResMII \([0-9]*\) (\(.*\)), RecMII.*/\1 (\2)/p' <<<"$line" | sed 's/ ops \/ /\//g')
+    rec=$(sed -n 's/.*RecMII \([0-9]*\),.*/\1/p' <<<"$line")
+    ii=$(sed -n 's/.*RecMII [0-9]*, II \([0-9]*\).*/\1/p' <<<"$line")
+    why=$(sed -n 's/.*RecMII [0-9]*, II [0-9]*: //p' <<<"$line")
+    regs=$(grep '^registers:' <<<"$out" | sed -e 's/^registers: //' -e 's/;.*//' -e 's/,//g')
+    resmii=${res%% *}
+    mii=$(( resmii > rec ? resmii : rec ))
+    mapped=$((mapped + 1)); [ "$ii" -eq "$mii" ] && atmii=$((atmii + 1))
+    lim=$("$TCPA" arch "$cfg" --dump 2>/dev/null | sed -n 's/^imem *= *\([0-9]*\).*/\1/p' | head -n 1)
+    if "$TCPA" instantiate "$tmp/p.sym" --arch "$cfg" "${args[@]}" --pes 1x2 -o "$tmp/p.bin" \
+        --listing "$tmp/p.lst" >/dev/null 2>"$tmp/err"; then
+      imem="$(imem_words "$tmp/p.lst") of ${lim:-?}"
+    else
+      rc=$?
+      if [ $rc -eq 3 ]; then imem="does not fit: $(errmsg "$tmp/err")"
+      else imem="error (exit $rc): $(errmsg "$tmp/err")"; fi
+    fi
+    printf "$fmt" "$prog" "$cname" "$res" "$rec" "$ii" "$regs" "$imem"
+    if [ "$ii" -gt "$mii" ]; then
+      printf "%-24s II %d > max(ResMII, RecMII) = %d: %s\n" "" "$ii" "$mii" "${why:-(no reason printed)}"
+    fi
+  done
+done
+echo
+echo "$mapped mappings, $atmii of them at II = max(ResMII, RecMII); $nofit do not fit at compile time"
+echo "Parameters of the 1x2 instantiations: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
+exit 0
