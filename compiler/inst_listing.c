@@ -40,7 +40,15 @@ static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
       if (fp->e[e].from != v) continue;
       if (fp->e[e].to >= 0) fprintf(f, "        -> q%d", fp->e[e].to);
       else fprintf(f, "        -> halt");
-      if (fp->k[v].nsig) fprintf(f, " (index %d)", i);
+      if (fp->k[v].nsig) {
+        fprintf(f, " (index");
+        for (int c = 0, sep = ' '; c < 1 << fp->k[v].nsig; c++)
+          if (fp->k[v].tgt[c] == i) {
+            fprintf(f, "%c%d", sep, c);
+            sep = ',';
+          }
+        fputc(')', f);
+      }
       fprintf(f, " after ");
       inst_lst_set(f, fp->e[e].t);
       fputc('\n', f);

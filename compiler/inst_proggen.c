@@ -151,14 +151,15 @@ int inst_node_words(int ii, int bt, int d) {
   return inst_node_size(bits, ii, nsig, inst_levels_of(bits, nsig));
 }
 
-/* Returns the pc the edge with number idx of node v leads to. */
+/* Returns the pc branch index idx of node v leads to (the edge tgt[idx]
+ * of inst_signals.c). */
 static int inst_target_pc(const inst_gen *g, int v, int idx) {
   const inst_fuprog *f = g->f;
-  int i = 0, first = -1;
+  int i = 0, first = -1, want = f->k[v].tgt[idx];
   for (int e = 0; e < f->ne; e++) {
     if (f->e[e].from != v) continue;
     if (first < 0) first = e;
-    if (i++ == idx) {
+    if (i++ == want) {
       first = e;
       break;
     }

@@ -1,19 +1,53 @@
 /*
  * inst_signals.c: control-signal allocation (section 6.2). A CFG node v with
- * deg+(v) > 1 outgoing edges (the halt edge counts) numbers them 0..d-1 and
- * needs N_v = ceil(log2 d) local partial signals: signal b of v is 1 on the
- * transition spaces of the edges whose number has bit b set, 0 on those of
- * the others, don't-care elsewhere. Two local signals interfere when some J
- * has them defined and different. The interference graph is coloured
- * greedily (signals in CFG order, first colour that does not interfere with
- * everything already in it; a colour is kept as the union of its members'
- * one- and zero-sets, which is equivalent). Each colour is a global signal
- * of the GC; its one-set (with the zero-set as the care set) becomes the GC
- * terms in inst_periph.c. More colours than gc.signals: does not fit.
+ * deg+(v) = d > 1 outgoing edges (the halt edge counts) needs N_v =
+ * ceil(log2 d) local partial signals, the bits of the branch index. Each
+ * edge gets a *cube* of indices (a code with don't-care bits; the cubes of
+ * one node are disjoint), the paper's assignments c[e] in {0,1,-}^N_v:
+ * local signal b of v is 1 on the transition spaces of the edges whose cube
+ * has bit b = 1, 0 on those with bit b = 0, don't-care elsewhere (and on
+ * the edges where bit b is a don't-care). Indices no cube holds are never
+ * selected; the branch still names a target for them (the first edge).
+ * kclass.tgt[index] records the edge each index leads to.
+ *
+ * Two local signals interfere when some J has them defined and different.
+ * The interference graph is coloured greedily (nodes in CFG order; each
+ * signal takes the first colour it does not interfere with; a colour is
+ * kept as the union of its members' one- and zero-sets, which is
+ * equivalent). The cube assignment of a node is chosen before its signals
+ * are coloured: among the assignments tried (for N_v <= 2 every disjoint
+ * cube assignment, e.g. 2 for two edges, 18 for three; for larger N_v the
+ * plain numbering with every bit polarity) the one whose signals need the
+ * fewest new colours, then the most don't-cares, then the plain numbering,
+ * wins. Each colour is a global signal of the GC; its one-set (with the
+ * zero-set as the care set) becomes the GC terms in inst_periph.c. More
+ * colours than gc.signals: does not fit.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "inst.h"
+
+#define INST_SIG_MAXE 16 /* edges of a node whose assignment is searched */
+
+/* Colours so far. */
+typedef struct {
+  inst_signal *col;
+  int n, cap;
+} inst_colours;
+
+/* One node's outgoing edges and the assignment being tried. */
+typedef struct {
+  const inst_fuprog *f;
+  int d, nb;                 /* edges, index bits */
+  int eidx[INST_SIG_MAXE];   /* the edges' numbers in f->e */
+  int val[INST_SIG_MAXE];    /* cube of edge i: indices c with (c & ~mask) == val */
+  int mask[INST_SIG_MAXE];
+  int best_val[INST_SIG_MAXE], best_mask[INST_SIG_MAXE];
+  long best_cost;
+  signed char fits[1 << 10]; /* cache: (ones edges, zeros edges) -> fits a colour; -1 unknown */
+  const inst_colours *cs;
+} inst_assign;
 
 /* Returns 1 when (ones, zeros) can join colour g (no J defined in both with
  * different values). */
@@ -28,93 +62,197 @@ static int inst_sig_fits(const inst_signal *g, __isl_keep isl_set *ones, __isl_k
 
 /* Returns the colour given to local signal (ones, zeros) (taken), growing
  * the colour list; -1 on memory failure. */
-static int inst_sig_colour(inst_signal **col, int *n, int *cap, __isl_take isl_set *ones,
-                           __isl_take isl_set *zeros) {
-  for (int g = 0; g < *n; g++)
-    if (inst_sig_fits(&(*col)[g], ones, zeros)) {
-      (*col)[g].ones = isl_set_coalesce(isl_set_union((*col)[g].ones, ones));
-      (*col)[g].zeros = isl_set_coalesce(isl_set_union((*col)[g].zeros, zeros));
+static int inst_sig_colour(inst_colours *cs, __isl_take isl_set *ones, __isl_take isl_set *zeros) {
+  for (int g = 0; g < cs->n; g++)
+    if (inst_sig_fits(&cs->col[g], ones, zeros)) {
+      cs->col[g].ones = isl_set_coalesce(isl_set_union(cs->col[g].ones, ones));
+      cs->col[g].zeros = isl_set_coalesce(isl_set_union(cs->col[g].zeros, zeros));
       return g;
     }
-  if (*n == *cap) {
-    *cap = *cap ? 2 * *cap : 8;
-    inst_signal *nc = realloc(*col, (size_t)*cap * sizeof *nc);
+  if (cs->n == cs->cap) {
+    cs->cap = cs->cap ? 2 * cs->cap : 8;
+    inst_signal *nc = realloc(cs->col, (size_t)cs->cap * sizeof *nc);
     if (!nc) {
       isl_set_free(ones);
       isl_set_free(zeros);
       return -1;
     }
-    *col = nc;
+    cs->col = nc;
   }
-  (*col)[*n].ones = ones;
-  (*col)[*n].zeros = zeros;
-  return (*n)++;
+  cs->col[cs->n].ones = ones;
+  cs->col[cs->n].zeros = zeros;
+  return cs->n++;
 }
 
-/* Returns the local signal b of node v of f as (ones, zeros). */
-static void inst_sig_local(const inst *x, const inst_fuprog *f, int v, int b, isl_set **ones,
-                           isl_set **zeros) {
-  *ones = isl_set_empty(isl_set_get_space(f->dom));
-  *zeros = isl_set_empty(isl_set_get_space(f->dom));
-  (void)x;
-  int i = 0;
-  for (int e = 0; e < f->ne; e++) {
-    if (f->e[e].from != v) continue;
-    if (i >> b & 1) *ones = isl_set_union(*ones, isl_set_copy(f->e[e].t));
-    else *zeros = isl_set_union(*zeros, isl_set_copy(f->e[e].t));
-    i++;
+/* Returns the edge masks (bit i: edge i) on which bit b of the current
+ * assignment is 1 (*om) and 0 (*zm). */
+static void inst_sig_masks(const inst_assign *a, const int *val, const int *mask, int b, int *om, int *zm) {
+  *om = *zm = 0;
+  for (int i = 0; i < a->d; i++) {
+    if (mask[i] >> b & 1) continue;
+    if (val[i] >> b & 1) *om |= 1 << i;
+    else *zm |= 1 << i;
+  }
+}
+
+/* Returns the local signal with one-edges om and zero-edges zm as
+ * (ones, zeros) over the node's transition spaces. */
+static void inst_sig_sets(const inst_assign *a, int om, int zm, isl_set **ones, isl_set **zeros) {
+  *ones = isl_set_empty(isl_set_get_space(a->f->dom));
+  *zeros = isl_set_empty(isl_set_get_space(a->f->dom));
+  for (int i = 0; i < a->d; i++) {
+    isl_set *t = a->f->e[a->eidx[i]].t;
+    if (om >> i & 1) *ones = isl_set_union(*ones, isl_set_copy(t));
+    if (zm >> i & 1) *zeros = isl_set_union(*zeros, isl_set_copy(t));
   }
   *ones = isl_set_coalesce(*ones);
   *zeros = isl_set_coalesce(*zeros);
 }
 
+/* Returns 1 when the signal with edges (om, zm) fits some existing colour
+ * (cached when the masks are small enough). */
+static int inst_sig_fits_any(inst_assign *a, int om, int zm) {
+  int key = a->d <= 5 ? om << a->d | zm : -1;
+  if (key >= 0 && a->fits[key] >= 0) return a->fits[key];
+  isl_set *ones, *zeros;
+  inst_sig_sets(a, om, zm, &ones, &zeros);
+  int ok = 0;
+  for (int g = 0; g < a->cs->n && !ok; g++) ok = inst_sig_fits(&a->cs->col[g], ones, zeros);
+  isl_set_free(ones);
+  isl_set_free(zeros);
+  if (key >= 0) a->fits[key] = (signed char)ok;
+  return ok;
+}
+
+/* Records the current assignment (a->val, a->mask) when it beats the best:
+ * fewer bits needing a new colour, then more don't-cares. */
+static void inst_sig_try(inst_assign *a) {
+  long cost = 0;
+  for (int b = 0; b < a->nb; b++) {
+    int om, zm;
+    inst_sig_masks(a, a->val, a->mask, b, &om, &zm);
+    cost += 1000L * !inst_sig_fits_any(a, om, zm) + __builtin_popcount((unsigned)(om | zm));
+  }
+  if (cost < a->best_cost) {
+    a->best_cost = cost;
+    memcpy(a->best_val, a->val, sizeof a->val);
+    memcpy(a->best_mask, a->mask, sizeof a->mask);
+  }
+}
+
+/* Tries every assignment of disjoint cubes to edges i.. (used: indices
+ * taken so far, as a bit set over the 1 << nb indices). */
+static void inst_sig_cubes(inst_assign *a, int i, unsigned used) {
+  if (i == a->d) {
+    inst_sig_try(a);
+    return;
+  }
+  int nc = 1 << a->nb;
+  for (int mask = 0; mask < nc; mask++)
+    for (int val = 0; val < nc; val++) {
+      if (val & mask) continue;
+      unsigned cube = 0;
+      for (int c = 0; c < nc; c++)
+        if ((c & ~mask) == val) cube |= 1u << c;
+      if (cube & used) continue;
+      a->val[i] = val;
+      a->mask[i] = mask;
+      inst_sig_cubes(a, i + 1, used | cube);
+    }
+}
+
+/* Chooses the cube assignment of node v of f (a->d edges) against the
+ * colours cs; fills k->tgt. */
+static void inst_sig_assign(inst_assign *a, inst_kclass *k) {
+  memset(a->fits, -1, sizeof a->fits);
+  a->best_cost = -1UL >> 1;
+  /* the plain numbering first, so that it wins ties */
+  for (int i = 0; i < a->d; i++) {
+    a->val[i] = i;
+    a->mask[i] = 0;
+  }
+  inst_sig_try(a);
+  if (a->nb <= 2) inst_sig_cubes(a, 0, 0);
+  else
+    for (int flip = 1; flip < 1 << a->nb; flip++) {
+      for (int i = 0; i < a->d; i++) a->val[i] = i ^ flip;
+      inst_sig_try(a);
+    }
+  int nc = 1 << a->nb;
+  for (int c = 0; c < nc; c++) {
+    k->tgt[c] = 0;
+    for (int i = 0; i < a->d; i++)
+      if ((c & ~a->best_mask[i]) == a->best_val[i]) k->tgt[c] = (uint8_t)i;
+  }
+}
+
+/* Returns INST_OK after choosing the assignment of node v of f and
+ * colouring its local signals into cs; INST_ERR_NOFIT (msg) for a node
+ * with too many edges. */
+static int inst_sig_node(const inst *x, inst_colours *cs, inst_fuprog *f, int v, inst_assign *a, char *msg,
+                         size_t msgsz) {
+  inst_kclass *k = &f->k[v];
+  int d = 0;
+  for (int e = 0; e < f->ne; e++) d += f->e[e].from == v;
+  int nb = 0;
+  while ((1 << nb) < d) nb++;
+  k->nsig = nb;
+  memset(k->tgt, 0, sizeof k->tgt);
+  if (nb == 0) return INST_OK;
+  if (nb > 8 || d > INST_SIG_MAXE) {
+    snprintf(msg, msgsz, "a CFG node has %d successors (at most %d)", d, INST_SIG_MAXE);
+    return INST_ERR_NOFIT;
+  }
+  a->f = f;
+  a->d = d;
+  a->nb = nb;
+  a->cs = cs;
+  for (int e = 0, i = 0; e < f->ne; e++)
+    if (f->e[e].from == v) a->eidx[i++] = e;
+  inst_sig_assign(a, k);
+  for (int b = 0; b < nb; b++) {
+    int om, zm;
+    inst_sig_masks(a, a->best_val, a->best_mask, b, &om, &zm);
+    isl_set *ones, *zeros;
+    inst_sig_sets(a, om, zm, &ones, &zeros);
+    int g = inst_sig_colour(cs, ones, zeros);
+    if (g < 0) return INST_ERR_INTERNAL;
+    k->sig[b] = g;
+  }
+  (void)x;
+  return INST_OK;
+}
+
 int inst_signals(inst *x, char *msg, size_t msgsz) {
-  inst_signal *col = NULL;
-  int n = 0, cap = 0, st = INST_OK;
+  inst_colours cs = {NULL, 0, 0};
+  inst_assign *a = malloc(sizeof *a);
+  int st = a ? INST_OK : INST_ERR_INTERNAL;
   x->nlocal = 0;
   for (int c = 0; c < x->npc && !st; c++)
     for (int f = 0; f < x->nfu && !st; f++) {
       inst_fuprog *fp = &x->pc[c].fp[f];
       if (fp->empty) continue;
       for (int v = 0; v < fp->nk && !st; v++) {
-        int d = 0;
-        for (int e = 0; e < fp->ne; e++) d += fp->e[e].from == v;
-        int nb = 0;
-        while ((1 << nb) < d) nb++;
-        if (nb > 8) {
-          snprintf(msg, msgsz, "a CFG node has %d successors", d);
-          st = INST_ERR_NOFIT;
-          break;
-        }
-        fp->k[v].nsig = nb;
-        for (int b = 0; b < nb; b++) {
-          isl_set *ones, *zeros;
-          inst_sig_local(x, fp, v, b, &ones, &zeros);
-          int g = inst_sig_colour(&col, &n, &cap, ones, zeros);
-          if (g < 0) {
-            st = INST_ERR_INTERNAL;
-            break;
-          }
-          fp->k[v].sig[b] = g;
-          x->nlocal++;
-        }
+        st = inst_sig_node(x, &cs, fp, v, a, msg, msgsz);
+        x->nlocal += fp->k[v].nsig;
       }
     }
-  if (!st && n > x->arch.gc_signals) {
+  free(a);
+  if (!st && cs.n > x->arch.gc_signals) {
     snprintf(msg, msgsz,
-             "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d", n,
+             "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d", cs.n,
              x->nlocal, x->arch.gc_signals);
     st = INST_ERR_NOFIT;
   }
-  for (int g = 0; g < n; g++) {
+  for (int g = 0; g < cs.n; g++) {
     if (!st && g < ISA_MAX_SIGNALS) {
-      x->sig[g] = col[g];
+      x->sig[g] = cs.col[g];
       continue;
     }
-    isl_set_free(col[g].ones);
-    isl_set_free(col[g].zeros);
+    isl_set_free(cs.col[g].ones);
+    isl_set_free(cs.col[g].zeros);
   }
-  if (!st) x->nsig = n;
-  free(col);
+  if (!st) x->nsig = cs.n;
+  free(cs.col);
   return st;
 }
