@@ -23,6 +23,16 @@
  * operands of a slot by it (inst_proggen.c). The merged node keeps the
  * position of its member with the first iteration (the start node stays
  * first), and nodes stay sorted by first iteration.
+ *
+ * Shared tails (inst_merge_tail, chosen by inst_signals.c for programs
+ * that exceed pe.imem): when the last m slots of kernels v and w are equal,
+ * v keeps only its first ii - m words and continues (goto) in w's words at
+ * slot ii - m; w's chain ends in a root node whose last word branches for
+ * all of them, so v's edges move to that root (the iteration sets stay
+ * apart: each edge keeps its transition space, and the signals tell the
+ * iterations of v from those of w as for a merged node). A node's words
+ * are slots 0 .. ii - tail_len - 1; the host of a node is the first node of
+ * its chain whose own words contain the slot it enters at.
  */
 #include <stdlib.h>
 
@@ -143,4 +153,44 @@ int inst_merge_fu(inst_fuprog *f, int ii, const int *fold) {
   free(rep);
   free(nm);
   return st ? -1 : merged;
+}
+
+int inst_merge_suffix(const inst_fuprog *f, int v, int w, int ii, const int *fold) {
+  const inst_kclass *a = &f->k[v], *b = &f->k[w];
+  int m = 0;
+  for (int s = ii - 1; s >= 0; s--, m++) {
+    if (!inst_merge_insn_eq(&a->slot[s], &b->slot[s])) break;
+    if ((a->op[s] < 0) != (b->op[s] < 0)) break;
+    if (fold && a->op[s] >= 0 && fold[a->op[s]] != fold[b->op[s]]) break;
+  }
+  return m;
+}
+
+int inst_merge_root(const inst_fuprog *f, int v) {
+  for (int guard = 0; f->k[v].tail_len > 0 && guard <= f->nk; guard++) v = f->k[v].tail_of;
+  return v;
+}
+
+/* Returns the host of a node that needs the words from slot ii - m on,
+ * starting the search at node x: the first node of x's chain whose own
+ * words (slots below ii - tail_len) reach that slot. */
+static int inst_merge_host(const inst_fuprog *f, int x, int m) {
+  for (int guard = 0; f->k[x].tail_len > 0 && f->k[x].tail_len >= m && guard <= f->nk; guard++)
+    x = f->k[x].tail_of;
+  return x;
+}
+
+int inst_merge_tail(inst_fuprog *f, int v, int w, int m) {
+  if (v == w || inst_merge_root(f, w) == v || f->k[v].tail_len > 0 || m < 1) return -1;
+  f->k[v].tail_of = inst_merge_host(f, w, m);
+  f->k[v].tail_len = m;
+  for (int y = 0; y < f->nk; y++)
+    if (f->k[y].tail_len > 0) f->k[y].tail_of = inst_merge_host(f, f->k[y].tail_of, f->k[y].tail_len);
+  int *nm = malloc((size_t)f->nk * sizeof *nm);
+  if (!nm) return -1;
+  for (int y = 0; y < f->nk; y++) nm[y] = y;
+  nm[v] = inst_merge_root(f, v);
+  int st = inst_merge_edges(f, nm);
+  free(nm);
+  return st;
 }

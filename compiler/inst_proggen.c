@@ -18,6 +18,19 @@
  * the branching word. A node with L > pi does not fit. A halt edge among
  * several targets goes to one `nop ; halt` word after the last kernel.
  *
+ * A node sharing its last tail_len slots with another (inst_merge.c) has
+ * only its first ii - tail_len words, the last of them a `goto` into its
+ * host's words (same copy); its edges belong to the root of its chain.
+ *
+ * Finally words that behave alike are shared (inst_gen_dedupe): two words
+ * with the same instruction and branch whose targets behave alike (the
+ * coarsest such partition, as in DFA minimization; a `next` counts as a
+ * jump to the following word) run the same from there on, so only the
+ * first is kept and references go to it. This shares, for example, the
+ * `nop ; halt` word with a kernel ending that way, the copies that
+ * out-degree reduction makes of a kernel's last slots, and equal runs of
+ * words before equal branches. pe.imem is checked after it.
+ *
  * Modulo variable expansion. A value whose lifetime reaches II lives in a
  * rotating tuple of `copies` c rds (docs/symbolic.md, registers): the
  * iteration with sequence number s(J) uses rd base + (s(J) mod c). The
@@ -203,11 +216,31 @@ static int inst_emit_tail(inst_gen *g, int v, int L, int l, int prefix) {
   return 0;
 }
 
+/* Returns 0 after emitting node v that continues in its host's words:
+ * its first ii - tail_len slots, the last with a goto to the host's word
+ * of the next slot in the same copy (`next` when that follows). */
+static int inst_emit_shared(inst_gen *g, int v) {
+  const inst_kclass *k = &g->f->k[v];
+  int own = g->x->m->ii - k->tail_len;
+  for (int s = 0; s < own; s++) {
+    isa_insn in = k->slot[s];
+    inst_rename(g, k, s, &in);
+    int to = g->pcs[g->copy * g->f->nk + k->tail_of] + own;
+    if (s == own - 1 && to != g->n + 1) {
+      in.br = ISA_BR_GOTO;
+      in.target[0] = (uint16_t)to;
+    }
+    if (inst_put(g, &in)) return -1;
+  }
+  return 0;
+}
+
 /* Returns 0 after emitting node v (its kernel with branches). */
 static int inst_emit_node(inst_gen *g, int v) {
   const inst_fuprog *f = g->f;
   const inst_kclass *k = &f->k[v];
   int ii = g->x->m->ii;
+  if (k->tail_len > 0) return inst_emit_shared(g, v);
   int L = inst_levels(g, k);
   for (int s = 0; s < ii - (L ? L : 1); s++) {
     isa_insn in = k->slot[s];
@@ -250,20 +283,149 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
       }
       g->pcs[u * f->nk + v] = pc;
       if (!u) f->k[v].pc = pc;
-      pc += inst_node_size(g->bits, ii, f->k[v].nsig, L);
+      pc += f->k[v].tail_len > 0 ? ii - f->k[v].tail_len : inst_node_size(g->bits, ii, f->k[v].nsig, L);
       if (L)
         for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
     }
   if (need_halt) g->halt_pc = pc++;
-  if (pc > x->arch.imem) {
-    char fu[16];
-    snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s, pe.imem is %d", c,
-             isa_fu_format(&x->arch, f->fu, fu, sizeof fu), pc,
-             g->unroll > 1 ? " (unrolled for rotating registers)" : "", x->arch.imem);
-    return INST_ERR_NOFIT;
-  }
   *words = pc;
   return INST_OK;
+}
+
+/* Returns the successors of word i of n in out (NEXT: i + 1, n past the
+ * end) in t; their number. */
+static int inst_word_succ(const isa_insn *out, int n, int i, int *t) {
+  const isa_insn *in = &out[i];
+  (void)n;
+  switch (in->br) {
+  case ISA_BR_NEXT: t[0] = i + 1; return 1;
+  case ISA_BR_GOTO: t[0] = in->target[0]; return 1;
+  case ISA_BR_COND:
+    for (int u = 0; u < 1 << in->nsel; u++) t[u] = in->target[u];
+    return 1 << in->nsel;
+  default: return 0;
+  }
+}
+
+/* Returns 1 when words a and b agree in everything but their targets
+ * (NEXT and GOTO both count as a jump). */
+static int inst_word_same(const isa_insn *a, const isa_insn *b) {
+  isa_insn x = *a, y = *b;
+  if (x.br == ISA_BR_NEXT) x.br = ISA_BR_GOTO;
+  if (y.br == ISA_BR_NEXT) y.br = ISA_BR_GOTO;
+  memset(x.target, 0, sizeof x.target);
+  memset(y.target, 0, sizeof y.target);
+  return x.op == y.op && x.dst.cls == y.dst.cls && x.dst.idx == y.dst.idx && x.odmask == y.odmask &&
+         !memcmp(x.src, y.src, sizeof x.src) && x.imm == y.imm && x.br == y.br && x.nsel == y.nsel &&
+         !memcmp(x.sel, y.sel, sizeof x.sel);
+}
+
+/* Returns 0 after giving every word of out[0..n-1] its class in cls, the
+ * coarsest partition in which words of a class have the same instruction
+ * and branch and targets in the same classes (Moore's refinement: equal
+ * classes behave the same from there on); -1 on memory failure. */
+static int inst_word_classes(const isa_insn *out, int n, int *cls) {
+  int *nc = malloc((size_t)n * sizeof *nc);
+  if (!nc) return -1;
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    cls[i] = -1;
+    for (int j = 0; j < i && cls[i] < 0; j++)
+      if (inst_word_same(&out[i], &out[j])) cls[i] = cls[j];
+    if (cls[i] < 0) cls[i] = k++;
+  }
+  for (;;) {
+    int k2 = 0;
+    for (int i = 0; i < n; i++) {
+      nc[i] = -1;
+      int ti[ISA_MAX_TARGETS], tj[ISA_MAX_TARGETS];
+      int ni = inst_word_succ(out, n, i, ti);
+      for (int j = 0; j < i && nc[i] < 0; j++) {
+        if (cls[j] != cls[i]) continue;
+        int nj = inst_word_succ(out, n, j, tj), same = ni == nj;
+        for (int u = 0; u < ni && same; u++)
+          same = ti[u] < n && tj[u] < n ? cls[ti[u]] == cls[tj[u]] : ti[u] == tj[u];
+        if (same) nc[i] = nc[j];
+      }
+      if (nc[i] < 0) nc[i] = k2++;
+    }
+    memcpy(cls, nc, (size_t)n * sizeof *cls);
+    if (k2 == k) break;
+    k = k2;
+  }
+  free(nc);
+  return 0;
+}
+
+/* Returns 0 after removing every word that behaves like an earlier one
+ * (inst_word_classes): references go to the earlier word, a `next` that no
+ * longer reaches its successor becomes a `goto` (and a `goto` to the word
+ * that now follows a `next`); node pcs follow. -1 on memory failure. */
+static int inst_gen_dedupe(inst_gen *g) {
+  int n = g->n;
+  for (int i = 0; i < n; i++) {
+    /* a `br` whose targets are all one word is a jump */
+    isa_insn *in = &g->out[i];
+    if (in->br != ISA_BR_COND) continue;
+    int same = 1;
+    for (int u = 1; u < 1 << in->nsel; u++) same &= in->target[u] == in->target[0];
+    if (!same) continue;
+    int to = in->target[0];
+    in->nsel = 0;
+    memset(in->sel, 0, sizeof in->sel);
+    memset(in->target, 0, sizeof in->target);
+    in->br = to == i + 1 ? ISA_BR_NEXT : ISA_BR_GOTO;
+    if (in->br == ISA_BR_GOTO) in->target[0] = (uint16_t)to;
+  }
+  if (n < 2 || g->out[n - 1].br == ISA_BR_NEXT) return 0;
+  int *cls = malloc((size_t)n * sizeof *cls), *rep = malloc((size_t)n * sizeof *rep);
+  int *np = malloc((size_t)n * sizeof *np);
+  if (!cls || !rep || !np || inst_word_classes(g->out, n, cls)) {
+    free(cls);
+    free(rep);
+    free(np);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) rep[i] = -1;
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (rep[cls[i]] < 0) {
+      rep[cls[i]] = i;
+      np[i] = m++;
+    }
+  for (int i = 0; i < n; i++) np[i] = np[rep[cls[i]]];
+  int w = 0;
+  for (int i = 0; i < n; i++) {
+    if (rep[cls[i]] != i) continue;
+    isa_insn in = g->out[i];
+    int t[ISA_MAX_TARGETS];
+    int nt = inst_word_succ(g->out, n, i, t);
+    if (in.br == ISA_BR_NEXT || in.br == ISA_BR_GOTO) {
+      int to = np[t[0]];
+      in.br = to == w + 1 ? ISA_BR_NEXT : ISA_BR_GOTO;
+      in.target[0] = (uint16_t)(in.br == ISA_BR_GOTO ? to : 0);
+    } else if (in.br == ISA_BR_COND)
+      for (int u = 0; u < nt; u++) in.target[u] = (uint16_t)np[t[u]];
+    g->out[w++] = in;
+  }
+  for (int v = 0; v < g->f->nk; v++) g->f->k[v].pc = np[g->f->k[v].pc];
+  g->n = w;
+  free(cls);
+  free(rep);
+  free(np);
+  return 0;
+}
+
+/* Returns INST_OK when the n words of f fit pe.imem, INST_ERR_NOFIT (msg
+ * naming class c, the FU and the words) otherwise. */
+static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz) {
+  const inst *x = g->x;
+  if (n <= x->arch.imem) return INST_OK;
+  char fu[16];
+  snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s, pe.imem is %d", c,
+           isa_fu_format(&x->arch, g->f->fu, fu, sizeof fu), n,
+           g->unroll > 1 ? " (unrolled for rotating registers)" : "", x->arch.imem);
+  return INST_ERR_NOFIT;
 }
 
 /* Returns INST_OK after emitting the words (pc of them) and encoding and
@@ -282,10 +444,15 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
     h.br = ISA_BR_HALT;
     bad |= inst_put(g, &h);
   }
-  if (bad || g->n != pc) {
+  if (bad || g->n != pc || inst_gen_dedupe(g)) {
     free(g->out);
     snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g->n);
     return INST_ERR_INTERNAL;
+  }
+  int st = inst_gen_fit(g, c, g->n, msg, msgsz);
+  if (st) {
+    free(g->out);
+    return st;
   }
   f->nwords = g->n;
   f->insns = g->out;

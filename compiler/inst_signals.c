@@ -223,21 +223,125 @@ static int inst_sig_node(const inst *x, inst_colours *cs, inst_fuprog *f, int v,
   return INST_OK;
 }
 
+/* Returns the host of a node entering at slot ii - m, searched from x (as
+ * inst_merge.c: the first node of the chain whose own words hold it). */
+static int inst_sig_host(const inst_fuprog *f, int x, int m) {
+  for (int guard = 0; f->k[x].tail_len > 0 && f->k[x].tail_len >= m && guard <= f->nk; guard++)
+    x = f->k[x].tail_of;
+  return x;
+}
+
+/* Returns the words of one copy of program f's kernels (with the `nop ;
+ * halt` word) for the tails set in f->k, its edges taken as leaving the
+ * root of their source; -1 when a root needs more branch levels than a
+ * node entering it leaves it (or than ii). */
+static int inst_sig_words(const inst *x, const inst_fuprog *f) {
+  int ii = x->m->ii, bt = x->arch.branch_targets, words = 0, halt = 0;
+  int bits = 0;
+  while ((2 << bits) <= bt) bits++;
+  if (bits < 1) bits = 1;
+  for (int r = 0; r < f->nk; r++) {
+    if (f->k[r].tail_len > 0) {
+      words += ii - f->k[r].tail_len;
+      continue;
+    }
+    int d = 0, h = 0;
+    for (int e = 0; e < f->ne; e++) {
+      if (inst_merge_root(f, f->e[e].from) != r) continue;
+      int dup = 0;
+      for (int e2 = 0; e2 < e && !dup; e2++)
+        dup = inst_merge_root(f, f->e[e2].from) == r && f->e[e2].to == f->e[e].to;
+      if (dup) continue;
+      d++;
+      h |= f->e[e].to < 0;
+    }
+    int nb = 0;
+    while ((1 << nb) < d) nb++;
+    int L = (nb + bits - 1) / bits;
+    if (L > ii) return -1;
+    for (int v = 0; v < f->nk; v++)
+      if (f->k[v].tail_len > 0 && f->k[v].tail_of == r && f->k[v].tail_len < L) return -1;
+    words += inst_node_words(ii, bt, d);
+    halt |= d > 1 && h;
+  }
+  return words + halt;
+}
+
+/* Returns the words the tail of v shared with w over m slots would leave
+ * (-1: not valid); f is unchanged afterwards. */
+static int inst_sig_try_tail(const inst *x, inst_fuprog *f, int v, int w, int m, int *tl) {
+  for (int y = 0; y < f->nk; y++) {
+    tl[2 * y] = f->k[y].tail_of;
+    tl[2 * y + 1] = f->k[y].tail_len;
+  }
+  f->k[v].tail_of = inst_sig_host(f, w, m);
+  f->k[v].tail_len = m;
+  for (int y = 0; y < f->nk; y++)
+    if (f->k[y].tail_len > 0) f->k[y].tail_of = inst_sig_host(f, f->k[y].tail_of, f->k[y].tail_len);
+  int words = inst_sig_words(x, f);
+  for (int y = 0; y < f->nk; y++) {
+    f->k[y].tail_of = tl[2 * y];
+    f->k[y].tail_len = tl[2 * y + 1];
+  }
+  return words;
+}
+
+/* Returns INST_OK after sharing kernel tails in program f while it needs
+ * more than pe.imem words (prolog included): each round applies the share
+ * that saves the most words (inst_merge_tail). Programs that fit are left
+ * alone, so shared tails never cost signals where they are not needed. */
+static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
+  int ii = x->m->ii, lo = 0;
+  for (int a = 0; a < x->m->naccess; a++)
+    if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
+  int budget = x->arch.imem - (-lo + ii - 1) / ii * ii; /* sigma as inst_run.c computes it */
+  int *tl = malloc((size_t)(2 * f->nk + 1) * sizeof *tl);
+  if (!tl) return INST_ERR_INTERNAL;
+  int st = INST_OK;
+  for (int cur = inst_sig_words(x, f); cur > budget && !st;) {
+    int best = cur, bv = -1, bw = -1, bm = 0;
+    for (int v = 0; v < f->nk; v++) {
+      if (f->k[v].tail_len > 0) continue;
+      for (int w = 0; w < f->nk; w++) {
+        if (w == v || inst_merge_root(f, w) == v) continue;
+        int m = inst_merge_suffix(f, v, w, ii, fold);
+        if (m < 1 || m >= ii) continue;
+        int words = inst_sig_try_tail(x, f, v, w, m, tl);
+        if (words >= 0 && words < best) {
+          best = words;
+          bv = v;
+          bw = w;
+          bm = m;
+        }
+      }
+    }
+    if (bv < 0) break;
+    if (inst_merge_tail(f, bv, bw, bm)) st = INST_ERR_INTERNAL;
+    cur = best;
+  }
+  free(tl);
+  return st;
+}
+
 int inst_signals(inst *x, char *msg, size_t msgsz) {
   inst_colours cs = {NULL, 0, 0};
   inst_assign *a = malloc(sizeof *a);
-  int st = a ? INST_OK : INST_ERR_INTERNAL;
+  int *fold = malloc((size_t)(x->m->nops + 1) * sizeof *fold);
+  int st = a && fold ? INST_OK : INST_ERR_INTERNAL;
+  for (int i = 0; fold && i < x->m->nops; i++) fold[i] = x->m->ops[i].tau / x->m->ii;
   x->nlocal = 0;
   for (int c = 0; c < x->npc && !st; c++)
     for (int f = 0; f < x->nfu && !st; f++) {
       inst_fuprog *fp = &x->pc[c].fp[f];
       if (fp->empty) continue;
+      st = inst_sig_share(x, fp, fold);
       for (int v = 0; v < fp->nk && !st; v++) {
         st = inst_sig_node(x, &cs, fp, v, a, msg, msgsz);
         x->nlocal += fp->k[v].nsig;
       }
     }
   free(a);
+  free(fold);
   if (!st && cs.n > x->arch.gc_signals) {
     snprintf(msg, msgsz,
              "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d", cs.n,
