@@ -1,0 +1,568 @@
+/*
+ * regress_report.c: the outputs of `tcpa regress` (regress_report.h).
+ *
+ * Buckets: the runs that do not meet their expectation, grouped by the
+ * one-line form of their signature (regress_signature_text), largest
+ * bucket first, ties in order of first appearance.
+ *
+ * junit.xml follows the common JUnit schema: <testsuites> with a
+ * <testsuite> per suite name; a run that is ok has no child (or <skipped>
+ * when it did not fit, as allowed); verdict fail is a <failure> whose type
+ * is the signature; invalid, timeout and crash are <error>s. Every
+ * testcase carries the seed and the command line in <properties> and
+ * <system-out>.
+ *
+ * report.html has no external reference: CSS in a <style>, plots as
+ * inline <svg> scatter plots (one colour per program, a legend) drawn by
+ * report_svg_scatter.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafile.h"
+#include "diag.h"
+#include "json.h"
+#include "regress_exec.h"
+#include "regress_json.h"
+#include "regress_report.h"
+
+/* A bucket of failures with one signature. */
+typedef struct {
+  char *text;
+  const regress_signature *sig;
+  size_t *runs;
+  size_t n;
+} report_bucket;
+
+/* Returns the buckets of l (sorted) in *out and their count. */
+static size_t report_buckets_make(const regress_list *l, report_bucket **out) {
+  report_bucket *b = calloc(l->n + 1, sizeof *b);
+  size_t nb = 0;
+  for (size_t i = 0; b && i < l->n; i++) {
+    if (l->v[i].ok || l->v[i].verdict == REGRESS_PENDING) continue;
+    char *t = regress_signature_text(&l->v[i].sig);
+    size_t k = 0;
+    while (k < nb && strcmp(b[k].text, t)) k++;
+    if (k == nb) {
+      b[nb].text = t;
+      b[nb].sig = &l->v[i].sig;
+      b[nb].runs = calloc(l->n, sizeof *b[nb].runs);
+      nb++;
+    } else {
+      free(t);
+    }
+    if (b[k].runs) b[k].runs[b[k].n++] = i;
+  }
+  /* stable: largest first (insertion sort keeps ties in order) */
+  for (size_t i = 1; i < nb; i++) {
+    report_bucket x = b[i];
+    size_t j = i;
+    while (j > 0 && b[j - 1].n < x.n) {
+      b[j] = b[j - 1];
+      j--;
+    }
+    b[j] = x;
+  }
+  *out = b;
+  return nb;
+}
+
+/* Frees buckets. */
+static void report_buckets_free(report_bucket *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(b[i].text);
+    free(b[i].runs);
+  }
+  free(b);
+}
+
+size_t regress_report_buckets(const regress_list *l) {
+  report_bucket *b;
+  size_t n = report_buckets_make(l, &b);
+  report_buckets_free(b, n);
+  return n;
+}
+
+/* Writes s with the XML/HTML special characters escaped (and control
+ * characters other than tab and newline dropped). */
+static void report_escape(FILE *f, const char *s) {
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '<') fputs("&lt;", f);
+    else if (c == '>') fputs("&gt;", f);
+    else if (c == '&') fputs("&amp;", f);
+    else if (c == '"') fputs("&quot;", f);
+    else if (c == '\'') fputs("&#39;", f);
+    else if (c < 0x20 && c != '\n' && c != '\t') continue;
+    else fputc(c, f);
+  }
+}
+
+/* Counts runs per verdict into n[] (indexed by regress_verdict); returns
+ * the number not ok. */
+static size_t report_counts(const regress_list *l, size_t n[7]) {
+  size_t bad = 0;
+  memset(n, 0, 7 * sizeof *n);
+  for (size_t i = 0; i < l->n; i++) {
+    n[l->v[i].verdict]++;
+    bad += !l->v[i].ok;
+  }
+  return bad;
+}
+
+/* Writes the <testcase> of run r. */
+static void report_junit_case(FILE *f, const regress_run *r) {
+  char *cmd = regress_exec_command(r), *sig = regress_signature_text(&r->sig);
+  fputs("    <testcase classname=\"", f);
+  report_escape(f, r->suite);
+  fputc('.', f);
+  report_escape(f, r->name);
+  fputs("\" name=\"", f);
+  report_escape(f, r->id);
+  fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
+  fprintf(f, "      <properties><property name=\"seed\" value=\"%" PRIu64 "\"/>"
+             "<property name=\"verdict\" value=\"%s\"/></properties>\n",
+          r->seed, regress_verdict_name(r->verdict));
+  const char *msg = r->message ? r->message : "";
+  if (r->verdict == REGRESS_NOFIT && r->ok) {
+    fputs("      <skipped message=\"does not fit: ", f);
+    report_escape(f, msg);
+    fputs("\"/>\n", f);
+  } else if (!r->ok) {
+    int failure = r->verdict == REGRESS_FAIL || r->verdict == REGRESS_NOFIT || r->verdict == REGRESS_PASS;
+    const char *tag = failure ? "failure" : "error";
+    fprintf(f, "      <%s type=\"", tag);
+    report_escape(f, *sig ? sig : regress_verdict_name(r->verdict));
+    fputs("\" message=\"", f);
+    report_escape(f, regress_verdict_name(r->verdict));
+    fputs(": ", f);
+    report_escape(f, *msg ? msg : sig);
+    fputs("\">", f);
+    report_escape(f, sig);
+    fprintf(f, "</%s>\n", tag);
+  }
+  fputs("      <system-out>", f);
+  report_escape(f, cmd);
+  fprintf(f, "\nseed %" PRIu64 "\ndirectory ", r->seed);
+  report_escape(f, r->dir);
+  fputs("\n</system-out>\n    </testcase>\n", f);
+  free(cmd);
+  free(sig);
+}
+
+/* Writes junit.xml's content. */
+static void report_junit(FILE *f, const regress_list *l) {
+  size_t n[7];
+  report_counts(l, n);
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tcpa regress\">\n", f);
+  for (size_t i = 0; i < l->n; i++) {
+    int first = 1;
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(l->v[k].suite, l->v[i].suite)) first = 0;
+    if (!first) continue;
+    size_t tests = 0, fail = 0, err = 0, skip = 0;
+    double t = 0;
+    for (size_t k = i; k < l->n; k++) {
+      const regress_run *r = &l->v[k];
+      if (strcmp(r->suite, l->v[i].suite)) continue;
+      tests++;
+      t += r->seconds;
+      if (r->verdict == REGRESS_NOFIT && r->ok) skip++;
+      else if (!r->ok && (r->verdict == REGRESS_FAIL || r->verdict == REGRESS_NOFIT || r->verdict == REGRESS_PASS))
+        fail++;
+      else if (!r->ok) err++;
+    }
+    fputs("  <testsuite name=\"", f);
+    report_escape(f, l->v[i].suite);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n", tests, fail,
+            err, skip, t);
+    for (size_t k = i; k < l->n; k++)
+      if (!strcmp(l->v[k].suite, l->v[i].suite)) report_junit_case(f, &l->v[k]);
+    fputs("  </testsuite>\n", f);
+  }
+  fputs("</testsuites>\n", f);
+}
+
+/* Writes an integer field, null when negative. */
+static void report_json_int(json_writer *w, const char *key, int64_t v) {
+  if (v < 0) json_writer_null(w, key);
+  else json_writer_int(w, key, v);
+}
+
+/* Writes the signature object of r (null when none). */
+static void report_json_sig(json_writer *w, const regress_signature *s) {
+  if (!s->check) {
+    json_writer_null(w, "signature");
+    return;
+  }
+  char *t = regress_signature_text(s);
+  json_writer_begin_object(w, "signature");
+  json_writer_string(w, "text", t);
+  json_writer_string(w, "check", s->check);
+  json_writer_string(w, "kind", s->kind ? s->kind : "");
+  json_writer_string(w, "unit", s->unit ? s->unit : "");
+  json_writer_string(w, "stage", s->stage ? s->stage : "");
+  json_writer_string(w, "diff", s->diff ? s->diff : "");
+  json_writer_end_object(w);
+  free(t);
+}
+
+/* Writes one run object. */
+static void report_json_run(json_writer *w, const regress_run *r) {
+  char *cmd = regress_exec_command(r);
+  json_writer_begin_object(w, NULL);
+  json_writer_string(w, "id", r->id);
+  json_writer_string(w, "suite", r->suite);
+  json_writer_string(w, "program", r->program);
+  json_writer_string(w, "name", r->name);
+  json_writer_string(w, "params", r->params);
+  json_writer_string(w, "pes", r->pes);
+  if (r->map) json_writer_string(w, "map", r->map);
+  else json_writer_null(w, "map");
+  json_writer_string(w, "arch", r->arch);
+  json_writer_string(w, "engine", r->engine);
+  json_writer_uint(w, "seed", r->seed);
+  json_writer_string(w, "expect", regress_expect_name(r->expect));
+  json_writer_int(w, "timeout", r->timeout);
+  json_writer_int(w, "window", r->window);
+  json_writer_string(w, "where", r->where ? r->where : "");
+  json_writer_string(w, "verdict", regress_verdict_name(r->verdict));
+  json_writer_bool(w, "ok", r->ok);
+  json_writer_int(w, "exit", r->exit_code);
+  json_writer_int(w, "signal", r->term_signal);
+  json_writer_double(w, "seconds", r->seconds);
+  if (r->message) json_writer_string(w, "message", r->message);
+  else json_writer_null(w, "message");
+  report_json_sig(w, &r->sig);
+  report_json_int(w, "cycles", r->cycles);
+  report_json_int(w, "pes_used", r->pes_used);
+  report_json_int(w, "ii", r->ii);
+  report_json_int(w, "config_bytes", r->config_bytes);
+  if (r->inst_seconds < 0) json_writer_null(w, "instantiate_seconds");
+  else json_writer_double(w, "instantiate_seconds", r->inst_seconds);
+  json_writer_string(w, "dir", r->dir ? r->dir : "");
+  json_writer_string(w, "command", cmd);
+  json_writer_end_object(w);
+  free(cmd);
+}
+
+/* Writes summary.json's content. */
+static void report_json(FILE *f, const regress_list *l, const char *shard) {
+  size_t n[7], bad = report_counts(l, n);
+  report_bucket *b;
+  size_t nb = report_buckets_make(l, &b);
+  json_writer w = json_writer_make(f);
+  json_writer_begin_object(&w, NULL);
+  json_writer_string(&w, "tool", "tcpa regress");
+  if (shard) json_writer_string(&w, "shard", shard);
+  else json_writer_null(&w, "shard");
+  json_writer_int(&w, "total", (int64_t)l->n);
+  json_writer_int(&w, "not_ok", (int64_t)bad);
+  json_writer_bool(&w, "ok", bad == 0);
+  json_writer_begin_object(&w, "counts");
+  for (int v = REGRESS_PENDING; v <= REGRESS_CRASH; v++)
+    json_writer_int(&w, regress_verdict_name((regress_verdict)v), (int64_t)n[v]);
+  json_writer_end_object(&w);
+  json_writer_begin_array(&w, "buckets");
+  for (size_t i = 0; i < nb; i++) {
+    json_writer_begin_object(&w, NULL);
+    json_writer_int(&w, "count", (int64_t)b[i].n);
+    report_json_sig(&w, b[i].sig);
+    json_writer_begin_array(&w, "runs");
+    for (size_t k = 0; k < b[i].n; k++) json_writer_string(&w, NULL, l->v[b[i].runs[k]].id);
+    json_writer_end_array(&w);
+    json_writer_end_object(&w);
+  }
+  json_writer_end_array(&w);
+  json_writer_begin_array(&w, "runs");
+  for (size_t i = 0; i < l->n; i++) report_json_run(&w, &l->v[i]);
+  json_writer_end_array(&w);
+  json_writer_end_object(&w);
+  fputc('\n', f);
+  report_buckets_free(b, nb);
+}
+
+/* A point of a scatter plot. */
+typedef struct {
+  double x, y;
+  const char *series;
+} report_point;
+
+/* Returns a "nice" upper bound >= v for an axis (1, 2, 5 times 10^k). */
+static double report_nice(double v) {
+  if (v <= 0) return 1;
+  double p = pow(10, floor(log10(v)));
+  for (int i = 0; i < 3; i++) {
+    double m = (double[]){1, 2, 5}[i] * p;
+    if (m >= v) return m;
+  }
+  return 10 * p;
+}
+
+/* Returns the colour of series number k. */
+static const char *report_colour(size_t k) {
+  static const char *const c[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                  "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+  return c[k % (sizeof c / sizeof *c)];
+}
+
+/* Writes an inline SVG scatter plot of the points (one colour per series,
+ * a legend on the right). */
+static void report_svg_scatter(FILE *f, const report_point *p, size_t n, const char *xlabel, const char *ylabel) {
+  const double W = 640, H = 320, L = 70, R = 170, T = 15, B = 45;
+  double xmax = 1, ymax = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (p[i].x > xmax) xmax = p[i].x;
+    if (p[i].y > ymax) ymax = p[i].y;
+  }
+  xmax = ceil(xmax);
+  ymax = report_nice(ymax);
+  double pw = W - L - R, ph = H - T - B;
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-size=\"11\" "
+             "font-family=\"sans-serif\">\n", W, H);
+  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n", L, T,
+          pw, ph);
+  for (int k = 0; k <= 4; k++) {
+    double y = T + ph - ph * k / 4, v = ymax * k / 4;
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>", L, y, L + pw, y);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 4, y + 4, v);
+  }
+  int xstep = xmax > 20 ? (int)ceil(xmax / 10) : 1;
+  for (int x = 1; x <= (int)xmax; x += xstep) {
+    double px = L + pw * x / (xmax + 1);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%d</text>\n", px, T + ph + 14, x);
+  }
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">", L + pw / 2, H - 8);
+  report_escape(f, xlabel);
+  fprintf(f, "</text>\n<text x=\"14\" y=\"%.0f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">",
+          T + ph / 2, T + ph / 2);
+  report_escape(f, ylabel);
+  fputs("</text>\n", f);
+  const char *seen[64];
+  size_t nseen = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t k = 0;
+    while (k < nseen && strcmp(seen[k], p[i].series)) k++;
+    if (k == nseen && nseen < 64) {
+      seen[nseen++] = p[i].series;
+      double ly = T + 12 + 14 * (double)k;
+      fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">", L + pw + 14,
+              ly - 4, report_colour(k), L + pw + 22, ly);
+      report_escape(f, p[i].series);
+      fputs("</text>\n", f);
+    }
+    double px = L + pw * p[i].x / (xmax + 1), py = T + ph - ph * p[i].y / ymax;
+    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" fill-opacity=\"0.75\"><title>", px, py,
+            report_colour(k));
+    report_escape(f, p[i].series);
+    fprintf(f, ": %g at %g PEs</title></circle>\n", p[i].y, p[i].x);
+  }
+  if (n == 0) fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">no data</text>\n", L + pw / 2, T + ph / 2);
+  fputs("</svg>\n", f);
+}
+
+/* Returns the number of PEs of r for the plots: those used, else the
+ * region's R*C. */
+static double report_pes(const regress_run *r) {
+  if (r->pes_used > 0) return (double)r->pes_used;
+  int a = 1, b = 1;
+  sscanf(r->pes, "%dx%d", &a, &b);
+  return (double)a * b;
+}
+
+/* Writes the two plots of report.html. */
+static void report_html_plots(FILE *f, const regress_list *l) {
+  report_point *p = calloc(l->n + 1, sizeof *p);
+  size_t n = 0, timed = 0;
+  if (!p) return;
+  for (size_t i = 0; i < l->n; i++)
+    if (l->v[i].verdict == REGRESS_PASS && l->v[i].cycles > 0)
+      p[n++] = (report_point){report_pes(&l->v[i]), (double)l->v[i].cycles, l->v[i].name};
+  fputs("<h2>Cycles against PEs</h2>\n<p>Passing engine runs: cycles to the last output written "
+        "(summary.json <code>cycles</code>) against the PEs used.</p>\n", f);
+  report_svg_scatter(f, p, n, "PEs used", "cycles");
+  for (size_t i = 0; i < l->n; i++) timed += l->v[i].inst_seconds >= 0;
+  n = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    const regress_run *r = &l->v[i];
+    if (r->verdict != REGRESS_PASS || !strcmp(r->engine, "ref")) continue;
+    if (timed && r->inst_seconds < 0) continue;
+    p[n++] = (report_point){report_pes(r), (timed ? r->inst_seconds : r->seconds) * 1000, r->name};
+  }
+  if (timed)
+    fputs("<h2>Instantiation time against PEs</h2>\n<p>Wall time of <code>tcpa instantiate</code> (its "
+          "<code>--time</code> figure: instantiation alone, the symbolic configuration compiled beforehand) "
+          "for each passing engine run, against the PEs used.</p>\n", f);
+  else
+    fputs("<h2>Run time against PEs</h2>\n<p>Instantiation was not timed (--no-time-instantiate); this is "
+          "the wall time of the whole <code>tcpa run</code> instead.</p>\n", f);
+  report_svg_scatter(f, p, n, "PEs used", timed ? "instantiate (ms)" : "tcpa run (ms)");
+  free(p);
+}
+
+/* Writes report.html's content. */
+static void report_html(FILE *f, const regress_list *l, const char *title) {
+  size_t n[7], bad = report_counts(l, n);
+  report_bucket *b;
+  size_t nb = report_buckets_make(l, &b);
+  fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
+  report_escape(f, title);
+  fputs("</title>\n<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%;text-align:left}"
+        ".pass{background:#dfd}.fail,.crash,.timeout,.invalid{background:#fdd}.nofit{background:#eee}"
+        ".verdict{font-size:150%;font-weight:bold}</style></head><body>\n<h1>", f);
+  report_escape(f, title);
+  fprintf(f, "</h1>\n<p class=\"verdict\">%s</p>\n<p>%zu runs: %zu pass, %zu fail, %zu invalid, %zu nofit, "
+             "%zu timeout, %zu crash, %zu not run; %zu not as expected, in %zu bucket%s.</p>\n",
+          bad ? "FAIL" : "PASS", l->n, n[REGRESS_PASS], n[REGRESS_FAIL], n[REGRESS_INVALID], n[REGRESS_NOFIT],
+          n[REGRESS_TIMEOUT], n[REGRESS_CRASH], n[REGRESS_PENDING], bad, nb, nb == 1 ? "" : "s");
+  if (nb) {
+    fputs("<h2>Failure buckets</h2>\n<table><tr><th>runs</th><th>signature</th><th>first runs</th></tr>\n", f);
+    for (size_t i = 0; i < nb; i++) {
+      fprintf(f, "<tr><td>%zu</td><td>", b[i].n);
+      report_escape(f, *b[i].text ? b[i].text : "(none)");
+      fputs("</td><td>", f);
+      for (size_t k = 0; k < b[i].n && k < 5; k++) {
+        report_escape(f, l->v[b[i].runs[k]].id);
+        fputs(k + 1 < b[i].n && k < 4 ? "<br>" : "", f);
+      }
+      fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+  }
+  report_html_plots(f, l);
+  fputs("<h2>Runs</h2>\n<table><tr><th>run</th><th>verdict</th><th>seed</th><th>cycles</th><th>PEs</th>"
+        "<th>II</th><th>stream</th><th>s</th><th>signature / message</th></tr>\n", f);
+  for (size_t i = 0; i < l->n; i++) {
+    const regress_run *r = &l->v[i];
+    char *sig = regress_signature_text(&r->sig);
+    fprintf(f, "<tr class=\"%s\"><td>", regress_verdict_name(r->verdict));
+    report_escape(f, r->id);
+    fprintf(f, "</td><td>%s%s</td><td>%" PRIu64 "</td>", regress_verdict_name(r->verdict), r->ok ? "" : " (!)",
+            r->seed);
+    int64_t nums[] = {r->cycles, r->pes_used, r->ii, r->config_bytes};
+    for (int k = 0; k < 4; k++)
+      if (nums[k] >= 0) fprintf(f, "<td>%" PRId64 "</td>", nums[k]);
+      else fputs("<td></td>", f);
+    fprintf(f, "<td>%.2f</td><td>", r->seconds);
+    report_escape(f, sig);
+    if (*sig && r->message) fputs("<br>", f);
+    report_escape(f, r->message);
+    fputs("</td></tr>\n", f);
+    free(sig);
+  }
+  fputs("</table>\n</body></html>\n", f);
+  report_buckets_free(b, nb);
+}
+
+/* Returns 0 after writing dir/name through fn; -1. */
+static int report_file(const char *dir, const char *name, void (*fn)(FILE *, const regress_list *, const char *),
+                       const regress_list *l, const char *arg) {
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(len);
+  if (!path) return -1;
+  snprintf(path, len, "%s/%s", dir, name);
+  datafile_tmp t;
+  int rc = -1;
+  if (datafile_tmp_open(&t, path) == 0) {
+    fn(t.f, l, arg);
+    rc = datafile_tmp_commit(&t);
+  }
+  free(path);
+  return rc;
+}
+
+/* Adapters to report_file's signature. */
+static void report_junit_fn(FILE *f, const regress_list *l, const char *arg) {
+  (void)arg;
+  report_junit(f, l);
+}
+static void report_json_fn(FILE *f, const regress_list *l, const char *arg) { report_json(f, l, arg); }
+static void report_html_fn(FILE *f, const regress_list *l, const char *arg) { report_html(f, l, arg); }
+
+int regress_report_write(const regress_list *l, const char *dir, const char *title, const char *shard) {
+  if (report_file(dir, "junit.xml", report_junit_fn, l, NULL)) return -1;
+  if (report_file(dir, "summary.json", report_json_fn, l, shard)) return -1;
+  return report_file(dir, "report.html", report_html_fn, l, title);
+}
+
+/* Returns a copy of the string member key of o, or NULL. */
+static char *report_str(const regress_json *o, const char *key) {
+  const char *s = regress_json_str(o, key);
+  return s ? regress_strdup(s) : NULL;
+}
+
+/* Returns 0 after reading run object o into r; -1 when a required field
+ * is missing. */
+static int report_run_read(const regress_json *o, regress_run *r) {
+  r->id = report_str(o, "id");
+  r->suite = report_str(o, "suite");
+  r->program = report_str(o, "program");
+  r->name = report_str(o, "name");
+  r->params = report_str(o, "params");
+  r->pes = report_str(o, "pes");
+  r->map = report_str(o, "map");
+  r->arch = report_str(o, "arch");
+  r->engine = report_str(o, "engine");
+  r->where = report_str(o, "where");
+  r->message = report_str(o, "message");
+  r->dir = report_str(o, "dir");
+  if (!r->id || !r->suite || !r->program || !r->name || !r->params || !r->pes || !r->arch || !r->engine)
+    return -1;
+  r->seed = (uint64_t)regress_json_num(o, "seed", 1);
+  const char *ex = regress_json_str(o, "expect");
+  r->expect = ex && !strcmp(ex, "pass") ? REGRESS_EXPECT_PASS
+              : ex && !strcmp(ex, "nofit") ? REGRESS_EXPECT_NOFIT
+                                           : REGRESS_EXPECT_ANY;
+  r->timeout = (int)regress_json_num(o, "timeout", 0);
+  r->window = (int)regress_json_num(o, "window", 0);
+  r->verdict = regress_verdict_parse(regress_json_str(o, "verdict"));
+  const regress_json *ok = regress_json_get(o, "ok");
+  r->ok = ok && ok->type == REGRESS_JSON_BOOL && ok->num != 0;
+  r->exit_code = (int)regress_json_num(o, "exit", -1);
+  r->term_signal = (int)regress_json_num(o, "signal", 0);
+  r->seconds = regress_json_num(o, "seconds", 0);
+  r->cycles = (int64_t)regress_json_num(o, "cycles", -1);
+  r->pes_used = (int64_t)regress_json_num(o, "pes_used", -1);
+  r->ii = (int64_t)regress_json_num(o, "ii", -1);
+  r->config_bytes = (int64_t)regress_json_num(o, "config_bytes", -1);
+  r->inst_seconds = regress_json_num(o, "instantiate_seconds", -1);
+  const regress_json *s = regress_json_get(o, "signature");
+  if (s && s->type == REGRESS_JSON_OBJ) {
+    r->sig.check = report_str(s, "check");
+    r->sig.kind = report_str(s, "kind");
+    r->sig.unit = report_str(s, "unit");
+    r->sig.stage = report_str(s, "stage");
+    r->sig.diff = report_str(s, "diff");
+  }
+  return 0;
+}
+
+int regress_report_load(const char *path, regress_list *l) {
+  char msg[512];
+  regress_json *j = regress_json_load(path, msg, sizeof msg);
+  if (!j) {
+    diag_error_plain("%s", msg);
+    return -1;
+  }
+  const regress_json *runs = regress_json_get(j, "runs");
+  int rc = 0;
+  if (!runs || runs->type != REGRESS_JSON_ARR || !regress_json_str(j, "tool")) {
+    diag_error_plain("%s: not the summary.json of a tcpa regress (no \"tool\" and \"runs\")", path);
+    rc = -1;
+  }
+  for (size_t i = 0; !rc && i < runs->n; i++) {
+    regress_run *r = regress_list_add(l);
+    if (!r || report_run_read(&runs->items[i], r)) {
+      diag_error_plain("%s: run %zu lacks a required field (id, suite, program, name, params, pes, arch, engine)",
+                       path, i + 1);
+      rc = -1;
+    }
+  }
+  regress_json_free(j);
+  return rc;
+}

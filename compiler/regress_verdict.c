@@ -1,0 +1,193 @@
+/*
+ * regress_verdict.c: verdicts and failure signatures (regress_verdict.h).
+ *
+ * Verdict: timed out -> timeout; killed by a signal, or an exit status
+ * outside 0..3 -> crash; else exit 0 pass, 1 fail, 2 invalid, 3 nofit. The
+ * run meets its expectation (ok) when: expect=any, pass or nofit; expect=
+ * pass, pass; expect=nofit, nofit.
+ *
+ * Signature of a failure (docs/regress.md "Buckets"), in this order from
+ * summary.json: a cosim divergence (check "divergence": the event kind,
+ * the unit with register indices dropped, the kind's pipeline stage, and
+ * value/missing/extra); else faults (check "faults"), differing outputs
+ * ("outputs"), no done event ("done"), cycle counts other than the
+ * schedule's ("cycles"), each with the engine as its stage; a failed run
+ * without summary.json is "summary". Other verdicts: "invalid", "timeout",
+ * "crash" (kind: the signal or the exit status), "nofit" (expected to
+ * pass), "fits" (expected not to fit).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "regress_json.h"
+#include "regress_verdict.h"
+
+const char *regress_verdict_stage(const char *kind) {
+  static const char *const map[][2] = {
+      {"start", "control"},      {"sig", "control"},   {"issue", "issue"},     {"halt", "issue"},
+      {"pop", "operand read"},   {"fdrd", "operand read"}, {"wr", "write-back"}, {"hop", "interconnect"},
+      {"push", "output"},        {"bank", "memory"},   {"fault", "fault"},     {"done", "done"}};
+  for (size_t i = 0; kind && i < sizeof map / sizeof *map; i++)
+    if (!strcmp(kind, map[i][0])) return map[i][1];
+  return "unknown";
+}
+
+/* Sets the fields of sig (freeing the old ones). */
+static void verdict_sig_set(regress_signature *sig, const char *check, const char *kind, const char *unit,
+                            const char *stage, const char *diff) {
+  free(sig->check);
+  free(sig->kind);
+  free(sig->unit);
+  free(sig->stage);
+  free(sig->diff);
+  sig->check = regress_strdup(check);
+  sig->kind = regress_strdup(kind ? kind : "");
+  sig->unit = regress_strdup(unit ? unit : "");
+  sig->stage = regress_strdup(stage ? stage : "");
+  sig->diff = regress_strdup(diff ? diff : "");
+}
+
+/* Writes unit u without register indices (a digit run right after a
+ * letter: rd3 -> rd) and, for faults, without numbers. */
+static void verdict_unit_normalize(const char *u, int fault, char *out, size_t sz) {
+  size_t n = 0;
+  for (size_t i = 0; u[i] && n + 1 < sz; i++) {
+    if (isdigit((unsigned char)u[i]) && i > 0 && (isalpha((unsigned char)u[i - 1]) || fault)) {
+      while (isdigit((unsigned char)u[i + 1])) i++;
+      continue;
+    }
+    out[n++] = u[i];
+  }
+  while (n > 0 && out[n - 1] == ' ') n--;
+  out[n] = '\0';
+}
+
+int regress_verdict_divergence(const char *line, regress_signature *sig) {
+  const char *pe = line ? strstr(line, ", PE (") : NULL;
+  const char *close = pe ? strchr(pe, ')') : NULL;
+  if (!close || strncmp(close, "), ", 3)) return -1;
+  const char *what = close + 3, *colon = strstr(what, ": ");
+  if (!colon) return -1;
+  char buf[256], kind[64], unit[200];
+  size_t n = (size_t)(colon - what);
+  if (n >= sizeof buf) return -1;
+  memcpy(buf, what, n);
+  buf[n] = '\0';
+  char *sp = strchr(buf, ' ');
+  if (sp) *sp = '\0';
+  snprintf(kind, sizeof kind, "%s", buf);
+  verdict_unit_normalize(sp ? sp + 1 : "", !strcmp(kind, "fault"), unit, sizeof unit);
+  const char *d = colon + 2;
+  const char *diff = !strncmp(d, "different values", 16)  ? "value"
+                     : !strncmp(d, "missing in the RTL", 18) ? "missing"
+                     : !strncmp(d, "extra in the RTL", 16)   ? "extra"
+                                                              : "other";
+  verdict_sig_set(sig, "divergence", kind, unit, regress_verdict_stage(kind), diff);
+  return 0;
+}
+
+/* Returns the number member key of o as an integer, -1 when absent/null. */
+static int64_t verdict_num(const regress_json *o, const char *key) {
+  return (int64_t)regress_json_num(o, key, -1);
+}
+
+/* Fills the signature of a failed run (exit 1) from its summary.json s. */
+static void verdict_fail_signature(regress_run *r, const regress_json *s) {
+  if (!s) {
+    verdict_sig_set(&r->sig, "summary", "missing", "", r->engine, "");
+    return;
+  }
+  const char *dv = regress_json_str(s, "divergence");
+  if (dv && regress_verdict_divergence(dv, &r->sig) == 0) return;
+  if (dv) {
+    verdict_sig_set(&r->sig, "divergence", "unparsed", "", "unknown", "");
+    return;
+  }
+  const char *check = "unknown";
+  if (verdict_num(s, "faults") > 0) check = "faults";
+  else if (verdict_num(s, "mismatches") > 0) check = "outputs";
+  else if (verdict_num(s, "done_cycles") < 0 ||
+           (!strcmp(r->engine, "cosim") && verdict_num(s, "rtl_done_cycles") < 0))
+    check = "done";
+  else if (verdict_num(s, "done_cycles") != verdict_num(s, "predicted_done_cycles") ||
+           verdict_num(s, "cycles") != verdict_num(s, "predicted_cycles") ||
+           (!strcmp(r->engine, "cosim") &&
+            (verdict_num(s, "rtl_done_cycles") != verdict_num(s, "predicted_done_cycles") ||
+             verdict_num(s, "rtl_cycles") != verdict_num(s, "predicted_cycles"))))
+    check = "cycles";
+  verdict_sig_set(&r->sig, check, "", "", r->engine, "");
+}
+
+/* Returns a malloc'ed message from the run's stderr.txt: for nofit the
+ * text after "does not fit: " (or the whole error), else the first line
+ * with "error:" (without the "tcpa: error: " prefix); NULL when none. */
+static char *verdict_message(const regress_run *r, int nofit) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/stderr.txt", r->dir);
+  size_t len;
+  char *text = fileio_read_all(path, &len), *msg = NULL;
+  if (!text) return NULL;
+  for (char *line = text; line && *line && !msg;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = '\0';
+    char *fit = nofit ? strstr(line, "does not fit: ") : NULL;
+    char *err = strstr(line, "error: ");
+    if (fit) msg = regress_strdup(fit + 14);
+    else if (err) msg = regress_strdup(err + 7);
+    line = nl ? nl + 1 : NULL;
+  }
+  free(text);
+  return msg;
+}
+
+/* Reads the numbers of the report from summary.json s. */
+static void verdict_numbers(regress_run *r, const regress_json *s) {
+  r->cycles = verdict_num(s, "cycles");
+  r->pes_used = verdict_num(s, "pes_used");
+  r->ii = verdict_num(s, "ii");
+  r->config_bytes = verdict_num(s, "config_bytes");
+}
+
+void regress_verdict_judge(regress_run *r, const regress_exit *x) {
+  char path[4200], msg[512];
+  regress_signature none = {0};
+  verdict_sig_set(&r->sig, "", "", "", "", "");
+  free(r->sig.check);
+  r->sig.check = NULL; /* no signature unless one is set below */
+  (void)none;
+  r->exit_code = x->exit_code;
+  r->term_signal = x->term_signal;
+  r->seconds = x->seconds;
+  if (x->timed_out) r->verdict = REGRESS_TIMEOUT;
+  else if (x->term_signal || x->exit_code < 0 || x->exit_code > 3) r->verdict = REGRESS_CRASH;
+  else r->verdict = (regress_verdict)(REGRESS_PASS + x->exit_code);
+  snprintf(path, sizeof path, "%s/summary.json", r->dir);
+  regress_json *s = r->verdict == REGRESS_PASS || r->verdict == REGRESS_FAIL ? regress_json_load(path, msg, sizeof msg)
+                                                                             : NULL;
+  if (s) verdict_numbers(r, s);
+  free(r->message);
+  r->message = verdict_message(r, r->verdict == REGRESS_NOFIT);
+  switch (r->verdict) {
+  case REGRESS_PASS: r->ok = r->expect != REGRESS_EXPECT_NOFIT; break;
+  case REGRESS_NOFIT: r->ok = r->expect != REGRESS_EXPECT_PASS; break;
+  default: r->ok = 0;
+  }
+  if (r->verdict == REGRESS_FAIL) verdict_fail_signature(r, s);
+  else if (r->verdict == REGRESS_INVALID) verdict_sig_set(&r->sig, "invalid", "", "", "", "");
+  else if (r->verdict == REGRESS_TIMEOUT) verdict_sig_set(&r->sig, "timeout", "", "", "", "");
+  else if (r->verdict == REGRESS_CRASH) {
+    char what[64];
+    if (x->term_signal) snprintf(what, sizeof what, "signal %d", x->term_signal);
+    else snprintf(what, sizeof what, "exit %d", x->exit_code);
+    verdict_sig_set(&r->sig, "crash", what, "", "", "");
+  } else if (!r->ok && r->verdict == REGRESS_NOFIT)
+    verdict_sig_set(&r->sig, "nofit", "", "", "", "");
+  else if (!r->ok && r->verdict == REGRESS_PASS)
+    verdict_sig_set(&r->sig, "fits", "", "", "", "");
+  regress_json_free(s);
+}

@@ -1,0 +1,38 @@
+/*
+ * regress_verdict.h: the verdict of one run of `tcpa regress` from how
+ * `tcpa run` ended (exit status, signal, timeout) and the files it left in
+ * the run's directory: summary.json (the fields of spec/cli.md and
+ * docs/user-guide.md: status, divergence, mismatches, faults, cycles and
+ * their predictions) for the failure signature and the numbers of the
+ * report, and stderr.txt for the human message only (the resource of a
+ * run that does not fit, the first error line). Signatures never come from
+ * log text: they come from summary.json's fields.
+ */
+#ifndef TCPA_REGRESS_VERDICT_H
+#define TCPA_REGRESS_VERDICT_H
+
+#include "regress.h"
+
+/* How a run's process ended. */
+typedef struct {
+  int exit_code;   /* -1 when killed by a signal */
+  int term_signal; /* the signal, or 0 */
+  int timed_out;   /* killed by the regression after its timeout */
+  double seconds;  /* wall time */
+} regress_exit;
+
+/* Sets r's verdict, ok, message, signature and numbers from x and the
+ * files in r->dir. */
+void regress_verdict_judge(regress_run *r, const regress_exit *x);
+
+/* Fills sig from the one-line divergence of summary.json ("cycle N, PE
+ * (r,c), KIND UNIT: WHAT; expected ..., got ..."); returns 0, or -1 (sig
+ * untouched) when the line does not have that form. */
+int regress_verdict_divergence(const char *line, regress_signature *sig);
+
+/* Returns the pipeline stage of a trace event kind (docs/trace.md):
+ * control, issue, operand read, write-back, interconnect, output, memory,
+ * fault, done; "unknown" for another word. */
+const char *regress_verdict_stage(const char *kind);
+
+#endif
