@@ -52,4 +52,9 @@ int cli_instantiate(int argc, char **argv);
  * fault injection into a stream, CRC recomputed (cli_poke.c). */
 int cli_stream_poke(int argc, char **argv);
 
+/* `tcpa regress SUITE...`, `--rerun-failed DIR`, `--merge DIR...`: runs
+ * suites of `tcpa run` in parallel; junit.xml, summary.json, report.html
+ * (cli_regress.c, docs/regress.md). */
+int cli_regress(int argc, char **argv);
+
 #endif
