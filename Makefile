@@ -225,3 +225,16 @@ test: fuzz
 
 -include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
 # ==== end fuzzing ============================================================
+
+# ==== the C model's FST writer (owner: cmodel/model_fst.c) ===================
+# GTKWave's FST writer as shipped with Verilator (fstapi.c with lz4.c and
+# fastlz.c, zlib from PKGS), compiled as third-party code (its warnings
+# off) into libtcpa.a; cmodel/model_fst.c includes its fstapi.h.
+FST_DIR := /usr/share/verilator/include/gtkwave
+FST_OBJ := $(BUILD)/obj/fst/fstapi.o $(BUILD)/obj/fst/lz4.o $(BUILD)/obj/fst/fastlz.o
+override CFLAGS += -I$(FST_DIR)
+FUZZ_CFLAGS += -I$(FST_DIR)
+$(BUILD)/lib/libtcpa.a: $(FST_OBJ)
+$(BUILD)/obj/fst/%.o: $(FST_DIR)/%.c | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $< -o $@

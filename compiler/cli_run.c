@@ -79,6 +79,9 @@ typedef struct {
   uint64_t seed;
   const char *out_dir;
   int window; /* --window: cycles each side of a cosim divergence (0: default) */
+  const char *fst; /* --fst: the waveform (model: its own FST; rtl: the RTL's) */
+  int argc;        /* the command line, for a reproduction bundle */
+  char **argv;
   int help;
 } run_opts;
 
@@ -87,7 +90,7 @@ static void run_usage(FILE *f) {
   fputs("usage: tcpa run PROGRAM.pla [--arch FILE] [--param NAME=VALUE]...\n"
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
         "                [--engine ref|model|rtl|cosim] [--in NAME=FILE]...\n"
-        "                [--seed N] [--out-dir DIR] [--window N]\n\n"
+        "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -108,7 +111,9 @@ static void run_usage(FILE *f) {
         "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n"
         "  --window N         cosim: at a divergence at cycle c, rerun the RTL with its\n"
         "                     waveform DIR/rtl.fst limited to cycles c-N..c+N and write\n"
-        "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n\n"
+        "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n"
+        "  --fst FILE         model: write the model's waveform (the RTL's signal names;\n"
+        "                     default DIR/model.fst with --out-dir); rtl: the RTL's\n\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
 
@@ -215,7 +220,7 @@ static int run_opt_is(const char *arg, const char *opt) {
 static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
   const char *a = argv[*i], *v;
   static const char *const valued[] = {"--arch", "--param", "--pes", "--map",
-                                       "--engine", "--in", "--seed", "--out-dir", "--window"};
+                                       "--engine", "--in", "--seed", "--out-dir", "--window", "--fst"};
   int which = -1;
   for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
     if (run_opt_is(a, valued[k])) which = k;
@@ -268,6 +273,7 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     return 0;
   }
   case 7: o->out_dir = v; return 0;
+  case 9: o->fst = v; return 0;
   default: {
     int64_t w;
     if (run_parse_int(v, 1, 1000000, &w) != 0) {
@@ -287,6 +293,7 @@ static int run_opts_parse(int argc, char **argv, run_opts *o) {
   o->pes_r = o->pes_c = 1;
   o->engine = RUN_ENGINE_COSIM;
   o->seed = 1;
+  o->argc = argc, o->argv = argv;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -726,7 +733,9 @@ static int run_program(const ast_program *p, const run_opts *o) {
       rc = CLI_EXIT_INPUT;
       goto error_arrays;
     }
-    engine_run_opts ro = {(engine_kind)o->engine, o->out_dir, o->arch, o->window};
+    engine_run_opts ro = {.kind = (engine_kind)o->engine, .out_dir = o->out_dir, .arch_path = o->arch,
+                          .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
+                          .program_path = o->program, .seed = o->seed};
     rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &ro, &eo);
     have_eo = 1;
     res.eo = &eo;

@@ -1,13 +1,14 @@
 /*
  * cli_sim.c: `tcpa sim STREAM.bin [--arch FILE] [--trace FILE]
- * [--max-cycles N] [--dump-banks DIR]`: runs a configuration stream on the
+ * [--max-cycles N] [--dump-banks DIR] [--fst FILE]`: runs a configuration stream on the
  * cycle-accurate C model (cmodel/model.h) and prints the cycle count, the
  * done status and the faults.
  *
  * The architecture is the embedded default unless --arch names an INI
  * file; the stream must carry its fingerprint. The trace (docs/trace.md)
  * and the bank dumps are written to temporary files renamed into place
- * once complete. Exit status: 2 for an invalid stream, architecture or
+ * once complete. --fst writes the model's own waveform (cmodel/model_fst.h:
+ * the RTL's hierarchy and names; docs/trace.md). Exit status: 2 for an invalid stream, architecture or
  * option; 1 when the run does not finish within --max-cycles (default
  * 10^7) or raises a fault; 0 otherwise.
  */
@@ -22,19 +23,20 @@
 #include "cli.h"
 #include "diag.h"
 #include "model.h"
+#include "model_fst.h"
 #include "stream.h"
 
 #define CLI_SIM_MAX_CYCLES 10000000ull
 
 typedef struct {
-  const char *stream, *arch, *trace, *dump;
+  const char *stream, *arch, *trace, *dump, *fst;
   unsigned long long max_cycles;
 } cli_sim_opts;
 
 /* Prints the usage of `tcpa sim` to `f`. */
 static void cli_sim_usage(FILE *f) {
   fputs("usage: tcpa sim STREAM.bin [--arch FILE] [--trace FILE] [--max-cycles N]\n"
-        "                [--dump-banks DIR]\n\n"
+        "                [--dump-banks DIR] [--fst FILE]\n\n"
         "Runs the configuration stream STREAM.bin (docs/stream.md) on the\n"
         "cycle-accurate C model (docs/model.md) and prints the cycles, whether\n"
         "the run reached done and the faults it raised.\n\n"
@@ -44,6 +46,8 @@ static void cli_sim_usage(FILE *f) {
         "  --max-cycles N    stop with a timeout fault after N cycles (default 10^7)\n"
         "  --dump-banks DIR  write every border bank holding a nonzero word to\n"
         "                    DIR/bank_R_C_SIDE_B.txt, lines 'ADDR 0xVALUE'\n"
+        "  --fst FILE        write the model's waveform (FST, the RTL's signal names;\n"
+        "                    docs/trace.md): cycle t at times 2t and 2t+1\n"
         "  -h, --help        print this help\n\n"
         "exit status: 0 done without fault, 1 timeout or fault, 2 invalid\n"
         "stream, architecture or option\n", f);
@@ -57,7 +61,8 @@ static int cli_sim_parse(int argc, char **argv, cli_sim_opts *o) {
     const char *a = argv[i];
     const char **slot = !strcmp(a, "--arch") ? &o->arch
                       : !strcmp(a, "--trace") ? &o->trace
-                      : !strcmp(a, "--dump-banks") ? &o->dump : NULL;
+                      : !strcmp(a, "--dump-banks") ? &o->dump
+                      : !strcmp(a, "--fst") ? &o->fst : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
     if (slot || !strcmp(a, "--max-cycles")) {
       if (i + 1 >= argc) {
@@ -198,8 +203,24 @@ int cli_sim(int argc, char **argv) {
     }
     model_set_trace_file(m, tf);
   }
-  int timeout = model_run(m, o.max_cycles);
+  model_fst *w = NULL;
+  if (o.fst) {
+    char msg[512];
+    if (!(w = model_fst_open(o.fst, &cfg, 0, msg, sizeof msg))) {
+      diag_error_plain("sim: %s", msg);
+      if (tf && !to_stdout) cli_sim_tmp_close(tf, tmp, o.trace);
+      model_free(m);
+      return CLI_EXIT_INPUT;
+    }
+    model_set_trace(m, model_fst_sink, w);
+  }
+  int timeout = w ? model_fst_run(m, w, o.max_cycles) : model_run(m, o.max_cycles);
   int status = CLI_EXIT_OK;
+  char fmsg[512];
+  if (w && model_fst_close(w, fmsg, sizeof fmsg)) {
+    diag_error_plain("sim: %s", fmsg);
+    status = CLI_EXIT_INPUT;
+  }
   if (tf && !to_stdout && cli_sim_tmp_close(tf, tmp, o.trace)) status = CLI_EXIT_INPUT;
   if (to_stdout) fflush(stdout);
   if (!status && o.dump && cli_sim_dump(m, &cfg, o.dump)) status = CLI_EXIT_INPUT;

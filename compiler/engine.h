@@ -96,7 +96,8 @@ void engine_config_free(engine_config *c);
 /* Where an engine writes its files (NULL: not written). */
 typedef struct {
   const char *trace;        /* the trace (docs/trace.md) */
-  const char *fst;          /* rtl: the waveform */
+  const char *fst;          /* rtl: the waveform; model: its own FST
+                               (cmodel/model_fst.h) */
   const char *work_dir;     /* rtl: a directory for the stream and bank dumps */
   const char *arch_path;    /* rtl: the --arch file (NULL: the default) */
   uint64_t max_cycles;
@@ -276,6 +277,13 @@ typedef struct {
   const char *arch_path; /* the --arch file, NULL for the default */
   int window;            /* cosim: cycles each side of a divergence in the
                             FST and the save file (0: ENGINE_WINDOW_DEFAULT) */
+  const char *fst;       /* model: its FST (default with out_dir:
+                            DIR/model.fst); rtl: the RTL's (default
+                            DIR/rtl.fst) */
+  int argc;              /* the command line, for the reproduction bundle */
+  char **argv;           /* of a failing cosim run (NULL: none) */
+  const char *program_path; /* the program file (bundle) */
+  uint64_t seed;         /* --seed (bundle) */
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20

@@ -3,8 +3,12 @@
  * cycle-accurate C model (cmodel/model.h), in process. A trace sink sees
  * every event: it remembers the last output bank write (for `cycles`) and,
  * when asked, writes the trace text (docs/trace.md) to a temporary file
- * renamed into place after the run. After done, the outputs are read from
+ * renamed into place after the run; with o->fst the model's own waveform
+ * (cmodel/model_fst.h) is written too. After done, the outputs are read from
  * the model's banks through the placement of the configuration.
+ *
+ * The sink and the result gathering are shared with the lockstep driver
+ * (engine_cosim.c), which steps the model itself, cycle by cycle.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,25 +17,19 @@
 
 #include "engine.h"
 #include "model.h"
+#include "model_fst.h"
 
-/* The trace sink's state. */
-typedef struct {
-  FILE *f;               /* trace text, or NULL */
-  uint64_t last_write;   /* last bank write cycle + 1 (0: none) */
-  uint64_t done_cycles;
-} engine_model_sink;
-
-/* Watches one event (and writes it when a trace file is open). */
-static void engine_model_event(const trace_event *e, void *ctx) {
+void engine_model_event(const trace_event *e, void *ctx) {
   engine_model_sink *s = ctx;
   if (e->kind == TRACE_BANK && e->bank_write && e->cycle + 1 > s->last_write) s->last_write = e->cycle + 1;
   if (e->kind == TRACE_DONE) s->done_cycles = e->cycles;
   if (s->f) trace_event_write(s->f, e);
+  if (s->next) s->next(e, s->next_ctx);
 }
 
 /* Reads a bank word of the model (engine_bank_fn). */
 static int engine_model_bank(void *ctx, int row, int col, int side, int bank, uint32_t addr, uint32_t *v) {
-  return model_bank_read(ctx, row, col, side, bank, addr, v);
+  return model_bank_read((const model *)ctx, row, col, side, bank, addr, v);
 }
 
 /* Writes "kind N, kind N" of the faults of m into buf. */
@@ -46,8 +44,7 @@ static void engine_model_faults(const model *m, char *buf, size_t sz) {
   }
 }
 
-/* Returns 0 after closing f and renaming tmp over path; -1 with msg. */
-static int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *msg, size_t msgsz) {
+int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *msg, size_t msgsz) {
   int bad = ferror(f);
   if (fclose(f)) bad = 1;
   if (!bad && !rename(tmp, path)) return 0;
@@ -69,7 +66,7 @@ int engine_model_run(const engine_config *c, const arch_config *arch, const ast_
     snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
     return ENGINE_ERR_INPUT;
   }
-  engine_model_sink sink = {NULL, 0, 0};
+  engine_model_sink sink = {NULL, 0, 0, NULL, NULL};
   char tmp[4200];
   if (o->trace) {
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", o->trace, (long)getpid());
@@ -81,16 +78,32 @@ int engine_model_run(const engine_config *c, const arch_config *arch, const ast_
     trace_header_write(sink.f, c->fingerprint);
     fputs("# engine C model (tcpa run)\n", sink.f);
   }
+  model_fst *w = NULL;
+  if (o->fst && !(w = model_fst_open(o->fst, arch, 0, msg, msgsz))) {
+    if (sink.f) fclose(sink.f);
+    if (sink.f) remove(tmp);
+    model_free(m);
+    return ENGINE_ERR_INPUT;
+  }
+  sink.next = w ? model_fst_sink : NULL;
+  sink.next_ctx = w;
   model_set_trace(m, engine_model_event, &sink);
-  int timeout = model_run(m, o->max_cycles);
+  if (w) model_fst_run(m, w, o->max_cycles);
+  else model_run(m, o->max_cycles); /* a timeout leaves model_done 0 */
   int st = ENGINE_OK;
   if (sink.f && engine_model_trace_close(sink.f, tmp, o->trace, msg, msgsz)) st = ENGINE_ERR_INPUT;
-  r->done = !timeout;
-  r->done_cycles = timeout ? 0 : sink.done_cycles;
-  r->cycles = sink.last_write;
-  r->faults = model_faults(m, TRACE_FAULT_COUNT);
-  engine_model_faults(m, r->fault_text, sizeof r->fault_text);
-  engine_outputs_gather(c, r, engine_model_bank, m);
+  if (model_fst_close(w, msg, msgsz)) st = ENGINE_ERR_INPUT;
+  engine_model_result(m, &sink, c, r);
   model_free(m);
   return st;
+}
+
+void engine_model_result(const model *m, const engine_model_sink *s, const engine_config *c,
+                         engine_result *r) {
+  r->done = model_done(m);
+  r->done_cycles = r->done ? s->done_cycles : 0;
+  r->cycles = s->last_write;
+  r->faults = model_faults(m, TRACE_FAULT_COUNT);
+  engine_model_faults(m, r->fault_text, sizeof r->fault_text);
+  engine_outputs_gather(c, r, engine_model_bank, (void *)m);
 }

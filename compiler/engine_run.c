@@ -10,11 +10,14 @@
  *
  * Files: DIR/config.bin, DIR/config.lst, DIR/model.trace, DIR/rtl.trace
  * with --out-dir; `rtl` also keeps DIR/rtl.fst (the whole run). `cosim`
- * runs the RTL without a waveform; at a divergence at cycle c it prints
- * the lockstep report on stderr and, with --out-dir, writes it to
- * DIR/divergence.txt, reruns the RTL with the FST limited to cycles
- * c-W..c+W (DIR/rtl.fst) and writes DIR/divergence.gtkw (marker at c, the
- * PE's signals), so `gtkwave DIR/rtl.fst DIR/divergence.gtkw` opens on it.
+ * runs model and RTL in lockstep (engine_cosim_lockstep: the RTL streams
+ * its trace, the model is stepped beside it, every cycle compared) without
+ * a waveform; at the first divergence, at cycle c, both stop; it prints
+ * the lockstep report and where each engine stopped on stderr and, with
+ * --out-dir, writes it to DIR/divergence.txt, reruns the RTL up to cycle
+ * c+W with the FST limited to cycles c-W..c+W (DIR/rtl.fst) and writes
+ * DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
+ * DIR/rtl.fst DIR/divergence.gtkw` opens on it.
  * The RTL's working files (its copy of the stream, bank dumps, log, and
  * traces not kept) live in a temporary directory removed afterwards.
  */
@@ -112,10 +115,11 @@ static int engine_result_check(const char *who, const engine_config *c, const as
   return st;
 }
 
-/* Returns the status after running the C model (trace to `trace`). */
+/* Returns the status after running the C model (trace to `trace`, its
+ * FST to `fst`; NULL: none). */
 static int engine_run_model(const ast_program *p, const arch_config *arch, const interp_array *ref,
-                            const char *trace, engine_outcome *out) {
-  engine_opts eo = {trace, NULL, NULL, NULL, 0, -1, -1};
+                            const char *trace, const char *fst, engine_outcome *out) {
+  engine_opts eo = {trace, fst, NULL, NULL, 0, -1, -1};
   char msg[512] = "";
   eo.max_cycles = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
   int st = engine_model_run(&out->c, arch, p, ref, &eo, &out->model, msg, sizeof msg);
@@ -159,8 +163,8 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
   snprintf(trace, sizeof trace, "%s/rtl-window.trace", work);
   engine_result r = {0};
   int64_t from = d->cycle > (uint64_t)w ? (int64_t)(d->cycle - (uint64_t)w) : 0;
-  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from,
-                    (int64_t)d->cycle + w};
+  /* the rerun stops right after the window (a `timeout` there is expected) */
+  engine_opts eo = {trace, fst, work, o->arch_path, d->cycle + (uint64_t)w + 1, from, (int64_t)d->cycle + w};
   int ok = 0;
   if (!fst || !gtkw) {
     snprintf(msg, sizeof msg, "out of memory");
@@ -176,35 +180,65 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
   free(gtkw);
 }
 
-/* Returns the status after comparing the traces of a cosim run; on a
- * divergence prints the report (stderr, keep/divergence.txt) and, with
- * keep, the waveform around it. */
-static int engine_run_compare(const ast_program *p, const arch_config *arch, const interp_array *ref,
-                              const engine_run_opts *o, const char *work, const char *mtrace,
-                              const char *rtrace, engine_outcome *out) {
-  char msg[512] = "", *text = NULL;
+/* Returns the status after writing the report text[0..len) of a
+ * divergence to stderr and keep/divergence.txt. */
+static int engine_divergence_report(const engine_outcome *out, const char *keep, const char *text,
+                                    size_t len) {
+  int st = ENGINE_MISMATCH;
+  diag_error_plain("cosim: the model and the RTL diverge: %s", out->divergence);
+  fputs(text ? text : "", stderr);
+  char *txt = engine_path(keep, "divergence.txt");
+  if (txt && engine_file_write(txt, text ? text : "", len)) st = ENGINE_ERR_INPUT;
+  free(txt);
+  return st;
+}
+
+/* Returns the status after running model and RTL in lockstep (traces kept
+ * in mtrace, rtrace); on a divergence prints the report (stderr,
+ * keep/divergence.txt) and, with keep, the waveform around it; otherwise
+ * checks both results. */
+static int engine_run_cosim(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                            const engine_run_opts *o, const char *work, const char *mtrace,
+                            const char *rtrace, engine_outcome *out) {
+  char bin[4096], msg[512] = "", *text = NULL;
   size_t len = 0;
-  engine_divergence d;
+  int st = engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg);
+  if (st) {
+    diag_error_plain("%s", msg);
+    return st;
+  }
   FILE *f = open_memstream(&text, &len);
-  if (!f) {
+  if (!f || engine_result_init(&out->model, p, ref) || engine_result_init(&out->rtl, p, ref)) {
+    if (f) fclose(f);
+    free(text);
     diag_error_plain("cosim: out of memory");
     return ENGINE_ERR_INPUT;
   }
-  int rc = engine_cosim_check(mtrace, rtrace, f, &d, out->divergence, sizeof out->divergence, msg, sizeof msg);
-  if (rc > 0 && o->out_dir) engine_divergence_waveform(p, arch, ref, o, work, o->out_dir, &d, out, f);
+  uint64_t max = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
+  engine_opts mo = {mtrace, NULL, NULL, NULL, max, -1, -1};
+  engine_opts ro = {rtrace, NULL, work, o->arch_path, max, -1, -1};
+  engine_lockstep *ls = &out->lockstep;
+  int rc = engine_cosim_lockstep(bin, &out->c, arch, &mo, &ro, &out->model, &out->rtl, ls, f, msg, sizeof msg);
+  out->ran_model = out->ran_rtl = out->lockstep_ran = 1;
+  if (rc == 1) {
+    fprintf(f, "  stopped:           both engines at cycle %" PRIu64 " (RTL: %" PRIu64 " cycles simulated%s, "
+               "model: %" PRIu64 ", of the %" PRIu64 " the schedule predicts)\n",
+            ls->stop_cycle, ls->rtl_cycles, ls->stopped_early ? ", then stopped" : ", it had ended",
+            ls->model_cycles, out->c.pred_done);
+    if (o->out_dir) engine_divergence_waveform(p, arch, ref, o, work, o->out_dir, &ls->div, out, f);
+  }
   fclose(f);
-  int st = ENGINE_OK;
   if (rc < 0) {
     diag_error_plain("cosim: %s", msg);
     st = ENGINE_ERR_INPUT;
   } else if (rc > 0) {
     out->diverged = 1;
-    diag_error_plain("cosim: the model and the RTL diverge: %s", out->divergence);
-    fputs(text ? text : "", stderr);
-    char *txt = engine_path(o->out_dir, "divergence.txt");
-    if (txt && engine_file_write(txt, text ? text : "", len)) st = ENGINE_ERR_INPUT;
-    free(txt);
-    if (!st) st = ENGINE_MISMATCH;
+    snprintf(out->divergence, sizeof out->divergence, "%s", ls->line);
+    st = engine_divergence_report(out, o->out_dir, text, len);
+  } else {
+    st = engine_result_check("model", &out->c, p, ref, &out->model, out);
+    int st2 = engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
+    if (!st) st = st2;
   }
   free(text);
   return st;
@@ -240,16 +274,17 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
   int cosim = o->kind == ENGINE_KIND_COSIM;
   char *mtrace = engine_path(keep ? keep : (cosim ? work : NULL), "model.trace");
   char *rtrace = engine_path(keep ? keep : work, "rtl.trace");
-  char *fst = cosim ? NULL : engine_path(keep, "rtl.fst"); /* cosim: only around a divergence */
-  int st = ENGINE_OK, st2 = ENGINE_OK;
-  if (cosim) engine_divergence_clear(keep);
-  if (o->kind == ENGINE_KIND_MODEL || cosim) st = engine_run_model(p, arch, ref, mtrace, out);
-  if (st != ENGINE_ERR_INPUT && (o->kind == ENGINE_KIND_RTL || cosim))
-    st2 = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, -1, -1, out);
-  if (!st || (st2 && st2 != ENGINE_MISMATCH)) st = st2;
-  if (cosim && out->ran_model && out->ran_rtl && st != ENGINE_ERR_INPUT) {
-    int st3 = engine_run_compare(p, arch, ref, o, work, mtrace, rtrace, out);
-    if (!st || st3 == ENGINE_ERR_INPUT) st = st3;
+  char *fst = cosim ? NULL /* cosim: only around a divergence */
+              : o->fst ? strdup(o->fst)
+              : engine_path(keep, o->kind == ENGINE_KIND_MODEL ? "model.fst" : "rtl.fst");
+  int st = ENGINE_OK;
+  if (cosim) {
+    engine_divergence_clear(keep);
+    st = engine_run_cosim(p, arch, ref, o, work, mtrace, rtrace, out);
+  } else if (o->kind == ENGINE_KIND_MODEL) {
+    st = engine_run_model(p, arch, ref, mtrace, fst, out);
+  } else if (o->kind == ENGINE_KIND_RTL) {
+    st = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, -1, -1, out);
   }
   free(mtrace);
   free(rtrace);

@@ -1,7 +1,7 @@
 // rtl_main.cpp: the Verilator harness of the TCPA RTL (build/bin/tcpa-rtl).
 //
-//   tcpa-rtl STREAM.bin [--trace FILE] [--fst FILE] [--fst-window FROM:TO]
-//            [--max-cycles N] [--dump-banks DIR]
+//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] [--fst FILE]
+//            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
 // port, then clocks it from cycle 0 (the first cycle with run_o high) until
@@ -12,8 +12,19 @@
 // the same ports. The trace states where cycle 0 lies in the FST
 // (`# fst t0=T period=2`, docs/trace.md): cycle t's clock-low dump is at
 // time t0 + 2t. --fst-window dumps only cycles FROM..TO (times keep
-// counting, so t0 stays valid). Exit: 0 done without faults, 1 timeout or a fault, 2 the
-// loader rejected the stream (its error code is printed), 3 usage or I/O.
+// counting, so t0 stays valid).
+//
+// --trace-stream FILE (a pipe, e.g. /dev/fd/3) streams the same trace while
+// the simulation runs, flushed after every cycle, for a lockstep checker
+// reading it (tcpa run --engine cosim, docs/trace.md "Lockstep protocol").
+// The reader stops the run by closing its end (the next write fails) or by
+// SIGTERM: the harness then prints `tcpa-rtl: stopped after N cycles (WHY)`
+// on stderr, closes the FST (valid up to there) and exits 4.
+//
+// Exit: 0 done without faults, 1 timeout or a fault, 2 the loader rejected
+// the stream (its error code is printed), 3 usage or I/O, 4 stopped by the
+// reader of --trace-stream.
+#include <csignal>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -34,7 +45,7 @@ namespace {
 
 struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
-             *banks = nullptr;
+             *banks = nullptr, *live = nullptr;
   long max_cycles = 100000;
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
 };
@@ -57,9 +68,10 @@ int parse_args(int argc, char **argv, Options &o) {
     std::string a = argv[i];
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
-         a == "--dump-banks" || a == "--fst-window") && i + 1 < argc) {
+         a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
+      else if (a == "--trace-stream") o.live = v;
       else if (a == "--fst-window") {
         if (parse_window(v, o)) return 3;
       }
@@ -81,8 +93,8 @@ int parse_args(int argc, char **argv, Options &o) {
     }
   }
   if (!o.stream) {
-    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--fst FILE] "
-                    "[--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]\n");
+    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] "
+                    "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]\n");
     return 3;
   }
   return 0;
@@ -166,6 +178,18 @@ int feed_stream(Sim &sim, const std::vector<uint32_t> &w) {
   return t->run_o ? 0 : 5;  // no start without an error: a length problem
 }
 
+volatile std::sig_atomic_t g_term = 0;  // SIGTERM received
+
+// Records a SIGTERM; the cycle loop stops at its next cycle.
+void on_term(int) { g_term = 1; }
+
+// Returns true after writing text to the live trace f (NULL: none) and
+// flushing it; false when the reader has gone (EPIPE) or another error.
+bool live_write(FILE *f, const std::string &text) {
+  if (!f) return true;
+  return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
+}
+
 }  // namespace
 
 // Returns the exit code of the run (see the top of the file).
@@ -177,6 +201,15 @@ int main(int argc, char **argv) {
   size_t bytes = 0;
   if ((rc = load_stream(o.stream, words, bytes))) return rc;
 
+  FILE *live = nullptr;
+  if (o.live) {
+    std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a failed write
+    std::signal(SIGTERM, on_term);
+    if (!(live = fopen(o.live, "w"))) {
+      fprintf(stderr, "tcpa-rtl: --trace-stream %s: %s\n", o.live, strerror(errno));
+      return 3;
+    }
+  }
   Verilated::commandArgs(argc, argv);  // +plusargs for the RTL (+mutant=N)
   Sim sim;
   if (o.fst) Verilated::traceEverOn(true);  // before the model is built
@@ -198,6 +231,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
             o.stream, code, rtl_collect_error_name(code));
     if (sim.fst) sim.fst->close();
+    if (live) fclose(live);
     delete sim.top;
     return 2;
   }
@@ -212,8 +246,13 @@ int main(int argc, char **argv) {
   const int npe = TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS;
   std::vector<uint32_t> prev_sig(npe, 0);
   bool fault = false, done = false;
+  const char *stopped = live_write(live, out) ? nullptr : "the trace reader closed the stream";
   long t = 0;
-  for (; t < o.max_cycles && !done; t++) {
+  for (; t < o.max_cycles && !done && !stopped; t++) {
+    if (g_term) {
+      stopped = "SIGTERM";
+      break;
+    }
     if (o.win_from >= 0) sim.dumping = t >= o.win_from && t <= o.win_to;
     sim.settle();
     std::vector<rtl_event> ev;
@@ -234,10 +273,20 @@ int main(int argc, char **argv) {
       fault = true;
     }
     rtl_event_sort(ev);
-    for (const rtl_event &e : ev) out += rtl_event_format(t, e);
+    std::string cyc;
+    for (const rtl_event &e : ev) cyc += rtl_event_format(t, e);
+    if (o.trace) out += cyc;
+    if (!live_write(live, cyc)) stopped = "the trace reader closed the stream";
     if (!done) sim.tick();
   }
   if (sim.fst) sim.fst->close();
+  if (live) fclose(live);
+  if (stopped) {
+    // t cycles were clocked: 0..t-1
+    fprintf(stderr, "tcpa-rtl: stopped after %ld cycles (%s)\n", t, stopped);
+    delete sim.top;
+    return 4;
+  }
 
   rc = (done && !fault) ? 0 : 1;
   if (o.trace) {

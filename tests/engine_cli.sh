@@ -23,7 +23,12 @@
 #     around the divergence, divergence.txt holds the report, and
 #     divergence.gtkw has its marker at the divergence's FST time and names
 #     only signals of the FST (fst2vcd), the PE's among them; the FST holds
-#     only the window's cycles.
+#     only the window's cycles; cosim reads the harness's trace over the
+#     lockstep pipe (--trace-stream) and reruns it only up to c+W;
+#   - lockstep stops early: a stream poked so that the run diverges within
+#     a few cycles of a ~1200-cycle run: cosim stops at the model's first
+#     affected cycle, and the harness reports far fewer cycles simulated
+#     than the clean run's (summary.json, stdout, divergence.txt).
 # Prints TAP lines.
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
@@ -138,13 +143,17 @@ mkdir -p "\$dir"
 for s in n w; do for b in 0 1 2 3; do for r in 0 1 2 3; do
   for c in 0 1 2 3; do yes 0x00000000 | head -1024 > "\$dir/\${s}_\${r}_\${c}_\${b}.txt"; done; done; done; done
 EOF
-# skew.sh: the model's banks, one trace value changed.
+# skew.sh: the model's banks, one trace value changed (to --trace, or at
+# the end to --trace-stream: the lockstep pipe of cosim).
 cat > "$tmp/skew.sh" <<EOF
 #!/usr/bin/env bash
 stream=\$1; shift
-while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+tr= live=
+while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --trace-stream) live=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+[ -n "\$tr" ] || tr=\$dir.trace
 $TCPA_ABS sim "\$stream" --trace "\$tr.m" --dump-banks "\$dir.model" >/dev/null || exit 3
 awk '!done && / wr 0,0 [0-9] rd[0-9] 0x/ { sub(/0x[0-9a-f]*\$/, "0x0badf00d"); done = 1 } { print }' "\$tr.m" > "\$tr"
+[ -z "\$live" ] || cat "\$tr" > "\$live"
 mkdir -p "\$dir"
 for f in "\$dir.model"/bank_*.txt; do
   [ -e "\$f" ] || continue
@@ -231,12 +240,20 @@ else
   RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
   cat > "$tmp/fstskew.sh" <<EOF
 #!/usr/bin/env bash
-# the real harness, then the fourth rd write of PE (0,0) in the trace changed
-for a in "\$@"; do [ "\$prev" = --trace ] && tr=\$a; prev=\$a; done
+# the real harness, then the fourth rd write of PE (0,0) in the trace
+# changed; a --trace-stream (cosim's lockstep pipe) gets the changed trace
+# at the end
+args=() live= tr= prev=
+for a in "\$@"; do
+  if [ "\$prev" = --trace-stream ]; then live=\$a; unset 'args[\${#args[@]}-1]'; args+=(--trace "$tmp/fstskew.live"); tr=$tmp/fstskew.live
+  else args+=("\$a"); fi
+  [ "\$prev" = --trace ] && tr=\$a; prev=\$a
+done
 echo "\$@" >> "$tmp/fstskew.args"
-$RTL_ABS "\$@"; rc=\$?
+$RTL_ABS "\${args[@]}"; rc=\$?
 awk '/ wr 0,0 [0-9] rd[0-9]* 0x/ && ++k == 4 { sub(/0x[0-9a-f]*\$/, "0x0badf00d") } { print }' "\$tr" > "\$tr.s" &&
   mv "\$tr.s" "\$tr"
+[ -z "\$live" ] || cat "\$tr" > "\$live"
 exit \$rc
 EOF
   chmod +x "$tmp/fstskew.sh"
@@ -251,9 +268,10 @@ EOF
   check "cosim divergence: report (cycle $c, PE, events) on stderr and in divergence.txt" $?
   c=${c:-0}
   [ "$(wc -l < "$tmp/fstskew.args")" = 2 ] && ! head -1 "$tmp/fstskew.args" | grep -q -- --fst &&
-    tail -1 "$tmp/fstskew.args" | grep -q -- "--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
+    head -1 "$tmp/fstskew.args" | grep -q -- "--trace-stream /dev/fd/3" &&
+    tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((c + 6)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
   st=$?
-  check "cosim divergence: the RTL is rerun with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun up to c+5 with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
   t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/e/rtl.trace")
   marker=$(sed -n 's/^\*[-0-9.e]* \([0-9]*\) .*/\1/p' "$tmp/e/divergence.gtkw")
   [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + 2 * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
@@ -277,6 +295,49 @@ EOF
     check "rtl.fst holds only the window: times $lo..$hi within $w0..$w1" $?
   fi
 fi
+# -- lockstep stops both engines at the first divergence ---------------------
+# bitextract N=600 on 1x1 runs ~1200 cycles; a fake harness pokes an
+# immediate of the stream (xor 2) and execs the real one: the model and the
+# RTL then diverge within a few cycles. cosim must stop there: the harness
+# reports having simulated far fewer cycles than the full run (the pipe
+# lets it run only a few cycles ahead of the checker).
+if ! rtl_fresh "$RTL"; then
+  skip "$RTL missing or older than the RTL: no early-stop test"
+else
+  RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
+  rm -rf "$tmp/e" "$tmp/full"
+  timeout 300 $TCPA run regress/programs/bitextract.pla --param N=600 --engine cosim --out-dir "$tmp/full" >/dev/null 2>&1
+  st=$?
+  full=$(jget "$tmp/full/summary.json" rtl_cycles_simulated)
+  [ $st -eq 0 ] && [ "$(jget "$tmp/full/summary.json" stopped_early)" = false ] && [ -n "$full" ] &&
+    [ "$full" = "$(jget "$tmp/full/summary.json" rtl_done_cycles)" ] && [ "$full" -gt 1000 ]
+  check "cosim bitextract N=600 (clean): agrees, RTL ran all $full cycles, not stopped early" $?
+  word=$($TCPA stream-poke "$tmp/full/config.bin" --fields | awk '$3 == "program" && $8 ~ /w2$/ && $9 == "0x00000001" { print $1; exit }')
+  $TCPA stream-poke "$tmp/full/config.bin" --word "${word:-0}" --xor 2 -o "$tmp/bad.bin" 2>/dev/null &&
+    $TCPA sim "$tmp/bad.bin" --trace "$tmp/bad.trace" --max-cycles 100000 >/dev/null 2>&1
+  want=$(diff "$tmp/full/model.trace" "$tmp/bad.trace" | sed -n 's/^[<>] \([0-9]*\) .*/\1/p' | head -1)
+  cat > "$tmp/poke.sh" <<EOF
+#!/usr/bin/env bash
+s=\$1; shift
+$TCPA_ABS stream-poke "\$s" --word ${word:-0} --xor 2 -o "\$s.bad" || exit 3
+exec $RTL_ABS "\$s.bad" "\$@"
+EOF
+  chmod +x "$tmp/poke.sh"
+  TCPA_RTL=$tmp/poke.sh timeout 300 $TCPA run regress/programs/bitextract.pla --param N=600 --engine cosim \
+    --out-dir "$tmp/e" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+  s=$tmp/e/summary.json
+  ran=$(jget "$s" rtl_cycles_simulated) at=$(jget "$s" stop_cycle)
+  [ $st -eq 1 ] && [ -n "$want" ] && [ "$want" -lt 20 ] && [ "$at" = "$want" ] &&
+    grep -q "DIVERGENCE at cycle $want" "$tmp/e/divergence.txt"
+  check "cosim on a stream poked at word ${word:-?}: diverges at cycle $at (the model's first affected cycle: ${want:-?})" $?
+  [ "$(jget "$s" stopped_early)" = true ] && [ "$(jget "$s" rtl_stopped_by_checker)" = true ] && [ -n "$ran" ] &&
+    [ "$ran" -ge "$at" ] && [ $((ran * 4)) -lt "${full:-0}" ] && [ "$(jget "$s" model_cycles_simulated)" = $((at + 1)) ] &&
+    grep -q "^stopped   at cycle $at, early: RTL $ran cycles simulated" "$tmp/out" &&
+    grep -q "stopped: .*RTL: $ran cycles simulated, then stopped" "$tmp/e/divergence.txt"
+  check "lockstep stopped both early: RTL $ran cycles simulated (harness's count) of the full run's $full, model $(jget "$s" model_cycles_simulated)" $?
+fi
+
 $TCPA run regress/programs/bitextract.pla --param N=8 --window 0 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--window" "$tmp/err"; check "--window 0: exit 2" $?
 exit $fail

@@ -1,0 +1,401 @@
+/*
+ * model_fst.c: the C model's FST waveform (model_fst.h).
+ *
+ * The hierarchy is the RTL's as Verilator names it (rtl/tcpa_top.sv and
+ * its generate blocks), every scope a `module` as in the Verilated FST:
+ *
+ *   TOP.tcpa_top                 clk_i rst_ni run_o done_o
+ *   TOP.tcpa_top.g_row[R].g_col[C].u_pe
+ *                                started sig dbg_start_o dbg_sig_o
+ *                                dbg_issue_o dbg_pc_o dbg_halt_o dbg_wr_o
+ *                                dbg_wr_dst_o dbg_wr_odmask_o dbg_wr_val_o
+ *                                dbg_idrd_o dbg_push_o dbg_push_val_o
+ *                                dbg_fdrd_o dbg_fdval_o dbg_hop_o
+ *                                dbg_hop_val_o, and od0.. (model only)
+ *     .u_regfile                 rd_q (rd0 in the low 32 bits), and rd0..
+ *                                (model only: one per register)
+ *     .g_fu[F].u_fu              pc_q halted_q flag_q
+ *     .g_fifo[K].u_fifo          cnt_q head_o
+ *     .g_fd[K].u_fd              val_o depth_q
+ *
+ * with the RTL's widths and packings (field k of a packed port at bits
+ * k*W..k*W+W-1; dbg_wr_dst_o is class << 5 | index, class 1 rd, 2 fd).
+ * Multi-bit names carry Verilator's range suffix (`rd_q [127:0]`).
+ *
+ * Each signal keeps its last emitted value; a value is emitted only when
+ * it changes (all of them at the first dump). The event ports of a cycle
+ * are built from its trace events (model_fst_event) and cleared after the
+ * clock-low dump; registers are read with model_pe_state after the cycle.
+ */
+#include "model_fst.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fstapi.h"
+
+/* One variable: its handle, width and value words in the pools. */
+typedef struct {
+  fstHandle h;
+  int width, nw;
+  size_t off;   /* words of its value in cur[] and nxt[] */
+} model_fst_var;
+
+/* Variable ids of one PE. */
+typedef struct {
+  int started, sig, rd_q, dbg_start, dbg_sig, dbg_issue, dbg_pc, dbg_halt, dbg_wr, dbg_wr_dst,
+      dbg_wr_odmask, dbg_wr_val, dbg_idrd, dbg_push, dbg_push_val, dbg_fdrd, dbg_fdval, dbg_hop,
+      dbg_hop_val;
+  int rd[ISA_MAX_REGS], od[ISA_MAX_OD];
+  int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS];
+  int fifo_cnt[ISA_MAX_REGS], fifo_head[ISA_MAX_REGS], fd_val[ISA_MAX_REGS], fd_depth[ISA_MAX_REGS];
+} model_fst_pe;
+
+struct model_fst {
+  void *ctx;             /* the fstapi writer */
+  char *path, *tmp;
+  arch_config cfg;
+  int nfu, fifo_w;
+  uint64_t t0;
+  model_fst_var *var;
+  int nvar, capvar;
+  uint32_t *cur, *nxt;   /* last emitted / next values, per variable */
+  size_t nwords, capwords;
+  int first;             /* nothing emitted yet */
+  int clk, rst, run, done;
+  model_fst_pe *pe;      /* rows * cols */
+  char *bits;            /* scratch: one value as '0'/'1' text */
+  int nbits;             /* its size */
+  int oom;
+};
+
+/* Returns the id of a new variable `name` of `width` bits in the current
+ * scope (-1 when out of memory, remembered in w->oom). */
+static int model_fst_var_new(model_fst *w, const char *name, int width) {
+  if (w->nvar == w->capvar) {
+    int nc = w->capvar ? 2 * w->capvar : 256;
+    model_fst_var *v = realloc(w->var, (size_t)nc * sizeof *v);
+    if (!v) return w->oom = 1, -1;
+    w->var = v, w->capvar = nc;
+  }
+  int nw = (width + 31) / 32;
+  if (w->nwords + (size_t)nw > w->capwords) {
+    size_t nc = w->capwords ? 2 * w->capwords : 4096;
+    while (nc < w->nwords + (size_t)nw) nc *= 2;
+    uint32_t *a = realloc(w->cur, nc * sizeof *a), *b = a ? realloc(w->nxt, nc * sizeof *b) : NULL;
+    if (a) w->cur = a;
+    if (!b) return w->oom = 1, -1;
+    w->nxt = b, w->capwords = nc;
+  }
+  if (width + 1 > w->nbits) {
+    char *b = realloc(w->bits, (size_t)width + 1);
+    if (!b) return w->oom = 1, -1;
+    w->bits = b, w->nbits = width + 1;
+  }
+  char full[160];
+  if (width > 1) snprintf(full, sizeof full, "%s [%d:0]", name, width - 1);
+  else snprintf(full, sizeof full, "%s", name);
+  model_fst_var *v = &w->var[w->nvar];
+  v->h = fstWriterCreateVar(w->ctx, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, (uint32_t)width, full, 0);
+  v->width = width, v->nw = nw, v->off = w->nwords;
+  memset(w->cur + w->nwords, 0, (size_t)nw * sizeof *w->cur);
+  memset(w->nxt + w->nwords, 0, (size_t)nw * sizeof *w->nxt);
+  w->nwords += (size_t)nw;
+  return w->nvar++;
+}
+
+/* Opens scope `name` (printf format with one int, or none). */
+static void model_fst_scope(model_fst *w, const char *fmt, int i) {
+  char name[64];
+  snprintf(name, sizeof name, fmt, i);
+  fstWriterSetScope(w->ctx, FST_ST_VCD_MODULE, name, NULL);
+}
+
+/* Sets bits lo..lo+width-1 of variable id's next value to v. */
+static void model_fst_put(model_fst *w, int id, int lo, int width, uint32_t v) {
+  if (id < 0) return;
+  uint32_t *x = w->nxt + w->var[id].off;
+  for (int b = 0; b < width; b++) {
+    int bit = lo + b;
+    if (bit >= w->var[id].width) break;
+    uint32_t m = 1u << (bit % 32);
+    if (v >> b & 1) x[bit / 32] |= m;
+    else x[bit / 32] &= ~m;
+  }
+}
+
+/* Emits variable id when its next value differs from the last emitted
+ * one (always at the first dump). */
+static void model_fst_emit(model_fst *w, int id) {
+  if (id < 0) return;
+  const model_fst_var *v = &w->var[id];
+  uint32_t *c = w->cur + v->off, *n = w->nxt + v->off;
+  if (!w->first && !memcmp(c, n, (size_t)v->nw * sizeof *c)) return;
+  for (int b = 0; b < v->width; b++) w->bits[v->width - 1 - b] = (char)('0' + (n[b / 32] >> (b % 32) & 1));
+  w->bits[v->width] = 0;
+  fstWriterEmitValueChange(w->ctx, v->h, w->bits);
+  memcpy(c, n, (size_t)v->nw * sizeof *c);
+}
+
+/* Declares the variables of PE (r, c) into w->pe. */
+static void model_fst_declare_pe(model_fst *w, int r, int c) {
+  const arch_config *a = &w->cfg;
+  model_fst_pe *p = &w->pe[r * a->cols + c];
+  int nfu = w->nfu, nwp = 4 * a->ports;
+  model_fst_scope(w, "g_row[%d]", r);
+  model_fst_scope(w, "g_col[%d]", c);
+  model_fst_scope(w, "u_pe", 0);
+  p->started = model_fst_var_new(w, "started", 1);
+  p->sig = model_fst_var_new(w, "sig", a->gc_signals);
+  p->dbg_start = model_fst_var_new(w, "dbg_start_o", 1);
+  p->dbg_sig = model_fst_var_new(w, "dbg_sig_o", a->gc_signals);
+  p->dbg_issue = model_fst_var_new(w, "dbg_issue_o", nfu);
+  p->dbg_pc = model_fst_var_new(w, "dbg_pc_o", nfu * ISA_PC_BITS);
+  p->dbg_halt = model_fst_var_new(w, "dbg_halt_o", nfu);
+  p->dbg_wr = model_fst_var_new(w, "dbg_wr_o", nfu);
+  p->dbg_wr_dst = model_fst_var_new(w, "dbg_wr_dst_o", nfu * 8);
+  p->dbg_wr_odmask = model_fst_var_new(w, "dbg_wr_odmask_o", nfu * 8);
+  p->dbg_wr_val = model_fst_var_new(w, "dbg_wr_val_o", nfu * 32);
+  p->dbg_idrd = model_fst_var_new(w, "dbg_idrd_o", a->id);
+  p->dbg_push = model_fst_var_new(w, "dbg_push_o", a->id);
+  p->dbg_push_val = model_fst_var_new(w, "dbg_push_val_o", a->id * 32);
+  p->dbg_fdrd = model_fst_var_new(w, "dbg_fdrd_o", a->fd);
+  p->dbg_fdval = model_fst_var_new(w, "dbg_fdval_o", a->fd * 32);
+  p->dbg_hop = model_fst_var_new(w, "dbg_hop_o", nwp);
+  p->dbg_hop_val = model_fst_var_new(w, "dbg_hop_val_o", nwp * 32);
+  char name[32];
+  for (int k = 0; k < a->od && k < ISA_MAX_OD; k++) {
+    snprintf(name, sizeof name, "od%d", k);
+    p->od[k] = model_fst_var_new(w, name, 32);
+  }
+  model_fst_scope(w, "u_regfile", 0);
+  p->rd_q = model_fst_var_new(w, "rd_q", a->rd * 32);
+  for (int k = 0; k < a->rd && k < ISA_MAX_REGS; k++) {
+    snprintf(name, sizeof name, "rd%d", k);
+    p->rd[k] = model_fst_var_new(w, name, 32);
+  }
+  fstWriterSetUpscope(w->ctx);
+  for (int f = 0; f < nfu && f < ISA_MAX_FUS; f++) {
+    model_fst_scope(w, "g_fu[%d]", f);
+    model_fst_scope(w, "u_fu", 0);
+    p->fu_pc[f] = model_fst_var_new(w, "pc_q", ISA_PC_BITS);
+    p->fu_halted[f] = model_fst_var_new(w, "halted_q", 1);
+    p->fu_flag[f] = model_fst_var_new(w, "flag_q", 1);
+    fstWriterSetUpscope(w->ctx);
+    fstWriterSetUpscope(w->ctx);
+  }
+  for (int k = 0; k < a->id && k < ISA_MAX_REGS; k++) {
+    model_fst_scope(w, "g_fifo[%d]", k);
+    model_fst_scope(w, "u_fifo", 0);
+    p->fifo_cnt[k] = model_fst_var_new(w, "cnt_q", w->fifo_w);
+    p->fifo_head[k] = model_fst_var_new(w, "head_o", 32);
+    fstWriterSetUpscope(w->ctx);
+    fstWriterSetUpscope(w->ctx);
+  }
+  for (int k = 0; k < a->fd && k < ISA_MAX_REGS; k++) {
+    model_fst_scope(w, "g_fd[%d]", k);
+    model_fst_scope(w, "u_fd", 0);
+    p->fd_val[k] = model_fst_var_new(w, "val_o", 32);
+    p->fd_depth[k] = model_fst_var_new(w, "depth_q", 32);
+    fstWriterSetUpscope(w->ctx);
+    fstWriterSetUpscope(w->ctx);
+  }
+  fstWriterSetUpscope(w->ctx); /* u_pe */
+  fstWriterSetUpscope(w->ctx); /* g_col */
+  fstWriterSetUpscope(w->ctx); /* g_row */
+}
+
+/* Returns the number of bits of a count 0..n ($clog2(n + 1)). */
+static int model_fst_clog2p1(int n) {
+  int b = 0;
+  while ((1ll << b) < (long long)n + 1) b++;
+  return b ? b : 1;
+}
+
+model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0, char *msg,
+                          size_t msgsz) {
+  model_fst *w = calloc(1, sizeof *w);
+  size_t n = strlen(path) + 32;
+  if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(n)) ||
+      !(w->pe = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *w->pe))) {
+    snprintf(msg, msgsz, "out of memory");
+    model_fst_abort(w);
+    return NULL;
+  }
+  snprintf(w->tmp, n, "%s.tmp%ld", path, (long)getpid());
+  w->cfg = *cfg;
+  w->nfu = cfg->alu + cfg->mul + cfg->div;
+  w->fifo_w = model_fst_clog2p1(cfg->fifo_depth);
+  w->t0 = t0;
+  w->first = 1;
+  if (!(w->ctx = fstWriterCreate(w->tmp, 1))) {
+    snprintf(msg, msgsz, "%s: cannot write the waveform: %s", path, strerror(errno));
+    model_fst_abort(w);
+    return NULL;
+  }
+  fstWriterSetTimescale(w->ctx, -12); /* 1 ps, as the Verilated FST */
+  fstWriterSetVersion(w->ctx, "tcpa C model (cmodel/model_fst.c)");
+  model_fst_scope(w, "TOP", 0);
+  model_fst_scope(w, "tcpa_top", 0);
+  w->clk = model_fst_var_new(w, "clk_i", 1);
+  w->rst = model_fst_var_new(w, "rst_ni", 1);
+  w->run = model_fst_var_new(w, "run_o", 1);
+  w->done = model_fst_var_new(w, "done_o", 1);
+  for (int r = 0; r < cfg->rows; r++)
+    for (int c = 0; c < cfg->cols; c++) model_fst_declare_pe(w, r, c);
+  fstWriterSetUpscope(w->ctx);
+  fstWriterSetUpscope(w->ctx);
+  if (w->oom) {
+    snprintf(msg, msgsz, "out of memory");
+    model_fst_abort(w);
+    return NULL;
+  }
+  return w;
+}
+
+/* Returns the PE variables of event e, or NULL for the machine. */
+static model_fst_pe *model_fst_pe_of(model_fst *w, const trace_event *e) {
+  if (e->row < 0 || e->row >= w->cfg.rows || e->col < 0 || e->col >= w->cfg.cols) return NULL;
+  return &w->pe[e->row * w->cfg.cols + e->col];
+}
+
+void model_fst_event(model_fst *w, const trace_event *e) {
+  model_fst_pe *p = model_fst_pe_of(w, e);
+  if (e->kind == TRACE_DONE) model_fst_put(w, w->done, 0, 1, 1);
+  if (!p) return;
+  switch (e->kind) {
+  case TRACE_START: model_fst_put(w, p->dbg_start, 0, 1, 1); break;
+  case TRACE_SIG: model_fst_put(w, p->dbg_sig, 0, w->cfg.gc_signals, e->value); break;
+  case TRACE_ISSUE:
+    model_fst_put(w, p->dbg_issue, e->fu, 1, 1);
+    model_fst_put(w, p->dbg_pc, e->fu * ISA_PC_BITS, ISA_PC_BITS, (uint32_t)e->pc);
+    break;
+  case TRACE_HALT: model_fst_put(w, p->dbg_halt, e->fu, 1, 1); break;
+  case TRACE_WR:
+    model_fst_put(w, p->dbg_wr, e->fu, 1, 1);
+    model_fst_put(w, p->dbg_wr_val, e->fu * 32, 32, e->value);
+    if (e->reg_cls == ISA_CLS_OD) model_fst_put(w, p->dbg_wr_odmask, e->fu * 8 + e->reg_idx, 1, 1);
+    else model_fst_put(w, p->dbg_wr_dst, e->fu * 8, 8, (uint32_t)(e->reg_cls << 5 | e->reg_idx));
+    break;
+  case TRACE_POP: model_fst_put(w, p->dbg_idrd, e->reg_idx, 1, 1); break;
+  case TRACE_PUSH:
+    model_fst_put(w, p->dbg_push, e->reg_idx, 1, 1);
+    model_fst_put(w, p->dbg_push_val, e->reg_idx * 32, 32, e->value);
+    break;
+  case TRACE_FDRD:
+    model_fst_put(w, p->dbg_fdrd, e->reg_idx, 1, 1);
+    model_fst_put(w, p->dbg_fdval, e->reg_idx * 32, 32, e->value);
+    break;
+  case TRACE_HOP: {
+    int k = e->side * w->cfg.ports + e->port;
+    model_fst_put(w, p->dbg_hop, k, 1, 1);
+    model_fst_put(w, p->dbg_hop_val, k * 32, 32, e->value);
+    break;
+  }
+  default: break;
+  }
+}
+
+void model_fst_sink(const trace_event *e, void *ctx) { model_fst_event(ctx, e); }
+
+int model_fst_run(model *m, model_fst *w, uint64_t max_cycles) {
+  while (!model_done(m) && model_cycles(m) < max_cycles) {
+    uint64_t t = model_cycles(m);
+    model_step(m);
+    model_fst_cycle(w, m, t);
+  }
+  return model_run(m, max_cycles); /* nothing left to run: done, or the timeout fault */
+}
+
+/* Sets the register variables of PE p from the model's state v. */
+static void model_fst_state(model_fst *w, model_fst_pe *p, const model_pe_view *v) {
+  const arch_config *a = &w->cfg;
+  model_fst_put(w, p->started, 0, 1, (uint32_t)v->started);
+  model_fst_put(w, p->sig, 0, a->gc_signals, v->sig);
+  for (int k = 0; k < a->rd && k < ISA_MAX_REGS; k++) {
+    model_fst_put(w, p->rd_q, k * 32, 32, v->rd[k]);
+    model_fst_put(w, p->rd[k], 0, 32, v->rd[k]);
+  }
+  for (int k = 0; k < a->od && k < ISA_MAX_OD; k++) model_fst_put(w, p->od[k], 0, 32, v->od[k]);
+  for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++) {
+    model_fst_put(w, p->fu_pc[f], 0, ISA_PC_BITS, (uint32_t)v->pc[f]);
+    model_fst_put(w, p->fu_halted[f], 0, 1, (uint32_t)v->halted[f]);
+    model_fst_put(w, p->fu_flag[f], 0, 1, (uint32_t)v->flag[f]);
+  }
+  for (int k = 0; k < a->id && k < ISA_MAX_REGS; k++) {
+    model_fst_put(w, p->fifo_cnt[k], 0, w->fifo_w, (uint32_t)v->fifo_count[k]);
+    model_fst_put(w, p->fifo_head[k], 0, 32, v->fifo_head[k]);
+  }
+  for (int k = 0; k < a->fd && k < ISA_MAX_REGS; k++) {
+    model_fst_put(w, p->fd_val[k], 0, 32, v->fd_head[k]);
+    model_fst_put(w, p->fd_depth[k], 0, 32, (uint32_t)v->fd_depth[k]);
+  }
+}
+
+/* Returns 1 when variable id is one of PE p's event ports (dbg_*). */
+static int model_fst_is_port(const model_fst_pe *p, int id) {
+  return id >= p->dbg_start && id <= p->dbg_hop_val;
+}
+
+void model_fst_cycle(model_fst *w, const model *m, uint64_t t) {
+  int npe = w->cfg.rows * w->cfg.cols;
+  fstWriterEmitTimeChange(w->ctx, w->t0 + 2 * t);
+  model_fst_put(w, w->clk, 0, 1, 0);
+  model_fst_put(w, w->rst, 0, 1, 1);
+  model_fst_put(w, w->run, 0, 1, 1);
+  model_fst_emit(w, w->clk);
+  model_fst_emit(w, w->rst);
+  model_fst_emit(w, w->run);
+  model_fst_emit(w, w->done);
+  for (int i = 0; i < npe; i++)
+    for (int id = w->pe[i].dbg_start; id <= w->pe[i].dbg_hop_val; id++) model_fst_emit(w, id);
+  fstWriterEmitTimeChange(w->ctx, w->t0 + 2 * t + 1);
+  model_fst_put(w, w->clk, 0, 1, 1);
+  model_fst_emit(w, w->clk);
+  for (int i = 0; i < npe; i++) {
+    model_pe_view v;
+    memset(&v, 0, sizeof v);
+    model_fst_pe *p = &w->pe[i];
+    if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, &v) == 0) model_fst_state(w, p, &v);
+    int last = i + 1 < npe ? w->pe[i + 1].started : w->nvar;
+    for (int id = p->started; id < last; id++)
+      if (!model_fst_is_port(p, id)) model_fst_emit(w, id);
+    /* the next cycle's event ports start cleared (pc: the current one) */
+    for (int id = p->dbg_start; id <= p->dbg_hop_val; id++)
+      memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
+    for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++)
+      model_fst_put(w, p->dbg_pc, f * ISA_PC_BITS, ISA_PC_BITS, (uint32_t)v.pc[f]);
+  }
+  model_fst_put(w, w->done, 0, 1, 0);
+  w->first = 0;
+}
+
+void model_fst_abort(model_fst *w) {
+  if (!w) return;
+  if (w->ctx) fstWriterClose(w->ctx);
+  if (w->tmp) remove(w->tmp);
+  free(w->path);
+  free(w->tmp);
+  free(w->var);
+  free(w->cur);
+  free(w->nxt);
+  free(w->pe);
+  free(w->bits);
+  free(w);
+}
+
+int model_fst_close(model_fst *w, char *msg, size_t msgsz) {
+  if (!w) return 0;
+  fstWriterClose(w->ctx);
+  w->ctx = NULL;
+  int rc = 0;
+  if (rename(w->tmp, w->path) != 0) {
+    snprintf(msg, msgsz, "%s: cannot write the waveform: %s", w->path, strerror(errno));
+    rc = -1;
+  }
+  model_fst_abort(w); /* frees; the temporary file is gone or renamed */
+  return rc;
+}
