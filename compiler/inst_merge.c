@@ -75,13 +75,14 @@ static int inst_merge_edge_cmp(const void *pa, const void *pb) {
 }
 
 /* Returns 0 after rewriting the edges of f through the node map nm (old
- * node -> new node), joining parallel edges; -1 on error. */
-static int inst_merge_edges(inst_fuprog *f, const int *nm) {
+ * node -> new node; the targets too when `targets`), joining parallel
+ * edges; -1 on error. */
+static int inst_merge_edges(inst_fuprog *f, const int *nm, int targets) {
   inst_edge *ne = malloc((size_t)(f->ne ? f->ne : 1) * sizeof *ne);
   if (!ne) return -1;
   int n = 0, bad = 0;
   for (int i = 0; i < f->ne; i++) {
-    int from = nm[f->e[i].from], to = f->e[i].to < 0 ? -1 : nm[f->e[i].to];
+    int from = nm[f->e[i].from], to = f->e[i].to < 0 || !targets ? f->e[i].to : nm[f->e[i].to];
     int at = inst_merge_find(ne, n, from, to);
     if (at < 0) {
       ne[n].from = from;
@@ -148,7 +149,7 @@ int inst_merge_fu(inst_fuprog *f, int ii, const int *fold) {
   int st = 0;
   if (merged) {
     st = inst_merge_nodes(f, rep, nm);
-    if (!st) st = inst_merge_edges(f, nm);
+    if (!st) st = inst_merge_edges(f, nm, 1);
   }
   free(rep);
   free(nm);
@@ -189,8 +190,8 @@ int inst_merge_tail(inst_fuprog *f, int v, int w, int m) {
   int *nm = malloc((size_t)f->nk * sizeof *nm);
   if (!nm) return -1;
   for (int y = 0; y < f->nk; y++) nm[y] = y;
-  nm[v] = inst_merge_root(f, v);
-  int st = inst_merge_edges(f, nm);
+  nm[v] = inst_merge_root(f, v); /* v's edges leave from the root; edges into v still enter v */
+  int st = inst_merge_edges(f, nm, 0);
   free(nm);
   return st;
 }

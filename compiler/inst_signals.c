@@ -289,12 +289,16 @@ static int inst_sig_try_tail(const inst *x, inst_fuprog *f, int v, int w, int m,
 /* Returns INST_OK after sharing kernel tails in program f while it needs
  * more than pe.imem words (prolog included): each round applies the share
  * that saves the most words (inst_merge_tail). Programs that fit are left
- * alone, so shared tails never cost signals where they are not needed. */
+ * alone, so shared tails never cost signals where they are not needed
+ * (TCPA_INST_SHARE_ALL=1 in the environment shares in every program, to
+ * test the transformation on programs that fit anyway). */
 static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
   int ii = x->m->ii, lo = 0;
   for (int a = 0; a < x->m->naccess; a++)
     if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
   int budget = x->arch.imem - (-lo + ii - 1) / ii * ii; /* sigma as inst_run.c computes it */
+  const char *all = getenv("TCPA_INST_SHARE_ALL");      /* testing: share wherever it saves words */
+  if (all && *all && *all != '0') budget = 0;
   int *tl = malloc((size_t)(2 * f->nk + 1) * sizeof *tl);
   if (!tl) return INST_ERR_INTERNAL;
   int st = INST_OK;

@@ -10,7 +10,9 @@
  * merged CFG has exactly one node holding j, with the code of j's original
  * kernel, exactly one edge out of it holding j, and that edge leads to the
  * node holding j + 1 (or to halt where the original halted); the iteration
- * sets still partition the domain.
+ * sets still partition the domain. Shared tails (inst_merge_tail): hosts,
+ * roots and edges (leaving from the root, targets unchanged) on a table
+ * case, with the same behaviour check (edges taken from the root).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,13 +206,17 @@ static int same_behaviour(isl_ctx *ctx, const merge_case *c, const inst_fuprog *
       if (c->e[i].from == a && holds(t, j)) b = c->e[i].to;
       isl_set_free(t);
     }
-    int taken = 0, to = -2;
+    for (int y = x; f->k[y].tail_len > 0; y = f->k[y].tail_of)
+      for (int s = c->ii - f->k[y].tail_len; s < c->ii; s++)
+        if (code_of(f, y, s) != code_of(f, f->k[y].tail_of, s))
+          return printf("#   j=%d: node %d shares slot %d with a different word\n", j, y, s), 0;
+    int r = inst_merge_root(f, x), taken = 0, to = -2;
     for (int i = 0; i < f->ne; i++)
-      if (f->e[i].from == x && holds(f->e[i].t, j)) {
+      if (f->e[i].from == r && holds(f->e[i].t, j)) {
         taken++;
         to = f->e[i].to;
       }
-    if (taken != 1) return printf("#   j=%d: %d edges of node %d hold it\n", j, taken, x), 0;
+    if (taken != 1) return printf("#   j=%d: %d edges of node %d (root %d) hold it\n", j, taken, x, r), 0;
     if (b == -1 && to != -1) return printf("#   j=%d: halt lost\n", j), 0;
     if (b >= 0 && (to < 0 || !holds(f->k[to].q, j + 1)))
       return printf("#   j=%d: the edge does not lead to the node of j+1\n", j), 0;
@@ -259,6 +265,33 @@ int main(void) {
     TEST_CHECK(nodes_ordered(&f), "%s: nodes in order of first iteration, start node first", c->name);
     int again = inst_merge_fu(&f, c->ii, fold);
     TEST_CHECK(again == 0, "%s: a second merge finds nothing (fixpoint)", c->name);
+    release(&f);
+  }
+  /* shared tails: n0 = XAB and n1 = YAB share 2 slots, then n2 = ZCB
+   * shares 1 with n0, whose own words end before slot 2: its host is n1;
+   * the edge n2 -> n0 must keep entering n0 (its own first word) */
+  {
+    static const merge_case tc = {"tails", 3, 3,
+                                  {"{ [j] : j = 0 or j = 3 }", "{ [j] : j = 1 }", "{ [j] : j = 2 }"},
+                                  {"XAB", "YAB", "ZCB"}, {NULL}, 4,
+                                  {{0, 1, "{ [j] : j = 0 }"}, {0, -1, "{ [j] : j = 3 }"}, {1, 2, "{ [j] : j = 1 }"},
+                                   {2, 0, "{ [j] : j = 2 }"}},
+                                  0, 4,
+                                  {{1, 1, "{ [j] : j = 0 }"}, {1, 2, "{ [j] : j = 1 }"}, {1, 0, "{ [j] : j = 2 }"},
+                                   {1, -1, "{ [j] : j = 3 }"}}};
+    inst_fuprog f;
+    build(ctx, &tc, &f);
+    TEST_CHECK(inst_merge_suffix(&f, 0, 1, 3, fold) == 2, "tails: XAB and YAB share 2 slots");
+    TEST_CHECK(inst_merge_suffix(&f, 2, 0, 3, fold) == 1, "tails: ZCB and XAB share 1 slot");
+    TEST_CHECK(inst_merge_tail(&f, 0, 1, 2) == 0, "tails: n0 continues in n1");
+    TEST_CHECK(inst_merge_tail(&f, 1, 0, 2) == -1, "tails: n1 cannot continue in its own chain");
+    TEST_CHECK(inst_merge_tail(&f, 2, 0, 1) == 0, "tails: n2 continues in n0's chain");
+    TEST_CHECK(f.k[0].tail_of == 1 && f.k[0].tail_len == 2 && f.k[2].tail_of == 1 && f.k[2].tail_len == 1 &&
+                   f.k[1].tail_len == 0,
+               "tails: hosts n1 (n0 at slot 1) and n1 (n2 at slot 2, past n0's own words)");
+    TEST_CHECK(inst_merge_root(&f, 2) == 1 && inst_merge_root(&f, 0) == 1, "tails: n1 is the root");
+    TEST_CHECK(edges_match(ctx, &tc, &f), "tails: every edge leaves from the root, targets unchanged (n2 -> n0 too)");
+    TEST_CHECK(same_behaviour(ctx, &tc, &f), "tails: same kernels and successors for every j");
     release(&f);
   }
   /* without fold distances the instructions alone decide */
