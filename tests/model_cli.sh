@@ -5,7 +5,9 @@
 # the fingerprint header, --dump-banks contents), an endless loop
 # (--max-cycles: exit 1 and a timeout fault), a FIFO underflow (exit 1),
 # a corrupted stream and a stream for another architecture (exit 2, the
-# message names the file), bad options (exit 2). Prints TAP lines.
+# message names the file), bad options (exit 2); the model's own FST
+# (tcpa run --engine model, tcpa sim --fst): readable, its values those of
+# the trace, its names the RTL's. Prints TAP lines.
 set -u
 . tests/tap.sh
 
@@ -119,5 +121,53 @@ check "sim --max-cycles x: exit 2" $?
 check "sim unknown option: exit 2" $?
 "$TCPA" sim --help | grep -q '^usage: tcpa sim'
 check "sim --help" $?
+
+# -- the model's own FST (docs/trace.md "The model's FST") -------------------
+# tcpa run --engine model --out-dir writes DIR/model.fst; fst2vcd reads it;
+# every rd write and every issue of the trace is in it at its time (rdK and
+# rd_q at 2t+1, dbg_issue_o and dbg_pc_o at 2t: tests/fst_events.awk); its
+# signal names and widths are the RTL's (the harness's FST of the same
+# stream), but the model-only per-register names rdK and odK; tcpa sim
+# --fst writes the same; --fst to an unwritable place: exit 2.
+if ! command -v fst2vcd >/dev/null; then
+  n=$((n + 1)); echo "ok $n - # SKIP fst2vcd missing (gtkwave package): no model FST tests"
+else
+  "$TCPA" run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine model --out-dir "$tmp/mf" >/dev/null 2>&1 &&
+    [ -s "$tmp/mf/model.fst" ] && fst2vcd "$tmp/mf/model.fst" > "$tmp/m.vcd" 2>"$tmp/err" && grep -q '^\$enddefinitions' "$tmp/m.vcd"
+  check "run --engine model --out-dir: model.fst is an FST that fst2vcd converts" $?
+  res=$(awk -f tests/fst_events.awk "$tmp/mf/model.trace" "$tmp/m.vcd")
+  set -- $res
+  [ "${2:-0}" -gt 50 ] && [ "${4:-1}" -eq 0 ]
+  check "model.fst: rd writes and issues of the trace at their times ($(echo "$res" | head -3 | tr '\n' ' '))" $?
+  sed '0,/ wr 0,0 0 rd0 0x/s/\( wr 0,0 0 rd0 \)0x[0-9a-f]*/\10x00000077/' "$tmp/mf/model.trace" > "$tmp/bad.trace"
+  res=$(awk -f tests/fst_events.awk "$tmp/bad.trace" "$tmp/m.vcd" | tail -1)
+  set -- $res
+  [ "${4:-0}" -eq 2 ]
+  check "the FST check sees a trace value changed in one place ($res)" $?
+  # every variable with its full scope and width
+  vars() { awk '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+                $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5, $3 }' "$1" | sort -u; }
+  vars "$tmp/m.vcd" > "$tmp/mvars"
+  grep -q '^TOP.tcpa_top.g_row\[0\].g_col\[1\].u_pe.g_fu\[1\].u_fu.pc_q 8$' "$tmp/mvars" &&
+    grep -q '^TOP.tcpa_top.g_row\[3\].g_col\[3\].u_pe.u_regfile.rd3 32$' "$tmp/mvars"
+  check "model.fst names PE, unit and register ($(wc -l < "$tmp/mvars") signals)" $?
+  RTL=${BUILD:-build}/bin/tcpa-rtl
+  if [ -x "$RTL" ]; then
+    "$RTL" "$tmp/mf/config.bin" --fst "$tmp/r.fst" >/dev/null 2>&1 && fst2vcd "$tmp/r.fst" 2>/dev/null > "$tmp/r.vcd"
+    vars "$tmp/r.vcd" > "$tmp/rvars"
+    extra=$(comm -23 "$tmp/mvars" "$tmp/rvars" | grep -Ev 'u_pe\.(od[0-9]+|u_regfile\.rd[0-9]+) 32$' | head -3 | tr '\n' ' ')
+    [ -s "$tmp/rvars" ] && [ -z "$extra" ]
+    check "model.fst: every signal but rdK/odK has the RTL FST's name and width${extra:+ (not in the RTL: $extra)}" $?
+  else
+    n=$((n + 1)); echo "ok $n - # SKIP $RTL missing: model FST names not compared with the RTL's"
+  fi
+  "$TCPA" sim "$tmp/mf/config.bin" --fst "$tmp/s.fst" >/dev/null && fst2vcd "$tmp/s.fst" 2>/dev/null > "$tmp/s.vcd" &&
+    vars "$tmp/s.vcd" | cmp -s - "$tmp/mvars" && grep -v '^\$date\|^\t' "$tmp/s.vcd" | sed -n '/enddefinitions/,$p' > "$tmp/s.body" &&
+    grep -v '^\$date\|^\t' "$tmp/m.vcd" | sed -n '/enddefinitions/,$p' | cmp -s - "$tmp/s.body"
+  check "tcpa sim --fst: the same signals and values as run's model.fst" $?
+  "$TCPA" sim "$tmp/mf/config.bin" --fst "$tmp/nodir/x.fst" >/dev/null 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q "x.fst" "$tmp/err" && [ ! -e "$tmp/nodir" ]
+  check "tcpa sim --fst into a missing directory: exit 2 naming the file" $?
+fi
 
 exit $fail

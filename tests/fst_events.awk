@@ -1,0 +1,52 @@
+# fstcheck.awk: checks trace events against a VCD (fst2vcd of the model's
+# FST). Input 1: the trace; input 2: the VCD. For `wr R,C F rdK V` at cycle
+# t: rdK and the slice K of rd_q at time 2t+1 equal V; for `issue R,C F P`
+# at cycle t: bit F of dbg_issue_o is 1 and slice F of dbg_pc_o is P at
+# time 2t. Prints "checked N bad M" and the first bad ones.
+function hex2bin(h,   s, i, d, b, k) {
+  h = tolower(substr(h, 3)); s = ""
+  for (i = 1; i <= length(h); i++) {
+    d = index("0123456789abcdef", substr(h, i, 1)) - 1; b = ""
+    for (k = 0; k < 4; k++) { b = (d % 2) b; d = int(d / 2) }
+    s = s b
+  }
+  return s
+}
+function norm(b) { sub(/^0+/, "", b); return b == "" ? "0" : b }
+function want(t, name, lo, w, bits) { nq++; qt[nq] = t; qn[nq] = name; ql[nq] = lo; qw[nq] = w; qv[nq] = bits }
+function slice(v, width, lo, w) {  # bits lo..lo+w-1 of v (MSB first, width bits)
+  while (length(v) < width) v = "0" v
+  return substr(v, width - lo - w + 1, w)
+}
+function settle(T,   i, id, v) {
+  for (i = 1; i <= nq; i++) {
+    if (qt[i] != T) continue
+    id = ids[qn[i]]
+    if (id == "") { bad++; if (bad <= 3) print "no signal " qn[i]; continue }
+    v = norm(slice(cur[id], width[id], ql[i], qw[i]))
+    checked++
+    if (v != norm(qv[i])) { bad++; if (bad <= 3) print "time " T ": " qn[i] "[" ql[i] "+:" qw[i] "] = " v ", expected " norm(qv[i]) }
+  }
+}
+FNR == NR {
+  if ($0 ~ /^#/) next
+  split($3, rc, ","); pe = "TOP.tcpa_top.g_row[" rc[1] "].g_col[" rc[2] "].u_pe."
+  if ($2 == "wr" && $5 ~ /^rd/) {
+    k = substr($5, 3) + 0; b = hex2bin($6)
+    want(2 * $1 + 1, pe "u_regfile." $5, 0, 32, b)
+    want(2 * $1 + 1, pe "u_regfile.rd_q", 32 * k, 32, b)
+  }
+  if ($2 == "issue") {
+    want(2 * $1, pe "dbg_issue_o", $4, 1, "1")
+    p = $5 + 0; s = ""; for (k = 0; k < 8; k++) { s = (p % 2) s; p = int(p / 2) }
+    want(2 * $1, pe "dbg_pc_o", 8 * $4, 8, s)
+  }
+  next
+}
+$1 == "$scope" { sc[++d] = $3 }
+$1 == "$upscope" { d-- }
+$1 == "$var" { n = sc[1]; for (i = 2; i <= d; i++) n = n "." sc[i]; n = n "." $5; ids[n] = $4; width[$4] = $3; cur[$4] = "0" }
+/^#[0-9]/ { if (started) settle(T); T = substr($1, 2) + 0; started = 1; next }
+/^b/ { cur[$2] = substr($1, 2); next }
+/^[01xz]/ && started { cur[substr($1, 2)] = substr($1, 1, 1) }
+END { settle(T); print "checked " checked + 0 " bad " bad + 0 }
