@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# fit_default.sh: which benchmarks fit the small PEs of configs/default.ini
+# (pe.imem 32 words per FU program, pe.branch_targets 2, gc.signals 8,
+# rd/fd/id/od 4), now that the instantiator shrinks programs
+# (docs/instantiate.md, "Program size reductions").
+#
+#   - every benchmark of regress/programs/ at small parameters on 1x1, 1x2,
+#     1x4 and 4x1 with `tcpa run --engine model --arch configs/default.ini`
+#     (the C model against the reference interpreter): the runs the table
+#     below marks `fit` must exit 0; the others must exit 3 with a message
+#     naming an architecture resource (pe.*, gc.*, ...), printed in a `#`
+#     comment, or exit 0 (a run that starts to fit is fine; it is printed);
+#     every run that exits 0 has every FU program within pe.imem and
+#     reports, per FU, fewer or as many words as without the reductions;
+#   - shared kernel tails are used somewhere (fir N=4 T=2 on 1x1 needs
+#     them);
+#   - the reductions never change behaviour: with TCPA_INST_SHARE_ALL=1
+#     (tails shared in every program, not only in those over pe.imem)
+#     every benchmark runs on configs/big1d.ini against the reference;
+#   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
+#     `make rtl`; skipped while it is missing or older than rtl/ and tb/).
+# Prints TAP lines.
+set -u
+. tests/tap.sh
+
+# The table: PROGRAM PARAMS... -- verdict on 1x1 1x2 1x4 4x1 (fit / no).
+TABLE="
+bitextract N=7                      -- fit fit fit fit
+bitextract N=16                     -- fit fit fit fit
+fir N=4 T=2                         -- fit fit fit fit
+fir N=3 T=2                         -- fit fit fit fit
+fir N=5 T=2                         -- fit fit fit fit
+fir N=6 T=3                         -- no no no no
+matmul N=2 M=1 K=2                  -- fit fit fit fit
+matmul N=1 M=2 K=2                  -- fit fit fit fit
+matmul N=2 M=2 K=2                  -- no no no no
+trimv N=3                           -- fit fit fit fit
+trimv N=5                           -- fit no fit fit
+trimv N=7                           -- fit no fit fit
+band N=5 W=4                        -- no no no no
+conv CO=1 R=2 C=2 CI=1 KR=1 KC=1    -- no no no no
+dotprod N=7                         -- no no no no
+editdist N=3 M=3                    -- no no no no
+gcd N=3 S=5                         -- no no no no
+jacobi T=2 N=4                      -- no no no no
+maxpool R=3 C=4                     -- no no no no
+satarith N=7                        -- no no no no
+"
+REGIONS=(1x1 1x2 1x4 4x1)
+
+# Every program of regress/programs/ is in the table.
+for f in regress/programs/*.pla; do
+  b=$(basename "$f" .pla)
+  echo "$TABLE" | grep -q "^$b " ; check "the table covers $b" $?
+done
+
+# words_ok LST: every FU line of listing LST has W <= pe.imem (32) and W <=
+# its unreduced word count; prints nothing.
+words_ok() {
+  awk '/ kernel classes, epilog / {
+         w = $0; sub(/ words \(unreduced.*/, "", w); sub(/.* /, "", w)
+         u = $0; sub(/ words\)$/, "", u); sub(/.* /, "", u)
+         if (w + 0 > 32 || w + 0 > u + 0) bad = 1; n++
+       }
+       END { exit (bad || n == 0) }' "$1"
+}
+
+while read -r line; do
+  [ -n "$line" ] || continue
+  spec=${line%%--*} verdicts=${line##*--}
+  set -- $spec
+  prog=$1; shift
+  params=("$@")
+  args=()
+  for p in "${params[@]}"; do args+=(--param "$p"); done
+  set -- $verdicts
+  for pes in "${REGIONS[@]}"; do
+    want=$1; shift
+    rm -rf "$tmp/o"
+    $TCPA run regress/programs/$prog.pla --engine model --arch configs/default.ini --pes $pes "${args[@]}" \
+      --out-dir "$tmp/o" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    what="$prog ${params[*]} on $pes"
+    if [ "$want" = fit ]; then
+      check "$what: fits default.ini, model = reference (exit $rc)" $rc
+      [ $rc -eq 0 ] && words_ok "$tmp/o/config.lst"
+      check "$what: every FU program within 32 words and no larger than unreduced" $?
+    else
+      why=$(grep -o "does not fit: .*" "$tmp/err" | head -n 1)
+      if [ $rc -eq 0 ]; then
+        echo "# $what: now fits (the table says it does not)"
+        check "$what: exit 0 or 3 naming the resource (exit 0, model = reference)" 0
+      else
+        echo "# $what: ${why:-exit $rc}"
+        [ $rc -eq 3 ] && echo "$why" | grep -Eq "(pe|gc|iobuf|array|interconnect|latency)\.[a-z_]+"
+        check "$what: exit 3 naming the resource (exit $rc)" $?
+      fi
+    fi
+  done
+done <<< "$TABLE"
+
+# Shared tails are what makes fir N=4 T=2 fit on 1x1.
+rm -rf "$tmp/o"
+$TCPA run regress/programs/fir.pla --engine model --arch configs/default.ini --pes 1x1 --param N=4 --param T=2 \
+  --out-dir "$tmp/o" > /dev/null 2>&1
+grep -q "shares its last [0-9]* slots: continues in q[0-9]* at slot [0-9]*" "$tmp/o/config.lst"
+check "fir N=4 T=2 on 1x1: the listing shows shared kernel tails" $?
+
+# Tails shared everywhere (TCPA_INST_SHARE_ALL=1) on configs/big1d.ini.
+while read -r prog pes params; do
+  args=()
+  for p in $params; do args+=(--param "$p"); done
+  rm -rf "$tmp/o"
+  TCPA_INST_SHARE_ALL=1 $TCPA run regress/programs/$prog.pla --engine model --arch configs/big1d.ini --pes $pes \
+    "${args[@]}" --out-dir "$tmp/o" > /dev/null 2>&1
+  rc=$?
+  shared=$(grep -c "shares its last" "$tmp/o/config.lst" 2>/dev/null)
+  [ $rc -eq 0 ] && [ "${shared:-0}" -gt 0 ]
+  check "tails shared in every program: $prog $params on $pes (big1d): model = reference (exit $rc, ${shared:-0} shared tails)" $?
+done <<'EOF'
+bitextract 1x3 N=16
+fir 1x2 N=9 T=3
+fir 4x1 N=7 T=4
+matmul 1x2 N=3 M=2 K=3
+trimv 4x1 N=5
+dotprod 1x3 N=8
+editdist 1x2 N=4 M=5
+gcd 1x2 N=4 S=6
+maxpool 1x2 R=3 C=4
+conv 1x2 CO=2 R=3 C=3 CI=2 KR=2 KC=2
+jacobi 1x2 T=2 N=5
+band 1x2 N=5 W=4
+EOF
+
+# Cosim on the RTL of configs/default.ini.
+RTL=${BUILD:-build}/bin/tcpa-rtl
+if [ -x "$RTL" ] && [ -z "$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]; then
+  while read -r prog pes params; do
+    args=()
+    for p in $params; do args+=(--param "$p"); done
+    timeout 300 $TCPA run regress/programs/$prog.pla --engine cosim --arch configs/default.ini --pes $pes "${args[@]}" \
+      > /dev/null 2> "$tmp/err"
+    check "cosim on default.ini: $prog $params on $pes (exit $?)" $?
+  done <<'EOF'
+fir 1x1 N=4 T=2
+fir 1x2 N=5 T=2
+matmul 1x1 N=2 M=1 K=2
+matmul 4x1 N=1 M=2 K=2
+trimv 1x4 N=5
+EOF
+else
+  n=$((n + 1)); echo "ok $n - # SKIP $RTL missing or older than the RTL (make rtl)"
+fi
+exit $fail
