@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# stream_reject.sh: a stream that is not what its header says is refused,
+# with an error that names what is wrong, by the C model (`tcpa sim`) and
+# by the RTL loader (build/bin/tcpa-rtl: the harness feeds the stream to
+# tcpa_cfg_loader and reports its error state) alike (issue 5, item 6).
+# Good streams: regress/streams/alu_single.tasm (tcpa asm) and bitextract
+# N=8 on 1x2 (tcpa run, compile + instantiate), both for configs/default.ini.
+# Each is corrupted in one header or payload word (the CRC kept stale unless
+# said otherwise) with a small inline writer; then for each case:
+#   model: exit 2, stderr names the fault (KEYWORD) and the byte offset;
+#   RTL:   exit 2, "stream rejected by the loader: error N (NAME)" with N
+#          the loader's error code (rtl/tcpa_pkg.sv E_*) of the case and
+#          NAME naming the same fault; no trace event (nothing started).
+# The clean streams are accepted by both. RTL checks print `# SKIP` while
+# build/bin/tcpa-rtl is missing or older than rtl/ (make rtl). Prints TAP.
+set -u
+. "$(dirname "$0")/tap.sh"
+RTL=${BUILD:-build}/bin/tcpa-rtl
+
+# Returns 0 when the harness $1 exists and is not older than rtl/ and tb/.
+fresh() {
+  [ -x "$1" ] || return 1
+  [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]
+}
+
+# Writes stream $1 with 32-bit little-endian word $3 replaced by the value
+# of the shell arithmetic $4 (in which W is the old word) to $2; with $3
+# "cut" drops the last $4 bytes, with $3 "add" appends $4 zero words.
+# Returns non-zero when the word does not exist.
+poke() {
+  local in=$1 out=$2 word=$3 expr=$4
+  case $word in
+    cut) head -c -"$expr" "$in" >"$out"; return ;;
+    add) { cat "$in"; head -c $((4 * expr)) /dev/zero; } >"$out"; return ;;
+  esac
+  local size; size=$(stat -c %s "$in")
+  [ $((4 * word + 4)) -le "$size" ] || return 1
+  local W; W=$(od -An -t u4 -j $((4 * word)) -N 4 "$in" | tr -d ' ')
+  local v=$(( (expr) & 0xffffffff ))
+  { head -c $((4 * word)) "$in"
+    printf "\\x$(printf %02x $((v & 255)))\\x$(printf %02x $((v >> 8 & 255)))\\x$(printf %02x $((v >> 16 & 255)))\\x$(printf %02x $((v >> 24 & 255)))"
+    tail -c +$((4 * word + 5)) "$in"; } >"$out"
+}
+
+# Runs case NAME STREAM KEYWORD_ERE OFFSET RTLCODE RTLNAME_ERE.
+reject() {
+  local name=$1 bin=$2 kw=$3 off=$4 code=$5 rname=$6
+  "$TCPA" sim "$bin" --trace "$tmp/m.trace" >"$tmp/out" 2>"$tmp/err"
+  local st=$?
+  [ $st -eq 2 ] && grep -Eq "$kw" "$tmp/err" && grep -q "byte $off:" "$tmp/err"
+  check "$name: the model refuses it, exit 2 ($st), naming it at byte $off: $(sed -n '1s/.*invalid stream: //p' "$tmp/err")" $?
+  if ! fresh "$RTL"; then
+    n=$((n + 1)); echo "ok $n - $name: the RTL loader refuses it # SKIP $RTL missing or older than rtl/"; return
+  fi
+  rm -f "$tmp/r.trace"
+  "$RTL" "$bin" --trace "$tmp/r.trace" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+  local events=0
+  [ -f "$tmp/r.trace" ] && events=$(grep -vc '^#' "$tmp/r.trace")
+  [ $st -eq 2 ] && grep -Eq "stream rejected by the loader: error $code \\(($rname)[^)]*\\)" "$tmp/err" && [ "$events" -eq 0 ]
+  check "$name: the RTL loader refuses it, exit 2 ($st), error $code, $events events: $(sed -n '1s/.*stream rejected/rejected/p' "$tmp/err")" $?
+}
+
+mkdir -p "$tmp/bx"
+"$TCPA" asm regress/streams/alu_single.tasm -o "$tmp/as.bin" >/dev/null 2>&1
+check "alu_single.tasm assembles" $?
+"$TCPA" run regress/programs/bitextract.pla --engine model --out-dir "$tmp/bx" --param N=8 --pes 1x2 \
+  --seed 3 --arch configs/default.ini >/dev/null 2>&1
+check "bitextract N=8 on 1x2: compiled and instantiated" $?
+
+for job in "alu_single $tmp/as.bin" "bitextract $tmp/bx/config.bin"; do
+  set -- $job; tag=$1 s=$2
+  "$TCPA" sim "$s" >/dev/null 2>&1
+  st=$?
+  [ $st -le 1 ]
+  check "$tag: the clean stream is accepted by the model (exit $st)" $?
+  if fresh "$RTL"; then
+    "$RTL" "$s" --trace "$tmp/r.trace" >/dev/null 2>&1
+    st=$?
+    [ $st -le 1 ] && [ "$(grep -vc '^#' "$tmp/r.trace")" -gt 0 ]
+    check "$tag: the clean stream is accepted by the RTL loader and runs (exit $st)" $?
+  fi
+  words=$(( $(stat -c %s "$s") / 4 ))
+  c=$tmp/c.bin
+  poke "$s" "$c" 5 'W ^ 1' && reject "$tag: wrong CRC (header CRC xor 1)" "$c" 'CRC' 20 6 'CRC'
+  poke "$s" "$c" $((words - 2)) 'W ^ 0x100' &&
+    reject "$tag: payload word $((words - 2)) flipped, CRC stale" "$c" 'CRC' 20 6 'CRC'
+  poke "$s" "$c" 2 'W ^ 1' && reject "$tag: wrong fingerprint (low word xor 1)" "$c" 'fingerprint' 8 4 'fingerprint'
+  poke "$s" "$c" 3 'W ^ 0x80000000' &&
+    reject "$tag: wrong fingerprint (high word xor 0x80000000)" "$c" 'fingerprint' 8 4 'fingerprint'
+  poke "$s" "$c" 1 '2' && reject "$tag: wrong version (2)" "$c" 'version' 4 3 'unsupported version|version'
+  poke "$s" "$c" 1 '0' && reject "$tag: wrong version (0)" "$c" 'version' 4 3 'unsupported version|version'
+  poke "$s" "$c" 4 'W + 1' && reject "$tag: wrong length (header one word more)" "$c" 'length' 16 5 'payload length|length'
+  poke "$s" "$c" 4 'W - 1' && reject "$tag: wrong length (header one word less)" "$c" 'length' 16 5 'payload length|length'
+  poke "$s" "$c" cut 4 && reject "$tag: wrong length (last word cut off)" "$c" 'length' 16 5 'payload length|length'
+  poke "$s" "$c" add 1 && reject "$tag: wrong length (a word appended)" "$c" 'length' 16 5 'payload length|length'
+  poke "$s" "$c" 0 'W ^ 0x20' && reject "$tag: wrong magic" "$c" 'magic|not a configuration stream' 0 2 'bad magic|magic'
+done
+exit $fail
