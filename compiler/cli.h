@@ -57,4 +57,8 @@ int cli_stream_poke(int argc, char **argv);
  * (cli_regress.c, docs/regress.md). */
 int cli_regress(int argc, char **argv);
 
+/* `tcpa wave RUNDIR [--print] [--model]`: GTKWave on a run's waveform and
+ * save file (cli_wave.c). */
+int cli_wave(int argc, char **argv);
+
 #endif

@@ -24,6 +24,7 @@ static const main_subcommand main_subcommands[] = {
     {"disasm", cli_disasm, "print a configuration stream as .tasm text"},
     {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
+    {"wave", cli_wave, "open GTKWave on a run directory's waveform (rtl.fst, model.fst) and .gtkw"},
     {"stream-poke", cli_stream_poke, "fault injection: flip bits of a stream word, fix the CRC; --fields maps words"},
 };
 

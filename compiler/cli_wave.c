@@ -1,0 +1,114 @@
+/*
+ * cli_wave.c: `tcpa wave RUNDIR [--print] [--model]` (docs/user-guide.md,
+ * "Looking at a mismatch"): opens GTKWave on the waveform a run left in
+ * RUNDIR (its --out-dir, or the repro/ bundle of a failing cosim run) with
+ * the run's save file.
+ *
+ * The waveform is RUNDIR/rtl.fst (written by --engine rtl, and by cosim
+ * around a divergence), else RUNDIR/model.fst (the C model's, same signal
+ * names; --model picks it first). The save file is RUNDIR/divergence.gtkw
+ * when there is one (marker at the divergence, the PE's signals). The
+ * command `gtkwave FST [GTKW]` is printed on stdout, then run in place of
+ * tcpa (exec); --print only prints it. The viewer is $TCPA_GTKWAVE when
+ * set, else `gtkwave` from the PATH. Exit 2 when RUNDIR is not a directory
+ * or holds no waveform, or when the viewer cannot be started.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+
+#define WAVE_PATH 4200
+
+/* Prints the usage of `tcpa wave` to f. */
+static void wave_usage(FILE *f) {
+  fputs("usage: tcpa wave RUNDIR [--print] [--model]\n\n"
+        "Opens GTKWave on the waveform of a run directory (tcpa run --out-dir, or\n"
+        "its repro/ bundle): RUNDIR/rtl.fst, else RUNDIR/model.fst, with\n"
+        "RUNDIR/divergence.gtkw when present (marker at the divergence).\n\n"
+        "  --print   only print the command\n"
+        "  --model   prefer the C model's waveform model.fst\n\n"
+        "The viewer is $TCPA_GTKWAVE when set, else gtkwave.\n"
+        "exit status: 0 printed (or the viewer's), 2 no waveform or no viewer\n", f);
+}
+
+/* Returns 1 when path is a readable regular file. */
+static int wave_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* Prints s to f quoted for a POSIX shell when it needs it. */
+static void wave_quote(FILE *f, const char *s) {
+  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == strlen(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'') fputs("'\\''", f);
+    else fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+int cli_wave(int argc, char **argv) {
+  const char *dir = NULL;
+  int print = 0, model = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      wave_usage(stdout);
+      return CLI_EXIT_OK;
+    } else if (!strcmp(argv[i], "--print")) {
+      print = 1;
+    } else if (!strcmp(argv[i], "--model")) {
+      model = 1;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      diag_error_plain("wave: unknown option '%s' (see 'tcpa wave --help')", argv[i]);
+      return CLI_EXIT_INPUT;
+    } else if (dir) {
+      diag_error_plain("wave: more than one RUNDIR ('%s' and '%s')", dir, argv[i]);
+      return CLI_EXIT_INPUT;
+    } else {
+      dir = argv[i];
+    }
+  }
+  struct stat st;
+  if (!dir) {
+    diag_error_plain("wave: no RUNDIR given (usage: tcpa wave RUNDIR; see 'tcpa wave --help')");
+    return CLI_EXIT_INPUT;
+  }
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    diag_error_plain("wave: %s: not a directory (give the --out-dir of a tcpa run)", dir);
+    return CLI_EXIT_INPUT;
+  }
+  char rtl[WAVE_PATH], mod[WAVE_PATH], gtkw[WAVE_PATH];
+  snprintf(rtl, sizeof rtl, "%s/rtl.fst", dir);
+  snprintf(mod, sizeof mod, "%s/model.fst", dir);
+  snprintf(gtkw, sizeof gtkw, "%s/divergence.gtkw", dir);
+  const char *fst = model && wave_file(mod) ? mod : wave_file(rtl) ? rtl : wave_file(mod) ? mod : NULL;
+  if (!fst) {
+    diag_error_plain("wave: %s holds no waveform (neither rtl.fst nor model.fst): a cosim run writes them at a "
+                     "divergence, --engine rtl and --engine model always, all with --out-dir", dir);
+    return CLI_EXIT_INPUT;
+  }
+  const char *viewer = getenv("TCPA_GTKWAVE");
+  if (!viewer || !*viewer) viewer = "gtkwave";
+  char *args[] = {(char *)viewer, (char *)fst, wave_file(gtkw) ? gtkw : NULL, NULL};
+  for (int i = 0; args[i]; i++) {
+    if (i) fputc(' ', stdout);
+    wave_quote(stdout, args[i]);
+  }
+  fputc('\n', stdout);
+  fflush(stdout);
+  if (print) return CLI_EXIT_OK;
+  execvp(viewer, args);
+  diag_error_plain("wave: cannot run %s: %s (install the gtkwave package, or set TCPA_GTKWAVE)", viewer,
+                   strerror(errno));
+  return CLI_EXIT_INPUT;
+}
