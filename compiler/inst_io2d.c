@@ -42,6 +42,7 @@ typedef struct {
   int nsink, nb;
   uint64_t *bank;   /* [t * 4] banks taken per PE and side */
   int *chains;      /* [4 * 64] chains per side (N: per column, W: per row) */
+  uint32_t *chan;   /* [t * nsink] the sinks the channels take (after step 1) */
 } io2d;
 
 /* Returns the side index of a route letter. */
@@ -200,10 +201,30 @@ static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int vert, int b
   s->chains[side * 64 + (vert ? c : r) % 64]++;
 }
 
-/* Returns the number of ports b whose chain to (r, c) no channel blocks. */
+/* Returns the number of ports b < nb whose chain to (r, c) no propagation
+ * channel blocks (each is one channel the border line could carry). */
 static int io2d_chain_avail(io2d *s, int a, int r, int c, int vert) {
+  inst *x = s->x;
+  int out = x->m->access[a].is_out, hops = vert ? r : c, n = 0;
+  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
+  for (int b = 0; b < s->nb; b++) {
+    int ok = 1;
+    for (int h = 0; h <= hops && ok; h++) {
+      int pr = vert ? h : r, pc = vert ? c : h;
+      const uint32_t *w = s->chan + (size_t)(pr * x->tc + pc) * s->nsink;
+      if (out) ok = !w[io2d_sink_port(x, side, b)];
+      else if (h < hops) ok = !w[io2d_sink_port(x, far, b)];
+    }
+    n += ok;
+  }
+  return n;
+}
+
+/* Returns the number of banks taken on the border PE of a chain to (r, c). */
+static int io2d_banks_taken(io2d *s, int r, int c, int vert) {
+  uint64_t m = s->bank[(size_t)((vert ? 0 : r) * s->x->tc + (vert ? c : 0)) * 4 + (vert ? IO_N : IO_W)];
   int n = 0;
-  for (int b = 0; b < s->nb; b++) n += io2d_chain_ok(s, a, r, c, vert, b);
+  for (; m; m &= m - 1) n++;
   return n;
 }
 
@@ -223,17 +244,19 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
         return INST_OK;
       }
   }
-  /* needed: the chains already through that border line plus this one */
-  int nn = s->chains[IO_N * 64 + c % 64] + 1, nw = s->chains[IO_W * 64 + r % 64] + 1;
+  /* needed: the banks of the border PE already taken (its own accesses
+   * and earlier chains) plus this one; available: the ports no
+   * propagation channel takes on the way */
+  int nn = io2d_banks_taken(s, r, c, 1) + 1, nw = io2d_banks_taken(s, r, c, 0) + 1;
   snprintf(msg, msgsz,
            "I/O routing: PE (%d,%d) is not on the array border and the interconnect cannot carry access %d "
            "(%s of %s) to it: north side, column %d (%d hops): channels needed %d, available %d; west side, "
-           "row %d (%d hops): channels needed %d, available %d (a channel is a port free in every wrapper on "
-           "the way and a bank: interconnect.ports %d, iobuf.banks %d, ports of the propagation channels and "
-           "of other accesses taken)",
+           "row %d (%d hops): channels needed %d, available %d (a channel is a bank of the border PE and its "
+           "port in every wrapper on the way: min(iobuf.banks %d, interconnect.ports %d), less the ports the "
+           "propagation channels take)",
            r, c, a, ac->is_out ? "output" : "input", x->m->array_name[ac->array], c, r, nn,
-           io2d_chain_avail(s, a, r, c, 1) + nn - 1, r, c, nw, io2d_chain_avail(s, a, r, c, 0) + nw - 1,
-           x->arch.ports, x->arch.banks);
+           io2d_chain_avail(s, a, r, c, 1), r, c, nw, io2d_chain_avail(s, a, r, c, 0), x->arch.banks,
+           x->arch.ports);
   return INST_ERR_NOFIT;
 }
 
@@ -255,13 +278,15 @@ static int io2d_alloc(inst *x) {
 
 int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
   io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
-            NULL, NULL};
+            NULL, NULL, NULL};
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
   s.chains = calloc(4 * 64, sizeof *s.chains);
   int st = !x->wsink || !s.bank || !s.chains ? INST_ERR_INTERNAL : io2d_alloc(x);
   if (!st) st = io2d_channels(&s, msg, msgsz);
+  if (!st && !(s.chan = malloc((size_t)x->t * (size_t)s.nsink * sizeof *s.chan))) st = INST_ERR_INTERNAL;
+  if (!st) memcpy(s.chan, x->wsink, (size_t)x->t * (size_t)s.nsink * sizeof *s.chan);
   /* border PEs first (their banks also start the chains), then inner PEs
    * nearest the border first */
   for (int a = 0; a < x->m->naccess && !st; a++)
@@ -296,5 +321,6 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
   }
   free(s.bank);
   free(s.chains);
+  free(s.chan);
   return st;
 }

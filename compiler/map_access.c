@@ -38,6 +38,10 @@ int map_access_build(map_config *m, char *msg, size_t msgsz) {
     if (!a->index || !a->space.ispace || !a->space.jkspace) goto oom;
   }
   int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  /* 2-D: a PE may use the banks of two border sides (the corner PE (0,0)
+   * has the north and the west ones); which PE needs what is decided at
+   * instantiation (inst_io2d.c) */
+  if (m->axis == 2) lim *= 2;
   if (m->naccess > lim) {
     snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
              m->naccess, m->arch.banks <= m->arch.ports ? "iobuf.banks" : "interconnect.ports", lim);

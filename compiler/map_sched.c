@@ -372,6 +372,17 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
    * toward higher PEs along X: LX <= 0 preferred) */
   int64_t k[2] = {0, 0};
   int pmin[2] = {m->p_min, m->p_min2};
+  /* start from the channels along one axis only (the 1-D bounds): the
+   * smallest kX they allow (lk_p = 1), the largest kX <= 0 (lk_p = 0) */
+  int have[2] = {0, 0};
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || (x->theta && x->theta2)) continue;
+    int i = x->theta ? 0 : 1, th = x->theta ? x->theta : x->theta2;
+    int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x->d);
+    if (pos[i] && th > 0 && (!have[i] || b > k[i])) k[i] = b, have[i] = 1;
+    if (!pos[i] && th < 0 && -(b - ii * pmin[i]) < k[i]) k[i] = -(b - ii * pmin[i]);
+  }
   for (int it = 0; it < 4096; it++) {
     int bad = -1;
     for (int e = 0; e < m->nedges && bad < 0; e++) {

@@ -4,7 +4,9 @@
  * ALUs at II 2, matmul, fir, small recurrences with latency.mul = 3); the
  * registers of the running example; does-not-fit cases naming the
  * resource; and a brute-force check that the symbolic schedule respects
- * every dependence instance for many loop bounds and region sizes.
+ * every dependence instance for many loop bounds and region sizes, on 1-D
+ * regions and on 2-D ones (two tiled dimensions, diagonal channels with
+ * two hops of latency).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,18 +206,31 @@ static int64_t eval_bound(isl_ctx *ctx, const char *s, const ast_program *p, con
 typedef struct {
   const map_config *m;
   const map_edge *e;
-  int64_t lo[AST_MAX_DIMS], E[AST_MAX_DIMS], p;
+  int64_t lo[AST_MAX_DIMS], E[AST_MAX_DIMS], p, p2;
   int checked, bad;
 } verify_ctx;
 
-/* Returns the issue time of op o in iteration I (tile p). */
-static int64_t issue(const verify_ctx *v, const int64_t *I, int o, int64_t *K) {
+/* Returns the issue time of op o in iteration I (tile p; 2-D: tiles p x
+ * p2, *K2 the column tile). */
+static int64_t issue2(const verify_ctx *v, const int64_t *I, int o, int64_t *K, int64_t *K2) {
   int64_t J[AST_MAX_DIMS];
   int mm = v->m->mapped;
   for (int k = 0; k < v->m->ndims; k++) J[k] = I[k] - v->lo[k];
   *K = J[mm] / v->p;
   J[mm] -= *K * v->p;
-  return v->m->ii * map_seq_dist(v->m, J, v->E) + map_lambda_k(v->m, v->E) * *K + v->m->ops[o].tau;
+  *K2 = 0;
+  if (v->m->axis == 2) {
+    *K2 = J[v->m->mapped2] / v->p2;
+    J[v->m->mapped2] -= *K2 * v->p2;
+  }
+  return v->m->ii * map_seq_dist(v->m, J, v->E) + map_lambda_k(v->m, v->E) * *K +
+         map_lambda_k2(v->m, v->E) * *K2 + v->m->ops[o].tau;
+}
+
+/* Returns the issue time of op o in iteration I (1-D). */
+static int64_t issue(const verify_ctx *v, const int64_t *I, int o, int64_t *K) {
+  int64_t K2;
+  return issue2(v, I, o, K, &K2);
 }
 
 static isl_stat verify_point(__isl_take isl_point *pt, void *user) {
@@ -228,22 +243,32 @@ static isl_stat verify_point(__isl_take isl_point *pt, void *user) {
     S[k] = I[k] - v->e->d[k];
   }
   isl_point_free(pt);
-  int64_t tw = issue(v, I, v->e->dst, &K), tv = issue(v, S, v->e->src, &Ks);
-  if (K - Ks != v->e->theta) return isl_stat_ok; /* carried by the other split edge */
+  int64_t K2, Ks2;
+  int64_t tw = issue2(v, I, v->e->dst, &K, &K2), tv = issue2(v, S, v->e->src, &Ks, &Ks2);
+  (void)issue;
+  if (K - Ks != v->e->theta || K2 - Ks2 != v->e->theta2) return isl_stat_ok; /* another split edge's */
   v->checked++;
   if (tw < tv + map_edge_latency(v->m, v->e)) v->bad++;
   return isl_stat_ok;
 }
 
-/* Brute force: every dependence instance for bounds params and t PEs. */
-static void verify(const char *path, const int64_t *params, int t) {
+/* Brute force: every dependence instance for bounds params and t PEs
+ * (tc > 0: a 2-D region of t rows and tc columns, dimensions 0 and 1). */
+static void verify_any(const char *path, const int64_t *params, int t, int tc) {
   arch_config a = arch_config_default();
   a.rd = a.fd = a.id = 16;
-  a.od = 8;
+  a.od = tc > 0 ? 16 : 8;
   a.div = 1;
   a.banks = a.ports = 16;
   fixture f;
-  build(&f, path, NULL, a, 0);
+  if (tc > 0) {
+    memset(&f, 0, sizeof f);
+    f.p = parse_file(path);
+    f.g = f.p ? rdg_build(f.p) : NULL;
+    f.st = f.g ? map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg) : -1;
+  } else {
+    build(&f, path, NULL, a, 0);
+  }
   if (f.st != MAP_OK) { TEST_CHECK(0, "%s maps (%s)", path, f.msg); release(&f); return; }
   isl_ctx *ctx = isl_ctx_alloc();
   verify_ctx v = {.m = &f.m};
@@ -255,6 +280,12 @@ static void verify(const char *path, const int64_t *params, int t) {
   v.p = (v.E[mm] + t - 1) / t;
   if (v.p < f.m.p_min) v.p = f.m.p_min;
   v.E[mm] = v.p;
+  if (tc > 0) {
+    int m2 = f.m.mapped2;
+    v.p2 = (v.E[m2] + tc - 1) / tc;
+    if (v.p2 < f.m.p_min2) v.p2 = f.m.p_min2;
+    v.E[m2] = v.p2;
+  }
   for (int e = 0; e < f.m.nedges; e++) {
     if (f.m.edges[e].kind != MAP_EDGE_DEP) continue;
     v.e = &f.m.edges[e];
@@ -266,9 +297,63 @@ static void verify(const char *path, const int64_t *params, int t) {
     isl_set_foreach_point(s, verify_point, &v);
     isl_set_free(s);
   }
-  TEST_CHECK(v.checked > 0 && v.bad == 0, "%s (%lld, %lld) on %d PEs (p = %lld): %d dependence instances, %d violated",
-             path, (long long)params[0], (long long)params[1], t, (long long)v.p, v.checked, v.bad);
+  TEST_CHECK(v.checked > 0 && v.bad == 0,
+             "%s (%lld, %lld) on %dx%d PEs (p = %lld x %lld): %d dependence instances, %d violated", path,
+             (long long)params[0], (long long)params[1], tc > 0 ? t : 1, tc > 0 ? tc : t, (long long)v.p,
+             (long long)v.p2, v.checked, v.bad);
   isl_ctx_free(ctx);
+  release(&f);
+}
+
+/* verify_any on a 1-D region of t PEs. */
+static void verify(const char *path, const int64_t *params, int t) { verify_any(path, params, t, 0); }
+
+/* 2-D mapping of fir (i rows, j columns): x's dependence (1,1) splits into
+ * four edges, the diagonal one two hops (latency lat + 1 + 2) routed
+ * through the intermediate wrapper, and every channel side has a port. */
+static void test_2d_fir(void) {
+  arch_config a = arch_config_default();
+  a.rd = a.fd = a.id = 16;
+  a.od = 8;
+  a.banks = a.ports = 16;
+  fixture f;
+  memset(&f, 0, sizeof f);
+  f.p = parse_file("regress/programs/fir.pla");
+  f.g = rdg_build(f.p);
+  f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.axis == 2 && f.m.mapped == 0 && f.m.mapped2 == 1, "fir maps 2-D (%s)", f.msg);
+  int th[2][2] = {{0, 0}, {0, 0}}, diag_lat = 0;
+  for (int e = 0; f.st == MAP_OK && e < f.m.nedges; e++) {
+    const map_edge *x = &f.m.edges[e];
+    if (x->kind != MAP_EDGE_DEP || x->d[0] != 1 || x->d[1] != 1 || x->src < 0)
+      continue;
+    th[x->theta][x->theta2] = 1;
+    if (x->theta && x->theta2) diag_lat = map_edge_latency(&f.m, x) == f.m.ops[x->src].lat + 3;
+  }
+  TEST_CHECK(th[0][0] && th[0][1] && th[1][0] && th[1][1], "fir 2-D: d = (1,1) split into (0,0) (0,1) (1,0) (1,1)");
+  TEST_CHECK(diag_lat, "fir 2-D: the diagonal channel's latency counts two hops");
+  int two = 0, sides_ok = 1;
+  for (int r = 0; r < f.m.nroutes; r++) {
+    const map_route *rt = &f.m.routes[r];
+    if (rt->delta && rt->delta2) {
+      two = rt->hops == 2 && strchr("EW", rt->out_side) && strchr("NS", rt->out_side2) &&
+            rt->in_side == (rt->out_side == 'E' ? 'W' : 'E') && rt->in_side2 == (rt->out_side2 == 'S' ? 'N' : 'S');
+    } else {
+      sides_ok &= rt->hops == 1 && rt->out_side == (rt->delta > 0 ? 'S' : rt->delta < 0 ? 'N' : rt->delta2 > 0 ? 'E' : 'W');
+    }
+  }
+  TEST_CHECK(two, "fir 2-D: the diagonal route is E/W then S/N over two hops");
+  TEST_CHECK(sides_ok, "fir 2-D: straight routes leave by the side of their displacement");
+  TEST_CHECK(f.m.lk_p == 1 && f.m.lk_p2 == 1, "fir 2-D: both lambda^K have the pi*p*S term (values flow down and right)");
+  release(&f);
+  /* too few ports: the channels toward the south do not fit */
+  a.ports = 1;
+  memset(&f, 0, sizeof f);
+  f.p = parse_file("regress/programs/fir.pla");
+  f.g = rdg_build(f.p);
+  f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
+  TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "propagation channels toward the") &&
+             strstr(f.msg, "interconnect.ports = 1"), "fir 2-D with 1 port: does not fit, names the side (%s)", f.msg);
   release(&f);
 }
 
@@ -372,5 +457,13 @@ int main(void) {
   int ts[] = {1, 2, 3, 5};
   for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
     for (int j = 0; j < 4; j++) verify(progs[i], pv[j], ts[j]);
+  test_2d_fir();
+  /* 2-D regions: dimensions 0 and 1 onto rows and columns */
+  const char *progs2[] = {"regress/programs/matmul.pla", "regress/programs/fir.pla", "regress/programs/trimv.pla",
+                          "regress/programs/editdist.pla", "regress/programs/gcd.pla", "regress/programs/band.pla"};
+  int64_t pv2[][3] = {{4, 4, 2}, {7, 5, 3}, {9, 6, 2}};
+  int tr2[] = {2, 3, 2}, tc2[] = {2, 2, 4};
+  for (size_t i = 0; i < sizeof progs2 / sizeof *progs2; i++)
+    for (int j = 0; j < 3; j++) verify_any(progs2[i], pv2[j], tr2[j], tc2[j]);
   return test_done();
 }

@@ -1,0 +1,140 @@
+#!/bin/bash
+# twod_cli.sh: n-D loops on 2-D PE regions (tcpa compile --map I,J, tcpa
+# instantiate --pes RxC, tcpa run --pes RxC [--map I,J]); TAP.
+#   - the .sym of a 2-D mapping: version 2, mapped2, lambda-k2, tile
+#     displacement pairs, a diagonal channel routed over two hops; bad
+#     --map forms exit 2; a 1-D .sym on an RxC region exit 2;
+#   - tcpa run --engine model (which checks every output against the
+#     reference interpreter, exit 0 = pass) of matmul, fir, trimv, conv,
+#     maxpool, band on configs/big1d.ini, regions 2x2, 2x4, 4x2, 3x3, 4x4,
+#     loop bounds that divide the region evenly and that do not; outputs
+#     of inner PEs travel through pass-through hops to the border banks;
+#   - summary.json pes [R, C]; --map j,i (transposed) and the default map;
+#   - does not fit: a 1-D program on 2x2, configs/default.ini (resource
+#     named), an inner PE's output that the interconnect cannot carry
+#     (exit 3 naming side, row/column, channels needed and available);
+#   - a few --engine cosim runs on configs/big1d.ini (model and RTL).
+cd "$(dirname "$0")/.." || exit 1
+. tests/tap.sh
+BIG=configs/big1d.ini
+
+# -- compile --map I,J -------------------------------------------------------
+$TCPA compile regress/programs/fir.pla --arch $BIG --map i,j -o "$tmp/fir.sym" > "$tmp/out" 2>&1
+check "compile fir --map i,j: exit 0" $?
+check_eval "fir .sym: version 2 header" "[ \"\$(head -1 $tmp/fir.sym)\" = 'tcpa-sym 2' ]"
+check_eval "fir .sym: mapped 0 axis both, mapped2 1, lambda-k2" \
+  "grep -q '^mapped 0 axis both' $tmp/fir.sym && grep -q '^mapped2 1 p_min' $tmp/fir.sym && grep -q '^lambda-k2 ' $tmp/fir.sym"
+check_eval "fir .sym: x's dependence (1,1) split into (1,0), (0,1) and the diagonal (1,1)" \
+  "grep -q 'd 1,1 theta 1,1 ' $tmp/fir.sym && grep -q 'd 1,1 theta 1,0 ' $tmp/fir.sym && grep -q 'd 1,1 theta 0,1 ' $tmp/fir.sym"
+check_eval "fir .sym: the diagonal channel takes two hops (E then S, through the intermediate wrapper)" \
+  "grep -Eq '^route [0-9]+ edge [0-9]+ delta 1,1 od[0-9]+ [EW][0-9]+ [EW][0-9]+ [NS][0-9]+ [NS][0-9]+ id[0-9]+ hops 2' $tmp/fir.sym"
+check_eval "fir compile report names both dimensions" "grep -q 'mapped dimensions i onto the rows' $tmp/out"
+$TCPA compile regress/programs/fir.pla --arch $BIG --map 1,0 -o "$tmp/fir10.sym" > /dev/null 2>&1
+st=$?
+check_eval "compile --map 1,0 (numbers): rows j, columns i" "[ $st -eq 0 ] && grep -q '^mapped 1 axis both' $tmp/fir10.sym && grep -q '^mapped2 0 ' $tmp/fir10.sym"
+$TCPA compile regress/programs/fir.pla --arch $BIG --map i,i -o "$tmp/x.sym" > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "compile --map i,i: exit 2" "[ $st -eq 2 ] && grep -q 'two different dimensions' $tmp/err"
+$TCPA compile regress/programs/fir.pla --arch $BIG --map i,q -o "$tmp/x.sym" > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "compile --map i,q: exit 2" "[ $st -eq 2 ] && [ ! -e $tmp/x.sym ]"
+
+# -- instantiate --pes RxC ---------------------------------------------------
+$TCPA instantiate "$tmp/fir.sym" --arch $BIG --param N=7 --param T=5 --pes 3x2 -o "$tmp/fir.bin" \
+  --listing "$tmp/fir.lst" > "$tmp/out" 2>&1
+st=$?
+check_eval "instantiate fir N=7 T=5 on 3x2: exit 0, 3x2 PEs, p = 3 x 3" \
+  "[ $st -eq 0 ] && grep -q 'region 3x2, 3x2 PEs used, p = 3 x 3' $tmp/out"
+$TCPA compile regress/programs/fir.pla --arch $BIG -o "$tmp/fir1d.sym" > /dev/null 2>&1
+$TCPA instantiate "$tmp/fir1d.sym" --arch $BIG --param N=7 --param T=5 --pes 2x2 -o "$tmp/x.bin" > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "1-D .sym on 2x2: exit 2 (compiled for a 1xC region)" "[ $st -eq 2 ] && grep -q 'compiled for a 1xC region' $tmp/err"
+$TCPA instantiate "$tmp/fir.sym" --arch $BIG --param N=7 --param T=5 --pes 5x2 -o "$tmp/x.bin" > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "2-D .sym on 5x2 of a 4x4 array: exit 3" "[ $st -eq 3 ] && grep -q 'does not fit the 4x4 array' $tmp/err"
+
+# -- tcpa run --engine model on 2-D regions ----------------------------------
+# model PROG "P=V ..." RxC [MAP]: the run's exit status (0: outputs equal
+# the reference interpreter's).
+model() {
+  local prog=$1 params=$2 pes=$3 map=${4:-} pa="" p
+  for p in $params; do pa="$pa --param $p"; done
+  # shellcheck disable=SC2086
+  $TCPA run regress/programs/$prog.pla --arch $BIG $pa --pes "$pes" ${map:+--map $map} --engine model \
+    > "$tmp/run.out" 2>&1
+  local st=$?
+  check "$prog $params on $pes${map:+ --map $map} (model): exit 0 $(grep -o 'II [0-9]*' "$tmp/run.out" | head -1)" $st
+}
+for pes in 2x2 2x4 4x2 3x3 4x4; do
+  model matmul "N=4 M=4 K=3" $pes i,j       # divides 2x2, 2x4 (rows), 4x4
+  model matmul "N=5 M=6 K=2" $pes i,j       # divides 2x2, 3x3 (columns) only
+  model fir "N=8 T=8" $pes i,j
+  model fir "N=7 T=5" $pes i,j
+  model trimv "N=8" $pes
+  model trimv "N=7" $pes
+  model conv "CO=4 R=4 C=3 CI=1 KR=2 KC=2" $pes o,r
+  model maxpool "R=4 C=4" $pes
+  model maxpool "R=5 C=3" $pes
+done
+model band "N=6 W=5" 2x2
+model band "N=7 W=6" 3x3
+model matmul "N=6 M=5 K=2" 3x2 j,i   # transposed: j onto the rows
+model fir "N=9 T=6" 2x3 j,i
+
+# summary.json: pes [R, C]
+$TCPA run regress/programs/matmul.pla --arch $BIG --param N=5 --param M=7 --param K=2 --pes 2x3 --engine model \
+  --out-dir "$tmp/od" > /dev/null 2>&1
+check_eval "summary.json: status pass, pes [2, 3]" \
+  "grep -q '\"status\": *\"pass\"' $tmp/od/summary.json && tr -d ' \n' < $tmp/od/summary.json | grep -q '\"pes\":\[2,3\]'"
+
+# -- does not fit: exit 3 ----------------------------------------------------
+$TCPA run regress/programs/bitextract.pla --arch $BIG --param N=8 --pes 2x2 --engine model > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "1-D program on 2x2: exit 3 naming the two loop dimensions" \
+  "[ $st -eq 3 ] && grep -q 'tiles two loop dimensions' $tmp/err"
+$TCPA run regress/programs/matmul.pla --param N=4 --param M=4 --param K=3 --pes 2x2 --engine model --map i \
+  > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "--map with one index on 2x2: exit 2" "[ $st -eq 2 ] && grep -q 'two loop indices' $tmp/err"
+for prog in "fir N=8 T=4" "trimv N=6" "matmul N=2 M=2 K=2"; do
+  set -- $prog
+  p=$1
+  shift
+  pa=""
+  for a in "$@"; do pa="$pa --param $a"; done
+  # shellcheck disable=SC2086
+  $TCPA run regress/programs/$p.pla $pa --pes 2x2 --engine model > /dev/null 2>"$tmp/err"
+  st=$?
+  check_eval "$p on configs/default.ini 2x2: exit 3 naming the resource ($(grep -o 'does not fit: [a-z. ]*' "$tmp/err" | head -1))" \
+    "[ $st -eq 3 ] && grep -Eq 'does not fit: .*(pe\\.|imem|ports|banks)' $tmp/err"
+done
+# an inner PE's output that the interconnect cannot carry: two ports and two
+# banks per side; PE (0,1) and (1,0) take both of their border side's banks
+# for their own accesses, so C of PE (1,1) finds no channel north or west
+sed 's/^ports = 8/ports = 2/; s/^banks = 8/banks = 2/' $BIG > "$tmp/narrow.ini"
+$TCPA run regress/programs/matmul.pla --arch "$tmp/narrow.ini" --param N=4 --param M=4 --param K=2 --pes 2x2 \
+  --engine model > /dev/null 2>"$tmp/err"
+st=$?
+check_eval "inner PE I/O that cannot be routed: exit 3" "[ $st -eq 3 ]"
+check_eval "... naming the PE, the side, the column and row, channels needed and available" \
+  "grep -q 'PE (1,1) is not on the array border' $tmp/err && grep -q 'north side, column 1 (1 hops): channels needed 3, available 2' $tmp/err && grep -q 'west side, row 1 (1 hops): channels needed 3, available 2' $tmp/err"
+# the same program with banks to spare routes it (pass-through hops)
+sed 's/^ports = 8/ports = 3/; s/^banks = 8/banks = 3/' $BIG > "$tmp/mid.ini"
+$TCPA run regress/programs/matmul.pla --arch "$tmp/mid.ini" --param N=4 --param M=4 --param K=2 --pes 2x2 \
+  --engine model > /dev/null 2>&1
+check "the same with 3 ports and banks: C of PE (1,1) routed through PE (0,1): exit 0" $?
+
+# -- cosim (model and RTL compared) on configs/big1d.ini ---------------------
+cosim() {
+  local prog=$1 params=$2 pes=$3 pa="" p
+  for p in $params; do pa="$pa --param $p"; done
+  # shellcheck disable=SC2086
+  $TCPA run regress/programs/$prog.pla --arch $BIG $pa --pes "$pes" --engine cosim > "$tmp/run.out" 2>&1
+  check "$prog $params on $pes (cosim): exit 0" $?
+}
+cosim fir "N=6 T=5" 2x2
+cosim matmul "N=3 M=5 K=2" 2x3
+cosim trimv "N=7" 3x3
+
+echo "1..$n"
+exit $fail
