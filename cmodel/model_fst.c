@@ -4,7 +4,7 @@
  * The hierarchy is the RTL's as Verilator names it (rtl/tcpa_top.sv and
  * its generate blocks), every scope a `module` as in the Verilated FST:
  *
- *   TOP.tcpa_top                 clk_i rst_ni run_o done_o
+ *   TOP, TOP.tcpa_top            clk_i rst_ni run_o done_o
  *   TOP.tcpa_top.g_row[R].g_col[C].u_pe
  *                                started sig dbg_start_o dbg_sig_o
  *                                dbg_issue_o dbg_pc_o dbg_halt_o dbg_wr_o
@@ -99,7 +99,7 @@ static int model_fst_var_new(model_fst *w, const char *name, int width) {
   if (width > 1) snprintf(full, sizeof full, "%s [%d:0]", name, width - 1);
   else snprintf(full, sizeof full, "%s", name);
   model_fst_var *v = &w->var[w->nvar];
-  v->h = fstWriterCreateVar(w->ctx, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, (uint32_t)width, full, 0);
+  v->h = fstWriterCreateVar(w->ctx, FST_VT_SV_LOGIC, FST_VD_IMPLICIT, (uint32_t)width, full, 0);
   v->width = width, v->nw = nw, v->off = w->nwords;
   memset(w->cur + w->nwords, 0, (size_t)nw * sizeof *w->cur);
   memset(w->nxt + w->nwords, 0, (size_t)nw * sizeof *w->nxt);
@@ -239,11 +239,14 @@ model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0,
   fstWriterSetTimescale(w->ctx, -12); /* 1 ps, as the Verilated FST */
   fstWriterSetVersion(w->ctx, "tcpa C model (cmodel/model_fst.c)");
   model_fst_scope(w, "TOP", 0);
-  model_fst_scope(w, "tcpa_top", 0);
   w->clk = model_fst_var_new(w, "clk_i", 1);
   w->rst = model_fst_var_new(w, "rst_ni", 1);
   w->run = model_fst_var_new(w, "run_o", 1);
   w->done = model_fst_var_new(w, "done_o", 1);
+  model_fst_scope(w, "tcpa_top", 0); /* the same four, as the Verilated top's ports */
+  static const char *const ports[] = {"clk_i", "rst_ni", "run_o", "done_o"};
+  for (int i = 0; i < 4 && !w->oom; i++)
+    fstWriterCreateVar(w->ctx, FST_VT_SV_LOGIC, FST_VD_IMPLICIT, 1, ports[i], w->var[w->clk + i].h);
   for (int r = 0; r < cfg->rows; r++)
     for (int c = 0; c < cfg->cols; c++) model_fst_declare_pe(w, r, c);
   fstWriterSetUpscope(w->ctx);

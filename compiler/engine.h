@@ -153,6 +153,12 @@ void engine_model_result(const model *m, const engine_model_sink *s, const engin
  * msg (tmp removed). */
 int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *msg, size_t msgsz);
 
+/* Returns ENGINE_OK after running c on the C model for at most
+ * max_cycles cycles with only its FST written to fst (cycle 0 at time t0,
+ * cmodel/model_fst.h); ENGINE_ERR_INPUT with msg. */
+int engine_model_fst(const engine_config *c, const arch_config *arch, const char *fst, uint64_t t0,
+                     uint64_t max_cycles, char *msg, size_t msgsz);
+
 /* Returns ENGINE_OK after finding (or building, with a progress message on
  * stderr) the tcpa-rtl binary of architecture arch into bin; otherwise
  * ENGINE_ERR_INPUT with msg saying why. */
@@ -307,6 +313,16 @@ typedef struct {
  * as the run got; free it with engine_outcome_free. */
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
                int rows, int cols, int dim, const engine_run_opts *o, engine_outcome *out);
+
+/* Returns 0 after writing the reproduction bundle of a failing cosim run
+ * into out_dir/repro (engine_repro.c: repro.sh, command.txt, program,
+ * architecture, inputs, .sym, stream, report and waveform copies) for
+ * program p with parameters params on region rows x cols, configuration c
+ * and the options o (argv, seed); -1 with msg. */
+int engine_repro_write(const char *out_dir, const ast_program *p, const arch_config *arch,
+                       const int64_t *params, const interp_array *ref, int rows, int cols,
+                       const engine_config *c, const engine_run_opts *o, const char *divergence,
+                       char *msg, size_t msgsz);
 
 /* Frees what *out owns. */
 void engine_outcome_free(engine_outcome *out);

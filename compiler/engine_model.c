@@ -107,3 +107,22 @@ void engine_model_result(const model *m, const engine_model_sink *s, const engin
   engine_model_faults(m, r->fault_text, sizeof r->fault_text);
   engine_outputs_gather(c, r, engine_model_bank, (void *)m);
 }
+
+int engine_model_fst(const engine_config *c, const arch_config *arch, const char *fst, uint64_t t0,
+                     uint64_t max_cycles, char *msg, size_t msgsz) {
+  model_error err;
+  model *m = model_new(arch, c->stream, c->stream_len, &err);
+  if (!m) {
+    snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
+    return ENGINE_ERR_INPUT;
+  }
+  model_fst *w = model_fst_open(fst, arch, t0, msg, msgsz);
+  int st = w ? ENGINE_OK : ENGINE_ERR_INPUT;
+  if (w) {
+    model_set_trace(m, model_fst_sink, w);
+    model_fst_run(m, w, max_cycles);
+    if (model_fst_close(w, msg, msgsz)) st = ENGINE_ERR_INPUT;
+  }
+  model_free(m);
+  return st;
+}

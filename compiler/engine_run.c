@@ -17,7 +17,9 @@
  * --out-dir, writes it to DIR/divergence.txt, reruns the RTL up to cycle
  * c+W with the FST limited to cycles c-W..c+W (DIR/rtl.fst) and writes
  * DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
- * DIR/rtl.fst DIR/divergence.gtkw` opens on it.
+ * DIR/rtl.fst DIR/divergence.gtkw` opens on it; the model is rerun to
+ * c+W for DIR/model.fst at the same FST times, and DIR/repro/ receives the
+ * reproduction bundle (engine_repro.c).
  * The RTL's working files (its copy of the stream, bank dumps, log, and
  * traces not kept) live in a temporary directory removed afterwards.
  */
@@ -175,6 +177,14 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
          !engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg);
   }
   if (!ok) fprintf(f, "  (no waveform: %s)\n", msg);
+  /* the model's side, at the same FST times as rtl.fst (its t0) */
+  char *mfst = engine_path(keep, "model.fst");
+  if (mfst && !engine_model_fst(&out->c, arch, mfst, d->t0, d->cycle + (uint64_t)w + 1, msg, sizeof msg))
+    fprintf(f, "  model's waveform:  gtkwave %s %s (the same signals, cycles 0..%" PRIu64 ")\n", mfst, gtkw,
+            d->cycle + (uint64_t)w);
+  else
+    fprintf(f, "  (no model waveform: %s)\n", msg);
+  free(mfst);
   engine_result_free(&r);
   free(fst);
   free(gtkw);
@@ -244,14 +254,18 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
   return st;
 }
 
-/* Removes the divergence files an earlier run may have left in dir. */
+/* Removes the divergence files and the reproduction bundle an earlier run
+ * may have left in dir. */
 static void engine_divergence_clear(const char *dir) {
-  static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst"};
+  static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst"};
   for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
     char *path = engine_path(dir, names[i]);
     if (path) remove(path);
     free(path);
   }
+  char *repro = engine_path(dir, "repro");
+  if (repro) engine_rmtree(repro);
+  free(repro);
 }
 
 /* Returns the status after keeping the stream and the listing in dir. */
@@ -318,6 +332,14 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
   }
   st = engine_run_engines(p, arch, ref, o, work, out);
   if (work[0]) engine_rmtree(work);
+  if (out->diverged && o->out_dir) {
+    if (engine_repro_write(o->out_dir, p, arch, params, ref, rows, cols, &out->c, o, out->divergence, msg,
+                           sizeof msg))
+      diag_error_plain("cosim: no reproduction bundle: %s", msg);
+    else
+      fprintf(stderr, "  reproduction:      %s/repro (rerun: sh %s/repro/repro.sh; waveform: tcpa wave %s)\n",
+              o->out_dir, o->out_dir, o->out_dir);
+  }
   return st;
 }
 

@@ -133,8 +133,15 @@ int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signal
       const char *type = gtkw_token(&p, &n), *w = type ? gtkw_token(&p, &wn) : NULL;
       const char *id = w ? gtkw_token(&p, &n) : NULL, *ref = id ? gtkw_token(&p, &rn) : NULL;
       if (!ref) return -1;
+      /* a vector's range (`dbg_pc_o [23:0]`) is part of GTKWave's name of
+       * it, written without the space (`dbg_pc_o[23:0]`) */
+      const char *after = p, *range;
+      size_t gn;
+      if (!(range = gtkw_token(&after, &gn)) || range[0] != '[') range = NULL, gn = 0;
+      else p = after;
       char full[1400];
-      snprintf(full, sizeof full, "%s%s%.*s", path, plen ? "." : "", (int)rn, ref);
+      snprintf(full, sizeof full, "%s%s%.*s%.*s", path, plen ? "." : "", (int)rn, ref, (int)gn,
+               range ? range : "");
       int under = !strncmp(full, scope, slen) && full[slen] == '.';
       if ((under || (depth == 1 && gtkw_is_clock(ref, rn))) &&
           gtkw_signals_add(out, full, atoi(w)))

@@ -282,7 +282,7 @@ EOF
     fst2vcd "$tmp/e/rtl.fst" > "$tmp/w.vcd" 2>/dev/null
     # every variable of the VCD with its full scope
     awk '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
-         $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5 }' "$tmp/w.vcd" |
+         $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5 ($6 ~ /^\[/ ? $6 : "") }' "$tmp/w.vcd" |
       sort -u > "$tmp/vars"
     grep -v '^[[*@-]' "$tmp/e/divergence.gtkw" | sort -u > "$tmp/named"
     missing=$(comm -23 "$tmp/named" "$tmp/vars" | head -3 | tr '\n' ' ')

@@ -321,8 +321,8 @@ static void test_gtkw(void) {
   gtkw_signals s = {0};
   int rc = gtkw_vcd_header_signals(vcd_hdr, scope, &s);
   TEST_CHECK(rc == 0 && s.n == 3 && !strcmp(s.v[0].name, "TOP.clk_i") &&
-                 !strcmp(s.v[1].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc") && s.v[1].width == 8 &&
-                 !strcmp(s.v[2].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result"),
+                 !strcmp(s.v[1].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc[7:0]") && s.v[1].width == 8 &&
+                 !strcmp(s.v[2].name, "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result[31:0]"),
              "signals of the PE (not of its neighbour) and the clock from a VCD header (%d)", s.n);
   gtkw_view v;
   TEST_CHECK(gtkw_view_at(&v, 125, 10, 17, 4) == 0 && v.marker == 295 && v.start == 255 &&
@@ -342,9 +342,9 @@ static void test_gtkw(void) {
     TEST_CHECK(strstr(t, "[treeopen] TOP.tcpa_top.g_row[1].g_col[2].u_pe.\n") &&
                    strstr(t, "[treeopen] TOP.\n"), "PE scope opened in the tree");
     const char *g1 = strstr(t, "@800200\n-TOP.tcpa_top.g_row[1].g_col[2].u_pe\n@22\n"
-                               "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc\n@1000200\n");
+                               "TOP.tcpa_top.g_row[1].g_col[2].u_pe.pc[7:0]\n@1000200\n");
     const char *g2 = strstr(t, "-TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1]\n@22\n"
-                               "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result\n");
+                               "TOP.tcpa_top.g_row[1].g_col[2].u_pe.g_fu[1].result[31:0]\n");
     const char *g0 = strstr(t, "@800200\n-top\n@28\nTOP.clk_i\n@1000200\n-top\n");
     TEST_CHECK(g0 && g1 && g2 && g0 < g1 && g1 < g2, "groups: top (clock, binary), the PE, each "
                "sub-scope (hex)");

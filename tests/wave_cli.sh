@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# wave_cli.sh: `tcpa wave RUNDIR` and the reproduction bundle of a failing
+# cosim run (docs/user-guide.md, "Looking at a mismatch"):
+#   - wave without a waveform (no RUNDIR, not a directory, a ref run's
+#     directory): exit 2 with a message; a model run's: model.fst printed;
+#   - a real mismatch: the stream of bitextract poked (tcpa stream-poke, an
+#     immediate) by a fake harness that execs the real one; cosim exits 1
+#     and leaves rtl.fst, model.fst, divergence.gtkw and repro/;
+#   - wave --print prints `gtkwave DIR/rtl.fst DIR/divergence.gtkw`
+#     (--model: model.fst); without --print it runs $TCPA_GTKWAVE with them;
+#   - GTKWave itself under Xvfb (xvfb-run) opens that FST and save file: a
+#     Tcl script (--script) prints what it loaded and quits; no error on
+#     stderr, the FST's facilities loaded, the PE's signals displayed, the
+#     marker at the divergence; the model's FST with the same save file too;
+#   - the bundle: repro.sh, command.txt (the command line, seed), program,
+#     architecture, inputs, .sym (instantiates to the bundle's stream),
+#     stream, .gtkw; copied elsewhere, `sh repro.sh` reruns the same run from
+#     another directory and finds the same divergence.
+# Prints TAP lines.
+set -u
+. tests/tap.sh
+BUILD=${BUILD:-build}
+unset TCPA_RTL TCPA_GTKWAVE
+TCPA_ABS=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
+
+# skip REASON: one skipped TAP line.
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+# Returns 0 when harness $1 exists and no RTL or harness source is newer.
+rtl_fresh() {
+  [ -x "$1" ] && [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]
+}
+# Prints the value of key $2 in summary.json $1.
+jget() {
+  sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1
+}
+# Prints the divergence line of summary.json $1 (commas and quotes in it).
+jdiv() { sed -n 's/^  "divergence": "\(.*\)",\{0,1\}$/\1/p' "$1" | head -1; }
+
+# -- no waveform ------------------------------------------------------------------
+"$TCPA" wave >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "no RUNDIR" "$tmp/err"
+check "wave without RUNDIR: exit 2" $?
+"$TCPA" wave "$tmp/none" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "$tmp/none: not a directory" "$tmp/err"
+check "wave on a missing directory: exit 2 naming it" $?
+"$TCPA" run regress/programs/bitextract.pla --param N=8 --engine ref --out-dir "$tmp/ref" >/dev/null 2>&1
+"$TCPA" wave "$tmp/ref" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "holds no waveform (neither rtl.fst nor model.fst)" "$tmp/err" && [ ! -s "$tmp/out" ]
+check "wave on a directory without a waveform: exit 2, a clear message, no command" $?
+"$TCPA" run regress/programs/bitextract.pla --param N=8 --engine model --out-dir "$tmp/mod" >/dev/null 2>&1
+"$TCPA" wave "$tmp/mod" --print >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $tmp/mod/model.fst" ]
+check "wave --print on a model run: gtkwave DIR/model.fst ($(cat "$tmp/out"))" $?
+
+RTL=$BUILD/bin/tcpa-rtl
+if ! rtl_fresh "$RTL"; then
+  skip "$RTL missing or older than the RTL (make rtl): no mismatch, GTKWave or bundle tests"
+  exit $fail
+fi
+RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
+
+# -- a real mismatch: a poked stream on the real RTL ------------------------------
+ARGS="regress/programs/bitextract.pla --param N=8 --pes 1x2 --seed 5"
+"$TCPA" run $ARGS --engine model --out-dir "$tmp/clean" >/dev/null 2>&1
+word=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields |
+  awk '$3 == "program" && $8 ~ /w2$/ && $9 == "0x00000001" { print $1; exit }')
+cat > "$tmp/poke.sh" <<EOF
+#!/usr/bin/env bash
+s=\$1; shift
+$TCPA_ABS stream-poke "\$s" --word ${word:-0} --xor 2 -o "\$s.bad" || exit 3
+exec $RTL_ABS "\$s.bad" "\$@"
+EOF
+chmod +x "$tmp/poke.sh"
+D=$tmp/m
+TCPA_RTL=$tmp/poke.sh "$TCPA" run $ARGS --engine cosim --out-dir "$D" >"$tmp/out" 2>"$tmp/err"
+st=$?
+div=$(jdiv "$D/summary.json")
+[ $st -eq 1 ] && [ -n "$div" ] && [ "$div" != null ] && [ -s "$D/rtl.fst" ] && [ -s "$D/model.fst" ] &&
+  [ -s "$D/divergence.gtkw" ] && grep -q "reproduction: *$D/repro" "$tmp/err"
+check "cosim on a stream poked at word ${word:-?}: exit 1 ($st), rtl.fst, model.fst, divergence.gtkw, repro/ ($div)" $?
+
+"$TCPA" wave "$D" --print >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $D/rtl.fst $D/divergence.gtkw" ]
+check "wave --print: gtkwave DIR/rtl.fst DIR/divergence.gtkw" $?
+"$TCPA" wave --model "$D" --print >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $D/model.fst $D/divergence.gtkw" ]
+check "wave --model --print: the model's FST with the same save file" $?
+printf '#!/bin/sh\necho "$@" > %s/viewer.args\nexit 7\n' "$tmp" > "$tmp/viewer.sh"
+chmod +x "$tmp/viewer.sh"
+TCPA_GTKWAVE=$tmp/viewer.sh "$TCPA" wave "$D" >"$tmp/out" 2>&1
+st=$?
+[ $st -eq 7 ] && [ "$(cat "$tmp/viewer.args")" = "$D/rtl.fst $D/divergence.gtkw" ] &&
+  grep -q "^$tmp/viewer.sh $D/rtl.fst $D/divergence.gtkw$" "$tmp/out"
+check "wave runs the viewer on them (prints the command; the viewer's exit status $st)" $?
+TCPA_GTKWAVE=$tmp/no-such-viewer "$TCPA" wave "$D" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "cannot run" "$tmp/err"
+check "wave with a viewer that cannot be started: exit 2" $?
+
+# -- GTKWave under Xvfb -------------------------------------------------------------
+# gw.sh: gtkwave with the arguments tcpa wave gives it, plus a Tcl script
+# that reports what was loaded and quits.
+cat > "$tmp/q.tcl" <<'EOF'
+puts "facs [gtkwave::getNumFacs]"
+puts "dumpfile [gtkwave::getDumpFileName]"
+puts "marker [gtkwave::getMarker]"
+puts "displayed [llength [gtkwave::getDisplayedSignals]] [gtkwave::getDisplayedSignals]"
+gtkwave::/File/Quit
+EOF
+printf '#!/bin/sh\nexec gtkwave "$@" --script %s/q.tcl\n' "$tmp" > "$tmp/gw.sh"
+chmod +x "$tmp/gw.sh"
+if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null; then
+  skip "xvfb-run or gtkwave missing (scripts/setup.sh installs xvfb, gtkwave)"
+else
+  marker=$(sed -n 's/^\*[-0-9.e]* \([0-9]*\) .*/\1/p' "$D/divergence.gtkw")
+  TCPA_GTKWAVE=$tmp/gw.sh timeout 60 xvfb-run -a "$TCPA" wave "$D" >"$tmp/gw.out" 2>"$tmp/gw.err"
+  st=$?
+  facs=$(sed -n 's/^facs //p' "$tmp/gw.out") shown=$(sed -n 's/^displayed \([0-9]*\).*/\1/p' "$tmp/gw.out")
+  bad=$(grep -iE "error|could not|cannot|warning|failed|not found" "$tmp/gw.err" | head -2 | tr '\n' ' ')
+  [ $st -eq 0 ] && [ -z "$bad" ] && [ "${facs:-0}" -gt 1000 ] && grep -q "^dumpfile $D/rtl.fst$" "$tmp/gw.out" &&
+    [ "${shown:-0}" -gt 10 ] && grep -q "g_row\[0\].g_col\[[01]\].u_pe" "$tmp/gw.out" &&
+    [ -n "$marker" ] && grep -q "^marker $marker$" "$tmp/gw.out"
+  check "GTKWave (Xvfb) loads rtl.fst and divergence.gtkw without an error: $facs facilities, $shown signals shown, marker $marker${bad:+ (stderr: $bad)}" $?
+  TCPA_GTKWAVE=$tmp/gw.sh timeout 60 xvfb-run -a "$TCPA" wave --model "$D" >"$tmp/gw.out" 2>"$tmp/gw.err"
+  st=$?
+  facs=$(sed -n 's/^facs //p' "$tmp/gw.out") shown=$(sed -n 's/^displayed \([0-9]*\).*/\1/p' "$tmp/gw.out")
+  [ $st -eq 0 ] && ! grep -qiE "error|failed" "$tmp/gw.err" && [ "${facs:-0}" -gt 100 ] &&
+    grep -q "^dumpfile $D/model.fst$" "$tmp/gw.out" && [ "${shown:-0}" -gt 10 ] && grep -q "^marker $marker$" "$tmp/gw.out"
+  check "GTKWave (Xvfb) loads model.fst with the same save file: $facs facilities, $shown of its signals shown by name" $?
+fi
+
+# -- the reproduction bundle --------------------------------------------------------
+R=$D/repro
+st=0
+for f in repro.sh command.txt program.pla arch.ini inputs/v.txt program.sym config.bin config.lst \
+         divergence.gtkw divergence.txt rtl.fst model.fst; do
+  [ -s "$R/$f" ] || { st=1; echo "# missing $R/$f"; }
+done
+grep -q "^command:   tcpa run $ARGS --engine cosim --out-dir $D$" "$R/command.txt" && grep -q "^seed:      5$" "$R/command.txt" &&
+  grep -q "TCPA_RTL=$tmp/poke.sh" "$R/command.txt" || st=1
+cmp -s "$R/config.bin" "$D/config.bin" && cmp -s "$R/program.pla" regress/programs/bitextract.pla &&
+  cmp -s "$R/inputs/v.txt" "$D/inputs/v.txt" && cmp -s "$R/arch.ini" configs/default.ini || st=1
+check "bundle: repro.sh, command.txt (command line, seed, harness), program, arch, inputs, .sym, stream, .gtkw, FSTs" $st
+"$TCPA" instantiate "$R/program.sym" --param N=8 --pes 1x2 --arch "$R/arch.ini" --in v="$R/inputs/v.txt" \
+  -o "$tmp/inst.bin" >/dev/null 2>&1 && cmp -s "$tmp/inst.bin" "$R/config.bin"
+check "bundle: program.sym instantiates to the bundle's stream" $?
+cp -r "$R" "$tmp/elsewhere"
+! grep -v '^#' "$tmp/elsewhere/repro.sh" | grep -q "regress/programs\|$D"
+st=$?
+(cd / && TCPA=$TCPA_ABS TCPA_RTL=$tmp/poke.sh sh "$tmp/elsewhere/repro.sh" "$tmp/rerun" >"$tmp/rr.out" 2>&1)
+rc=$?
+[ $st -eq 0 ] && [ $rc -eq 1 ] && [ -n "$div" ] && [ "$(jdiv "$tmp/rerun/summary.json")" = "$div" ] &&
+  [ "$(jget "$tmp/rerun/summary.json" seed)" = 5 ]
+check "bundle moved elsewhere: sh repro.sh reruns it from / with one command, the same divergence (exit $rc)" $?
+"$TCPA" wave "$R" --print >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $R/rtl.fst $R/divergence.gtkw" ]
+check "wave on the bundle: its own copies of rtl.fst and divergence.gtkw" $?
+exit $fail
