@@ -19,6 +19,7 @@ packages=(
   zlib1g-dev        # FST writer compression
   python3           # regression reports
   xvfb              # headless X for the GTKWave test
+  xauth             # xvfb-run needs it (only a Recommends of xvfb)
   clang             # libFuzzer targets (make fuzz, tests/fuzz.sh)
   libclang-rt-14-dev # libFuzzer and sanitizer runtimes of clang 14
 )
