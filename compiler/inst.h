@@ -62,6 +62,9 @@ typedef struct {
                        * (its number among them; inst_signals.c) */
   int tail_of;        /* tail_len > 0: the node whose words it continues in */
   int tail_len;       /* slots shared with tail_of (0: none; inst_merge.c) */
+  int pre_of;         /* pre_len > 0: the node whose first words it runs */
+  int pre_len;        /* slots shared with pre_of (0: none; inst_signals.c) */
+  int pre_sig;        /* the signal pre_of's word pre_len - 1 branches on */
 } inst_kclass;
 
 /* A CFG edge (Algorithm 3): control passes from kernel class `from` to `to`
@@ -215,6 +218,10 @@ int inst_merge_suffix(const inst_fuprog *f, int v, int w, int ii, const int *fol
  * chain (parallel edges joined) and every node's host is re-resolved.
  * Returns 0, -1 on error. */
 int inst_merge_tail(inst_fuprog *f, int v, int w, int m);
+
+/* Returns the number of first slots kernel classes v and w of f have in
+ * common (same instruction and fold distance). */
+int inst_merge_prefix(const inst_fuprog *f, int v, int w, int ii, const int *fold);
 
 /* Returns the root of node v's tail chain (v itself when it has none). */
 int inst_merge_root(const inst_fuprog *f, int v);
