@@ -161,17 +161,35 @@ $TCPA instantiate "$tmp/im.sym" --arch "$tmp/imem.ini" --param N=16 --pes 1x3 -o
 check "pe.imem 6: exit 3 naming class, FU, words" $?
 
 # Start delays are bounded by the GC's control-signal history
-# (ARCH_GC_HISTORY steps of ii, docs/timing.md 2): editdist M=2 on 1x4 of
-# configs/big1d.ini has ii 11 and lambda^K = 11p - 4; N=165 puts the last
-# PE at 1374 <= 127*11 = 1397 cycles (fits), N=170 at 1407 (exit 3).
-"$TCPA" compile regress/programs/editdist.pla --arch configs/big1d.ini -o "$tmp/ed.sym" >/dev/null 2>&1
-"$TCPA" instantiate "$tmp/ed.sym" --arch configs/big1d.ini --param N=165 --param M=2 --pes 1x4 \
-  -o "$tmp/ed.bin" >/dev/null 2>&1
-check "editdist N=165 on 1x4: last start delay 1374 within the signal history" $?
-"$TCPA" instantiate "$tmp/ed.sym" --arch configs/big1d.ini --param N=170 --param M=2 --pes 1x4 \
-  -o "$tmp/ed2.bin" >/dev/null 2>"$tmp/ed.err"
-rc=$?
-[ $rc -eq 3 ] && grep -q "control-signal history: the last PE starts 1407 cycles" "$tmp/ed.err" &&
-  [ ! -e "$tmp/ed2.bin" ]
-check "editdist N=170 on 1x4: beyond the signal history, exit 3 naming it, no stream (exit $rc)" $?
+# (ARCH_GC_HISTORY = 128 steps of ii, docs/timing.md 2): the last PE of a
+# 1x4 region starts 3 * lambda^K cycles after the first, at most 127 * ii.
+# editdist M=2 on 1x4 of configs/big1d.ini: ii and lambda^K = A*p + C from
+# tcpa compile (they change with the configuration's units and latencies).
+out=$("$TCPA" compile regress/programs/editdist.pla --arch configs/big1d.ini -o "$tmp/ed.sym" 2>/dev/null)
+ii=$(sed -n 's/.*RecMII [0-9]*, II \([0-9]*\).*/\1/p' <<<"$out")
+lk=$(sed -n 's/.*lambda^K = \([0-9]*\)\*p \([-+]\) \([0-9]*\)$/\1 \2\3/p' <<<"$out")
+read -r la lc <<<"$lk"
+check_eval "editdist on big1d: lambda^K = ${la:-?}*p ${lc:-?} with II ${ii:-?} (from tcpa compile)" \
+  '[ -n "$ii" ] && [ -n "$la" ] && [ "$la" = "$ii" ]'
+: "${ii:=1}" "${la:=1}" "${lc:=0}"
+# Around the largest tile size that fits (pok): every N either fits with a
+# printed p whose delay is within the bound, or exits 3 naming a delay
+# 3 * (A*p + C) beyond it, writing no stream; both outcomes occur.
+bound=$((127 * ii)) pok=$(( (127 * ii - 3 * lc) / (3 * la) ))
+fits=0 refused=0 bad=
+for ((N = 4 * pok - 4; N <= 4 * pok + 4; N++)); do
+  rm -f "$tmp/ed.bin"
+  out=$("$TCPA" instantiate "$tmp/ed.sym" --arch configs/big1d.ini --param N=$N --param M=2 --pes 1x4 \
+        -o "$tmp/ed.bin" 2>"$tmp/ed.err"); rc=$?
+  if [ $rc -eq 0 ]; then
+    p=$(sed -n 's/.*, p = \([0-9]*\),.*/\1/p' <<<"$out")
+    [ -n "$p" ] && [ $((3 * (la * p + lc))) -le $bound ] && fits=$((fits + 1)) || bad="$bad N=$N(p=$p)"
+  else
+    d=$(sed -n 's/.*control-signal history: the last PE starts \([0-9]*\) cycles.*/\1/p' "$tmp/ed.err")
+    [ $rc -eq 3 ] && [ -n "$d" ] && [ "$d" -gt $bound ] && [ $(( (d / 3 - lc) % la )) -eq 0 ] &&
+      [ ! -e "$tmp/ed.bin" ] && refused=$((refused + 1)) || bad="$bad N=$N(exit $rc)"
+  fi
+done
+[ -z "$bad" ] && [ $fits -gt 0 ] && [ $refused -gt 0 ]
+check "editdist N=$((4 * pok - 4))..$((4 * pok + 4)) on 1x4: $fits fit within $bound cycles of start delay, $refused exit 3 naming a delay beyond it, no stream${bad:+ (wrong:$bad)}" $?
 exit $fail
