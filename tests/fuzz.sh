@@ -23,11 +23,13 @@ if ! command -v clang >/dev/null 2>&1 && [ ! -x "$FB/fuzz_parse" ]; then
   exit 0
 fi
 
-# Runs target $1 with the remaining arguments, its output in $tmp/$1.log;
-# returns its exit status.
+# Runs target $1 with the remaining arguments (and its dictionary
+# fuzz/$1.dict when there is one), its output in $tmp/$1.log; returns its
+# exit status.
 fuzz_run() {
-  local t=$1; shift
-  timeout 600 "$FB/fuzz_$t" -close_fd_mask=3 -timeout=10 -rss_limit_mb=2048 \
+  local t=$1 dict=; shift
+  [ -f "fuzz/$t.dict" ] && dict=-dict=fuzz/$t.dict
+  timeout 600 "$FB/fuzz_$t" $dict -close_fd_mask=3 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$tmp/art-$t-" "$@" >"$tmp/$t.log" 2>&1
 }
 
