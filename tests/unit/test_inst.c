@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "inst.h"
+#include "parse.h"
+#include "rdg.h"
 #include "sym.h"
 #include "test.h"
 
@@ -207,7 +209,69 @@ done:
   map_config_free(&m);
 }
 
+/* 2-D: fir (i rows, j columns) on 3x2 of a 4x4 array with N=7, T=5:
+ * p = 3, pc = 3 (imperfect in both), 3x2 PEs, PE numbers k = r*tc + c,
+ * start delays d0 + LR r + LC c, classes that partition the PEs, and
+ * every access served by a border PE of its column (north) or row (west)
+ * over exactly r or c hops, its own bank when on the border. */
+static void test_2d(void) {
+  ast_program *p = parse_file("regress/programs/fir.pla");
+  rdg *g = p ? rdg_build(p) : NULL;
+  arch_config a = arch_config_default();
+  a.rd = a.fd = a.id = 16;
+  a.od = 16;
+  a.imem = 256;
+  a.gc_signals = 16;
+  a.banks = a.ports = 8;
+  map_config m;
+  char msg[512];
+  int st = g ? map_build_2d(p, g, &a, 0, 1, &m, msg, sizeof msg) : -1;
+  TEST_CHECK(st == MAP_OK, "fir maps onto 2-D (%s)", msg);
+  if (st != MAP_OK) goto done;
+  inst x;
+  char *pn[2] = {"N", "T"};
+  int64_t pv[2] = {7, 5};
+  st = inst_run(&x, &m, &a, 2, pn, pv, 3, 2, msg, sizeof msg);
+  TEST_CHECK(st == INST_OK, "fir N=7 T=5 instantiates on 3x2 (%s)", msg);
+  if (st == INST_OK) {
+    TEST_CHECK(x.p == 3 && x.p2 == 3 && x.tr == 3 && x.tc == 2 && x.t == 6, "p %lld pc %lld, %dx%d PEs (want 3, 3, 3x2)",
+               (long long)x.p, (long long)x.p2, x.tr, x.tc);
+    int delays = 1, rc = 1;
+    for (int k = 0; k < x.t; k++) {
+      int r, c;
+      inst_pe_rc(&x, k, &r, &c);
+      rc &= r == k / 2 && c == k % 2;
+      delays &= inst_pe_delay(&x, k) - inst_pe_delay(&x, 0) == x.lk * r + x.lk2 * c && inst_pe_delay(&x, k) >= 0;
+    }
+    TEST_CHECK(rc && delays, "PE numbers r*tc + c; start delays d0 + LR r + LC c >= 0 (LR %lld, LC %lld)",
+               (long long)x.lk, (long long)x.lk2);
+    int cover = 1;
+    for (int k = 0; k < x.t; k++) cover &= x.pe_class[k] >= 0 && x.pe_class[k] < x.npc && x.pc[x.pe_class[k]].rep <= k;
+    TEST_CHECK(cover && x.npc >= 4, "%d processor classes partition the 6 PEs, each represented by its smallest", x.npc);
+    int served = 1, any_hop = 0;
+    for (int ac = 0; ac < m.naccess; ac++)
+      for (int k = 0; k < x.t; k++) {
+        const inst_io *io = &x.io[ac];
+        if (io->pside[k] < 0) continue;
+        int r, c;
+        inst_pe_rc(&x, k, &r, &c);
+        if (io->hops[k] == 0) served &= io->prow[k] == r && io->pcol[k] == c;
+        else if (io->pside[k] == STREAM_SIDE_NORTH) served &= io->prow[k] == 0 && io->pcol[k] == c && io->hops[k] == r;
+        else served &= io->pside[k] == STREAM_SIDE_WEST && io->pcol[k] == 0 && io->prow[k] == r && io->hops[k] == c;
+        any_hop |= io->hops[k] > 0;
+      }
+    TEST_CHECK(served, "every access is served by its own border bank or a north/west chain of r or c hops");
+    TEST_CHECK(any_hop, "y of the inner column (c = 1 of a 4-column array) travels through a chain");
+  }
+  inst_free(&x);
+  map_config_free(&m);
+done:
+  rdg_free(g);
+  ast_program_free(p);
+}
+
 int main(void) {
+  test_2d();
   test_partition();
   test_paper();
   return test_done();
