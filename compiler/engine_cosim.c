@@ -267,7 +267,11 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
   out->stop_cycle = last;
   out->model_cycles = model_cycles(cm.m);
   if (st == LOCKSTEP_ERROR && !msg[0]) snprintf(msg, msgsz, "%s", lockstep_error_message(ls));
-  if (st == LOCKSTEP_REFUSED) snprintf(msg, msgsz, "the traces cannot be compared: different versions or fingerprints");
+  if (st == LOCKSTEP_REFUSED) {
+    const lockstep_divergence *r = lockstep_result(ls);
+    snprintf(msg, msgsz, "the traces cannot be compared: trace format %d, fingerprint 0x%016" PRIx64
+             " (model) and %d, 0x%016" PRIx64 " (RTL)", r->version_model, r->fp_model, r->version_rtl, r->fp_rtl);
+  }
   if (st == LOCKSTEP_DIVERGED) {
     engine_cosim_describe(lockstep_result(ls), &rs.timing, &out->div, out->line, sizeof out->line);
     lockstep_report_write(ls, report);
