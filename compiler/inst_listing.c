@@ -35,6 +35,9 @@ static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
       for (int b = fp->k[v].nsig - 1; b >= 0; b--) fprintf(f, " c%d", fp->k[v].sig[b]);
     }
     fputc('\n', f);
+    if (fp->k[v].pre_len > 0)
+      fprintf(f, "        shares its first %d slots: runs q%d's words, branching on c%d\n", fp->k[v].pre_len,
+              fp->k[v].pre_of, fp->k[v].pre_sig);
     if (fp->k[v].tail_len > 0)
       fprintf(f, "        shares its last %d slots: continues in q%d at slot %d\n", fp->k[v].tail_len,
               fp->k[v].tail_of, x->m->ii - fp->k[v].tail_len);

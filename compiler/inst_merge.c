@@ -195,3 +195,14 @@ int inst_merge_tail(inst_fuprog *f, int v, int w, int m) {
   free(nm);
   return st;
 }
+
+int inst_merge_prefix(const inst_fuprog *f, int v, int w, int ii, const int *fold) {
+  const inst_kclass *a = &f->k[v], *b = &f->k[w];
+  int p = 0;
+  for (int s = 0; s < ii; s++, p++) {
+    if (!inst_merge_insn_eq(&a->slot[s], &b->slot[s])) break;
+    if ((a->op[s] < 0) != (b->op[s] < 0)) break;
+    if (fold && a->op[s] >= 0 && fold[a->op[s]] != fold[b->op[s]]) break;
+  }
+  return p;
+}

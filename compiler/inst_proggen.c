@@ -22,6 +22,10 @@
  * only its first ii - tail_len words, the last of them a `goto` into its
  * host's words (same copy); its edges belong to the root of its chain.
  *
+ * A node sharing another's first pre_len slots (inst_signals.c) has only
+ * its words from slot pre_len on; edges into it enter the other node, whose
+ * word of slot pre_len - 1 branches to them on the node's signal.
+ *
  * Finally words that behave alike are shared (inst_gen_dedupe): two words
  * with the same instruction and branch whose targets behave alike (the
  * coarsest such partition, as in DFA minimization; a `next` counts as a
@@ -115,9 +119,25 @@ static void inst_rename(const inst_gen *g, const inst_kclass *k, int s, isa_insn
 }
 
 /* Returns the first word of node `to` in the copy the current one
- * branches to. */
+ * branches to (a node sharing another's first words is entered there). */
 static int inst_node_pc(const inst_gen *g, int to) {
+  if (g->f->k[to].pre_len > 0) to = g->f->k[to].pre_of;
   return g->pcs[((g->copy + 1) % g->unroll) * g->f->nk + to];
+}
+
+/* Sets the branch of plain word in of slot s of node w: to the own words
+ * of the node that shares w's first s + 1 slots, if any, on its signal
+ * (else the following word). */
+static void inst_prefix_branch(const inst_gen *g, int w, int s, isa_insn *in) {
+  const inst_fuprog *f = g->f;
+  for (int v = 0; v < f->nk; v++)
+    if (f->k[v].pre_len == s + 1 && f->k[v].pre_of == w) {
+      in->br = ISA_BR_COND;
+      in->nsel = 1;
+      in->sel[0] = (uint8_t)f->k[v].pre_sig;
+      in->target[0] = (uint16_t)(g->n + 1);
+      in->target[1] = (uint16_t)g->pcs[g->copy * f->nk + v];
+    }
 }
 
 /* Returns the index bits [lo, hi) decided at level l of L for nsig bits,
@@ -242,9 +262,10 @@ static int inst_emit_node(inst_gen *g, int v) {
   int ii = g->x->m->ii;
   if (k->tail_len > 0) return inst_emit_shared(g, v);
   int L = inst_levels(g, k);
-  for (int s = 0; s < ii - (L ? L : 1); s++) {
+  for (int s = k->pre_len; s < ii - (L ? L : 1); s++) {
     isa_insn in = k->slot[s];
     inst_rename(g, k, s, &in);
+    inst_prefix_branch(g, v, s, &in);
     if (inst_put(g, &in)) return -1;
   }
   if (L) return inst_emit_tail(g, v, L, 0, 0);
@@ -283,7 +304,8 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
       }
       g->pcs[u * f->nk + v] = pc;
       if (!u) f->k[v].pc = pc;
-      pc += f->k[v].tail_len > 0 ? ii - f->k[v].tail_len : inst_node_size(g->bits, ii, f->k[v].nsig, L);
+      pc += f->k[v].tail_len > 0 ? ii - f->k[v].tail_len
+                                 : inst_node_size(g->bits, ii, f->k[v].nsig, L) - f->k[v].pre_len;
       if (L)
         for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
     }

@@ -261,11 +261,13 @@ static int inst_sig_words(const inst *x, const inst_fuprog *f) {
     if (L > ii) return -1;
     for (int v = 0; v < f->nk; v++)
       if (f->k[v].tail_len > 0 && f->k[v].tail_of == r && f->k[v].tail_len < L) return -1;
-    words += inst_node_words(ii, bt, d);
+    words += inst_node_words(ii, bt, d) - f->k[r].pre_len;
     halt |= d > 1 && h;
   }
   return words + halt;
 }
+
+static int inst_sig_prefix(const inst *x, inst_fuprog *f, const int *fold, int budget);
 
 /* Returns the words the tail of v shared with w over m slots would leave
  * (-1: not valid); f is unchanged afterwards. */
@@ -324,7 +326,98 @@ static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
     cur = best;
   }
   free(tl);
+  if (!st) st = inst_sig_prefix(x, f, fold, budget);
   return st;
+}
+
+/* Returns the outgoing edges of node v of f. */
+static int inst_sig_degree(const inst_fuprog *f, int v) {
+  int d = 0;
+  for (int e = 0; e < f->ne; e++) d += f->e[e].from == v;
+  return d;
+}
+
+/* Returns the branch levels a node with d edges needs. */
+static int inst_sig_levels(const inst *x, int d) {
+  int bits = 0, nb = 0;
+  while ((2 << bits) <= x->arch.branch_targets) bits++;
+  if (bits < 1) bits = 1;
+  while ((1 << nb) < d) nb++;
+  return (nb + bits - 1) / bits;
+}
+
+/* Returns 1 when node u's step runs the word of slot s of node w: u is w,
+ * u shares w's first words beyond s, or u's tail chain enters w at a slot
+ * <= s. */
+static int inst_sig_passes(const inst *x, const inst_fuprog *f, int u, int w, int s) {
+  if (u == w) return 1;
+  if (f->k[u].pre_len > 0) return f->k[u].pre_of == w && f->k[u].pre_len > s;
+  for (int y = u, guard = 0; f->k[y].tail_len > 0 && guard <= f->nk; guard++) {
+    int entry = x->m->ii - f->k[y].tail_len;
+    y = f->k[y].tail_of;
+    if (y == w) return entry <= s;
+  }
+  return 0;
+}
+
+/* Returns 1 when node v may run the first p slots of node w's words and
+ * branch away after them (see inst_sig_prefix). */
+static int inst_sig_prefix_ok(const inst *x, const inst_fuprog *f, int v, int w, int p) {
+  int ii = x->m->ii;
+  if (v == w || v == 0 || p < 1 || p >= ii) return 0;
+  if (f->k[v].pre_len || f->k[v].tail_len || f->k[w].pre_len || f->k[w].tail_len) return 0;
+  for (int y = 0; y < f->nk; y++) {
+    if (f->k[y].tail_len > 0 && f->k[y].tail_of == v) return 0;
+    if (f->k[y].pre_len > 0 && (f->k[y].pre_of == v || (f->k[y].pre_of == w && f->k[y].pre_len == p))) return 0;
+  }
+  if (inst_sig_levels(x, inst_sig_degree(f, v)) > ii - p) return 0;
+  return p - 1 < ii - inst_sig_levels(x, inst_sig_degree(f, w));
+}
+
+/* Returns INST_OK after sharing kernel prefixes in program f while it
+ * needs more than `budget` words: node v whose first p slots equal node
+ * w's runs w's first p words; w's word of slot p - 1 branches to v's own
+ * words on a signal that is 1 in v's iterations (and 0 in those of every
+ * other node running that word), edges into v enter w. Each round takes
+ * the longest prefix. */
+static int inst_sig_prefix(const inst *x, inst_fuprog *f, const int *fold, int budget) {
+  for (int cur = inst_sig_words(x, f); cur > budget;) {
+    int bv = -1, bw = -1, bp = 0;
+    for (int v = 0; v < f->nk; v++)
+      for (int w = 0; w < f->nk; w++) {
+        int p = v == w ? 0 : inst_merge_prefix(f, v, w, x->m->ii, fold);
+        if (p > bp && inst_sig_prefix_ok(x, f, v, w, p)) {
+          bv = v;
+          bw = w;
+          bp = p;
+        }
+      }
+    if (bv < 0) break;
+    f->k[bv].pre_of = bw;
+    f->k[bv].pre_len = bp;
+    cur = inst_sig_words(x, f);
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after colouring the local signal of every shared prefix
+ * of f (1 on the sharer's iterations, 0 on those of the other nodes that
+ * run the branching word). */
+static int inst_sig_prefix_signals(inst *x, inst_colours *cs, inst_fuprog *f) {
+  for (int v = 0; v < f->nk; v++) {
+    inst_kclass *k = &f->k[v];
+    if (k->pre_len <= 0) continue;
+    isl_set *ones = isl_set_copy(k->q);
+    isl_set *zeros = isl_set_empty(isl_set_get_space(f->dom));
+    for (int u = 0; u < f->nk; u++)
+      if (u != v && inst_sig_passes(x, f, u, k->pre_of, k->pre_len - 1))
+        zeros = isl_set_union(zeros, isl_set_copy(f->k[u].q));
+    int g = inst_sig_colour(cs, ones, isl_set_coalesce(zeros));
+    if (g < 0) return INST_ERR_INTERNAL;
+    k->pre_sig = g;
+    x->nlocal++;
+  }
+  return INST_OK;
 }
 
 int inst_signals(inst *x, char *msg, size_t msgsz) {
@@ -343,6 +436,7 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
         st = inst_sig_node(x, &cs, fp, v, a, msg, msgsz);
         x->nlocal += fp->k[v].nsig;
       }
+      if (!st) st = inst_sig_prefix_signals(x, &cs, fp);
     }
   free(a);
   free(fold);

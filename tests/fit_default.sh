@@ -12,10 +12,11 @@
 #     comment, or exit 0 (a run that starts to fit is fine; it is printed);
 #     every run that exits 0 has every FU program within pe.imem and
 #     reports, per FU, fewer or as many words as without the reductions;
-#   - shared kernel tails are used somewhere (fir N=4 T=2 on 1x1 needs
-#     them);
+#   - shared kernel tails and prefixes are used (fir N=4 T=2 on 1x1 needs
+#     tails, fir N=6 T=3 on 1x4 prefixes);
 #   - the reductions never change behaviour: with TCPA_INST_SHARE_ALL=1
-#     (tails shared in every program, not only in those over pe.imem)
+#     (tails and prefixes shared in every program, not only in those over
+#     pe.imem)
 #     every benchmark runs on configs/big1d.ini against the reference;
 #   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
 #     `make rtl`; skipped while it is missing or older than rtl/ and tb/).
@@ -30,7 +31,8 @@ bitextract N=16                     -- fit fit fit fit
 fir N=4 T=2                         -- fit fit fit fit
 fir N=3 T=2                         -- fit fit fit fit
 fir N=5 T=2                         -- fit fit fit fit
-fir N=6 T=3                         -- no no no no
+fir N=6 T=3                         -- no no fit fit
+fir N=5 T=3                         -- no no fit fit
 matmul N=2 M=1 K=2                  -- fit fit fit fit
 matmul N=1 M=2 K=2                  -- fit fit fit fit
 matmul N=2 M=2 K=2                  -- no no no no
@@ -99,14 +101,21 @@ while read -r line; do
   done
 done <<< "$TABLE"
 
-# Shared tails are what makes fir N=4 T=2 fit on 1x1.
+# Shared tails are what makes fir N=4 T=2 fit on 1x1, shared prefixes fir
+# N=6 T=3 on 1x4.
 rm -rf "$tmp/o"
 $TCPA run regress/programs/fir.pla --engine model --arch configs/default.ini --pes 1x1 --param N=4 --param T=2 \
   --out-dir "$tmp/o" > /dev/null 2>&1
 grep -q "shares its last [0-9]* slots: continues in q[0-9]* at slot [0-9]*" "$tmp/o/config.lst"
 check "fir N=4 T=2 on 1x1: the listing shows shared kernel tails" $?
+rm -rf "$tmp/o"
+$TCPA run regress/programs/fir.pla --engine model --arch configs/default.ini --pes 1x4 --param N=6 --param T=3 \
+  --out-dir "$tmp/o" > /dev/null 2>&1
+grep -q "shares its first [0-9]* slots: runs q[0-9]*'s words, branching on c[0-9]*" "$tmp/o/config.lst"
+check "fir N=6 T=3 on 1x4: the listing shows shared kernel prefixes" $?
 
-# Tails shared everywhere (TCPA_INST_SHARE_ALL=1) on configs/big1d.ini.
+# Tails and prefixes shared everywhere (TCPA_INST_SHARE_ALL=1) on
+# configs/big1d.ini.
 while read -r prog pes params; do
   args=()
   for p in $params; do args+=(--param "$p"); done
@@ -114,15 +123,16 @@ while read -r prog pes params; do
   TCPA_INST_SHARE_ALL=1 $TCPA run regress/programs/$prog.pla --engine model --arch configs/big1d.ini --pes $pes \
     "${args[@]}" --out-dir "$tmp/o" > /dev/null 2>&1
   rc=$?
-  shared=$(grep -c "shares its last" "$tmp/o/config.lst" 2>/dev/null)
+  shared=$(grep -c "shares its last\|shares its first" "$tmp/o/config.lst" 2>/dev/null)
   [ $rc -eq 0 ] && [ "${shared:-0}" -gt 0 ]
-  check "tails shared in every program: $prog $params on $pes (big1d): model = reference (exit $rc, ${shared:-0} shared tails)" $?
+  check "sharing in every program: $prog $params on $pes (big1d): model = reference (exit $rc, ${shared:-0} shared tails and prefixes)" $?
 done <<'EOF'
 bitextract 1x3 N=16
 fir 1x2 N=9 T=3
 fir 4x1 N=7 T=4
 matmul 1x2 N=3 M=2 K=3
-trimv 4x1 N=5
+trimv 4x1 N=4
+trimv 1x2 N=4
 dotprod 1x3 N=8
 editdist 1x2 N=4 M=5
 gcd 1x2 N=4 S=6
@@ -144,6 +154,7 @@ if [ -x "$RTL" ] && [ -z "$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name '
   done <<'EOF'
 fir 1x1 N=4 T=2
 fir 1x2 N=5 T=2
+fir 1x4 N=6 T=3
 matmul 1x1 N=2 M=1 K=2
 matmul 4x1 N=1 M=2 K=2
 trimv 1x4 N=5

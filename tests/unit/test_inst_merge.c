@@ -283,6 +283,8 @@ int main(void) {
     build(ctx, &tc, &f);
     TEST_CHECK(inst_merge_suffix(&f, 0, 1, 3, fold) == 2, "tails: XAB and YAB share 2 slots");
     TEST_CHECK(inst_merge_suffix(&f, 2, 0, 3, fold) == 1, "tails: ZCB and XAB share 1 slot");
+    TEST_CHECK(inst_merge_prefix(&f, 0, 1, 3, fold) == 0 && inst_merge_prefix(&f, 0, 0, 3, fold) == 3,
+               "prefixes: XAB and YAB share none, XAB and itself all 3 slots");
     TEST_CHECK(inst_merge_tail(&f, 0, 1, 2) == 0, "tails: n0 continues in n1");
     TEST_CHECK(inst_merge_tail(&f, 1, 0, 2) == -1, "tails: n1 cannot continue in its own chain");
     TEST_CHECK(inst_merge_tail(&f, 2, 0, 1) == 0, "tails: n2 continues in n0's chain");
@@ -292,6 +294,15 @@ int main(void) {
     TEST_CHECK(inst_merge_root(&f, 2) == 1 && inst_merge_root(&f, 0) == 1, "tails: n1 is the root");
     TEST_CHECK(edges_match(ctx, &tc, &f), "tails: every edge leaves from the root, targets unchanged (n2 -> n0 too)");
     TEST_CHECK(same_behaviour(ctx, &tc, &f), "tails: same kernels and successors for every j");
+    release(&f);
+  }
+  /* prefixes: first slots equal, fold distances included */
+  {
+    inst_fuprog f;
+    build(ctx, &cases[3], &f); /* AB / .. / AB with folds 00 00 01 */
+    TEST_CHECK(inst_merge_prefix(&f, 0, 2, 2, fold) == 1, "prefixes: AB and AB (B folded differently) share 1 slot");
+    TEST_CHECK(inst_merge_prefix(&f, 0, 2, 2, NULL) == 2, "prefixes: without fold distances all 2 slots");
+    TEST_CHECK(inst_merge_prefix(&f, 0, 1, 2, fold) == 0, "prefixes: AB and .. share none");
     release(&f);
   }
   /* without fold distances the instructions alone decide */
