@@ -221,8 +221,8 @@ static int cli_inst_main(const cli_inst_opts *o) {
     printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor classes, %d control signals, "
            "stream %zu bytes\n",
            o->out, o->rows, o->cols, x.t, (long long)x.p, m.ii, x.npc, x.nsig, 4 * (6 + w.n));
-    if (o->time) printf("time: instantiate %.6f s, emit %.6f s\n", t_run, t_emit);
   }
+  if (!st && o->time) printf("time: instantiate %.6f s, emit %.6f s\n", t_run, t_emit);
   stream_writer_free(&w);
   for (int a = 0; data.vals && a < m.narrays; a++) free(data.vals[a]);
   free(data.vals);
