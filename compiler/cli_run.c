@@ -54,9 +54,9 @@
 #define RUN_RANDOM_LO (-1000)
 #define RUN_RANDOM_HI 1000
 
-typedef enum { RUN_ENGINE_REF, RUN_ENGINE_MODEL, RUN_ENGINE_RTL, RUN_ENGINE_COSIM } run_engine;
+typedef enum { RUN_ENGINE_REF, RUN_ENGINE_MODEL, RUN_ENGINE_RTL, RUN_ENGINE_COSIM, RUN_ENGINE_SYSTEMC } run_engine;
 
-static const char *const run_engine_names[] = {"ref", "model", "rtl", "cosim"};
+static const char *const run_engine_names[] = {"ref", "model", "rtl", "cosim", "systemc"};
 
 /* A NAME=VALUE option as given. */
 typedef struct {
@@ -89,7 +89,7 @@ typedef struct {
 static void run_usage(FILE *f) {
   fputs("usage: tcpa run PROGRAM.pla [--arch FILE] [--param NAME=VALUE]...\n"
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
-        "                [--engine ref|model|rtl|cosim] [--in NAME=FILE]...\n"
+        "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
         "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
@@ -101,7 +101,9 @@ static void run_usage(FILE *f) {
         "  --engine E         ref: the reference interpreter only; model: the C\n"
         "                     cycle-accurate model; rtl: the Verilated RTL; cosim:\n"
         "                     model and RTL, traces compared cycle by cycle\n"
-        "                     (default cosim); each checked against ref\n"
+        "                     (default cosim); systemc: model and RTL as SystemC\n"
+        "                     modules in lockstep under the SystemC kernel (tcpa-sc);\n"
+        "                     each checked against ref\n"
         "  --in NAME=FILE     values of an input array (data-file format); inputs\n"
         "                     not given are uniform random in [-1000, 1000]\n"
         "  --seed N           seed of the random inputs (default 1)\n"
@@ -247,12 +249,12 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     o->map = v;
     return 0;
   case 4:
-    for (int e = 0; e < 4; e++)
+    for (int e = 0; e < 5; e++)
       if (!strcmp(v, run_engine_names[e])) {
         o->engine = (run_engine)e;
         return 0;
       }
-    diag_error_plain("--engine: expected ref, model, rtl or cosim, got '%s'", v);
+    diag_error_plain("--engine: expected ref, model, rtl, cosim or systemc, got '%s'", v);
     return -1;
   case 5:
     if (o->nin >= RUN_MAX_OPTS) {
@@ -556,7 +558,7 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_uint(w, "predicted_cycles", c->pred_cycles);
   json_writer_uint(w, "predicted_done_cycles", c->pred_done);
   run_json_cycles(w, "done_cycles", ran, r, 1);
-  if (o->engine == RUN_ENGINE_COSIM) {
+  if (o->engine == RUN_ENGINE_COSIM || o->engine == RUN_ENGINE_SYSTEMC) {
     run_json_cycles(w, "rtl_cycles", eo->ran_rtl, &eo->rtl, 0);
     run_json_cycles(w, "rtl_done_cycles", eo->ran_rtl, &eo->rtl, 1);
     if (eo->diverged) json_writer_string(w, "divergence", eo->divergence);
@@ -571,7 +573,7 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   }
   json_writer_uint(w, "mismatches", eo->mismatches);
   json_writer_uint(w, "faults", (ran ? r->faults : 0) +
-                                    (o->engine == RUN_ENGINE_COSIM && eo->ran_rtl ? eo->rtl.faults : 0));
+                                    ((o->engine == RUN_ENGINE_COSIM || o->engine == RUN_ENGINE_SYSTEMC) && eo->ran_rtl ? eo->rtl.faults : 0));
 }
 
 /* Writes summary.json's content to f. */

@@ -275,7 +275,10 @@ typedef int (*engine_bank_fn)(void *ctx, int row, int col, int side, int bank, u
 void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank_fn fn, void *ctx);
 
 /* Which engines run. */
-typedef enum { ENGINE_KIND_MODEL = 1, ENGINE_KIND_RTL = 2, ENGINE_KIND_COSIM = 3 } engine_kind;
+typedef enum {
+  ENGINE_KIND_MODEL = 1, ENGINE_KIND_RTL = 2, ENGINE_KIND_COSIM = 3,
+  ENGINE_KIND_SYSTEMC = 4 /* model and RTL under the SystemC kernel (engine_systemc.c) */
+} engine_kind;
 
 typedef struct {
   engine_kind kind;
@@ -306,6 +309,16 @@ typedef struct {
   int lockstep_ran;         /* cosim: the lockstep run happened; */
   engine_lockstep lockstep; /* where it stopped, cycles each engine ran */
 } engine_outcome;
+
+/* Returns the status after running the configuration out->c on the
+ * SystemC engine (engine_systemc.c: tcpa-sc, the model and the Verilated
+ * RTL as SystemC modules compared cycle by cycle) with the temporary
+ * directory work; fills out->model and out->rtl (outputs only when the
+ * traces agree), out->diverged and out->divergence. A divergence is
+ * printed (stderr, DIR/divergence.txt) and is ENGINE_MISMATCH; checking
+ * the results against the reference is left to the caller. */
+int engine_systemc_run(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                       const engine_run_opts *o, const char *work, engine_outcome *out);
 
 /* Returns the ENGINE_* status of running program p (its reference outputs
  * in ref) on the engines of o, region rows x cols, tiled dimension dim;

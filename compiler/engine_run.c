@@ -280,10 +280,22 @@ static int engine_keep_config(const engine_config *c, const char *dir) {
   return rc;
 }
 
+/* Returns the status of the systemc engine: tcpa-sc's verdict and, when
+ * the traces agree, both results checked as cosim checks them. */
+static int engine_run_systemc(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                              const engine_run_opts *o, const char *work, engine_outcome *out) {
+  int st = engine_systemc_run(p, arch, ref, o, work, out);
+  if (st || out->diverged) return st;
+  st = engine_result_check("model", &out->c, p, ref, &out->model, out);
+  int st2 = engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
+  return st ? st : st2;
+}
+
 /* Returns the status after running the engines of o on the built
  * configuration; work is the temporary directory (rtl, cosim). */
 static int engine_run_engines(const ast_program *p, const arch_config *arch, const interp_array *ref,
                               const engine_run_opts *o, const char *work, engine_outcome *out) {
+  if (o->kind == ENGINE_KIND_SYSTEMC) return engine_run_systemc(p, arch, ref, o, work, out);
   const char *keep = o->out_dir;
   int cosim = o->kind == ENGINE_KIND_COSIM;
   char *mtrace = engine_path(keep ? keep : (cosim ? work : NULL), "model.trace");
