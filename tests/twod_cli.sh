@@ -82,7 +82,7 @@ model matmul "N=6 M=5 K=2" 3x2 j,i   # transposed: j onto the rows
 model fir "N=9 T=6" 2x3 j,i
 
 # summary.json: pes [R, C]
-$TCPA run regress/programs/matmul.pla --arch $BIG --param N=5 --param M=7 --param K=2 --pes 2x3 --engine model \
+$TCPA run regress/programs/matmul.pla --arch $BIG --param N=3 --param M=5 --param K=2 --pes 2x3 --engine model \
   --out-dir "$tmp/od" > /dev/null 2>&1
 check_eval "summary.json: status pass, pes [2, 3]" \
   "grep -q '\"status\": *\"pass\"' $tmp/od/summary.json && tr -d ' \n' < $tmp/od/summary.json | grep -q '\"pes\":\[2,3\]'"
