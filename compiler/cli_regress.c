@@ -14,6 +14,8 @@
  *   --merge DIR...   read each DIR/summary.json and write one report of
  *            all their runs (shards of one suite, or several suites).
  * `--list` prints the runs (id, seed, command) without running them.
+ * The environment variable TCPA_REGRESS_EXEC names another program to run
+ * in place of this binary (tests run a fake `tcpa` through it).
  *
  * Exit status: 0 every run met its expectation (pass, or nofit where that
  * is expected); 1 otherwise (or interrupted); 2 invalid input.
@@ -359,7 +361,8 @@ static int regress_main(const regress_opts *o) {
   char title[4200];
   snprintf(title, sizeof title, "tcpa regress: %s", o->nmerge ? "merged" : l.n ? l.v[0].suite : "");
   if (!o->nmerge) {
-    regress_exec_opts eo = {"/proc/self/exe", out, o->jobs, o->timeout, isatty(2), o->time_inst, stdout};
+    const char *self = getenv("TCPA_REGRESS_EXEC"); /* test hook (docs/regress.md) */
+    regress_exec_opts eo = {self && *self ? self : "/proc/self/exe", out, o->jobs, o->timeout, isatty(2), o->time_inst, stdout};
     fprintf(stdout, "tcpa regress: %zu run%s%s%s, -j %d, timeout %d s, output %s\n", l.n, l.n == 1 ? "" : "s",
             o->shard ? ", shard " : "", o->shard ? o->shard : "", o->jobs, o->timeout, out);
     fflush(stdout);

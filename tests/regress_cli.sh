@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# regress_cli.sh: tests of `tcpa regress` (docs/regress.md), TAP.
+#
+# (A) suite files: expansion over lists, ranges and regions (--list), the
+#     deterministic seeds of seeds=random:K, errors as FILE:LINE:COL.
+# (B) verdicts, timeouts, crashes and bucketing, through a fake `tcpa`
+#     (TCPA_REGRESS_EXEC) whose behaviour the program's name selects:
+#     pass, divergences (summary.json "divergence" lines of the lockstep
+#     checker's form) at different PEs and registers that must share one
+#     bucket, a hop divergence in another, differing outputs, invalid,
+#     nofit, a run that sleeps past --timeout, one killed by SIGSEGV; the
+#     outputs junit.xml (well-formed, counts), summary.json, report.html
+#     (inline SVG); exit status; --rerun-failed (only the failures, with
+#     waveform settings); sharding (disjoint, complete, deterministic) and
+#     --merge of the shards.
+# (C) real runs: regress/suites/smoke (the `make test` regression), and,
+#     when the RTL mutants harness is built and current, cosim divergences of
+#     two RTL mutants bucketed by their real signatures and rerun with
+#     waveforms (rtl.fst, divergence.gtkw).
+. "$(dirname "$0")/tap.sh"
+set -u
+BUILD=${BUILD:-build}
+[ -x "$TCPA" ] || { echo "not ok 1 - $TCPA is not built"; exit 1; }
+
+# -- (A) suite files ------------------------------------------------------------
+cat >"$tmp/a.suite" <<'EOF'
+# a comment
+suite alpha
+set engine=model arch=default
+run bitextract N=13,20 pes=1x1,1x2 seeds=1..3   # 2 x 2 x 3 = 12
+run fir N=9 T=3 pes=1d arch=big1d              # 4x4: 1x1..1x4, 2x1..4x1 = 7
+run regress/programs/matmul.pla N=2 M=3 K=4 engine=model,cosim seeds=random:2 expect=nofit  # 4
+EOF
+"$TCPA" regress "$tmp/a.suite" --list >"$tmp/a.list" 2>"$tmp/a.err"; st=$?
+check "suite: --list exits 0" $st
+check_eval "suite: 12 + 7 + 4 runs" '[ "$(wc -l <"$tmp/a.list")" -eq 23 ]'
+check_eval "suite: lists expand in the documented order (params before seeds)" \
+  '[ "$(sed -n 1,4p "$tmp/a.list" | cut -d" " -f1 | tr "\n" " ")" = "bitextract_N13_1x1_model_default_s1 bitextract_N13_1x1_model_default_s2 bitextract_N13_1x1_model_default_s3 bitextract_N20_1x1_model_default_s1 " ]'
+check_eval "suite: pes=1d on a 4x4 array gives 1x1..1x4 and 2x1..4x1" \
+  '[ "$(grep -o "^fir_N9-T3_[0-9]x[0-9]" "$tmp/a.list" | sed "s/fir_N9-T3_//" | tr "\n" " ")" = "1x1 1x2 1x3 1x4 2x1 3x1 4x1 " ]'
+check_eval "suite: every run prints its seed and its tcpa run command line" \
+  '[ "$(grep -c " seed=[0-9][0-9]* .* tcpa run .* --seed [0-9]" "$tmp/a.list")" -eq 23 ]'
+check_eval "suite: expect=nofit recorded" '[ "$(grep -c "expect=nofit" "$tmp/a.list")" -eq 4 ]'
+s1=$(grep "^matmul" "$tmp/a.list" | sed 's/.* seed=\([0-9]*\).*/\1/' | tr '\n' ' ')
+"$TCPA" regress "$tmp/a.suite" --list | grep "^matmul" | sed 's/.* seed=\([0-9]*\).*/\1/' | tr '\n' ' ' >"$tmp/s2"
+check_eval "suite: seeds=random:K are the same on every listing ($s1)" '[ "$s1" = "$(cat "$tmp/s2")" ]'
+check_eval "suite: seeds=random:K differ between runs" \
+  '[ "$(echo $s1 | tr " " "\n" | sort -u | wc -l)" -eq 4 ]'
+s3=$("$TCPA" regress "$tmp/a.suite" --list --seed-base 5 | grep "^matmul" | sed 's/.* seed=\([0-9]*\).*/\1/' | tr '\n' ' ')
+check_eval "suite: --seed-base changes the random seeds" '[ -n "$s3" ] && [ "$s3" != "$s1" ]'
+check_eval "suite: the default output directory is build/regress/<suite file>" \
+  'grep -q -- "--out-dir build/regress/a/bitextract_N13_1x1_model_default_s1\$" "$tmp/a.list"'
+"$TCPA" regress "$tmp/a.suite" --list --arch configs/big1d.ini --engine cosim --pes 1x3 >"$tmp/o.list"
+check_eval "suite: --arch/--engine/--pes override every run" \
+  '[ "$(grep -c -- "--arch configs/big1d.ini --engine cosim --pes 1x3" "$tmp/o.list")" -eq "$(wc -l <"$tmp/o.list")" ] && [ "$(wc -l <"$tmp/o.list")" -eq 9 ]'
+
+# Checks that suite text $2 is refused (exit 2) with the message $3 at $4.
+suite_error() {
+  printf '%s\n' "$2" >"$tmp/bad.suite"
+  "$TCPA" regress "$tmp/bad.suite" --list >/dev/null 2>"$tmp/bad.err"; local st=$? want="$3" at="$4"
+  check_eval "suite error: $1 (exit 2, $4)" \
+    '[ $st -eq 2 ] && grep -q "^$tmp/bad.suite:$at: error: .*$want" "$tmp/bad.err"'
+}
+suite_error "unknown directive" "runn fir N=1" "unknown directive 'runn'" "1:1"
+suite_error "missing program" "set engine=model
+run nosuchprog N=1" "program 'regress/programs/nosuchprog.pla'" "2:5"
+suite_error "bad engine" "run fir N=9 T=3 engine=verilog" "engine: expected ref, model, rtl or cosim" "1:24"
+suite_error "bad region" "run fir N=9 T=3 pes=1x2,3" "pes: expected RxC" "1:21"
+suite_error "bad range" "run fir N=9..3 T=3" "expected a range A..B" "1:1"
+suite_error "not KEY=VALUE" "run fir N=9 T" "expected KEY=VALUE, got 'T'" "1:13"
+suite_error "key twice" "run fir N=9 T=3 seeds=1 seed=2" "'seeds' given twice" "1:25"
+suite_error "bad expect" "run fir N=9 T=3 expect=maybe" "expect: expected any, pass or nofit" "1:24"
+suite_error "missing architecture" "run fir N=9 T=3 arch=nosuch" "architecture 'configs/nosuch.ini'" "1:22"
+printf '# nothing\n' >"$tmp/empty.suite"
+"$TCPA" regress "$tmp/empty.suite" --list >/dev/null 2>"$tmp/e.err"; st=$?
+check_eval "suite error: no runs (exit 2)" '[ $st -eq 2 ] && grep -q "no runs" "$tmp/e.err"'
+"$TCPA" regress --shard 3/2 "$tmp/a.suite" --list >/dev/null 2>&1; st=$?
+check_eval "--shard 3/2 refused (exit 2)" '[ $st -eq 2 ]'
+
+# -- sharding ------------------------------------------------------------------
+for k in 1 2 3; do "$TCPA" regress "$tmp/a.suite" --list --shard $k/3 | cut -d' ' -f1 >"$tmp/sh$k"; done
+cut -d' ' -f1 "$tmp/a.list" >"$tmp/all.ids"
+check_eval "shard: 3 shards are disjoint and together the whole suite" \
+  '[ "$(cat "$tmp"/sh1 "$tmp"/sh2 "$tmp"/sh3 | sort | uniq -d | wc -l)" -eq 0 ] && cmp -s <(cat "$tmp"/sh1 "$tmp"/sh2 "$tmp"/sh3 | sort) <(sort "$tmp/all.ids")'
+check_eval "shard: sizes differ by at most one (8 8 7)" \
+  '[ "$(wc -l <"$tmp/sh1") $(wc -l <"$tmp/sh2") $(wc -l <"$tmp/sh3")" = "8 8 7" ]'
+check_eval "shard: K/N takes runs K, K+N, ... in suite order" \
+  'cmp -s "$tmp/sh2" <(sed -n "2~3p" "$tmp/all.ids")'
+
+# -- (B) a fake tcpa ------------------------------------------------------------
+mkdir -p "$tmp/progs"
+for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash; do : >"$tmp/progs/$p.pla"; done
+cat >"$tmp/fake-tcpa" <<'EOF'
+#!/usr/bin/env bash
+# a fake `tcpa` for tests/regress_cli.sh: the program's name picks the outcome
+cmd=$1; shift
+case $cmd in
+  compile) while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done; exit 0 ;;
+  instantiate) echo "time: instantiate 0.0${RANDOM:0:2} s, emit 0.001 s"; exit 0 ;;
+  run) ;;
+  *) exit 2 ;;
+esac
+prog=$1; shift
+out= seed= engine= window= pes=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;; --seed) seed=$2; shift ;; --engine) engine=$2; shift ;;
+    --window) window=$2; shift ;; --pes) pes=$2; shift ;;
+  esac; shift
+done
+echo "$engine $window" >"$out/fake-args"
+name=$(basename "$prog" .pla)
+summary() { # status [divergence-or-null] [mismatches]
+  cat >"$out/summary.json" <<J
+{
+  "program": "$name", "engine": "$engine", "status": "$1", "pes": [1, 2], "seed": $seed,
+  "cycles": $((40 + seed)), "ii": 2, "processor_classes": 2, "config_bytes": 1024, "pes_used": ${pes#1x},
+  "predicted_cycles": $((40 + seed)), "done_cycles": 50, "predicted_done_cycles": 50,
+  "divergence": ${2:-null}, "mismatches": ${3:-0}, "faults": 0
+}
+J
+}
+case $name in
+  pass*) summary pass; exit 0 ;;
+  divwr*) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd$((seed + 2)): different values in the two traces; expected '1 wr 0,1 1 rd3 0x1', got '1 wr 0,1 1 rd3 0x2'\""
+          echo "tcpa: error: cosim: the model and the RTL diverge" >&2; exit 1 ;;
+  divhop) summary fail "\"cycle 7, PE (0,0), hop side e port 0: missing in the RTL; expected '7 hop 0,0 e 0 0x00000001', got '(nothing)'\""; exit 1 ;;
+  outs) summary fail null 3; echo "tcpa: error: model: 3 of 13 output elements differ from the reference" >&2; exit 1 ;;
+  bad) echo "tcpa: error: --param N: out of range" >&2; exit 2 ;;
+  nofit) echo "tcpa: error: nofit does not fit: registers rd: needs 7, pe.rd = 4" >&2; exit 3 ;;
+  slow) sleep 30; exit 0 ;;
+  crash) kill -SEGV $$ ;;
+esac
+exit 9
+EOF
+chmod +x "$tmp/fake-tcpa"
+P=$tmp/progs
+cat >"$tmp/b.suite" <<EOF
+suite beta
+set engine=model arch=default
+run $P/pass1.pla N=1 pes=1x1,1x2,1x4 seeds=1,2
+run $P/pass2.pla N=1 engine=ref
+run $P/divwr.pla N=1 pes=1x2 engine=cosim seeds=1,2
+run $P/divwr2.pla N=1 pes=1x2 engine=cosim seeds=3
+run $P/divhop.pla N=1 engine=cosim
+run $P/outs.pla N=1
+run $P/bad.pla N=1
+run $P/nofit.pla N=1
+run $P/nofit.pla N=2 expect=pass
+run $P/pass1.pla N=9 expect=nofit
+run $P/slow.pla N=1 timeout=1
+run $P/crash.pla N=1
+EOF
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/b.suite" -j 3 --timeout 20 --out-dir "$tmp/bo" \
+  >"$tmp/b.out" 2>"$tmp/b.err"; st=$?
+O=$tmp/bo
+check_eval "fake: exit 1 when runs fail" '[ $st -eq 1 ]'
+check_eval "fake: one line per run with its verdict and seed (18)" \
+  '[ "$(grep -c "^\[[0-9]*/18\] [a-z]* .* seed [0-9]" "$tmp/b.out")" -eq 18 ]'
+check_eval "fake: stderr not a terminal: no progress line" '! grep -q $'"'"'\r'"'"' "$tmp/b.out" "$tmp/b.err"'
+check_eval "fake: counts" \
+  'grep -q "^18 runs: 8 pass, 5 fail, 1 invalid, 2 nofit, 1 timeout, 1 crash" "$tmp/b.out"'
+check_eval "fake: the slow run is killed after its 1 s timeout" \
+  'grep -q "^\[[0-9]*/18\] timeout  *[1-3]\.[0-9]s .*slow" "$tmp/b.out"'
+check_eval "fake: SIGSEGV is a crash with the signal" 'grep -q "crash .*-- crash: signal 11" "$tmp/b.out"'
+check_eval "fake: nofit prints the resource" 'grep -q "nofit .*-- registers rd: needs 7, pe.rd = 4" "$tmp/b.out"'
+check "fake: junit.xml is well-formed" \
+  "$(python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$O/junit.xml" >/dev/null 2>&1; echo $?)"
+python3 - "$O/junit.xml" >"$tmp/junit.txt" <<'EOF'
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+s = d.getElementsByTagName("testsuite")[0]
+print(s.getAttribute("name"), s.getAttribute("tests"), s.getAttribute("failures"), s.getAttribute("errors"),
+      s.getAttribute("skipped"), len(d.getElementsByTagName("testcase")),
+      len([p for p in d.getElementsByTagName("property") if p.getAttribute("name") == "seed"]))
+EOF
+# failures: 5 fail + nofit expected to pass + pass expected not to fit; errors: invalid, timeout, crash
+check_eval "fake: junit counts (suite beta, 18 tests, 7 failures, 3 errors, 1 skipped, 18 seeds)" \
+  '[ "$(cat "$tmp/junit.txt")" = "beta 18 7 3 1 18 18" ]'
+python3 - "$O/summary.json" >"$tmp/buckets.txt" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["buckets"]:
+    print(b["count"], b["signature"]["text"], ",".join(sorted(b["runs"])))
+print("total", d["total"], d["not_ok"], d["ok"])
+EOF
+check_eval "fake: divergences at different PEs, cycles and registers share one bucket (3)" \
+  'grep -q "^3 divergence: wr FU 1 -> rd @ write-back (value) divwr2_N1_1x2_cosim_default_s3,divwr_N1_1x2_cosim_default_s1,divwr_N1_1x2_cosim_default_s2$" "$tmp/buckets.txt"'
+check_eval "fake: a hop divergence is its own bucket" \
+  'grep -q "^1 divergence: hop side e port 0 @ interconnect (missing) divhop" "$tmp/buckets.txt"'
+check_eval "fake: differing outputs bucketed by check and engine" \
+  'grep -q "^1 outputs @ model outs_" "$tmp/buckets.txt"'
+check_eval "fake: 8 buckets (wr, hop, outputs, invalid, nofit, fits, timeout, crash)" \
+  '[ "$(grep -vc ^total "$tmp/buckets.txt")" -eq 8 ] && grep -q "^total 18 10 False" "$tmp/buckets.txt"'
+check_eval "fake: the largest bucket comes first" '[ "$(head -c 2 "$tmp/buckets.txt")" = "3 " ]'
+python3 -c 'import json, sys; print(sum(r["instantiate_seconds"] is not None for r in json.load(open(sys.argv[1]))["runs"]))' \
+  "$O/summary.json" >"$tmp/timed.txt"
+check_eval "fake: instantiation timed after the 7 passing engine runs only" '[ "$(cat "$tmp/timed.txt")" = 7 ]'
+check_eval "fake: report.html is self-contained with two SVG plots and the buckets" \
+  '[ "$(grep -c "<svg" "$O/report.html")" -eq 2 ] && ! grep -q "src=\|href=\"http" "$O/report.html" && grep -q "wr FU 1 -&gt; rd @ write-back" "$O/report.html" && grep -q ">FAIL<" "$O/report.html"'
+check_eval "fake: every run has its own directory with its stderr" \
+  '[ -s "$O/outs_N1_1x1_model_default_s1/stderr.txt" ] && [ -f "$O/divhop_N1_1x1_cosim_default_s1/summary.json" ]'
+
+# --rerun-failed
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress --rerun-failed "$O" --timeout 20 >"$tmp/r.out" 2>&1; st=$?
+check_eval "rerun-failed: exit 1, only the 10 runs not as expected rerun" \
+  '[ $st -eq 1 ] && grep -q "^tcpa regress: 10 runs" "$tmp/r.out" && [ -f "$O/rerun/summary.json" ] && [ ! -e "$O/rerun/pass2_N1_1x1_ref_default_s1" ]'
+check_eval "rerun-failed: cosim reruns with a 200-cycle waveform window, model reruns on the rtl engine" \
+  '[ "$(cat "$O/rerun/divwr_N1_1x2_cosim_default_s2/fake-args")" = "cosim 200" ] && [ "$(cat "$O/rerun/outs_N1_1x1_model_default_s1/fake-args")" = "rtl " ]'
+check_eval "rerun-failed: the same seeds" 'grep -q "seed 2 .*divwr_N1_1x2_cosim_default_s2" "$tmp/r.out"'
+
+# shards and --merge
+for k in 1 2; do
+  TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/b.suite" --shard $k/2 --timeout 20 \
+    --out-dir "$tmp/shard$k" >/dev/null 2>&1
+done
+"$TCPA" regress --merge "$tmp/shard1" "$tmp/shard2" --out-dir "$tmp/merged" >"$tmp/m.out" 2>&1; st=$?
+check_eval "merge: exit 1 (the merged runs fail), 18 runs" '[ $st -eq 1 ] && grep -q "^18 runs: 8 pass, 5 fail" "$tmp/m.out"'
+python3 - "$tmp/merged/summary.json" "$O/summary.json" >"$tmp/cmp.txt" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda d: sorted((r["id"], r["verdict"], r["seed"]) for r in d["runs"])
+sig = lambda d: sorted((x["count"], x["signature"]["text"]) for x in d["buckets"])
+print(key(a) == key(b), sig(a) == sig(b))
+EOF
+check_eval "merge: the shards merged give the runs, verdicts, seeds and buckets of the whole suite" \
+  '[ "$(cat "$tmp/cmp.txt")" = "True True" ]'
+check "merge: junit.xml well-formed" \
+  "$(python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/merged/junit.xml" >/dev/null 2>&1; echo $?)"
+"$TCPA" regress --merge "$tmp/shard1" "$tmp/shard1" --out-dir "$tmp/m2" >/dev/null 2>"$tmp/m2.err"; st=$?
+check_eval "merge: the same run twice is refused (exit 2)" '[ $st -eq 2 ] && grep -q "is in" "$tmp/m2.err"'
+"$TCPA" regress --merge "$tmp" --out-dir "$tmp/m3" >/dev/null 2>"$tmp/m3.err"; st=$?
+check_eval "merge: a directory without summary.json is refused (exit 2)" '[ $st -eq 2 ]'
+
+# a passing suite exits 0
+cat >"$tmp/c.suite" <<EOF
+run $P/pass1.pla N=1 pes=1x1,1x2
+run $P/nofit.pla N=1
+EOF
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/c.suite" --out-dir "$tmp/co" >"$tmp/c.out" 2>&1; st=$?
+check_eval "fake: pass and nofit-as-expected exit 0" '[ $st -eq 0 ] && grep -q "^PASS" "$tmp/c.out"'
+
+# -- (C) real runs --------------------------------------------------------------
+# the smoke suite (model runs and a few cosim runs; make test builds the two
+# RTL harnesses it needs)
+start=$(date +%s)
+"$TCPA" regress regress/suites/smoke --out-dir "$tmp/smoke" >"$tmp/smoke.out" 2>&1; st=$?
+secs=$(( $(date +%s) - start ))
+grep -v "^\[.*\] pass " "$tmp/smoke.out" | sed 's/^/# /'
+check "smoke: tcpa regress regress/suites/smoke passes (${secs} s)" $st
+check_eval "smoke: junit.xml well-formed, no failures" \
+  'python3 -c "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); s = d.getElementsByTagName(\"testsuite\")[0]; sys.exit(s.getAttribute(\"failures\") != \"0\" or s.getAttribute(\"errors\") != \"0\")" "$tmp/smoke/junit.xml"'
+check_eval "smoke: cycles plotted for the passing engine runs" \
+  '[ "$(grep -c "<circle" "$tmp/smoke/report.html")" -gt 20 ]'
+
+# real divergences: the RTL mutants harness (tests/faults.sh) as TCPA_RTL
+MUT=$BUILD/rtl/mutants/tcpa-rtl
+if [ -x "$MUT" ] && [ -z "$(find rtl tb/rtl_main.cpp -newer "$MUT" 2>/dev/null | head -n 1)" ]; then
+  for m in 5 2; do
+    printf 'suite mutant%s\nrun bitextract N=13 pes=1x2 arch=default engine=cosim seeds=1,2\n' $m >"$tmp/mut.suite"
+    printf '#!/bin/sh\nexec %s "$@" +mutant=%s\n' "$PWD/$MUT" $m >"$tmp/mut$m.sh"; chmod +x "$tmp/mut$m.sh"
+    TCPA_RTL=$tmp/mut$m.sh "$TCPA" regress "$tmp/mut.suite" --out-dir "$tmp/mut$m" >"$tmp/mut$m.out" 2>&1
+    echo "# mutant $m: $(grep -o -- "-- divergence.*" "$tmp/mut$m.out" | head -n 1)"
+  done
+  "$TCPA" regress --merge "$tmp/mut5" "$tmp/mut2" --out-dir "$tmp/mutm" >"$tmp/mutm.out" 2>&1
+  python3 - "$tmp/mutm/summary.json" >"$tmp/mutb.txt" <<'EOF'
+import json, sys
+for b in json.load(open(sys.argv[1]))["buckets"]:
+    print(b["count"], b["signature"]["check"], b["signature"]["kind"], b["signature"]["stage"])
+EOF
+  sed 's/^/# bucket /' "$tmp/mutb.txt"
+  check_eval "mutants: 4 cosim runs fail, in two buckets of two (one per mutant), both real divergences" \
+    '[ "$(wc -l <"$tmp/mutb.txt")" -eq 2 ] && [ "$(grep -c "^2 divergence " "$tmp/mutb.txt")" -eq 2 ]'
+  check_eval "mutants: ALU latency mutant (5) bucketed as a write-back divergence" \
+    'grep -q "^2 divergence wr write-back" "$tmp/mutb.txt"'
+  TCPA_RTL=$tmp/mut5.sh "$TCPA" regress --rerun-failed "$tmp/mut5" >"$tmp/rr.out" 2>&1
+  d=$tmp/mut5/rerun/bitextract_N13_1x2_cosim_default_s1
+  check_eval "mutants: --rerun-failed leaves the waveform and its save file" \
+    '[ -s "$d/rtl.fst" ] && [ -s "$d/divergence.gtkw" ] && [ -s "$d/divergence.txt" ]'
+else
+  echo "ok $((n + 1)) - mutants: real divergences bucketed # SKIP $MUT missing or older than rtl/"; n=$((n + 1))
+fi
+exit $fail
