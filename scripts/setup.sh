@@ -18,6 +18,7 @@ packages=(
   yosys             # synthesis of the RTL (cells per module)
   zlib1g-dev        # FST writer compression
   python3           # regression reports
+  parallel          # GNU parallel: regression shards on several hosts (scripts/regress-parallel.sh)
   xvfb              # headless X for the GTKWave test
   xauth             # xvfb-run needs it (only a Recommends of xvfb)
   clang             # libFuzzer targets (make fuzz, tests/fuzz.sh)
