@@ -18,10 +18,12 @@
 #     changes nothing observable is reported as such and not counted; at
 #     least 6 distinct observable ones are required.
 # (B) RTL mutants (build/rtl/mutants/tcpa-rtl, +define+TCPA_MUTANTS, selected
-#     with +mutant=N): each runs a stream on which it matters in cosim
-#     against the model; the checker must report a divergence, and where the
-#     first affected event can be derived from the clean trace (and the
-#     disassembly) the reported cycle and PE must be it.
+#     with +mutant=N, 22 of them, docs/rtl.md): each runs a stream on which
+#     it matters in cosim against the model; the checker must report a
+#     divergence, and where the first affected event can be derived from
+#     the clean trace (and the disassembly) the reported cycle and PE must
+#     be it; elsewhere the reported cycle must not precede the first cycle
+#     in which the mutated logic can act.
 # RTL parts print `# SKIP` while a harness is missing or older than rtl/.
 # Prints TAP lines.
 set -u
@@ -318,27 +320,97 @@ derive_first() {
 
 # Runs mutant $1 ($2: its name) on stream $3 with clean model trace $4 in
 # cosim; the checker must report a divergence, at "CYCLE PLACE" $5 when it
-# is not "-" (derived independently).
+# is not "-" (derived independently), else when $6 is given at a cycle
+# >= $6 (the first cycle in which the mutated logic can act).
 mutant() {
-  local m=$1 name=$2 bin=$3 clean=$4 want=$5 c=$tmp/m$1
+  local m=$1 name=$2 bin=$3 clean=$4 want=$5 min=${6:-} c=$tmp/m$1
   mkdir -p "$c"
   "$MUT" "$bin" +mutant=$m --trace "$c/rtl.trace" --max-cycles 2000 >/dev/null 2>"$c/err"
   "$TCPA" cosim-check "$clean" "$c/rtl.trace" >"$c/report" 2>&1
   local st=$? got; got=$(reported "$c/report")
   echo "# mutant $m ($name): divergence reported at cycle/PE $got ($(sed -n 's/^  event: *//p' "$c/report"))"
-  if [ "$want" = - ]; then
-    [ $st -eq 1 ] && [ "$got" != none ]
-    check "mutant $m ($name): cosim-check detects it (exit $st, at $got)" $?
-  else
+  if [ "$want" != - ]; then
     [ $st -eq 1 ] && [ "$got" = "$want" ]
     check "mutant $m ($name): detected at the first affected cycle/PE (expected $want, reported $got, exit $st)" $?
+  elif [ -n "$min" ]; then
+    [ $st -eq 1 ] && [ "$got" != none ] && [ "${got%% *}" -ge "$min" ]
+    check "mutant $m ($name): cosim-check detects it (exit $st) at $got, not before cycle $min where it can first act" $?
+  else
+    [ $st -eq 1 ] && [ "$got" != none ]
+    check "mutant $m ($name): cosim-check detects it (exit $st, at $got)" $?
   fi
+}
+
+# Prints "CYCLE PLACE" of the first issue, in clean trace $1, of an
+# instruction matching ERE $2 in disassembly $3 of architecture $4 (the
+# FU, pc and rectangle of its program block), or "none".
+first_issue_of() {
+  local nalu nmul; nalu=$(pe_key "$4" alu); nmul=$(pe_key "$4" mul)
+  awk -v re="$2" '/^program fu / { fu = $3; rect = $5; next } /^[a-z]/ { fu = "" }
+       fu != "" && $0 ~ re { pc = $0; sub(/.*\/\/ */, "", pc); print fu, rect, pc }' "$3" |
+  while read -r fu rect pc; do
+    f=$(fu_number "$fu" "$nalu" "$nmul")
+    grep -v '^#' "$1" | awk -v f="$f" -v pc="$pc" '$2 == "issue" && $4 == f && $5 == pc { print $1, $3 }' |
+      while read -r cyc pe; do [ "$(in_rect "$pe" "$rect")" = 1 ] && { echo "$cyc $pe"; break; }; done
+  done | sort -n | head -n 1 | grep . || echo none
+}
+
+# Prints "CYCLE PLACE" where mutant 19 (stride write lost: an AG's address
+# stays at its first one) first shows in clean trace $1: the first bank
+# event of a bank (PE, side, bank, rd/wr) at another address than that
+# bank's first event; or "none".
+derive_stride() {
+  grep -v '^#' "$1" | awk '$2 == "bank" { k = $3 " " $4 " " $5 " " $6
+    if (!(k in a)) a[k] = $7; else if ($7 != a[k]) { print $1, $3; found = 1; exit } }
+    END { if (!found) print "none" }'
+}
+
+# Prints "CYCLE PLACE" where mutant 12 (a one-condition br on c<k> reads
+# c<k+1>) first shows in clean trace $1 of disassembly $2 (architecture
+# $3): one cycle after the first issue of such a br whose two targets
+# differ, in a cycle in which its PE sees c<k> and c<k+1> differ (the
+# PE's signal vector followed through the `sig` events); or "none".
+derive_brsel() {
+  local nalu nmul; nalu=$(pe_key "$3" alu); nmul=$(pe_key "$3" mul)
+  awk '/^program fu / { fu = $3; rect = $5; next } /^[a-z]/ { fu = "" }
+       fu != "" && / br c[0-9]+ \? / { t = $0; sub(/.* br c/, "", t); k = t; sub(/ .*/, "", k)
+         sub(/^[0-9]+ \? */, "", t); split(t, tt, /[ :\/]+/)
+         if (k ~ /^[0-9]+$/ && tt[1] != tt[2]) { pc = $0; sub(/.*\/\/ */, "", pc); print fu, rect, pc, k } }' "$2" |
+  while read -r fu rect pc k; do
+    f=$(fu_number "$fu" "$nalu" "$nmul")
+    grep -v '^#' "$1" | awk -v f="$f" -v pc="$pc" -v k="$k" '
+      # Returns the value of hex literal s (0x...).
+      function hex(s,   i, v) { v = 0; s = tolower(substr(s, 3))
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return v }
+      # Returns bit b of v.
+      function bit(v, b) { return int(v / 2 ^ b) % 2 }
+      $2 == "sig" { sig[$3] = hex($4) }
+      $2 == "issue" && $4 == f && $5 == pc && bit(sig[$3] + 0, k) != bit(sig[$3] + 0, k + 1) { print $1 + 1, $3 }' |
+      while read -r cyc pe; do [ "$(in_rect "$pe" "$rect")" = 1 ] && { echo "$cyc $pe"; break; }; done
+  done | sort -n | head -n 1 | grep . || echo none
+}
+
+# Prints the cycle of "CYCLE PLACE" $1 plus $2, with its place.
+shift_cycle() {
+  [ "$1" = none ] && { echo none; return; }
+  set -- $1 "$2"
+  echo "$(($1 + $3)) $2"
+}
+
+# Makes stream $2/config.bin, its disassembly and its clean model trace
+# from regress/streams/$1.tasm; returns the status.
+tasm_run() {
+  mkdir -p "$2"
+  "$TCPA" asm "regress/streams/$1.tasm" -o "$2/config.bin" >/dev/null 2>&1 &&
+    "$TCPA" disasm "$2/config.bin" >"$2/clean.dis" 2>/dev/null &&
+    "$TCPA" sim "$2/config.bin" --trace "$2/model.trace" >/dev/null 2>&1
 }
 
 MUT=$BUILD/rtl/mutants/tcpa-rtl
 D=$tmp/bx arch=configs/default.ini
 if ! fresh "$MUT"; then
-  skip "RTL mutants 1..8 in cosim" "$MUT missing or older than rtl/ (make $MUT)"
+  skip "RTL mutants 1..22 in cosim" "$MUT missing or older than rtl/ (make $MUT)"
 else
   T=$D/model.trace
   "$MUT" "$D/config.bin" --trace "$tmp/m0.trace" >/dev/null 2>&1
@@ -366,6 +438,41 @@ else
   check "fd0 depth 3 stream: the model's trace equals the clean one" $?
   mutant 7 "fd read pointer not advancing (fd0 depth 3)" "$tmp/fd3.bin" "$tmp/fd3.trace" -
   mutant 8 "loader skips the first IODATA data word" "$D/config.bin" "$T" "$(derive_iodata "$T" "$D/clean.dis")"
+
+  # mutants 9..22; A: alu_single.tasm (alu and mul on one PE), G:
+  # ag_bank.tasm (a FIFO popped on every iteration)
+  A=$tmp/alu G=$tmp/agb
+  tasm_run alu_single "$A"
+  check "alu_single.tasm: assembled, disassembled, clean model trace" $?
+  tasm_run ag_bank "$G"
+  check "ag_bank.tasm: assembled, disassembled, clean model trace" $?
+  TA=$A/model.trace TG=$G/model.trace
+  latmul=$(awk '/^\[/ { s = $0 } s == "[latency]" && $1 == "mul" { print $3; exit }' $arch)
+  lastcol=$(grep -v '^#' "$T" | awk '$2 == "start" { split($3, p, ","); if (p[2] > m) m = p[2] } END { print m + 0 }')
+  mutant 9 "ALU result mux: and computes a | b" "$D/config.bin" "$T" - \
+    "$(first_issue_of "$T" ' and ' "$D/clean.dis" $arch | cut -d' ' -f1)"
+  mutant 10 "halt never latched: the FU runs on" "$A/config.bin" "$TA" \
+    "$(shift_cycle "$(derive_first "$TA" '$2 == "halt"')" 1)"
+  mutant 11 "latency off by one: the multiplier writes one cycle early" "$A/config.bin" "$TA" \
+    "$(shift_cycle "$(derive_first "$TA" "\$2 == \"wr\" && \$4 >= $nalu")" -$(( latmul - 1 )))"
+  mutant 12 "br reads condition sel0 + 1 (c1 for c0)" "$D/config.bin" "$T" "$(derive_brsel "$T" "$D/clean.dis" $arch)"
+  mutant 13 "register write to the wrong index (rd k writes rd k^1)" "$A/config.bin" "$TA" - \
+    "$(( $(derive_first "$TA" '$2 == "wr" && $5 ~ /^rd/' | cut -d' ' -f1) + 1 ))"
+  mutant 14 "od values never updated (dropped register enable)" "$D/config.bin" "$T" - \
+    "$(( $(derive_first "$T" '$2 == "wr" && $5 ~ /^od/' | cut -d' ' -f1) + 1 ))"
+  mutant 15 "no hop leaves a PE (link stage push dropped)" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "hop"')"
+  mutant 16 "wrapper port swap: id0 and id1 crossed" "$D/config.bin" "$T" \
+    "$(derive_first "$T" '$2 == "push" && ($4 == "id0" || $4 == "id1")')"
+  mutant 17 "FIFO pop does not shift the data" "$G/config.bin" "$TG" - \
+    "$(( $(derive_first "$TG" '$2 == "pop"' | cut -d' ' -f1) + 1 ))"
+  mutant 18 "read AG token valid stuck at 0" "$D/config.bin" "$T" \
+    "$(shift_cycle "$(derive_first "$T" '$2 == "bank" && $6 == "rd"')" 1)"
+  mutant 19 "AG stride write lost" "$D/config.bin" "$T" "$(derive_stride "$T")"
+  mutant 20 "control signal c1 stuck at 1" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "start"')"
+  mutant 21 "START rectangle loses its last column" "$D/config.bin" "$T" \
+    "$(derive_first "$T" "\$2 == \"start\" && \$3 ~ /,$lastcol\$/")"
+  mutant 22 "delay counter restarts at 1: delayed units start early" "$D/config.bin" "$T" \
+    "$(shift_cycle "$(derive_first "$T" '$1 > 0 && ($2 == "start" || $2 == "bank")')" -1)"
 fi
 
 exit $fail
