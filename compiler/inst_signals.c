@@ -236,35 +236,45 @@ static int inst_sig_host(const inst_fuprog *f, int x, int m) {
  * root of their source; -1 when a root needs more branch levels than a
  * node entering it leaves it (or than ii). */
 static int inst_sig_words(const inst *x, const inst_fuprog *f) {
-  int ii = x->m->ii, bt = x->arch.branch_targets, words = 0, halt = 0;
+  int ii = x->m->ii, bt = x->arch.branch_targets, words = 0, halt = 0, nk = f->nk;
   int bits = 0;
   while ((2 << bits) <= bt) bits++;
   if (bits < 1) bits = 1;
-  for (int r = 0; r < f->nk; r++) {
+  int *root = malloc((size_t)nk * sizeof *root), *deg = calloc((size_t)nk, sizeof *deg);
+  char *hasl = calloc((size_t)nk, 1), *pair = calloc((size_t)nk * (size_t)(nk + 1), 1);
+  if (!root || !deg || !hasl || !pair) words = -1;
+  for (int v = 0; words >= 0 && v < nk; v++) root[v] = inst_merge_root(f, v);
+  for (int e = 0; words >= 0 && e < f->ne; e++) {
+    /* distinct (root, target) pairs are the roots' edges */
+    int r = root[f->e[e].from];
+    char *pr = &pair[(size_t)r * (size_t)(nk + 1) + (size_t)(f->e[e].to + 1)];
+    if (*pr) continue;
+    *pr = 1;
+    deg[r]++;
+    hasl[r] |= f->e[e].to < 0;
+  }
+  for (int r = 0; words >= 0 && r < nk; r++) {
     if (f->k[r].tail_len > 0) {
       words += ii - f->k[r].tail_len;
       continue;
     }
-    int d = 0, h = 0;
-    for (int e = 0; e < f->ne; e++) {
-      if (inst_merge_root(f, f->e[e].from) != r) continue;
-      int dup = 0;
-      for (int e2 = 0; e2 < e && !dup; e2++)
-        dup = inst_merge_root(f, f->e[e2].from) == r && f->e[e2].to == f->e[e].to;
-      if (dup) continue;
-      d++;
-      h |= f->e[e].to < 0;
-    }
     int nb = 0;
-    while ((1 << nb) < d) nb++;
-    int L = (nb + bits - 1) / bits;
-    if (L > ii) return -1;
-    for (int v = 0; v < f->nk; v++)
-      if (f->k[v].tail_len > 0 && f->k[v].tail_of == r && f->k[v].tail_len < L) return -1;
-    words += inst_node_words(ii, bt, d) - f->k[r].pre_len;
-    halt |= d > 1 && h;
+    while ((1 << nb) < deg[r]) nb++;
+    int L = (nb + bits - 1) / bits, bad = L > ii;
+    for (int v = 0; v < nk && !bad; v++)
+      bad = f->k[v].tail_len > 0 && f->k[v].tail_of == r && f->k[v].tail_len < L;
+    if (bad) {
+      words = -1;
+      break;
+    }
+    words += inst_node_words(ii, bt, deg[r]) - f->k[r].pre_len;
+    halt |= deg[r] > 1 && hasl[r];
   }
-  return words + halt;
+  free(root);
+  free(deg);
+  free(hasl);
+  free(pair);
+  return words < 0 ? -1 : words + halt;
 }
 
 static int inst_sig_prefix(const inst *x, inst_fuprog *f, const int *fold, int budget);

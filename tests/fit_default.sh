@@ -148,9 +148,11 @@ if [ -x "$RTL" ] && [ -z "$(find rtl tb -newer "$RTL" \( -name '*.sv' -o -name '
   while read -r prog pes params; do
     args=()
     for p in $params; do args+=(--param "$p"); done
-    timeout 300 $TCPA run regress/programs/$prog.pla --engine cosim --arch configs/default.ini --pes $pes "${args[@]}" \
-      > /dev/null 2> "$tmp/err"
-    check "cosim on default.ini: $prog $params on $pes (exit $?)" $?
+    TCPA_RTL=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL") timeout 300 $TCPA run regress/programs/$prog.pla \
+      --engine cosim --arch configs/default.ini --pes $pes "${args[@]}" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || sed -n '1,3s/^/#   /p' "$tmp/err"
+    check "cosim on default.ini: $prog $params on $pes: model = RTL = reference (exit $rc)" $rc
   done <<'EOF'
 fir 1x1 N=4 T=2
 fir 1x2 N=5 T=2
