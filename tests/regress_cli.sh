@@ -13,6 +13,9 @@
 #     (inline SVG); exit status; --rerun-failed (only the failures, with
 #     waveform settings); sharding (disjoint, complete, deterministic) and
 #     --merge of the shards.
+# (D) scripts/regress-parallel.sh (GNU parallel, this host as its sshlogin) and
+#     scripts/regress-slurm.sh (the batch files written, then run task by task
+#     as Slurm would), each merged result equal to the unsharded one.
 # (C) real runs: regress/suites/smoke (the `make test` regression), and,
 #     when the RTL mutants harness is built and current, cosim divergences of
 #     two RTL mutants bucketed by their real signatures and rerun with
@@ -239,6 +242,49 @@ run $P/nofit.pla N=1
 EOF
 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/c.suite" --out-dir "$tmp/co" >"$tmp/c.out" 2>&1; st=$?
 check_eval "fake: pass and nofit-as-expected exit 0" '[ $st -eq 0 ] && grep -q "^PASS" "$tmp/c.out"'
+
+# -- (D) beyond one machine: GNU parallel (this host as its only sshlogin) and
+# the Slurm batch files (run here as Slurm would, task by task)
+# Prints "True True" when summary.json $1 has the runs, verdicts, seeds and
+# buckets of summary.json $2.
+same_results() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda d: sorted((r["id"], r["verdict"], r["seed"]) for r in d["runs"])
+sig = lambda d: sorted((x["count"], x["signature"]["text"]) for x in d["buckets"])
+print(key(a) == key(b), sig(a) == sig(b))
+EOF
+}
+if command -v parallel >/dev/null; then
+  TCPA_REGRESS_EXEC=$tmp/fake-tcpa TCPA=$TCPA bash scripts/regress-parallel.sh -n 3 -S : -o "$tmp/par" \
+    "$tmp/b.suite" -- --timeout 20 >"$tmp/par.out" 2>&1; st=$?
+  check_eval "regress-parallel.sh: 3 shards through GNU parallel, merged; exit 1 (runs fail)" \
+    '[ $st -eq 1 ] && [ -s "$tmp/par/shard-3-of-3/summary.json" ] && [ -s "$tmp/par/merged/report.html" ]'
+  check_eval "regress-parallel.sh: the merged report equals the unsharded one" \
+    '[ "$(same_results "$tmp/par/merged/summary.json" "$O/summary.json")" = "True True" ]'
+else
+  echo "ok $((n + 1)) - regress-parallel.sh # SKIP GNU parallel is not installed (scripts/setup.sh)"; n=$((n + 1))
+fi
+TCPA=$TCPA bash scripts/regress-slurm.sh -n 3 -c 2 -t 00:30:00 -p debug -o "$tmp/sl" "$tmp/b.suite" -- --timeout 20 \
+  >"$tmp/sl.out" 2>&1; st=$?
+A=$tmp/sl/regress.sbatch M=$tmp/sl/merge.sbatch
+check_eval "regress-slurm.sh: writes the array and merge batch files" '[ $st -eq 0 ] && [ -x "$A" ] && [ -x "$M" ]'
+check_eval "regress-slurm.sh: #SBATCH array 1-3, 2 CPUs, 30 min, partition, log per task" \
+  'grep -qx "#SBATCH --array=1-3" "$A" && grep -qx "#SBATCH --cpus-per-task=2" "$A" && grep -qx "#SBATCH --time=00:30:00" "$A" && grep -qx "#SBATCH --partition=debug" "$A" && grep -q "^#SBATCH --output=/.*/slurm-%A_%a.log$" "$A"'
+check_eval "regress-slurm.sh: the task runs shard \$SLURM_ARRAY_TASK_ID/3 with the options" \
+  'grep -q "regress .*b.suite --shard \"\$k/3\" -j \"\${SLURM_CPUS_PER_TASK:-2}\"" "$A" && grep -q -- "--timeout 20" "$A"'
+check_eval "regress-slurm.sh: both files are valid bash" 'bash -n "$A" && bash -n "$M"'
+check_eval "regress-slurm.sh: prints the dependent submission" 'grep -q "sbatch --dependency=afterany" "$tmp/sl.out"'
+( unset SLURM_ARRAY_TASK_ID; bash "$A" >/dev/null 2>&1 ); st=$?
+check_eval "regress-slurm.sh: outside an array task the job refuses to run" '[ $st -ne 0 ] && [ ! -d "$tmp/sl/shard-1-of-3" ]'
+st=0
+for k in 1 2 3; do SLURM_ARRAY_TASK_ID=$k SLURM_CPUS_PER_TASK=2 TCPA_REGRESS_EXEC=$tmp/fake-tcpa bash "$A" >/dev/null 2>&1 || st=1; done
+bash "$M" >"$tmp/slm.out" 2>&1; mst=$?
+check_eval "regress-slurm.sh: tasks 1..3 run as Slurm would (exit 0 despite failing runs), the merge exits 1" \
+  '[ $st -eq 0 ] && [ $mst -eq 1 ]'
+check_eval "regress-slurm.sh: the merged report equals the unsharded one" \
+  '[ "$(same_results "$tmp/sl/merged/summary.json" "$O/summary.json")" = "True True" ]'
 
 # -- (C) real runs --------------------------------------------------------------
 # the smoke suite (model runs and a few cosim runs; make test builds the two
