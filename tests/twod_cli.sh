@@ -13,7 +13,9 @@
 #   - does not fit: a 1-D program on 2x2, configs/default.ini (resource
 #     named), an inner PE's output that the interconnect cannot carry
 #     (exit 3 naming side, row/column, channels needed and available);
-#   - a few --engine cosim runs on configs/big1d.ini (model and RTL).
+#   - --engine cosim (model and RTL) on configs/default.ini (two small 2-D
+#     programs written here: a diagonal channel, inner-PE I/O) and on
+#     configs/big1d.ini (fir, matmul).
 cd "$(dirname "$0")/.." || exit 1
 . tests/tap.sh
 BIG=configs/big1d.ini
@@ -124,17 +126,49 @@ $TCPA run regress/programs/matmul.pla --arch "$tmp/mid.ini" --param N=4 --param 
   --engine model > /dev/null 2>&1
 check "the same with 3 ports and banks: C of PE (1,1) routed through PE (0,1): exit 0" $?
 
-# -- cosim (model and RTL compared) on configs/big1d.ini ---------------------
+# -- cosim (model and RTL compared) -----------------------------------------
+# Two small programs that fit configs/default.ini (RTL build/bin/tcpa-rtl):
+# prefix2 (running sums along the columns' dimension; inner PEs' I/O
+# through pass-through hops) and diag3 (a value carried along the diagonal:
+# channels of displacement (1,0), (0,1) and the two-hop (1,1)).
+cat > "$tmp/prefix2.pla" <<'PLA'
+program prefix2(N, M) {
+  in  int32 A[N, M];
+  out int32 B[N, M];
+  par (0 <= i < N, 0 <= j < M) {
+    s[i,j] = A[i,j]                 if (j == 0);
+    s[i,j] = s[i,j-1] + A[i,j]      if (j >= 1);
+    B[i,j] = s[i,j];
+  }
+}
+PLA
+cat > "$tmp/diag3.pla" <<'PLA'
+program diag3(N, M) {
+  out int32 B[N, M];
+  par (0 <= i < N, 0 <= j < M) {
+    u[i,j] = 1                      if (i == 0 or j == 0);
+    u[i,j] = u[i-1,j-1] + 3         if (i >= 1 and j >= 1);
+    B[i,j] = u[i,j];
+  }
+}
+PLA
+$TCPA compile "$tmp/diag3.pla" --map i,j -o "$tmp/diag3.sym" > /dev/null 2>&1
+check_eval "diag3 on default.ini: a two-hop diagonal route in the .sym" "grep -Eq '^route .* delta 1,1 .* hops 2\$' $tmp/diag3.sym"
+# cosim FILE "P=V ..." RxC [ARCH]: exit status of a cosim run
 cosim() {
-  local prog=$1 params=$2 pes=$3 pa="" p
+  local prog=$1 params=$2 pes=$3 arch=${4:-configs/default.ini} pa="" p
   for p in $params; do pa="$pa --param $p"; done
   # shellcheck disable=SC2086
-  $TCPA run regress/programs/$prog.pla --arch $BIG $pa --pes "$pes" --engine cosim > "$tmp/run.out" 2>&1
-  check "$prog $params on $pes (cosim): exit 0" $?
+  $TCPA run "$prog" --arch "$arch" $pa --pes "$pes" --engine cosim > "$tmp/run.out" 2>&1
+  check "$(basename "$prog" .pla) $params on $pes, $(basename "$arch") (cosim): exit 0" $?
 }
-cosim fir "N=6 T=5" 2x2
-cosim matmul "N=3 M=5 K=2" 2x3
-cosim trimv "N=7" 3x3
+for pes in 2x2 3x2 2x3 4x4; do cosim "$tmp/diag3.pla" "N=5 M=7" $pes; done
+cosim "$tmp/diag3.pla" "N=4 M=4" 2x2
+for pes in 2x2 2x4; do cosim "$tmp/prefix2.pla" "N=5 M=7" $pes; done
+cosim "$tmp/prefix2.pla" "N=4 M=8" 2x4
+# configs/big1d.ini (RTL build/rtl/big1d/tcpa-rtl)
+cosim regress/programs/fir.pla "N=6 T=5" 2x2 $BIG
+cosim regress/programs/matmul.pla "N=3 M=5 K=2" 2x3 $BIG
 
 echo "1..$n"
 exit $fail
