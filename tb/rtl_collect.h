@@ -56,7 +56,7 @@ template <int N>
 uint32_t rtl_port_bits(const sc_dt::sc_bv<N> &v, unsigned lo, unsigned w) {
   int i = (int)(lo / 32), sh = (int)(lo % 32);
   uint64_t x = v.get_word(i);
-  if (i + 1 < v.size_()) x |= (uint64_t)v.get_word(i + 1) << 32;
+  if (i + 1 < v.size()) x |= (uint64_t)v.get_word(i + 1) << 32;
   x >>= sh;
   return (uint32_t)(w >= 32 ? x : (x & ((1ull << w) - 1)));
 }

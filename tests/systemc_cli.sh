@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# systemc_cli.sh: the SystemC engine (`tcpa run --engine systemc`, tcpa-sc:
+# the Verilated RTL and the C model as SystemC modules in lockstep under the
+# SystemC kernel; docs/rtl.md "SystemC").
+#
+#   - programs that fit configs/default.ini (bitextract on 1x1..1x4, fir on
+#     1x1, 1x2, 1x4) pass with --engine systemc: outputs equal to the
+#     reference, the traces agree; the traces tcpa-sc writes equal, event
+#     for event, those of `--engine cosim` (model and tcpa-rtl), so the
+#     SystemC harness samples the RTL exactly as tcpa-rtl does;
+#   - fault injection: the RTL runs a stream corrupted with `tcpa
+#     stream-poke`, the model the clean one (tcpa-sc --model-stream); the
+#     run stops with exit 1 and the same lockstep report (cycle, PE, unit,
+#     events, context) as `tcpa cosim-check` of the clean model trace and
+#     tcpa-rtl's trace of the corrupted stream, for several corruptions;
+#     through `tcpa run --engine systemc` (a TCPA_SC wrapper corrupting the
+#     stream) the run exits 1 naming the same cycle, and keeps
+#     divergence.txt;
+#   - the cycle limit (both sides time out alike: exit 1, traces agree),
+#     and refusals: a stream of another architecture, a truncated stream,
+#     an --arch that is not the RTL's (exit 2), bad options (exit 3).
+# Skips (as `# SKIP`) while build/bin/tcpa-sc or build/bin/tcpa-rtl is
+# missing or older than rtl/, tb/ (make systemc; make test builds both).
+# Prints TAP lines.
+set -u
+. "$(dirname "$0")/tap.sh"
+BUILD=${BUILD:-build}
+SC=$BUILD/bin/tcpa-sc
+RTL=$BUILD/bin/tcpa-rtl
+
+# Prints one skipped TAP line: skip NAME REASON.
+skip() {
+  n=$((n + 1))
+  echo "ok $n - $1 # SKIP $2"
+}
+
+# Returns 0 when the binary $1 exists and no source of it (rtl/*.sv, tb/
+# files named $2 or rtl_*) is newer.
+fresh() {
+  [ -x "$1" ] || return 1
+  [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' -o -name "$2" \) 2>/dev/null | head -n 1)" ]
+}
+
+if ! fresh "$SC" 'sc_*' || ! fresh "$RTL" 'rtl_*'; then
+  skip "the SystemC engine" "$SC or $RTL missing or older than rtl/, tb/ (make systemc)"
+  exit 0
+fi
+export TCPA_SC=$SC TCPA_RTL=$RTL  # the binaries checked above, not a rebuild
+
+# Prints the event lines of trace $1 (no comments).
+events() { grep -v '^#' "$1"; }
+
+# Runs PROG on REGION with --engine systemc and --engine cosim; checks both
+# pass and that their traces are equal. run_both PROG REGION ARGS...
+run_both() {
+  local prog=$1 pes=$2 d=$tmp/$1-$2; shift 2
+  mkdir -p "$d"
+  $TCPA run "regress/programs/$prog.pla" --engine systemc --pes "$pes" --out-dir "$d/sc" "$@" \
+    >"$d/sc.out" 2>"$d/sc.err"
+  local st=$?
+  [ $st -eq 0 ] && grep -q '^verdict   pass' "$d/sc.out" && grep -q '^cosim     traces agree' "$d/sc.out" &&
+    grep -q '"engine": "systemc"' "$d/sc/summary.json" && grep -q '"divergence": null' "$d/sc/summary.json"
+  check "systemc: $prog $* on $pes passes (exit $st; outputs equal the reference, traces agree)" $?
+  $TCPA run "regress/programs/$prog.pla" --engine cosim --pes "$pes" --out-dir "$d/co" "$@" >/dev/null 2>&1 &&
+    diff <(events "$d/sc/model.trace") <(events "$d/co/model.trace") >/dev/null &&
+    diff <(events "$d/sc/rtl.trace") <(events "$d/co/rtl.trace") >/dev/null &&
+    [ "$(events "$d/sc/rtl.trace" | wc -l)" -gt 20 ]
+  check "systemc: $prog on $pes: model and RTL traces equal those of --engine cosim ($(events "$d/sc/rtl.trace" | wc -l) events)" $?
+  for y in "$d/sc"/*.txt; do
+    [ -e "$y" ] || continue
+    cmp -s "$y" "$d/co/$(basename "$y")" || outdiff="$outdiff $prog-$pes/$(basename "$y")"
+  done
+}
+
+outdiff=""
+
+for pes in 1x1 1x2 1x3 1x4; do
+  run_both bitextract $pes --param N=8 --seed 5
+done
+run_both fir 1x1 --param N=4 --param T=2 --seed 2
+run_both fir 1x2 --param N=4 --param T=2 --seed 3
+run_both fir 1x4 --param N=6 --param T=3 --seed 4
+[ -z "$outdiff" ]
+check "systemc: the output files equal those of cosim${outdiff:+ (differ:$outdiff)}" $?
+
+# -- fault injection ----------------------------------------------------------
+D=$tmp/bx
+mkdir -p "$D"
+$TCPA run regress/programs/bitextract.pla --engine model --pes 1x2 --param N=8 --seed 3 --out-dir "$D" \
+  >/dev/null 2>&1 && $TCPA stream-poke "$D/config.bin" --fields >"$D/fields"
+check "bitextract N=8 on 1x2: clean model run and word map" $?
+
+# Prints the word holding field $1 (of the first packet that has it).
+word_of() { awk -v f="$1" '$8 == f { print $1; exit }' "$D/fields"; }
+
+# Prints "CYCLE PLACE" of the divergence in lockstep report $1, or "none".
+reported() {
+  sed -n -e 's/^lockstep: DIVERGENCE at cycle \([0-9]*\), PE (\([0-9]*,[0-9]*\))$/\1 \2/p' \
+         -e 's/^lockstep: DIVERGENCE at cycle \([0-9]*\), the whole machine (-)$/\1 -/p' "$1" |
+    head -n 1 | grep . || echo none
+}
+
+# Corruptions of the first program (alu0 of PE 0,0: the immediate of the
+# first shr, #1 -> #3; the destination of `mov rd0, id0` -> rd1), of the
+# GC's column delay (10 -> 11) and of the first input word in a bank; each
+# is checked against cosim (tcpa-rtl + cosim-check).
+faults=0
+for spec in "pc3.w2:0x00000002" "pc2.w0:0x00000040" "delay_col:0x00000001" "data0:0x00000010"; do
+  field=${spec%%:*} mask=${spec#*:}
+  w=$(word_of "$field")
+  c=$tmp/f-$field
+  mkdir -p "$c"
+  if [ -z "$w" ]; then
+    check "fault $field: the field is in the stream" 1
+    continue
+  fi
+  $TCPA stream-poke "$D/config.bin" --word "$w" --xor "$mask" -o "$c/bad.bin" 2>/dev/null
+  "$RTL" "$c/bad.bin" --trace "$c/rtl.trace" --max-cycles 2000 >/dev/null 2>&1
+  $TCPA cosim-check "$D/model.trace" "$c/rtl.trace" >"$c/cosim.report" 2>&1
+  cst=$?
+  "$SC" "$c/bad.bin" --model-stream "$D/config.bin" --max-cycles 2000 --report "$c/sc.report" \
+    --verdict "$c/verdict" >"$c/sc.out" 2>"$c/sc.err"
+  st=$?
+  if [ $cst -eq 0 ]; then
+    [ $st -eq 0 ] && grep -q '^status agree' "$c/verdict"
+    check "fault $field (word $w xor $mask): not observable; cosim and systemc agree (exit $st)" $?
+    continue
+  fi
+  faults=$((faults + 1))
+  want=$(reported "$c/cosim.report") got=$(reported "$c/sc.report")
+  [ $cst -eq 1 ] && [ $st -eq 1 ] && [ "$want" = "$got" ] && grep -q '^status diverged' "$c/verdict"
+  check "fault $field (word $w xor $mask): systemc stops at cosim's divergence (exit $st): cosim $want, systemc $got" $?
+  # the whole report, but the first cosim-check line about FST timing
+  diff <(grep -v 'waveform\|fst' "$c/cosim.report") <(grep -v 'waveform\|fst' "$c/sc.report") >"$c/rdiff"
+  check "fault $field: the report equals cosim-check's (unit, events, context)" $?
+  cmp -s "$c/sc.report" <(sed -n '/^lockstep/,$p' "$c/sc.out")
+  check "fault $field: the report is on stdout too" $?
+done
+[ $faults -ge 2 ]
+check "at least 2 corruptions were observable ($faults)" $?
+
+# through tcpa run: a TCPA_SC wrapper corrupts the stream the RTL gets
+w=$(word_of pc3.w2)
+cat >"$tmp/poke-sc.sh" <<EOF
+#!/usr/bin/env bash
+s=\$1; shift
+"$TCPA" stream-poke "\$s" --word $w --xor 0x00000002 -o "\$s.bad" || exit 3
+exec "$SC" "\$s.bad" --model-stream "\$s" "\$@"
+EOF
+chmod +x "$tmp/poke-sc.sh"
+want=$(reported "$tmp/f-pc3.w2/cosim.report")
+TCPA_SC=$tmp/poke-sc.sh $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2 --param N=8 \
+  --seed 3 --out-dir "$tmp/run" >"$tmp/run.out" 2>"$tmp/run.err"
+st=$?
+cyc=${want%% *}
+[ $st -eq 1 ] && grep -q "systemc: the model and the RTL diverge: cycle $cyc," "$tmp/run.err" &&
+  [ "$(reported "$tmp/run/divergence.txt")" = "$want" ] && grep -q '^verdict   fail' "$tmp/run.out" &&
+  grep -q "\"divergence\": \"cycle $cyc," "$tmp/run/summary.json"
+check "tcpa run --engine systemc on a corrupted stream: exit 1 ($st), divergence at $want, divergence.txt, summary" $?
+TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2 --param N=8 --seed 3 \
+  --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ]
+check "a clean rerun into the same --out-dir passes and removes divergence.txt" $?
+
+# -- cycle limit and refusals --------------------------------------------------
+"$SC" "$D/config.bin" --max-cycles 5 --verdict "$tmp/v5" --trace-rtl "$tmp/t5.rtl" --trace-model "$tmp/t5.model" \
+  >/dev/null 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q '^status agree' "$tmp/v5" && grep -q '^side rtl 0 ' "$tmp/v5" &&
+  grep -q '^4 fault - timeout 5$' "$tmp/t5.rtl" && grep -q '^4 fault - timeout 5$' "$tmp/t5.model"
+check "--max-cycles 5: both time out in cycle 4 alike, exit 1 ($st)" $?
+$TCPA run regress/programs/bitextract.pla --engine model --arch configs/big1d.ini --param N=8 --out-dir "$tmp/big" \
+  >/dev/null 2>&1
+"$SC" "$tmp/big/config.bin" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q 'the model refuses the stream' "$tmp/err"
+check "a stream of configs/big1d.ini: exit 2 ($st): $(head -c 120 "$tmp/err")" $?
+"$SC" "$tmp/big/config.bin" --arch configs/big1d.ini >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q 'built for' "$tmp/err"
+check "--arch configs/big1d.ini on the default build: exit 2 ($st), names the fingerprints" $?
+head -c 40 "$D/config.bin" >"$tmp/short.bin"
+"$SC" "$tmp/short.bin" --verdict "$tmp/vs" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && [ ! -e "$tmp/vs" ]
+check "a truncated stream: exit 2 ($st), no verdict file" $?
+"$SC" >/dev/null 2>&1
+check "no stream: exit 3" $(( $? == 3 ? 0 : 1 ))
+"$SC" "$D/config.bin" --max-cycles -4 >/dev/null 2>&1
+check "--max-cycles -4: exit 3" $(( $? == 3 ? 0 : 1 ))
+$TCPA run regress/programs/bitextract.pla --engine bogus >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'systemc' "$tmp/err"
+check "--engine bogus: exit 2, the message lists systemc" $?
+exit $fail
