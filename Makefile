@@ -238,3 +238,39 @@ $(BUILD)/lib/libtcpa.a: $(FST_OBJ)
 $(BUILD)/obj/fst/%.o: $(FST_DIR)/%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $< -o $@
+
+# ==== SystemC engine (owner: tb/sc_*, compiler/engine_systemc.c) ============
+# build/rtl/sc-<cfg>/tcpa-sc: the RTL of configs/<cfg>.ini built with
+# verilator --sc (a SystemC module) and linked with the SystemC harness
+# tb/sc_*.cpp, the C model and the lockstep checker (libtcpa.a) and the
+# SystemC kernel; build/bin/tcpa-sc is the default configuration's
+# (`tcpa run --engine systemc`, docs/rtl.md "SystemC"; `make systemc
+# SC_CFG=big1d` builds another one). Same Verilator and C++ flags as the
+# RTL block's models, and their lock: one Verilator build at a time.
+SC_CFG ?= default
+SC_SRC := tb/sc_main.cpp tb/sc_model.cpp tb/sc_tb.cpp
+SC_DEP := $(SC_SRC) tb/sc_model.h tb/sc_tb.h tb/rtl_collect.h tb/rtl_events.h tb/lockstep.h
+SC_LIBS = $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc)
+
+$(BUILD)/rtl/sc-%/tcpa-sc: $(RTL_SV) rtl/lint_waivers.vlt $(SC_DEP) $(BUILD)/rtl/%/tcpa_params_pkg.sv \
+                          $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv $(BUILD)/lib/libtcpa.a
+	@mkdir -p $(dir $@) $(BUILD)/rtl/$*
+	flock $(BUILD)/rtl/$*/.lock $(VERILATOR) --sc --exe --build -O1 -j 2 --top-module tcpa_top \
+	  -Mdir $(BUILD)/rtl/sc-$*/obj \
+	  -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/$*) -I$(abspath tb) -I$(abspath compiler) -I$(abspath cmodel)" \
+	  -LDFLAGS "$(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) $(SC_LIBS) $(LDLIBS)" \
+	  rtl/lint_waivers.vlt $(BUILD)/rtl/$*/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
+	  $(RTL_SV) $(abspath $(SC_SRC)) -o $(abspath $@) > $(BUILD)/rtl/sc-$*/build.log 2>&1 \
+	  || { tail -30 $(BUILD)/rtl/sc-$*/build.log; exit 1; }
+
+$(BUILD)/bin/tcpa-sc: $(BUILD)/rtl/sc-default/tcpa-sc
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+.PHONY: systemc
+systemc: $(BUILD)/rtl/sc-$(SC_CFG)/tcpa-sc $(BUILD)/bin/tcpa-sc
+
+# tests/systemc_cli.sh runs it (make test builds it after the RTL models)
+test: $(BUILD)/bin/tcpa-sc
+$(BUILD)/rtl/sc-default/tcpa-sc: | $(BUILD)/rtl/default/tcpa-rtl
+# ==== end SystemC engine =====================================================
