@@ -11,8 +11,9 @@
  *           [--arch FILE]
  *
  * It stops at the first divergence. Its verdict file gives, per side, done,
- * the done cycles, the last bank write and the faults, and at a divergence
- * its place and one-line description; its report file is the lockstep
+ * the done cycles, the last bank write and the faults, where it stopped
+ * and the cycles each side ran (out->lockstep, as cosim fills it), and at
+ * a divergence its place and one-line description; its report file is the lockstep
  * report (the format of cosim). The outputs of both sides come from the
  * bank dumps (tcpa-rtl's format) through the configuration's placement;
  * engine_run.c checks them against the reference when the traces agree.
@@ -263,11 +264,23 @@ static int engine_sc_verdict(const char *path, engine_outcome *out, char *msg, s
       snprintf(r->fault_text, sizeof r->fault_text, "%s", rest + n + 1);
     } else if (!strncmp(line, "line ", 5)) {
       snprintf(out->divergence, sizeof out->divergence, "%s", rest);
+      snprintf(out->lockstep.line, sizeof out->lockstep.line, "%s", rest);
+    } else if (!strncmp(line, "stop ", 5)) {
+      engine_lockstep *l = &out->lockstep;
+      if (sscanf(rest, "%" SCNu64 " %" SCNu64 " %" SCNu64, &l->stop_cycle, &l->model_cycles, &l->rtl_cycles) != 3)
+        rc = -1;
+      out->lockstep_ran = !rc;
+    } else if (!strncmp(line, "divergence ", 11)) {
+      engine_divergence *d = &out->lockstep.div;
+      if (sscanf(rest, "%" SCNu64 " %d %d", &d->cycle, &d->row, &d->col) != 3) rc = -1;
+    } else if (!strncmp(line, "what ", 5)) {
+      snprintf(out->lockstep.div.what, sizeof out->lockstep.div.what, "%s", rest);
     }
   }
   free(line);
   fclose(f);
-  if (rc || !status || sides != 2 || (status == 2 && !out->divergence[0])) {
+  out->lockstep.stopped_early = out->diverged; /* tcpa-sc stops both sides there */
+  if (rc || !status || sides != 2 || !out->lockstep_ran || (status == 2 && !out->divergence[0])) {
     snprintf(msg, msgsz, "%.400s: not a complete verdict of tcpa-sc", path);
     return -1;
   }

@@ -22,6 +22,8 @@
 //   tcpa-sc-verdict 1
 //   status agree|diverged
 //   cycles N                        cycles compared (the last + 1)
+//   stop CYCLE MODEL RTL            the last cycle compared (at a divergence
+//                                   its cycle), the cycles each side ran
 //   side model|rtl DONE DONE_CYCLES CYCLES FAULTS   (DONE 0/1; CYCLES: last
 //                                   bank write + 1; FAULTS: their number)
 //   faults model|rtl TEXT           "underflow 2, stray 1" (when FAULTS > 0)
@@ -158,10 +160,12 @@ int sc_main_close(sc_main_file &o, bool keep) {
   return 0;
 }
 
-// Writes the verdict lines of tb to f.
-void sc_main_verdict(const sc_tb_module &tb, FILE *f) {
-  fprintf(f, "tcpa-sc-verdict 1\nstatus %s\ncycles %" PRIu64 "\n",
-          tb.verdict == SC_TB_DIVERGED ? "diverged" : "agree", tb.cycles_run);
+// Writes the verdict lines of tb (model m) to f.
+void sc_main_verdict(const sc_tb_module &tb, const model *m, FILE *f) {
+  bool div = tb.verdict == SC_TB_DIVERGED;
+  uint64_t stop = div ? lockstep_result(tb.ls)->cycle : tb.cycles_run ? tb.cycles_run - 1 : 0;
+  fprintf(f, "tcpa-sc-verdict 1\nstatus %s\ncycles %" PRIu64 "\nstop %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+          div ? "diverged" : "agree", tb.cycles_run, stop, model_cycles(m), tb.cycles_run);
   const char *const who[] = {"model", "rtl"};
   for (int s = 0; s < 2; s++) {
     const sc_tb_side &d = tb.side[s];
@@ -220,7 +224,7 @@ int sc_main_outputs(const sc_main_opts &o, sc_tb_module &tb, const model *m, sc_
   sc_main_file rep, ver;
   if (sc_main_open(o.report, rep) || sc_main_open(o.verdict, ver)) return 3;
   if (rep.f) lockstep_report_write(tb.ls, rep.f);
-  if (ver.f) sc_main_verdict(tb, ver.f);
+  if (ver.f) sc_main_verdict(tb, m, ver.f);
   if (sc_main_close(rep, true) | sc_main_close(ver, true)) return 3;
   if (o.banks && rtl_bank_files_write(o.banks, tb.rtl_banks, "tcpa-sc")) return 3;
   if (o.model_banks && sc_main_model_banks(m, o.model_banks)) return 3;
