@@ -229,23 +229,60 @@ static lockstep_status engine_cosim_walk(lockstep *ls, engine_cosim_model *cm, e
   }
 }
 
+/* Returns 1 (diverged), 0 (agreed) or -1 (msg) from the checker's final
+ * status st; a divergence fills out and writes the report. */
+static int engine_cosim_outcome(lockstep *ls, lockstep_status st, const engine_cosim_rtl *rs,
+                                engine_lockstep *out, FILE *report, char *msg, size_t msgsz) {
+  if (st == LOCKSTEP_DIVERGED) {
+    engine_cosim_describe(lockstep_result(ls), &rs->timing, &out->div, out->line, sizeof out->line);
+    lockstep_report_write(ls, report);
+    out->diverged = 1;
+    return 1;
+  }
+  if (st == LOCKSTEP_RUNNING) return 0;
+  if (st == LOCKSTEP_REFUSED) {
+    const lockstep_divergence *r = lockstep_result(ls);
+    snprintf(msg, msgsz, "the traces cannot be compared: trace format %d, fingerprint 0x%016" PRIx64
+             " (model) and %d, 0x%016" PRIx64 " (RTL)", r->version_model, r->fp_model, r->version_rtl, r->fp_rtl);
+  } else if (!msg[0]) {
+    snprintf(msg, msgsz, "%s", lockstep_error_message(ls));
+  }
+  return -1;
+}
+
+/* Returns rc after stopping (rc != 0) or waiting for the harness h and
+ * noting the cycles it simulated in out; a harness that failed turns rc 0
+ * into -1, and its last log line explains a missing trace (msg). */
+static int engine_cosim_reap(engine_rtl_live *h, int rc, const engine_cosim_rtl *rs, const engine_result *rr,
+                             engine_lockstep *out, char *msg, size_t msgsz) {
+  if (h->pid < 0) return rc;
+  int hs = engine_rtl_finish(h, rc != 0, &out->rtl_cycles);
+  char last[600];
+  out->stopped_early = hs == 4;
+  if (!out->stopped_early) out->rtl_cycles = rr->done ? rr->done_cycles : (rs->have ? rs->ev.cycle + 1 : 0);
+  engine_rtl_last_log(h, last, sizeof last);
+  if (rc == 0 && (hs < 0 || hs >= 2)) {
+    snprintf(msg, msgsz, "%s exited with status %d%s%s", h->bin, hs, last[0] ? ": " : "", last);
+    return -1;
+  }
+  if (rc == -1 && !rs->lineno && last[0]) snprintf(msg, msgsz, "%s: %s", h->bin, last);
+  return rc;
+}
+
 int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_config *arch,
                           const engine_opts *mo, const engine_opts *ro, engine_result *mr,
                           engine_result *rr, engine_lockstep *out, FILE *report, char *msg,
                           size_t msgsz) {
-  memset(&out->div, 0, sizeof out->div);
-  out->line[0] = 0;
-  out->diverged = 0;
-  out->stopped_early = 0;
-  out->stop_cycle = out->model_cycles = out->rtl_cycles = 0;
+  memset(out, 0, sizeof *out);
   lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
   engine_cosim_model cm = {0};
   engine_cosim_rtl rs = {0};
   engine_rtl_live h = {.pid = -1};
   char rtmp[4200] = "";
-  int rc = -1, stop = 1;
+  int rc = -1;
   rs.timing = (lockstep_fst_timing){0, LOCKSTEP_FST_PERIOD_DEFAULT, 0};
   rs.r = rr;
+  msg[0] = 0;
   if (!ls) {
     snprintf(msg, msgsz, "out of memory");
     goto done;
@@ -261,48 +298,18 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
   if (engine_rtl_start(bin, c, ro, &h, msg, msgsz)) goto done;
   rs.in = h.trace;
   lockstep_status st = LOCKSTEP_ERROR;
-  uint64_t last = 0;
   if (engine_cosim_rtl_next(&rs, ls)) snprintf(msg, msgsz, "%s", rs.err);
-  else st = engine_cosim_walk(ls, &cm, &rs, mo->max_cycles, &last, msg, msgsz);
-  out->stop_cycle = last;
+  else st = engine_cosim_walk(ls, &cm, &rs, mo->max_cycles, &out->stop_cycle, msg, msgsz);
   out->model_cycles = model_cycles(cm.m);
-  if (st == LOCKSTEP_ERROR && !msg[0]) snprintf(msg, msgsz, "%s", lockstep_error_message(ls));
-  if (st == LOCKSTEP_REFUSED) {
-    const lockstep_divergence *r = lockstep_result(ls);
-    snprintf(msg, msgsz, "the traces cannot be compared: trace format %d, fingerprint 0x%016" PRIx64
-             " (model) and %d, 0x%016" PRIx64 " (RTL)", r->version_model, r->fp_model, r->version_rtl, r->fp_rtl);
-  }
-  if (st == LOCKSTEP_DIVERGED) {
-    engine_cosim_describe(lockstep_result(ls), &rs.timing, &out->div, out->line, sizeof out->line);
-    lockstep_report_write(ls, report);
-    out->diverged = 1;
-    rc = 1;
-  } else if (st == LOCKSTEP_RUNNING) {
-    rc = 0;
-    stop = 0;
-  }
+  rc = engine_cosim_outcome(ls, st, &rs, out, report, msg, msgsz);
 done:
-  if (h.pid >= 0) {
-    int hs = engine_rtl_finish(&h, stop, &out->rtl_cycles);
-    out->stopped_early = hs == 4;
-    if (!out->stopped_early) out->rtl_cycles = rr->done ? rr->done_cycles : (rs.have ? rs.ev.cycle + 1 : 0);
-    if (rc == 0 && (hs < 0 || hs >= 2)) {
-      char lastl[600];
-      engine_rtl_last_log(&h, lastl, sizeof lastl);
-      snprintf(msg, msgsz, "%s exited with status %d%s%s", h.bin, hs, lastl[0] ? ": " : "", lastl);
-      rc = -1;
-    } else if (rc == -1 && !rs.lineno) {
-      char lastl[600];
-      engine_rtl_last_log(&h, lastl, sizeof lastl);
-      if (lastl[0]) snprintf(msg, msgsz, "%s: %s", h.bin, lastl);
-    }
-  }
+  rc = engine_cosim_reap(&h, rc, &rs, rr, out, msg, msgsz);
   engine_rtl_fault_text(rr, rs.count);
   if (rc == 0 && engine_rtl_gather(h.banks, c, arch, rr, msg, msgsz)) rc = -1;
   if (rs.tee && (fclose(rs.tee) || rename(rtmp, ro->trace))) {
     remove(rtmp);
     if (rc >= 0) snprintf(msg, msgsz, "%s: cannot write the trace: %s", ro->trace, strerror(errno));
-    if (rc >= 0) rc = -1;
+    rc = -1;
   }
   if (cm.sink.f && engine_model_trace_close(cm.sink.f, cm.tmp, mo->trace, msg, msgsz)) rc = -1;
   if (cm.m && rc == 0) engine_model_result(cm.m, &cm.sink, c, mr);
