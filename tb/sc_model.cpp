@@ -28,6 +28,7 @@ void sc_model_module::step() {
   t_++;
 }
 
+// Returns the buffered events (see sc_model.h) and empties the buffer.
 std::vector<trace_event> sc_model_module::events_take() {
   std::vector<trace_event> out;
   out.swap(buf_);

@@ -3,14 +3,15 @@
 # the Verilated RTL and the C model as SystemC modules in lockstep under the
 # SystemC kernel; docs/rtl.md "SystemC").
 #
-#   - programs that fit configs/default.ini (bitextract on 1x1..1x4, fir on
-#     1x1, 1x2, 1x4) pass with --engine systemc: outputs equal to the
+#   - programs that fit configs/default.ini (bitextract on 1x1..1x4 and 4x1,
+#     fir on 1x1, 1x2, 1x4) pass with --engine systemc: outputs equal to the
 #     reference, the traces agree; the traces tcpa-sc writes equal, event
 #     for event, those of `--engine cosim` (model and tcpa-rtl), so the
 #     SystemC harness samples the RTL exactly as tcpa-rtl does;
 #   - fault injection: the RTL runs a stream corrupted with `tcpa
 #     stream-poke`, the model the clean one (tcpa-sc --model-stream); the
-#     run stops with exit 1 and the same lockstep report (cycle, PE, unit,
+#     run stops there (both sides ran exactly up to that cycle) with exit 1
+#     and the same lockstep report (cycle, PE, unit,
 #     events, context) as `tcpa cosim-check` of the clean model trace and
 #     tcpa-rtl's trace of the corrupted stream, for several corruptions;
 #     through `tcpa run --engine systemc` (a TCPA_SC wrapper corrupting the
@@ -77,6 +78,7 @@ outdiff=""
 for pes in 1x1 1x2 1x3 1x4; do
   run_both bitextract $pes --param N=8 --seed 5
 done
+run_both bitextract 4x1 --param N=9 --seed 6
 run_both fir 1x1 --param N=4 --param T=2 --seed 2
 run_both fir 1x2 --param N=4 --param T=2 --seed 3
 run_both fir 1x4 --param N=6 --param T=3 --seed 4
@@ -130,6 +132,9 @@ for spec in "pc3.w2:0x00000002" "pc2.w0:0x00000040" "delay_col:0x00000001" "data
   want=$(reported "$c/cosim.report") got=$(reported "$c/sc.report")
   [ $cst -eq 1 ] && [ $st -eq 1 ] && [ "$want" = "$got" ] && grep -q '^status diverged' "$c/verdict"
   check "fault $field (word $w xor $mask): systemc stops at cosim's divergence (exit $st): cosim $want, systemc $got" $?
+  read -r _ stop mcyc rcyc < <(grep '^stop ' "$c/verdict")
+  [ "$stop" = "${want%% *}" ] && [ "$rcyc" -eq $((stop + 1)) ] && [ "$mcyc" -eq $((stop + 1)) ]
+  check "fault $field: both sides stopped at the divergence (cycle $stop; RTL ran $rcyc cycles, model $mcyc)" $?
   cmp -s "$c/cosim.report" "$c/sc.report"
   check "fault $field: the report equals cosim-check's, line for line (unit, events, context)" $?
   cmp -s "$c/sc.report" <(sed -n '/^lockstep/,$p' "$c/sc.out")
