@@ -165,6 +165,14 @@ TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2
   --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ]
 check "a clean rerun into the same --out-dir passes and removes divergence.txt" $?
 
+# the bank dumps: the RTL's (read through dbg_rd_addr_i in delta cycles)
+# equal tcpa-rtl's, and the model's (model_bank_read) equal them
+"$SC" "$D/config.bin" --dump-banks "$tmp/b-sc" --dump-model-banks "$tmp/b-model" >/dev/null 2>&1 &&
+  "$RTL" "$D/config.bin" --dump-banks "$tmp/b-rtl" >/dev/null 2>&1 &&
+  diff -r "$tmp/b-sc" "$tmp/b-rtl" >/dev/null && diff -r "$tmp/b-model" "$tmp/b-rtl" >/dev/null &&
+  [ "$(cat "$tmp/b-sc"/*.txt | grep -vc '^0x00000000$')" -gt 8 ]
+check "bank dumps: tcpa-sc's RTL and model banks equal tcpa-rtl's ($(ls "$tmp/b-sc" | wc -l) banks)" $?
+
 # -- cycle limit and refusals --------------------------------------------------
 "$SC" "$D/config.bin" --max-cycles 5 --verdict "$tmp/v5" --trace-rtl "$tmp/t5.rtl" --trace-model "$tmp/t5.model" \
   >/dev/null 2>&1
