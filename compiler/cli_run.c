@@ -426,6 +426,13 @@ static int run_map_dim(const ast_program *p, const run_opts *o) {
   return n == 2 && o->pes_r == 1 && o->pes_c > 1 ? d[1] : d[0];
 }
 
+/* Writes the tiled loop index ("i"), or both of a 2-D region ("i,j": rows,
+ * columns), into buf. */
+static void run_tiled_dims(const ast_program *p, const engine_config *c, char *buf, size_t size) {
+  if (c->axis == 2 && c->dim2 >= 0) snprintf(buf, size, "%s,%s", p->index[c->dim], p->index[c->dim2]);
+  else snprintf(buf, size, "%s", p->index[c->dim]);
+}
+
 /* Returns the id of the named array of p, or -1. */
 static int run_array_find(const ast_program *p, const char *name) {
   for (int i = 0; i < p->narrays; i++)
@@ -553,7 +560,9 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_int(w, "recmii", c->recmii);
   json_writer_int(w, "p", c->p);
   json_writer_int(w, "pes_used", c->t);
-  json_writer_string(w, "tiled_dimension", p->index[c->dim]);
+  char dims[256];
+  run_tiled_dims(p, c, dims, sizeof dims);
+  json_writer_string(w, "tiled_dimension", dims);
   json_writer_int(w, "control_signals", c->nsig);
   json_writer_uint(w, "predicted_cycles", c->pred_cycles);
   json_writer_uint(w, "predicted_done_cycles", c->pred_done);
@@ -657,8 +666,10 @@ static void run_summary_print_cycles(const char *who, int ran, const engine_resu
 static void run_summary_print_engine(const ast_program *p, const engine_outcome *eo) {
   const engine_config *c = &eo->c;
   if (!eo->built) return;
+  char dims[256];
+  run_tiled_dims(p, c, dims, sizeof dims);
   printf("mapping   %s tiled onto %d PE%s, p = %lld, II %d (ResMII %d, RecMII %d), "
-         "%d processor class%s, stream %zu bytes\n", p->index[c->dim], c->t, c->t == 1 ? "" : "s",
+         "%d processor class%s, stream %zu bytes\n", dims, c->t, c->t == 1 ? "" : "s",
          (long long)c->p, c->ii, c->resmii, c->recmii, c->npc, c->npc == 1 ? "" : "es", c->stream_len);
   printf("predicted cycles %llu, done %llu\n", (unsigned long long)c->pred_cycles,
          (unsigned long long)c->pred_done);

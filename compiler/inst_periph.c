@@ -451,20 +451,50 @@ static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect
   return INST_OK;
 }
 
-/* Returns INST_OK after appending the AG packets of a 2-D region: one per
- * access and PE, on the bank serving it (inst_io2d.c). */
+/* Returns 1 when PE j's access a can share PE k's AG packet: both on
+ * their own bank (no hops) of the same side and bank, equal enables. */
+static int inst_ag_same(const inst *x, int a, int k, int j, __isl_keep isl_set *en) {
+  const inst_io *io = &x->io[a];
+  if (io->pside[j] != io->pside[k] || io->pbank[j] != io->pbank[k] || io->hops[j] || io->hops[k] || io->lag[j] ||
+      io->lag[k])
+    return 0;
+  isl_set *ej = inst_split(x, x->acc[a], j);
+  int eq = isl_set_is_equal(ej, en) == isl_bool_true;
+  isl_set_free(ej);
+  return eq;
+}
+
+/* Returns INST_OK after appending the AG packets of a 2-D region, on the
+ * bank serving each (access, PE) (inst_io2d.c): one per run of PEs along
+ * the north row or the west column on their own banks with equal enables
+ * (the address has no row or column term: every PE has its own bank),
+ * else one per PE. */
 static int inst_emit_ags_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) {
-  for (int a = 0; a < x->m->naccess; a++)
-    for (int k = 0; k < x->t; k++) {
+  char *done = calloc((size_t)x->t + 1, 1);
+  if (!done) return INST_ERR_INTERNAL;
+  int st = INST_OK;
+  for (int a = 0; a < x->m->naccess && !st; a++) {
+    memset(done, 0, (size_t)x->t);
+    for (int k = 0; k < x->t && !st; k++) {
       const inst_io *io = &x->io[a];
-      if (io->pside[k] < 0) continue;
+      if (io->pside[k] < 0 || done[k]) continue;
       isl_set *en = inst_split(x, x->acc[a], k);
       stream_rect rc = {io->prow[k], io->pcol[k], 1, 1};
-      int st = inst_emit_ag_at(x, w, a, k, rc, io->pside[k], io->pbank[k], io->lag[k], en, msg, msgsz);
+      int along = io->hops[k] ? 0 : io->pside[k] == STREAM_SIDE_NORTH ? 1 : io->pside[k] == STREAM_SIDE_WEST ? 2 : 0;
+      int r = k / x->tc, c = k % x->tc;
+      if (along == 1)
+        while (c + rc.cols < x->tc && !done[r * x->tc + c + rc.cols] && inst_ag_same(x, a, k, r * x->tc + c + rc.cols, en))
+          done[r * x->tc + c + rc.cols++] = 1;
+      if (along == 2)
+        while (r + rc.rows < x->tr && !done[(r + rc.rows) * x->tc + c] && inst_ag_same(x, a, k, (r + rc.rows) * x->tc + c, en))
+          done[(r + rc.rows++) * x->tc + c] = 1;
+      done[k] = 1;
+      st = inst_emit_ag_at(x, w, a, k, rc, io->pside[k], io->pbank[k], io->lag[k], en, msg, msgsz);
       isl_set_free(en);
-      if (st) return st;
     }
-  return INST_OK;
+  }
+  free(done);
+  return st;
 }
 
 /* Returns INST_OK after appending the AG packets of every access, one per
