@@ -13,9 +13,13 @@
  *                        trace watched in process;
  *   engine_rtl_run       the stream on the Verilated RTL (`tcpa-rtl`, a
  *                        subprocess; engine_rtl.c finds or builds it);
- *   engine_cosim_check   both traces through the lockstep checker
- *                        (tb/lockstep.h), a GTKWave save file at the first
- *                        divergence;
+ *   engine_cosim_lockstep  model and RTL together: the harness streams its
+ *                        trace, the model is stepped beside it, every cycle
+ *                        goes through the lockstep checker (tb/lockstep.h),
+ *                        both stop at the first divergence; then the
+ *                        waveforms around it (engine_cosim_waveform) and
+ *                        the reproduction bundle (engine_repro_write);
+ *                        engine_cosim_check compares two trace files;
  *   engine_outputs_compare  the gathered outputs against the reference.
  *
  * Arrays: the reference interpreter keeps each array row-major over its
