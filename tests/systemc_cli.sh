@@ -4,7 +4,7 @@
 # SystemC kernel; docs/rtl.md "SystemC").
 #
 #   - programs that fit configs/default.ini (bitextract on 1x1..1x4 and 4x1,
-#     fir on 1x1, 1x2, 1x4) pass with --engine systemc: outputs equal to the
+#     fir on 1x1, 1x2, 1x4, a 2-D program on 2x2 and 4x4) pass with --engine systemc: outputs equal to the
 #     reference, the traces agree; the traces tcpa-sc writes equal, event
 #     for event, those of `--engine cosim` (model and tcpa-rtl), so the
 #     SystemC harness samples the RTL exactly as tcpa-rtl does;
@@ -54,15 +54,16 @@ events() { grep -v '^#' "$1"; }
 # Runs PROG on REGION with --engine systemc and --engine cosim; checks both
 # pass and that their traces are equal. run_both PROG REGION ARGS...
 run_both() {
-  local prog=$1 pes=$2 d=$tmp/$1-$2; shift 2
+  local prog=$1 pes=$2 d=$tmp/$1-$2 file=regress/programs/$1.pla; shift 2
+  [ -e "$file" ] || file=$tmp/$prog.pla
   mkdir -p "$d"
-  $TCPA run "regress/programs/$prog.pla" --engine systemc --pes "$pes" --out-dir "$d/sc" "$@" \
+  $TCPA run "$file" --engine systemc --pes "$pes" --out-dir "$d/sc" "$@" \
     >"$d/sc.out" 2>"$d/sc.err"
   local st=$?
   [ $st -eq 0 ] && grep -q '^verdict   pass' "$d/sc.out" && grep -q '^cosim     traces agree' "$d/sc.out" &&
     grep -q '"engine": "systemc"' "$d/sc/summary.json" && grep -q '"divergence": null' "$d/sc/summary.json"
   check "systemc: $prog $* on $pes passes (exit $st; outputs equal the reference, traces agree)" $?
-  $TCPA run "regress/programs/$prog.pla" --engine cosim --pes "$pes" --out-dir "$d/co" "$@" >/dev/null 2>&1 &&
+  $TCPA run "$file" --engine cosim --pes "$pes" --out-dir "$d/co" "$@" >/dev/null 2>&1 &&
     diff <(events "$d/sc/model.trace") <(events "$d/co/model.trace") >/dev/null &&
     diff <(events "$d/sc/rtl.trace") <(events "$d/co/rtl.trace") >/dev/null &&
     [ "$(events "$d/sc/rtl.trace" | wc -l)" -gt 20 ]
@@ -82,6 +83,19 @@ run_both bitextract 4x1 --param N=9 --seed 6
 run_both fir 1x1 --param N=4 --param T=2 --seed 2
 run_both fir 1x2 --param N=4 --param T=2 --seed 3
 run_both fir 1x4 --param N=6 --param T=3 --seed 4
+# a 2-D region (tests/twod_cli.sh): a value carried along the diagonal
+cat > "$tmp/diag3.pla" <<'PLA'
+program diag3(N, M) {
+  out int32 B[N, M];
+  par (0 <= i < N, 0 <= j < M) {
+    u[i,j] = 1                      if (i == 0 or j == 0);
+    u[i,j] = u[i-1,j-1] + 3         if (i >= 1 and j >= 1);
+    B[i,j] = u[i,j];
+  }
+}
+PLA
+run_both diag3 2x2 --param N=5 --param M=7
+run_both diag3 4x4 --param N=5 --param M=7
 [ -z "$outdiff" ]
 check "systemc: the output files equal those of cosim${outdiff:+ (differ:$outdiff)}" $?
 
