@@ -4,19 +4,19 @@
 # SystemC kernel; docs/rtl.md "SystemC").
 #
 #   - programs that fit configs/default.ini (bitextract on 1x1..1x4 and 4x1,
-#     fir on 1x1, 1x2, 1x4, a 2-D program on 2x2 and 4x4) pass with --engine systemc: outputs equal to the
-#     reference, the traces agree; the traces tcpa-sc writes equal, event
-#     for event, those of `--engine cosim` (model and tcpa-rtl), so the
-#     SystemC harness samples the RTL exactly as tcpa-rtl does;
+#     fir on 1x1, 1x2, 1x4, a 2-D program on 2x2 and 4x4) pass with
+#     --engine systemc: outputs equal to the reference, the traces agree;
+#     the traces tcpa-sc writes equal, event for event, those of `--engine
+#     cosim` (model and tcpa-rtl), so the SystemC harness samples the RTL
+#     exactly as tcpa-rtl does; its bank dumps equal tcpa-rtl's;
 #   - fault injection: the RTL runs a stream corrupted with `tcpa
 #     stream-poke`, the model the clean one (tcpa-sc --model-stream); the
 #     run stops there (both sides ran exactly up to that cycle) with exit 1
-#     and the same lockstep report (cycle, PE, unit,
-#     events, context) as `tcpa cosim-check` of the clean model trace and
-#     tcpa-rtl's trace of the corrupted stream, for several corruptions;
-#     through `tcpa run --engine systemc` (a TCPA_SC wrapper corrupting the
-#     stream) the run exits 1 naming the same cycle, and keeps
-#     divergence.txt;
+#     and the same lockstep report (cycle, PE, unit, events, context) as
+#     `tcpa cosim-check` of the clean model trace and tcpa-rtl's trace of
+#     the corrupted stream, for several corruptions; through `tcpa run
+#     --engine systemc` (a TCPA_SC wrapper corrupting the stream) the run
+#     exits 1 naming the same cycle, and keeps divergence.txt;
 #   - the cycle limit (both sides time out alike: exit 1, traces agree),
 #     and refusals: a stream of another architecture, a truncated stream,
 #     an --arch that is not the RTL's (exit 2), bad options (exit 3).
