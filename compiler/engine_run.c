@@ -280,11 +280,36 @@ static int engine_keep_config(const engine_config *c, const char *dir) {
   return rc;
 }
 
-/* Returns the status of the systemc engine: tcpa-sc's verdict and, when
- * the traces agree, both results checked as cosim checks them. */
+/* Adds the waveform around a systemc divergence (tcpa-rtl rerun with the
+ * FST window, as for cosim) to keep/divergence.txt and stderr; returns the
+ * status (ENGINE_ERR_INPUT when divergence.txt cannot be rewritten). */
+static int engine_systemc_waveform(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                                   const engine_run_opts *o, const char *work, const char *keep,
+                                   engine_outcome *out) {
+  char *text = NULL, *txt = engine_path(keep, "divergence.txt");
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len), *old = txt ? fopen(txt, "r") : NULL;
+  int c, st = ENGINE_MISMATCH;
+  while (f && old && (c = fgetc(old)) != EOF) fputc(c, f);
+  if (old) fclose(old);
+  long start = f ? ftell(f) : 0;
+  if (f) engine_divergence_waveform(p, arch, ref, o, work, keep, &out->lockstep.div, out, f);
+  if (f) fclose(f);
+  if (text && start >= 0 && (size_t)start <= len) fputs(text + start, stderr);
+  if (!text || !txt || engine_file_write(txt, text, len)) st = ENGINE_ERR_INPUT;
+  free(text);
+  free(txt);
+  return st;
+}
+
+/* Returns the status of the systemc engine: tcpa-sc's verdict (at a
+ * divergence, with keep, the waveform around it) and, when the traces
+ * agree, both results checked as cosim checks them. */
 static int engine_run_systemc(const ast_program *p, const arch_config *arch, const interp_array *ref,
                               const engine_run_opts *o, const char *work, engine_outcome *out) {
   int st = engine_systemc_run(p, arch, ref, o, work, out);
+  if (st == ENGINE_MISMATCH && out->diverged && o->out_dir)
+    return engine_systemc_waveform(p, arch, ref, o, work, o->out_dir, out);
   if (st || out->diverged) return st;
   st = engine_result_check("model", &out->c, p, ref, &out->model, out);
   int st2 = engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);

@@ -16,7 +16,9 @@
  * a divergence its place and one-line description; its report file is the lockstep
  * report (the format of cosim). The outputs of both sides come from the
  * bank dumps (tcpa-rtl's format) through the configuration's placement;
- * engine_run.c checks them against the reference when the traces agree.
+ * engine_run.c checks them against the reference when the traces agree,
+ * and at a divergence reruns tcpa-rtl for the waveform around it as for
+ * cosim (the verdict says where cycle 0 lies in tcpa-rtl's FST).
  *
  * Finding the binary: $TCPA_SC when set; otherwise BUILD/bin/tcpa-sc for
  * configs/default.ini, BUILD/rtl/sc-<cfg>/tcpa-sc for the configs/<cfg>.ini
@@ -273,6 +275,9 @@ static int engine_sc_verdict(const char *path, engine_outcome *out, char *msg, s
     } else if (!strncmp(line, "divergence ", 11)) {
       engine_divergence *d = &out->lockstep.div;
       if (sscanf(rest, "%" SCNu64 " %d %d", &d->cycle, &d->row, &d->col) != 3) rc = -1;
+    } else if (!strncmp(line, "fst ", 4)) {
+      engine_divergence *d = &out->lockstep.div;
+      if (sscanf(rest, "%" SCNu64 " %" SCNu64, &d->t0, &d->period) != 2) rc = -1;
     } else if (!strncmp(line, "what ", 5)) {
       snprintf(out->lockstep.div.what, sizeof out->lockstep.div.what, "%s", rest);
     }
@@ -402,8 +407,8 @@ int engine_systemc_run(const ast_program *p, const arch_config *arch, const inte
                        const engine_run_opts *o, const char *work, engine_outcome *out) {
   char bin[SC_PATH + 512], msg[1024] = "";
   if (o->out_dir) {
-    static const char *const stale[] = {"divergence.txt", "divergence.gtkw", "rtl.fst"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const stale[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst"};
+    for (int i = 0; i < 4; i++) {
       char path[SC_PATH + 32];
       snprintf(path, sizeof path, "%s/%s", o->out_dir, stale[i]);
       remove(path); /* files of an earlier run must not pass for this one's */

@@ -24,6 +24,8 @@
 //   cycles N                        cycles compared (the last + 1)
 //   stop CYCLE MODEL RTL            the last cycle compared (at a divergence
 //                                   its cycle), the cycles each side ran
+//   fst T0 PERIOD                   where cycle 0 lies in tcpa-rtl's FST of
+//                                   the same stream (its `# fst` line)
 //   side model|rtl DONE DONE_CYCLES CYCLES FAULTS   (DONE 0/1; CYCLES: last
 //                                   bank write + 1; FAULTS: their number)
 //   faults model|rtl TEXT           "underflow 2, stray 1" (when FAULTS > 0)
@@ -166,6 +168,7 @@ void sc_main_verdict(const sc_tb_module &tb, const model *m, FILE *f) {
   uint64_t stop = div ? lockstep_result(tb.ls)->cycle : tb.cycles_run ? tb.cycles_run - 1 : 0;
   fprintf(f, "tcpa-sc-verdict 1\nstatus %s\ncycles %" PRIu64 "\nstop %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
           div ? "diverged" : "agree", tb.cycles_run, stop, model_cycles(m), tb.cycles_run);
+  fprintf(f, "fst %" PRIu64 " 2\n", 2 * tb.edges_before);
   const char *const who[] = {"model", "rtl"};
   for (int s = 0; s < 2; s++) {
     const sc_tb_side &d = tb.side[s];

@@ -93,11 +93,17 @@ void sc_tb_module::finish(sc_tb_verdict v) {
   sc_core::sc_stop();
 }
 
+// Waits for the next rising edge before cycle 0, counting it.
+void sc_tb_module::edge() {
+  wait(clk_i.posedge_event());
+  edges_before++;
+}
+
 // Returns the loader's error code after feeding the stream (0: started,
 // run_o is high in the current, settled state: cycle 0). At a falling
 // edge on return.
 int sc_tb_module::load() {
-  const sc_core::sc_event &pos = clk_i.posedge_event(), &neg = clk_i.negedge_event();
+  const sc_core::sc_event &neg = clk_i.negedge_event();
   size_t i = 0, n = words_.size();
   long guard = 0;
   for (;;) {
@@ -106,14 +112,14 @@ int sc_tb_module::load() {
     valid_->write(true);
     data_->write(words_[i]);
     last_->write(i + 1 == n);
-    wait(pos);  // the edge takes the word when the loader was ready for it
+    edge();  // the edge takes the word when the loader was ready for it
     if (rtl_->cfg_ready_o.read()) i++;
   }
   valid_->write(false);
   last_->write(false);
   // the loader raises start one cycle after the last word, run the next
   for (int k = 0; k < 4 && !rtl_->run_o.read() && !rtl_->err_o.read(); k++) {
-    wait(pos);
+    edge();
     wait(neg);
   }
   if (rtl_->err_o.read()) return (int)rtl_->err_code_o.read();
@@ -193,9 +199,9 @@ void sc_tb_module::run() {
   }
   rst_->write(false);
   valid_->write(false);
-  for (int k = 0; k < 3; k++) wait(pos);
+  for (int k = 0; k < 3; k++) edge();
   rst_->write(true);
-  wait(pos);
+  edge();
   int code = (bytes_ % 4 != 0 || bytes_ < 24) ? 1 : load();
   if (code) {
     loader_error = code;

@@ -85,6 +85,9 @@ struct sc_tb_module : sc_core::sc_module {
   std::string error;           // SC_TB_ERROR: why
   sc_tb_side side[2];          // LOCKSTEP_MODEL, LOCKSTEP_RTL
   uint64_t cycles_run = 0;     // cycles of the RTL checked (last + 1)
+  uint64_t edges_before = 0;   // rising edges before cycle 0 (reset, load):
+                               // tcpa-rtl's ticks, so its FST has cycle 0
+                               // at time 2 * edges_before
   lockstep *ls = nullptr;
   // banks as dbg_rd_data_o orders them ((p * 4 + side) * banks + bank)
   std::vector<std::vector<uint32_t>> rtl_banks;
@@ -96,6 +99,7 @@ struct sc_tb_module : sc_core::sc_module {
   void note(int s, const trace_event &e);
   void read_banks();
   void finish(sc_tb_verdict v);
+  void edge();
 
   Vtcpa_top *rtl_;
   sc_model_module *mdl_;

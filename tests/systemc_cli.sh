@@ -16,7 +16,9 @@
 #     `tcpa cosim-check` of the clean model trace and tcpa-rtl's trace of
 #     the corrupted stream, for several corruptions; through `tcpa run
 #     --engine systemc` (a TCPA_SC wrapper corrupting the stream) the run
-#     exits 1 naming the same cycle, and keeps divergence.txt;
+#     exits 1 naming the same cycle, keeps divergence.txt and writes the
+#     waveform around it as cosim does (tcpa-rtl's FST, the .gtkw marker at
+#     the divergence, cycle 0 where tcpa-rtl puts it);
 #   - the cycle limit (both sides time out alike: exit 1, traces agree),
 #     and refusals: a stream of another architecture, a truncated stream,
 #     an --arch that is not the RTL's (exit 2), bad options (exit 3).
@@ -149,6 +151,9 @@ for spec in "pc3.w2:0x00000002" "pc2.w0:0x00000040" "delay_col:0x00000001" "data
   read -r _ stop mcyc rcyc < <(grep '^stop ' "$c/verdict")
   [ "$stop" = "${want%% *}" ] && [ "$rcyc" -eq $((stop + 1)) ] && [ "$mcyc" -eq $((stop + 1)) ]
   check "fault $field: both sides stopped at the divergence (cycle $stop; RTL ran $rcyc cycles, model $mcyc)" $?
+  t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$c/rtl.trace")
+  [ -n "$t0" ] && grep -qx "fst $t0 2" "$c/verdict"
+  check "fault $field: cycle 0 lies where tcpa-rtl's FST has it (t0 $t0)" $?
   cmp -s "$c/cosim.report" "$c/sc.report"
   check "fault $field: the report equals cosim-check's, line for line (unit, events, context)" $?
   cmp -s "$c/sc.report" <(sed -n '/^lockstep/,$p' "$c/sc.out")
@@ -175,9 +180,16 @@ cyc=${want%% *}
   [ "$(reported "$tmp/run/divergence.txt")" = "$want" ] && grep -q '^verdict   fail' "$tmp/run.out" &&
   grep -q "\"divergence\": \"cycle $cyc," "$tmp/run/summary.json"
 check "tcpa run --engine systemc on a corrupted stream: exit 1 ($st), divergence at $want, divergence.txt, summary" $?
+t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/f-pc3.w2/rtl.trace")
+[ -s "$tmp/run/rtl.fst" ] && [ -s "$tmp/run/divergence.gtkw" ] &&
+  grep -q "marker at time $((t0 + 2 * cyc)) = cycle $cyc" "$tmp/run/divergence.txt" &&
+  grep -q "marker at time $((t0 + 2 * cyc)) = cycle $cyc" "$tmp/run.err" &&
+  grep -q "^\*[0-9.]* $((t0 + 2 * cyc)) " "$tmp/run/divergence.gtkw"
+check "the waveform around it, as for cosim: rtl.fst, divergence.gtkw with the marker at time $((t0 + 2 * cyc))" $?
 TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2 --param N=8 --seed 3 \
-  --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ]
-check "a clean rerun into the same --out-dir passes and removes divergence.txt" $?
+  --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ] &&
+  [ ! -e "$tmp/run/divergence.gtkw" ] && [ ! -e "$tmp/run/rtl.fst" ]
+check "a clean rerun into the same --out-dir passes and removes divergence.txt, .gtkw, rtl.fst" $?
 
 # the bank dumps: the RTL's (read through dbg_rd_addr_i in delta cycles)
 # equal tcpa-rtl's, and the model's (model_bank_read) equal them
