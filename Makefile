@@ -155,6 +155,32 @@ $(BUILD)/rtl/big1d/tcpa-rtl: | $(BUILD)/rtl/default/tcpa-rtl
 .PHONY: test-rtl
 test-rtl: $(BUILD)/bin/tcpa-rtl $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	@BUILD=$(BUILD) bash tests/rtl.sh
+# tcpa signoff (compiler/cli_signoff.c, docs/regress.md): for the parameter
+# package it writes into SIGNOFF_DIR (any configuration, seen or not):
+# the harness header, the Verilated model + harness with line and toggle
+# coverage (scripts/signoff-coverage.cpp writes the counters at the end of
+# each run into $TCPA_COVERAGE_DIR), and the Yosys cell table (synth.sh on
+# that package). Only when SIGNOFF_DIR is given.
+ifdef SIGNOFF_DIR
+$(SIGNOFF_DIR)/tcpa_params.h: $(SIGNOFF_DIR)/tcpa_params_pkg.sv
+	sed -n -e 's/^ *localparam int unsigned \([A-Z0-9_]*\) *= *\([0-9]*\);.*/#define TCPA_\1 \2/p' \
+	  -e "s/^ *localparam logic \[63:0\] ARCH_FINGERPRINT = 64'h\([0-9a-f]*\);.*/#define TCPA_ARCH_FINGERPRINT 0x\1ull/p" \
+	  $< > $@.tmp && mv $@.tmp $@
+
+$(SIGNOFF_DIR)/tcpa-rtl-cov: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) scripts/signoff-coverage.cpp \
+                             $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(SIGNOFF_DIR)/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv
+	flock $(SIGNOFF_DIR)/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --coverage-line --coverage-toggle \
+	  --top-module tcpa_top -Mdir $(SIGNOFF_DIR)/obj \
+	  -CFLAGS "-O1 -I$(abspath $(SIGNOFF_DIR)) -I$(abspath tb)" -LDFLAGS "-Wl,--wrap=_ZN13VerilatedSymsD2Ev" \
+	  rtl/lint_waivers.vlt $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
+	  $(RTL_SV) $(abspath tb/rtl_main.cpp) $(abspath scripts/signoff-coverage.cpp) -o $(abspath $@) \
+	  > $(SIGNOFF_DIR)/build.log 2>&1 || { tail -30 $(SIGNOFF_DIR)/build.log; exit 1; }
+
+$(SIGNOFF_DIR)/synth/table.txt: $(RTL_SV) scripts/synth.sh $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+	@mkdir -p $(SIGNOFF_DIR)/gen
+	cp $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv $(SIGNOFF_DIR)/gen/
+	BUILD=$(SIGNOFF_DIR) bash scripts/synth.sh > $(SIGNOFF_DIR)/synth.log 2>&1 || { tail -30 $(SIGNOFF_DIR)/synth.log; exit 1; }
+endif
 # ==== end RTL ================================================================
 
 # ==== fault injection (owner: tests/faults.sh, compiler/cli_poke.c) =========
