@@ -329,11 +329,14 @@ char *inst_set_str(isl_set *s) {
 }
 
 /* Returns INST_OK when the largest start delay of the region, |lambda^K| *
- * (t - 1) cycles, is within the control-signal history of the global
+ * (t - 1) cycles (2-D: |LR| (tr - 1) + |LC| (tc - 1)), is within the
+ * control-signal history of the global
  * controller (gc.history steps of ii cycles, docs/timing.md 2);
  * INST_ERR_NOFIT naming the resource otherwise. */
 static int inst_delay_check(const inst *x, char *msg, size_t msgsz) {
   int64_t dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->t - 1);
+  if (x->m->axis == 2) /* |LR| (tr - 1) + |LC| (tc - 1) */
+    dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->tr - 1) + (x->lk2 < 0 ? -x->lk2 : x->lk2) * (x->tc - 1);
   int64_t cap = (int64_t)(x->arch.gc_history - 1) * x->m->ii;
   if (dmax <= cap) return INST_OK;
   snprintf(msg, msgsz,

@@ -18,8 +18,9 @@
  *  3. accesses of inner PEs: a pass-through chain from the north border
  *     (bank b of PE (0,c), down the column over r hops: each PE between
  *     connects its north input b to its south output b; a write goes up
- *     through south input b -> north output b) or from the west border
- *     (bank b of PE (r,0) along the row over c hops), the shorter first;
+ *     through south input b -> north output b), from the west border
+ *     (bank b of PE (r,0) along the row over c hops), or from the south or
+ *     east border when the region reaches it, the fewest hops first;
  *     the port b must be free in every wrapper of the chain. Every hop is
  *     one cycle (timing.md 5), so the bank event on the border PE's AG
  *     comes `lag` cycles after PE k's own would: d(k) - d(border) - hops
@@ -41,7 +42,6 @@ typedef struct {
   inst *x;
   int nsink, nb;
   uint64_t *bank;   /* [t * 4] banks taken per PE and side */
-  int *chains;      /* [4 * 64] chains per side (N: per column, W: per row) */
   uint32_t *chan;   /* [t * nsink] the sinks the channels take (after step 1) */
 } io2d;
 
@@ -154,35 +154,59 @@ static int io2d_direct(io2d *s, int a, int k) {
   return 0;
 }
 
-/* Returns 1 when a chain from the north (vert) or west border to PE (r, c)
- * can use port b for access a: the border bank is free and so is every
- * sink the chain needs (chan_only: only the channels' sinks count). */
-static int io2d_chain_ok(io2d *s, int a, int r, int c, int vert, int b) {
+/* Returns the opposite side. */
+static int io2d_opp(int side) {
+  return side == IO_N ? IO_S : side == IO_S ? IO_N : side == IO_W ? IO_E : IO_W;
+}
+
+/* Returns the hops of a chain from the border `side` to PE (r, c) (the
+ * border PE is (0,c), (r,0), (rows-1,c) or (r,cols-1) of the array), or -1
+ * when that border PE is not in the region used. */
+static int io2d_hops(const inst *x, int r, int c, int side) {
+  switch (side) {
+  case IO_N: return r;
+  case IO_W: return c;
+  case IO_S: return x->tr == x->arch.rows ? x->arch.rows - 1 - r : -1;
+  default: return x->tc == x->arch.cols ? x->arch.cols - 1 - c : -1;
+  }
+}
+
+/* Sets *pr, *pc to the PE h hops from the border `side` toward (r, c). */
+static void io2d_step(const inst *x, int r, int c, int side, int h, int *pr, int *pc) {
+  *pr = side == IO_N ? h : side == IO_S ? x->arch.rows - 1 - h : r;
+  *pc = side == IO_W ? h : side == IO_E ? x->arch.cols - 1 - h : c;
+}
+
+/* Returns 1 when a chain from border `side` to PE (r, c) can use port b
+ * for access a: the border bank is free and so is every sink the chain
+ * needs in every wrapper on the way (w: the sink tables to check). */
+static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int side, int b, int bank_too) {
   inst *x = s->x;
-  int out = x->m->access[a].is_out;
-  int br = vert ? 0 : r, bc = vert ? c : 0, hops = vert ? r : c;
-  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
-  if (!io2d_bank_free(s, br, bc, side, b)) return 0;
+  int out = x->m->access[a].is_out, far = io2d_opp(side), hops = io2d_hops(x, r, c, side);
+  if (hops < 0) return 0;
+  int br, bc;
+  io2d_step(x, r, c, side, 0, &br, &bc);
+  if (bank_too && !io2d_bank_free(s, br, bc, side, b)) return 0;
   for (int h = 0; h <= hops; h++) {
-    int pr = vert ? h : r, pc = vert ? c : h;
-    if (out) {
-      if (!io2d_free(s, pr, pc, io2d_sink_port(x, side, b))) return 0;
-    } else if (h < hops && !io2d_free(s, pr, pc, io2d_sink_port(x, far, b))) {
-      return 0;
-    }
+    int pr, pc;
+    io2d_step(x, r, c, side, h, &pr, &pc);
+    const uint32_t *pw = w + (size_t)(pr * x->tc + pc) * s->nsink;
+    if (out ? pw[io2d_sink_port(x, side, b)] != 0 : h < hops && pw[io2d_sink_port(x, far, b)] != 0) return 0;
   }
   return 1;
 }
 
-/* Connects the chain of access a to PE k = (r, c) over port b. */
-static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int vert, int b) {
+/* Connects the chain of access a from border `side` to PE k = (r, c) over
+ * port b. */
+static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int side, int b) {
   inst *x = s->x;
   const map_access *ac = &x->m->access[a];
-  int br = vert ? 0 : r, bc = vert ? c : 0, hops = vert ? r : c;
-  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
+  int far = io2d_opp(side), hops = io2d_hops(x, r, c, side), br, bc;
+  io2d_step(x, r, c, side, 0, &br, &bc);
   io2d_bank_take(s, br, bc, side, b);
   for (int h = 0; h <= hops; h++) {
-    int pr = vert ? h : r, pc = vert ? c : h;
+    int pr, pc;
+    io2d_step(x, r, c, side, h, &pr, &pc);
     if (ac->is_out)
       io2d_connect(s, pr, pc, io2d_sink_port(x, side, b), h == hops ? ac->reg.idx : io2d_src_port(x, far, b));
     else if (h < hops)
@@ -191,72 +215,81 @@ static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int vert, int b
       io2d_connect(s, pr, pc, ac->reg.idx, io2d_src_port(x, side, b));
   }
   inst_io *io = &x->io[a];
-  int kb = br * x->tc + bc;
   io->pside[k] = side;
   io->pbank[k] = b;
   io->prow[k] = br;
   io->pcol[k] = bc;
   io->hops[k] = hops;
-  io->lag[k] = inst_pe_delay(x, k) - inst_pe_delay(x, kb) + (ac->is_out ? hops : -hops);
-  s->chains[side * 64 + (vert ? c : r) % 64]++;
+  io->lag[k] = inst_pe_delay(x, k) - inst_pe_delay(x, br * x->tc + bc) + (ac->is_out ? hops : -hops);
 }
 
-/* Returns the number of ports b < nb whose chain to (r, c) no propagation
- * channel blocks (each is one channel the border line could carry). */
-static int io2d_chain_avail(io2d *s, int a, int r, int c, int vert) {
-  inst *x = s->x;
-  int out = x->m->access[a].is_out, hops = vert ? r : c, n = 0;
-  int side = vert ? IO_N : IO_W, far = vert ? IO_S : IO_E;
-  for (int b = 0; b < s->nb; b++) {
-    int ok = 1;
-    for (int h = 0; h <= hops && ok; h++) {
-      int pr = vert ? h : r, pc = vert ? c : h;
-      const uint32_t *w = s->chan + (size_t)(pr * x->tc + pc) * s->nsink;
-      if (out) ok = !w[io2d_sink_port(x, side, b)];
-      else if (h < hops) ok = !w[io2d_sink_port(x, far, b)];
-    }
-    n += ok;
-  }
+/* Returns the number of ports b < nb whose chain from `side` to (r, c) no
+ * propagation channel blocks (each is one channel the border line could
+ * carry). */
+static int io2d_chain_avail(io2d *s, int a, int r, int c, int side) {
+  int n = 0;
+  for (int b = 0; b < s->nb; b++) n += io2d_chain_fits(s, s->chan, a, r, c, side, b, 0);
   return n;
 }
 
-/* Returns the number of banks taken on the border PE of a chain to (r, c). */
-static int io2d_banks_taken(io2d *s, int r, int c, int vert) {
-  uint64_t m = s->bank[(size_t)((vert ? 0 : r) * s->x->tc + (vert ? c : 0)) * 4 + (vert ? IO_N : IO_W)];
+/* Returns the number of banks taken on the border PE of side `side` for
+ * PE (r, c). */
+static int io2d_banks_taken(io2d *s, int r, int c, int side) {
+  int br, bc;
+  io2d_step(s->x, r, c, side, 0, &br, &bc);
+  uint64_t m = s->bank[(size_t)(br * s->x->tc + bc) * 4 + side];
   int n = 0;
   for (; m; m &= m - 1) n++;
   return n;
 }
 
-/* Places access a of inner PE k through a chain (step 3); INST_OK or
- * NOFIT with the message. */
+/* Places access a of inner PE k through a chain (step 3), from the border
+ * side with the fewest hops that has a port free; INST_OK or NOFIT with
+ * the message. */
 static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   inst *x = s->x;
   const map_access *ac = &x->m->access[a];
+  static const int sides[4] = {IO_N, IO_W, IO_S, IO_E};
   int r, c;
   inst_pe_rc(x, k, &r, &c);
-  int first_vert = r <= c;
-  for (int i = 0; i < 2; i++) {
-    int vert = i == 0 ? first_vert : !first_vert;
+  int order[4] = {0, 1, 2, 3};
+  for (int i = 1; i < 4; i++) /* by hops (ties: N, W, S, E), unreachable sides last */
+    for (int j = i; j > 0; j--) {
+      int hj = io2d_hops(x, r, c, sides[order[j]]), hp = io2d_hops(x, r, c, sides[order[j - 1]]);
+      if (hj < 0 || (hp >= 0 && hp <= hj)) break;
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int i = 0; i < 4; i++) {
+    int side = sides[order[i]];
     for (int b = 0; b < s->nb; b++)
-      if (io2d_chain_ok(s, a, r, c, vert, b)) {
-        io2d_chain_take(s, a, k, r, c, vert, b);
+      if (io2d_chain_fits(s, x->wsink, a, r, c, side, b, 1)) {
+        io2d_chain_take(s, a, k, r, c, side, b);
         return INST_OK;
       }
   }
   /* needed: the banks of the border PE already taken (its own accesses
    * and earlier chains) plus this one; available: the ports no
    * propagation channel takes on the way */
-  int nn = io2d_banks_taken(s, r, c, 1) + 1, nw = io2d_banks_taken(s, r, c, 0) + 1;
-  snprintf(msg, msgsz,
-           "I/O routing: PE (%d,%d) is not on the array border and the interconnect cannot carry access %d "
-           "(%s of %s) to it: north side, column %d (%d hops): channels needed %d, available %d; west side, "
-           "row %d (%d hops): channels needed %d, available %d (a channel is a bank of the border PE and its "
-           "port in every wrapper on the way: min(iobuf.banks %d, interconnect.ports %d), less the ports the "
-           "propagation channels take)",
-           r, c, a, ac->is_out ? "output" : "input", x->m->array_name[ac->array], c, r, nn,
-           io2d_chain_avail(s, a, r, c, 1), r, c, nw, io2d_chain_avail(s, a, r, c, 0), x->arch.banks,
-           x->arch.ports);
+  size_t len = (size_t)snprintf(msg, msgsz,
+                                "I/O routing: PE (%d,%d) is not on the array border and the interconnect cannot "
+                                "carry access %d (%s of %s) to it:",
+                                r, c, a, ac->is_out ? "output" : "input", x->m->array_name[ac->array]);
+  static const char *const names[4] = {"north", "east", "south", "west"};
+  for (int i = 0; i < 4 && len < msgsz; i++) {
+    int side = sides[i], hops = io2d_hops(x, r, c, side);
+    if (hops < 0) continue;
+    int vert = side == IO_N || side == IO_S;
+    len += (size_t)snprintf(msg + len, msgsz - len, "%s %s side, %s %d (%d hops): channels needed %d, available %d",
+                            i ? ";" : "", names[side], vert ? "column" : "row", vert ? c : r, hops,
+                            io2d_banks_taken(s, r, c, side) + 1, io2d_chain_avail(s, a, r, c, side));
+  }
+  if (len < msgsz)
+    snprintf(msg + len, msgsz - len,
+             " (a channel is a bank of the border PE and its port in every wrapper on the way: "
+             "min(iobuf.banks %d, interconnect.ports %d), less the ports the propagation channels take)",
+             x->arch.banks, x->arch.ports);
   return INST_ERR_NOFIT;
 }
 
@@ -278,12 +311,11 @@ static int io2d_alloc(inst *x) {
 
 int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
   io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
-            NULL, NULL, NULL};
+            NULL, NULL};
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
-  s.chains = calloc(4 * 64, sizeof *s.chains);
-  int st = !x->wsink || !s.bank || !s.chains ? INST_ERR_INTERNAL : io2d_alloc(x);
+  int st = !x->wsink || !s.bank ? INST_ERR_INTERNAL : io2d_alloc(x);
   if (!st) st = io2d_channels(&s, msg, msgsz);
   if (!st && !(s.chan = malloc((size_t)x->t * (size_t)s.nsink * sizeof *s.chan))) st = INST_ERR_INTERNAL;
   if (!st) memcpy(s.chan, x->wsink, (size_t)x->t * (size_t)s.nsink * sizeof *s.chan);
@@ -305,9 +337,13 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
   for (int dist = 1; dist < x->tr + x->tc && !st; dist++)
     for (int a = 0; a < x->m->naccess && !st; a++)
       for (int k = 0; k < x->t && !st; k++) {
-        int r, c;
+        int r, c, d = INT32_MAX;
         inst_pe_rc(x, k, &r, &c);
-        if ((r < c ? r : c) != dist || x->io[a].pside[k] >= 0 || !io2d_has(x, a, k)) continue;
+        for (int side = 0; side < 4; side++) {
+          int h = io2d_hops(x, r, c, side);
+          if (h >= 0 && h < d) d = h;
+        }
+        if (d != dist || x->io[a].pside[k] >= 0 || !io2d_has(x, a, k)) continue;
         st = io2d_inner(&s, a, k, msg, msgsz);
       }
   for (int a = 0; a < x->m->naccess && !st; a++) {
@@ -320,7 +356,6 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
       }
   }
   free(s.bank);
-  free(s.chains);
   free(s.chan);
   return st;
 }
