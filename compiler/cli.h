@@ -57,6 +57,11 @@ int cli_stream_poke(int argc, char **argv);
  * (cli_regress.c, docs/regress.md). */
 int cli_regress(int argc, char **argv);
 
+/* `tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE]`: lint,
+ * synthesis, coverage harness, the suite in cosim on every region,
+ * coverage; DIR/report.md, report.html, junit.xml (cli_signoff.c). */
+int cli_signoff(int argc, char **argv);
+
 /* `tcpa wave RUNDIR [--print] [--model]`: GTKWave on a run's waveform and
  * save file (cli_wave.c). */
 int cli_wave(int argc, char **argv);
