@@ -855,19 +855,29 @@ static const parse_binop parse_levels[][4] = {
 #define PARSE_NLEVELS (int)(sizeof parse_levels / sizeof parse_levels[0])
 
 /* Parses a left-associative chain of the operators of level `lvl` (0 is
- * the highest precedence: * / %). */
+ * the highest precedence: * / %). Each operator makes the tree one level
+ * deeper, so it counts as one level of nesting (the passes over the tree
+ * recurse on its depth: a chain of 30000 '+' overflowed their stack). */
 static ast_expr *parse_binary(parser *ps, int lvl) {
   if (lvl < 0) return parse_unary(ps);
   ast_expr *e = parse_binary(ps, lvl - 1);
+  int levels = 0;
   while (e) {
     const lex_token *t = parse_peek(ps);
     int found = -1;
     for (int i = 0; i < 4; i++)
       if (parse_levels[lvl][i].tok == t->kind && t->kind != LEX_EOF) found = i;
     if (found < 0) break;
+    levels++;
+    if (parse_enter(ps)) {
+      parse_expr_free(e);
+      e = NULL;
+      break;
+    }
     parse_next(ps);
     e = parse_expr_op(parse_levels[lvl][found].op, t->loc, 2, e, parse_binary(ps, lvl - 1), NULL);
   }
+  while (levels-- > 0) parse_leave(ps);
   return e;
 }
 
