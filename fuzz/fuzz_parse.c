@@ -16,6 +16,7 @@
 #include "check.h"
 #include "diag.h"
 #include "parse.h"
+#include "rdg.h"
 
 /* Returns 0 (libFuzzer's contract); parses and checks data[0..size). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -25,7 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   text[size] = '\0';
   ast_program *p = parse_string("fuzz.pla", text);
   if (p) {
-    check_program(p);
+    if (check_program(p) == 0) {
+      rdg *g = rdg_build(p);
+      if (g) rdg_count_ops(g);
+      rdg_free(g);
+    }
     ast_program_free(p);
   }
   diag_reset();
