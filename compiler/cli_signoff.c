@@ -464,9 +464,13 @@ static signoff_nofit signoff_nofit_parse(const char *msg) {
   static const char *const have[] = {" is ", " = ", "at most ", "which has ", NULL};
   r.need = signoff_num_after(msg, need);
   if (r.need < 0) {
-    const char *p = strstr(msg, " needed");
-    while (p && p > msg && isdigit((unsigned char)p[-1])) p--;
-    if (p && isdigit((unsigned char)*p)) r.need = strtol(p, NULL, 10);
+    /* "N operations need(s) ...", "N needed": the first number between
+     * the last ':' before the word and the word */
+    const char *w = strstr(msg, "need"), *from = msg;
+    for (const char *p = msg; w && p < w; p++)
+      if (*p == ':') from = p + 1;
+    for (const char *p = from; w && p < w && r.need < 0; p++)
+      if (isdigit((unsigned char)*p)) r.need = strtol(p, NULL, 10);
   }
   const char *after = r.resource[0] ? strstr(msg, r.resource) : NULL;
   r.have = after ? signoff_num_after(after, have) : -1;

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# signoff_cli.sh: `tcpa signoff` (docs/regress.md "Sign-off"), TAP, on an
+# architecture configuration the project has never seen (a 1x2 array of
+# large PEs without a divider, written here) with a tiny suite: bitextract
+# (fits) and jacobi (needs a divider: does not fit, pe.div 1 needed, 0
+# available), on every region of the array (1x1, 1x2) in cosim. One
+# sign-off: it lints, synthesizes (Yosys, minutes) and builds the coverage
+# harness (Verilator, minutes), so it runs once; the report is then checked
+# piece by piece. Option errors are checked first (fast). The sign-off's
+# directory is build/test-signoff, kept between runs so that make reuses the
+# harness and the synthesis while the RTL does not change.
+. "$(dirname "$0")/tap.sh"
+set -u
+BUILD=${BUILD:-build}
+[ -x "$TCPA" ] || { echo "not ok 1 - $TCPA is not built"; exit 1; }
+
+"$TCPA" signoff --out-dir "$tmp/x" >/dev/null 2>"$tmp/e1"; st=$?
+check_eval "signoff: --arch is required (exit 2)" '[ $st -eq 2 ] && grep -q "arch A.ini is required" "$tmp/e1"'
+printf '[array]\nrows = 0\n' >"$tmp/bad.ini"
+"$TCPA" signoff --arch "$tmp/bad.ini" --out-dir "$tmp/x" >/dev/null 2>"$tmp/e2"; st=$?
+check_eval "signoff: an invalid configuration is exit 2 with file:line" '[ $st -eq 2 ] && grep -q "bad.ini:2" "$tmp/e2"'
+"$TCPA" signoff --arch configs/default.ini --suite "$tmp/none" --out-dir "$tmp/x" >/dev/null 2>"$tmp/e3"; st=$?
+check_eval "signoff: a missing suite is exit 2" '[ $st -eq 2 ] && grep -q "suite" "$tmp/e3"'
+
+D=$BUILD/test-signoff
+mkdir -p "$D"
+cat >"$D/pair.ini" <<'EOF'
+; pair.ini: written by tests/signoff_cli.sh: a 1x2 array of large PEs
+; without a divider, unknown to configs/
+[array]
+rows = 1
+cols = 2
+
+[pe]
+alu = 2
+mul = 1
+div = 0
+rd = 16
+fd = 8
+fd_depth = 64
+id = 8
+od = 8
+fifo_depth = 16
+imem = 256
+branch_targets = 4
+
+[gc]
+signals = 16
+dims = 6
+
+[iobuf]
+banks = 8
+depth = 4096
+EOF
+cat >"$D/tiny.suite" <<'EOF'
+suite tiny
+set engine=model timeout=600
+run bitextract N=13 expect=pass
+run jacobi T=2 N=4 expect=nofit
+EOF
+start=$(date +%s)
+"$TCPA" signoff --arch "$D/pair.ini" --suite "$D/tiny.suite" --out-dir "$D/out" >"$tmp/out" 2>"$tmp/err"; st=$?
+echo "# tcpa signoff took $(( $(date +%s) - start )) s"
+sed 's/^/# /' "$tmp/err"
+R=$D/out
+check "signoff: PASS (exit 0)" $st
+check_eval "signoff: report.md starts with the verdict" '[ "$(head -n 1 "$R/report.md")" = "# PASS" ]'
+check_eval "signoff: report.html shows the verdict first" \
+  'grep -o "<h1[^>]*>[A-Z]*</h1>" "$R/report.html" | head -n 1 | grep -q ">PASS<"'
+check_eval "signoff: every step passed (parameters, lint, synthesis, coverage build, regression, coverage)" \
+  '[ "$(grep -c "^| [a-z ]* | pass |" "$R/report.md")" -eq 6 ]'
+check_eval "signoff: lint clean" 'grep -q "^| lint | pass | verilator --lint-only -Wall: exit 0, 0 warnings, 0 errors" "$R/report.md"'
+total=$(sed -n 's/^| TOTAL (flattened) | \([0-9]*\) .*/\1/p' "$R/report.md")
+check_eval "signoff: Yosys cells per module and a total ($total)" \
+  '[ "${total:-0}" -gt 100 ] && grep -q "^| tcpa_pe | [1-9][0-9]* |" "$R/report.md"'
+check "signoff: junit.xml beside the reports, well-formed" \
+  "$(python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$R/junit.xml" >/dev/null 2>&1; echo $?)"
+check_eval "signoff: every region of the 1x2 array, in cosim (4 runs)" \
+  '[ "$(grep -c "<testcase" "$R/junit.xml")" -eq 4 ] && [ "$(grep -c "_cosim_pair_" "$R/junit.xml")" -eq 8 ]'
+check_eval "signoff: jacobi does not fit: pe.div, needs 1, has 0, over by 1" \
+  '[ "$(grep -c "^| jacobi | T=2 N=4 | 1x[12] | pe.div | 1 | 0 | 1 |" "$R/report.md")" -eq 2 ]'
+line=$(sed -n 's/^| total | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) |$/\1 \2 \4 \5/p' "$R/report.md")
+echo "# coverage (line hit, points, toggle hit, points): $line"
+check_eval "signoff: line and toggle coverage collected, some points hit, some not" \
+  'set -- $line; [ $# -eq 4 ] && [ $1 -gt 0 ] && [ $1 -lt $2 ] && [ $3 -gt 0 ] && [ $3 -lt $4 ]'
+check_eval "signoff: the merged coverage.dat comes from the 2 runs that reached the RTL" \
+  '[ -s "$R/coverage.dat" ] && [ "$(ls "$R/cov" | grep -c "^cov-")" -eq 2 ]'
+
+# a FAIL: the same configuration (builds reused) with a run expected to pass
+# that does not fit
+cat >"$D/fail.suite" <<'EOF'
+run jacobi T=2 N=4 expect=pass
+run bitextract N=13
+EOF
+"$TCPA" signoff --arch "$D/pair.ini" --suite "$D/fail.suite" --out-dir "$D/out" >"$tmp/out2" 2>"$tmp/err2"; st=$?
+check_eval "signoff: a run not as expected is FAIL (exit 1), bucketed in the report" \
+  '[ $st -eq 1 ] && [ "$(head -n 1 "$R/report.md")" = "# FAIL" ] && grep -q "^| regression | FAIL |" "$R/report.md" && grep -q "^| jacobi_.* | nofit | 1 | nofit |" "$R/report.md"'
+exit $fail
