@@ -55,6 +55,18 @@ $TCPA instantiate "$tmp/fir.sym" --arch $BIG --param N=7 --param T=5 --pes 5x2 -
 st=$?
 check_eval "2-D .sym on 5x2 of a 4x4 array: exit 3" "[ $st -eq 3 ] && grep -q 'does not fit the 4x4 array' $tmp/err"
 
+# a 32x32 region: inner PEs' outputs reach all four borders (the chains from
+# the south and east take the PEs nearer those sides); processor classes do
+# not grow with the region
+$TCPA compile regress/programs/matmul.pla --arch configs/array32.ini --map i,j -o "$tmp/mm.sym" > /dev/null 2>&1
+$TCPA instantiate "$tmp/mm.sym" --arch configs/array32.ini --param N=64 --param M=64 --param K=4 --pes 32x32 \
+  -o "$tmp/mm.bin" --layout "$tmp/mm.lay" > "$tmp/out" 2>&1
+st=$?
+check_eval "matmul N=M=64 on 32x32 (array32.ini): exit 0, 9 processor classes" \
+  "[ $st -eq 0 ] && grep -q '32x32 PEs used, p = 2 x 2, II [0-9]*, 9 processor classes' $tmp/out"
+check_eval "... outputs placed on all four sides' banks" \
+  "(for x in n e s w; do awk '{print \$5}' $tmp/mm.lay | grep -qx \$x || exit 1; done)"
+
 # -- tcpa run --engine model on 2-D regions ----------------------------------
 # model PROG "P=V ..." RxC [MAP]: the run's exit status (0: outputs equal
 # the reference interpreter's).
