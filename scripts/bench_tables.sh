@@ -203,6 +203,8 @@ table t1 "Table 1: instantiation time normalised to 1 PE (processor classes); be
 table t2 "Table 2: concrete stream bytes / symbolic configuration (.sym) bytes"
 echo "II: the initiation interval of the 1-D mapping here, the paper's pi there. Every time is"
 echo "normalised to the 1-D configuration's 1x1 time; table 2 divides by the size of the .sym each"
-echo "stream was instantiated from. Times are wall times of inst_run on a shared machine: expect noise."
+echo "stream was instantiated from (streams carry the input data too: 4x4 and 8x8 have smaller"
+echo "bounds than 32x32, so their goal ratios compare different problem sizes). Times are wall"
+echo "times of inst_run on a shared machine: expect noise."
 [ -s "$tmp/notes" ] && { echo; awk '{ printf "[%d] %s\n", NR, $0 }' "$tmp/notes"; }
 exit 0
