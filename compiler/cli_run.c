@@ -174,14 +174,18 @@ static int run_ident_char(char c) {
   return c >= '0' && c <= '9' ? 2 : 0;
 }
 
-/* Returns 0 after checking the syntax of --map: one or two identifiers,
- * separated by a comma; -1 otherwise. */
+/* Returns 0 after checking the syntax of --map: one or two identifiers or
+ * dimension numbers, separated by a comma; -1 otherwise. */
 static int run_map_syntax(const char *arg) {
   int n = 0;
   const char *s = arg;
   for (;;) {
-    if (run_ident_char(*s) != 1) return -1;
-    while (run_ident_char(*s)) s++;
+    int kind = run_ident_char(*s);
+    if (kind == 0) return -1;
+    if (kind == 2)
+      while (run_ident_char(*s) == 2) s++;
+    else
+      while (run_ident_char(*s)) s++;
     if (++n > 2) return -1;
     if (*s == '\0') return 0;
     if (*s++ != ',') return -1;
@@ -242,7 +246,7 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
   case 2: return run_pes_parse(v, &o->pes_r, &o->pes_c);
   case 3:
     if (run_map_syntax(v) != 0) {
-      diag_error_plain("--map: expected one or two loop indices separated by a "
+      diag_error_plain("--map: expected one or two loop indices (names or numbers) separated by a "
                        "comma (e.g. i,j), got '%s'", v);
       return -1;
     }
@@ -386,6 +390,18 @@ static int run_params_bind(const ast_program *p, const run_opts *o, int64_t *par
   return 0;
 }
 
+/* Returns the loop dimension of p that the --map token names (an index
+ * name, or a dimension number 0..ndims-1), or -1. */
+static int run_map_index(const ast_program *p, const char *tok) {
+  if (tok[0] >= '0' && tok[0] <= '9') {
+    int d = atoi(tok);
+    return d < p->ndims ? d : -1;
+  }
+  for (int k = 0; k < p->ndims; k++)
+    if (!strcmp(p->index[k], tok)) return k;
+  return -1;
+}
+
 /* Returns 0 when every index named by --map is an index of p, each at most
  * once; -1 after an error. */
 static int run_map_check(const ast_program *p, const char *map) {
@@ -394,9 +410,7 @@ static int run_map_check(const ast_program *p, const char *map) {
   if (!map) return 0;
   snprintf(buf, sizeof buf, "%s", map);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    int d = -1;
-    for (int k = 0; k < p->ndims; k++)
-      if (!strcmp(p->index[k], tok)) d = k;
+    int d = run_map_index(p, tok);
     if (d < 0) {
       diag_error_plain("--map %s: program '%s' has no loop index '%s'", map, p->name, tok);
       return -1;
@@ -420,8 +434,7 @@ static int run_map_dim(const ast_program *p, const run_opts *o) {
   for (char *tok = strtok(buf, ","); tok && n < 2; tok = strtok(NULL, ",")) names[n++] = tok;
   int d[2] = {0, 0};
   for (int i = 0; i < n; i++)
-    for (int k = 0; k < p->ndims; k++)
-      if (!strcmp(p->index[k], names[i])) d[i] = k;
+    if (run_map_index(p, names[i]) >= 0) d[i] = run_map_index(p, names[i]);
   if (o->pes_r > 1 && o->pes_c > 1) return n == 2 ? ENGINE_DIMS_2D(d[0], d[1]) : d[0];
   return n == 2 && o->pes_r == 1 && o->pes_c > 1 ? d[1] : d[0];
 }

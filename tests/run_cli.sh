@@ -78,7 +78,7 @@ expect 3 "does not fit" "engine rtl, matmul: exit 3 before the RTL is needed"
 run $MATMUL $P3
 expect 3 "does not fit" "default engine (cosim), matmul: exit 3"
 run $MATMUL --engine turbo $P3
-expect 2 "--engine: expected ref, model, rtl or cosim" "unknown engine: exit 2"
+expect 2 "--engine: expected ref, model, rtl, cosim or systemc" "unknown engine: exit 2"
 run $MATMUL --engine ref $P3 --pes 2y3
 expect 2 "--pes: expected RxC" "bad --pes: exit 2"
 run $MATMUL --engine ref $P3 --pes 0x2
@@ -93,6 +93,12 @@ run $MATMUL --engine ref $P3 --map i,j,k
 expect 2 "--map: expected one or two" "--map with three indices: exit 2"
 run $MATMUL --engine ref $P3 --map i,q
 expect 2 "has no loop index 'q'" "--map with an unknown index: exit 2"
+run $MATMUL --engine ref $P3 --pes 2x2 --map 0,2
+check $rc "--pes 2x2 --map 0,2 (dimension numbers): exit 0"
+run $MATMUL --engine ref $P3 --map 3
+expect 2 "has no loop index '3'" "--map with a dimension number past the last: exit 2"
+run $MATMUL --engine ref $P3 --map 1k
+expect 2 "--map: expected one or two loop indices" "--map mixing digits and letters: exit 2"
 run $MATMUL --engine ref $P3 --map j,j
 expect 2 "named twice" "--map naming an index twice: exit 2"
 run $MATMUL --engine ref $P3 --seed -3
