@@ -25,7 +25,7 @@ PARAMS=(
   "fir|N=9 T=3"
   "matmul|N=4 M=3 K=4"
   "conv|CO=4 R=2 C=2 CI=1 KR=2 KC=2"
-  "trimv|N=7"
+  "trimv|N=6"
   "maxpool|R=4 C=4"
   "dotprod|N=10"
   "jacobi|T=4 N=6"
