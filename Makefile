@@ -249,11 +249,6 @@ $(FUZZ_BUILD)/seeds/.stamp: fuzz/seeds.sh $(BUILD)/bin/tcpa $(wildcard regress/p
 
 test: fuzz
 
-.PHONY: fuzz-clean
-fuzz-clean:
-	rm -rf $(FUZZ_BUILD)
-clean: fuzz-clean
-
 -include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
 # ==== end fuzzing ============================================================
 
