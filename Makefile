@@ -167,12 +167,12 @@ $(SIGNOFF_DIR)/tcpa_params.h: $(SIGNOFF_DIR)/tcpa_params_pkg.sv
 	  -e "s/^ *localparam logic \[63:0\] ARCH_FINGERPRINT = 64'h\([0-9a-f]*\);.*/#define TCPA_ARCH_FINGERPRINT 0x\1ull/p" \
 	  $< > $@.tmp && mv $@.tmp $@
 
-$(SIGNOFF_DIR)/tcpa-rtl-cov: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) scripts/signoff-coverage.cpp \
+$(SIGNOFF_DIR)/tcpa-rtl-cov: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) scripts/signoff-coverage.cpp scripts/signoff-coverage.vlt \
                              $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(SIGNOFF_DIR)/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv
 	flock $(SIGNOFF_DIR)/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --coverage-line --coverage-toggle \
 	  --top-module tcpa_top -Mdir $(SIGNOFF_DIR)/obj \
 	  -CFLAGS "-O1 -I$(abspath $(SIGNOFF_DIR)) -I$(abspath tb)" -LDFLAGS "-Wl,--wrap=_ZN13VerilatedSymsD2Ev" \
-	  rtl/lint_waivers.vlt $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
+	  rtl/lint_waivers.vlt scripts/signoff-coverage.vlt $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
 	  $(RTL_SV) $(abspath tb/rtl_main.cpp) $(abspath scripts/signoff-coverage.cpp) -o $(abspath $@) \
 	  > $(SIGNOFF_DIR)/build.log 2>&1 || { tail -30 $(SIGNOFF_DIR)/build.log; exit 1; }
 
@@ -248,6 +248,11 @@ $(FUZZ_BUILD)/seeds/.stamp: fuzz/seeds.sh $(BUILD)/bin/tcpa $(wildcard regress/p
 	@touch $@
 
 test: fuzz
+
+.PHONY: fuzz-clean
+fuzz-clean:
+	rm -rf $(FUZZ_BUILD)
+clean: fuzz-clean
 
 -include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
 # ==== end fuzzing ============================================================
