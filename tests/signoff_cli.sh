@@ -37,7 +37,7 @@ mul = 1
 div = 0
 rd = 16
 fd = 8
-fd_depth = 64
+fd_depth = 8
 id = 8
 od = 8
 fifo_depth = 16
@@ -50,7 +50,7 @@ dims = 6
 
 [iobuf]
 banks = 8
-depth = 4096
+depth = 256
 EOF
 cat >"$D/tiny.suite" <<'EOF'
 suite tiny
