@@ -6,7 +6,8 @@
  * and writes the configuration stream atomically (stream_writer_save). The
  * listing and the layout (where each output element lands in the banks)
  * are written through temporary files too. Inputs not given are zero.
- * Prints a summary: region, p, processor classes, stream bytes; with
+ * Prints a summary: region, p, processor classes, stream bytes (and a line
+ * splitting them into configuration and IODATA data bytes); with
  * --time also the wall time of inst_run (concretize .. I/O placement) and
  * of inst_emit (CLOCK_MONOTONIC), for scripts/bench_tables.sh.
  * Exit 0 written, 2 invalid input, 3 does not fit (what, needed, available).
@@ -174,6 +175,19 @@ static double cli_inst_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Returns the bytes of the IODATA packets (headers included) among the
+ * packets written to w so far: the input data the stream carries, as
+ * opposed to its configuration (docs/stream.md). */
+static size_t cli_inst_data_bytes(const stream_writer *w) {
+  size_t bytes = 0;
+  for (size_t i = 0; i + STREAM_PACKET_WORDS <= w->n;) {
+    size_t len = STREAM_PACKET_WORDS + w->words[i + 3];
+    if ((w->words[i] & 0xff) == STREAM_PKT_IODATA) bytes += 4 * len;
+    i += len;
+  }
+  return bytes;
+}
+
 /* Returns the exit status after instantiating with options o. */
 static int cli_inst_main(const cli_inst_opts *o) {
   arch_config cfg;
@@ -212,6 +226,7 @@ static int cli_inst_main(const cli_inst_opts *o) {
     diag_error_plain("instantiate: cannot write '%s': %s", o->out, w.msg);
     st = CLI_EXIT_INPUT;
   }
+  size_t data_bytes = cli_inst_data_bytes(&w), total_bytes = 4 * (6 + w.n);
   if (!st && m.axis == 2) {
     printf("%s: region %dx%d, %dx%d PEs used, p = %lld x %lld, II %d, %d processor classes, %d control signals, "
            "stream %zu bytes\n",
@@ -222,6 +237,8 @@ static int cli_inst_main(const cli_inst_opts *o) {
            "stream %zu bytes\n",
            o->out, o->rows, o->cols, x.t, (long long)x.p, m.ii, x.npc, x.nsig, 4 * (6 + w.n));
   }
+  if (!st) printf("stream: %zu bytes: configuration %zu bytes, data (IODATA) %zu bytes\n", total_bytes,
+                  total_bytes - data_bytes, data_bytes);
   if (!st && o->time) printf("time: instantiate %.6f s, emit %.6f s\n", t_run, t_emit);
   stream_writer_free(&w);
   for (int a = 0; data.vals && a < m.narrays; a++) free(data.vals[a]);

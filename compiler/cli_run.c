@@ -49,6 +49,7 @@
 #include "json.h"
 #include "parse.h"
 #include "rng.h"
+#include "stream.h"
 
 #define RUN_MAX_OPTS 64   /* --param and --in options each */
 #define RUN_RANDOM_LO (-1000)
@@ -551,6 +552,22 @@ static void run_json_cycles(json_writer *w, const char *key, int ran, const engi
   else json_writer_uint(w, key, done ? r->done_cycles : r->cycles);
 }
 
+/* Returns the bytes of the IODATA packets (headers included) in the
+ * little-endian stream buf[0..len): the input data it carries, which
+ * summary.json's config_bytes_nodata leaves out (docs/stream.md). */
+static size_t run_stream_data_bytes(const uint8_t *buf, size_t len) {
+  size_t bytes = 0;
+  for (size_t at = 4 * STREAM_HEADER_WORDS; buf && at + 4 * STREAM_PACKET_WORDS <= len;) {
+    const uint8_t *h = buf + at;
+    uint32_t n = (uint32_t)h[12] | (uint32_t)h[13] << 8 | (uint32_t)h[14] << 16 | (uint32_t)h[15] << 24;
+    size_t plen = 4 * (STREAM_PACKET_WORDS + (size_t)n);
+    if (plen > len - at) break;
+    if (h[0] == STREAM_PKT_IODATA) bytes += plen;
+    at += plen;
+  }
+  return bytes;
+}
+
 /* Writes the fields of a model/rtl/cosim run: the mapping, the cycles
  * measured and predicted, the divergence (docs/user-guide.md). */
 static void run_summary_engine(json_writer *w, const ast_program *p, const run_opts *o,
@@ -569,6 +586,7 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_int(w, "ii", c->ii);
   json_writer_int(w, "processor_classes", c->npc);
   json_writer_uint(w, "config_bytes", c->stream_len);
+  json_writer_uint(w, "config_bytes_nodata", c->stream_len - run_stream_data_bytes(c->stream, c->stream_len));
   json_writer_int(w, "resmii", c->resmii);
   json_writer_int(w, "recmii", c->recmii);
   json_writer_int(w, "p", c->p);
