@@ -52,6 +52,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/set.h>
+
 #include "map.h"
 
 /* Returns a new register entry of class cls (index = count so far). */
@@ -116,11 +119,64 @@ static void map_regs_rd_busy(const map_config *m, int val, unsigned char *busy) 
   }
 }
 
+/* Returns 1 when op o writes an rd read by a d = 0 edge, with its hold
+ * interval [*s, *e] relative to its iteration's start (see
+ * map_regs_rd_busy). */
+static int map_regs_rd_hold(const map_config *m, int o, int *s, int *e) {
+  const map_op *p = &m->ops[o];
+  *s = p->tau + p->lat;
+  *e = -1;
+  for (int x = 0; x < m->nedges; x++) {
+    const map_edge *y = &m->edges[x];
+    if (map_regs_is_rd_edge(y) && y->src == o && m->ops[y->dst].tau > *e) *e = m->ops[y->dst].tau;
+  }
+  if (*e < 0) return 0;
+  if (*e < *s) *e = *s;
+  if (*e > *s + m->ii - 1) *e = *s + m->ii - 1;
+  return 1;
+}
+
+/* Returns 1 when the condition spaces (ispace) of ops a and b may
+ * intersect: 0 only when isl proves them disjoint. */
+static int map_regs_dom_meet(isl_ctx *ctx, const map_op *a, const map_op *b) {
+  isl_set *x = isl_set_read_from_str(ctx, a->dom.ispace);
+  isl_set *y = isl_set_read_from_str(ctx, b->dom.ispace);
+  isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
+  isl_set_free(x);
+  isl_set_free(y);
+  return d != isl_bool_true;
+}
+
+/* Returns 1 when producers oa and ob (rd holders) conflict: an instance of
+ * oa in iteration j and one of ob in iteration j + delta (sequence numbers,
+ * starting delta*II apart) hold their registers at a common cycle for some
+ * delta != 0, or for delta = 0 and their condition spaces intersect (the
+ * PST writes an rd only within its op's space, so values defined under
+ * mutually exclusive conditions never live in the same iteration). */
+static int map_regs_op_conflict(const map_config *m, isl_ctx *ctx, int oa, int ob) {
+  int sa, ea, sb, eb;
+  if (!map_regs_rd_hold(m, oa, &sa, &ea) || !map_regs_rd_hold(m, ob, &sb, &eb)) return 0;
+  /* overlap iff sa <= delta*II + eb and delta*II + sb <= ea */
+  int ii = m->ii;
+  int dlo = sa - eb >= 0 ? (sa - eb + ii - 1) / ii : -((eb - sa) / ii);
+  int dhi = ea - sb >= 0 ? (ea - sb) / ii : -((sb - ea + ii - 1) / ii);
+  if (dlo > dhi) return 0;
+  if (dlo < 0 || dhi > 0) return 1;
+  return map_regs_dom_meet(ctx, &m->ops[oa], &m->ops[ob]);
+}
+
 /* Returns 1 when values a and b cannot share a register. */
-static int map_regs_rd_conflict(const map_config *m, const map_regs_rdval *a, const map_regs_rdval *b) {
+static int map_regs_rd_conflict(const map_config *m, isl_ctx *ctx, const map_regs_rdval *a,
+                                const map_regs_rdval *b) {
   if (a->copies > 1 || b->copies > 1) return 1;
-  for (int c = 0; c < m->ii; c++)
-    if (a->busy[c] && b->busy[c]) return 1;
+  int meet = 0;
+  for (int c = 0; c < m->ii && !meet; c++) meet = a->busy[c] && b->busy[c];
+  if (!meet) return 0; /* disjoint residues: never at a common cycle */
+  for (int x = 0; x < m->nops; x++) {
+    if (m->ops[x].var != a->val) continue;
+    for (int y = 0; y < m->nops; y++)
+      if (m->ops[y].var == b->val && map_regs_op_conflict(m, ctx, x, y)) return 1;
+  }
   return 0;
 }
 
@@ -242,6 +298,26 @@ static void map_regs_rd_bind(map_config *m, int val, int r) {
   }
 }
 
+/* Returns a lower bound of the colours: for each residue, a greedy clique
+ * of the conflict graph among the values held there. */
+static int map_regs_clique(const map_config *m, const map_regs_rdval *vals, const int *idx, int ns,
+                           const unsigned char *conf) {
+  int best = 0, *in = malloc((size_t)ns * sizeof *in + 1);
+  if (!in) return 1;
+  for (int c = 0; c < m->ii; c++) {
+    int k = 0;
+    for (int a = 0; a < ns; a++) {
+      if (!vals[idx[a]].busy[c]) continue;
+      int all = 1;
+      for (int i = 0; i < k && all; i++) all = conf[a * ns + in[i]];
+      if (all) in[k++] = a;
+    }
+    if (k > best) best = k;
+  }
+  free(in);
+  return best;
+}
+
 /* Allocates the rd registers of all d = 0 edges (see the top of the
  * file); returns MAP_OK or MAP_ERR_INTERNAL. */
 static int map_regs_rd(map_config *m) {
@@ -258,14 +334,13 @@ static int map_regs_rd(map_config *m) {
   int ns = 0, lower = 0;
   for (int i = 0; i < n; i++)
     if (vals[i].copies == 1) idx[ns++] = i;
+  isl_ctx *ctx = isl_ctx_alloc();
+  if (!ctx) goto done;
   for (int a = 0; a < ns; a++)
-    for (int b = 0; b < ns; b++)
-      conf[a * ns + b] = a != b && map_regs_rd_conflict(m, &vals[idx[a]], &vals[idx[b]]);
-  for (int c = 0; c < m->ii; c++) {
-    int load = 0;
-    for (int a = 0; a < ns; a++) load += vals[idx[a]].busy[c];
-    if (load > lower) lower = load;
-  }
+    for (int b = a + 1; b < ns; b++)
+      conf[a * ns + b] = conf[b * ns + a] = map_regs_rd_conflict(m, ctx, &vals[idx[a]], &vals[idx[b]]);
+  isl_ctx_free(ctx);
+  lower = map_regs_clique(m, vals, idx, ns, conf);
   int ncol = ns ? map_regs_colour(ns, conf, lower ? lower : 1, colour) : 0;
   if (ncol < 0) goto done;
   for (int a = 0; a < ns; a++) vals[idx[a]].colour = colour[a];
