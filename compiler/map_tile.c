@@ -341,20 +341,22 @@ static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, 
   return map_tile_add_edge(m, &r) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
 }
 
-/* Returns 1 when IN edges a and b read the same element in the same
- * iterations (array, index map and space equal). */
+/* Returns 1 when IN edges a and b read the same element of an iteration
+ * (array and index map equal) with the same jkspace; their ispaces may
+ * differ (the pieces of a condition: a[i] at i = 0 and at i >= 1). */
 static int map_tile_same_input(const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_IN && b->kind == MAP_EDGE_IN && a->array == b->array && a->index && b->index &&
-         !strcmp(a->index, b->index) && !strcmp(a->use.ispace, b->use.ispace) &&
-         !strcmp(a->use.jkspace, b->use.jkspace);
+         !strcmp(a->index, b->index) && !strcmp(a->use.jkspace, b->use.jkspace);
 }
 
-/* Input copies: an input read by several operations in the same iterations
- * (same array, index map and space) is read once, by an added mov whose rd
- * feeds the readers: one access (bank, port, id) instead of one per reader.
- * Only when the accesses do not fit the banks (or ports) or the inputs the
- * ids, since the movs cost ALU slots. Returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_input_copies(map_config *m, int *nextval) {
+/* Input copies: an input element read by several operations (same array,
+ * index map and jkspace; in the same iterations or in pieces of a
+ * condition) is read once, by an added mov over the union of their spaces
+ * whose rd feeds each reader in its own space: one access (bank, port, id)
+ * instead of one per reader and piece. Only when the accesses do not fit
+ * the banks (or ports) or the inputs the ids, since the movs cost ALU
+ * slots. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   int n0 = m->nedges, nin = 0, nio = 0;
   for (int e = 0; e < n0; e++) {
     nin += m->edges[e].kind == MAP_EDGE_IN;
@@ -369,9 +371,19 @@ static int map_tile_input_copies(map_config *m, int *nextval) {
     int readers = 0;
     for (int b = a + 1; b < n0; b++) readers += !gone[b] && map_tile_same_input(&m->edges[a], &m->edges[b]);
     if (!readers) continue;
-    map_op c = map_tile_copy_op(m, &m->edges[a].use, (*nextval)++);
-    int ci = c.dom.ispace && c.dom.jkspace ? map_tile_add_op(m, &c) : -1;
+    map_dom all = map_dom_copy(&m->edges[a].use); /* the union of the pieces */
+    for (int b = a + 1; b < n0 && all.ispace; b++) {
+      if (gone[b] || !map_tile_same_input(&m->edges[a], &m->edges[b]) ||
+          !strcmp(all.ispace, m->edges[b].use.ispace))
+        continue;
+      char *u = map_tile_str_union(ctx, all.ispace, m->edges[b].use.ispace);
+      free(all.ispace);
+      all.ispace = u;
+    }
+    map_op c = map_tile_copy_op(m, &all, (*nextval)++);
+    int ci = c.dom.ispace && c.dom.jkspace && all.ispace ? map_tile_add_op(m, &c) : -1;
     if (ci < 0) {
+      map_dom_free(&all);
       map_dom_free(&c.dom);
       free(gone);
       return MAP_ERR_INTERNAL;
@@ -390,6 +402,7 @@ static int map_tile_input_copies(map_config *m, int *nextval) {
       if (!r.use.ispace || !r.use.jkspace || !r.def.ispace || !r.def.jkspace || map_tile_add_edge(m, &r) < 0) {
         map_dom_free(&r.use);
         map_dom_free(&r.def);
+        map_dom_free(&all);
         free(gone);
         return MAP_ERR_INTERNAL;
       }
@@ -397,6 +410,16 @@ static int map_tile_input_copies(map_config *m, int *nextval) {
     }
     m->edges[a].dst = ci;
     m->edges[a].pos = 0;
+    free(m->edges[a].use.ispace); /* the IN edge now carries every piece */
+    m->edges[a].use.ispace = all.ispace;
+    free(m->edges[a].def.ispace);
+    m->edges[a].def.ispace = map_strdup(all.ispace);
+    all.ispace = NULL;
+    map_dom_free(&all);
+    if (!m->edges[a].def.ispace) {
+      free(gone);
+      return MAP_ERR_INTERNAL;
+    }
   }
   int n = 0;
   for (int e = 0; e < m->nedges; e++) {
@@ -593,7 +616,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     if (m->edges[e].kind == MAP_EDGE_DEP && m->axis == 2 && dm2 + 1 > m->p_min2) m->p_min2 = (int)dm2 + 1;
   }
   int nextval = g->nvars + g->nnodes;
-  if (map_tile_input_copies(m, &nextval) != MAP_OK) goto done;
+  if (map_tile_input_copies(m, ctx, &nextval) != MAP_OK) goto done;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
   if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
   map_tile_dedup_edges(m);

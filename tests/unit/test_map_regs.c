@@ -311,7 +311,7 @@ static const outcome TABLE[] = {
     {"matmul", NULL, "registers rd: needs"},
     {"maxpool", NULL, "registers rd: needs"},
     {"satarith", "registers rd: needs 6, pe.rd = 4", "registers rd: needs"},
-    {"trimv", NULL, "registers id: needs 4, pe.id = 3"},
+    {"trimv", NULL, "registers rd: needs 3, pe.rd = 2"},
 };
 
 /* Returns the exit status of `tcpa compile` on prog and arch, or -1 when
@@ -461,6 +461,28 @@ static void test_excl(void) {
   }
 }
 
+static const char *PIECES = /* a[i], b[i] read under i == 0 and i >= 1 */
+    "program pieces(N) { in int32 a[N], b[N]; out int32 y[N];\n"
+    " par (0 <= i < N) { y[i] = a[i] * b[i] + a[i] if (i == 0); y[i] = a[i] - b[i] if (i >= 1); } }\n";
+
+/* Input pieces (map_tile_input_copies): with 4 banks the six accesses of
+ * pieces (a and b per condition piece, y per piece) did not fit (exit 3,
+ * I/O banks); now each element is read once over the union of its
+ * pieces: 2 ids and 4 accesses (a, b, y twice). */
+static void test_pieces(void) {
+  arch_config a = arch_config_default();
+  a.banks = a.ports = a.id = 4;
+  fixture f;
+  build(&f, "pieces", PIECES, &a);
+  TEST_CHECK(f.st == MAP_OK, "pieces maps with 4 banks (%s)", f.msg);
+  if (f.st == MAP_OK) {
+    TEST_CHECK(f.m.used[MAP_REG_ID] == 2 && f.m.naccess == 4, "pieces: 2 ids (%d) and 4 accesses (%d)",
+               f.m.used[MAP_REG_ID], f.m.naccess);
+    check_rd_sim("pieces", &f.m);
+  }
+  release(&f);
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -490,6 +512,7 @@ static void test_small(void) {
 int main(void) {
   test_small();
   test_excl();
+  test_pieces();
   test_table();
   test_large();
   return test_done();
