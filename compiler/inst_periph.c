@@ -413,11 +413,11 @@ static int inst_emit_ag1(inst *x, stream_writer *w, int a, int k0, int k1, __isl
   return inst_emit_ag_at(x, w, a, k0, inst_rect(x, k0, k1), x->io[a].side, x->io[a].bank, 0, en, msg, msgsz);
 }
 
-/* Returns INST_OK after appending the AG packet of access a for the PEs of
- * rectangle rect (of PE k0's enable en), on bank (side, bank), its events
- * `lag` cycles after the PE's own (inst.h). */
-static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect rect, int side, int bank,
-                           int64_t lag, __isl_keep isl_set *en, char *msg, size_t msgsz) {
+/* Returns INST_OK after writing into *b the AG payload of access a for PE
+ * k0 (enable set en, over J), its events `lag` cycles after the PE's own
+ * (inst.h); else INST_ERR_NOFIT with the reason in msg (b freed). */
+static int inst_ag_payload(inst *x, int a, int k0, int64_t lag, __isl_keep isl_set *en, inst_buf *b,
+                           char *msg, size_t msgsz) {
   const map_access *ac = &x->m->access[a];
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
   isl_set *g = isl_set_coalesce(isl_set_gist(isl_set_copy(en), all));
@@ -431,69 +431,123 @@ static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect
              a, x->m->array_name[ac->array], k0, STREAM_MAX_CONS(&x->arch));
     return INST_ERR_NOFIT;
   }
-  inst_buf b = {0};
-  inst_w(&b, ac->is_out ? STREAM_AG_WRITE : STREAM_AG_READ);
-  inst_w(&b, x->n);
-  inst_w(&b, (int64_t)x->sigma * x->m->ii + ac->offset + lag);
-  inst_w(&b, x->io[a].a0);
-  inst_w(&b, 0);
-  inst_w(&b, 0);
-  for (int gd = 0; gd < x->n; gd++) inst_w(&b, x->io[a].stride[x->m->order[gd]]);
-  inst_cons_write(x, bs, &b);
+  *b = (inst_buf){0};
+  inst_w(b, ac->is_out ? STREAM_AG_WRITE : STREAM_AG_READ);
+  inst_w(b, x->n);
+  inst_w(b, (int64_t)x->sigma * x->m->ii + ac->offset + lag);
+  inst_w(b, x->io[a].a0);
+  inst_w(b, 0);
+  inst_w(b, 0);
+  for (int gd = 0; gd < x->n; gd++) inst_w(b, x->io[a].stride[x->m->order[gd]]);
+  inst_cons_write(x, bs, b);
   isl_basic_set_free(bs);
-  int rc = b.bad ? STREAM_ERR_PAYLOAD
-                 : stream_writer_packet(w, STREAM_PKT_AG, bank, side, rect, b.w, (uint32_t)b.n);
-  free(b.w);
-  if (rc) {
-    snprintf(msg, msgsz, "AG packet of access %d: %s", a, b.bad ? "value out of 32 bits" : w->msg);
+  if (b->bad) {
+    free(b->w);
+    b->w = NULL;
+    snprintf(msg, msgsz, "AG packet of access %d: value out of 32 bits", a);
     return INST_ERR_NOFIT;
   }
   return INST_OK;
 }
 
-/* Returns 1 when PE j's access a can share PE k's AG packet: both on
- * their own bank (no hops) of the same side and bank, equal enables. */
-static int inst_ag_same(const inst *x, int a, int k, int j, __isl_keep isl_set *en) {
-  const inst_io *io = &x->io[a];
-  if (io->pside[j] != io->pside[k] || io->pbank[j] != io->pbank[k] || io->hops[j] || io->hops[k] || io->lag[j] ||
-      io->lag[k])
-    return 0;
-  isl_set *ej = inst_split(x, x->acc[a], j);
-  int eq = isl_set_is_equal(ej, en) == isl_bool_true;
-  isl_set_free(ej);
-  return eq;
+/* Returns INST_OK after appending the AG packet of access a for the PEs of
+ * rectangle rect (of PE k0's enable en), on bank (side, bank), its events
+ * `lag` cycles after the PE's own (inst.h). */
+static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect rect, int side, int bank,
+                           int64_t lag, __isl_keep isl_set *en, char *msg, size_t msgsz) {
+  inst_buf b;
+  int st = inst_ag_payload(x, a, k0, lag, en, &b, msg, msgsz);
+  if (st) return st;
+  int rc = stream_writer_packet(w, STREAM_PKT_AG, bank, side, rect, b.w, (uint32_t)b.n);
+  free(b.w);
+  if (rc) {
+    snprintf(msg, msgsz, "AG packet of access %d: %s", a, w->msg);
+    return INST_ERR_NOFIT;
+  }
+  return INST_OK;
+}
+
+/* One AG packet of a 2-D region before merging: bank (side, bank) of
+ * border PE (row, col), its payload. */
+typedef struct {
+  int side, bank, row, col, done;
+  inst_buf b;
+} inst_ag_item;
+
+/* Returns 1 when items i and j are on the same side and bank and carry
+ * the same payload. */
+static int inst_ag_eq(const inst_ag_item *i, const inst_ag_item *j) {
+  return i->side == j->side && i->bank == j->bank && i->b.n == j->b.n &&
+         !memcmp(i->b.w, j->b.w, (size_t)i->b.n * sizeof *i->b.w);
+}
+
+/* Returns INST_OK after appending the merged AG packets of items it[0..n):
+ * one per run, along the border side, of banks with equal payloads (the
+ * north and south runs along a row, the east and west ones along a
+ * column), so that the stream grows with the distinct payloads, not with
+ * the PEs (docs/instantiate.md). at[] indexes items by (side, bank, row,
+ * col) of the region. */
+static int inst_ag_merge(inst *x, stream_writer *w, inst_ag_item *it, int n, const int *at, char *msg,
+                         size_t msgsz) {
+  int nb = x->arch.banks, R = x->tr, C = x->tc;
+  for (int i = 0; i < n; i++) {
+    if (it[i].done) continue;
+    int ns = it[i].side == STREAM_SIDE_NORTH || it[i].side == STREAM_SIDE_SOUTH;
+    stream_rect rc = {it[i].row, it[i].col, 1, 1};
+    for (;;) {
+      int r = rc.row0 + (ns ? 0 : rc.rows), c = rc.col0 + (ns ? rc.cols : 0);
+      if (r >= R || c >= C) break;
+      int j = at[((it[i].side * nb + it[i].bank) * R + r) * C + c];
+      if (j < 0 || it[j].done || !inst_ag_eq(&it[i], &it[j])) break;
+      it[j].done = 1;
+      if (ns) rc.cols++;
+      else rc.rows++;
+    }
+    it[i].done = 1;
+    if (stream_writer_packet(w, STREAM_PKT_AG, it[i].bank, it[i].side, rc, it[i].b.w, (uint32_t)it[i].b.n)) {
+      snprintf(msg, msgsz, "AG packet: %s", w->msg);
+      return INST_ERR_NOFIT;
+    }
+  }
+  return INST_OK;
 }
 
 /* Returns INST_OK after appending the AG packets of a 2-D region, on the
- * bank serving each (access, PE) (inst_io2d.c): one per run of PEs along
- * the north row or the west column on their own banks with equal enables
- * (the address has no row or column term: every PE has its own bank),
- * else one per PE. */
+ * bank serving each (access, PE) (inst_io2d.c): the payload of every
+ * (access, PE) is built first (an inner PE's bank lies on a border PE, its
+ * events delayed by the hops), then runs along a border side of equal
+ * payloads on the same bank become one packet (inst_ag_merge). */
 static int inst_emit_ags_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) {
-  char *done = calloc((size_t)x->t + 1, 1);
-  if (!done) return INST_ERR_INTERNAL;
-  int st = INST_OK;
+  size_t nat = (size_t)4 * (size_t)x->arch.banks * (size_t)x->tr * (size_t)x->tc;
+  inst_ag_item *it = calloc((size_t)x->m->naccess * (size_t)x->t + 1, sizeof *it);
+  int *at = malloc((nat + 1) * sizeof *at);
+  int n = 0, st = it && at ? INST_OK : INST_ERR_INTERNAL;
+  for (size_t i = 0; at && i < nat; i++) at[i] = -1;
   for (int a = 0; a < x->m->naccess && !st; a++) {
-    memset(done, 0, (size_t)x->t);
+    const inst_io *io = &x->io[a];
     for (int k = 0; k < x->t && !st; k++) {
-      const inst_io *io = &x->io[a];
-      if (io->pside[k] < 0 || done[k]) continue;
+      if (io->pside[k] < 0) continue;
       isl_set *en = inst_split(x, x->acc[a], k);
-      stream_rect rc = {io->prow[k], io->pcol[k], 1, 1};
-      int along = io->hops[k] ? 0 : io->pside[k] == STREAM_SIDE_NORTH ? 1 : io->pside[k] == STREAM_SIDE_WEST ? 2 : 0;
-      int r = k / x->tc, c = k % x->tc;
-      if (along == 1)
-        while (c + rc.cols < x->tc && !done[r * x->tc + c + rc.cols] && inst_ag_same(x, a, k, r * x->tc + c + rc.cols, en))
-          done[r * x->tc + c + rc.cols++] = 1;
-      if (along == 2)
-        while (r + rc.rows < x->tr && !done[(r + rc.rows) * x->tc + c] && inst_ag_same(x, a, k, (r + rc.rows) * x->tc + c, en))
-          done[(r + rc.rows++) * x->tc + c] = 1;
-      done[k] = 1;
-      st = inst_emit_ag_at(x, w, a, k, rc, io->pside[k], io->pbank[k], io->lag[k], en, msg, msgsz);
+      inst_ag_item *p = &it[n];
+      *p = (inst_ag_item){io->pside[k], io->pbank[k], io->prow[k], io->pcol[k], 0, {0}};
+      st = inst_ag_payload(x, a, k, io->lag[k], en, &p->b, msg, msgsz);
       isl_set_free(en);
+      if (st) break;
+      size_t ix = (((size_t)p->side * (size_t)x->arch.banks + (size_t)p->bank) * (size_t)x->tr + (size_t)p->row) *
+                      (size_t)x->tc + (size_t)p->col;
+      if (p->bank < 0 || p->bank >= x->arch.banks || p->row >= x->tr || p->col >= x->tc || at[ix] >= 0) {
+        /* not a bank of the region, or a bank serving two accesses: no merging */
+        p->done = 0;
+      } else {
+        at[ix] = n;
+      }
+      n++;
     }
   }
-  free(done);
+  if (!st) st = inst_ag_merge(x, w, it, n, at, msg, msgsz);
+  for (int i = 0; it && i < n; i++) free(it[i].b.w);
+  free(it);
+  free(at);
   return st;
 }
 

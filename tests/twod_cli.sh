@@ -66,6 +66,25 @@ check_eval "matmul N=M=64 on 32x32 (array32.ini): exit 0, 9 processor classes" \
   "[ $st -eq 0 ] && grep -q '32x32 PEs used, p = 2 x 2, II [0-9]*, 9 processor classes' $tmp/out"
 check_eval "... outputs placed on all four sides' banks" \
   "(for x in n e s w; do awk '{print \$5}' $tmp/mm.lay | grep -qx \$x || exit 1; done)"
+# AG packets merged by payload: a run of border banks with equal payloads
+# (inner-PE chains of one ring of the region) is one packet, so the count
+# grows with the sides and banks, not with the 1024 PEs (it was 968)
+$TCPA disasm "$tmp/mm.bin" --arch configs/array32.ini > "$tmp/mm.tasm" 2>&1
+nag=$(grep -c '^ag ' "$tmp/mm.tasm")
+check_eval "matmul 32x32: $nag AG packets <= 4 sides x 16 banks + 3 accesses x 4 sides (not one per PE)" \
+  "[ $nag -gt 0 ] && [ $nag -le $((4 * 16 + 3 * 4)) ]"
+check_eval "matmul 32x32: merged AG packets span runs of border PEs (pe 0,A..B or A..B,0)" \
+  "grep -Eq '^ag side n bank [0-9]+ pe 0,[0-9]+\.\.[0-9]+$' $tmp/mm.tasm && grep -Eq '^ag side w bank [0-9]+ pe [0-9]+\.\.[0-9]+,0$' $tmp/mm.tasm"
+grep '^stream: ' "$tmp/out" > "$tmp/split"
+check_eval "instantiate prints the stream split: configuration + IODATA data = stream bytes" \
+  "awk '{ exit !(\$2 == \$5 + \$9 && \$9 > 0) }' $tmp/split && [ \$(awk '{print \$2}' $tmp/split) -eq \$(stat -c %s $tmp/mm.bin) ]"
+$TCPA compile regress/programs/matmul.pla --arch $BIG --map i,j -o "$tmp/mmb.sym" > /dev/null 2>&1
+$TCPA instantiate "$tmp/mmb.sym" --arch $BIG --param N=8 --param M=8 --param K=3 --pes 4x4 -o "$tmp/mmb.bin" \
+  > "$tmp/out" 2>&1
+ncls=$(sed -n 's/.*, \([0-9]*\) processor classes.*/\1/p' "$tmp/out")
+nag=$($TCPA disasm "$tmp/mmb.bin" --arch $BIG 2>/dev/null | grep -c '^ag ')
+check_eval "matmul 4x4 on big1d.ini: $nag AG packets <= ${ncls:-?} classes x 3 accesses (16 PEs x 3 unmerged)" \
+  "[ -n '$ncls' ] && [ $nag -gt 0 ] && [ $nag -le \$(( ${ncls:-0} * 3 )) ]"
 
 # -- tcpa run --engine model on 2-D regions ----------------------------------
 # model PROG "P=V ..." RxC [MAP]: the run's exit status (0: outputs equal
