@@ -286,6 +286,7 @@ SC_LIBS = $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc)
 $(BUILD)/rtl/sc-%/tcpa-sc: $(RTL_SV) rtl/lint_waivers.vlt $(SC_DEP) $(BUILD)/rtl/%/tcpa_params_pkg.sv \
                           $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv $(BUILD)/lib/libtcpa.a
 	@mkdir -p $(dir $@) $(BUILD)/rtl/$*
+	@rm -f $@  # Verilator's makefile relinks only a missing binary (libtcpa.a is no prerequisite there)
 	flock $(BUILD)/rtl/$*/.lock $(VERILATOR) --sc --exe --build -O1 -j 2 --top-module tcpa_top \
 	  -Mdir $(BUILD)/rtl/sc-$*/obj \
 	  -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/$*) -I$(abspath tb) -I$(abspath compiler) -I$(abspath cmodel)" \
