@@ -16,10 +16,22 @@
 # prints the resource instead of failing. The RTL harnesses are built by
 # `make demo` (build/bin/tcpa-rtl, build/rtl/big1d/tcpa-rtl); without
 # them (DEMO_ENGINE=model) the tables use the C model alone.
+#
+# Then the 2-D tables: every benchmark on regions 2x2, 2x4, 4x2, 3x3 and
+# 4x4 (`tcpa run --pes RxC`, the default choice of the two tiled loop
+# dimensions), once with loop bounds that divide every region evenly (12)
+# and once with bounds that do not (7, 5), on configs/default.ini and on
+# configs/big1d.ini; per run: program, region, the tiled dimensions, II,
+# cycles, processor classes, stream bytes (all, and without the IODATA
+# input data), verdict, or the resource that does not fit (exit 3: 1-D
+# programs on 2-D regions, and most of the benchmarks on default.ini's
+# small PEs). DEMO_2D=0 leaves these tables out; DEMO_2D_REGIONS replaces
+# the list of regions.
 # Exits non-zero when any run that fits fails.
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
-# ARCH (default configs/default.ini), DEMO_ENGINE (default cosim).
+# ARCH (default configs/default.ini), DEMO_ENGINE (default cosim), DEMO_2D
+# (default 1), DEMO_2D_REGIONS (default "2x2 2x4 4x2 3x3 4x4").
 set -u
 BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
@@ -174,6 +186,81 @@ if [ "$ENGINE" = cosim ] && ! { [ -x "$BUILD/bin/tcpa-rtl" ] && [ -x "$BUILD/rtl
 fi
 hw_table configs/default.ini 1x2
 hw_table configs/big1d.ini 1x3
+
+# 2-D regions: program|bounds that divide 2, 3 and 4|bounds that do not
+TWOD_CASES=(
+  "bitextract|N=12|N=7"
+  "fir|N=12 T=12|N=7 T=5"
+  "matmul|N=12 M=12 K=2|N=7 M=5 K=2"
+  "conv|CO=12 R=12 C=2 CI=1 KR=2 KC=2|CO=7 R=5 C=2 CI=1 KR=2 KC=2"
+  "trimv|N=12|N=7"
+  "maxpool|R=12 C=12|R=7 C=5"
+  "dotprod|N=12|N=7"
+  "jacobi|T=12 N=12|T=7 N=5"
+  "gcd|N=12 S=6|N=7 S=5"
+  "editdist|N=12 M=12|N=7 M=5"
+  "satarith|N=12|N=7"
+  "band|N=12 W=3|N=7 W=2"
+)
+TWOD_REGIONS=(${DEMO_2D_REGIONS:-2x2 2x4 4x2 3x3 4x4})
+twod_fmt="%-11s %-6s %-5s %-28s %4s %7s %7s %-15s  %s\n"
+
+# twod_run ARCH PROG PES PARAMS: one engine run on a 2-D region; prints
+# its row and counts it in hw_runs, hw_failed or hw_nofit.
+twod_run() {
+  local arch=$1 prog=$2 pes=$3 ps=$4 args=() p rc verdict ii=- cyc=- cls=- bytes=- map=-
+  for p in $ps; do args+=(--param "$p"); done
+  local dir="$tmp/2d-$prog"
+  rm -rf "$dir"
+  timeout 600 "$TCPA" run "regress/programs/$prog.pla" --arch "$arch" --pes "$pes" --engine "$ENGINE" \
+    "${args[@]}" --seed 1 --out-dir "$dir" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 3 ]; then
+    verdict="does not fit: $(sed -n 's/^tcpa: error: //p' "$tmp/err" | head -n 1 | sed 's/.*does not fit: //' | cut -c1-200)"
+    hw_nofit=$((hw_nofit + 1))
+  else
+    hw_runs=$((hw_runs + 1))
+    if [ -s "$dir/summary.json" ]; then
+      ii=$(json_num "$dir/summary.json" ii)
+      cyc=$(json_num "$dir/summary.json" cycles)
+      cls=$(json_num "$dir/summary.json" processor_classes)
+      bytes="$(json_num "$dir/summary.json" config_bytes)/$(json_num "$dir/summary.json" config_bytes_nodata)"
+      map=$(json_str "$dir/summary.json" tiled_dimension)
+    fi
+    if [ $rc -eq 0 ]; then
+      verdict=pass
+    else
+      verdict="FAIL (exit $rc: $(grep -m1 'error' "$tmp/err" | sed 's/^tcpa: error: //'))"
+      local dv=$(json_str "$dir/summary.json" divergence)
+      [ -n "$dv" ] && verdict="$verdict; divergence: $dv"
+      hw_failed=$((hw_failed + 1))
+    fi
+  fi
+  printf "$twod_fmt" "$prog" "$pes" "${map:--}" "$ps" "${ii:--}" "${cyc:--}" "${cls:--}" "${bytes:--}" "$verdict"
+}
+
+# twod_table ARCH: every TWOD_CASES entry on every region, both bound sets.
+twod_table() {
+  local arch=$1 c prog even odd pes
+  echo
+  echo "tcpa run --engine $ENGINE on $arch, 2-D regions (seed 1): outputs against the reference"
+  echo "interpreter$([ "$ENGINE" = cosim ] && echo ", C model and RTL traces compared cycle by cycle")."
+  echo "map: the tiled loop dimensions (rows, columns); stream: bytes with/without the IODATA input data."
+  echo
+  printf "$twod_fmt" program region map params II cycles classes "stream" verdict
+  printf "$twod_fmt" ----------- ------ ----- ---------------------------- ---- ------- ------- --------------- -------
+  for c in "${TWOD_CASES[@]}"; do
+    IFS='|' read -r prog even odd <<<"$c"
+    for pes in "${TWOD_REGIONS[@]}"; do
+      twod_run "$arch" "$prog" "$pes" "$even"
+      twod_run "$arch" "$prog" "$pes" "$odd"
+    done
+  done
+}
+
+if [ "${DEMO_2D:-1}" != 0 ]; then
+  twod_table configs/default.ini
+  twod_table configs/big1d.ini
+fi
 echo
 echo "demo: $hw_runs engine runs fit, $((hw_runs - hw_failed)) pass, $hw_failed fail; $hw_nofit do not fit"
 [ $ref_failed -eq 0 ] && [ $hw_failed -eq 0 ] || exit 1
