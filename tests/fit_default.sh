@@ -20,6 +20,7 @@
 #     every benchmark runs on configs/big1d.ini against the reference;
 #   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
 #     `make rtl`; skipped while it is missing or older than rtl/ and tb/).
+#   - register sharing: maxpool maps (rd), dotprod needs at most 5 ids;
 # Prints TAP lines.
 set -u
 . tests/tap.sh
@@ -100,6 +101,18 @@ while read -r line; do
     fi
   done
 done <<< "$TABLE"
+
+# Register sharing of the symbolic mapper (docs/symbolic.md, registers):
+# maxpool's values of exclusive conditions share rds (it needed rd 5; its
+# runs above stop at pe.imem now), dotprod's a[i] and b[i] are read once
+# over both condition pieces (it needed id 7).
+$TCPA compile regress/programs/maxpool.pla --arch configs/default.ini -o "$tmp/mp.sym" > /dev/null 2> "$tmp/err"
+rc=$?
+check "maxpool maps on default.ini (rd 4: exclusive conditions share rds) (exit $rc)" $rc
+$TCPA compile regress/programs/dotprod.pla --arch configs/default.ini -o "$tmp/dp.sym" > /dev/null 2> "$tmp/err"
+need=$(grep -o "registers id: needs [0-9]*" "$tmp/err" | grep -o "[0-9]*$")
+[ -n "$need" ] && [ "$need" -le 5 ]
+check "dotprod on default.ini: id ${need:-?} <= 5 (input pieces read once)" $?
 
 # Shared tails are what makes fir N=4 T=2 fit on 1x1, shared prefixes fir
 # N=6 T=3 on 1x4.
