@@ -20,7 +20,13 @@
  *     connects its north input b to its south output b; a write goes up
  *     through south input b -> north output b), from the west border
  *     (bank b of PE (r,0) along the row over c hops), or from the south or
- *     east border when the region reaches it, the fewest hops first;
+ *     east border when the region reaches it, in the order of
+ *     io2d_side_key: hops, plus a penalty for west and east (column chains
+ *     give every PE of a row the same pass-through sinks, so a row's
+ *     wrappers and a border row's AGs become one packet each), inner PEs
+ *     in that order too; the whole placement is tried with the largest
+ *     penalty first and lower ones until it fits, the last 0 (nearest
+ *     side);
  *     the port b must be free in every wrapper of the chain. Every hop is
  *     one cycle (timing.md 5), so the bank event on the border PE's AG
  *     comes `lag` cycles after PE k's own would: d(k) - d(border) - hops
@@ -43,6 +49,7 @@ typedef struct {
   int nsink, nb;
   uint64_t *bank;   /* [t * 4] banks taken per PE and side */
   uint32_t *chan;   /* [t * nsink] the sinks the channels take (after step 1) */
+  int penalty;      /* extra hops a west or east chain counts (io2d_side_key) */
 } io2d;
 
 /* Returns the side index of a route letter. */
@@ -243,8 +250,22 @@ static int io2d_banks_taken(io2d *s, int r, int c, int side) {
   return n;
 }
 
+/* Returns the preference key of a chain from border `side` to PE (r, c)
+ * (smaller first; -1: unreachable): its hops, plus s->penalty for the west
+ * and east sides. A large penalty puts every column chain (north, south)
+ * first: a PE's pass-through sinks then depend on its row alone (every
+ * column of the region's inside takes the same ports), so the wrappers of
+ * a row are equal and become one WRAPPER packet, and the AGs of a border
+ * row one AG packet: the stream grows with the rows, not the PEs. Penalty
+ * 0 is the nearest side. Ties: N, W, S, E. */
+static int io2d_side_key(const io2d *s, int r, int c, int side) {
+  int h = io2d_hops(s->x, r, c, side);
+  if (h < 0) return -1;
+  return (side == IO_W || side == IO_E) * s->penalty + h;
+}
+
 /* Places access a of inner PE k through a chain (step 3), from the border
- * side with the fewest hops that has a port free; INST_OK or NOFIT with
+ * side io2d_side_key prefers that has a port free; INST_OK or NOFIT with
  * the message. */
 static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   inst *x = s->x;
@@ -253,9 +274,9 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   int r, c;
   inst_pe_rc(x, k, &r, &c);
   int order[4] = {0, 1, 2, 3};
-  for (int i = 1; i < 4; i++) /* by hops (ties: N, W, S, E), unreachable sides last */
+  for (int i = 1; i < 4; i++) /* by io2d_side_key, unreachable sides last */
     for (int j = i; j > 0; j--) {
-      int hj = io2d_hops(x, r, c, sides[order[j]]), hp = io2d_hops(x, r, c, sides[order[j - 1]]);
+      int hj = io2d_side_key(s, r, c, sides[order[j]]), hp = io2d_side_key(s, r, c, sides[order[j - 1]]);
       if (hj < 0 || (hp >= 0 && hp <= hj)) break;
       int t = order[j];
       order[j] = order[j - 1];
@@ -309,9 +330,30 @@ static int io2d_alloc(inst *x) {
   return INST_OK;
 }
 
-int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
+/* Frees what an attempt of io2d_place allocated (wsink, the per-PE
+ * arrays), so that another attempt starts afresh. */
+static void io2d_reset(inst *x) {
+  free(x->wsink);
+  x->wsink = NULL;
+  for (int a = 0; a < x->m->naccess; a++) {
+    inst_io *io = &x->io[a];
+    free(io->pside);
+    free(io->pbank);
+    free(io->prow);
+    free(io->pcol);
+    free(io->hops);
+    free(io->lag);
+    io->pside = io->pbank = io->prow = io->pcol = io->hops = NULL;
+    io->lag = NULL;
+  }
+}
+
+/* Returns INST_OK after placing every access of every PE with chains
+ * preferring sides by io2d_side_key with `penalty`; NOFIT with the
+ * message when some chain does not fit. */
+static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
-            NULL, NULL};
+            NULL, NULL, penalty};
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
@@ -334,13 +376,15 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
           st = INST_ERR_NOFIT;
         }
       }
-  for (int dist = 1; dist < x->tr + x->tc && !st; dist++)
+  /* inner PEs in the order of their preferred chain (io2d_side_key): the
+   * same rows of every column take the same ports */
+  for (int dist = 1; dist < x->tr + x->tc + s.penalty && !st; dist++)
     for (int a = 0; a < x->m->naccess && !st; a++)
       for (int k = 0; k < x->t && !st; k++) {
         int r, c, d = INT32_MAX;
         inst_pe_rc(x, k, &r, &c);
         for (int side = 0; side < 4; side++) {
-          int h = io2d_hops(x, r, c, side);
+          int h = io2d_side_key(&s, r, c, side);
           if (h >= 0 && h < d) d = h;
         }
         if (d != dist || x->io[a].pside[k] >= 0 || !io2d_has(x, a, k)) continue;
@@ -357,5 +401,18 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
   }
   free(s.bank);
   free(s.chan);
+  return st;
+}
+
+int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
+  /* column chains first (a stream that grows with the rows), then less
+   * and less of a preference (the largest penalty that fits), down to the
+   * nearest side, whose message a region that does not fit reports */
+  int st = INST_ERR_NOFIT;
+  for (int pen = x->arch.rows + x->arch.cols; pen >= 0; pen--) {
+    if (st == INST_ERR_NOFIT && pen < x->arch.rows + x->arch.cols) io2d_reset(x);
+    st = io2d_place(x, pen, msg, msgsz);
+    if (st != INST_ERR_NOFIT) break;
+  }
   return st;
 }

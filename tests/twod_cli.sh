@@ -75,6 +75,9 @@ check_eval "matmul 32x32: $nag AG packets <= 4 sides x 16 banks + 3 accesses x 4
   "[ $nag -gt 0 ] && [ $nag -le $((4 * 16 + 3 * 4)) ]"
 check_eval "matmul 32x32: merged AG packets span runs of border PEs (pe 0,A..B or A..B,0)" \
   "grep -Eq '^ag side n bank [0-9]+ pe 0,[0-9]+\.\.[0-9]+$' $tmp/mm.tasm && grep -Eq '^ag side w bank [0-9]+ pe [0-9]+\.\.[0-9]+,0$' $tmp/mm.tasm"
+nwr=$(grep -c '^wrapper ' "$tmp/mm.tasm")
+check_eval "matmul 32x32: $nwr WRAPPER packets < 1024 PEs / 4 (column chains: a row's wrappers are equal)" \
+  "[ $nwr -gt 0 ] && [ $nwr -lt 256 ] && grep -Eq '^wrapper pe [0-9]+,[0-9]+\.\.[0-9]+$' $tmp/mm.tasm"
 grep '^stream: ' "$tmp/out" > "$tmp/split"
 check_eval "instantiate prints the stream split: configuration + IODATA data = stream bytes" \
   "awk '{ exit !(\$2 == \$5 + \$9 && \$9 > 0) }' $tmp/split && [ \$(awk '{print \$2}' $tmp/split) -eq \$(stat -c %s $tmp/mm.bin) ]"
