@@ -184,51 +184,6 @@ static int engine_sc_locate(const arch_config *arch, char *bin, size_t binsz, ch
   return ENGINE_OK;
 }
 
-/* Bank dumps of one side, loaded on demand. */
-typedef struct {
-  const char *dir;
-  const arch_config *arch;
-  uint32_t **bank; /* [((row*cols+col)*4+side)*banks+bank]: depth words, or NULL */
-  char *tried;
-} engine_sc_banks;
-
-/* Reads one word of the bank dumps in b->dir (an engine_bank_fn). */
-static int engine_sc_bank(void *ctx, int row, int col, int side, int bank, uint32_t addr, uint32_t *v) {
-  engine_sc_banks *b = ctx;
-  const arch_config *a = b->arch;
-  if (row < 0 || row >= a->rows || col < 0 || col >= a->cols || side < 0 || side > 3 || bank < 0 ||
-      bank >= a->banks || addr >= (uint32_t)a->bank_depth)
-    return -1;
-  size_t i = (((size_t)row * (size_t)a->cols + (size_t)col) * 4 + (size_t)side) * (size_t)a->banks + (size_t)bank;
-  if (!b->tried[i]) {
-    b->tried[i] = 1;
-    char path[SC_PATH + 64];
-    snprintf(path, sizeof path, "%s/%c_%d_%d_%d.txt", b->dir, "nesw"[side], row, col, bank);
-    FILE *f = fopen(path, "r");
-    if (f && (b->bank[i] = calloc((size_t)a->bank_depth, sizeof **b->bank))) {
-      unsigned x;
-      for (int k = 0; k < a->bank_depth && fscanf(f, "%x", &x) == 1; k++) b->bank[i][k] = x;
-    }
-    if (f) fclose(f);
-  }
-  if (!b->bank[i]) return -1;
-  *v = b->bank[i][addr];
-  return 0;
-}
-
-/* Returns 0 after filling r's outputs from the bank dumps in dir; -1 when
- * out of memory. */
-static int engine_sc_gather(const engine_config *c, const arch_config *arch, const char *dir, engine_result *r) {
-  size_t nb = (size_t)arch->rows * (size_t)arch->cols * 4 * (size_t)arch->banks;
-  engine_sc_banks b = {dir, arch, calloc(nb + 1, sizeof(uint32_t *)), calloc(nb + 1, 1)};
-  int rc = b.bank && b.tried ? 0 : -1;
-  if (!rc) engine_outputs_gather(c, r, engine_sc_bank, &b);
-  for (size_t i = 0; b.bank && i < nb; i++) free(b.bank[i]);
-  free(b.bank);
-  free(b.tried);
-  return rc;
-}
-
 /* Returns 0 after reading the verdict file path into the results and out
  * (diverged, divergence); -1 with msg when it is missing or malformed. */
 static int engine_sc_verdict(const char *path, engine_outcome *out, char *msg, size_t msgsz) {
@@ -396,8 +351,10 @@ static int engine_sc_exec(const char *bin, const ast_program *p, const arch_conf
     free(txt);
     return st;
   }
-  if (engine_sc_gather(&out->c, arch, mbanks, &out->model) || engine_sc_gather(&out->c, arch, banks, &out->rtl)) {
-    diag_error_plain("systemc: out of memory");
+  char gmsg[128];
+  if (engine_rtl_gather(mbanks, &out->c, arch, &out->model, gmsg, sizeof gmsg) ||
+      engine_rtl_gather(banks, &out->c, arch, &out->rtl, gmsg, sizeof gmsg)) {
+    diag_error_plain("systemc: %s", gmsg);
     return ENGINE_ERR_INPUT;
   }
   return ENGINE_OK;
