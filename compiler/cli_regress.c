@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "fileio.h"
 #include "regress.h"
 #include "regress_exec.h"
 #include "regress_report.h"
@@ -208,22 +209,10 @@ static char *regress_default_out(const regress_opts *o) {
 
 /* Returns 0 after creating dir and its parents; -1 after an error. */
 static int regress_mkdir_p(const char *dir) {
-  char *buf = regress_strdup(dir);
-  int rc = 0;
-  for (char *s = buf + 1;; s++) {
-    if (*s != '/' && *s != '\0') continue;
-    char c = *s;
-    *s = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-      diag_error_plain("--out-dir: cannot create '%s': %s", buf, strerror(errno));
-      rc = -1;
-      break;
-    }
-    *s = c;
-    if (!c) break;
-  }
-  free(buf);
-  return rc;
+  char failed[1024];
+  if (fileio_mkdir_p(dir, failed, sizeof failed) == 0) return 0;
+  diag_error_plain("--out-dir: cannot create '%s': %s", failed, strerror(errno));
+  return -1;
 }
 
 /* Sets every run's directory to out/<id>. */

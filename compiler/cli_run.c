@@ -45,6 +45,7 @@
 #include "datafile.h"
 #include "diag.h"
 #include "engine.h"
+#include "fileio.h"
 #include "interp.h"
 #include "json.h"
 #include "parse.h"
@@ -494,30 +495,13 @@ static int run_inputs_make(const ast_program *p, const run_opts *o,
 /* Returns 0 after creating directory `dir` (and its parents) if missing;
  * -1 after an error. */
 static int run_mkdir_p(const char *dir) {
-  char *buf = strdup(dir);
-  int rc = 0;
-  if (!buf) return -1;
-  for (char *s = buf + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        diag_error_plain("--out-dir: cannot create directory '%s': %s", buf,
-                         strerror(errno));
-        rc = -1;
-        break;
-      }
-      *s = c;
-      if (!c) break;
-    }
-  }
-  struct stat st;
-  if (!rc && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+  char failed[1024];
+  if (fileio_mkdir_p(dir, failed, sizeof failed) == 0) return 0;
+  if (errno == ENOTDIR && !strcmp(failed, dir))
     diag_error_plain("--out-dir: '%s' is not a directory", dir);
-    rc = -1;
-  }
-  free(buf);
-  return rc;
+  else
+    diag_error_plain("--out-dir: cannot create directory '%s': %s", failed, strerror(errno));
+  return -1;
 }
 
 /* Returns 0 after writing every array of the given kind to DIR/SUB/NAME.txt;

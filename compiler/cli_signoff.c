@@ -127,16 +127,7 @@ static char *signoff_path(char *buf, const signoff_state *s, const char *name) {
 
 /* Returns 0 after creating dir (and parents); -1. */
 static int signoff_mkdir_p(const char *dir) {
-  char buf[SIGNOFF_PATH];
-  snprintf(buf, sizeof buf, "%s", dir);
-  for (char *p = buf + 1;; p++) {
-    if (*p != '/' && *p != '\0') continue;
-    char c = *p;
-    *p = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    *p = c;
-    if (!c) return 0;
-  }
+  return fileio_mkdir_p(dir, NULL, 0);
 }
 
 /* Step 1: the parameter package (rewritten only when it changes). */

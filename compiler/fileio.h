@@ -1,6 +1,8 @@
 /*
  * fileio.h: reading a whole file into memory, the one way every loader of
- * the project (programs, architecture files, data files, streams) does it.
+ * the project (programs, architecture files, data files, streams) does it;
+ * and creating a directory with its parents (`mkdir -p`), the one way every
+ * command that writes an output directory does it.
  */
 #ifndef TCPA_FILEIO_H
 #define TCPA_FILEIO_H
@@ -11,5 +13,10 @@
  * appended (not counted in *len), or NULL with errno set (ENOMEM when out
  * of memory, fopen's or fread's errno, such as EISDIR, else EIO). */
 char *fileio_read_all(const char *path, size_t *len);
+
+/* Returns 0 after creating directory `dir` and its missing parents; -1
+ * with errno set and the path that could not be created in failed (when
+ * not NULL, fsz bytes), also when `dir` exists but is not a directory. */
+int fileio_mkdir_p(const char *dir, char *failed, size_t fsz);
 
 #endif

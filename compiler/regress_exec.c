@@ -210,22 +210,10 @@ static void exec_empty_dir(const char *dir) {
 
 /* Returns 0 after creating dir and its parents; -1 after an error. */
 static int exec_mkdir_p(const char *dir) {
-  char *buf = regress_strdup(dir);
-  int rc = 0;
-  for (char *s = buf + 1;; s++) {
-    if (*s != '/' && *s != '\0') continue;
-    char c = *s;
-    *s = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-      diag_error_plain("cannot create directory '%s': %s", buf, strerror(errno));
-      rc = -1;
-      break;
-    }
-    *s = c;
-    if (!c) break;
-  }
-  free(buf);
-  return rc;
+  char failed[1024];
+  if (fileio_mkdir_p(dir, failed, sizeof failed) == 0) return 0;
+  diag_error_plain("cannot create directory '%s': %s", failed, strerror(errno));
+  return -1;
 }
 
 /* Returns the pid of a child running argv under `self` with stdout and

@@ -80,7 +80,7 @@ int regress_verdict_divergence(const char *line, regress_signature *sig) {
   buf[n] = '\0';
   char *sp = strchr(buf, ' ');
   if (sp) *sp = '\0';
-  snprintf(kind, sizeof kind, "%s", buf);
+  snprintf(kind, sizeof kind, "%.63s", buf);
   verdict_unit_normalize(sp ? sp + 1 : "", !strcmp(kind, "fault"), unit, sizeof unit);
   const char *d = colon + 2;
   const char *diff = !strncmp(d, "different values", 16)  ? "value"
