@@ -219,7 +219,7 @@ else
     for a in "$@"; do args="$args --param $a"; done
     cosim_job $prog $pes --arch configs/big1d.ini $args
   done
-  # The control-signal history of the GC (ARCH_GC_HISTORY = 128 steps,
+  # The control-signal history of the GC (gc.history = 128 steps,
   # docs/timing.md section 2) bounds the start delays: d(r,c) <= 127 * pi.
   # editdist on 1x4: N=165 puts d(0,3) just below the bound and runs and
   # agrees in cosim; N=170 does not fit and is refused by the instantiator

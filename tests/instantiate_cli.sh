@@ -161,7 +161,7 @@ $TCPA instantiate "$tmp/im.sym" --arch "$tmp/imem.ini" --param N=16 --pes 1x3 -o
 check "pe.imem 6: exit 3 naming class, FU, words" $?
 
 # Start delays are bounded by the GC's control-signal history
-# (ARCH_GC_HISTORY = 128 steps of ii, docs/timing.md 2): the last PE of a
+# (gc.history = 128 steps of ii, docs/timing.md 2): the last PE of a
 # 1x4 region starts 3 * lambda^K cycles after the first, at most 127 * ii.
 # editdist M=2 on 1x4 of configs/big1d.ini: ii and lambda^K = A*p + C from
 # tcpa compile (they change with the configuration's units and latencies).
