@@ -256,6 +256,12 @@ int inst_place_io(inst *x, char *msg, size_t msgsz);
  * interconnect cannot carry an access (inst_io2d.c). */
 int inst_place_io_2d(inst *x, char *msg, size_t msgsz);
 
+/* Frees the per-PE placement of every access (pside, pbank, prow, pcol,
+ * hops, lag; set to NULL) and the WRAPPER sinks x->wsink: what
+ * inst_place_io_2d allocates, freed by inst_free and before each new
+ * placement attempt (inst_io2d.c). */
+void inst_io_reset(inst *x);
+
 /* Returns INST_OK after appending every packet (REGCFG, PROGRAM, WRAPPER,
  * GC, AG, IODATA, START) to w. */
 int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_t msgsz);

@@ -528,21 +528,12 @@ void inst_free(inst *x) {
   if (x->m) {
     for (int i = 0; x->leaf && i < x->m->nleaves; i++) isl_set_free(x->leaf[i]);
     for (int i = 0; x->acc && i < x->m->naccess; i++) isl_set_free(x->acc[i]);
-    for (int i = 0; x->io && i < x->m->naccess; i++) {
-      inst_io *io = &x->io[i];
-      free(io->elem_lin);
-      free(io->pside);
-      free(io->pbank);
-      free(io->prow);
-      free(io->pcol);
-      free(io->hops);
-      free(io->lag);
-    }
+    for (int i = 0; x->io && i < x->m->naccess; i++) free(x->io[i].elem_lin);
   }
+  inst_io_reset(x);
   free(x->leaf);
   free(x->acc);
   free(x->io);
-  free(x->wsink);
   isl_set_free(x->kdom);
   for (int c = 0; c < x->npc; c++) {
     isl_set_free(x->pc[c].pes);

@@ -330,12 +330,10 @@ static int io2d_alloc(inst *x) {
   return INST_OK;
 }
 
-/* Frees what an attempt of io2d_place allocated (wsink, the per-PE
- * arrays), so that another attempt starts afresh. */
-static void io2d_reset(inst *x) {
+void inst_io_reset(inst *x) {
   free(x->wsink);
   x->wsink = NULL;
-  for (int a = 0; a < x->m->naccess; a++) {
+  for (int a = 0; x->io && x->m && a < x->m->naccess; a++) {
     inst_io *io = &x->io[a];
     free(io->pside);
     free(io->pbank);
@@ -410,7 +408,7 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz) {
    * nearest side, whose message a region that does not fit reports */
   int st = INST_ERR_NOFIT;
   for (int pen = x->arch.rows + x->arch.cols; pen >= 0; pen--) {
-    if (st == INST_ERR_NOFIT && pen < x->arch.rows + x->arch.cols) io2d_reset(x);
+    if (st == INST_ERR_NOFIT && pen < x->arch.rows + x->arch.cols) inst_io_reset(x);
     st = io2d_place(x, pen, msg, msgsz);
     if (st != INST_ERR_NOFIT) break;
   }
