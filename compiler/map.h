@@ -177,6 +177,7 @@ typedef struct {
   int p_min2;     /* 2-D: smallest column tile size */
   char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */
   int p_min;      /* smallest tile size the schedule assumes */
+  int tile_wide;  /* input of map_tile: p_min = max |d| + 1 (no tile size 1) */
   /* graph */
   int nops, nedges;
   map_op *ops;
@@ -192,6 +193,12 @@ typedef struct {
   int64_t lk_c;    /* kc */
   int lk_p2;       /* 2-D: the same for the columns' dimension */
   int64_t lk_c2;
+  /* tile size 1 (p_min = |d_m| < p_wide = max |d_m| + 1): the constants of
+   * lambda^K when the tiles are wider (p >= p_wide and, 2-D, pc >= p_wide2),
+   * where the sequence distances are larger; wide 0: lk_c/lk_c2 always */
+  int wide;
+  int p_wide, p_wide2;
+  int64_t lk_cw, lk_cw2;
   /* registers */
   int nregs;
   map_regfile_entry *regs;
@@ -229,7 +236,8 @@ int map_edge_cross(const map_edge *e);
  * faster than it) for extents E. */
 int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E);
 
-/* Returns the columns' lambda^K (2-D; 0 in 1-D) for extents E. */
+/* Returns the columns' lambda^K (2-D; 0 in 1-D) for extents E (the wide
+ * constant lk_cw2 when the tiles are at least p_wide x p_wide2). */
 int64_t map_lambda_k2(const map_config *m, const int64_t *E);
 
 /* Frees everything *m owns (not the program or the RDG). */
@@ -248,15 +256,27 @@ int map_access_build(map_config *m, char *msg, size_t msgsz);
  * the given extents E (E[mapped] = p). */
 int64_t map_seq_dist(const map_config *m, const int64_t *d, const int64_t *E);
 
-/* Returns the smallest s(d) over all valid extents (each E_k >= |d_k| + 1,
- * E_m >= p_min): the distance the modulo schedule may assume. */
-int64_t map_seq_dist_lb(const map_config *m, const int64_t *d);
+/* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
+ * tile in which no dependence crosses tiles at p = |d| (the tile size
+ * before tile size 1). map_seq_dist_lb takes the extent p_min (not |d| + 1)
+ * for a tile-crossing edge, a lower bound of s(d) only when the mapped
+ * dimensions are scanned fastest (then every partial derivative of s in an
+ * extent is >= 0 over the valid extents); map_sched widens the tiles in
+ * any other scan order. Returns nothing. */
+void map_tile_widen(map_config *m);
+
+/* Returns the smallest s(d) of edge e's dependence d over all valid extents
+ * (each E_k >= |d_k| + 1, except a mapped dimension: E_m = p >= p_min, and
+ * >= |d_m| + 1 too when e stays inside the tile along m): the distance the
+ * modulo schedule may assume. */
+int64_t map_seq_dist_lb(const map_config *m, const map_edge *e);
 
 /* Returns S_m, the product of the extents scanned faster than the mapped
  * dimension, for extents E. */
 int64_t map_stride_mapped(const map_config *m, const int64_t *E);
 
-/* Returns lambda^K_m for extents E (E[mapped] = p). */
+/* Returns lambda^K_m for extents E (E[mapped] = p): the wide constant
+ * lk_cw when the tiles are at least p_wide (x p_wide2), else lk_c. */
 int64_t map_lambda_k(const map_config *m, const int64_t *E);
 
 /* Returns the communication latency of a DEP edge: the producer's latency,

@@ -398,7 +398,7 @@ static int map_regs_fd(map_config *m, int e) {
   int r = map_regs_new(m, MAP_REG_FD, 1);
   if (r < 0) return -1;
   memcpy(m->regs[r].d, x->d, sizeof x->d);
-  m->regs[r].depth_lb = (int)map_seq_dist_lb(m, x->d);
+  m->regs[r].depth_lb = (int)map_seq_dist_lb(m, x);
   m->regs[r].extra = 0;
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
@@ -467,7 +467,7 @@ static void map_regs_window(const map_config *m, int v, int64_t *lo, int64_t *hi
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (!map_regs_local(x) || x->src == x->dst) continue;
-    int64_t slack = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x->d);
+    int64_t slack = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x);
     if (x->dst == v && m->ops[x->src].tau + slack > *lo) *lo = m->ops[x->src].tau + slack;
     if (x->src == v && m->ops[x->dst].tau - slack < *hi) *hi = m->ops[x->dst].tau - slack;
   }

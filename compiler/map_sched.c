@@ -51,15 +51,18 @@ int64_t map_seq_dist(const map_config *m, const int64_t *d, const int64_t *E) {
   return s;
 }
 
-int64_t map_seq_dist_lb(const map_config *m, const int64_t *d) {
+int64_t map_seq_dist_lb(const map_config *m, const map_edge *e) {
   int64_t E[AST_MAX_DIMS];
   for (int k = 0; k < m->ndims; k++) {
-    int64_t a = d[k] < 0 ? -d[k] : d[k];
+    int64_t a = e->d[k] < 0 ? -e->d[k] : e->d[k];
     E[k] = a + 1;
-    if (k == m->mapped && E[k] < m->p_min) E[k] = m->p_min;
-    if (m->axis == 2 && k == m->mapped2 && E[k] < m->p_min2) E[k] = m->p_min2;
+    /* a mapped dimension's extent is the tile size p >= p_min; an edge
+     * inside the tile along it (theta 0) has instances only when
+     * p >= |d_m| + 1, one crossing tiles (theta != 0) already at p = |d_m| */
+    if (k == m->mapped && (e->theta || E[k] < m->p_min)) E[k] = m->p_min;
+    if (m->axis == 2 && k == m->mapped2 && (e->theta2 || E[k] < m->p_min2)) E[k] = m->p_min2;
   }
-  return map_seq_dist(m, d, E);
+  return map_seq_dist(m, e->d, E);
 }
 
 int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E) {
@@ -70,13 +73,21 @@ int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E) {
 
 int64_t map_stride_mapped(const map_config *m, const int64_t *E) { return map_stride_dim(m, m->mapped, E); }
 
+/* Returns 1 when extents E have tiles of at least p_wide (x p_wide2), so
+ * that the wide constants of lambda^K hold. */
+static int map_sched_is_wide(const map_config *m, const int64_t *E) {
+  return m->wide && E[m->mapped] >= m->p_wide && (m->axis != 2 || E[m->mapped2] >= m->p_wide2);
+}
+
 int64_t map_lambda_k(const map_config *m, const int64_t *E) {
-  return m->lk_p * (int64_t)m->ii * E[m->mapped] * map_stride_mapped(m, E) + m->lk_c;
+  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw : m->lk_c;
+  return m->lk_p * (int64_t)m->ii * E[m->mapped] * map_stride_mapped(m, E) + c;
 }
 
 int64_t map_lambda_k2(const map_config *m, const int64_t *E) {
   if (m->axis != 2) return 0;
-  return m->lk_p2 * (int64_t)m->ii * E[m->mapped2] * map_stride_dim(m, m->mapped2, E) + m->lk_c2;
+  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw2 : m->lk_c2;
+  return m->lk_p2 * (int64_t)m->ii * E[m->mapped2] * map_stride_dim(m, m->mapped2, E) + c;
 }
 
 int map_edge_cross(const map_edge *e) { return e->theta != 0 || e->theta2 != 0; }
@@ -102,7 +113,8 @@ static int map_sched_order_ok(const map_config *m) {
   return 1;
 }
 
-/* Chooses the scan order (see the top of the file). */
+/* Chooses the scan order (see the top of the file); keeps p_min only when
+ * the mapped dimensions are scanned fastest, else raises it. */
 static void map_sched_choose_order(map_config *m) {
   int n = 0;
   if (m->axis == 2) m->order[n++] = m->mapped2;
@@ -111,6 +123,9 @@ static void map_sched_choose_order(map_config *m) {
     if (k != m->mapped && (m->axis != 2 || k != m->mapped2)) m->order[n++] = k;
   if (map_sched_order_ok(m)) return;
   for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
+  int fast = m->order[0] == m->mapped || (m->axis == 2 && m->order[0] == m->mapped2);
+  if (m->axis == 2) fast = fast && (m->order[1] == m->mapped || m->order[1] == m->mapped2);
+  if (!fast) map_tile_widen(m);
 }
 
 /* Returns 1 when edge e constrains the modulo schedule (intra-PE DEP). */
@@ -129,7 +144,7 @@ static int map_sched_positive_cycle(const map_config *m, int ii) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (!map_sched_local(x)) continue;
-    int64_t w = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+    int64_t w = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x);
     int64_t *c = &D[x->src * n + x->dst];
     if (w > *c) *c = w;
   }
@@ -174,7 +189,7 @@ static int map_sched_ims(map_config *m, int ii) {
     for (int e = 0; e < m->nedges; e++) {
       const map_edge *x = &m->edges[e];
       if (!map_sched_local(x)) continue;
-      int64_t h = height[x->dst] + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      int64_t h = height[x->dst] + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x);
       if (h > height[x->src]) height[x->src] = h;
     }
   int budget = 200 * n + 100;
@@ -187,7 +202,7 @@ static int map_sched_ims(map_config *m, int ii) {
     for (int e = 0; e < m->nedges; e++) {
       const map_edge *x = &m->edges[e];
       if (!map_sched_local(x) || x->dst != v || !sched[x->src]) continue;
-      int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x);
       if (t > est) est = t;
     }
     if (last[v] >= est) est = last[v] + 1;
@@ -216,7 +231,7 @@ static int map_sched_ims(map_config *m, int ii) {
     for (int e = 0; e < m->nedges; e++) {
       const map_edge *x = &m->edges[e];
       if (!map_sched_local(x)) continue;
-      int64_t need = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x->d);
+      int64_t need = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x);
       int a = x->src, b = x->dst;
       if (sched[a] && sched[b] && m->ops[b].tau < m->ops[a].tau + need) {
         int w = a == v ? b : a;
@@ -254,7 +269,7 @@ static int map_sched_dfs_place(map_sched_dfs *s, int i) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (!map_sched_local(x) || x->dst != v || !s->placed[x->src]) continue;
-    int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x->d);
+    int64_t t = m->ops[x->src].tau + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x);
     if (t > est) est = t;
   }
   for (int64_t t = est; t < est + s->ii; t++)
@@ -264,7 +279,7 @@ static int map_sched_dfs_place(map_sched_dfs *s, int i) {
       for (int e = 0; e < m->nedges && ok; e++) {
         const map_edge *x = &m->edges[e];
         if (!map_sched_local(x) || x->src != v || !s->placed[x->dst]) continue;
-        if (m->ops[x->dst].tau < t + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x->d)) ok = 0;
+        if (m->ops[x->dst].tau < t + map_edge_latency(m, x) - (int64_t)s->ii * map_seq_dist_lb(m, x)) ok = 0;
       }
       if (!ok) continue;
       m->ops[v].tau = (int)t;
@@ -297,7 +312,7 @@ static int map_sched_exhaustive(map_config *m, int ii) {
         int ready = !s.placed[v];
         for (int e = 0; e < m->nedges && ready; e++) {
           const map_edge *x = &m->edges[e];
-          if (map_sched_local(x) && x->dst == v && !s.placed[x->src] && map_seq_dist_lb(m, x->d) == 0 && x->src != v)
+          if (map_sched_local(x) && x->dst == v && !s.placed[x->src] && map_seq_dist_lb(m, x) == 0 && x->src != v)
             ready = 0;
         }
         if (ready) { s.order[n++] = v; s.placed[v] = 1; progress = 1; }
@@ -322,7 +337,7 @@ static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP || !x->theta) continue;
     int64_t c = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x);
-    int64_t s = map_seq_dist_lb(m, x->d);
+    int64_t s = map_seq_dist_lb(m, x);
     if (x->theta > 0) {
       have_pos = 1;
       if (c - ii * s > kc_lo) kc_lo = c - ii * s;
@@ -379,7 +394,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || (x->theta && x->theta2)) continue;
     int i = x->theta ? 0 : 1, th = x->theta ? x->theta : x->theta2;
-    int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x->d);
+    int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x);
     if (pos[i] && th > 0 && (!have[i] || b > k[i])) k[i] = b, have[i] = 1;
     if (!pos[i] && th < 0 && -(b - ii * pmin[i]) < k[i]) k[i] = -(b - ii * pmin[i]);
   }
@@ -389,7 +404,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
       const map_edge *x = &m->edges[e];
       if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
       int th[2] = {x->theta, x->theta2};
-      int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x->d);
+      int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x);
       int64_t lhs = 0;
       for (int i = 0; i < 2; i++) {
         lhs += th[i] * k[i];
@@ -428,6 +443,35 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
            "channel of the 2-D region along %s/%s (values flow both ways)",
            m->dim_name[m->mapped], m->dim_name[m->mapped2]);
   return MAP_ERR_NOFIT;
+}
+
+/* Computes lambda^K at p_min and, when p_min is below max |d| + 1 (tile
+ * size 1), the wide constants for tiles of at least max |d| + 1 (same
+ * schedule, larger sequence distances: a smaller lk_c). Returns MAP_OK or
+ * NOFIT (at p_min). */
+static int map_sched_lambda_k_both(map_config *m, char *msg, size_t msgsz) {
+  int st = m->axis == 2 ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
+  map_config w;
+  if (st != MAP_OK) return st;
+  m->wide = 0;
+  m->p_wide = m->p_min;
+  m->p_wide2 = m->p_min2;
+  m->lk_cw = m->lk_c;
+  m->lk_cw2 = m->lk_c2;
+  w = *m;
+  map_tile_widen(&w);
+  if (w.p_min == m->p_min && w.p_min2 == m->p_min2) return MAP_OK;
+  char wmsg[256];
+  if ((m->axis == 2 ? map_sched_lambda_k_2d(&w, wmsg, sizeof wmsg) : map_sched_lambda_k(&w, wmsg, sizeof wmsg)) !=
+          MAP_OK ||
+      w.lk_p != m->lk_p || w.lk_p2 != m->lk_p2)
+    return MAP_OK; /* cannot happen (wider tiles only relax); lk_c holds */
+  m->wide = 1;
+  m->p_wide = w.p_min;
+  m->p_wide2 = m->axis == 2 ? w.p_min2 : 0;
+  m->lk_cw = w.lk_c;
+  m->lk_cw2 = w.lk_c2;
+  return MAP_OK;
 }
 
 /* Returns MAP_OK when every op's FU class has units; else NOFIT. */
@@ -472,7 +516,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
-      return m->axis == 2 ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
+      return map_sched_lambda_k_both(m, msg, msgsz);
     }
   }
   snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", mii, limit);

@@ -188,6 +188,14 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
   } else if (!strcmp(kw, "lambda-k")) {
     m->lk_p = (int)sym_int(l);
     m->lk_c = sym_int(l);
+  } else if (!strcmp(kw, "lambda-k-wide")) {
+    m->wide = 1;
+    m->p_wide = (int)sym_int(l);
+    m->lk_cw = sym_int(l);
+  } else if (!strcmp(kw, "lambda-k2-wide")) {
+    if (m->axis != 2 || !m->wide) return -1;
+    m->p_wide2 = (int)sym_int(l);
+    m->lk_cw2 = sym_int(l);
   } else if (!strcmp(kw, "lambda-k2")) {
     if (m->axis != 2) return -1;
     m->lk_p2 = (int)sym_int(l);
@@ -343,6 +351,17 @@ int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
     snprintf(msg, msgsz, "line 1: version %d does not match the region axis of the file", version);
     map_config_free(m);
     return -1;
+  }
+  if (ended && m->wide && (m->p_wide < m->p_min || (m->axis == 2 && m->p_wide2 < m->p_min2))) {
+    snprintf(msg, msgsz, "lambda-k-wide: the wide tile sizes must be at least p_min (and 2-D needs lambda-k2-wide)");
+    map_config_free(m);
+    return -1;
+  }
+  if (!m->wide) { /* no tile size 1: the wide constants are lambda-k's */
+    m->p_wide = m->p_min;
+    m->p_wide2 = m->p_min2;
+    m->lk_cw = m->lk_c;
+    m->lk_cw2 = m->lk_c2;
   }
   if (!ended) {
     snprintf(msg, msgsz, "line %d: the file ends without 'end'", lineno);

@@ -54,7 +54,9 @@ static void sym_write_head(const map_config *m, FILE *f) {
           m->nclass[ISA_FU_DIV], m->units[ISA_FU_DIV]);
   fprintf(f, "ii %d \"%s\"\n", m->ii, m->ii_reason);
   fprintf(f, "lambda-k %d %" PRId64 "\n", m->lk_p, m->lk_c);
+  if (m->wide) fprintf(f, "lambda-k-wide %d %" PRId64 "\n", m->p_wide, m->lk_cw);
   if (m->axis == 2) fprintf(f, "lambda-k2 %d %" PRId64 "\n", m->lk_p2, m->lk_c2);
+  if (m->axis == 2 && m->wide) fprintf(f, "lambda-k2-wide %d %" PRId64 "\n", m->p_wide2, m->lk_cw2);
   fprintf(f, "estimate imem %d signals %d\n", m->imem_estimate, m->signals_estimate);
 }
 

@@ -357,6 +357,47 @@ static void test_2d_fir(void) {
   release(&f);
 }
 
+/* Tile size 1: matmul on i,j of configs/default.ini-like PEs keeps p_min 1
+ * x 1 at the II of the wide tiles, with wide lambda^K constants that
+ * start the next PE row earlier; fir 1-D too; jacobi mapped on i keeps
+ * p_min 2 (tile size 1 would raise its II: t-carried values then reach
+ * the same PE after one iteration); a scan order with the mapped
+ * dimension not fastest widens the tile (map_tile_widen). */
+static void test_tile1(void) {
+  arch_config a = arch_config_default();
+  fixture f;
+  memset(&f, 0, sizeof f);
+  f.p = parse_file("regress/programs/matmul.pla");
+  f.g = rdg_build(f.p);
+  f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.p_min2 == 1, "matmul i,j: p_min 1 x 1 (%d x %d, %s)",
+             f.m.p_min, f.m.p_min2, f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.wide && f.m.p_wide == 2 && f.m.p_wide2 == 2 && f.m.lk_cw < f.m.lk_c &&
+                 f.m.lk_cw2 <= f.m.lk_c2,
+             "matmul i,j: wide lambda^K for 2x2 tiles and more (rows c %lld < %lld)", (long long)f.m.lk_cw,
+             (long long)f.m.lk_c);
+  int64_t E1[AST_MAX_DIMS] = {1, 1, 4}, E2[AST_MAX_DIMS] = {2, 2, 4};
+  TEST_CHECK(f.st == MAP_OK && map_lambda_k(&f.m, E1) == f.m.ii * 1 * 1 + f.m.lk_c &&
+                 map_lambda_k(&f.m, E2) == f.m.ii * 2 * 2 + f.m.lk_cw,
+             "matmul i,j: lambda^K takes the wide constant only for tiles of at least 2 x 2");
+  release(&f);
+  build(&f, "regress/programs/fir.pla", NULL, a, 0);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.wide && f.m.p_wide == 2, "fir 1-D on i: p_min 1 (%d, %s)",
+             f.m.p_min, f.msg);
+  release(&f);
+  a.rd = a.fd = a.id = a.od = 8;
+  a.banks = a.ports = 8;
+  a.div = 1;
+  build(&f, "regress/programs/jacobi.pla", NULL, a, 1);
+  TEST_CHECK(f.st == MAP_OK && f.m.order[0] == 1 && f.m.p_min == 2 && !f.m.wide,
+             "jacobi on i: p_min 2, tile size 1 not kept (its II is larger) (%d, %s)", f.m.p_min, f.msg);
+  release(&f);
+  build(&f, "regress/programs/jacobi.pla", NULL, a, 0);
+  TEST_CHECK(f.st == MAP_OK && f.m.order[0] != 0 && f.m.p_min == 2 && !f.m.wide,
+             "jacobi on t (scanned after i): the tile is widened to p_min 2 (%d, %s)", f.m.p_min, f.msg);
+  release(&f);
+}
+
 /* Returns the union of the ispaces of the leaves of op o in slot `slot`
  * (with register class cls and index idx when cls >= 0). */
 static isl_set *leaf_union(isl_ctx *ctx, const map_config *m, int o, int slot, int cls, int idx) {
@@ -457,7 +498,14 @@ int main(void) {
   int ts[] = {1, 2, 3, 5};
   for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
     for (int j = 0; j < 4; j++) verify(progs[i], pv[j], ts[j]);
+  /* tile size 1 (p = p_min = |d_m|): one PE per index of the mapped
+   * dimension; every dependence crosses PEs */
+  int64_t pv1[][3] = {{5, 3, 2}, {7, 7, 5}};
+  int ts1[] = {5, 7};
+  for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+    for (int j = 0; j < 2; j++) verify(progs[i], pv1[j], ts1[j]);
   test_2d_fir();
+  test_tile1();
   /* 2-D regions: dimensions 0 and 1 onto rows and columns */
   const char *progs2[] = {"regress/programs/matmul.pla", "regress/programs/fir.pla", "regress/programs/trimv.pla",
                           "regress/programs/editdist.pla", "regress/programs/gcd.pla", "regress/programs/band.pla"};
@@ -465,5 +513,11 @@ int main(void) {
   int tr2[] = {2, 3, 2}, tc2[] = {2, 2, 4};
   for (size_t i = 0; i < sizeof progs2 / sizeof *progs2; i++)
     for (int j = 0; j < 3; j++) verify_any(progs2[i], pv2[j], tr2[j], tc2[j]);
+  /* tile size 1 in both dimensions, in one of them, and wide tiles on a
+   * 3x3 region (the wide lambda^K constants) */
+  int64_t pv3[][3] = {{4, 4, 3}, {4, 4, 2}, {4, 4, 2}, {7, 5, 3}, {9, 7, 2}};
+  int tr3[] = {4, 4, 2, 7, 3}, tc3[] = {4, 2, 4, 5, 3};
+  for (size_t i = 0; i < sizeof progs2 / sizeof *progs2; i++)
+    for (int j = 0; j < 5; j++) verify_any(progs2[i], pv3[j], tr3[j], tc3[j]);
   return test_done();
 }

@@ -260,7 +260,7 @@ static void check_schedule(const char *name, const map_config *m) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP) continue;
-    int64_t need = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x->d);
+    int64_t need = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x);
     int64_t have = m->ops[x->dst].tau - m->ops[x->src].tau;
     if (!x->theta && have < need) bad++;
     if (x->theta > 0 && m->lk_p && m->lk_c < need - have) bad++;

@@ -56,6 +56,20 @@ static void round_trip_any(const char *path, int two) {
       char *t2 = text_of(&r);
       TEST_CHECK(!strcmp(t1, t2), "%s: write, read, write gives the same text", path);
       TEST_CHECK(r.ii == m.ii && r.nops == m.nops && r.nleaves == m.nleaves, "%s: counts survive", path);
+      TEST_CHECK(r.p_min == m.p_min && r.wide == m.wide && r.p_wide == m.p_wide && r.lk_cw == m.lk_cw &&
+                     (!two || (r.p_wide2 == m.p_wide2 && r.lk_cw2 == m.lk_cw2)),
+                 "%s: p_min %d and the wide lambda-k (%d: p >= %d, c %lld) survive", path, r.p_min, r.wide,
+                 r.p_wide, (long long)r.lk_cw);
+      if (two && m.wide) { /* lambda-k-wide without lambda-k2-wide is refused */
+        char *nw = malloc(strlen(t1) + 1);
+        strcpy(nw, t1);
+        char *w2 = strstr(nw, "\nlambda-k2-wide ");
+        if (w2) memmove(w2 + 1, strchr(w2 + 1, '\n') + 1, strlen(strchr(w2 + 1, '\n') + 1) + 1);
+        map_config y;
+        TEST_CHECK(w2 && read_text(nw, &y, msg, sizeof msg) < 0 && strstr(msg, "lambda-k2-wide"),
+                   "%s 2-D: lambda-k-wide without lambda-k2-wide refused (%s)", path, msg);
+        free(nw);
+      }
       TEST_CHECK(!strncmp(t1, two ? "tcpa-sym 2\n" : "tcpa-sym 1\n", 11), "%s: version %d", path, two ? 2 : 1);
       if (two) {
         int diag = 0, pairs = 1;
