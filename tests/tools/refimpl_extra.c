@@ -1,0 +1,422 @@
+/*
+ * refimpl_extra.c: independent plain-C implementations of the extra loop
+ * programs of tests/programs-extra/ (the unseen-input campaign,
+ * tests/unseen.sh), used to check what `tcpa run` writes.
+ *
+ *   refimpl_extra PROGRAM --param NAME=VALUE... --in-dir DIR --out-dir DIR
+ *   refimpl_extra --normalize FILE
+ *
+ * The command line, data files and arithmetic are those of refimpl.c (the
+ * benchmarks' implementations; its helpers are repeated here because each
+ * tool is one standalone file). Each program is written from the
+ * mathematics in the header comment of its .pla file, as plain nested
+ * loops over whole arrays, never as a transcription of the localized
+ * equations: the propagation, piecewise borders and chained reductions of
+ * the .pla are exactly what the comparison is meant to check.
+ *
+ * Arithmetic follows spec/language.md: 32-bit two's complement with
+ * wrap-around (computed in uint32_t), `/` and `%` truncating with the
+ * defined results for a zero divisor and INT_MIN / -1, shifts modulo 32.
+ * Output files are written to a temporary name and renamed.
+ * Exit status: 0 done, 2 bad usage or input (message on stderr).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int32_t i32;
+
+#define REF_MAX_PARAMS 8
+
+/* ---------------------------------------------------------------------- */
+/* 32-bit arithmetic of the language                                       */
+/* ---------------------------------------------------------------------- */
+
+/* Returns the int32 whose two's complement bit pattern is `u` (portable). */
+static i32 ref_i32(uint32_t u) {
+  return u <= (uint32_t)INT32_MAX ? (i32)u : (i32)(u - 0x80000000u) + INT32_MIN;
+}
+
+/* Returns a + b modulo 2^32. */
+static i32 ref_add(i32 a, i32 b) { return ref_i32((uint32_t)a + (uint32_t)b); }
+
+/* Returns a - b modulo 2^32. */
+static i32 ref_sub(i32 a, i32 b) { return ref_i32((uint32_t)a - (uint32_t)b); }
+
+/* Returns a * b modulo 2^32. */
+static i32 ref_mul(i32 a, i32 b) { return ref_i32((uint32_t)a * (uint32_t)b); }
+
+/* Returns a / b truncated toward zero; a / 0 == -1, INT_MIN / -1 == INT_MIN. */
+static i32 ref_div(i32 a, i32 b) {
+  if (b == 0) return -1;
+  if (a == INT32_MIN && b == -1) return INT32_MIN;
+  return a / b;
+}
+
+/* Returns a % b with the sign of a; a % 0 == a, INT_MIN % -1 == 0. */
+static i32 ref_mod(i32 a, i32 b) {
+  if (b == 0) return a;
+  if (a == INT32_MIN && b == -1) return 0;
+  return a % b;
+}
+
+/* Returns a >> (s mod 32), arithmetic (the sign bit is copied in). */
+static i32 ref_sra(i32 a, i32 s) {
+  unsigned n = (uint32_t)s & 31u;
+  uint32_t u = (uint32_t)a >> n;
+  if (a < 0 && n > 0) u |= ~(0xffffffffu >> n);
+  return ref_i32(u);
+}
+
+/* Returns the larger of a and b (signed). */
+static i32 ref_max(i32 a, i32 b) { return a > b ? a : b; }
+
+/* ---------------------------------------------------------------------- */
+/* Data files                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Prints `refimpl_extra: error: ...` and exits with status 2. */
+static _Noreturn void ref_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("refimpl_extra: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(2);
+}
+
+/* Returns the allocation of n zeroed values (exits when out of memory). */
+static i32 *ref_alloc(int64_t n) {
+  i32 *v = calloc((size_t)(n > 0 ? n : 1), sizeof *v);
+  if (!v) ref_fail("out of memory (%" PRId64 " values)", n);
+  return v;
+}
+
+/* Returns the values of the data file `path`, storing their count in *count
+ * (exits with a message naming the file on a bad token). */
+static i32 *ref_file_read_all(const char *path, int64_t *count) {
+  FILE *f = fopen(path, "r");
+  if (!f) ref_fail("cannot read %s: %s", path, strerror(errno));
+  int64_t n = 0, cap = 64;
+  i32 *v = ref_alloc(cap);
+  char tok[128];
+  while (fscanf(f, "%127s", tok) == 1) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(tok, &end, 0);
+    if (*end || errno || x < INT32_MIN || x > (long long)UINT32_MAX)
+      ref_fail("%s: value %" PRId64 ": '%s' is not a 32-bit integer", path, n + 1, tok);
+    if (n == cap) {
+      cap *= 2;
+      i32 *w = realloc(v, (size_t)cap * sizeof *v);
+      if (!w) ref_fail("out of memory reading %s", path);
+      v = w;
+    }
+    v[n++] = ref_i32((uint32_t)(x & 0xffffffffLL));
+  }
+  fclose(f);
+  *count = n;
+  return v;
+}
+
+static const char *ref_in_dir, *ref_out_dir;
+
+/* Returns the `n` values of input NAME from the input directory (exits when
+ * the file holds a different number of values). */
+static i32 *ref_input(const char *name, int64_t n) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.txt", ref_in_dir, name);
+  int64_t got;
+  i32 *v = ref_file_read_all(path, &got);
+  if (got != n)
+    ref_fail("%s: %" PRId64 " values, expected %" PRId64, path, got, n);
+  return v;
+}
+
+/* Returns the value of scalar input NAME. */
+static i32 ref_scalar(const char *name) {
+  i32 *v = ref_input(name, 1);
+  i32 x = v[0];
+  free(v);
+  return x;
+}
+
+/* Writes the `n` values to OUTDIR/NAME.txt, `cols` per line (0: one line),
+ * through a temporary file; returns nothing, exits on a write error. */
+static void ref_output(const char *name, const i32 *v, int64_t n, int64_t cols) {
+  char path[4096], tmp[4200];
+  snprintf(path, sizeof path, "%s/%s.txt", ref_out_dir, name);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) ref_fail("cannot write %s: %s", tmp, strerror(errno));
+  for (int64_t k = 0; k < n; k++) {
+    int last = k + 1 == n || (cols > 0 && (k + 1) % cols == 0);
+    fprintf(f, "%" PRId32 "%c", v[k], last ? '\n' : ' ');
+  }
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    remove(tmp);
+    ref_fail("cannot write %s", path);
+  }
+}
+
+/* Writes the scalar output NAME. */
+static void ref_output_scalar(const char *name, i32 x) { ref_output(name, &x, 1, 0); }
+
+/* ---------------------------------------------------------------------- */
+/* The extra programs: p[] holds the parameters in declaration order       */
+/* ---------------------------------------------------------------------- */
+
+/* f (f[i] = f[i-1] + c f[i-2] + a[i]), the prefix maximum of a - b,
+ * f / d - f % d and the dot product of a and b. */
+static void ref_fibmix(const int64_t *p) {
+  int64_t N = p[0];
+  i32 *a = ref_input("a", N), *b = ref_input("b", N);
+  i32 c = ref_scalar("c"), d = ref_scalar("d");
+  i32 *f = ref_alloc(N), *pm = ref_alloc(N), *q = ref_alloc(N);
+  i32 dot = 0, best = INT32_MIN;
+  for (int64_t i = 0; i < N; i++) {
+    f[i] = i < 2 ? a[i] : ref_add(ref_add(f[i - 1], ref_mul(c, f[i - 2])), a[i]);
+    dot = ref_add(dot, ref_mul(a[i], b[i]));
+    best = ref_max(best, ref_sub(a[i], b[i]));
+    pm[i] = best;
+    q[i] = ref_sub(ref_div(f[i], d), ref_mod(f[i], d));
+  }
+  ref_output("f", f, N, 0);
+  ref_output("pm", pm, N, 0);
+  ref_output("q", q, N, 0);
+  ref_output_scalar("tot", dot);
+  free(a), free(b), free(f), free(pm), free(q);
+}
+
+/* T-1 steps of the 5-point stencil with two fixed cells at each end; the
+ * last state and the xor of every state. */
+static void ref_stencil5(const int64_t *p) {
+  int64_t T = p[0], N = p[1];
+  i32 *u = ref_input("x", N), *next = ref_alloc(N), *e = ref_alloc(T);
+  for (int64_t t = 0; t < T; t++) {
+    if (t > 0) {
+      for (int64_t i = 0; i < N; i++) {
+        if (i < 2 || i >= N - 2) {
+          next[i] = u[i];
+          continue;
+        }
+        i32 v = ref_sub(u[i - 2], u[i + 2]);
+        v = ref_add(v, ref_mul(2, u[i - 1]));
+        v = ref_add(v, ref_mul(3, u[i]));
+        v = ref_sub(v, u[i + 1]);
+        next[i] = ref_sra(v, 2);
+      }
+      i32 *swap = u;
+      u = next, next = swap;
+    }
+    i32 x = 0;
+    for (int64_t i = 0; i < N; i++) x ^= u[i];
+    e[t] = x;
+  }
+  ref_output("y", u, N, 0);
+  ref_output("e", e, T, 0);
+  free(u), free(next), free(e);
+}
+
+/* The LCS table of a and b over letters v & 7: its last row. */
+static void ref_lcs(const int64_t *p) {
+  int64_t N = p[0], M = p[1];
+  i32 *a = ref_input("a", N), *b = ref_input("b", M);
+  /* L has a zero row and column in front: L[(i+1)*(M+1) + j+1] */
+  i32 *L = ref_alloc((N + 1) * (M + 1));
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 *cell = &L[(i + 1) * (M + 1) + j + 1];
+      if ((a[i] & 7) == (b[j] & 7)) *cell = L[i * (M + 1) + j] + 1;
+      else *cell = ref_max(L[i * (M + 1) + j + 1], L[(i + 1) * (M + 1) + j]);
+    }
+  ref_output("row", &L[N * (M + 1) + 1], M, 0);
+  free(a), free(b), free(L);
+}
+
+/* w times the prefix sums over both dimensions of A. */
+static void ref_sat2(const int64_t *p) {
+  int64_t N = p[0], M = p[1];
+  i32 *A = ref_input("A", N * M), w = ref_scalar("w");
+  i32 *S = ref_alloc(N * M);
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 sum = 0; /* the plain double sum, not the recurrence */
+      for (int64_t ii = 0; ii <= i; ii++)
+        for (int64_t jj = 0; jj <= j; jj++) sum = ref_add(sum, A[ii * M + jj]);
+      S[i * M + j] = ref_mul(w, sum);
+    }
+  ref_output("S", S, N * M, M);
+  free(A), free(S);
+}
+
+/* y[b] = bias + W x[b] for each batch b, and the largest element of y[b]. */
+static void ref_bmv3(const int64_t *p) {
+  int64_t B = p[0], N = p[1], K = p[2];
+  i32 *W = ref_input("W", N * K), *x = ref_input("x", B * K), *bias = ref_input("bias", N);
+  i32 *y = ref_alloc(B * N), *ymax = ref_alloc(B);
+  for (int64_t b = 0; b < B; b++) {
+    for (int64_t i = 0; i < N; i++) {
+      i32 acc = bias[i];
+      for (int64_t k = 0; k < K; k++) acc = ref_add(acc, ref_mul(W[i * K + k], x[b * K + k]));
+      y[b * N + i] = acc;
+      ymax[b] = i == 0 ? acc : ref_max(ymax[b], acc);
+    }
+  }
+  ref_output("y", y, B * N, N);
+  ref_output("ymax", ymax, B, 0);
+  free(W), free(x), free(bias), free(y), free(ymax);
+}
+
+/* The min-plus product of A and B and the first k reaching each minimum. */
+static void ref_minplus3(const int64_t *p) {
+  int64_t N = p[0], M = p[1], K = p[2];
+  i32 *A = ref_input("A", N * K), *B = ref_input("B", K * M);
+  i32 *D = ref_alloc(N * M), *arg = ref_alloc(N * M);
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 best = 0, at = 0;
+      for (int64_t k = 0; k < K; k++) {
+        i32 v = ref_add(A[i * K + k], B[k * M + j]);
+        if (k == 0 || v < best) best = v, at = (i32)k;
+      }
+      D[i * M + j] = best, arg[i * M + j] = at;
+    }
+  ref_output("D", D, N * M, M);
+  ref_output("arg", arg, N * M, M);
+  free(A), free(B), free(D), free(arg);
+}
+
+/* y[o,t] = max(0, sum_{c,k} w[o,c,k] x[c,t+k]). */
+static void ref_conv4(const int64_t *p) {
+  int64_t O = p[0], T = p[1], C = p[2], K = p[3], X = T + K - 1;
+  i32 *x = ref_input("x", C * X), *w = ref_input("w", O * C * K), *y = ref_alloc(O * T);
+  for (int64_t o = 0; o < O; o++)
+    for (int64_t t = 0; t < T; t++) {
+      i32 acc = 0;
+      for (int64_t c = 0; c < C; c++)
+        for (int64_t k = 0; k < K; k++) acc = ref_add(acc, ref_mul(w[(o * C + c) * K + k], x[c * X + t + k]));
+      y[o * T + t] = ref_max(acc, 0);
+    }
+  ref_output("y", y, O * T, T);
+  free(x), free(w), free(y);
+}
+
+/* C[b] = A[b] B[b] for each batch b; R = C % md elementwise. */
+static void ref_bmm4(const int64_t *p) {
+  int64_t Q = p[0], N = p[1], M = p[2], K = p[3];
+  i32 *A = ref_input("A", Q * N * K), *B = ref_input("B", Q * K * M), md = ref_scalar("md");
+  i32 *C = ref_alloc(Q * N * M), *R = ref_alloc(Q * N * M);
+  for (int64_t b = 0; b < Q; b++)
+    for (int64_t i = 0; i < N; i++)
+      for (int64_t j = 0; j < M; j++) {
+        i32 acc = 0;
+        for (int64_t k = 0; k < K; k++)
+          acc = ref_add(acc, ref_mul(A[(b * N + i) * K + k], B[(b * K + k) * M + j]));
+        C[(b * N + i) * M + j] = acc;
+        R[(b * N + i) * M + j] = ref_mod(acc, md);
+      }
+  ref_output("C", C, Q * N * M, M);
+  ref_output("R", R, Q * N * M, M);
+  free(A), free(B), free(C), free(R);
+}
+
+typedef struct {
+  const char *name;
+  const char *params[REF_MAX_PARAMS]; /* NULL-terminated, declaration order */
+  void (*run)(const int64_t *p);
+} ref_program;
+
+static const ref_program ref_programs[] = {
+    {"fibmix", {"N"}, ref_fibmix},
+    {"stencil5", {"T", "N"}, ref_stencil5},
+    {"lcs", {"N", "M"}, ref_lcs},
+    {"sat2", {"N", "M"}, ref_sat2},
+    {"bmv3", {"B", "N", "K"}, ref_bmv3},
+    {"minplus3", {"N", "M", "K"}, ref_minplus3},
+    {"conv4", {"O", "T", "C", "K"}, ref_conv4},
+    {"bmm4", {"Q", "N", "M", "K"}, ref_bmm4},
+};
+
+#define REF_NPROGRAMS (int)(sizeof ref_programs / sizeof ref_programs[0])
+
+/* ---------------------------------------------------------------------- */
+/* Command line                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* Returns the program named by `arg` (a name or a path to NAME.pla). */
+static const ref_program *ref_program_find(const char *arg) {
+  const char *base = strrchr(arg, '/');
+  base = base ? base + 1 : arg;
+  size_t len = strlen(base);
+  if (len > 4 && !strcmp(base + len - 4, ".pla")) len -= 4;
+  for (int i = 0; i < REF_NPROGRAMS; i++)
+    if (strlen(ref_programs[i].name) == len && !strncmp(ref_programs[i].name, base, len))
+      return &ref_programs[i];
+  ref_fail("unknown program '%s'", arg);
+  return NULL;
+}
+
+/* Stores the value of `--param NAME=VALUE` into `vals` at the parameter's
+ * position in `prog`; returns nothing, exits on an unknown name or value. */
+static void ref_param_set(const ref_program *prog, const char *arg, int64_t *vals) {
+  const char *eq = strchr(arg, '=');
+  if (!eq) ref_fail("--param %s: expected NAME=VALUE", arg);
+  for (int k = 0; k < REF_MAX_PARAMS && prog->params[k]; k++) {
+    if (strlen(prog->params[k]) != (size_t)(eq - arg) || strncmp(prog->params[k], arg, (size_t)(eq - arg)))
+      continue;
+    char *end;
+    errno = 0;
+    long long v = strtoll(eq + 1, &end, 10);
+    if (*end || errno || eq[1] == '\0' || v < 1 || v > 100000)
+      ref_fail("--param %s: the value must be an integer in [1, 100000]", arg);
+    vals[k] = v;
+    return;
+  }
+  ref_fail("--param %s: %s has no such parameter", arg, prog->name);
+}
+
+/* Prints each value of the data file one per line, in decimal; returns 0. */
+static int ref_normalize(const char *path) {
+  int64_t n;
+  i32 *v = ref_file_read_all(path, &n);
+  for (int64_t k = 0; k < n; k++) printf("%" PRId32 "\n", v[k]);
+  free(v);
+  return 0;
+}
+
+/* Prints the usage to `f`. */
+static void ref_usage(FILE *f) {
+  fputs("usage: refimpl_extra PROGRAM --param NAME=VALUE... --in-dir DIR --out-dir DIR\n"
+        "       refimpl_extra --normalize FILE\n"
+        "programs:", f);
+  for (int i = 0; i < REF_NPROGRAMS; i++) fprintf(f, " %s", ref_programs[i].name);
+  fputc('\n', f);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "--normalize")) return ref_normalize(argv[2]);
+  if (argc < 2 || !strcmp(argv[1], "--help")) {
+    ref_usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const ref_program *prog = ref_program_find(argv[1]);
+  int64_t vals[REF_MAX_PARAMS] = {0};
+  for (int i = 2; i < argc; i++) {
+    if (i + 1 >= argc) ref_fail("%s needs a value", argv[i]);
+    if (!strcmp(argv[i], "--param")) ref_param_set(prog, argv[++i], vals);
+    else if (!strcmp(argv[i], "--in-dir")) ref_in_dir = argv[++i];
+    else if (!strcmp(argv[i], "--out-dir")) ref_out_dir = argv[++i];
+    else ref_fail("unknown option '%s'", argv[i]);
+  }
+  if (!ref_in_dir || !ref_out_dir) ref_fail("--in-dir and --out-dir are required");
+  for (int k = 0; k < REF_MAX_PARAMS && prog->params[k]; k++)
+    if (!vals[k]) ref_fail("missing --param %s=VALUE", prog->params[k]);
+  prog->run(vals);
+  return 0;
+}
