@@ -398,6 +398,11 @@ static int inst_fd_depths(inst *x, char *msg, size_t msgsz) {
   for (int i = 0; i < x->m->nregs; i++) {
     const map_regfile_entry *r = &x->m->regs[i];
     if (r->reg.cls != MAP_REG_FD) continue;
+    /* an fd whose distance is at least an extent (E_m = p: tile size 1)
+     * carries nothing inside the PE: never used, depth 1 */
+    int dead = 0;
+    for (int k = 0; k < x->n; k++) dead |= (r->d[k] < 0 ? -r->d[k] : r->d[k]) >= x->E[k];
+    if (dead) continue;
     int64_t dep = map_seq_dist(x->m, r->d, x->E) + r->extra;
     if (dep < 1 || dep > x->arch.fd_depth) {
       snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d", r->reg.idx, (long long)dep,
