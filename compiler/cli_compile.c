@@ -65,6 +65,11 @@ static void cli_compile_report(const char *path, const map_config *m) {
     if (m->lk_p2) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c2 < 0 ? '-' : '+', m->lk_c2 < 0 ? -m->lk_c2 : m->lk_c2);
     else printf("%" PRId64 "\n", m->lk_c2);
   }
+  if (m->wide && m->axis == 2)
+    printf("          tiles of at least %d x %d: constants %" PRId64 " (rows) and %" PRId64 " (columns)\n",
+           m->p_wide, m->p_wide2, m->lk_cw, m->lk_cw2);
+  else if (m->wide)
+    printf("          tiles of at least %d: constant %" PRId64 "\n", m->p_wide, m->lk_cw);
   printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
          m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
          m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);

@@ -29,4 +29,37 @@ $TCPA compile --help | grep -q "usage: tcpa compile"; st=$?
 check_eval "--help" '[ $st -eq 0 ]'
 out=$($TCPA compile regress/programs/matmul.pla --map k -o "$tmp/mk.sym"); st=$?
 check_eval "matmul --map k compiles" '[ $st -eq 0 ] && grep -q "^mapped 2 " "$tmp/mk.sym"'
+# Tile size 1 (docs/symbolic.md, p_min): matmul on i,j keeps p_min 1 x 1
+# with the wide lambda^K constants for tiles of 2 x 2 and more; jacobi on
+# i keeps p_min 2 (tile size 1 would raise its II); a dependence (1,-1)
+# whose fd is unused at p = 1 runs on one PE per i and on two.
+out=$($TCPA compile regress/programs/matmul.pla --map i,j -o "$tmp/mij.sym"); st=$?
+check_eval "matmul --map i,j on default.ini: p_min 1 x 1, lambda-k-wide 2 and lambda-k2-wide 2" \
+  '[ $st -eq 0 ] && grep -q "^mapped 0 axis both p_min 1$" "$tmp/mij.sym" && grep -q "^mapped2 1 p_min 1$" "$tmp/mij.sym" &&
+   grep -q "^lambda-k-wide 2 " "$tmp/mij.sym" && grep -q "^lambda-k2-wide 2 " "$tmp/mij.sym"'
+check_eval "matmul --map i,j: the report names both tile sizes and the wide constants" \
+  'echo "$out" | grep -q "tile size p >= 1 .* (pc >= 1 " && echo "$out" | grep -q "tiles of at least 2 x 2: constants"'
+$TCPA compile regress/programs/jacobi.pla --arch configs/big1d.ini --map i -o "$tmp/ji.sym" > /dev/null; st=$?
+check_eval "jacobi --map i on big1d.ini: p_min 2, no lambda-k-wide" \
+  '[ $st -eq 0 ] && grep -q "^mapped 1 axis cols p_min 2$" "$tmp/ji.sym" && ! grep -q "^lambda-k-wide" "$tmp/ji.sym"'
+cat > "$tmp/skew.pla" <<'EOF'
+program skew(T, N) {
+  in  int32 A[N];
+  out int32 Y[N];
+  par (0 <= t < T, 0 <= i < N) {
+    s[t,i] = A[i]              if (t == 0);
+    s[t,i] = s[t-1,i+1] + 1    if (t >= 1 and i <= N-2);
+    s[t,i] = s[t-1,i] + 2      if (t >= 1 and i == N-1);
+    Y[i] = s[t,i]              if (t == T-1);
+  }
+}
+EOF
+$TCPA compile "$tmp/skew.pla" --arch configs/big1d.ini --map i -o "$tmp/skew.sym" > /dev/null; st=$?
+check_eval "skew --map i: p_min 1, an fd of distance (1,-1)" \
+  '[ $st -eq 0 ] && grep -q "^mapped 1 axis cols p_min 1$" "$tmp/skew.sym" && grep -q "^reg fd.* d 1,-1$" "$tmp/skew.sym"'
+for pes in 1x4 1x2; do
+  $TCPA run "$tmp/skew.pla" --arch configs/big1d.ini --param T=3 --param N=4 --pes $pes --map i --engine model \
+    --out-dir "$tmp/skew$pes" > "$tmp/skew.out" 2>&1; st=$?
+  check_eval "skew T=3 N=4 on $pes (p = $((4 / ${pes#1x}))): model passes" '[ $st -eq 0 ] && grep -q "p = $((4 / ${pes#1x}))" "$tmp/skew.out"'
+done
 echo "1..$n"
