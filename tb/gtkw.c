@@ -9,7 +9,11 @@
  * the 26 named markers (-1: unset), `[treeopen]` for each level of the PE
  * scope, and the traces: `@FLAGS` sets the display flags of the following
  * names (0x22 hex, 0x28 binary, both right-justified; 0x800200 opens a
- * group, 0x1000200 closes it, the group's name on a `-` line). The zoom is
+ * group, 0x1000200 closes it, the group's name on a `-` line). A focus
+ * unit (the divergent FU or register, named as in the checker's report) is
+ * mapped to the RTL's names (docs/rtl.md "Signal names": rdK is
+ * u_regfile.rd_q[K], FU F is g_fu[F], ...) and its signals come first in a
+ * group of their own, then every sub-scope of the PE as usual. The zoom is
  * log2(pixels / time units): GTKWave shows 2^-zoom time units per pixel,
  * and the window should fill about GTKW_WAVE_PIXELS.
  */
@@ -53,6 +57,7 @@ int gtkw_pe_scope(char *buf, size_t sz, const char *pattern, int row, int col) {
 int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle, int window) {
   if (window < 1) window = 1;
   if (period == 0 || cycle > (UINT64_MAX - t0) / period / 2) return -1;
+  memset(v, 0, sizeof *v);
   uint64_t w = (uint64_t)window * period;
   v->marker = t0 + cycle * period;
   v->start = v->marker > w ? v->marker - w : 0;
@@ -80,6 +85,40 @@ void gtkw_signals_free(gtkw_signals *s) {
   free(s->v);
   s->v = NULL;
   s->n = s->cap = 0;
+}
+
+/* Returns 1 when rel starts with prefix p and, for a register name (p
+ * not ending in '.'), the name ends there or its range follows. */
+static int gtkw_rel_is(const char *rel, const char *p) {
+  size_t n = strlen(p);
+  if (strncmp(rel, p, n)) return 0;
+  return p[n - 1] == '.' || rel[n] == 0 || rel[n] == '[';
+}
+
+int gtkw_focus_match(const char *rel, const char *focus) {
+  if (!focus) return 0;
+  char want[64];
+  const char *s = focus;
+  while (*s) {
+    while (*s == ' ') s++;
+    const char *e = s;
+    while (*e && *e != ' ') e++;
+    size_t n = (size_t)(e - s);
+    int k = -1;
+    want[0] = 0;
+    if (n == 2 && !strncmp(s, "FU", 2)) {
+      if (sscanf(e, " %d", &k) == 1 && k >= 0) snprintf(want, sizeof want, "g_fu[%d].", k);
+    } else if (n >= 3 && n < 12 && strspn(s + 2, "0123456789") == n - 2) {
+      k = atoi(s + 2);
+      if (!strncmp(s, "rd", 2)) snprintf(want, sizeof want, "u_regfile.rd_q[%d]", k);
+      else if (!strncmp(s, "od", 2)) snprintf(want, sizeof want, "od_q[%d]", k);
+      else if (!strncmp(s, "fd", 2)) snprintf(want, sizeof want, "g_fd[%d].", k);
+      else if (!strncmp(s, "id", 2)) snprintf(want, sizeof want, "g_fifo[%d].", k);
+    }
+    if (want[0] && gtkw_rel_is(rel, want)) return 1;
+    s = e;
+  }
+  return 0;
 }
 
 /* Returns the next whitespace-separated token of *p (length in *len) and
@@ -257,6 +296,23 @@ static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
   if (any) fprintf(f, "@1000200\n-%s\n", label);
 }
 
+/* Writes the group of the focus unit's signals (nothing without one). */
+static void gtkw_write_focus(FILE *f, const gtkw_view *v, const gtkw_signals *s) {
+  size_t sl = strlen(v->pe_scope);
+  char label[300];
+  snprintf(label, sizeof label, "divergence: %s", v->focus ? v->focus : "");
+  int any = 0;
+  for (int i = 0; i < s->n && v->focus; i++) {
+    const char *name = s->v[i].name;
+    if (strncmp(name, v->pe_scope, sl) || name[sl] != '.' || !gtkw_focus_match(name + sl + 1, v->focus))
+      continue;
+    if (!any) fprintf(f, "@800200\n-%s\n", label);
+    any = 1;
+    fprintf(f, "@%s\n%s\n", s->v[i].width == 1 ? "28" : "22", name);
+  }
+  if (any) fprintf(f, "@1000200\n-%s\n", label);
+}
+
 /* Writes the whole save file to f. */
 static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gtkw_signals *s) {
   double span = (double)(v->end - v->start);
@@ -274,6 +330,7 @@ static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gt
   fprintf(f, "[treeopen] %s.\n", v->pe_scope);
   fputs("[sst_width] 250\n[signals_width] 350\n[sst_expanded] 1\n[sst_vpaned_height] 300\n", f);
   gtkw_write_group(f, v, s, NULL, "top");
+  gtkw_write_focus(f, v, s);
   /* groups in order of first appearance: the PE's own signals, then each
    * sub-scope (functional units, registers, wrapper, ...) */
   char k[512], k2[512];

@@ -44,6 +44,11 @@ typedef struct {
   uint64_t marker;       /* time of the divergence cycle */
   uint64_t start, end;   /* the visible window, start < end */
   const char *comment;   /* one line, e.g. the divergence; may be NULL */
+  const char *focus;     /* the divergent unit as the checker names it
+                            (lockstep_divergence.unit, or kind and unit:
+                            "wr FU 1 rd3", "pop id2"); its FU's and
+                            registers' signals are shown first, in a group
+                            of their own (gtkw_focus_match); NULL: none */
 } gtkw_view;
 
 /* Returns the length of the scope of PE (row, col) written to buf from
@@ -53,9 +58,17 @@ int gtkw_pe_scope(char *buf, size_t sz, const char *pattern, int row, int col);
 
 /* Returns 0 and the view of a divergence at `cycle`: marker at
  * t0 + cycle*period, window of `window` cycles on each side (clamped at
- * time 0); -1 when the times overflow. */
+ * time 0), every other field NULL (set them afterwards); -1 when the
+ * times overflow. */
 int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle,
                  int window);
+
+/* Returns 1 when signal `rel` (its name below the PE's scope, with its
+ * range: "u_regfile.rd_q[3][31:0]", "g_fu[1].u_fu.pc_q[7:0]") belongs to
+ * the unit named in `focus` (see gtkw_view.focus): "FU F" selects
+ * g_fu[F]., "rdK" u_regfile.rd_q[K], "odK" od_q[K], "fdK" g_fd[K]., "idK"
+ * g_fifo[K].; 0 otherwise (and for a NULL focus). */
+int gtkw_focus_match(const char *rel, const char *focus);
 
 /* Returns 0 after appending a copy of name (width bits) to s; -1 when out
  * of memory. */
@@ -77,7 +90,8 @@ int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
 
 /* Returns 0 after writing the save file `path` atomically (temporary file
  * renamed): the view v and the signals grouped by their sub-scope below
- * v->pe_scope; -1 with the reason in msg. */
+ * v->pe_scope (after a group of the focus unit's signals, if any); -1
+ * with the reason in msg. */
 int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
                char *msg, size_t msgsz);
 
