@@ -129,6 +129,7 @@ static int cli_lockstep_gtkw(const cli_lockstep_opts *o, const lockstep_divergen
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s %s",
            d->cycle, d->row, d->col, trace_kind_name(d->kind), d->unit);
   v.comment = comment;
+  v.focus = d->unit; /* the divergent FU / register first in the save file */
   if (gtkw_fst_signals(o->fst, scope, &sigs, msg, sizeof msg))
     fprintf(stderr, "tcpa: warning: %s; the save file has the marker but no signal list\n", msg);
   else if (sigs.n == 0)

@@ -44,6 +44,7 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s", d->cycle, d->row,
            d->col, d->what);
   v.comment = comment;
+  v.focus = d->what; /* the divergent FU / register first in the save file */
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
   int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
