@@ -11,16 +11,18 @@
  *                                dbg_wr_dst_o dbg_wr_odmask_o dbg_wr_val_o
  *                                dbg_idrd_o dbg_push_o dbg_push_val_o
  *                                dbg_fdrd_o dbg_fdval_o dbg_hop_o
- *                                dbg_hop_val_o, and od0.. (model only)
- *     .u_regfile                 rd_q (rd0 in the low 32 bits), and rd0..
- *                                (model only: one per register)
+ *                                dbg_hop_val_o, od_q[K] (odK)
+ *     .u_regfile                 rd_q[K] (rdK)
  *     .g_fu[F].u_fu              pc_q halted_q flag_q
  *     .g_fifo[K].u_fifo          cnt_q head_o
  *     .g_fd[K].u_fd              val_o depth_q
  *
  * with the RTL's widths and packings (field k of a packed port at bits
  * k*W..k*W+W-1; dbg_wr_dst_o is class << 5 | index, class 1 rd, 2 fd).
- * Multi-bit names carry Verilator's range suffix (`rd_q [127:0]`).
+ * Multi-bit names carry Verilator's range suffix (`dbg_pc_o [23:0]`); the
+ * RTL's unpacked arrays (one element per register) are named as Verilator
+ * names their elements (`rd_q[1] [31:0]`), so every register has its own
+ * signal in both FSTs under the same name (docs/rtl.md "Signal names").
  *
  * Each signal keeps its last emitted value; a value is emitted only when
  * it changes (all of them at the first dump). The event ports of a cycle
@@ -46,7 +48,7 @@ typedef struct {
 
 /* Variable ids of one PE. */
 typedef struct {
-  int started, sig, rd_q, dbg_start, dbg_sig, dbg_issue, dbg_pc, dbg_halt, dbg_wr, dbg_wr_dst,
+  int started, sig, dbg_start, dbg_sig, dbg_issue, dbg_pc, dbg_halt, dbg_wr, dbg_wr_dst,
       dbg_wr_odmask, dbg_wr_val, dbg_idrd, dbg_push, dbg_push_val, dbg_fdrd, dbg_fdval, dbg_hop,
       dbg_hop_val;
   int rd[ISA_MAX_REGS], od[ISA_MAX_OD];
@@ -168,13 +170,12 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
   p->dbg_hop_val = model_fst_var_new(w, "dbg_hop_val_o", nwp * 32);
   char name[32];
   for (int k = 0; k < a->od && k < ISA_MAX_OD; k++) {
-    snprintf(name, sizeof name, "od%d", k);
+    snprintf(name, sizeof name, "od_q[%d]", k);
     p->od[k] = model_fst_var_new(w, name, 32);
   }
   model_fst_scope(w, "u_regfile", 0);
-  p->rd_q = model_fst_var_new(w, "rd_q", a->rd * 32);
   for (int k = 0; k < a->rd && k < ISA_MAX_REGS; k++) {
-    snprintf(name, sizeof name, "rd%d", k);
+    snprintf(name, sizeof name, "rd_q[%d]", k);
     p->rd[k] = model_fst_var_new(w, name, 32);
   }
   fstWriterSetUpscope(w->ctx);
@@ -318,10 +319,7 @@ static void model_fst_state(model_fst *w, model_fst_pe *p, const model_pe_view *
   const arch_config *a = &w->cfg;
   model_fst_put(w, p->started, 0, 1, (uint32_t)v->started);
   model_fst_put(w, p->sig, 0, a->gc_signals, v->sig);
-  for (int k = 0; k < a->rd && k < ISA_MAX_REGS; k++) {
-    model_fst_put(w, p->rd_q, k * 32, 32, v->rd[k]);
-    model_fst_put(w, p->rd[k], 0, 32, v->rd[k]);
-  }
+  for (int k = 0; k < a->rd && k < ISA_MAX_REGS; k++) model_fst_put(w, p->rd[k], 0, 32, v->rd[k]);
   for (int k = 0; k < a->od && k < ISA_MAX_OD; k++) model_fst_put(w, p->od[k], 0, 32, v->od[k]);
   for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++) {
     model_fst_put(w, p->fu_pc[f], 0, ISA_PC_BITS, (uint32_t)v->pc[f]);

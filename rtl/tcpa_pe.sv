@@ -13,6 +13,8 @@
 // into the link stage (wout_*_o): the neighbour sees them one cycle later.
 // The dbg_* outputs are the per-cycle events of trace.md (read only by the
 // simulation harness; they are plain wires of the datapath).
+// The od registers are an unpacked array so that a waveform names each:
+// od_q[K] is the last value written to odK (docs/rtl.md "Signal names").
 module tcpa_pe (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -82,7 +84,9 @@ module tcpa_pe (
   logic [NSINK*SW-1:0] wsel_q, wsel_d;
   // od tokens and link stage
   logic [NOD-1:0]      odtok_q, odtok_d;
-  logic [NOD*32-1:0]   odval_q, odval_d;
+  (* mem2reg *) logic [31:0] od_q [NOD];  // Yosys: registers, not a memory
+  (* mem2reg *) logic [31:0] od_d [NOD];
+  logic [NOD*32-1:0]   odval;
   logic [NWP-1:0]      link_q, link_d;
   logic [NWP*32-1:0]   linkv_q, linkv_d;
 
@@ -210,7 +214,7 @@ module tcpa_pe (
     fdwe = '0;
     fdwd = '0;
     odtok_d = '0;
-    odval_d = odval_q;
+    for (int unsigned k = 0; k < NOD; k++) od_d[k] = od_q[k];
     for (int unsigned f = 0; f < NFU; f++) begin
       rdwi[f*5 +: 5] = fdst[f*8 +: 5];
 `ifdef TCPA_MUTANTS
@@ -226,13 +230,15 @@ module tcpa_pe (
       for (int unsigned k = 0; k < NOD; k++) begin
         if (fwb[f] && fodm[f*8 + k]) begin
           odtok_d[k] = 1'b1;
-          odval_d[k*32 +: 32] = fval[f*32 +: 32];
+          od_d[k] = fval[f*32 +: 32];
         end
       end
     end
 `ifdef TCPA_MUTANTS
     // mutant 14: dropped register enable: od values are never updated
-    if (mutant == 32'd14) odval_d = odval_q;
+    if (mutant == 32'd14) begin
+      for (int unsigned k = 0; k < NOD; k++) od_d[k] = od_q[k];
+    end
 `endif
   end
 
@@ -260,7 +266,10 @@ module tcpa_pe (
 
   // wrapper: sources od tokens, then inputs; sinks id FIFOs, then outputs
   assign srcv = {win_valid_i, odtok_q};
-  assign srcd = {win_data_i, odval_q};
+  always_comb begin
+    for (int unsigned k = 0; k < NOD; k++) odval[k*32 +: 32] = od_q[k];
+  end
+  assign srcd = {win_data_i, odval};
 
   tcpa_wrapper u_wrapper (
     .sel_i        (wsel_q),
@@ -299,13 +308,13 @@ module tcpa_pe (
     if (!rst_ni) begin
       wsel_q <= '0;
       odtok_q <= '0;
-      odval_q <= '0;
+      for (int unsigned k = 0; k < NOD; k++) od_q[k] <= '0;
       link_q <= '0;
       linkv_q <= '0;
     end else begin
       wsel_q <= wsel_d;
       odtok_q <= odtok_d;
-      odval_q <= odval_d;
+      for (int unsigned k = 0; k < NOD; k++) od_q[k] <= od_d[k];
       link_q <= link_d;
       linkv_q <= linkv_d;
     end

@@ -3,6 +3,8 @@
 // and when two FUs write the same register the higher FU number wins
 // (timing.md section 3; the conflict itself is traced by the harness from
 // the wr events). All registers are readable combinationally.
+// The registers are an unpacked array, one element per register, so that a
+// waveform names each one: rd_q[K] is rdK (docs/rtl.md "Signal names").
 module tcpa_regfile (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -14,20 +16,29 @@ module tcpa_regfile (
   localparam int unsigned NRD = tcpa_pkg::NRD;
   localparam int unsigned NFU = tcpa_pkg::NFU;
 
-  logic [NRD*32-1:0] rd_q, rd_d;
+  (* mem2reg *) logic [31:0] rd_q [NRD];  // Yosys: registers, not a memory
+  (* mem2reg *) logic [31:0] rd_d [NRD];
 
+  // each register keeps its value unless an FU writes it; FUs in
+  // increasing order, so the higher FU wins
   always_comb begin
-    rd_d = rd_q;
-    for (int unsigned f = 0; f < NFU; f++) begin
-      if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} < NRD)
-        rd_d[({27'd0, widx_i[f*5 +: 5]} % NRD)*32 +: 32] = wdata_i[f*32 +: 32];
+    for (int unsigned k = 0; k < NRD; k++) begin
+      rd_d[k] = rd_q[k];
+      for (int unsigned f = 0; f < NFU; f++) begin
+        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k) rd_d[k] = wdata_i[f*32 +: 32];
+      end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rd_q <= '0;
-    else rd_q <= rd_d;
+    if (!rst_ni) begin
+      for (int unsigned k = 0; k < NRD; k++) rd_q[k] <= '0;
+    end else begin
+      for (int unsigned k = 0; k < NRD; k++) rd_q[k] <= rd_d[k];
+    end
   end
 
-  assign rd_o = rd_q;
+  always_comb begin
+    for (int unsigned k = 0; k < NRD; k++) rd_o[k*32 +: 32] = rd_q[k];
+  end
 endmodule

@@ -1,8 +1,14 @@
-# fstcheck.awk: checks trace events against a VCD (fst2vcd of the model's
-# FST). Input 1: the trace; input 2: the VCD. For `wr R,C F rdK V` at cycle
-# t: rdK and the slice K of rd_q at time 2t+1 equal V; for `issue R,C F P`
-# at cycle t: bit F of dbg_issue_o is 1 and slice F of dbg_pc_o is P at
-# time 2t. Prints "checked N bad M" and the first bad ones.
+# fst_events.awk: checks trace events against a VCD (fst2vcd of the
+# model's or the RTL's FST). Input 1: the trace; input 2: the VCD. Cycle t
+# is at VCD time t0 + 2t (clock low) and t0 + 2t + 1 (clock high), t0 from
+# the trace's `# fst t0=T period=2` line (the RTL harness writes it; 0
+# without). For `wr R,C F REG V` at cycle t: bit F of dbg_wr_o is 1 and
+# slice F of dbg_wr_val_o is V at 2t; when REG is rdK, u_regfile.rd_q[K]
+# at 2t+1 equals V; when odK, od_q[K] at 2t+1 equals V (the higher FU's
+# write of a cycle wins, as in the RTL); for `issue R,C F P` at cycle t: bit
+# F of dbg_issue_o is 1 and slice F of dbg_pc_o is P at 2t. Signal names
+# are the RTL's (docs/rtl.md "Signal names"). Prints "checked N bad M" and
+# the first bad ones.
 function hex2bin(h,   s, i, d, b, k) {
   h = tolower(substr(h, 3)); s = ""
   for (i = 1; i <= length(h); i++) {
@@ -13,7 +19,13 @@ function hex2bin(h,   s, i, d, b, k) {
   return s
 }
 function norm(b) { sub(/^0+/, "", b); return b == "" ? "0" : b }
-function want(t, name, lo, w, bits) { nq++; qt[nq] = t; qn[nq] = name; ql[nq] = lo; qw[nq] = w; qv[nq] = bits }
+# one expected value: bits lo..lo+w-1 of signal `name` at time t (a later
+# expectation of the same bits at the same time replaces an earlier one)
+function want(t, name, lo, w, bits,   k) {
+  k = t SUBSEP name SUBSEP lo
+  if (!(k in qi)) { nq++; qi[k] = nq; qt[nq] = t; qn[nq] = name; ql[nq] = lo; qw[nq] = w }
+  qv[qi[k]] = bits
+}
 function slice(v, width, lo, w) {  # bits lo..lo+w-1 of v (MSB first, width bits)
   while (length(v) < width) v = "0" v
   return substr(v, width - lo - w + 1, w)
@@ -29,17 +41,16 @@ function settle(T,   i, id, v) {
   }
 }
 FNR == NR {
+  if ($1 == "#" && $2 == "fst") { for (i = 3; i <= NF; i++) if ($i ~ /^t0=/) t0 = substr($i, 4) + 0 }
   if ($0 ~ /^#/) next
   split($3, rc, ","); pe = "TOP.tcpa_top.g_row[" rc[1] "].g_col[" rc[2] "].u_pe."
-  if ($2 == "wr" && $5 ~ /^rd/) {
-    k = substr($5, 3) + 0; b = hex2bin($6)
-    want(2 * $1 + 1, pe "u_regfile." $5, 0, 32, b)
-    want(2 * $1 + 1, pe "u_regfile.rd_q", 32 * k, 32, b)
-  }
+  if ($2 == "wr") { want(t0 + 2 * $1, pe "dbg_wr_o", $4, 1, "1"); want(t0 + 2 * $1, pe "dbg_wr_val_o", 32 * $4, 32, hex2bin($6)) }
+  if ($2 == "wr" && $5 ~ /^rd/) want(t0 + 2 * $1 + 1, pe "u_regfile.rd_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
+  if ($2 == "wr" && $5 ~ /^od/) want(t0 + 2 * $1 + 1, pe "od_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
   if ($2 == "issue") {
-    want(2 * $1, pe "dbg_issue_o", $4, 1, "1")
+    want(t0 + 2 * $1, pe "dbg_issue_o", $4, 1, "1")
     p = $5 + 0; s = ""; for (k = 0; k < 8; k++) { s = (p % 2) s; p = int(p / 2) }
-    want(2 * $1, pe "dbg_pc_o", 8 * $4, 8, s)
+    want(t0 + 2 * $1, pe "dbg_pc_o", 8 * $4, 8, s)
   }
   next
 }

@@ -124,10 +124,11 @@ check "sim --help" $?
 
 # -- the model's own FST (docs/trace.md "The model's FST") -------------------
 # tcpa run --engine model --out-dir writes DIR/model.fst; fst2vcd reads it;
-# every rd write and every issue of the trace is in it at its time (rdK and
-# rd_q at 2t+1, dbg_issue_o and dbg_pc_o at 2t: tests/fst_events.awk); its
-# signal names and widths are the RTL's (the harness's FST of the same
-# stream), but the model-only per-register names rdK and odK; tcpa sim
+# every rd write and every issue of the trace is in it at its time
+# (u_regfile.rd_q[K] at 2t+1, dbg_issue_o and dbg_pc_o at 2t:
+# tests/fst_events.awk);
+# its signal names and widths are the RTL's (the harness's FST of the same
+# stream; docs/rtl.md "Signal names"); tcpa sim
 # --fst writes the same; --fst to an unwritable place: exit 2.
 if ! command -v fst2vcd >/dev/null; then
   n=$((n + 1)); echo "ok $n - # SKIP fst2vcd missing (gtkwave package): no model FST tests"
@@ -149,15 +150,15 @@ else
                 $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5, $3 }' "$1" | sort -u; }
   vars "$tmp/m.vcd" > "$tmp/mvars"
   grep -q '^TOP.tcpa_top.g_row\[0\].g_col\[1\].u_pe.g_fu\[1\].u_fu.pc_q 8$' "$tmp/mvars" &&
-    grep -q '^TOP.tcpa_top.g_row\[3\].g_col\[3\].u_pe.u_regfile.rd3 32$' "$tmp/mvars"
+    grep -q '^TOP.tcpa_top.g_row\[3\].g_col\[3\].u_pe.u_regfile.rd_q\[3\] 32$' "$tmp/mvars"
   check "model.fst names PE, unit and register ($(wc -l < "$tmp/mvars") signals)" $?
   RTL=${BUILD:-build}/bin/tcpa-rtl
   if [ -x "$RTL" ]; then
     "$RTL" "$tmp/mf/config.bin" --fst "$tmp/r.fst" >/dev/null 2>&1 && fst2vcd "$tmp/r.fst" 2>/dev/null > "$tmp/r.vcd"
     vars "$tmp/r.vcd" > "$tmp/rvars"
-    extra=$(comm -23 "$tmp/mvars" "$tmp/rvars" | grep -Ev 'u_pe\.(od[0-9]+|u_regfile\.rd[0-9]+) 32$' | head -3 | tr '\n' ' ')
+    extra=$(comm -23 "$tmp/mvars" "$tmp/rvars" | head -3 | tr '\n' ' ')
     [ -s "$tmp/rvars" ] && [ -z "$extra" ]
-    check "model.fst: every signal but rdK/odK has the RTL FST's name and width${extra:+ (not in the RTL: $extra)}" $?
+    check "model.fst: every signal has the RTL FST's name and width${extra:+ (not in the RTL: $extra)}" $?
   else
     n=$((n + 1)); echo "ok $n - # SKIP $RTL missing: model FST names not compared with the RTL's"
   fi
