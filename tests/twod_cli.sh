@@ -11,7 +11,8 @@
 #     of inner PEs travel through pass-through hops to the border banks;
 #   - summary.json pes [R, C]; --map j,i (transposed) and the default map;
 #   - does not fit: a 1-D program on 2x2, configs/default.ini (resource
-#     named), an inner PE's output that the interconnect cannot carry
+#     named; matmul N=M=4 needs 2x2 tiles, N=M=2 fits since tile size 1),
+#     an inner PE's output that the interconnect cannot carry
 #     (exit 3 naming side, row/column, channels needed and available);
 #   - --engine cosim (model and RTL) on configs/default.ini (two small 2-D
 #     programs written here: a diagonal channel, inner-PE I/O) and on
@@ -132,7 +133,7 @@ $TCPA run regress/programs/matmul.pla --param N=4 --param M=4 --param K=3 --pes 
   > /dev/null 2>"$tmp/err"
 st=$?
 check_eval "--map with one index on 2x2: exit 2" "[ $st -eq 2 ] && grep -q 'two loop indices' $tmp/err"
-for prog in "fir N=8 T=4" "trimv N=6" "matmul N=2 M=2 K=2"; do
+for prog in "fir N=8 T=4" "trimv N=6" "matmul N=4 M=4 K=2"; do
   set -- $prog
   p=$1
   shift
