@@ -15,7 +15,7 @@
  *     .u_regfile                 rd_q[K] (rdK)
  *     .g_fu[F].u_fu              pc_q halted_q flag_q
  *     .g_fifo[K].u_fifo          cnt_q head_o
- *     .g_fd[K].u_fd              val_o depth_q
+ *     .g_fd[K].u_fd              head_o depth_q
  *
  * with the RTL's widths and packings (field k of a packed port at bits
  * k*W..k*W+W-1; dbg_wr_dst_o is class << 5 | index, class 1 rd, 2 fd).
@@ -199,7 +199,7 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
   for (int k = 0; k < a->fd && k < ISA_MAX_REGS; k++) {
     model_fst_scope(w, "g_fd[%d]", k);
     model_fst_scope(w, "u_fd", 0);
-    p->fd_val[k] = model_fst_var_new(w, "val_o", 32);
+    p->fd_val[k] = model_fst_var_new(w, "head_o", 32);
     p->fd_depth[k] = model_fst_var_new(w, "depth_q", 32);
     fstWriterSetUpscope(w->ctx);
     fstWriterSetUpscope(w->ctx);

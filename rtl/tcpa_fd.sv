@@ -12,7 +12,7 @@ module tcpa_fd (
   input  logic        rd_i,
   input  logic        we_i,
   input  logic [31:0] wdata_i,
-  output logic [31:0] val_o
+  output logic [31:0] head_o    // ring[R]: the value the next read returns
 );
   localparam int unsigned D  = tcpa_pkg::FD_DEPTH;
   localparam int unsigned PW = tcpa_pkg::FDP_W;
@@ -70,5 +70,5 @@ module tcpa_fd (
     end
   end
 
-  assign val_o = valid_q[r_q] ? ring[r_q] : 32'd0;
+  assign head_o = valid_q[r_q] ? ring[r_q] : 32'd0;
 endmodule

@@ -260,7 +260,7 @@ module tcpa_pe (
       .rd_i       (fdrd[k]),
       .we_i       (fdwe[k]),
       .wdata_i    (fdwd[k*32 +: 32]),
-      .val_o      (fdv[k*32 +: 32])
+      .head_o     (fdv[k*32 +: 32])
     );
   end
 

@@ -38,8 +38,8 @@ static void test_focus_match(void) {
   TEST_CHECK(gtkw_focus_match("od_q[2][31:0]", "FU 0 od2") && !gtkw_focus_match("od_q[2][31:0]", "FU 0 od1"),
              "od2 is od_q[2] in the PE's own scope");
   TEST_CHECK(gtkw_focus_match("g_fifo[2].u_fifo.head_o[31:0]", "pop id2") &&
-                 gtkw_focus_match("g_fd[0].u_fd.val_o[31:0]", "fdrd fd0") &&
-                 !gtkw_focus_match("g_fd[0].u_fd.val_o[31:0]", "fdrd fd1"),
+                 gtkw_focus_match("g_fd[0].u_fd.head_o[31:0]", "fdrd fd0") &&
+                 !gtkw_focus_match("g_fd[0].u_fd.head_o[31:0]", "fdrd fd1"),
              "id2 is g_fifo[2], fd0 is g_fd[0]");
   TEST_CHECK(!gtkw_focus_match("dbg_pc_o[23:0]", "fdrd fd0") && !gtkw_focus_match("g_fu[1].x", NULL) &&
                  !gtkw_focus_match("g_fu[1].x", "side e port 0") && !gtkw_focus_match("g_fu[1].x", "FU"),
