@@ -150,6 +150,10 @@ typedef struct {
   inst_signal sig[ISA_MAX_SIGNALS];
   int nlocal;                      /* local signals before colouring */
   int sigma;                       /* prolog steps (early input reads) */
+  int prolog_loop;                 /* 1: the prolog is one pi-word block looping on
+                                    * signal prolog_sig (inst_prolog); 0: sigma * pi nops */
+  int prolog_sig;                  /* prolog_loop: its signal; sig[] over GC steps, not J */
+  int prolog_why;                  /* sigma >= 2 without the loop: INST_PROLOG_* */
   int64_t epilog;                  /* GC epilog steps */
   inst_io *io;                     /* [naccess] */
   uint32_t *wsink;                 /* 2-D: [t * (pe.id + 4 ports)] WRAPPER sinks of each PE */
@@ -233,6 +237,32 @@ int inst_node_words(int ii, int bt, int d);
 /* Returns INST_OK after allocating control signals; INST_ERR_NOFIT when
  * more than gc.signals are needed (msg: needed and available). */
 int inst_signals(inst *x, char *msg, size_t msgsz);
+
+/* Why a prolog of sigma >= 2 steps stays sigma * pi nops (inst.prolog_why). */
+enum { INST_PROLOG_NOSIG = 1, INST_PROLOG_TERMS, INST_PROLOG_OFF };
+
+/* Returns INST_OK after choosing the prolog's form (inst_signals.c): for
+ * sigma >= 2, a loop of one pi-word block of nops whose last word branches
+ * back while a new global signal is 1 (1 in GC steps 0..sigma-2, 0 in step
+ * sigma-1; x->prolog_loop, x->prolog_sig, x->nsig + 1), when gc.signals,
+ * the GC terms and pe.branch_targets allow; else sigma * pi nops
+ * (x->prolog_why says why; TCPA_INST_PROLOG_NOPS=1 in the environment
+ * forces them, for comparisons). Run after the placement sets sigma. */
+int inst_prolog(inst *x, char *msg, size_t msgsz);
+
+/* Returns the words of the prolog every FU program starts with: pi for a
+ * loop, else sigma * pi. */
+int inst_prolog_words(const inst *x);
+
+/* Returns the GC steps where the terms of signal s hold, as a set over J
+ * of the GC's extended domain (one basic set per term; inst_periph.c):
+ * kernel signals shifted by sigma steps, the prolog signal as it is, each
+ * simplified against where it matters. */
+__isl_give isl_set *inst_gc_ones(const inst *x, int s);
+
+/* Returns the number of GC terms all signals need, -1 when one is not
+ * expressible (existential variables or more than 2 x gc.dims constraints). */
+int inst_gc_nterms(const inst *x);
 
 /* Returns INST_OK after generating every FU program; INST_ERR_NOFIT when
  * one exceeds pe.imem or needs more branch levels than its kernel has. */

@@ -24,7 +24,9 @@
  * starts with sigma = ceil(-o / pi) empty steps, AG phases are sigma * pi +
  * offset, and the signals are shifted by sigma steps (succ(., sigma)), so
  * that the kernel of iteration J, which now runs in step s(J) + sigma,
- * reads the value meant for J.
+ * reads the value meant for J. With sigma >= 2 the prolog is a loop on a
+ * signal of its own (inst_prolog), whose sets are already over GC steps
+ * (1 in steps 0..sigma-2, 0 in step sigma-1) and are not shifted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -356,10 +358,45 @@ static isl_stat inst_term_put(__isl_take isl_basic_set *bs, void *user) {
   return isl_stat_ok;
 }
 
+__isl_give isl_set *inst_gc_ones(const inst *x, int s) {
+  isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *ones = isl_set_copy(x->sig[s].ones);
+  isl_set *care = isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros));
+  if (!(x->prolog_loop && s == x->prolog_sig)) {
+    /* kernel signals are over iterations J, which run sigma steps late */
+    ones = inst_succ(x, ones, x->sigma);
+    care = inst_succ(x, care, x->sigma);
+  }
+  care = isl_set_intersect(care, isl_set_copy(all));
+  ones = isl_set_coalesce(isl_set_gist(ones, care));
+  ones = isl_set_intersect(ones, isl_set_copy(all));
+  return isl_set_coalesce(isl_set_gist(ones, all));
+}
+
+/* Returns isl_stat_ok after counting basic set bs as a term (t->bad when
+ * it is not expressible). */
+static isl_stat inst_term_count(__isl_take isl_basic_set *bs, void *user) {
+  inst_terms *t = user;
+  int nc = inst_cons_count(bs);
+  if (nc < 0 || nc > STREAM_MAX_CONS(&t->x->arch)) t->bad = 1;
+  t->nterms++;
+  isl_basic_set_free(bs);
+  return isl_stat_ok;
+}
+
+int inst_gc_nterms(const inst *x) {
+  inst_terms tm = {x, NULL, 0, 0, 0};
+  for (int s = 0; s < x->nsig; s++) {
+    isl_set *ones = inst_gc_ones(x, s);
+    if (!ones || isl_set_foreach_basic_set(ones, inst_term_count, &tm) < 0) tm.bad = 1;
+    isl_set_free(ones);
+  }
+  return tm.bad ? -1 : tm.nterms;
+}
+
 /* Returns INST_OK after appending the GC packet. */
 static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   inst_buf b = {0};
-  int64_t steps = x->P + x->epilog + x->sigma;
   inst_w(&b, x->m->ii);
   inst_w(&b, x->n);
   for (int g = 0; g < x->n; g++) inst_w(&b, x->E[x->m->order[g]]);
@@ -370,21 +407,13 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   inst_w(&b, lc);
   int at = b.n;
   inst_w(&b, 0);
-  isl_set *all = inst_ext_domain(x, steps);
   inst_terms tm = {x, &b, 0, 0, 0};
   for (int s = 0; s < x->nsig; s++) {
-    isl_set *ones = inst_succ(x, isl_set_copy(x->sig[s].ones), x->sigma);
-    isl_set *care = inst_succ(x, isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros)),
-                              x->sigma);
-    care = isl_set_intersect(care, isl_set_copy(all));
-    ones = isl_set_coalesce(isl_set_gist(ones, care));
-    ones = isl_set_intersect(ones, isl_set_copy(all));
-    ones = isl_set_coalesce(isl_set_gist(ones, isl_set_copy(all)));
+    isl_set *ones = inst_gc_ones(x, s);
     tm.sig = s;
     if (isl_set_is_empty(ones) == isl_bool_false) isl_set_foreach_basic_set(ones, inst_term_put, &tm);
     isl_set_free(ones);
   }
-  isl_set_free(all);
   if (tm.bad || tm.nterms > STREAM_GC_MAX_TERMS(&x->arch)) {
     snprintf(msg, msgsz, "global controller: the control signals need %d terms%s, at most %d (2 x gc.signals) with %d constraints each (2 x gc.dims)",
              tm.nterms, tm.bad ? " (some not expressible)" : "", STREAM_GC_MAX_TERMS(&x->arch),

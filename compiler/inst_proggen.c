@@ -2,8 +2,11 @@
  * inst_proggen.c: program generation (Algorithm 4, section 6.3) and the
  * reduction of branch out-degree to pe.branch_targets.
  *
- * A program starts with sigma * pi `nop` words (the prolog that lets input
- * reads happen 2 cycles before their first use, see inst_periph.c), then
+ * A program starts with its prolog, sigma steps of `nop` (that let input
+ * reads happen 2 cycles before their first use, see inst_periph.c): sigma *
+ * pi `nop` words, or, when inst_prolog made it a loop, pi of them, the last
+ * `nop ; br cP ? L0 : L<pi>` (back to word 0 while the prolog signal cP is
+ * 1, in steps 0..sigma-2; on to the first kernel in step sigma-1); then
  * the kernels of the CFG nodes in the order of their first iteration (the
  * start node, holding J = 0, first). Slots 0..pi-2 of a kernel get `next`;
  * slot pi-1 gets `halt` (only the halt edge), `goto` (one successor; `next`
@@ -289,7 +292,7 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
   inst *x = g->x;
   inst_fuprog *f = g->f;
   int ii = x->m->ii;
-  int pc = x->sigma * ii, need_halt = 0;
+  int pc = inst_prolog_words(x), need_halt = 0;
   for (int u = 0; u < g->unroll; u++)
     for (int v = 0; v < f->nk; v++) {
       int L = inst_levels(g, &f->k[v]);
@@ -444,9 +447,15 @@ static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz
   const inst *x = g->x;
   if (n <= x->arch.imem) return INST_OK;
   char fu[16];
-  snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s, pe.imem is %d", c,
+  char why[160] = "";
+  if (x->sigma > 1 && !x->prolog_loop && x->prolog_why != INST_PROLOG_OFF)
+    snprintf(why, sizeof why, " (a prolog of %d nops: %s for the prolog loop)", x->sigma * x->m->ii,
+             x->prolog_why == INST_PROLOG_TERMS ? "the GC has no term left (2 x gc.signals)"
+             : x->arch.branch_targets < 2    ? "pe.branch_targets < 2"
+                                             : "no control signal left (gc.signals)");
+  snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s%s, pe.imem is %d", c,
            isa_fu_format(&x->arch, g->f->fu, fu, sizeof fu), n,
-           g->unroll > 1 ? " (unrolled for rotating registers)" : "", x->arch.imem);
+           g->unroll > 1 ? " (unrolled for rotating registers)" : "", why, x->arch.imem);
   return INST_ERR_NOFIT;
 }
 
@@ -457,8 +466,18 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
   inst_fuprog *f = g->f;
   isa_insn nop;
   memset(&nop, 0, sizeof nop);
-  int bad = 0;
-  for (int s = 0; s < x->sigma * x->m->ii; s++) bad |= inst_put(g, &nop);
+  int bad = 0, np = inst_prolog_words(x);
+  for (int s = 0; s < np; s++) {
+    isa_insn in = nop;
+    if (x->prolog_loop && s == np - 1) {
+      in.br = ISA_BR_COND;
+      in.nsel = 1;
+      in.sel[0] = (uint8_t)x->prolog_sig;
+      in.target[0] = (uint16_t)np; /* cP = 0: the first kernel */
+      in.target[1] = 0;            /* cP = 1: the block again */
+    }
+    bad |= inst_put(g, &in);
+  }
   for (g->copy = 0; g->copy < g->unroll; g->copy++)
     for (int v = 0; v < f->nk && !bad; v++) bad |= inst_emit_node(g, v);
   if (g->halt_pc >= 0 && !bad) {

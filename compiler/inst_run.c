@@ -2,8 +2,9 @@
  * inst_run.c: the instantiation pipeline in order (inst.h): concretize,
  * processor classes, folding and kernel classes, CFGs, control signals,
  * the placement of I/O accesses in banks, the prolog shift sigma for early
- * input reads (which depends on the placement's pass-through hops) and
- * program generation. The stream is written by inst_emit.
+ * input reads (which depends on the placement's pass-through hops), the
+ * prolog's form (a loop on a signal, or nops) and program generation. The
+ * stream is written by inst_emit.
  */
 #include "inst.h"
 
@@ -32,6 +33,7 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
   if (!st) st = inst_signals(x, msg, msgsz);
   if (!st) st = inst_place_io(x, msg, msgsz);
   if (!st) x->sigma = inst_sigma(x);
+  if (!st) st = inst_prolog(x, msg, msgsz);
   if (!st) st = inst_proggen(x, msg, msgsz);
   return st;
 }

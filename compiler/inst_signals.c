@@ -22,6 +22,13 @@
  * wins. Each colour is a global signal of the GC; its one-set (with the
  * zero-set as the care set) becomes the GC terms in inst_periph.c. More
  * colours than gc.signals: does not fit.
+ *
+ * The prolog (inst_prolog, after the I/O placement fixes sigma): a program
+ * whose kernels start sigma >= 2 steps late loops on one pi-word block of
+ * nops while a signal of its own is 1 (GC steps 0..sigma-2) and falls into
+ * its first kernel in step sigma-1, instead of sigma * pi nops. No kernel
+ * signal is defined in those steps (kernel signals run sigma steps late),
+ * so it needs no colouring, only a free signal and one GC term.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +315,8 @@ static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
   int ii = x->m->ii, lo = 0;
   for (int a = 0; a < x->m->naccess; a++)
     if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
-  int budget = x->arch.imem - (-lo + ii - 1) / ii * ii; /* sigma as inst_run.c computes it */
+  int sigma = (-lo + ii - 1) / ii;                      /* sigma as inst_run.c computes it in 1-D */
+  int budget = x->arch.imem - (sigma > 1 ? 1 : sigma) * ii; /* the prolog as inst_prolog makes it */
   const char *all = getenv("TCPA_INST_SHARE_ALL");      /* testing: share wherever it saves words */
   if (all && *all && *all != '0') budget = 0;
   int *tl = malloc((size_t)(2 * f->nk + 1) * sizeof *tl);
@@ -467,4 +475,47 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
   if (!st) x->nsig = cs.n;
   free(cs.col);
   return st;
+}
+
+int inst_prolog_words(const inst *x) { return (x->prolog_loop ? 1 : x->sigma) * x->m->ii; }
+
+int inst_prolog(inst *x, char *msg, size_t msgsz) {
+  x->prolog_loop = 0;
+  x->prolog_sig = -1;
+  x->prolog_why = 0;
+  if (x->sigma <= 1) return INST_OK; /* sigma * pi nops are no larger than the loop */
+  const char *off = getenv("TCPA_INST_PROLOG_NOPS"); /* testing: compare with the nops */
+  if (off && *off && *off != '0') {
+    x->prolog_why = INST_PROLOG_OFF;
+    return INST_OK;
+  }
+  if (x->nsig >= x->arch.gc_signals || x->nsig >= ISA_MAX_SIGNALS || x->arch.branch_targets < 2) {
+    x->prolog_why = INST_PROLOG_NOSIG;
+    return INST_OK;
+  }
+  /* over GC steps: 1 in steps 0 .. sigma - 2 (loop), 0 in step sigma - 1 */
+  isl_set *ones = inst_ext_domain(x, x->sigma - 1);
+  isl_set *zeros = isl_set_subtract(inst_ext_domain(x, x->sigma), isl_set_copy(ones));
+  if (!ones || !zeros) {
+    isl_set_free(ones);
+    isl_set_free(zeros);
+    snprintf(msg, msgsz, "prolog loop: the signal's sets could not be built");
+    return INST_ERR_INTERNAL;
+  }
+  int g = x->nsig++;
+  x->sig[g].ones = ones;
+  x->sig[g].zeros = isl_set_coalesce(zeros);
+  x->prolog_loop = 1;
+  x->prolog_sig = g;
+  int nt = inst_gc_nterms(x);
+  if (nt >= 0 && nt <= STREAM_GC_MAX_TERMS(&x->arch)) return INST_OK;
+  /* the GC cannot carry one more term: back to the nops */
+  x->nsig--;
+  isl_set_free(x->sig[g].ones);
+  isl_set_free(x->sig[g].zeros);
+  x->sig[g].ones = x->sig[g].zeros = NULL;
+  x->prolog_loop = 0;
+  x->prolog_sig = -1;
+  x->prolog_why = INST_PROLOG_TERMS;
+  return INST_OK;
 }
