@@ -3,8 +3,8 @@
  * (docs/instantiate.md): the concrete schedule, the processor classes, and
  * per class and FU the kernel classes, the CFG with transition spaces and
  * signals, and the program in assembly (isa_insn_format, one word a line,
- * `L<pc>:` before the first word of each kernel); then the global signals
- * and the I/O placement.
+ * `qN:` before the first word of each kernel, `pro:` before the prolog's);
+ * then the global signals and the I/O placement.
  */
 #include <stdlib.h>
 
@@ -69,6 +69,7 @@ static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
       if (fp->k[v].pc == w) node = v;
     char tag[16] = "";
     if (node >= 0) snprintf(tag, sizeof tag, "q%d:", node);
+    else if (w == 0 && x->sigma > 0) snprintf(tag, sizeof tag, "pro:");
     fprintf(f, "      L%-3d %-5s %s\n", w, tag, txt);
   }
 }
@@ -83,8 +84,14 @@ void inst_listing(const inst *x, FILE *f) {
   fprintf(f, "; p = %lld, t = %d PEs used of %d\n", (long long)x->p, x->t, x->t_req);
   fprintf(f, "schedule: pi = %d, lambda^J = pi * s(J), s(J) =", m->ii);
   for (int k = 0; k < x->n; k++) fprintf(f, "%s %lld*j%d", k ? " +" : "", (long long)x->seq[k], k);
-  fprintf(f, "; lambda^K = %lld; prolog sigma = %d steps; GC epilog %lld steps\n", (long long)x->lk, x->sigma,
-          (long long)(x->epilog + x->sigma));
+  fprintf(f, "; lambda^K = %lld; prolog sigma = %d steps", (long long)x->lk, x->sigma);
+  if (x->prolog_loop) fprintf(f, " (a loop of %d words on c%d)", m->ii, x->prolog_sig);
+  else if (x->sigma > 1)
+    fprintf(f, " (%d nops: %s)", x->sigma * m->ii,
+            x->prolog_why == INST_PROLOG_OFF     ? "TCPA_INST_PROLOG_NOPS"
+            : x->prolog_why == INST_PROLOG_TERMS ? "no GC term left for a loop"
+                                                 : "no control signal left for a loop");
+  fprintf(f, "; GC epilog %lld steps\n", (long long)(x->epilog + x->sigma));
   fprintf(f, "fd depths:");
   for (int i = 0; i < x->arch.fd; i++) fprintf(f, " fd%d=%d", i, x->fd_depth[i]);
   fprintf(f, "\nprocessor classes: %d (from %d inter-tile domains)\n", x->npc, x->npattern);
@@ -100,6 +107,7 @@ void inst_listing(const inst *x, FILE *f) {
     inst_lst_set(f, x->sig[s].ones);
     fprintf(f, ", 0 on ");
     inst_lst_set(f, x->sig[s].zeros);
+    if (x->prolog_loop && s == x->prolog_sig) fprintf(f, " (the prolog loop's, over GC steps)");
     fputc('\n', f);
   }
   static const char *sides[] = {"north", "east", "south", "west"};
