@@ -20,7 +20,9 @@
 #     array;
 #   - --engine cosim (model and RTL in lockstep) on configs/unseen-2x3.ini:
 #     its Verilated harness (build/rtl/unseen-2x3/tcpa-rtl) is built by the
-#     first cosim run when missing or stale (Verilator: minutes).
+#     first cosim run when missing or stale (Verilator: minutes); and the
+#     4-D conv4 on configs/default.ini (build/bin/tcpa-rtl, which make test
+#     builds anyway).
 # Environment: TCPA (default build/bin/tcpa), BUILD (default build),
 # REFX (default $BUILD/tests/tools/refimpl_extra), UNSEEN_COSIM=0 skips the
 # cosim part.
@@ -332,21 +334,23 @@ nofit fibmix "N=12" u35 1x2 - "I/O banks: 8 input/output accesses .*interconnect
 nofit minplus3 "N=6 M=6 K=3" u66 2x2 - "PE \(0,1\) needs a bank .*interconnect\.ports 2"
 nofit lcs "N=6 M=6" u28 3x3 - "region does not fit the processor array .* 2 rows"
 
-# -- 4. cosim on configs/unseen-2x3.ini --------------------------------------
+# -- 4. cosim: configs/unseen-2x3.ini, and conv4 on configs/default.ini ------
 if [ "${UNSEEN_COSIM:-1}" = 0 ]; then
   echo "ok $((n + 1)) - cosim on unseen-2x3 # SKIP UNSEEN_COSIM=0"
   n=$((n + 1))
 else
-  while read -r prog params pes map seed; do
+  while read -r prog params cfg pes map seed; do
     [ "$map" = - ] && map=""
-    one cosim "$prog" "${params//,/ }" unseen-2x3 "$pes" "$map" "$seed"
+    one cosim "$prog" "${params//,/ }" "$cfg" "$pes" "$map" "$seed"
   done <<'EOF'
-bmv3 B=6,N=6,K=3 2x3 - 1
-conv4 O=2,T=6,C=2,K=3 2x2 1,3 2
-bmm4 Q=2,N=6,M=6,K=2 2x3 - 3
-stencil5 T=5,N=11 1x3 - 4
-lcs N=7,M=5 1x3 - 5
-sat2 N=6,M=6 1x3 1,0 6
+bmv3 B=6,N=6,K=3 unseen-2x3 2x3 - 1
+conv4 O=2,T=6,C=2,K=3 unseen-2x3 2x2 1,3 2
+bmm4 Q=2,N=6,M=6,K=2 unseen-2x3 2x3 - 3
+stencil5 T=5,N=11 unseen-2x3 1x3 - 4
+lcs N=7,M=5 unseen-2x3 1x3 - 5
+sat2 N=6,M=6 unseen-2x3 1x3 1,0 6
+minplus3 N=1,M=1,K=1 unseen-2x3 2x2 - 7
+conv4 O=3,T=5,C=3,K=2 default 2x2 1,3 8
 EOF
 fi
 
