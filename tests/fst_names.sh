@@ -84,8 +84,8 @@ check "matmul 2x2 --engine model and --engine rtl pass (exit $sm, $sr), both FST
 vars "$tmp/m.vcd" >"$tmp/mvars"
 vars "$tmp/r.vcd" >"$tmp/rvars"
 # the architecture's register counts, from the parameter package of the RTL
-par() { sed -n "s/^ *localparam int unsigned $1 *= *\([0-9]*\);.*/\1/p" "$BUILD/rtl/default/tcpa_params_pkg.sv" | head -1; }
-NRD=$(par NRD) NOD=$(par NOD) NFD=$(par NFD) NID=$(par NID) NFU=$(par NFU)
+par() { sed -n "s/^ *localparam int unsigned PE_$1 *= *\([0-9]*\);.*/\1/p" "$BUILD/rtl/default/tcpa_params_pkg.sv" | head -1; }
+NRD=$(par RD) NOD=$(par OD) NFD=$(par FD) NID=$(par ID) NFU=$(($(par ALU) + $(par MUL) + $(par DIV)))
 want=0 miss=""
 for r in 0 1; do
   for c in 0 1; do
@@ -104,28 +104,34 @@ for r in 0 1; do
   done
 done
 [ "$want" -ge 4 ] && [ "${NRD:-0}" -ge 2 ] && [ -z "$miss" ]
-check "$want per-register signals (rd_q[K], od_q[K], fd and id head_o, pc_q of $NRD rd, $NOD od, $NFD fd, $NID id, $NFU FUs x 4 PEs) in both FSTs${miss:+ (missing:$(echo "$miss" | cut -c1-300))}" $?
+st=$?
+check "$want per-register signals (rd_q[K], od_q[K], fd and id head_o, pc_q of $NRD rd, $NOD od, $NFD fd, $NID id, $NFU FUs x 4 PEs) in both FSTs${miss:+ (missing:${miss:0:300})}" $st
 extra=$(comm -23 "$tmp/mvars" "$tmp/rvars" | head -3 | tr '\n' ' ')
 [ -s "$tmp/mvars" ] && [ -z "$extra" ] && ! grep -q 'u_regfile\.rd[0-9]\|u_pe\.od[0-9]' "$tmp/mvars"
-check "every signal of the model's FST ($(wc -l <"$tmp/mvars")) is in the RTL's ($(wc -l <"$tmp/rvars")) with the same name and width, no model-only names${extra:+ (not in the RTL: $extra)}" $?
+st=$?
+nm=$(wc -l <"$tmp/mvars") nr=$(wc -l <"$tmp/rvars")
+check "every signal of the model's FST ($nm) is in the RTL's ($nr) with the same name and width, no model-only names${extra:+ (not in the RTL: $extra)}" $st
 
 # one register by name: rd1 of PE (0,1) at its first write
 t0=$(sed -n 's/^# fst t0=\([0-9]*\) .*/\1/p' "$tmp/r/rtl.trace" | head -1)
 read -r wc wv < <(awk '$2 == "wr" && $3 == "0,1" && $5 == "rd1" { print $1, $6; exit }' "$tmp/m/model.trace")
 name="TOP.tcpa_top.g_row[0].g_col[1].u_pe.u_regfile.rd_q[1]"
-cycles=$(awk '$2 == "done" { print $3 }' "$tmp/m/model.trace")
+cycles=$(awk '$2 == "done" { print $4 }' "$tmp/m/model.trace")
 sample "$tmp/m.vcd" 0 "${cycles:-0}" >"$tmp/m.s"
 sample "$tmp/r.vcd" "${t0:-0}" "${cycles:-0}" >"$tmp/r.s"
 bin() { echo "obase=2; ibase=16; $(echo "${1#0x}" | tr a-f A-F)" | bc; }
 mv1=$(awk -v t="${wc:--1}" -v n="$name" '$1 == t && $2 == n { print $3 }' "$tmp/m.s")
 rv1=$(awk -v t="${wc:--1}" -v n="$name" '$1 == t && $2 == n { print $3 }' "$tmp/r.s")
-[ -n "${wv:-}" ] && [ -n "$t0" ] && [ -n "$mv1" ] && [ "$mv1" = "$rv1" ] && [ "$mv1" = "$(bin "$wv")" ]
-check "rd1 of PE (0,1) after cycle ${wc:-?} (its first write, ${wv:-?}): model.fst $mv1, rtl.fst (t0 ${t0:-?}) $rv1" $?
+wb=$(bin "${wv:-0x0}")
+[ -n "${wv:-}" ] && [ -n "$t0" ] && [ -n "$mv1" ] && [ "$mv1" = "$rv1" ] && [ "$mv1" = "$wb" ]
+st=$?
+check "rd1 of PE (0,1) after cycle ${wc:-?} (its first write, ${wv:-?}): model.fst $mv1, rtl.fst (t0 ${t0:-?}) $rv1" $st
 
-lines=$(wc -l <"$tmp/m.s")
+lines=$(wc -l <"$tmp/m.s") nsig=$(awk '{ print $2 }' "$tmp/m.s" | sort -u | wc -l)
 diffs=$(diff "$tmp/m.s" "$tmp/r.s" | grep '^[<>]' | head -4 | tr '\n' ' ')
-[ "${cycles:-0}" -gt 10 ] && [ "$lines" -eq $((cycles * want)) ] && cmp -s "$tmp/m.s" "$tmp/r.s"
-check "every per-register signal after each of the $cycles cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $?
+[ "${cycles:-0}" -gt 10 ] && [ "$nsig" -ge "$want" ] && [ "$lines" -eq $((cycles * nsig)) ] && cmp -s "$tmp/m.s" "$tmp/r.s"
+st=$?
+check "every per-register signal ($nsig, all PEs of the array) after each of the ${cycles:-?} cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $st
 
 res=$(awk -f tests/fst_events.awk "$tmp/r/rtl.trace" "$tmp/r.vcd" | tail -1)
 set -- $res

@@ -12,6 +12,10 @@
 #     Tcl script (--script) prints what it loaded and quits; no error on
 #     stderr, the FST's facilities loaded, the PE's signals displayed, the
 #     marker at the divergence; the model's FST with the same save file too;
+#     the save file's first group `divergence: UNIT` names the divergent
+#     FU's and register's signals (docs/rtl.md "Signal names"); GTKWave
+#     finds every one of them in rtl.fst, and the registers among them in
+#     model.fst (the same names);
 #   - the bundle: repro.sh, command.txt (the command line, seed), program,
 #     architecture, inputs, .sym (instantiates to the bundle's stream),
 #     stream, .gtkw; copied elsewhere, `sh repro.sh` reruns the same run from
@@ -122,6 +126,7 @@ else
     [ "${shown:-0}" -gt 10 ] && grep -q "g_row\[0\].g_col\[[01]\].u_pe" "$tmp/gw.out" &&
     [ -n "$marker" ] && grep -q "^marker $marker$" "$tmp/gw.out"
   check "GTKWave (Xvfb) loads rtl.fst and divergence.gtkw without an error: $facs facilities, $shown signals shown, marker $marker${bad:+ (stderr: $bad)}" $?
+  cp "$tmp/gw.out" "$tmp/gw.rtl.out"
   TCPA_GTKWAVE=$tmp/gw.sh timeout 60 xvfb-run -a "$TCPA" wave --model "$D" >"$tmp/gw.out" 2>"$tmp/gw.err"
   st=$?
   facs=$(sed -n 's/^facs //p' "$tmp/gw.out") shown=$(sed -n 's/^displayed \([0-9]*\).*/\1/p' "$tmp/gw.out")
@@ -130,6 +135,23 @@ else
   [ $st -eq 0 ] && [ -z "$bad" ] && [ "${facs:-0}" -gt 100 ] &&
     grep -q "^dumpfile $D/model.fst$" "$tmp/gw.out" && [ "${shown:-0}" -gt 10 ] && grep -q "^marker $marker$" "$tmp/gw.out"
   check "GTKWave (Xvfb) loads model.fst with the same save file: $facs facilities, $shown of its signals shown by name" $?
+  # the focus group: the signals between `-divergence: UNIT` and its close
+  unit=$(sed -n 's/^-divergence: //p' "$D/divergence.gtkw" | head -1)
+  sed -n '/^-divergence: /,/^-divergence: /p' "$D/divergence.gtkw" | grep '^TOP\.' > "$tmp/focus"
+  lost=""
+  while read -r sgn; do
+    grep -qF " $sgn " "$tmp/gw.rtl.out" || lost="$lost rtl:$sgn"
+    # the model has the registers, not the FU's internals (docs/trace.md)
+    case $sgn in
+      *rd_q\[*|*od_q\[*|*.head_o*|*.pc_q*|*.halted_q|*.flag_q|*.cnt_q*|*.depth_q*)
+        grep -qF " $sgn " "$tmp/gw.out" || lost="$lost model:$sgn" ;;
+    esac
+  done < "$tmp/focus"
+  [ -n "$unit" ] && [ -s "$tmp/focus" ] && grep -Eq '\.(u_regfile\.rd_q|od_q)\[[0-9]+\]\[31:0\]$|\.g_f(d|ifo)\[[0-9]+\]\.|\.g_fu\[[0-9]+\]\.' "$tmp/focus" &&
+    [ -z "$lost" ]
+  st=$?
+  nf=$(wc -l < "$tmp/focus") eg=$(grep -m1 -o 'u_pe\..*' "$tmp/focus")
+  check "divergence.gtkw opens with the divergent unit ($unit: $nf signals, e.g. $eg), GTKWave shows each of them from both FSTs${lost:+ (not shown:$lost)}" $st
 fi
 
 # -- the reproduction bundle --------------------------------------------------------
