@@ -163,6 +163,33 @@ int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *m
 int engine_model_fst(const engine_config *c, const arch_config *arch, const char *fst, uint64_t t0,
                      uint64_t max_cycles, char *msg, size_t msgsz);
 
+/* A Verilated harness built per configuration (engine_harness.c). */
+typedef struct {
+  const char *name;            /* "tcpa-rtl", for messages */
+  const char *what;            /* "--engine rtl", for messages */
+  const char *env;             /* the variable naming a binary instead */
+  const char *make_hint;       /* how to build one by hand */
+  const char *bin_default;     /* under BUILD, for the default configuration */
+  const char *bin_per_cfg;     /* under BUILD, %s = configuration name */
+  const char *params_header;   /* under BUILD, %s = name: carries the fingerprint (NULL: none) */
+  const char *const *tb_prefixes; /* tb/ files it is built from, by prefix; NULL-terminated */
+  int links_model;             /* stale when BUILD/lib/libtcpa.a is newer */
+} engine_harness;
+
+/* Returns ENGINE_OK after finding (or building, with a progress line on
+ * stderr) the binary of harness h for architecture arch into bin;
+ * otherwise ENGINE_ERR_INPUT with msg saying why. */
+int engine_harness_locate(const engine_harness *h, const arch_config *arch, const char *arch_path,
+                          char *bin, size_t binsz, char *msg, size_t msgsz);
+
+/* Returns the exit status of argv run with stdout redirected to fd `out`
+ * (-1: inherited) and stderr to `err` (-1: inherited); 128 + the signal
+ * when killed; -1 when it cannot be started. */
+int engine_harness_spawn(char *const argv[], int out, int err);
+
+/* Writes the last non-empty line of file path into buf (empty if none). */
+void engine_harness_last_line(const char *path, char *buf, size_t sz);
+
 /* Returns ENGINE_OK after finding (or building, with a progress message on
  * stderr) the tcpa-rtl binary of architecture arch into bin; otherwise
  * ENGINE_ERR_INPUT with msg saying why. */

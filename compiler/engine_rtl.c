@@ -6,16 +6,10 @@
  *   tcpa-rtl WORK/config.bin --trace T [--fst F [--fst-window A:B]] --max-cycles N
  *            --dump-banks WORK/banks
  *
- * Finding the binary: $TCPA_RTL when set; otherwise the source tree is the
- * parent of the build directory holding this tcpa (BUILD/bin/tcpa), and the
- * Makefile builds one harness per configuration configs/<cfg>.ini into
- * BUILD/rtl/<cfg>/tcpa-rtl (BUILD/bin/tcpa-rtl for the default). The
- * configuration is the one of configs/ whose fingerprint equals the run's
- * architecture; a binary is reused when its BUILD/rtl/<cfg>/tcpa_params.h
- * carries that fingerprint and no RTL or harness source is newer; otherwise
- * `make -C ROOT BUILD=... <binary>` builds it (a progress line on stderr).
- * An architecture with no file in configs/ exits 2 (the RTL is generated
- * per named configuration).
+ * Finding the binary: engine_harness.c ($TCPA_RTL, or the harness of the
+ * configs/<cfg>.ini with the run's fingerprint, BUILD/bin/tcpa-rtl for the
+ * default and BUILD/rtl/<cfg>/tcpa-rtl otherwise, built when missing or
+ * stale; an architecture with no file in configs/ exits 2).
  *
  * After the run: the trace gives the done cycles, the last output bank
  * write and the faults; the bank dumps (<side>_<row>_<col>_<bank>.txt, one
@@ -30,7 +24,6 @@
  * and reaps it; the harness reports `stopped after N cycles` on stderr,
  * which is read back from its log.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -50,164 +43,15 @@
 #define F_SETPIPE_SZ 1031 /* Linux: fcntl to set a pipe's capacity */
 #endif
 
-/* Returns 0 and the build directory (BUILD) and source root (its parent)
- * of the running tcpa; -1 with msg. */
-static int engine_rtl_tree(char *build, char *root, char *msg, size_t msgsz) {
-  char exe[ENGINE_PATH];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) {
-    snprintf(msg, msgsz, "cannot find the tcpa binary (/proc/self/exe): %s", strerror(errno));
-    return -1;
-  }
-  exe[n] = 0;
-  for (int up = 0; up < 2; up++) {
-    char *s = strrchr(exe, '/');
-    if (!s || s == exe) goto bad;
-    *s = 0;
-  }
-  snprintf(build, ENGINE_PATH, "%s", exe);
-  char *s = strrchr(exe, '/');
-  if (!s) goto bad;
-  *s = 0;
-  snprintf(root, ENGINE_PATH, "%s", exe[0] ? exe : "/");
-  char mk[ENGINE_PATH + 16];
-  snprintf(mk, sizeof mk, "%s/Makefile", root);
-  if (access(mk, R_OK) == 0) return 0;
-bad:
-  snprintf(msg, msgsz, "--engine rtl: cannot find the source tree (Makefile, rtl/) above the tcpa "
-           "binary's build directory; set TCPA_RTL to a tcpa-rtl binary");
-  return -1;
-}
-
-/* Returns 0 and the name of the configs/<name>.ini of root whose
- * fingerprint is fp; -1 when there is none. */
-static int engine_rtl_cfg_name(const char *root, uint64_t fp, char *name, size_t namesz) {
-  arch_config def;
-  if (arch_config_load_default(&def) == 0 && arch_config_fingerprint(&def) == fp) {
-    snprintf(name, namesz, "default");
-    return 0;
-  }
-  char dir[ENGINE_PATH + 16];
-  snprintf(dir, sizeof dir, "%s/configs", root);
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int found = -1;
-  struct dirent *e;
-  while (found && (e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len < 5 || strcmp(e->d_name + len - 4, ".ini")) continue;
-    char path[2 * ENGINE_PATH];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    arch_config a;
-    if (arch_config_load(path, &a) == 0 && arch_config_fingerprint(&a) == fp) {
-      snprintf(name, namesz, "%.*s", (int)(len - 4), e->d_name);
-      found = 0;
-    }
-  }
-  closedir(d);
-  return found;
-}
-
-/* Returns the modification time of path, or 0 when it does not exist. */
-static time_t engine_mtime(const char *path) {
-  struct stat st;
-  return stat(path, &st) ? 0 : st.st_mtime;
-}
-
-/* Returns 1 when a source of the RTL or its harness under root is newer
- * than `when`. */
-static int engine_rtl_stale(const char *root, time_t when) {
-  static const char *const dirs[] = {"rtl", "tb"};
-  int stale = 0;
-  for (int i = 0; i < 2 && !stale; i++) {
-    char dir[ENGINE_PATH + 8];
-    snprintf(dir, sizeof dir, "%s/%s", root, dirs[i]);
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && !stale && (e = readdir(d))) {
-      int rel = i == 0 ? strstr(e->d_name, ".sv") != NULL : !strncmp(e->d_name, "rtl_", 4);
-      char path[2 * ENGINE_PATH];
-      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-      if (rel && engine_mtime(path) > when) stale = 1;
-    }
-    if (d) closedir(d);
-  }
-  return stale;
-}
-
-/* Returns 1 when the params header `h` records fingerprint fp. */
-static int engine_rtl_fp_match(const char *h, uint64_t fp) {
-  FILE *f = fopen(h, "r");
-  char line[256];
-  int ok = 0;
-  while (f && !ok && fgets(line, sizeof line, f)) {
-    unsigned long long v;
-    if (sscanf(line, "#define TCPA_ARCH_FINGERPRINT 0x%llx", &v) == 1) ok = v == fp;
-  }
-  if (f) fclose(f);
-  return ok;
-}
-
-/* Returns the exit status of argv run with stdout redirected to fd `out`
- * (-1: inherited) and stderr to `err` (-1: inherited); -1 when it cannot
- * be started. */
-static int engine_spawn(char *const argv[], int out, int err) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (out >= 0) dup2(out, 1);
-    if (err >= 0) dup2(err, 2);
-    execvp(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
+/* tcpa-rtl: BUILD/bin/tcpa-rtl, BUILD/rtl/<cfg>/tcpa-rtl. */
+static const char *const engine_rtl_tb[] = {"rtl_", NULL};
+static const engine_harness engine_rtl_harness = {
+    "tcpa-rtl", "--engine rtl", "TCPA_RTL", "make rtl RTL_CFG=<name>", "bin/tcpa-rtl", "rtl/%s/tcpa-rtl",
+    "rtl/%s/tcpa_params.h", engine_rtl_tb, 0};
 
 int engine_rtl_locate(const arch_config *arch, const char *arch_path, char *bin, size_t binsz,
                       char *msg, size_t msgsz) {
-  const char *env = getenv("TCPA_RTL");
-  if (env && *env) {
-    snprintf(bin, binsz, "%s", env);
-    if (access(bin, X_OK) == 0) return ENGINE_OK;
-    snprintf(msg, msgsz, "TCPA_RTL=%s: not an executable file", env);
-    return ENGINE_ERR_INPUT;
-  }
-  char build[ENGINE_PATH], root[ENGINE_PATH], name[256];
-  if (engine_rtl_tree(build, root, msg, msgsz)) return ENGINE_ERR_INPUT;
-  uint64_t fp = arch_config_fingerprint(arch);
-  if (engine_rtl_cfg_name(root, fp, name, sizeof name)) {
-    snprintf(msg, msgsz, "--engine rtl: the RTL is generated per configuration file configs/<name>.ini "
-             "(make rtl RTL_CFG=<name>); no file in %s/configs has the fingerprint 0x%016" PRIx64
-             " of %s: copy it there to run it on the RTL", root, fp, arch_path ? arch_path : "the architecture");
-    return ENGINE_ERR_INPUT;
-  }
-  char target[ENGINE_PATH + 300], header[ENGINE_PATH + 300];
-  if (!strcmp(name, "default")) snprintf(target, sizeof target, "%s/bin/tcpa-rtl", build);
-  else snprintf(target, sizeof target, "%s/rtl/%s/tcpa-rtl", build, name);
-  snprintf(header, sizeof header, "%s/rtl/%s/tcpa_params.h", build, name);
-  time_t when = engine_mtime(target);
-  if (when && access(target, X_OK) == 0 && engine_rtl_fp_match(header, fp) && !engine_rtl_stale(root, when)) {
-    snprintf(bin, binsz, "%s", target);
-    return ENGINE_OK;
-  }
-  const char *bname = strrchr(build, '/') ? strrchr(build, '/') + 1 : build;
-  char bvar[ENGINE_PATH + 8], tgt_rel[ENGINE_PATH + 300];
-  snprintf(bvar, sizeof bvar, "BUILD=%s", bname);
-  snprintf(tgt_rel, sizeof tgt_rel, "%s%s", bname, target + strlen(build));
-  fprintf(stderr, "tcpa run: building the RTL for configs/%s.ini (fingerprint 0x%016" PRIx64
-          "): make -C %s %s %s (Verilator, a few minutes)\n", name, fp, root, bvar, tgt_rel);
-  char *argv[] = {"make", "-C", root, bvar, tgt_rel, NULL};
-  int rc = engine_spawn(argv, 2, -1);
-  if (rc != 0 || access(target, X_OK) != 0) {
-    snprintf(msg, msgsz, "--engine rtl: building %s failed (make exit %d)", target, rc);
-    return ENGINE_ERR_INPUT;
-  }
-  snprintf(bin, binsz, "%s", target);
-  return ENGINE_OK;
+  return engine_harness_locate(&engine_rtl_harness, arch, arch_path, bin, binsz, msg, msgsz);
 }
 
 /* Bank dumps of one run, loaded on demand. */
@@ -293,19 +137,6 @@ static int engine_rtl_trace_scan(const char *path, engine_result *r, char *msg, 
   return rc;
 }
 
-/* Returns the last non-empty line of file path in buf (empty if none). */
-static void engine_last_line(const char *path, char *buf, size_t sz) {
-  FILE *f = fopen(path, "r");
-  char line[512];
-  buf[0] = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (line[0] && line[0] != '\n') {
-      line[strcspn(line, "\n")] = 0;
-      snprintf(buf, sz, "%s", line);
-    }
-  if (f) fclose(f);
-}
-
 /* Returns 0 after writing the stream of c to path; -1 with msg. */
 static int engine_rtl_stream_write(const engine_config *c, const char *path, char *msg, size_t msgsz) {
   FILE *f = fopen(path, "wb");
@@ -345,11 +176,11 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
   }
   argv[n] = NULL;
   int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  int rc = engine_spawn(argv, fd, fd);
+  int rc = engine_harness_spawn(argv, fd, fd);
   if (fd >= 0) close(fd);
   if (rc < 0 || rc >= 2) {
     char last[600];
-    engine_last_line(log, last, sizeof last);
+    engine_harness_last_line(log, last, sizeof last);
     snprintf(msg, msgsz, "%s exited with status %d%s%s", bin, rc, last[0] ? ": " : "", last);
     return ENGINE_ERR_INPUT;
   }
@@ -459,5 +290,5 @@ int engine_rtl_finish(engine_rtl_live *h, int stop, uint64_t *ran) {
 }
 
 void engine_rtl_last_log(const engine_rtl_live *h, char *buf, size_t sz) {
-  engine_last_line(h->log, buf, sz);
+  engine_harness_last_line(h->log, buf, sz);
 }

@@ -20,22 +20,17 @@
  * and at a divergence reruns tcpa-rtl for the waveform around it as for
  * cosim (the verdict says where cycle 0 lies in tcpa-rtl's FST).
  *
- * Finding the binary: $TCPA_SC when set; otherwise BUILD/bin/tcpa-sc for
- * configs/default.ini, BUILD/rtl/sc-<cfg>/tcpa-sc for the configs/<cfg>.ini
- * with the run's fingerprint (BUILD: the build directory of the running
- * tcpa, its parent the source tree). A missing binary, or one older than a
- * source of the RTL or of the harness or than BUILD/lib/libtcpa.a (the
- * model it links), is built with `make -C ROOT BUILD=... <binary>` (a
- * progress line on stderr).
+ * Finding the binary: engine_harness.c ($TCPA_SC, or BUILD/bin/tcpa-sc for
+ * configs/default.ini and BUILD/rtl/sc-<cfg>/tcpa-sc for the configs/<cfg>.ini
+ * with the run's fingerprint; built when missing, or older than a source of
+ * the RTL or of the harness or than BUILD/lib/libtcpa.a, the model it links).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -44,145 +39,12 @@
 #define SC_PATH 4096
 #define SC_MAX_CYCLES_MIN 100000ull /* as engine_run.c's other engines */
 
-/* Returns the modification time of path, or 0 when it does not exist. */
-static time_t engine_sc_mtime(const char *path) {
-  struct stat st;
-  return stat(path, &st) ? 0 : st.st_mtime;
-}
-
-/* Returns 0 and the build directory (BUILD) and the source tree (its
- * parent, holding the Makefile) of the running tcpa; -1 with msg. */
-static int engine_sc_tree(char *build, char *root, char *msg, size_t msgsz) {
-  char exe[SC_PATH];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = 0;
-  for (int up = 0; up < 3; up++) {
-    char *s = strrchr(exe, '/');
-    if (!s || s == exe) break;
-    *s = 0;
-    if (up == 1) snprintf(build, SC_PATH, "%s", exe);
-    if (up == 2) {
-      snprintf(root, SC_PATH, "%s", exe);
-      char mk[SC_PATH + 16];
-      snprintf(mk, sizeof mk, "%s/Makefile", root);
-      if (access(mk, R_OK) == 0) return 0;
-    }
-  }
-  snprintf(msg, msgsz, "--engine systemc: cannot find the source tree (Makefile) above the tcpa binary's "
-           "build directory; set TCPA_SC to a tcpa-sc binary");
-  return -1;
-}
-
-/* Returns 0 and the name of the configs/<name>.ini under root whose
- * fingerprint is fp ("default" for the embedded one); -1 when none. */
-static int engine_sc_cfg_name(const char *root, uint64_t fp, char *name, size_t namesz) {
-  arch_config a;
-  if (arch_config_load_default(&a) == 0 && arch_config_fingerprint(&a) == fp) {
-    snprintf(name, namesz, "default");
-    return 0;
-  }
-  char dir[SC_PATH + 16];
-  snprintf(dir, sizeof dir, "%s/configs", root);
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int found = -1;
-  while (d && found && (e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    char path[2 * SC_PATH];
-    if (len < 5 || strcmp(e->d_name + len - 4, ".ini")) continue;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (arch_config_load(path, &a) == 0 && arch_config_fingerprint(&a) == fp) {
-      snprintf(name, namesz, "%.*s", (int)(len - 4), e->d_name);
-      found = 0;
-    }
-  }
-  if (d) closedir(d);
-  return found;
-}
-
-/* Returns 1 when a source of the RTL or of the SystemC harness under root
- * is newer than `when`. */
-static int engine_sc_stale(const char *root, time_t when) {
-  static const char *const dirs[] = {"rtl", "tb"};
-  int stale = 0;
-  for (int i = 0; i < 2 && !stale; i++) {
-    char dir[SC_PATH + 8];
-    snprintf(dir, sizeof dir, "%s/%s", root, dirs[i]);
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && !stale && (e = readdir(d))) {
-      const char *n = e->d_name;
-      int rel = i == 0 ? strstr(n, ".sv") != NULL
-                       : !strncmp(n, "rtl_", 4) || !strncmp(n, "sc_", 3) || !strncmp(n, "lockstep", 8);
-      char path[2 * SC_PATH];
-      snprintf(path, sizeof path, "%s/%s", dir, n);
-      if (rel && engine_sc_mtime(path) > when) stale = 1;
-    }
-    if (d) closedir(d);
-  }
-  return stale;
-}
-
-/* Returns the exit status of argv with stdout and stderr to fd `out` (-1:
- * inherited; 2: stderr for both); -1 when it cannot be started. */
-static int engine_sc_spawn(char *const argv[], int out) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (out >= 0) {
-      dup2(out, 1);
-      dup2(out, 2);
-    }
-    execvp(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-/* Returns ENGINE_OK after finding (or building) the tcpa-sc binary of
- * architecture arch into bin; ENGINE_ERR_INPUT with msg. */
-static int engine_sc_locate(const arch_config *arch, char *bin, size_t binsz, char *msg, size_t msgsz) {
-  const char *env = getenv("TCPA_SC");
-  if (env && *env) {
-    snprintf(bin, binsz, "%s", env);
-    if (access(bin, X_OK) == 0) return ENGINE_OK;
-    snprintf(msg, msgsz, "TCPA_SC=%s: not an executable file", env);
-    return ENGINE_ERR_INPUT;
-  }
-  char build[SC_PATH], root[SC_PATH], name[256], target[SC_PATH + 300], lib[SC_PATH + 32];
-  if (engine_sc_tree(build, root, msg, msgsz)) return ENGINE_ERR_INPUT;
-  uint64_t fp = arch_config_fingerprint(arch);
-  if (engine_sc_cfg_name(root, fp, name, sizeof name)) {
-    snprintf(msg, msgsz, "--engine systemc: the RTL is built per configuration file configs/<name>.ini "
-             "(make systemc SC_CFG=<name>); no file in %.600s/configs has the fingerprint 0x%016" PRIx64,
-             root, fp);
-    return ENGINE_ERR_INPUT;
-  }
-  if (!strcmp(name, "default")) snprintf(target, sizeof target, "%s/bin/tcpa-sc", build);
-  else snprintf(target, sizeof target, "%s/rtl/sc-%s/tcpa-sc", build, name);
-  snprintf(lib, sizeof lib, "%s/lib/libtcpa.a", build);
-  time_t when = engine_sc_mtime(target);
-  snprintf(bin, binsz, "%s", target);
-  if (when && access(target, X_OK) == 0 && !engine_sc_stale(root, when) && engine_sc_mtime(lib) <= when)
-    return ENGINE_OK;
-  const char *bname = strrchr(build, '/') + 1;
-  char bvar[SC_PATH + 8], rel[2 * SC_PATH];
-  snprintf(bvar, sizeof bvar, "BUILD=%s", bname);
-  snprintf(rel, sizeof rel, "%s%s", bname, target + strlen(build));
-  fprintf(stderr, "tcpa run: building the SystemC engine for configs/%s.ini: make -C %s %s %s "
-          "(Verilator, a few minutes)\n", name, root, bvar, rel);
-  char *argv[] = {"make", "-C", root, bvar, rel, NULL};
-  int rc = engine_sc_spawn(argv, 2);
-  if (rc != 0 || access(target, X_OK) != 0) {
-    snprintf(msg, msgsz, "--engine systemc: building %.700s failed (make exit %d)", target, rc);
-    return ENGINE_ERR_INPUT;
-  }
-  return ENGINE_OK;
-}
+/* tcpa-sc: BUILD/bin/tcpa-sc, BUILD/rtl/sc-<cfg>/tcpa-sc; it links the
+ * model (libtcpa.a). */
+static const char *const engine_sc_tb[] = {"rtl_", "sc_", "lockstep", NULL};
+static const engine_harness engine_sc_harness = {
+    "tcpa-sc", "--engine systemc", "TCPA_SC", "make systemc SC_CFG=<name>", "bin/tcpa-sc", "rtl/sc-%s/tcpa-sc",
+    NULL, engine_sc_tb, 1};
 
 /* Returns 0 after reading the verdict file path into the results and out
  * (diverged, divergence); -1 with msg when it is missing or malformed. */
@@ -245,19 +107,6 @@ static int engine_sc_verdict(const char *path, engine_outcome *out, char *msg, s
     return -1;
   }
   return 0;
-}
-
-/* Returns the last non-empty line of file path in buf (empty if none). */
-static void engine_sc_last_line(const char *path, char *buf, size_t sz) {
-  FILE *f = fopen(path, "r");
-  char line[512];
-  buf[0] = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (line[0] && line[0] != '\n') {
-      line[strcspn(line, "\n")] = 0;
-      snprintf(buf, sz, "%s", line);
-    }
-  if (f) fclose(f);
 }
 
 /* Returns 0 after copying file `from` to `to` through `to`.tmp and a
@@ -325,10 +174,10 @@ static int engine_sc_exec(const char *bin, const ast_program *p, const arch_conf
   }
   argv[n] = NULL;
   int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  int rc = engine_sc_spawn(argv, fd);
+  int rc = engine_harness_spawn(argv, fd, fd);
   if (fd >= 0) close(fd);
   if (rc < 0 || rc >= 2) {
-    engine_sc_last_line(log, last, sizeof last);
+    engine_harness_last_line(log, last, sizeof last);
     diag_error_plain("systemc: %s exited with status %d%s%s", bin, rc, last[0] ? ": " : "", last);
     return ENGINE_ERR_INPUT;
   }
@@ -371,7 +220,7 @@ int engine_systemc_run(const ast_program *p, const arch_config *arch, const inte
       remove(path); /* files of an earlier run must not pass for this one's */
     }
   }
-  if (engine_sc_locate(arch, bin, sizeof bin, msg, sizeof msg)) {
+  if (engine_harness_locate(&engine_sc_harness, arch, o->arch_path, bin, sizeof bin, msg, sizeof msg)) {
     diag_error_plain("%s", msg);
     return ENGINE_ERR_INPUT;
   }
