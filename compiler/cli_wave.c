@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "fileio.h"
 
 #define WAVE_PATH 4200
 
@@ -41,20 +42,6 @@ static void wave_usage(FILE *f) {
 static int wave_file(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
-}
-
-/* Prints s to f quoted for a POSIX shell when it needs it. */
-static void wave_quote(FILE *f, const char *s) {
-  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == strlen(s)) {
-    fputs(s, f);
-    return;
-  }
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') fputs("'\\''", f);
-    else fputc(*s, f);
-  }
-  fputc('\'', f);
 }
 
 int cli_wave(int argc, char **argv) {
@@ -102,7 +89,7 @@ int cli_wave(int argc, char **argv) {
   char *args[] = {(char *)viewer, (char *)fst, wave_file(gtkw) ? gtkw : NULL, NULL};
   for (int i = 0; args[i]; i++) {
     if (i) fputc(' ', stdout);
-    wave_quote(stdout, args[i]);
+    fileio_shell_quote(stdout, args[i]);
   }
   fputc('\n', stdout);
   fflush(stdout);

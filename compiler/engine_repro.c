@@ -30,6 +30,7 @@
 
 #include "datafile.h"
 #include "diag.h"
+#include "fileio.h"
 #include "engine.h"
 #include "map.h"
 #include "rdg.h"
@@ -80,20 +81,6 @@ static int repro_copy(const char *from, const char *dir, const char *name, char 
   int rc = repro_put(dir, name, buf ? buf : "", len, msg, msgsz);
   free(buf);
   return rc;
-}
-
-/* Writes s to f quoted for a POSIX shell. */
-static void repro_quote(FILE *f, const char *s) {
-  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == strlen(s)) {
-    fputs(s, f);
-    return;
-  }
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') fputs("'\\''", f);
-    else fputc(*s, f);
-  }
-  fputc('\'', f);
 }
 
 /* Returns 0 after writing program.sym: the mapping of c rebuilt (map_build
@@ -194,7 +181,7 @@ static char *repro_command(const engine_run_opts *o, const char *divergence) {
   fputs("command:   tcpa", f);
   for (int i = 0; i < o->argc && o->argv; i++) {
     fputc(' ', f);
-    repro_quote(f, o->argv[i]);
+    fileio_shell_quote(f, o->argv[i]);
   }
   fprintf(f, "\ndirectory: %s\nseed:      %" PRIu64 "\nprogram:   %s\narch:      %s\n",
           getcwd(cwd, sizeof cwd) ? cwd : "?", o->seed, o->program_path ? o->program_path : "?",

@@ -71,3 +71,16 @@ int fileio_mkdir_p(const char *dir, char *failed, size_t fsz) {
   free(buf);
   return rc;
 }
+
+void fileio_shell_quote(FILE *f, const char *s) {
+  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == strlen(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'') fputs("'\\''", f);
+    else fputc(*s, f);
+  }
+  fputc('\'', f);
+}

@@ -134,17 +134,8 @@ char *regress_exec_command(const regress_run *r) {
   FILE *f = open_memstream(&s, &len);
   if (!f) abort();
   for (int i = 0; argv[i]; i++) {
-    const char *w = argv[i];
-    int plain = *w != '\0';
-    for (const char *c = w; *c; c++)
-      if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+", *c)) plain = 0;
     if (i) fputc(' ', f);
-    if (plain) fputs(w, f);
-    else {
-      fputc('\'', f);
-      for (const char *c = w; *c; c++) fputs(*c == '\'' ? "'\\''" : (char[]){*c, 0}, f);
-      fputc('\'', f);
-    }
+    fileio_shell_quote(f, argv[i]);
   }
   fclose(f);
   regress_exec_argv_free(argv);
