@@ -29,48 +29,25 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
-/* Returns MAP_OK after the steps (map_build, map_build_2d); wide: no tile
- * size 1 (p_min = max |d| + 1). */
+/* Returns MAP_OK after the steps (map_build, map_build_2d). */
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int wide, map_config *m, char *msg, size_t msgsz);
-
-/* Returns the status of the mapping kept: with the smallest tiles (p_min =
- * max |d_m|, tile size 1) unless the mapping with p_min = max |d_m| + 1
- * (one iteration more per tile) has a smaller II, or is the only one that
- * fits. Both fail: the wide mapping's message. */
-static int map_build_best(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                          int mapped2, map_config *m, char *msg, size_t msgsz) {
-  int st = map_build_any(p, g, arch, mapped, axis, mapped2, 0, m, msg, msgsz);
-  if (st == MAP_ERR_INPUT || (st == MAP_OK && !m->wide)) return st; /* no smaller tile than the wide one */
-  map_config w;
-  char wmsg[1024];
-  int wst = map_build_any(p, g, arch, mapped, axis, mapped2, 1, &w, wmsg, sizeof wmsg);
-  if (wst == MAP_OK ? st == MAP_OK && m->ii <= w.ii : st == MAP_OK) {
-    map_config_free(&w);
-    return st;
-  }
-  map_config_free(m);
-  *m = w;
-  snprintf(msg, msgsz, "%s", wmsg);
-  return wst;
-}
+                         int mapped2, map_config *m, char *msg, size_t msgsz);
 
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
-  return map_build_best(p, g, arch, mapped, axis, -1, m, msg, msgsz);
+  return map_build_any(p, g, arch, mapped, axis, -1, m, msg, msgsz);
 }
 
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz) {
-  return map_build_best(p, g, arch, rdim, 2, cdim, m, msg, msgsz);
+  return map_build_any(p, g, arch, rdim, 2, cdim, m, msg, msgsz);
 }
 
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int wide, map_config *m, char *msg, size_t msgsz) {
+                         int mapped2, map_config *m, char *msg, size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
   msg[0] = 0;
-  m->tile_wide = wide;
   m->prog = p;
   m->g = g;
   m->arch = *arch;
@@ -103,7 +80,9 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
   if ((st = map_regs(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_route_channels(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_access_build(m, msg, msgsz)) != MAP_OK) return st;
-  return map_pst(m, msg, msgsz);
+  if ((st = map_pst(m, msg, msgsz)) != MAP_OK) return st;
+  map_sched_tile1(m);
+  return MAP_OK;
 }
 
 void map_config_free(map_config *m) {

@@ -177,7 +177,6 @@ typedef struct {
   int p_min2;     /* 2-D: smallest column tile size */
   char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */
   int p_min;      /* smallest tile size the schedule assumes */
-  int tile_wide;  /* input of map_tile: p_min = max |d| + 1 (no tile size 1) */
   /* graph */
   int nops, nedges;
   map_op *ops;
@@ -250,20 +249,21 @@ int map_sched(map_config *m, char *msg, size_t msgsz);
 int map_regs(map_config *m, char *msg, size_t msgsz);
 int map_route_channels(map_config *m, char *msg, size_t msgsz);
 int map_pst(map_config *m, char *msg, size_t msgsz);
+
 int map_access_build(map_config *m, char *msg, size_t msgsz);
+
+/* Tile size 1: lowers p_min (p_min2) of a finished mapping to max |d_m|
+ * (at least 1) when its schedule stays valid there: the mapped dimensions
+ * are scanned fastest (so map_seq_dist_lb, taking E_m = p_min for a
+ * tile-crossing edge, is a lower bound), every intra-PE edge holds with the
+ * smaller distances, and a lambda^K of the same form exists; the constants
+ * of the wider tiles are kept as lk_cw (lk_cw2) from p_wide. Nothing else
+ * of the mapping changes. Returns 1 when lowered, else 0. */
+int map_sched_tile1(map_config *m);
 
 /* Returns the sequence distance s(d) of dependence d in the scan order for
  * the given extents E (E[mapped] = p). */
 int64_t map_seq_dist(const map_config *m, const int64_t *d, const int64_t *E);
-
-/* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
- * tile in which no dependence crosses tiles at p = |d| (the tile size
- * before tile size 1). map_seq_dist_lb takes the extent p_min (not |d| + 1)
- * for a tile-crossing edge, a lower bound of s(d) only when the mapped
- * dimensions are scanned fastest (then every partial derivative of s in an
- * extent is >= 0 over the valid extents); map_sched widens the tiles in
- * any other scan order. Returns nothing. */
-void map_tile_widen(map_config *m);
 
 /* Returns the smallest s(d) of edge e's dependence d over all valid extents
  * (each E_k >= |d_k| + 1, except a mapped dimension: E_m = p >= p_min, and

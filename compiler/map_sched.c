@@ -113,8 +113,7 @@ static int map_sched_order_ok(const map_config *m) {
   return 1;
 }
 
-/* Chooses the scan order (see the top of the file); keeps p_min only when
- * the mapped dimensions are scanned fastest, else raises it. */
+/* Chooses the scan order (see the top of the file). */
 static void map_sched_choose_order(map_config *m) {
   int n = 0;
   if (m->axis == 2) m->order[n++] = m->mapped2;
@@ -123,9 +122,6 @@ static void map_sched_choose_order(map_config *m) {
     if (k != m->mapped && (m->axis != 2 || k != m->mapped2)) m->order[n++] = k;
   if (map_sched_order_ok(m)) return;
   for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
-  int fast = m->order[0] == m->mapped || (m->axis == 2 && m->order[0] == m->mapped2);
-  if (m->axis == 2) fast = fast && (m->order[1] == m->mapped || m->order[1] == m->mapped2);
-  if (!fast) map_tile_widen(m);
 }
 
 /* Returns 1 when edge e constrains the modulo schedule (intra-PE DEP). */
@@ -445,33 +441,63 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
   return MAP_ERR_NOFIT;
 }
 
-/* Computes lambda^K at p_min and, when p_min is below max |d| + 1 (tile
- * size 1), the wide constants for tiles of at least max |d| + 1 (same
- * schedule, larger sequence distances: a smaller lk_c). Returns MAP_OK or
- * NOFIT (at p_min). */
-static int map_sched_lambda_k_both(map_config *m, char *msg, size_t msgsz) {
+/* Returns lambda^K's status (map_sched_lambda_k or _2d); *m gets the
+ * constants. With p_min = max |d| + 1 the wide constants are the same. */
+static int map_sched_lambda_k_any(map_config *m, char *msg, size_t msgsz) {
   int st = m->axis == 2 ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
-  map_config w;
-  if (st != MAP_OK) return st;
   m->wide = 0;
   m->p_wide = m->p_min;
   m->p_wide2 = m->p_min2;
   m->lk_cw = m->lk_c;
   m->lk_cw2 = m->lk_c2;
-  w = *m;
-  map_tile_widen(&w);
-  if (w.p_min == m->p_min && w.p_min2 == m->p_min2) return MAP_OK;
-  char wmsg[256];
-  if ((m->axis == 2 ? map_sched_lambda_k_2d(&w, wmsg, sizeof wmsg) : map_sched_lambda_k(&w, wmsg, sizeof wmsg)) !=
-          MAP_OK ||
-      w.lk_p != m->lk_p || w.lk_p2 != m->lk_p2)
-    return MAP_OK; /* cannot happen (wider tiles only relax); lk_c holds */
+  return st;
+}
+
+/* Returns 1 when the mapped dimensions are the fastest of the scan order. */
+static int map_sched_mapped_fastest(const map_config *m) {
+  if (m->axis != 2) return m->order[0] == m->mapped;
+  return (m->order[0] == m->mapped && m->order[1] == m->mapped2) ||
+         (m->order[0] == m->mapped2 && m->order[1] == m->mapped);
+}
+
+int map_sched_tile1(map_config *m) {
+  int pn = 1, pn2 = 1;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP) continue;
+    int64_t a = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
+    if (a > pn) pn = (int)a;
+    if (m->axis != 2) continue;
+    a = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
+    if (a > pn2) pn2 = (int)a;
+  }
+  if ((pn >= m->p_min && (m->axis != 2 || pn2 >= m->p_min2)) || !map_sched_mapped_fastest(m)) return 0;
+  map_config w = *m; /* shallow: reads ops and edges, writes only scalars */
+  w.p_min = pn < m->p_min ? pn : m->p_min;
+  if (m->axis == 2) w.p_min2 = pn2 < m->p_min2 ? pn2 : m->p_min2;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (map_sched_local(x) && m->ops[x->dst].tau - m->ops[x->src].tau <
+                                  map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(&w, x))
+      return 0;
+  }
+  char msg[512];
+  if (map_sched_lambda_k_any(&w, msg, sizeof msg) != MAP_OK || w.lk_p != m->lk_p || w.lk_p2 != m->lk_p2) return 0;
   m->wide = 1;
-  m->p_wide = w.p_min;
-  m->p_wide2 = m->axis == 2 ? w.p_min2 : 0;
-  m->lk_cw = w.lk_c;
-  m->lk_cw2 = w.lk_c2;
-  return MAP_OK;
+  m->p_wide = m->p_min;
+  m->p_wide2 = m->axis == 2 ? m->p_min2 : 0;
+  m->lk_cw = m->lk_c;
+  m->lk_cw2 = m->lk_c2;
+  m->p_min = w.p_min;
+  m->p_min2 = w.p_min2;
+  m->lk_c = w.lk_c;
+  m->lk_c2 = w.lk_c2;
+  for (int e = 0; e < m->nedges; e++) { /* the fds' smallest depths */
+    const map_edge *x = &m->edges[e];
+    if (x->kind == MAP_EDGE_DEP && x->group >= 0 && x->group < m->nregs && m->regs[x->group].reg.cls == MAP_REG_FD)
+      m->regs[x->group].depth_lb = (int)map_seq_dist_lb(m, x);
+  }
+  return 1;
 }
 
 /* Returns MAP_OK when every op's FU class has units; else NOFIT. */
@@ -516,7 +542,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
-      return map_sched_lambda_k_both(m, msg, msgsz);
+      return map_sched_lambda_k_any(m, msg, msgsz);
     }
   }
   snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", mii, limit);

@@ -574,7 +574,10 @@ static void map_tile_dedup_edges(map_config *m) {
   m->nedges = n;
 }
 
-void map_tile_widen(map_config *m) {
+/* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
+ * tile in which every dependence also has instances inside the tile.
+ * Returns nothing. */
+static void map_tile_widen(map_config *m) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP) continue;
@@ -617,19 +620,11 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     int r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of) : map_tile_io(m, ctx, re, op_of);
     if (r != MAP_OK) goto done;
   }
-  /* the smallest tile: no dependence skips a tile (p >= |d_m|); at p =
-   * |d_m| the edges inside the tile along m are empty (J_m - d_m would
-   * leave [0, p)) and every instance crosses to the neighbour tile.
-   * map_sched raises it to |d_m| + 1 when the scan order needs that. */
+  /* the smallest tile the schedule assumes: p_min = max |d_m| + 1;
+   * map_sched_tile1 lowers it to max |d_m| (tile size 1) afterwards when
+   * the schedule allows */
   m->p_min = m->p_min2 = 1;
-  for (int e = 0; e < m->nedges; e++) {
-    int64_t dm = m->edges[e].d[m->mapped], dm2 = m->axis == 2 ? m->edges[e].d[m->mapped2] : 0;
-    if (dm < 0) dm = -dm;
-    if (dm2 < 0) dm2 = -dm2;
-    if (m->edges[e].kind == MAP_EDGE_DEP && dm > m->p_min) m->p_min = (int)dm;
-    if (m->edges[e].kind == MAP_EDGE_DEP && m->axis == 2 && dm2 > m->p_min2) m->p_min2 = (int)dm2;
-  }
-  if (m->tile_wide) map_tile_widen(m);
+  map_tile_widen(m);
   int nextval = g->nvars + g->nnodes;
   if (map_tile_input_copies(m, ctx, &nextval) != MAP_OK) goto done;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;

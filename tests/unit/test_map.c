@@ -357,12 +357,13 @@ static void test_2d_fir(void) {
   release(&f);
 }
 
-/* Tile size 1: matmul on i,j of configs/default.ini-like PEs keeps p_min 1
- * x 1 at the II of the wide tiles, with wide lambda^K constants that
- * start the next PE row earlier; fir 1-D too; jacobi mapped on i keeps
- * p_min 2 (tile size 1 would raise its II: t-carried values then reach
- * the same PE after one iteration); a scan order with the mapped
- * dimension not fastest widens the tile (map_tile_widen). */
+/* Tile size 1 (map_sched_tile1): matmul on i,j of configs/default.ini
+ * gets p_min 1 x 1 with the same schedule, and keeps the lambda^K
+ * constants of 2 x 2 tiles and more; trimv 1-D too; fir on i keeps p_min
+ * 2 (its schedule needs the iteration distances of two-iteration tiles);
+ * jacobi on i too (t-carried values would come back to the same PE one
+ * iteration later, not two), and jacobi on t, which is scanned after i (a
+ * smaller extent is not a lower bound of s(d) there). */
 static void test_tile1(void) {
   arch_config a = arch_config_default();
   fixture f;
@@ -381,20 +382,24 @@ static void test_tile1(void) {
                  map_lambda_k(&f.m, E2) == f.m.ii * 2 * 2 + f.m.lk_cw,
              "matmul i,j: lambda^K takes the wide constant only for tiles of at least 2 x 2");
   release(&f);
-  build(&f, "regress/programs/fir.pla", NULL, a, 0);
-  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.wide && f.m.p_wide == 2, "fir 1-D on i: p_min 1 (%d, %s)",
+  build(&f, "regress/programs/trimv.pla", NULL, a, 0);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.wide && f.m.p_wide == 2, "trimv 1-D on i: p_min 1 (%d, %s)",
              f.m.p_min, f.msg);
+  release(&f);
+  build(&f, "regress/programs/fir.pla", NULL, a, 0);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 2 && !f.m.wide && f.m.lk_cw == f.m.lk_c,
+             "fir 1-D on i: p_min 2 (its schedule needs it) (%d, %s)", f.m.p_min, f.msg);
   release(&f);
   a.rd = a.fd = a.id = a.od = 8;
   a.banks = a.ports = 8;
   a.div = 1;
   build(&f, "regress/programs/jacobi.pla", NULL, a, 1);
   TEST_CHECK(f.st == MAP_OK && f.m.order[0] == 1 && f.m.p_min == 2 && !f.m.wide,
-             "jacobi on i: p_min 2, tile size 1 not kept (its II is larger) (%d, %s)", f.m.p_min, f.msg);
+             "jacobi on i: p_min 2 (its schedule needs it) (%d, %s)", f.m.p_min, f.msg);
   release(&f);
   build(&f, "regress/programs/jacobi.pla", NULL, a, 0);
   TEST_CHECK(f.st == MAP_OK && f.m.order[0] != 0 && f.m.p_min == 2 && !f.m.wide,
-             "jacobi on t (scanned after i): the tile is widened to p_min 2 (%d, %s)", f.m.p_min, f.msg);
+             "jacobi on t (scanned after i): p_min 2 (%d, %s)", f.m.p_min, f.msg);
   release(&f);
 }
 
