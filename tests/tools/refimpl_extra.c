@@ -326,6 +326,25 @@ static void ref_bmm4(const int64_t *p) {
   free(A), free(B), free(C), free(R);
 }
 
+/* The last row of Pascal's triangle with every inner sum reduced % md,
+ * and its sum. */
+static void ref_pascal(const int64_t *p) {
+  int64_t N = p[0];
+  i32 md = ref_scalar("md");
+  i32 *row = ref_alloc(N), *prev = ref_alloc(N);
+  for (int64_t i = 0; i < N; i++) {
+    i32 *swap = prev;
+    prev = row, row = swap;
+    for (int64_t j = 0; j <= i; j++)
+      row[j] = j == 0 || j == i ? 1 : ref_mod(ref_add(prev[j - 1], prev[j]), md);
+  }
+  i32 tot = 0;
+  for (int64_t j = 0; j < N; j++) tot = ref_add(tot, row[j]);
+  ref_output("row", row, N, 0);
+  ref_output_scalar("tot", tot);
+  free(row), free(prev);
+}
+
 typedef struct {
   const char *name;
   const char *params[REF_MAX_PARAMS]; /* NULL-terminated, declaration order */
@@ -341,6 +360,7 @@ static const ref_program ref_programs[] = {
     {"minplus3", {"N", "M", "K"}, ref_minplus3},
     {"conv4", {"O", "T", "C", "K"}, ref_conv4},
     {"bmm4", {"Q", "N", "M", "K"}, ref_bmm4},
+    {"pascal", {"N"}, ref_pascal},
 };
 
 #define REF_NPROGRAMS (int)(sizeof ref_programs / sizeof ref_programs[0])
