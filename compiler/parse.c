@@ -431,8 +431,33 @@ static int parse_cond_or(ast_cond *a, ast_cond *b) {
   return 0;
 }
 
+/* Returns the smallest power of two >= n (n >= 1). */
+static size_t parse_pow2_ceil(size_t n) {
+  size_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+/* Appends the constraints of conjunction y to x; returns 0 or -1. The
+ * array is reallocated to a power-of-two size, which realloc keeps in place
+ * while it fits, so a chain of n `and`s costs O(n), not O(n^2). */
+static int parse_conj_concat(ast_conj *x, const ast_conj *y) {
+  size_t n = (size_t)x->n + (size_t)y->n;
+  ast_constraint *c = realloc(x->c, parse_pow2_ceil(n ? n : 1) * sizeof *c);
+  if (!c) return -1;
+  if (y->n) memcpy(c + x->n, y->c, (size_t)y->n * sizeof *c);
+  x->c = c;
+  x->n = (int)n;
+  return 0;
+}
+
 /* Replaces a by (a and b) distributed into DNF, emptying b; returns 0 or -1. */
 static int parse_cond_and(ast_cond *a, ast_cond *b) {
+  if (a->n == 1 && b->n == 1) { /* the common case: one conjunction grows */
+    if (parse_conj_concat(&a->conj[0], &b->conj[0])) return -1;
+    parse_cond_clear(b);
+    return 0;
+  }
   int total = a->n * b->n;
   ast_cond r = {0, calloc((size_t)(total > 0 ? total : 1), sizeof(ast_conj))};
   if (!r.conj) return -1;

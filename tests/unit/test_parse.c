@@ -375,6 +375,24 @@ static void test_robustness(void) {
   p = parse_capture(deep);
   TEST_CHECK(!p && strstr(err_buf, "error:"), "deep condition nesting: an error");
   ast_program_free(p);
+  /* a long chain of `and`s: one conjunction, built in linear time (it was
+   * quadratic: every `and` copied the whole conjunction) */
+  {
+    size_t cap = 30000 * 20 + 4096;
+    char *chain = malloc(cap), *w = chain;
+    w += sprintf(w, HEAD "x[i,j] = 1 if (");
+    for (int k = 0; k < 30000; k++) w += sprintf(w, k ? " and i >= %d" : "i >= %d", -k - 1);
+    sprintf(w, ");" TAIL);
+    p = parse_capture(chain);
+    const ast_cond *c = p && p->neqs ? &p->eqs[0].cond : NULL;
+    TEST_CHECK(c && c->n == 1 && c->conj[0].n == 30000, "30000 `and` terms: one conjunction of 30000 (%d, %d)",
+               c ? c->n : -1, c ? c->conj[0].n : -1);
+    TEST_CHECK(c && c->conj[0].n == 30000 && c->conj[0].c[0].aff.konst == 1 &&
+                   c->conj[0].c[29999].aff.konst == 30000 && c->conj[0].c[29999].aff.index[0] == 1,
+               "30000 `and` terms: first i + 1 >= 0, last i + 30000 >= 0, in order");
+    ast_program_free(p);
+    free(chain);
+  }
   /* a condition whose DNF explodes */
   strcpy(deep, HEAD "x[i,j] = 1 if (");
   for (int k = 0; k < 20; k++) strcat(deep, k ? " and i != 0" : "i != 0");
