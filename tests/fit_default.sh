@@ -18,8 +18,12 @@
 #     (tails and prefixes shared in every program, not only in those over
 #     pe.imem)
 #     every benchmark runs on configs/big1d.ini against the reference;
+#   - 2-D regions 2x2, 2x4, 4x2, 3x3 and 4x4 (the second table): matmul
+#     fits with tile size 1 (one (i, j) per PE) and with one tiled
+#     dimension partial; the rest exit 3 naming the resource;
 #   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
-#     `make rtl`; skipped while it is missing or older than rtl/ and tb/).
+#     `make rtl`; skipped while it is missing or older than rtl/ and tb/),
+#     two per 2-D region (bounds that divide the region and that do not).
 #   - register sharing: maxpool maps (rd), dotprod needs at most 5 ids;
 # Prints TAP lines.
 set -u
@@ -36,7 +40,7 @@ fir N=6 T=3                         -- no no fit fit
 fir N=5 T=3                         -- no no fit fit
 matmul N=2 M=1 K=2                  -- fit fit fit fit
 matmul N=1 M=2 K=2                  -- fit fit fit fit
-matmul N=2 M=2 K=2                  -- no no no no
+matmul N=2 M=2 K=2                  -- no fit fit fit
 trimv N=3                           -- fit fit fit fit
 trimv N=5                           -- fit no fit fit
 trimv N=7                           -- fit no fit fit
@@ -128,7 +132,9 @@ grep -q "shares its first [0-9]* slots: runs q[0-9]*'s words, branching on c[0-9
 check "fir N=6 T=3 on 1x4: the listing shows shared kernel prefixes" $?
 
 # Tails and prefixes shared everywhere (TCPA_INST_SHARE_ALL=1) on
-# configs/big1d.ini.
+# configs/big1d.ini. (conv CO=4: two-iteration tiles on two PEs; CO=2 has
+# tile size 1 since session 3, where sharing everything needs 17 control
+# signals, gc.signals 16.)
 while read -r prog pes params; do
   args=()
   for p in $params; do args+=(--param "$p"); done
@@ -150,10 +156,91 @@ dotprod 1x3 N=8
 editdist 1x2 N=4 M=5
 gcd 1x2 N=4 S=6
 maxpool 1x2 R=3 C=4
-conv 1x2 CO=2 R=3 C=3 CI=2 KR=2 KC=2
+conv 1x2 CO=4 R=3 C=3 CI=2 KR=2 KC=2
 jacobi 1x2 T=2 N=5
 band 1x2 N=5 W=4
 EOF
+
+# 2-D regions of default.ini (issue 4): every benchmark on 2x2, 2x4, 4x2,
+# 3x3 and 4x4 (dimensions 0 and 1 onto rows and columns), with loop bounds
+# from the region's R rows and C columns: equal to them (one iteration of
+# the two dimensions per PE: tile size 1, docs/symbolic.md), smaller
+# (rows of the region unused), one more (the last tile partial), twice.
+# `fit` must pass in the model with every FU program within pe.imem;
+# `no` must exit 3 naming the resource (printed), or 0 (printed: it
+# started to fit). The 1-D programs say that an RxC region needs two loop
+# dimensions.
+TABLE2="
+matmul N=R M=C K=3               -- fit fit fit fit fit
+matmul N=R-1 M=C K=2             -- fit fit fit fit fit
+matmul N=R+1 M=C K=3             -- fit fit fit fit fit
+matmul N=R M=C+1 K=3             -- fit fit fit fit fit
+matmul N=R+1 M=C+1 K=1           -- fit fit fit fit fit
+matmul N=2*R M=2*C K=1           -- fit fit fit fit fit
+matmul N=R+1 M=C+1 K=3           -- no no no no no
+fir N=R T=C                      -- no no no no no
+fir N=R+1 T=C+1                  -- no no no no no
+trimv N=R                        -- no no no no no
+trimv N=R+1                      -- no no no no no
+band N=R W=2                     -- no no no no no
+band N=R+1 W=2                   -- no no no no no
+conv CO=R R=C C=1 CI=1 KR=1 KC=2 -- no no no no no
+editdist N=R-1 M=C-1             -- no no no no no
+editdist N=R M=C                 -- no no no no no
+gcd N=R S=C                      -- no no no no no
+gcd N=R+1 S=C+1                  -- no no no no no
+jacobi T=R N=C+2                 -- no no no no no
+maxpool R=R C=C                  -- no no no no no
+maxpool R=R+1 C=C+1              -- no no no no no
+bitextract N=R*C                 -- no no no no no
+dotprod N=R*C                    -- no no no no no
+satarith N=R*C                   -- no no no no no
+"
+REGIONS2=(2x2 2x4 4x2 3x3 4x4)
+for f in regress/programs/*.pla; do
+  b=$(basename "$f" .pla)
+  echo "$TABLE2" | grep -q "^$b " ; check "the 2-D table covers $b" $?
+done
+fits2=0
+while read -r line; do
+  [ -n "$line" ] || continue
+  spec=${line%%--*} verdicts=${line##*--}
+  set -- $spec
+  prog=$1; shift
+  tmpl=("$@")
+  set -- $verdicts
+  for pes in "${REGIONS2[@]}"; do
+    want=$1; shift
+    R=${pes%x*} C=${pes#*x}
+    args=() shown=""
+    for p in "${tmpl[@]}"; do
+      v=${p#*=} e=${v//R/$R}; e=${e//C/$C}
+      args+=(--param "${p%%=*}=$((e))"); shown="$shown ${p%%=*}=$((e))"
+    done
+    rm -rf "$tmp/o"
+    $TCPA run regress/programs/$prog.pla --engine model --arch configs/default.ini --pes $pes "${args[@]}" \
+      --out-dir "$tmp/o" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    what="$prog$shown on $pes"
+    if [ "$want" = fit ]; then
+      check "$what: fits default.ini, model = reference (exit $rc, $(grep -o 'p = [0-9]*' "$tmp/out" | head -n 1))" $rc
+      [ $rc -eq 0 ] && words_ok "$tmp/o/config.lst"
+      check "$what: every FU program within 32 words and no larger than unreduced" $?
+      [ $rc -eq 0 ] && fits2=$((fits2 + 1))
+    else
+      why=$(grep -o "does not fit: .*" "$tmp/err" | head -n 1)
+      if [ $rc -eq 0 ]; then
+        echo "# $what: now fits (the table says it does not)"
+        check "$what: exit 0 or 3 naming the resource (exit 0, model = reference)" 0
+      else
+        echo "# $what: ${why:-exit $rc}"
+        [ $rc -eq 3 ] && echo "$why" | grep -Eq "(pe|gc|iobuf|array|interconnect|latency)\.[a-z_]+|an RxC region tiles two loop dimensions"
+        check "$what: exit 3 naming the resource (exit $rc)" $?
+      fi
+    fi
+  done
+done <<< "$TABLE2"
+echo "# 2-D regions of default.ini: $fits2 runs fit"
 
 # Cosim on the RTL of configs/default.ini.
 RTL=${BUILD:-build}/bin/tcpa-rtl
@@ -173,6 +260,16 @@ fir 1x4 N=6 T=3
 matmul 1x1 N=2 M=1 K=2
 matmul 4x1 N=1 M=2 K=2
 trimv 1x4 N=5
+matmul 2x2 N=2 M=2 K=3
+matmul 2x2 N=3 M=3 K=1
+matmul 2x4 N=2 M=4 K=3
+matmul 2x4 N=2 M=5 K=3
+matmul 4x2 N=5 M=2 K=3
+matmul 4x2 N=3 M=2 K=2
+matmul 3x3 N=3 M=3 K=3
+matmul 3x3 N=6 M=6 K=1
+matmul 4x4 N=4 M=4 K=3
+matmul 4x4 N=5 M=5 K=1
 EOF
 else
   n=$((n + 1)); echo "ok $n - # SKIP $RTL missing or older than the RTL (make rtl)"
