@@ -19,14 +19,18 @@
 #
 # Then the 2-D tables: every benchmark on regions 2x2, 2x4, 4x2, 3x3 and
 # 4x4 (`tcpa run --pes RxC`, the default choice of the two tiled loop
-# dimensions), once with loop bounds that divide every region evenly (12)
-# and once with bounds that do not (7, 5), on configs/default.ini and on
+# dimensions), once with loop bounds that divide every region evenly and
+# once with bounds that do not, on configs/default.ini and on
 # configs/big1d.ini; per run: program, region, the tiled dimensions, II,
 # cycles, processor classes, stream bytes (all, and without the IODATA
 # input data), verdict, or the resource that does not fit (exit 3: 1-D
 # programs on 2-D regions, and most of the benchmarks on default.ini's
-# small PEs). DEMO_2D=0 leaves these tables out; DEMO_2D_REGIONS replaces
-# the list of regions.
+# small PEs). On big1d.ini the bounds are 12 (even) and 7, 5; on
+# default.ini they follow the region's R rows and C columns (one
+# iteration of the tiled dimensions per PE, tile size 1, and one more
+# row: matmul N=R M=C, N=R+1 M=C), since its 32-word programs hold no
+# larger tiles. DEMO_2D=0 leaves these tables out; DEMO_2D_REGIONS
+# replaces the list of regions.
 # Exits non-zero when any run that fits fails.
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
@@ -187,7 +191,8 @@ fi
 hw_table configs/default.ini 1x2
 hw_table configs/big1d.ini 1x3
 
-# 2-D regions: program|bounds that divide 2, 3 and 4|bounds that do not
+# 2-D regions of configs/big1d.ini: program|bounds that divide 2, 3 and
+# 4|bounds that do not
 TWOD_CASES=(
   "bitextract|N=12|N=7"
   "fir|N=12 T=12|N=7 T=5"
@@ -202,7 +207,33 @@ TWOD_CASES=(
   "satarith|N=12|N=7"
   "band|N=12 W=3|N=7 W=2"
 )
+# configs/default.ini: bounds from the region's R rows and C columns
+TWOD_CASES_SMALL=(
+  "bitextract|N=R*C|N=R*C+1"
+  "fir|N=R T=C|N=R+1 T=C+1"
+  "matmul|N=R M=C K=3|N=R+1 M=C K=3"
+  "conv|CO=R R=C C=2 CI=1 KR=2 KC=2|CO=R+1 R=C+1 C=2 CI=1 KR=2 KC=2"
+  "trimv|N=R|N=R+1"
+  "maxpool|R=R C=C|R=R+1 C=C+1"
+  "dotprod|N=R*C|N=R*C+1"
+  "jacobi|T=R N=C+2|T=R+1 N=C+3"
+  "gcd|N=R S=C|N=R+1 S=C+1"
+  "editdist|N=R-1 M=C-1|N=R M=C"
+  "satarith|N=R*C|N=R*C+1"
+  "band|N=R W=2|N=R+1 W=2"
+)
 TWOD_REGIONS=(${DEMO_2D_REGIONS:-2x2 2x4 4x2 3x3 4x4})
+
+# twod_params TEMPLATE R C: the parameters of TEMPLATE with R and C in the
+# values replaced by the region's rows and columns (numbers stay).
+twod_params() {
+  local out="" p v
+  for p in $1; do
+    v=${p#*=}; v=${v//R/$2}; v=${v//C/$3}
+    out="$out ${p%%=*}=$((v))"
+  done
+  echo "${out# }"
+}
 twod_fmt="%-11s %-6s %-5s %-28s %4s %7s %7s %-15s  %s\n"
 
 # twod_run ARCH PROG PES PARAMS: one engine run on a 2-D region; prints
@@ -238,9 +269,10 @@ twod_run() {
   printf "$twod_fmt" "$prog" "$pes" "${map:--}" "$ps" "${ii:--}" "${cyc:--}" "${cls:--}" "${bytes:--}" "$verdict"
 }
 
-# twod_table ARCH: every TWOD_CASES entry on every region, both bound sets.
+# twod_table ARCH CASE...: every case on every region, both bound sets.
 twod_table() {
   local arch=$1 c prog even odd pes
+  shift
   echo
   echo "tcpa run --engine $ENGINE on $arch, 2-D regions (seed 1): outputs against the reference"
   echo "interpreter$([ "$ENGINE" = cosim ] && echo ", C model and RTL traces compared cycle by cycle")."
@@ -248,18 +280,18 @@ twod_table() {
   echo
   printf "$twod_fmt" program region map params II cycles classes "stream" verdict
   printf "$twod_fmt" ----------- ------ ----- ---------------------------- ---- ------- ------- --------------- -------
-  for c in "${TWOD_CASES[@]}"; do
+  for c in "$@"; do
     IFS='|' read -r prog even odd <<<"$c"
     for pes in "${TWOD_REGIONS[@]}"; do
-      twod_run "$arch" "$prog" "$pes" "$even"
-      twod_run "$arch" "$prog" "$pes" "$odd"
+      twod_run "$arch" "$prog" "$pes" "$(twod_params "$even" "${pes%x*}" "${pes#*x}")"
+      twod_run "$arch" "$prog" "$pes" "$(twod_params "$odd" "${pes%x*}" "${pes#*x}")"
     done
   done
 }
 
 if [ "${DEMO_2D:-1}" != 0 ]; then
-  twod_table configs/default.ini
-  twod_table configs/big1d.ini
+  twod_table configs/default.ini "${TWOD_CASES_SMALL[@]}"
+  twod_table configs/big1d.ini "${TWOD_CASES[@]}"
 fi
 echo
 echo "demo: $hw_runs engine runs fit, $((hw_runs - hw_failed)) pass, $hw_failed fail; $hw_nofit do not fit"
