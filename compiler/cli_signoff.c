@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -55,6 +56,7 @@
 typedef struct {
   const char *name;
   int ran, ok;
+  double seconds; /* wall time of the step */
   char detail[512];
   const char *log; /* relative to DIR */
 } signoff_step;
@@ -80,6 +82,7 @@ typedef struct {
   int ncov;
   regress_list runs;
   int jobs, timeout;
+  double seconds; /* wall time of the whole sign-off */
 } signoff_state;
 
 /* Prints the usage of `tcpa signoff` to f. */
@@ -117,6 +120,13 @@ static int signoff_exec(char *const *argv, const char *log, const char *const *e
   int st;
   if (waitpid(pid, &st, 0) < 0) return -1;
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Returns the monotonic clock in seconds. */
+static double signoff_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
 /* Returns buf holding "DIR/name". */
@@ -608,19 +618,22 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
     fprintf(f, "# %s\n\n# Sign-off of %s\n", pass ? "PASS" : "FAIL", s->arch);
   }
   signoff_heading(f, fmt, "Steps");
-  static const char *const hd[] = {"step", "result", "detail", "log"};
+  static const char *const hd[] = {"step", "result", "detail", "log", "seconds"};
   signoff_table(f, fmt, 0);
-  signoff_row(f, fmt, 1, 4, hd);
+  signoff_row(f, fmt, 1, 5, hd);
   for (int i = 0; i < ST_N; i++) {
     const signoff_step *st = &s->st[i];
+    char sec[32] = "";
+    if (st->ran) snprintf(sec, sizeof sec, "%.0f", st->seconds);
     const char *row[] = {st->name, !st->ran ? "skipped" : st->ok ? "pass" : "FAIL",
-                         st->ran ? st->detail : "(an earlier step failed)", st->log};
-    signoff_row(f, fmt, 0, 4, row);
+                         st->ran ? st->detail : "(an earlier step failed)", st->log, sec};
+    signoff_row(f, fmt, 0, 5, row);
   }
   signoff_table(f, fmt, 1);
   char text[SIGNOFF_PATH];
-  snprintf(text, sizeof text, "Suite %s in cosim on every region of the array; JUnit XML: junit.xml; the "
-                              "regression's own report: regress/report.html.", s->suite);
+  snprintf(text, sizeof text, "Suite %s in cosim on every region of the array (-j %d); JUnit XML: junit.xml; the "
+                              "regression's own report: regress/report.html. Wall time of the sign-off: %.0f s.",
+           s->suite, s->jobs, s->seconds);
   fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
   signoff_text(f, fmt, text);
   fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
@@ -759,6 +772,7 @@ int cli_signoff(int argc, char **argv) {
     s.st[i].name = names[i];
     s.st[i].log = logs[i];
   }
+  double start = signoff_now();
   void (*steps[ST_N])(signoff_state *) = {signoff_params, signoff_lint, signoff_synth, signoff_build,
                                           signoff_regress, signoff_coverage};
   for (int i = 0; i < ST_N; i++) {
@@ -767,10 +781,14 @@ int cli_signoff(int argc, char **argv) {
     int need = i == ST_PARAMS ? -1 : (i == ST_LINT || i == ST_SYNTH || i == ST_BUILD) ? ST_PARAMS : i - 1;
     /* coverage is counted whenever the regression ran, failing runs or not */
     if (need >= 0 && !(i == ST_COVER ? s.st[need].ran : s.st[need].ok)) continue;
-    fprintf(stderr, "tcpa signoff: %s ...\n", names[i]);
+    fprintf(stderr, "tcpa signoff: %s ... (progress: %s/%.*s)\n", names[i], s.dir, (int)strcspn(logs[i], ","), logs[i]);
+    double t0 = signoff_now();
     steps[i](&s);
-    fprintf(stderr, "tcpa signoff: %s: %s: %s\n", names[i], s.st[i].ok ? "pass" : "FAIL", s.st[i].detail);
+    s.st[i].seconds = signoff_now() - t0;
+    fprintf(stderr, "tcpa signoff: %s: %s in %.0f s: %s\n", names[i], s.st[i].ok ? "pass" : "FAIL", s.st[i].seconds,
+            s.st[i].detail);
   }
+  s.seconds = signoff_now() - start;
   int pass = 1;
   for (int i = 0; i < ST_N; i++) pass &= s.st[i].ok;
   char from[SIGNOFF_PATH], to[SIGNOFF_PATH];
