@@ -62,4 +62,13 @@ for pes in 1x4 1x2; do
     --out-dir "$tmp/skew$pes" > "$tmp/skew.out" 2>&1; st=$?
   check_eval "skew T=3 N=4 on $pes (p = $((4 / ${pes#1x}))): model passes" '[ $st -eq 0 ] && grep -q "p = $((4 / ${pes#1x}))" "$tmp/skew.out"'
 done
+# the same in cosim on big1d's RTL (`make rtl RTL_CFG=big1d`), when built
+RTLB=${BUILD:-build}/rtl/big1d/tcpa-rtl
+if [ -x "$RTLB" ] && [ -z "$(find rtl tb -newer "$RTLB" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]; then
+  TCPA_RTL=$(cd "$(dirname "$RTLB")" && pwd)/tcpa-rtl timeout 600 $TCPA run "$tmp/skew.pla" --arch configs/big1d.ini \
+    --param T=3 --param N=4 --pes 1x4 --map i --engine cosim --out-dir "$tmp/skewc" > "$tmp/skew.out" 2>&1; st=$?
+  check_eval "skew T=3 N=4 on 1x4 (p = 1), big1d: cosim passes (model = RTL = reference)" '[ $st -eq 0 ]'
+else
+  n=$((n + 1)); echo "ok $n - # SKIP $RTLB missing or older than the RTL (make rtl RTL_CFG=big1d)"
+fi
 echo "1..$n"

@@ -260,6 +260,7 @@ fir 1x4 N=6 T=3
 matmul 1x1 N=2 M=1 K=2
 matmul 4x1 N=1 M=2 K=2
 trimv 1x4 N=5
+matmul 1x2 N=2 M=2 K=2
 matmul 2x2 N=2 M=2 K=3
 matmul 2x2 N=3 M=3 K=1
 matmul 2x4 N=2 M=4 K=3
