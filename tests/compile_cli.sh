@@ -32,7 +32,9 @@ check_eval "matmul --map k compiles" '[ $st -eq 0 ] && grep -q "^mapped 2 " "$tm
 # Tile size 1 (docs/symbolic.md, p_min): matmul on i,j keeps p_min 1 x 1
 # with the wide lambda^K constants for tiles of 2 x 2 and more; jacobi on
 # i keeps p_min 2 (tile size 1 would raise its II); a dependence (1,-1)
-# whose fd is unused at p = 1 runs on one PE per i and on two.
+# whose fd is unused at p = 1 runs on one PE per i and on two; in cosim on
+# big1d (when its harness is built) with fir, trimv, band and editdist at
+# p = 1 too.
 out=$($TCPA compile regress/programs/matmul.pla --map i,j -o "$tmp/mij.sym"); st=$?
 check_eval "matmul --map i,j on default.ini: p_min 1 x 1, lambda-k-wide 2 and lambda-k2-wide 2" \
   '[ $st -eq 0 ] && grep -q "^mapped 0 axis both p_min 1$" "$tmp/mij.sym" && grep -q "^mapped2 1 p_min 1$" "$tmp/mij.sym" &&
@@ -68,6 +70,17 @@ if [ -x "$RTLB" ] && [ -z "$(find rtl tb -newer "$RTLB" \( -name '*.sv' -o -name
   TCPA_RTL=$(cd "$(dirname "$RTLB")" && pwd)/tcpa-rtl timeout 600 $TCPA run "$tmp/skew.pla" --arch configs/big1d.ini \
     --param T=3 --param N=4 --pes 1x4 --map i --engine cosim --out-dir "$tmp/skewc" > "$tmp/skew.out" 2>&1; st=$?
   check_eval "skew T=3 N=4 on 1x4 (p = 1), big1d: cosim passes (model = RTL = reference)" '[ $st -eq 0 ]'
+  # 2-D regions with one iteration of both tiled dimensions per PE
+  for c in "fir 4x4 N=4 T=4" "trimv 4x4 N=4" "band 3x3 N=3 W=2" "editdist 1x4 N=3 M=3"; do
+    set -- $c
+    prog=$1 pes=$2
+    shift 2
+    pa=()
+    for p in "$@"; do pa+=(--param "$p"); done
+    TCPA_RTL=$(cd "$(dirname "$RTLB")" && pwd)/tcpa-rtl timeout 600 $TCPA run regress/programs/$prog.pla \
+      --arch configs/big1d.ini "${pa[@]}" --pes $pes --engine cosim --out-dir "$tmp/c-$prog" > "$tmp/c.out" 2>&1; st=$?
+    check_eval "$c, big1d: p = 1, cosim passes (exit $st)" '[ $st -eq 0 ] && grep -q "p = 1," "$tmp/c.out"'
+  done
 else
   n=$((n + 1)); echo "ok $n - # SKIP $RTLB missing or older than the RTL (make rtl RTL_CFG=big1d)"
 fi
