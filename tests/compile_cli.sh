@@ -31,7 +31,7 @@ out=$($TCPA compile regress/programs/matmul.pla --map k -o "$tmp/mk.sym"); st=$?
 check_eval "matmul --map k compiles" '[ $st -eq 0 ] && grep -q "^mapped 2 " "$tmp/mk.sym"'
 # Tile size 1 (docs/symbolic.md, p_min): matmul on i,j keeps p_min 1 x 1
 # with the wide lambda^K constants for tiles of 2 x 2 and more; jacobi on
-# i keeps p_min 2 (tile size 1 would raise its II); a dependence (1,-1)
+# i keeps p_min 2 (its schedule needs two-iteration tiles); a dependence (1,-1)
 # whose fd is unused at p = 1 runs on one PE per i and on two; in cosim on
 # big1d (when its harness is built) with fir, trimv, band and editdist at
 # p = 1 too.
