@@ -12,8 +12,9 @@
  * group, 0x1000200 closes it, the group's name on a `-` line). A focus
  * unit (the divergent FU or register, named as in the checker's report) is
  * mapped to the RTL's names (docs/rtl.md "Signal names": rdK is
- * u_regfile.rd_q[K], FU F is g_fu[F], ...) and its signals come first in a
- * group of their own, then every sub-scope of the PE as usual. The zoom is
+ * u_regfile.rd_q[K], FU F is g_fu[F].u_fu, ...) and its main signals (pc,
+ * instruction, write-back; a register's value, an fd's or FIFO's head,
+ * pointers or count and strobes) come first in a group of their own, then every sub-scope of the PE as usual. The zoom is
  * log2(pixels / time units): GTKWave shows 2^-zoom time units per pixel,
  * and the window should fill about GTKW_WAVE_PIXELS.
  */
@@ -87,12 +88,29 @@ void gtkw_signals_free(gtkw_signals *s) {
   s->n = s->cap = 0;
 }
 
-/* Returns 1 when rel starts with prefix p and, for a register name (p
- * not ending in '.'), the name ends there or its range follows. */
-static int gtkw_rel_is(const char *rel, const char *p) {
-  size_t n = strlen(p);
-  if (strncmp(rel, p, n)) return 0;
-  return p[n - 1] == '.' || rel[n] == 0 || rel[n] == '[';
+/* The signals of a focus unit's scope worth a look at a divergence (base
+ * names: without the range or an array index); NULL-terminated. */
+static const char *const gtkw_fu_leaves[] = {"pc_q", "word", "op", "issue_o", "halt_o", "halted_q",
+                                             "flag_q", "src_val_i", "wb_o", "wb_dst_o",
+                                             "wb_odmask_o", "wb_val_o", NULL};
+static const char *const gtkw_fd_leaves[] = {"head_o", "r_q", "w_q", "depth_q", "rd_i", "we_i",
+                                             "wdata_i", NULL};
+static const char *const gtkw_fifo_leaves[] = {"head_o", "cnt_q", "empty_o", "pop_i", "push_i",
+                                               "push_data_i", "drop_o", NULL};
+
+/* Returns 1 when rel is signal `reg` (followed by nothing or its range) or,
+ * with leaves, a signal directly in scope `reg` (ending in '.') whose base
+ * name is one of leaves. */
+static int gtkw_rel_is(const char *rel, const char *reg, const char *const *leaves) {
+  size_t n = strlen(reg);
+  if (strncmp(rel, reg, n)) return 0;
+  const char *rest = rel + n;
+  if (!leaves) return rest[0] == 0 || rest[0] == '[';
+  size_t b = strcspn(rest, "[.");
+  if (rest[b] == '.') return 0; /* deeper scope */
+  for (; *leaves; leaves++)
+    if (strlen(*leaves) == b && !strncmp(rest, *leaves, b)) return 1;
+  return 0;
 }
 
 int gtkw_focus_match(const char *rel, const char *focus) {
@@ -105,17 +123,20 @@ int gtkw_focus_match(const char *rel, const char *focus) {
     while (*e && *e != ' ') e++;
     size_t n = (size_t)(e - s);
     int k = -1;
+    const char *const *leaves = NULL;
     want[0] = 0;
     if (n == 2 && !strncmp(s, "FU", 2)) {
-      if (sscanf(e, " %d", &k) == 1 && k >= 0) snprintf(want, sizeof want, "g_fu[%d].", k);
+      if (sscanf(e, " %d", &k) == 1 && k >= 0) snprintf(want, sizeof want, "g_fu[%d].u_fu.", k);
+      leaves = gtkw_fu_leaves;
     } else if (n >= 3 && n < 12 && strspn(s + 2, "0123456789") == n - 2) {
       k = atoi(s + 2);
       if (!strncmp(s, "rd", 2)) snprintf(want, sizeof want, "u_regfile.rd_q[%d]", k);
       else if (!strncmp(s, "od", 2)) snprintf(want, sizeof want, "od_q[%d]", k);
-      else if (!strncmp(s, "fd", 2)) snprintf(want, sizeof want, "g_fd[%d].", k);
-      else if (!strncmp(s, "id", 2)) snprintf(want, sizeof want, "g_fifo[%d].", k);
+      else if (!strncmp(s, "fd", 2)) snprintf(want, sizeof want, "g_fd[%d].u_fd.", k), leaves = gtkw_fd_leaves;
+      else if (!strncmp(s, "id", 2))
+        snprintf(want, sizeof want, "g_fifo[%d].u_fifo.", k), leaves = gtkw_fifo_leaves;
     }
-    if (want[0] && gtkw_rel_is(rel, want)) return 1;
+    if (want[0] && gtkw_rel_is(rel, want, leaves)) return 1;
     s = e;
   }
   return 0;

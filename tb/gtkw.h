@@ -64,10 +64,14 @@ int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle,
                  int window);
 
 /* Returns 1 when signal `rel` (its name below the PE's scope, with its
- * range: "u_regfile.rd_q[3][31:0]", "g_fu[1].u_fu.pc_q[7:0]") belongs to
- * the unit named in `focus` (see gtkw_view.focus): "FU F" selects
- * g_fu[F]., "rdK" u_regfile.rd_q[K], "odK" od_q[K], "fdK" g_fd[K]., "idK"
- * g_fifo[K].; 0 otherwise (and for a NULL focus). */
+ * range: "u_regfile.rd_q[3][31:0]", "g_fu[1].u_fu.pc_q[7:0]") is one to
+ * show for the unit named in `focus` (see gtkw_view.focus): "rdK" selects
+ * u_regfile.rd_q[K], "odK" od_q[K]; "FU F" the main signals of
+ * g_fu[F].u_fu (pc_q, word, op, issue_o, halt_o, halted_q, flag_q,
+ * src_val_i, wb_*), "fdK" of g_fd[K].u_fd (head_o, r_q, w_q, depth_q,
+ * rd_i, we_i, wdata_i), "idK" of g_fifo[K].u_fifo (head_o, cnt_q, empty_o,
+ * pop_i, push_i, push_data_i, drop_o); 0 otherwise (and for a NULL
+ * focus). */
 int gtkw_focus_match(const char *rel, const char *focus);
 
 /* Returns 0 after appending a copy of name (width bits) to s; -1 when out

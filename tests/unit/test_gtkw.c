@@ -32,9 +32,21 @@ static void test_focus_match(void) {
                  !gtkw_focus_match("u_regfile.rd_q[1][31:0]", "wr FU 1 rd3"),
              "rd3 is neither rd_q[31] nor rd_q[1]");
   TEST_CHECK(gtkw_focus_match("g_fu[1].u_fu.pc_q[7:0]", "wr FU 1 rd3") &&
+                 gtkw_focus_match("g_fu[1].u_fu.wb_val_o[31:0]", "wr FU 1 -> rd3") &&
+                 gtkw_focus_match("g_fu[1].u_fu.word[127:0]", "issue FU 1") &&
                  !gtkw_focus_match("g_fu[0].u_fu.pc_q[7:0]", "wr FU 1 rd3") &&
                  !gtkw_focus_match("g_fu[10].u_fu.pc_q[7:0]", "issue FU 1"),
-             "FU 1 is g_fu[1] (not g_fu[0], not g_fu[10])");
+             "FU 1 is g_fu[1] (not g_fu[0], not g_fu[10]): pc, instruction, write-back");
+  TEST_CHECK(!gtkw_focus_match("g_fu[1].u_fu.PW[31:0]", "issue FU 1") &&
+                 !gtkw_focus_match("g_fu[1].u_fu.pipe_q[97:0]", "issue FU 1") &&
+                 !gtkw_focus_match("g_fu[1].u_fu.u_imem.word[31:0]", "issue FU 1") &&
+                 !gtkw_focus_match("g_fu[1].u_fu.pc_qq[7:0]", "issue FU 1"),
+             "not the FU's parameters, pipeline, sub-scopes or a longer name");
+  TEST_CHECK(gtkw_focus_match("g_fd[0].u_fd.r_q[4:0]", "fdrd fd0") &&
+                 !gtkw_focus_match("g_fd[0].u_fd.ring[7][31:0]", "fdrd fd0") &&
+                 gtkw_focus_match("g_fifo[2].u_fifo.cnt_q[3:0]", "pop id2") &&
+                 !gtkw_focus_match("g_fifo[2].u_fifo.buf_q[255:0]", "pop id2"),
+             "fd: pointers, not the ring; FIFO: the count, not the buffer");
   TEST_CHECK(gtkw_focus_match("od_q[2][31:0]", "FU 0 od2") && !gtkw_focus_match("od_q[2][31:0]", "FU 0 od1"),
              "od2 is od_q[2] in the PE's own scope");
   TEST_CHECK(gtkw_focus_match("g_fifo[2].u_fifo.head_o[31:0]", "pop id2") &&
@@ -49,7 +61,8 @@ static void test_focus_match(void) {
 static void test_focus_group(void) {
   const char *pe = "TOP.tcpa_top.g_row[0].g_col[1].u_pe";
   static const char *const rel[] = {"dbg_pc_o[23:0]", "u_regfile.rd_q[0][31:0]", "u_regfile.rd_q[1][31:0]",
-                                    "g_fu[0].u_fu.pc_q[7:0]", "g_fu[1].u_fu.pc_q[7:0]", "g_fu[1].u_fu.flag_q"};
+                                    "g_fu[0].u_fu.pc_q[7:0]", "g_fu[1].u_fu.pc_q[7:0]", "g_fu[1].u_fu.flag_q",
+                                    "g_fu[1].u_fu.NP[31:0]"};
   gtkw_signals s = {0};
   char name[256];
   for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
