@@ -81,7 +81,8 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
   if ((st = map_route_channels(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_access_build(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_pst(m, msg, msgsz)) != MAP_OK) return st;
-  map_sched_tile1(m);
+  const char *t1 = getenv("TCPA_MAP_TILE1"); /* "0": keep p_min = max |d| + 1 (comparisons) */
+  if (!t1 || strcmp(t1, "0")) map_sched_tile1(m);
   return MAP_OK;
 }
 
