@@ -70,6 +70,8 @@ check_eval "signoff: report.html shows the verdict first" \
   'grep -o "<h1[^>]*>[A-Z]*</h1>" "$R/report.html" | head -n 1 | grep -q ">PASS<"'
 check_eval "signoff: every step passed (parameters, lint, synthesis, coverage build, regression, coverage)" \
   '[ "$(grep -c "^| [a-z ]* | pass |" "$R/report.md")" -eq 6 ]'
+check_eval "signoff: every step's wall time in the step table, the whole sign-off's below it" \
+  '[ "$(grep -c "^| [a-z ]* | pass | .* | [0-9][0-9]* |$" "$R/report.md")" -eq 6 ] && grep -q "Wall time of the sign-off: [0-9][0-9]* s" "$R/report.md"'
 check_eval "signoff: lint clean" 'grep -q "^| lint | pass | verilator --lint-only -Wall: exit 0, 0 warnings, 0 errors" "$R/report.md"'
 total=$(sed -n 's/^| TOTAL (flattened) | \([0-9]*\) .*/\1/p' "$R/report.md")
 check_eval "signoff: Yosys cells per module and a total ($total)" \
