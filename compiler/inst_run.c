@@ -35,5 +35,6 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
   if (!st) x->sigma = inst_sigma(x);
   if (!st) st = inst_prolog(x, msg, msgsz);
   if (!st) st = inst_proggen(x, msg, msgsz);
+  if (!st) st = inst_fifo_check(x, msg, msgsz);
   return st;
 }
