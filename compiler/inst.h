@@ -268,6 +268,19 @@ int inst_gc_nterms(const inst *x);
  * one exceeds pe.imem or needs more branch levels than its kernel has. */
 int inst_proggen(inst *x, char *msg, size_t msgsz);
 
+/* Returns the largest number of tokens a FIFO holds (inst_fifo.c): tokens
+ * pushed at the end of the sorted cycles push[0..np-1] + push_shift, popped
+ * at the end of the sorted cycles pop[0..nq-1] + pop_shift (in one cycle the
+ * pop comes first; a pop of an empty FIFO pops nothing). */
+int64_t inst_fifo_occupancy(const int64_t *push, int np, int64_t push_shift, const int64_t *pop, int nq,
+                            int64_t pop_shift);
+
+/* Returns INST_OK when no propagation channel ever holds more than
+ * pe.fifo_depth tokens in its consumer's input FIFO under the concrete
+ * schedule; INST_ERR_NOFIT naming the channel, the PEs, the tokens and the
+ * depth otherwise (inst_fifo.c). */
+int inst_fifo_check(inst *x, char *msg, size_t msgsz);
+
 /* Input values: array a's row-major values (vals[a] NULL: zeros). */
 typedef struct {
   int32_t **vals;
