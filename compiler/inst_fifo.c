@@ -1,0 +1,228 @@
+/*
+ * inst_fifo.c: the input-FIFO depth check of an instantiation
+ * (docs/instantiate.md, "Input FIFO depth"). A propagation channel (a
+ * map_route: od of the producer PE -> hops -> id of the consumer PE) holds
+ * the tokens written but not yet read; when more than pe.fifo_depth are in
+ * flight the FIFO overflows at run time (docs/timing.md 5). The check is
+ * exact for the concrete schedule: an op of iteration J issued at local
+ * cycle pi s(J) + tau (plus the PE's start delay d(k); the common prolog
+ * cancels) with latency L writes its od at the end of t + L - 1, the token
+ * is on the consumer's input sink h hops later and pushed at the end of
+ * cycle t + L + h; a read of the id in cycle u pops at the end of u (one
+ * pop per cycle whatever the number of readers). The occupancy after cycle
+ * y is the pushes up to y minus the pops up to y (pop before push in one
+ * cycle), and the FIFO overflows exactly when it exceeds the depth.
+ *
+ * The cycles come from the concrete PST leaves: the od leaves (slot 4) of
+ * the producer PE and the source leaves (slots 1..3) reading the id on the
+ * consumer PE, enumerated point by point. The lists depend only on the PE's
+ * processor class, so they are computed once per class and register.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "inst.h"
+
+/* A growable list of cycles. */
+typedef struct {
+  int64_t *v;
+  int n, cap;
+} inst_fifo_list;
+
+/* foreach_point state: where the cycles go and the constant added. */
+typedef struct {
+  const inst *x;
+  inst_fifo_list *out;
+  int64_t add;
+  int oom;
+} inst_fifo_acc;
+
+/* Returns 0 after appending c to l, -1 when out of memory. */
+static int inst_fifo_push(inst_fifo_list *l, int64_t c) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 64;
+    int64_t *v = realloc(l->v, (size_t)cap * sizeof *v);
+    if (!v) return -1;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = c;
+  return 0;
+}
+
+/* Returns isl_stat_ok after appending pi * s(J) + add for point J. */
+static isl_stat inst_fifo_point(__isl_take isl_point *pt, void *user) {
+  inst_fifo_acc *a = user;
+  int64_t s = 0;
+  for (int k = 0; k < a->x->n; k++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
+    s += a->x->seq[k] * isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  if (inst_fifo_push(a->out, (int64_t)a->x->m->ii * s + a->add)) {
+    a->oom = 1;
+    return isl_stat_error;
+  }
+  return isl_stat_ok;
+}
+
+/* qsort comparison of two cycles. */
+static int inst_fifo_cmp(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts l and removes repeated cycles (several reads of one id in a cycle
+ * pop once; several writes of one od in a cycle make one token). */
+static void inst_fifo_sort(inst_fifo_list *l) {
+  if (l->n) qsort(l->v, (size_t)l->n, sizeof *l->v, inst_fifo_cmp);
+  int w = 0;
+  for (int i = 0; i < l->n; i++)
+    if (!w || l->v[w - 1] != l->v[i]) l->v[w++] = l->v[i];
+  l->n = w;
+}
+
+/* Returns 0 after filling l with the sorted distinct local cycles at which
+ * PE k writes od `reg` (slot 4; cycle t + L, the token on the od source)
+ * or reads id `reg` (slots 1..3; the issue cycle t); -1 on error. */
+static int inst_fifo_cycles(const inst *x, int k, map_reg reg, int write, inst_fifo_list *l) {
+  const map_config *m = x->m;
+  for (int o = 0; o < m->nops; o++) {
+    isl_set *u = NULL;
+    for (int i = 0; i < m->nleaves; i++) {
+      const map_pst_leaf *lf = &m->leaves[i];
+      int slot_ok = write ? lf->slot == 4 : lf->slot >= 1 && lf->slot <= 3;
+      if (lf->op != o || !slot_ok || lf->reg.cls != reg.cls || lf->reg.idx != reg.idx) continue;
+      isl_set *f = inst_split(x, x->leaf[i], k);
+      u = u ? isl_set_union(u, f) : f;
+      if (!u) return -1;
+    }
+    if (!u) continue;
+    u = isl_set_coalesce(u);
+    inst_fifo_acc a = {x, l, m->ops[o].tau + (write ? m->ops[o].lat : 0), 0};
+    isl_stat st = u ? isl_set_foreach_point(u, inst_fifo_point, &a) : isl_stat_error;
+    isl_set_free(u);
+    if (st < 0 || a.oom) return -1;
+  }
+  inst_fifo_sort(l);
+  return 0;
+}
+
+int64_t inst_fifo_occupancy(const int64_t *push, int np, int64_t push_shift, const int64_t *pop, int nq,
+                            int64_t pop_shift) {
+  int64_t occ = 0, best = 0;
+  int i = 0, j = 0;
+  while (i < np || j < nq) {
+    int64_t yp = i < np ? push[i] + push_shift : INT64_MAX;
+    int64_t yq = j < nq ? pop[j] + pop_shift : INT64_MAX;
+    int64_t y = yp < yq ? yp : yq;
+    if (yq == y) { /* the pop of cycle y comes first (an empty FIFO pops nothing) */
+      if (occ > 0) occ--;
+      j++;
+    }
+    if (yp == y) {
+      occ++;
+      i++;
+    }
+    if (occ > best) best = occ;
+  }
+  return best;
+}
+
+/* Per-class cycle lists of one channel: writes of its od, reads of its id. */
+typedef struct {
+  inst_fifo_list *w, *r; /* [npc] */
+  char *have_w, *have_r; /* [npc] computed */
+} inst_fifo_cache;
+
+/* Returns the list of PE k's class (computing it on first use), NULL on error. */
+static inst_fifo_list *inst_fifo_get(const inst *x, inst_fifo_list *lists, char *have, int k, map_reg reg,
+                                     int write) {
+  int c = x->pe_class[k];
+  if (!have[c]) {
+    if (inst_fifo_cycles(x, x->pc[c].rep, reg, write, &lists[c])) return NULL;
+    have[c] = 1;
+  }
+  return &lists[c];
+}
+
+/* Returns the consumer PE of route rt from producer PE k, -1 outside the region. */
+static int inst_fifo_consumer(const inst *x, const map_route *rt, int k) {
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  if (x->m->axis == 2) {
+    r += rt->delta;
+    c += rt->delta2;
+    return r >= 0 && r < x->tr && c >= 0 && c < x->tc ? r * x->tc + c : -1;
+  }
+  k += rt->delta;
+  return k >= 0 && k < x->t ? k : -1;
+}
+
+/* Frees the lists of a cache. */
+static void inst_fifo_cache_free(const inst *x, inst_fifo_cache *ch) {
+  for (int c = 0; c < x->npc; c++) {
+    if (ch->w) free(ch->w[c].v);
+    if (ch->r) free(ch->r[c].v);
+  }
+  free(ch->w);
+  free(ch->r);
+  free(ch->have_w);
+  free(ch->have_r);
+}
+
+/* Returns INST_OK when route i never holds more than pe.fifo_depth tokens
+ * on any PE, INST_ERR_NOFIT with the message otherwise. */
+static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
+  const map_route *rt = &x->m->routes[i];
+  size_t npc = (size_t)x->npc;
+  inst_fifo_cache ch = {calloc(npc, sizeof(inst_fifo_list)), calloc(npc, sizeof(inst_fifo_list)),
+                        calloc(npc, 1), calloc(npc, 1)};
+  int st = ch.w && ch.r && ch.have_w && ch.have_r ? INST_OK : INST_ERR_INTERNAL;
+  for (int k = 0; k < x->t && st == INST_OK; k++) {
+    int kc = inst_fifo_consumer(x, rt, k);
+    if (kc < 0) continue;
+    inst_fifo_list *w = inst_fifo_get(x, ch.w, ch.have_w, k, rt->od, 1);
+    inst_fifo_list *r = w ? inst_fifo_get(x, ch.r, ch.have_r, kc, rt->id, 0) : NULL;
+    if (!r) {
+      st = INST_ERR_INTERNAL;
+      snprintf(msg, msgsz, "internal: FIFO occupancy of channel %d could not be computed (isl)", i);
+      break;
+    }
+    int64_t n = inst_fifo_occupancy(w->v, w->n, inst_pe_delay(x, k) + rt->hops, r->v, r->n, inst_pe_delay(x, kc));
+    if (n > x->arch.fifo_depth) {
+      int pr, pcl, cr, ccl;
+      char od[16], id[16];
+      inst_pe_rc(x, k, &pr, &pcl);
+      inst_pe_rc(x, kc, &cr, &ccl);
+      snprintf(msg, msgsz,
+               "pe.fifo_depth: channel %s -> %s from PE (%d,%d) into PE (%d,%d) holds up to %lld values, "
+               "pe.fifo_depth = %d",
+               map_reg_str(rt->od, 0, od, sizeof od), map_reg_str(rt->id, 0, id, sizeof id), pr, pcl, cr, ccl,
+               (long long)n, x->arch.fifo_depth);
+      st = INST_ERR_NOFIT;
+    }
+  }
+  inst_fifo_cache_free(x, &ch);
+  return st;
+}
+
+int inst_fifo_check(inst *x, char *msg, size_t msgsz) {
+  for (int i = 0; i < x->m->nroutes; i++) {
+    int dup = 0; /* routes sharing od, displacement and id are one channel */
+    for (int j = 0; j < i && !dup; j++) {
+      const map_route *a = &x->m->routes[i], *b = &x->m->routes[j];
+      dup = a->od.cls == b->od.cls && a->od.idx == b->od.idx && a->id.cls == b->id.cls && a->id.idx == b->id.idx &&
+            a->delta == b->delta && a->delta2 == b->delta2;
+    }
+    if (dup) continue;
+    int st = inst_fifo_route(x, i, msg, msgsz);
+    if (st) return st;
+  }
+  return INST_OK;
+}
