@@ -527,6 +527,72 @@ static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
   return MAP_OK;
 }
 
+/* Returns 1 when cross-PE edges x and y carry one value to one operand
+ * over the same displacement: map_regs.c gives them one channel when their
+ * producers write within II cycles of each other. */
+static int map_sched_same_channel(const map_config *m, const map_edge *x, const map_edge *y) {
+  return x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && map_edge_cross(y) &&
+         x->src >= 0 && y->src >= 0 && x->src != y->src && m->ops[x->src].var == m->ops[y->src].var &&
+         x->theta == y->theta && x->theta2 == y->theta2 && !memcmp(x->d, y->d, sizeof x->d) && x->dst == y->dst &&
+         x->pos == y->pos;
+}
+
+/* Returns 1 when op v may issue at offset t: every intra-PE edge into and
+ * out of v holds and a unit of v's class has slot t mod II free (the unit
+ * is stored in *unit). */
+static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
+  int ii = m->ii;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (!map_sched_local(x) || x->src == x->dst || (x->src != v && x->dst != v)) continue;
+    int64_t need = map_edge_latency(m, x) - (int64_t)ii * map_seq_dist_lb(m, x);
+    int64_t ts = x->src == v ? t : m->ops[x->src].tau, td = x->dst == v ? t : m->ops[x->dst].tau;
+    if (td < ts + need) return 0;
+  }
+  int nunits = isa_fu_count(&m->arch);
+  for (int u = 0; u < nunits; u++) {
+    if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls) continue;
+    int busy = 0;
+    for (int o = 0; o < m->nops && !busy; o++)
+      busy = o != v && m->ops[o].fu == u && ((m->ops[o].tau - t) % ii + ii) % ii == 0;
+    if (!busy) {
+      *unit = u;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Write-offset alignment (bug E3): the producers of one channel (ops of a
+ * piecewise variable) whose results are written (tau + lat) II or more
+ * cycles before another producer's are moved later, to the latest write
+ * offset if possible, else as close to it as the intra-PE edges and the
+ * reservation table allow; a producer that cannot come within II cycles
+ * stays and map_regs.c gives it a channel of its own. Runs before lambda^K,
+ * which is computed from the new offsets. */
+static void map_sched_align(map_config *m) {
+  for (int pass = 0, moved = 1; moved && pass < 8; pass++) {
+    moved = 0;
+    for (int e = 0; e < m->nedges; e++)
+      for (int f = 0; f < m->nedges; f++) {
+        const map_edge *x = &m->edges[e], *y = &m->edges[f];
+        if (!map_sched_same_channel(m, x, y)) continue;
+        map_op *a = &m->ops[x->src];
+        const map_op *b = &m->ops[y->src];
+        int64_t wa = (int64_t)a->tau + a->lat, wb = (int64_t)b->tau + b->lat;
+        if (wb - wa < m->ii) continue;
+        for (int64_t t = wb - a->lat; t > wb - m->ii - a->lat; t--) {
+          int u;
+          if (t < a->tau || !map_sched_fits_at(m, x->src, t, &u)) continue;
+          a->tau = (int)t;
+          a->fu = u;
+          moved = 1;
+          break;
+        }
+      }
+  }
+}
+
 int map_sched(map_config *m, char *msg, size_t msgsz) {
   int st;
   map_sched_choose_order(m);
@@ -542,6 +608,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
+      map_sched_align(m);
       return map_sched_lambda_k_any(m, msg, msgsz);
     }
   }
