@@ -37,14 +37,19 @@ int map_access_build(map_config *m, char *msg, size_t msgsz) {
     else a->offset = m->ops[x->dst].tau - 2;
     if (!a->index || !a->space.ispace || !a->space.jkspace) goto oom;
   }
-  int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  int per_side = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  const char *key = m->arch.banks <= m->arch.ports ? "iobuf.banks" : "interconnect.ports";
   /* 2-D: a PE may use the banks of two border sides (the corner PE (0,0)
    * has the north and the west ones); which PE needs what is decided at
    * instantiation (inst_io2d.c) */
-  if (m->axis == 2) lim *= 2;
-  if (m->naccess > lim) {
-    snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
-             m->naccess, m->arch.banks <= m->arch.ports ? "iobuf.banks" : "interconnect.ports", lim);
+  int sides = m->axis == 2 ? 2 : 1;
+  if (m->naccess > sides * per_side) {
+    if (sides == 1)
+      snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
+               m->naccess, key, per_side);
+    else
+      snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
+               "2 border sides x %s %d = %d available", m->naccess, key, per_side, 2 * per_side);
     return MAP_ERR_NOFIT;
   }
   return MAP_OK;

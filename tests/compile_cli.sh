@@ -19,6 +19,11 @@ check_eval "no output left behind" '[ ! -e "$tmp/m.sym" ] && [ ! -e "$tmp/m.sym.
 printf '[pe]\nrd = 1\n' > "$tmp/rd1.ini"
 err=$($TCPA compile regress/programs/fir.pla --arch "$tmp/rd1.ini" -o "$tmp/f.sym" 2>&1); st=$?
 check_eval "fir with pe.rd = 1: exit 3, registers rd named" '[ $st -eq 3 ] && echo "$err" | grep -q "registers rd: needs [0-9]*, pe.rd = 1"'
+# I/O banks on a 2-D region: two border sides' worth, and the message
+# gives the key's own value (it printed the doubled limit as the key's)
+sed 's/^ports = 8/ports = 2/' configs/big1d.ini > "$tmp/p2.ini"
+err=$($TCPA compile tests/programs-extra/bmv3.pla --arch "$tmp/p2.ini" --map 0,1 -o "$tmp/p2.sym" 2>&1); st=$?
+check_eval "2-D, 5 accesses, ports = 2: exit 3, 2 sides x interconnect.ports 2 = 4" '[ $st -eq 3 ] && echo "$err" | grep -q "5 input/output accesses need a bank and a wrapper port each; 2 border sides x interconnect.ports 2 = 4 available"'
 $TCPA compile regress/programs/bitextract.pla --map z -o "$tmp/x.sym" 2>/dev/null; st=$?
 check_eval "--map of an unknown dimension: exit 2" '[ $st -eq 2 ]'
 $TCPA compile regress/programs/bitextract.pla 2>/dev/null; st=$?
