@@ -337,7 +337,7 @@ EOF
     [ "$ran" -ge "$at" ] && [ $((ran * 4)) -lt "${full:-0}" ] && [ "$(jget "$s" model_cycles_simulated)" = $((at + 1)) ] &&
     grep -q "^stopped   at cycle $at, early: RTL $ran cycles simulated" "$tmp/out" &&
     grep -q "stopped: .*RTL: $ran cycles simulated, then stopped" "$tmp/e/divergence.txt"
-  check "lockstep stopped both early: RTL $ran cycles simulated (harness's count) of the full run's $full, model $(jget "$s" model_cycles_simulated)" $?
+  vst=$?; check "lockstep stopped both early: RTL $ran cycles simulated (harness's count) of the full run's $full, model $(jget "$s" model_cycles_simulated)" $vst
 fi
 
 $TCPA run regress/programs/bitextract.pla --param N=8 --window 0 >/dev/null 2>"$tmp/err"

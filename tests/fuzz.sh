@@ -39,7 +39,7 @@ for t in $targets; do
   for f in fuzz/regress/$t/*; do
     [ -f "$f" ] || continue
     fuzz_run "$t" "$f"
-    check "fuzz_$t: regression input $(basename "$f") runs without a crash" $?
+    vst=$?; check "fuzz_$t: regression input $(basename "$f") runs without a crash" $vst
   done
   seeds=$FB/seeds/$t
   nseeds=$(ls "$seeds" 2>/dev/null | wc -l)

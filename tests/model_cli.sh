@@ -139,7 +139,7 @@ else
   res=$(awk -f tests/fst_events.awk "$tmp/mf/model.trace" "$tmp/m.vcd")
   set -- $res
   [ "${2:-0}" -gt 50 ] && [ "${4:-1}" -eq 0 ]
-  check "model.fst: rd writes and issues of the trace at their times ($(echo "$res" | head -3 | tr '\n' ' '))" $?
+  vst=$?; check "model.fst: rd writes and issues of the trace at their times ($(echo "$res" | head -3 | tr '\n' ' '))" $vst
   sed '0,/ wr 0,0 0 rd0 0x/s/\( wr 0,0 0 rd0 \)0x[0-9a-f]*/\10x00000077/' "$tmp/mf/model.trace" > "$tmp/bad.trace"
   res=$(awk -f tests/fst_events.awk "$tmp/bad.trace" "$tmp/m.vcd" | tail -1)
   set -- $res
@@ -151,7 +151,7 @@ else
   vars "$tmp/m.vcd" > "$tmp/mvars"
   grep -q '^TOP.tcpa_top.g_row\[0\].g_col\[1\].u_pe.g_fu\[1\].u_fu.pc_q 8$' "$tmp/mvars" &&
     grep -q '^TOP.tcpa_top.g_row\[3\].g_col\[3\].u_pe.u_regfile.rd_q\[3\] 32$' "$tmp/mvars"
-  check "model.fst names PE, unit and register ($(wc -l < "$tmp/mvars") signals)" $?
+  vst=$?; check "model.fst names PE, unit and register ($(wc -l < "$tmp/mvars") signals)" $vst
   RTL=${BUILD:-build}/bin/tcpa-rtl
   if [ -x "$RTL" ]; then
     "$RTL" "$tmp/mf/config.bin" --fst "$tmp/r.fst" >/dev/null 2>&1 && fst2vcd "$tmp/r.fst" 2>/dev/null > "$tmp/r.vcd"

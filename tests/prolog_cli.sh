@@ -91,7 +91,7 @@ loop_ok "matmul 32x32" "$tmp/m32.lst"
 $TCPA compile regress/programs/conv.pla --arch $A32 --map o,r -o "$tmp/c32.sym" > /dev/null 2>&1
 $TCPA instantiate "$tmp/c32.sym" --arch $A32 --param CO=64 --param R=64 --param C=1 --param CI=1 --param KR=1 \
   --param KC=2 --pes 32x32 -o "$tmp/c32.bin" --listing "$tmp/c32.lst" > /dev/null 2> "$tmp/err"
-check "conv CO=64 R=64 on 32x32 of array32 fits (exit 0; $(head -c 120 "$tmp/err"))" $?
+vst=$?; check "conv CO=64 R=64 on 32x32 of array32 fits (exit 0; $(head -c 120 "$tmp/err"))" $vst
 loop_ok "conv 32x32" "$tmp/c32.lst"
 
 echo "1..$n"

@@ -48,7 +48,7 @@ reject() {
   "$TCPA" sim "$bin" --trace "$tmp/m.trace" >"$tmp/out" 2>"$tmp/err"
   local st=$?
   [ $st -eq 2 ] && grep -Eq "$kw" "$tmp/err" && grep -q "byte $off:" "$tmp/err"
-  check "$name: the model refuses it, exit 2 ($st), naming it at byte $off: $(sed -n '1s/.*invalid stream: //p' "$tmp/err")" $?
+  vst=$?; check "$name: the model refuses it, exit 2 ($st), naming it at byte $off: $(sed -n '1s/.*invalid stream: //p' "$tmp/err")" $vst
   if ! fresh "$RTL"; then
     n=$((n + 1)); echo "ok $n - $name: the RTL loader refuses it # SKIP $RTL missing or older than rtl/"; return
   fi
@@ -58,7 +58,7 @@ reject() {
   local events=0
   [ -f "$tmp/r.trace" ] && events=$(grep -vc '^#' "$tmp/r.trace")
   [ $st -eq 2 ] && grep -Eq "stream rejected by the loader: error $code \\(($rname)[^)]*\\)" "$tmp/err" && [ "$events" -eq 0 ]
-  check "$name: the RTL loader refuses it, exit 2 ($st), error $code, $events events: $(sed -n '1s/.*stream rejected/rejected/p' "$tmp/err")" $?
+  vst=$?; check "$name: the RTL loader refuses it, exit 2 ($st), error $code, $events events: $(sed -n '1s/.*stream rejected/rejected/p' "$tmp/err")" $vst
 }
 
 mkdir -p "$tmp/bx"

@@ -70,7 +70,7 @@ run_both() {
     diff <(events "$d/sc/model.trace") <(events "$d/co/model.trace") >/dev/null &&
     diff <(events "$d/sc/rtl.trace") <(events "$d/co/rtl.trace") >/dev/null &&
     [ "$(events "$d/sc/rtl.trace" | wc -l)" -gt 20 ]
-  check "systemc: $prog on $pes: model and RTL traces equal those of --engine cosim ($(events "$d/sc/rtl.trace" | wc -l) events)" $?
+  vst=$?; check "systemc: $prog on $pes: model and RTL traces equal those of --engine cosim ($(events "$d/sc/rtl.trace" | wc -l) events)" $vst
   for y in "$d/sc"/*.txt; do
     [ -e "$y" ] || continue
     cmp -s "$y" "$d/co/$(basename "$y")" || outdiff="$outdiff $prog-$pes/$(basename "$y")"
@@ -207,7 +207,7 @@ check "a clean rerun into the same --out-dir passes and removes divergence.txt, 
   "$RTL" "$D/config.bin" --dump-banks "$tmp/b-rtl" >/dev/null 2>&1 &&
   diff -r "$tmp/b-sc" "$tmp/b-rtl" >/dev/null && diff -r "$tmp/b-model" "$tmp/b-rtl" >/dev/null &&
   [ "$(cat "$tmp/b-sc"/*.txt | grep -vc '^0x00000000$')" -gt 8 ]
-check "bank dumps: tcpa-sc's RTL and model banks equal tcpa-rtl's ($(ls "$tmp/b-sc" | wc -l) banks)" $?
+vst=$?; check "bank dumps: tcpa-sc's RTL and model banks equal tcpa-rtl's ($(ls "$tmp/b-sc" | wc -l) banks)" $vst
 
 # -- cycle limit and refusals --------------------------------------------------
 "$SC" "$D/config.bin" --max-cycles 5 --verdict "$tmp/v5" --trace-rtl "$tmp/t5.rtl" --trace-model "$tmp/t5.model" \
@@ -221,7 +221,7 @@ $TCPA run regress/programs/bitextract.pla --engine model --arch configs/big1d.in
 "$SC" "$tmp/big/config.bin" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 2 ] && grep -q 'the model refuses the stream' "$tmp/err"
-check "a stream of configs/big1d.ini: exit 2 ($st): $(head -c 120 "$tmp/err")" $?
+vst=$?; check "a stream of configs/big1d.ini: exit 2 ($st): $(head -c 120 "$tmp/err")" $vst
 "$SC" "$tmp/big/config.bin" --arch configs/big1d.ini >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 2 ] && grep -q 'built for' "$tmp/err"

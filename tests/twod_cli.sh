@@ -195,7 +195,7 @@ cosim() {
   for p in $params; do pa="$pa --param $p"; done
   # shellcheck disable=SC2086
   $TCPA run "$prog" --arch "$arch" $pa --pes "$pes" --engine cosim > "$tmp/run.out" 2>&1
-  check "$(basename "$prog" .pla) $params on $pes, $(basename "$arch") (cosim): exit 0" $?
+  vst=$?; check "$(basename "$prog" .pla) $params on $pes, $(basename "$arch") (cosim): exit 0" $vst
 }
 for pes in 2x2 3x2 2x3 4x4; do cosim "$tmp/diag3.pla" "N=5 M=7" $pes; done
 cosim "$tmp/diag3.pla" "N=4 M=4" 2x2

@@ -54,7 +54,7 @@ check "wave on a directory without a waveform: exit 2, a clear message, no comma
 "$TCPA" run regress/programs/bitextract.pla --param N=8 --engine model --out-dir "$tmp/mod" >/dev/null 2>&1
 "$TCPA" wave "$tmp/mod" --print >"$tmp/out" 2>&1
 [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $tmp/mod/model.fst" ]
-check "wave --print on a model run: gtkwave DIR/model.fst ($(cat "$tmp/out"))" $?
+vst=$?; check "wave --print on a model run: gtkwave DIR/model.fst ($(cat "$tmp/out"))" $vst
 
 RTL=$BUILD/bin/tcpa-rtl
 if ! rtl_fresh "$RTL"; then
