@@ -370,13 +370,7 @@ done:
 }
 
 /* Allocates the od/id pair of channel edge e and binds every edge of the
- * same (value, d, theta, theta2, consumer, operand) whose producer writes
- * within II cycles of the others' (write offset tau + lat): a value defined
- * by several ops of different latencies (a piecewise variable) would
- * otherwise put two tokens on the od in one cycle, or out of iteration
- * order, when consecutive iterations alternate between the ops (iterations
- * start II apart; docs/symbolic.md); those get channels of their own.
- * Returns 0 or -1. */
+ * same (value, d, theta, theta2, consumer, operand); returns 0 or -1. */
 static int map_regs_channel(map_config *m, int e) {
   map_edge *x = &m->edges[e];
   int val = m->ops[x->src].var;
@@ -384,16 +378,10 @@ static int map_regs_channel(map_config *m, int e) {
   int id = map_regs_new(m, MAP_REG_ID, 1);
   if (od < 0 || id < 0) return -1;
   memcpy(m->regs[id].d, x->d, sizeof x->d);
-  int64_t wlo = (int64_t)m->ops[x->src].tau + m->ops[x->src].lat, whi = wlo;
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
-    if (y->group >= 0) continue;
-    int64_t w = y->src >= 0 ? (int64_t)m->ops[y->src].tau + m->ops[y->src].lat : 0;
     if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && y->theta2 == x->theta2 && m->ops[y->src].var == val &&
-        !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos &&
-        (w > whi ? w : whi) - (w < wlo ? w : wlo) < m->ii) {
-      if (w < wlo) wlo = w;
-      if (w > whi) whi = w;
+        !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
       y->group = id;
       y->rreg = m->regs[id].reg;
       y->wreg = m->regs[od].reg;
