@@ -29,10 +29,17 @@
 
 #include "inst.h"
 
-/* A growable list of cycles. */
+/* One write or read: the iteration's sequence number s(J) and the cycle. */
 typedef struct {
+  int64_t s, c;
+} inst_fifo_ev;
+
+/* A growable list of events; v: their cycles, sorted (after inst_fifo_cycles). */
+typedef struct {
+  inst_fifo_ev *e;
   int64_t *v;
   int n, cap;
+  int bad;      /* writes: e[bad] comes no later than e[bad - 1] (-1: in order) */
 } inst_fifo_list;
 
 /* foreach_point state: where the cycles go and the constant added. */
@@ -43,16 +50,17 @@ typedef struct {
   int oom;
 } inst_fifo_acc;
 
-/* Returns 0 after appending c to l, -1 when out of memory. */
-static int inst_fifo_push(inst_fifo_list *l, int64_t c) {
+/* Returns 0 after appending (s, c) to l, -1 when out of memory. */
+static int inst_fifo_push(inst_fifo_list *l, int64_t s, int64_t c) {
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 64;
-    int64_t *v = realloc(l->v, (size_t)cap * sizeof *v);
-    if (!v) return -1;
-    l->v = v;
+    inst_fifo_ev *e = realloc(l->e, (size_t)cap * sizeof *e);
+    if (!e) return -1;
+    l->e = e;
     l->cap = cap;
   }
-  l->v[l->n++] = c;
+  l->e[l->n].s = s;
+  l->e[l->n++].c = c;
   return 0;
 }
 
@@ -66,32 +74,48 @@ static isl_stat inst_fifo_point(__isl_take isl_point *pt, void *user) {
     isl_val_free(v);
   }
   isl_point_free(pt);
-  if (inst_fifo_push(a->out, (int64_t)a->x->m->ii * s + a->add)) {
+  if (inst_fifo_push(a->out, s, (int64_t)a->x->m->ii * s + a->add)) {
     a->oom = 1;
     return isl_stat_error;
   }
   return isl_stat_ok;
 }
 
-/* qsort comparison of two cycles. */
-static int inst_fifo_cmp(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+/* qsort comparison of two events by cycle, then iteration. */
+static int inst_fifo_cmp_c(const void *a, const void *b) {
+  const inst_fifo_ev *x = a, *y = b;
+  return x->c != y->c ? (x->c > y->c) - (x->c < y->c) : (x->s > y->s) - (x->s < y->s);
 }
 
-/* Sorts l and removes repeated cycles (several reads of one id in a cycle
- * pop once; several writes of one od in a cycle make one token). */
-static void inst_fifo_sort(inst_fifo_list *l) {
-  if (l->n) qsort(l->v, (size_t)l->n, sizeof *l->v, inst_fifo_cmp);
+/* qsort comparison of two events by iteration, then cycle. */
+static int inst_fifo_cmp_s(const void *a, const void *b) {
+  const inst_fifo_ev *x = a, *y = b;
+  return x->s != y->s ? (x->s > y->s) - (x->s < y->s) : (x->c > y->c) - (x->c < y->c);
+}
+
+/* Returns 0 after filling l->v with the cycles of l's events: for writes
+ * (tokens) in iteration order, which must be strictly increasing in time
+ * (else l->bad is the first event out of order: two tokens in one cycle,
+ * or a token overtaking an earlier iteration's, and the FIFO would hand
+ * the consumer the wrong values); for reads sorted, one per cycle (several
+ * reads of one id in a cycle pop once). -1 when out of memory. */
+static int inst_fifo_sort(inst_fifo_list *l, int write) {
+  l->bad = -1;
+  l->v = malloc((size_t)(l->n + 1) * sizeof *l->v);
+  if (!l->v) return -1;
+  if (l->n) qsort(l->e, (size_t)l->n, sizeof *l->e, write ? inst_fifo_cmp_s : inst_fifo_cmp_c);
   int w = 0;
-  for (int i = 0; i < l->n; i++)
-    if (!w || l->v[w - 1] != l->v[i]) l->v[w++] = l->v[i];
+  for (int i = 0; i < l->n; i++) {
+    if (write && i && l->e[i].c <= l->e[i - 1].c && l->bad < 0) l->bad = i;
+    if (write || !w || l->v[w - 1] != l->e[i].c) l->v[w++] = l->e[i].c;
+  }
   l->n = w;
+  return 0;
 }
 
-/* Returns 0 after filling l with the sorted distinct local cycles at which
- * PE k writes od `reg` (slot 4; cycle t + L, the token on the od source)
- * or reads id `reg` (slots 1..3; the issue cycle t); -1 on error. */
+/* Returns 0 after filling l with the local cycles at which PE k writes od
+ * `reg` (slot 4; cycle t + L, the token on the od source) or reads id `reg`
+ * (slots 1..3; the issue cycle t), see inst_fifo_sort; -1 on error. */
 static int inst_fifo_cycles(const inst *x, int k, map_reg reg, int write, inst_fifo_list *l) {
   const map_config *m = x->m;
   for (int o = 0; o < m->nops; o++) {
@@ -111,8 +135,7 @@ static int inst_fifo_cycles(const inst *x, int k, map_reg reg, int write, inst_f
     isl_set_free(u);
     if (st < 0 || a.oom) return -1;
   }
-  inst_fifo_sort(l);
-  return 0;
+  return inst_fifo_sort(l, write);
 }
 
 int64_t inst_fifo_occupancy(const int64_t *push, int np, int64_t push_shift, const int64_t *pop, int nq,
@@ -169,8 +192,14 @@ static int inst_fifo_consumer(const inst *x, const map_route *rt, int k) {
 /* Frees the lists of a cache. */
 static void inst_fifo_cache_free(const inst *x, inst_fifo_cache *ch) {
   for (int c = 0; c < x->npc; c++) {
-    if (ch->w) free(ch->w[c].v);
-    if (ch->r) free(ch->r[c].v);
+    if (ch->w) {
+      free(ch->w[c].v);
+      free(ch->w[c].e);
+    }
+    if (ch->r) {
+      free(ch->r[c].v);
+      free(ch->r[c].e);
+    }
   }
   free(ch->w);
   free(ch->r);
@@ -178,8 +207,9 @@ static void inst_fifo_cache_free(const inst *x, inst_fifo_cache *ch) {
   free(ch->have_r);
 }
 
-/* Returns INST_OK when route i never holds more than pe.fifo_depth tokens
- * on any PE, INST_ERR_NOFIT with the message otherwise. */
+/* Returns INST_OK when route i carries its tokens in iteration order and
+ * never holds more than pe.fifo_depth of them on any PE, INST_ERR_NOFIT
+ * with the message otherwise. */
 static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
   const map_route *rt = &x->m->routes[i];
   size_t npc = (size_t)x->npc;
@@ -196,16 +226,30 @@ static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
       snprintf(msg, msgsz, "internal: FIFO occupancy of channel %d could not be computed (isl)", i);
       break;
     }
+    char od[16], id[16];
+    map_reg_str(rt->od, 0, od, sizeof od);
+    map_reg_str(rt->id, 0, id, sizeof id);
+    if (w->bad >= 0) {
+      int pr, pcl;
+      const inst_fifo_ev *a = &w->e[w->bad - 1], *b = &w->e[w->bad];
+      inst_pe_rc(x, k, &pr, &pcl);
+      snprintf(msg, msgsz,
+               "channel order: channel %s -> %s from PE (%d,%d): the value of iteration s(J) = %lld is on the od "
+               "in local cycle %lld, not after that of iteration s(J) = %lld (cycle %lld); the ops defining it "
+               "write (tau + lat) II = %d or more cycles apart",
+               od, id, pr, pcl, (long long)b->s, (long long)b->c, (long long)a->s, (long long)a->c, x->m->ii);
+      st = INST_ERR_NOFIT;
+      break;
+    }
     int64_t n = inst_fifo_occupancy(w->v, w->n, inst_pe_delay(x, k) + rt->hops, r->v, r->n, inst_pe_delay(x, kc));
     if (n > x->arch.fifo_depth) {
       int pr, pcl, cr, ccl;
-      char od[16], id[16];
       inst_pe_rc(x, k, &pr, &pcl);
       inst_pe_rc(x, kc, &cr, &ccl);
       snprintf(msg, msgsz,
                "pe.fifo_depth: channel %s -> %s from PE (%d,%d) into PE (%d,%d) holds up to %lld values, "
                "pe.fifo_depth = %d",
-               map_reg_str(rt->od, 0, od, sizeof od), map_reg_str(rt->id, 0, id, sizeof id), pr, pcl, cr, ccl,
+               od, id, pr, pcl, cr, ccl,
                (long long)n, x->arch.fifo_depth);
       st = INST_ERR_NOFIT;
     }
