@@ -528,8 +528,7 @@ static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
 }
 
 /* Returns 1 when cross-PE edges x and y carry one value to one operand
- * over the same displacement: map_regs.c gives them one channel when their
- * producers write within II cycles of each other. */
+ * over the same displacement: map_regs.c gives them one channel. */
 static int map_sched_same_channel(const map_config *m, const map_edge *x, const map_edge *y) {
   return x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && map_edge_cross(y) &&
          x->src >= 0 && y->src >= 0 && x->src != y->src && m->ops[x->src].var == m->ops[y->src].var &&
@@ -567,9 +566,10 @@ static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
  * piecewise variable) whose results are written (tau + lat) II or more
  * cycles before another producer's are moved later, to the latest write
  * offset if possible, else as close to it as the intra-PE edges and the
- * reservation table allow; a producer that cannot come within II cycles
- * stays and map_regs.c gives it a channel of its own. Runs before lambda^K,
- * which is computed from the new offsets. */
+ * reservation table allow; where one cannot come within II cycles, the
+ * instantiator checks the concrete order of the tokens (inst_fifo.c: exit
+ * 3 "channel order" when two would cross). Runs before lambda^K, which is
+ * computed from the new offsets. */
 static void map_sched_align(map_config *m) {
   for (int pass = 0, moved = 1; moved && pass < 8; pass++) {
     moved = 0;
