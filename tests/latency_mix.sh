@@ -9,10 +9,14 @@
 # two tokens in one cycle (fault wconflict, a token lost) or, with longer
 # latencies, tokens out of order (wrong values without any fault). The
 # mapper now moves the earlier producer later (map_sched.c, write-offset
-# alignment) and gives a producer that cannot come within II cycles of the
-# others a channel of its own (map_regs.c). Checks:
+# alignment); where that cannot bring them within II cycles, instantiation
+# checks the concrete token order and exits 3 "channel order"
+# (inst_fifo.c). Checks:
 #   - the .sym of p10 (and of pascal on a long-latency configuration):
 #     every od's producers write (tau + lat) within II cycles of each other;
+#   - p10's .sym edited back to the unaligned schedule: instantiate exits 3
+#     "channel order" (and, with the check skipped, the model faults with
+#     wconflict); the aligned one simulates without a fault;
 #   - p10 on 2x2 of big1d, N = 5..8, and on 2x3 and 3x3: the C model equals
 #     the reference (or, where a resource runs out, exit 3, never 1); the
 #     `% md` variant (divider, 6 cycles) too;
@@ -76,6 +80,23 @@ check "compile pascal on the long-latency configuration --map i,j" $?
 read -r m s ii <<< "$(od_spread "$tmp/pascal.sym")"
 check_eval "pascal (alu 3, div 11): every od's producers write within II: spread $s < II $ii ($m shared ods)" \
   "[ -n '$ii' ] && [ '$s' -lt '$ii' ]"
+
+# -- the instantiator's channel-order check: p10's .sym with the mov moved
+# back to tau 0 (the schedule before the alignment: write offsets 1 and 4, II 3)
+sed -e 's/^\(op 0 .* lat 1 \)tau [0-9]* /\1tau 0 /' -e 's/^leaf fu \([0-9]*\) tau [0-9]* op 0 /leaf fu \1 tau 0 op 0 /' \
+  "$tmp/p10.sym" > "$tmp/p10u.sym"
+$TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10u.bin" > /dev/null 2> "$tmp/err"
+st=$?
+check_eval "unaligned p10 .sym: instantiate exits 3 naming the channel order ($(head -c 150 "$tmp/err"))" \
+  "[ $st -eq 3 ] && grep -q 'channel order: channel od[0-9]* -> id[0-9]* from PE (0,0): the value of iteration' '$tmp/err' && [ ! -e '$tmp/p10u.bin' ]"
+TCPA_INST_FIFO_CHECK=0 $TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10u.bin" \
+  > /dev/null 2>&1
+$TCPA sim "$tmp/p10u.bin" --arch $BIG > "$tmp/sim.txt" 2>&1
+check_eval "unaligned p10 with the check skipped: the model faults (wconflict), as bug E3 reported" \
+  "[ $? -eq 1 ] && grep -q 'wconflict' '$tmp/sim.txt'"
+$TCPA instantiate "$tmp/p10.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10a.bin" > /dev/null 2>&1 &&
+  $TCPA sim "$tmp/p10a.bin" --arch $BIG > "$tmp/sim.txt" 2>&1
+check_eval "aligned p10: instantiated and simulated without a fault" "[ $? -eq 0 ] && ! grep -q fault '$tmp/sim.txt'"
 
 # -- p10 in the C model ---------------------------------------------------------
 for N in 5 6 7 8; do
