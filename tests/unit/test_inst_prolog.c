@@ -66,7 +66,9 @@ static int sig_at(const inst *x, int s, int64_t step) {
     step = g == x->n - 1 ? 0 : step / x->E[d];
     pt = isl_point_set_coordinate_val(pt, isl_dim_set, d, isl_val_int_from_si(isl_set_get_ctx(ones), v));
   }
-  int in = isl_set_is_subset(isl_set_from_point(pt), ones) == isl_bool_true;
+  isl_set *p = isl_set_from_point(pt);
+  int in = isl_set_is_subset(p, ones) == isl_bool_true;
+  isl_set_free(p);
   isl_set_free(ones);
   return in;
 }
