@@ -268,9 +268,11 @@ FST_OBJ := $(BUILD)/obj/fst/fstapi.o $(BUILD)/obj/fst/lz4.o $(BUILD)/obj/fst/fas
 override CFLAGS += -I$(FST_DIR)
 FUZZ_CFLAGS += -I$(FST_DIR)
 $(BUILD)/lib/libtcpa.a: $(FST_OBJ)
-$(BUILD)/obj/fst/%.o: $(FST_DIR)/%.c | $(SETUP_STAMP)
+# The sources are not prerequisites: on a fresh machine they appear only
+# once the set-up script has installed Verilator, after make has looked.
+$(FST_OBJ): $(BUILD)/obj/fst/%.o: | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $< -o $@
+	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $(FST_DIR)/$*.c -o $@
 
 # ==== SystemC engine (owner: tb/sc_*, compiler/engine_systemc.c) ============
 # build/rtl/sc-<cfg>/tcpa-sc: the RTL of configs/<cfg>.ini built with
