@@ -23,35 +23,7 @@ cd "$(dirname "$0")/.." || exit 1
 BIG=configs/big1d.ini
 
 # U28: the 2x8 configuration of tests/unseen.sh (pe.fifo_depth 8)
-cat > "$tmp/u28.ini" <<'EOF'
-[array]
-rows = 2
-cols = 8
-[pe]
-alu = 4
-mul = 1
-div = 2
-rd = 16
-fd = 8
-fd_depth = 64
-id = 12
-od = 8
-fifo_depth = 8
-imem = 96
-branch_targets = 4
-[latency]
-alu = 1
-mul = 1
-div = 3
-[interconnect]
-ports = 8
-[gc]
-signals = 32
-dims = 8
-[iobuf]
-banks = 10
-depth = 512
-EOF
+U28=tests/configs/u28.ini
 
 # depth_cfg BASE D: writes BASE with pe.fifo_depth = D to $tmp, prints its path
 depth_cfg() {
@@ -99,8 +71,8 @@ edge() {
 
 edge "matmul N=4 M=9 K=3 on 2x2 of big1d" $BIG regress/programs/matmul.pla "N=4 M=9 K=3" 2x2 -
 edge "fir N=30 T=4 on 1x2 of big1d" $BIG regress/programs/fir.pla "N=30 T=4" 1x2 -
-edge "bmv3 B=1 N=2 K=17 on 2x2 of u28 --map 1,2" "$tmp/u28.ini" tests/programs-extra/bmv3.pla "B=1 N=2 K=17" 2x2 1,2
-edge "bmm4 Q=2 N=2 M=2 K=17 on 2x2 of u28 --map 2,3" "$tmp/u28.ini" tests/programs-extra/bmm4.pla \
+edge "bmv3 B=1 N=2 K=17 on 2x2 of u28 --map 1,2" "$U28" tests/programs-extra/bmv3.pla "B=1 N=2 K=17" 2x2 1,2
+edge "bmm4 Q=2 N=2 M=2 K=17 on 2x2 of u28 --map 2,3" "$U28" tests/programs-extra/bmm4.pla \
   "Q=2 N=2 M=2 K=17" 2x2 2,3
 
 # -- the reproductions of bugs-E.md as they were reported ---------------------
@@ -108,7 +80,7 @@ run "$(depth_cfg $BIG 2)" regress/programs/matmul.pla "N=4 M=9 K=3" 2x2 -
 check_eval "bugs-E E4: matmul N=4 M=9 K=3 on 2x2, fifo_depth 2: exit 3, channel od1 -> id3 into PE (1,0), 4 values" \
   "[ $? -eq 3 ] && grep -q 'matmul does not fit: pe.fifo_depth: channel od1 -> id3 from PE (0,0) into PE (1,0) holds up to 4 values, pe.fifo_depth = 2' '$tmp/run.txt'"
 for k in 16 17; do
-  run "$tmp/u28.ini" tests/programs-extra/bmv3.pla "B=1 N=2 K=$k" 2x2 1,2
+  run "$U28" tests/programs-extra/bmv3.pla "B=1 N=2 K=$k" 2x2 1,2
   st=$?
   if [ $k -eq 16 ]; then
     check "bugs-E E4: bmv3 B=1 N=2 K=16 on 2x2 of u28 (fifo_depth 8) runs and equals the reference" $st

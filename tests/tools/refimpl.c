@@ -1,11 +1,13 @@
 /*
  * refimpl.c: independent plain-C implementations of the benchmark programs
- * of regress/programs/, used to check the reference interpreter.
+ * of regress/programs/ and of the unseen-input programs of
+ * tests/programs-extra/ (tests/unseen.sh), used to check the reference
+ * interpreter and what `tcpa run` writes.
  *
  *   refimpl PROGRAM --param NAME=VALUE... --in-dir DIR --out-dir DIR
  *   refimpl --normalize FILE
  *
- * PROGRAM is a benchmark name (`matmul`) or the path of its .pla file. The
+ * PROGRAM is a program name (`matmul`) or the path of its .pla file. The
  * inputs are read from DIR/NAME.txt (the files `tcpa run --out-dir D` writes
  * to D/inputs/), each output is written to OUTDIR/NAME.txt. Every algorithm
  * is written the obvious way, as nested loops over its mathematical
@@ -393,6 +395,184 @@ static void ref_band(const int64_t *p) {
   free(A), free(x), free(y), free(cnt), free(sgn), free(nabs);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The unseen-input programs (tests/programs-extra/, tests/unseen.sh)     */
+/* ---------------------------------------------------------------------- */
+
+/* f (f[i] = f[i-1] + c f[i-2] + a[i]), the prefix maximum of a - b,
+ * f / d - f % d and the dot product of a and b. */
+static void ref_fibmix(const int64_t *p) {
+  int64_t N = p[0];
+  i32 *a = ref_input("a", N), *b = ref_input("b", N);
+  i32 c = ref_scalar("c"), d = ref_scalar("d");
+  i32 *f = ref_alloc(N), *pm = ref_alloc(N), *q = ref_alloc(N);
+  i32 dot = 0, best = INT32_MIN;
+  for (int64_t i = 0; i < N; i++) {
+    f[i] = i < 2 ? a[i] : ref_add(ref_add(f[i - 1], ref_mul(c, f[i - 2])), a[i]);
+    dot = ref_add(dot, ref_mul(a[i], b[i]));
+    best = ref_max(best, ref_sub(a[i], b[i]));
+    pm[i] = best;
+    q[i] = ref_sub(ref_div(f[i], d), ref_mod(f[i], d));
+  }
+  ref_output("f", f, N, 0);
+  ref_output("pm", pm, N, 0);
+  ref_output("q", q, N, 0);
+  ref_output_scalar("tot", dot);
+  free(a), free(b), free(f), free(pm), free(q);
+}
+
+/* T-1 steps of the 5-point stencil with two fixed cells at each end; the
+ * last state and the xor of every state. */
+static void ref_stencil5(const int64_t *p) {
+  int64_t T = p[0], N = p[1];
+  i32 *u = ref_input("x", N), *next = ref_alloc(N), *e = ref_alloc(T);
+  for (int64_t t = 0; t < T; t++) {
+    if (t > 0) {
+      for (int64_t i = 0; i < N; i++) {
+        if (i < 2 || i >= N - 2) {
+          next[i] = u[i];
+          continue;
+        }
+        i32 v = ref_sub(u[i - 2], u[i + 2]);
+        v = ref_add(v, ref_mul(2, u[i - 1]));
+        v = ref_add(v, ref_mul(3, u[i]));
+        v = ref_sub(v, u[i + 1]);
+        next[i] = ref_sra(v, 2);
+      }
+      i32 *swap = u;
+      u = next, next = swap;
+    }
+    i32 x = 0;
+    for (int64_t i = 0; i < N; i++) x ^= u[i];
+    e[t] = x;
+  }
+  ref_output("y", u, N, 0);
+  ref_output("e", e, T, 0);
+  free(u), free(next), free(e);
+}
+
+/* The LCS table of a and b over letters v & 7: its last row. */
+static void ref_lcs(const int64_t *p) {
+  int64_t N = p[0], M = p[1];
+  i32 *a = ref_input("a", N), *b = ref_input("b", M);
+  /* L has a zero row and column in front: L[(i+1)*(M+1) + j+1] */
+  i32 *L = ref_alloc((N + 1) * (M + 1));
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 *cell = &L[(i + 1) * (M + 1) + j + 1];
+      if ((a[i] & 7) == (b[j] & 7)) *cell = L[i * (M + 1) + j] + 1;
+      else *cell = ref_max(L[i * (M + 1) + j + 1], L[(i + 1) * (M + 1) + j]);
+    }
+  ref_output("row", &L[N * (M + 1) + 1], M, 0);
+  free(a), free(b), free(L);
+}
+
+/* w times the prefix sums over both dimensions of A. */
+static void ref_sat2(const int64_t *p) {
+  int64_t N = p[0], M = p[1];
+  i32 *A = ref_input("A", N * M), w = ref_scalar("w");
+  i32 *S = ref_alloc(N * M);
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 sum = 0; /* the plain double sum, not the recurrence */
+      for (int64_t ii = 0; ii <= i; ii++)
+        for (int64_t jj = 0; jj <= j; jj++) sum = ref_add(sum, A[ii * M + jj]);
+      S[i * M + j] = ref_mul(w, sum);
+    }
+  ref_output("S", S, N * M, M);
+  free(A), free(S);
+}
+
+/* y[b] = bias + W x[b] for each batch b, and the largest element of y[b]. */
+static void ref_bmv3(const int64_t *p) {
+  int64_t B = p[0], N = p[1], K = p[2];
+  i32 *W = ref_input("W", N * K), *x = ref_input("x", B * K), *bias = ref_input("bias", N);
+  i32 *y = ref_alloc(B * N), *ymax = ref_alloc(B);
+  for (int64_t b = 0; b < B; b++) {
+    for (int64_t i = 0; i < N; i++) {
+      i32 acc = bias[i];
+      for (int64_t k = 0; k < K; k++) acc = ref_add(acc, ref_mul(W[i * K + k], x[b * K + k]));
+      y[b * N + i] = acc;
+      ymax[b] = i == 0 ? acc : ref_max(ymax[b], acc);
+    }
+  }
+  ref_output("y", y, B * N, N);
+  ref_output("ymax", ymax, B, 0);
+  free(W), free(x), free(bias), free(y), free(ymax);
+}
+
+/* The min-plus product of A and B and the first k reaching each minimum. */
+static void ref_minplus3(const int64_t *p) {
+  int64_t N = p[0], M = p[1], K = p[2];
+  i32 *A = ref_input("A", N * K), *B = ref_input("B", K * M);
+  i32 *D = ref_alloc(N * M), *arg = ref_alloc(N * M);
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 best = 0, at = 0;
+      for (int64_t k = 0; k < K; k++) {
+        i32 v = ref_add(A[i * K + k], B[k * M + j]);
+        if (k == 0 || v < best) best = v, at = (i32)k;
+      }
+      D[i * M + j] = best, arg[i * M + j] = at;
+    }
+  ref_output("D", D, N * M, M);
+  ref_output("arg", arg, N * M, M);
+  free(A), free(B), free(D), free(arg);
+}
+
+/* y[o,t] = max(0, sum_{c,k} w[o,c,k] x[c,t+k]). */
+static void ref_conv4(const int64_t *p) {
+  int64_t O = p[0], T = p[1], C = p[2], K = p[3], X = T + K - 1;
+  i32 *x = ref_input("x", C * X), *w = ref_input("w", O * C * K), *y = ref_alloc(O * T);
+  for (int64_t o = 0; o < O; o++)
+    for (int64_t t = 0; t < T; t++) {
+      i32 acc = 0;
+      for (int64_t c = 0; c < C; c++)
+        for (int64_t k = 0; k < K; k++) acc = ref_add(acc, ref_mul(w[(o * C + c) * K + k], x[c * X + t + k]));
+      y[o * T + t] = ref_max(acc, 0);
+    }
+  ref_output("y", y, O * T, T);
+  free(x), free(w), free(y);
+}
+
+/* C[b] = A[b] B[b] for each batch b; R = C % md elementwise. */
+static void ref_bmm4(const int64_t *p) {
+  int64_t Q = p[0], N = p[1], M = p[2], K = p[3];
+  i32 *A = ref_input("A", Q * N * K), *B = ref_input("B", Q * K * M), md = ref_scalar("md");
+  i32 *C = ref_alloc(Q * N * M), *R = ref_alloc(Q * N * M);
+  for (int64_t b = 0; b < Q; b++)
+    for (int64_t i = 0; i < N; i++)
+      for (int64_t j = 0; j < M; j++) {
+        i32 acc = 0;
+        for (int64_t k = 0; k < K; k++)
+          acc = ref_add(acc, ref_mul(A[(b * N + i) * K + k], B[(b * K + k) * M + j]));
+        C[(b * N + i) * M + j] = acc;
+        R[(b * N + i) * M + j] = ref_mod(acc, md);
+      }
+  ref_output("C", C, Q * N * M, M);
+  ref_output("R", R, Q * N * M, M);
+  free(A), free(B), free(C), free(R);
+}
+
+/* The last row of Pascal's triangle with every inner sum reduced % md,
+ * and its sum. */
+static void ref_pascal(const int64_t *p) {
+  int64_t N = p[0];
+  i32 md = ref_scalar("md");
+  i32 *row = ref_alloc(N), *prev = ref_alloc(N);
+  for (int64_t i = 0; i < N; i++) {
+    i32 *swap = prev;
+    prev = row, row = swap;
+    for (int64_t j = 0; j <= i; j++)
+      row[j] = j == 0 || j == i ? 1 : ref_mod(ref_add(prev[j - 1], prev[j]), md);
+  }
+  i32 tot = 0;
+  for (int64_t j = 0; j < N; j++) tot = ref_add(tot, row[j]);
+  ref_output("row", row, N, 0);
+  ref_output_scalar("tot", tot);
+  free(row), free(prev);
+}
+
 typedef struct {
   const char *name;
   const char *params[REF_MAX_PARAMS]; /* NULL-terminated, declaration order */
@@ -413,6 +593,16 @@ static const ref_program ref_programs[] = {
     {"editdist", {"N", "M"}, {0}, ref_editdist},
     {"satarith", {"N"}, {0}, ref_satarith},
     {"band", {"N", "W"}, {0}, ref_band},
+    /* the unseen-input programs */
+    {"fibmix", {"N"}, {0}, ref_fibmix},
+    {"stencil5", {"T", "N"}, {0}, ref_stencil5},
+    {"lcs", {"N", "M"}, {0}, ref_lcs},
+    {"sat2", {"N", "M"}, {0}, ref_sat2},
+    {"bmv3", {"B", "N", "K"}, {0}, ref_bmv3},
+    {"minplus3", {"N", "M", "K"}, {0}, ref_minplus3},
+    {"conv4", {"O", "T", "C", "K"}, {0}, ref_conv4},
+    {"bmm4", {"Q", "N", "M", "K"}, {0}, ref_bmm4},
+    {"pascal", {"N"}, {0}, ref_pascal},
 };
 
 #define REF_NPROGRAMS (int)(sizeof ref_programs / sizeof ref_programs[0])
