@@ -20,6 +20,7 @@ REFIMPL=${REFIMPL:-$BUILD/tests/tools/refimpl}
 PROGS=regress/programs
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0
+. "$(dirname "$0")/refcmp.sh"
 
 # The parameter sets of each program, one quoted set per word.
 declare -A SETS=(
@@ -51,27 +52,8 @@ param_args() {
   for p in $1; do printf -- '--param %s ' "$p"; done
 }
 
-# Returns 0 when every output refimpl wrote to $2 is in $1 with the same
-# values, and $1 has no other output; prints a diff excerpt otherwise.
-compare_dirs() {
-  local got=$1 want=$2 f name bad=0
-  for f in "$want"/*.txt; do
-    name=$(basename "$f")
-    if [ ! -f "$got/$name" ]; then
-      echo "#   output $name missing from tcpa's --out-dir"; bad=1; continue
-    fi
-    if ! diff <("$REFIMPL" --normalize "$f" 2>&1) <("$REFIMPL" --normalize "$got/$name" 2>&1) \
-        >"$tmp/diff"; then
-      echo "#   $name differs (line k = element k-1; < refimpl, > tcpa):"
-      head -n 8 "$tmp/diff" | sed 's/^/#     /'
-      bad=1
-    fi
-  done
-  for f in "$got"/*.txt; do
-    [ -f "$want/$(basename "$f")" ] || { echo "#   unexpected output $(basename "$f")"; bad=1; }
-  done
-  return $bad
-}
+# compare_dirs GOT WANT: ref_outputs_compare (tests/refcmp.sh) with $REFIMPL.
+compare_dirs() { ref_outputs_compare "$REFIMPL" "$1" "$2"; }
 
 # Runs program $1 with parameter set $2 and seed $3 (extra tcpa arguments
 # after), checks it against refimpl; returns 0 on agreement.

@@ -29,6 +29,7 @@
 # cosim part.
 cd "$(dirname "$0")/.." || exit 1
 . tests/tap.sh
+. tests/refcmp.sh
 BUILD=${BUILD:-build}
 REFX=${REFX:-$BUILD/tests/tools/refimpl}
 PROGS=tests/programs-extra
@@ -50,27 +51,8 @@ arch_path() {
   case $1 in u35 | u53 | u66 | u28) echo "tests/configs/$1.ini" ;; *) echo "configs/$1.ini" ;; esac
 }
 
-# same_outputs GOT WANT: 0 when every file refimpl wrote to WANT is in
-# GOT with the same values and GOT has no other output; prints the first
-# differences as TAP comments otherwise.
-same_outputs() {
-  local got=$1 want=$2 f name bad=0
-  for f in "$want"/*.txt; do
-    name=$(basename "$f")
-    if [ ! -f "$got/$name" ]; then
-      echo "#   output $name missing from tcpa's --out-dir"; bad=1; continue
-    fi
-    if ! diff <("$REFX" --normalize "$f" 2>&1) <("$REFX" --normalize "$got/$name" 2>&1) > "$tmp/diff"; then
-      echo "#   $name differs (line k = element k-1; < refimpl, > tcpa):"
-      head -n 6 "$tmp/diff" | sed 's/^/#     /'
-      bad=1
-    fi
-  done
-  for f in "$got"/*.txt; do
-    [ -f "$want/$(basename "$f")" ] || { echo "#   unexpected output $(basename "$f")"; bad=1; }
-  done
-  return $bad
-}
+# same_outputs GOT WANT: ref_outputs_compare (tests/refcmp.sh) with $REFX.
+same_outputs() { ref_outputs_compare "$REFX" "$1" "$2"; }
 
 # run_case ENGINE PROG "P=V ..." CFG RxC [MAP [SEED [--in ...]]]: runs tcpa
 # run into $tmp/out and refimpl into $tmp/want; returns 0 when the
