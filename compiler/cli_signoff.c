@@ -47,6 +47,7 @@
 #include "fileio.h"
 #include "regress.h"
 #include "regress_report.h"
+#include "signoff_nofit.h"
 
 #define SIGNOFF_PATH 4096  /* buffers for paths inside DIR */
 #define SIGNOFF_DIRLEN 2048 /* DIR itself (absolute); longer is refused */
@@ -422,61 +423,6 @@ static void signoff_coverage(signoff_state *s) {
              files, files == 1 ? "" : "s", c->line_all ? 100.0 * (double)c->line_hit / (double)c->line_all : 0.0,
              c->line_hit, c->line_all, c->tog_all ? 100.0 * (double)c->tog_hit / (double)c->tog_all : 0.0,
              c->tog_hit, c->tog_all);
-}
-
-/* What a nofit message says about its resource. */
-typedef struct {
-  char resource[64];
-  long need, have; /* -1 when unknown */
-} signoff_nofit;
-
-/* Returns the integer right after the first occurrence of one of the words
- * in s (skipping spaces), or -1. */
-static long signoff_num_after(const char *s, const char *const *words) {
-  for (int i = 0; words[i]; i++) {
-    const char *p = strstr(s, words[i]);
-    if (!p) continue;
-    p += strlen(words[i]);
-    while (*p == ' ') p++;
-    if (isdigit((unsigned char)*p)) return strtol(p, NULL, 10);
-  }
-  return -1;
-}
-
-/* Reads the resource, the need and the availability from the message of
- * a run that does not fit (the engines' "X: needs N, pe.x = M", "the
- * program needs N instruction words, pe.imem is M", "N needed (...),
- * gc.signals is M", "need N terms, at most M", the region's rows/cols). */
-static signoff_nofit signoff_nofit_parse(const char *msg) {
-  signoff_nofit r = {"", -1, -1};
-  if (!msg) return r;
-  const char *sections[] = {"pe.", "gc.", "iobuf.", "array.", "interconnect.", "latency.", NULL};
-  for (int i = 0; sections[i] && !r.resource[0]; i++) {
-    const char *p = strstr(msg, sections[i]);
-    if (!p) continue;
-    size_t k = 0;
-    while ((isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '.') && k + 1 < sizeof r.resource) k++;
-    while (k && p[k - 1] == '.') k--;
-    memcpy(r.resource, p, k);
-    r.resource[k] = '\0';
-  }
-  if (!r.resource[0] && strstr(msg, "the region does not fit")) snprintf(r.resource, sizeof r.resource, "array size");
-  static const char *const need[] = {"needs ", "need ", NULL};
-  static const char *const have[] = {" is ", " = ", "at most ", "which has ", NULL};
-  r.need = signoff_num_after(msg, need);
-  if (r.need < 0) {
-    /* "N operations need(s) ...", "N needed": the first number between
-     * the last ':' before the word and the word */
-    const char *w = strstr(msg, "need"), *from = msg;
-    for (const char *p = msg; w && p < w; p++)
-      if (*p == ':') from = p + 1;
-    for (const char *p = from; w && p < w && r.need < 0; p++)
-      if (isdigit((unsigned char)*p)) r.need = strtol(p, NULL, 10);
-  }
-  const char *after = r.resource[0] ? strstr(msg, r.resource) : NULL;
-  r.have = after ? signoff_num_after(after, have) : -1;
-  if (r.have < 0) r.have = signoff_num_after(msg, have);
-  return r;
 }
 
 /* The two report formats. */

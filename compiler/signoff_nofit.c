@@ -1,0 +1,122 @@
+/*
+ * signoff_nofit.c: reads the resource, the need and the availability out
+ * of the message of a run that does not fit, for the sign-off report.
+ *
+ * The messages are the tools' own (map_*.c, inst_*.c, engine_run.c); each
+ * names the configuration key it ran out of and two numbers. Three shapes
+ * are recognized before the general one:
+ *   - I/O routing: "... channels needed N, available M; ..." once per side
+ *     the access could be routed from: the side closest to fitting counts;
+ *   - a 1-D program on a 2-D region: "an RxC region tiles two loop
+ *     dimensions ..., program 'P' has N": loop dimensions, 2 needed;
+ *   - a region larger than the array ("--pes RxC: the region does not fit
+ *     ..., which has R rows and C columns", "region RxC does not fit the
+ *     RxC array"): array.rows or array.cols, the first one exceeded.
+ * Otherwise the resource is the first configuration key (`pe.rd`,
+ * `gc.signals`, ...) in the message, the need the number after "needs",
+ * "need" or "holds up to" (or the first number before "need": "11
+ * needed", "1 operation needs"),
+ * and the availability the number after " is ", " = ", "at most " or
+ * "which has " following the key.
+ */
+#include "signoff_nofit.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Returns the integer right after the first occurrence of one of the words
+ * in s (skipping spaces), or -1. */
+static long nofit_num_after(const char *s, const char *const *words) {
+  for (int i = 0; words[i]; i++) {
+    const char *p = strstr(s, words[i]);
+    if (!p) continue;
+    p += strlen(words[i]);
+    while (*p == ' ') p++;
+    if (isdigit((unsigned char)*p)) return strtol(p, NULL, 10);
+  }
+  return -1;
+}
+
+/* Returns 1 after filling r from the I/O routing clauses "channels needed
+ * N, available M" of msg (the one with the smallest shortfall), else 0. */
+static int nofit_io_channels(const char *msg, signoff_nofit *r) {
+  static const char key[] = "channels needed ";
+  int found = 0;
+  for (const char *p = strstr(msg, key); p; p = strstr(p + 1, key)) {
+    long need, have;
+    if (sscanf(p + strlen(key), "%ld, available %ld", &need, &have) != 2) continue;
+    if (!found || need - have < r->need - r->have) r->need = need, r->have = have;
+    found = 1;
+  }
+  if (found) snprintf(r->resource, sizeof r->resource, "I/O channels");
+  return found;
+}
+
+/* Returns 1 after filling r for a program of fewer loop dimensions than
+ * the region tiles ("... tiles two loop dimensions ..., program 'P' has
+ * N"), else 0. */
+static int nofit_region_dims(const char *msg, signoff_nofit *r) {
+  const char *p = strstr(msg, "tiles two loop dimensions");
+  const char *has = p ? strstr(p, "' has ") : NULL;
+  if (!has) return 0;
+  snprintf(r->resource, sizeof r->resource, "loop dimensions");
+  r->need = 2;
+  r->have = strtol(has + strlen("' has "), NULL, 10);
+  return 1;
+}
+
+/* Returns 1 after filling r for a region larger than the array, else 0. */
+static int nofit_region_size(const char *msg, signoff_nofit *r) {
+  int pr, pc, ar, ac;
+  const char *p = strstr(msg, "--pes "), *q = strstr(msg, "which has "), *g = strstr(msg, "region ");
+  int ok = (p && q && sscanf(p, "--pes %dx%d", &pr, &pc) == 2 &&
+            sscanf(q, "which has %d rows and %d columns", &ar, &ac) == 2) ||
+           (g && sscanf(g, "region %dx%d does not fit the %dx%d array", &pr, &pc, &ar, &ac) == 4);
+  if (!ok) return 0;
+  int rows = pr > ar || pc <= ac;
+  snprintf(r->resource, sizeof r->resource, rows ? "array.rows" : "array.cols");
+  r->need = rows ? pr : pc;
+  r->have = rows ? ar : ac;
+  return 1;
+}
+
+/* Copies into r the first configuration key (section.key) named in msg. */
+static void nofit_key(const char *msg, signoff_nofit *r) {
+  static const char *const sections[] = {"pe.", "gc.", "iobuf.", "array.", "interconnect.", "latency.", NULL};
+  for (int i = 0; sections[i] && !r->resource[0]; i++) {
+    const char *p = strstr(msg, sections[i]);
+    if (!p) continue;
+    size_t k = 0;
+    while ((isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '.') && k + 1 < sizeof r->resource) k++;
+    while (k && p[k - 1] == '.') k--;
+    memcpy(r->resource, p, k);
+    r->resource[k] = '\0';
+  }
+}
+
+/* Returns the need: the number after "needs"/"need", else the first number
+ * between the last ':' before "need" and that word ("11 needed"), or -1. */
+static long nofit_need(const char *msg) {
+  static const char *const need[] = {"needs ", "need ", "holds up to ", NULL};
+  long n = nofit_num_after(msg, need);
+  const char *w = strstr(msg, "need"), *from = msg;
+  for (const char *p = msg; n < 0 && w && p < w; p++)
+    if (*p == ':') from = p + 1;
+  for (const char *p = from; n < 0 && w && p < w; p++)
+    if (isdigit((unsigned char)*p)) n = strtol(p, NULL, 10);
+  return n;
+}
+
+signoff_nofit signoff_nofit_parse(const char *msg) {
+  signoff_nofit r = {"", -1, -1};
+  if (!msg || nofit_io_channels(msg, &r) || nofit_region_dims(msg, &r) || nofit_region_size(msg, &r)) return r;
+  nofit_key(msg, &r);
+  static const char *const have[] = {" is ", " = ", "at most ", "which has ", NULL};
+  r.need = nofit_need(msg);
+  const char *after = r.resource[0] ? strstr(msg, r.resource) : NULL;
+  r.have = after ? nofit_num_after(after, have) : -1;
+  if (r.have < 0) r.have = nofit_num_after(msg, have);
+  return r;
+}
