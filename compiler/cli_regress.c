@@ -352,8 +352,9 @@ static int regress_main(const regress_opts *o) {
   if (!o->nmerge) {
     const char *self = getenv("TCPA_REGRESS_EXEC"); /* test hook (docs/regress.md) */
     regress_exec_opts eo = {self && *self ? self : "/proc/self/exe", out, o->jobs, o->timeout, isatty(2), o->time_inst, stdout};
-    fprintf(stdout, "tcpa regress: %zu run%s%s%s, -j %d, timeout %d s, output %s\n", l.n, l.n == 1 ? "" : "s",
-            o->shard ? ", shard " : "", o->shard ? o->shard : "", o->jobs, o->timeout, out);
+    fprintf(stdout, "tcpa regress: %zu run%s%s%s, -j %d, timeout %d s per run (unless the suite sets one), "
+            "output %s\n", l.n, l.n == 1 ? "" : "s", o->shard ? ", shard " : "", o->shard ? o->shard : "",
+            o->jobs, o->timeout, out);
     fflush(stdout);
     regress_exec_all(&l, &eo);
   }
