@@ -70,7 +70,7 @@ static const arch_key arch_keys[] = {
      "multiplier cycles from issue to result"},
     {"latency", "div", ARCH_F(lat_div), 8, 1, 64, 0,
      "divider cycles from issue to result"},
-    {"interconnect", "ports", ARCH_F(ports), 4, 1, 16, 0,
+    {"interconnect", "ports", ARCH_F(ports), 4, 1, ARCH_MAX_PORTS, 0,
      "data channels per wrapper side, each way"},
     {"gc", "signals", ARCH_F(gc_signals), 8, 1, ISA_MAX_SIGNALS, 0,
      "global control signals"},

@@ -52,6 +52,9 @@ void arch_config_write_sv(const arch_config *cfg, FILE *out);
 /* Data width of every PE, register and bank word (fixed by spec/arch.md). */
 #define ARCH_DATA_WIDTH 32
 
+/* Largest interconnect.ports (the key's range in arch.c). */
+#define ARCH_MAX_PORTS 16
+
 /* gc.history (a key this project adds to spec/arch.md, docs/arch.md): the
  * steps of control-signal history the global controller keeps for the PEs
  * that lag behind it (docs/timing.md section 2). A PE whose start delay d

@@ -303,16 +303,30 @@ static void cli_poke_program(cli_poke_walk *w, size_t end) {
   }
 }
 
+/* Prints the words of a WRAPPER payload, four sink selects each
+ * (`sinks4-7`, with the byte of each sink); returns nothing. */
+static void cli_poke_wrapper(cli_poke_walk *w, size_t end) {
+  char name[32], bits[96];
+  for (size_t s = 0; w->pos < end; s += STREAM_WRAPPER_SELS) {
+    snprintf(name, sizeof name, "sinks%zu-%zu", s, s + STREAM_WRAPPER_SELS - 1);
+    int at = 0;
+    for (int b = 0; b < STREAM_WRAPPER_SELS; b++)
+      at += snprintf(bits + at, sizeof bits - (size_t)at, "%ssink%zu@%d:%d", b ? " " : "", s + (size_t)b,
+                     b * STREAM_WRAPPER_SEL_BITS, STREAM_WRAPPER_SEL_BITS);
+    cli_poke_emit(w, name, bits);
+  }
+}
+
 /* Prints the payload words of the packet whose type is t (ending at end)
  * by their meaning; returns nothing. */
 static void cli_poke_payload(cli_poke_walk *w, uint32_t t, size_t end) {
   char name[32];
   if (t == STREAM_PKT_PROGRAM) cli_poke_program(w, end);
+  else if (t == STREAM_PKT_WRAPPER) cli_poke_wrapper(w, end);
   else if (t == STREAM_PKT_GC) cli_poke_gc(w, end);
   else if (t == STREAM_PKT_AG) cli_poke_ag(w, end);
   for (size_t k = 0; w->pos < end; k++) {
     if (t == STREAM_PKT_REGCFG) snprintf(name, sizeof name, "fd%zu.depth", k);
-    else if (t == STREAM_PKT_WRAPPER) snprintf(name, sizeof name, "sink%zu", k);
     else if (t == STREAM_PKT_IODATA && k == 0) snprintf(name, sizeof name, "start");
     else if (t == STREAM_PKT_IODATA) snprintf(name, sizeof name, "data%zu", k - 1);
     else snprintf(name, sizeof name, "extra%zu", k);

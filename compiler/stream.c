@@ -154,13 +154,51 @@ static int check_regcfg(const stream_packet *p, const arch_config *cfg,
   return STREAM_OK;
 }
 
+/* Every source number + 1 fits a select byte. */
+_Static_assert(ISA_MAX_OD + STREAM_SIDES * ARCH_MAX_PORTS < (1 << STREAM_WRAPPER_SEL_BITS),
+               "wrapper sources exceed a select byte");
+
+/* Returns the number of payload words of a WRAPPER packet for nsinks. */
+static uint32_t wrapper_words(uint32_t nsinks) {
+  return (nsinks + STREAM_WRAPPER_SELS - 1) / STREAM_WRAPPER_SELS;
+}
+
+/* Packs the selects sel[0..nsinks) (each < 2^STREAM_WRAPPER_SEL_BITS,
+ * checked before) into wrapper_words(nsinks) words at out; the bytes past
+ * the last sink are 0. */
+static void wrapper_pack(const uint32_t *sel, uint32_t nsinks, uint32_t *out) {
+  memset(out, 0, wrapper_words(nsinks) * sizeof *out);
+  for (uint32_t s = 0; s < nsinks; s++)
+    out[s / STREAM_WRAPPER_SELS] |= sel[s] << (STREAM_WRAPPER_SEL_BITS * (s % STREAM_WRAPPER_SELS));
+}
+
+/* Returns STREAM_OK after unpacking the nwords words of a WRAPPER payload
+ * into the selects sel[0..nsinks) for cfg; an error when the word count is
+ * not wrapper_words(nsinks) or a byte past the last sink is not 0. */
+static int wrapper_unpack(const uint32_t *words, uint32_t nwords, const arch_config *cfg, uint32_t *sel,
+                          uint32_t *nsinks, char *msg) {
+  uint32_t sinks = (uint32_t)(cfg->id + STREAM_SIDES * cfg->ports), mask = (1u << STREAM_WRAPPER_SEL_BITS) - 1;
+  if (nwords != wrapper_words(sinks))
+    return fail(msg, STREAM_ERR_PAYLOAD, "wrapper configuration of %u words, needs %u: one byte per sink, "
+                "%u sinks", nwords, wrapper_words(sinks), sinks);
+  for (uint32_t s = 0; s < nwords * STREAM_WRAPPER_SELS; s++) {
+    uint32_t v = words[s / STREAM_WRAPPER_SELS] >> (STREAM_WRAPPER_SEL_BITS * (s % STREAM_WRAPPER_SELS)) & mask;
+    if (s < sinks) sel[s] = v;
+    else if (v)
+      return fail(msg, STREAM_ERR_PAYLOAD, "wrapper word %u: byte %u past the last sink is 0x%02x, "
+                  "must be 0", s / STREAM_WRAPPER_SELS, s % STREAM_WRAPPER_SELS, v);
+  }
+  *nsinks = sinks;
+  return STREAM_OK;
+}
+
 static int check_wrapper(const stream_packet *p, const arch_config *cfg,
                          char *msg) {
   uint32_t sinks = (uint32_t)(cfg->id + STREAM_SIDES * cfg->ports);
   uint32_t sources = (uint32_t)(cfg->od + STREAM_SIDES * cfg->ports);
   if (p->nwords != sinks)
     return fail(msg, STREAM_ERR_PAYLOAD,
-                "wrapper configuration of %u words, needs one per sink: %u",
+                "wrapper configuration of %u selects, needs one per sink: %u",
                 p->nwords, sinks);
   for (uint32_t i = 0; i < sinks; i++)
     if (p->payload[i] > sources)
@@ -362,15 +400,17 @@ int stream_writer_packet(stream_writer *w, stream_packet_type type, int index,
     return fail(w->msg, STREAM_ERR_RECT, "rectangle fields exceed 16 bits");
   int rc = packet_check(&p, &w->cfg, w->started, w->msg);
   if (rc) return rc;
-  if (writer_reserve(w, STREAM_PACKET_WORDS + (size_t)nwords))
+  uint32_t raw = type == STREAM_PKT_WRAPPER ? wrapper_words(nwords) : nwords;
+  if (writer_reserve(w, STREAM_PACKET_WORDS + (size_t)raw))
     return fail(w->msg, STREAM_ERR_NOMEM, "out of memory");
   uint32_t *o = w->words + w->n;
   o[0] = (uint32_t)type | (uint32_t)index << 8 | (uint32_t)side << 16;
   o[1] = (uint32_t)rect.row0 | (uint32_t)rect.col0 << 16;
   o[2] = (uint32_t)rect.rows | (uint32_t)rect.cols << 16;
-  o[3] = nwords;
-  if (nwords) memcpy(o + STREAM_PACKET_WORDS, payload, nwords * sizeof *o);
-  w->n += STREAM_PACKET_WORDS + nwords;
+  o[3] = raw;
+  if (type == STREAM_PKT_WRAPPER) wrapper_pack(payload, nwords, o + STREAM_PACKET_WORDS);
+  else if (nwords) memcpy(o + STREAM_PACKET_WORDS, payload, nwords * sizeof *o);
+  w->n += STREAM_PACKET_WORDS + raw;
   if (type == STREAM_PKT_START) w->started = 1;
   return STREAM_OK;
 }
@@ -471,7 +511,11 @@ int stream_reader_open(stream_reader *r, const uint8_t *buf, size_t len,
     return fail(r->msg, STREAM_ERR_LENGTH, "byte 16: header says %u payload "
                 "words, the stream holds %zu", h[STREAM_H_LENGTH], have);
   r->words = malloc((have ? have : 1) * sizeof *r->words);
-  if (!r->words) return fail(r->msg, STREAM_ERR_NOMEM, "out of memory");
+  r->sels = malloc((have ? have : 1) * STREAM_WRAPPER_SELS * sizeof *r->sels);
+  if (!r->words || !r->sels) {
+    stream_reader_close(r);
+    return fail(r->msg, STREAM_ERR_NOMEM, "out of memory");
+  }
   r->n = have;
   for (size_t i = 0; i < have; i++)
     r->words[i] = le_get(buf + 4 * (STREAM_HEADER_WORDS + i));
@@ -513,12 +557,19 @@ int stream_reader_next(stream_reader *r, stream_packet *p) {
                 "payload words, only %zu remain", at, r->npackets, p->nwords,
                 r->n - r->pos - STREAM_PACKET_WORDS);
   p->payload = h + STREAM_PACKET_WORDS;
+  uint32_t raw = p->nwords;
   char why[256];
-  int rc = packet_check(p, &r->cfg, r->started, why);
+  int rc = STREAM_OK;
+  if (p->type == STREAM_PKT_WRAPPER) {
+    uint32_t *sel = r->sels + (size_t)STREAM_WRAPPER_SELS * r->pos;
+    rc = wrapper_unpack(p->payload, raw, &r->cfg, sel, &p->nwords, why);
+    p->payload = sel;
+  }
+  if (!rc) rc = packet_check(p, &r->cfg, r->started, why);
   if (rc)
     return fail(r->msg, rc, "byte %zu: packet %d (type %d): %.200s", at,
                 r->npackets, (int)p->type, why);
-  r->pos += STREAM_PACKET_WORDS + p->nwords;
+  r->pos += STREAM_PACKET_WORDS + raw;
   r->npackets++;
   if (p->type == STREAM_PKT_START) r->started = 1;
   return 1;
@@ -526,7 +577,9 @@ int stream_reader_next(stream_reader *r, stream_packet *p) {
 
 void stream_reader_close(stream_reader *r) {
   free(r->words);
+  free(r->sels);
   r->words = NULL;
+  r->sels = NULL;
   r->n = r->pos = 0;
 }
 

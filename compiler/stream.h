@@ -26,11 +26,15 @@
 #include "isa.h"
 
 #define STREAM_MAGIC 0x41504354u /* bytes 'T' 'C' 'P' 'A' in file order */
-#define STREAM_VERSION 1u
+#define STREAM_VERSION 2u /* 2: WRAPPER selects packed four to a word */
 #define STREAM_HEADER_WORDS 6
 #define STREAM_PACKET_WORDS 4 /* packet header */
 #define STREAM_GCS 4          /* global controllers: one per corner */
 #define STREAM_SIDES 4
+/* A WRAPPER payload word holds the source selects of four sinks, one byte
+ * each: sink s in bits 8*(s%4) .. 8*(s%4)+7 of word s/4 (docs/stream.md). */
+#define STREAM_WRAPPER_SEL_BITS 8
+#define STREAM_WRAPPER_SELS (32 / STREAM_WRAPPER_SEL_BITS)
 
 /* Header word indices. */
 enum {
@@ -68,7 +72,9 @@ typedef struct {
   int side;              /* stream_side for AG and IODATA; else 0 */
   stream_rect rect;
   uint32_t nwords;
-  const uint32_t *payload; /* host order; owned by the reader or caller */
+  const uint32_t *payload; /* host order; owned by the reader or caller;
+                            * WRAPPER: one select per sink, unpacked (the
+                            * writer packs, the reader unpacks) */
   size_t offset;         /* byte offset of the packet in the stream */
 } stream_packet;
 
@@ -131,6 +137,7 @@ void stream_writer_free(stream_writer *w);
 typedef struct {
   arch_config cfg;
   uint32_t *words; /* payload, host order */
+  uint32_t *sels;  /* WRAPPER selects unpacked: packet at pos uses sels + 4*pos */
   size_t n, pos;
   int started;
   int npackets;

@@ -148,7 +148,7 @@ module tcpa_cfg_loader (
           tcpa_pkg::PKT_REGCFG:
             if (cfg_data_i != tcpa_pkg::NFD) hdr_err = tcpa_pkg::E_PAYLOAD;
           tcpa_pkg::PKT_WRAPPER:
-            if (cfg_data_i != tcpa_pkg::NSINK) hdr_err = tcpa_pkg::E_PAYLOAD;
+            if (cfg_data_i != tcpa_pkg::NWRAPW) hdr_err = tcpa_pkg::E_PAYLOAD;
           tcpa_pkg::PKT_GC:
             if ({24'd0, pindex_q} >= tcpa_pkg::NGC) hdr_err = tcpa_pkg::E_PAYLOAD;
           tcpa_pkg::PKT_AG:
@@ -163,6 +163,21 @@ module tcpa_cfg_loader (
       end
     end
   end
+
+  // true when every select byte of WRAPPER payload word idx names a source
+  // (0 or 1 + source < NSRC) and the bytes past the last sink are 0
+  function automatic logic wrap_word_ok(logic [31:0] w, logic [31:0] idx);
+    logic ok;
+    ok = 1'b1;
+    for (int unsigned b = 0; b < tcpa_pkg::WSELS; b++) begin
+      if (idx * tcpa_pkg::WSELS + b < tcpa_pkg::NSINK) begin
+        if ({24'd0, w[8*b +: 8]} > tcpa_pkg::NSRC) ok = 1'b0;
+      end else if (w[8*b +: 8] != 8'd0) begin
+        ok = 1'b0;
+      end
+    end
+    return ok;
+  endfunction
 
   // payload parser: checks the word in field fld_q, says the next field
   always_comb begin
@@ -179,7 +194,7 @@ module tcpa_cfg_loader (
         if (ptype_q == tcpa_pkg::PKT_REGCFG &&
             (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
           pay_err = tcpa_pkg::E_PAYLOAD;
-        if (ptype_q == tcpa_pkg::PKT_WRAPPER && cfg_data_i > tcpa_pkg::NSRC)
+        if (ptype_q == tcpa_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
           pay_err = tcpa_pkg::E_PAYLOAD;
         if (ptype_q == tcpa_pkg::PKT_IODATA && pidx_q == 32'd0 &&
             cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)

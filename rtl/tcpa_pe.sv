@@ -294,8 +294,13 @@ module tcpa_pe (
 
   always_comb begin
     wsel_d = wsel_q;
-    if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER && bus_addr_i < NSINK)
-      wsel_d[(bus_addr_i % NSINK)*SW +: SW] = bus_data_i[SW-1:0];
+    // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
+    if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER) begin
+      for (int unsigned b = 0; b < tcpa_pkg::WSELS; b++) begin
+        if (bus_addr_i * tcpa_pkg::WSELS + b < NSINK)
+          wsel_d[((bus_addr_i * tcpa_pkg::WSELS + b) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];
+      end
+    end
     link_d = sinkv[NSINK-1:NID];
     linkv_d = sinkd[NSINK*32-1:NID*32];
 `ifdef TCPA_MUTANTS

@@ -37,6 +37,9 @@ package tcpa_pkg;
   localparam int unsigned NSRC    = NOD + NWP;         // wrapper sources
   localparam int unsigned NSINK   = NID + NWP;         // wrapper sinks
   localparam int unsigned SEL_W   = $clog2(NSRC + 1);
+  // WRAPPER payload: the selects of WSELS sinks per word, one byte each
+  localparam int unsigned WSELS   = 4;
+  localparam int unsigned NWRAPW  = (NSINK + WSELS - 1) / WSELS;  // words
   localparam int unsigned PC_W    = tcpa_isa_pkg::ISA_PC_BITS;
   localparam int unsigned BADDR_W = (BANK_DEPTH > 1) ? $clog2(BANK_DEPTH) : 1;
   localparam int unsigned FDP_W   = (FD_DEPTH > 1) ? $clog2(FD_DEPTH) : 1;
@@ -92,7 +95,7 @@ package tcpa_pkg;
   localparam logic [3:0] E_ORDER       = 4'd11;
 
   localparam logic [31:0] STREAM_MAGIC   = 32'h41504354;
-  localparam logic [31:0] STREAM_VERSION = 32'd1;
+  localparam logic [31:0] STREAM_VERSION = 32'd2;
 
   // AG modes
   localparam logic [1:0] AG_OFF   = 2'd0;

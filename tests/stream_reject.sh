@@ -88,7 +88,7 @@ for job in "alu_single $tmp/as.bin" "bitextract $tmp/bx/config.bin"; do
   poke "$s" "$c" 2 'W ^ 1' && reject "$tag: wrong fingerprint (low word xor 1)" "$c" 'fingerprint' 8 4 'fingerprint'
   poke "$s" "$c" 3 'W ^ 0x80000000' &&
     reject "$tag: wrong fingerprint (high word xor 0x80000000)" "$c" 'fingerprint' 8 4 'fingerprint'
-  poke "$s" "$c" 1 '2' && reject "$tag: wrong version (2)" "$c" 'version' 4 3 'unsupported version|version'
+  poke "$s" "$c" 1 '1' && reject "$tag: wrong version (1, the previous one)" "$c" 'version' 4 3 'unsupported version|version'
   poke "$s" "$c" 1 '0' && reject "$tag: wrong version (0)" "$c" 'version' 4 3 'unsupported version|version'
   poke "$s" "$c" 4 'W + 1' && reject "$tag: wrong length (header one word more)" "$c" 'length' 16 5 'payload length|length'
   poke "$s" "$c" 4 'W - 1' && reject "$tag: wrong length (header one word less)" "$c" 'length' 16 5 'payload length|length'
@@ -96,4 +96,19 @@ for job in "alu_single $tmp/as.bin" "bitextract $tmp/bx/config.bin"; do
   poke "$s" "$c" add 1 && reject "$tag: wrong length (a word appended)" "$c" 'length' 16 5 'payload length|length'
   poke "$s" "$c" 0 'W ^ 0x20' && reject "$tag: wrong magic" "$c" 'magic|not a configuration stream' 0 2 'bad magic|magic'
 done
+
+# A WRAPPER payload byte past the sources (docs/stream.md: four sink
+# selects a word, a byte each): stream-poke fixes the CRC, so the payload
+# check itself must refuse it, at the packet's byte offset, in both.
+s=$tmp/bx/config.bin
+"$TCPA" stream-poke "$s" --fields >"$tmp/fields"
+w=$(awk '$3 == "wrapper" && $8 == "sinks0-3" { print $1; exit }' "$tmp/fields")
+pkt=$(awk -v w="$w" '$1 == w { print $2 }' "$tmp/fields")
+hdr=$(awk -v p="$pkt" '$2 == p && $8 == "hdr0" { print $1 }' "$tmp/fields")
+[ -n "$w" ] && [ "$hdr" = $((w - 4)) ] &&
+  grep -q "^$w .* sinks0-3 0x[0-9a-f]* sink0@0:8 sink1@8:8 sink2@16:8 sink3@24:8$" "$tmp/fields"
+check "bitextract: stream-poke --fields names the first WRAPPER word sinks0-3 with its four select bytes (word $w)" $?
+"$TCPA" stream-poke "$s" --word "$w" --xor 0xff000000 -o "$tmp/wb.bin" >/dev/null 2>&1 &&
+  reject "bitextract: WRAPPER sink 3 select byte xor 0xff (past the sources, CRC fixed)" "$tmp/wb.bin" \
+    'sink 3 selects source' $((4 * hdr)) 10 'bad payload'
 exit $fail

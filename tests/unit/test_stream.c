@@ -100,8 +100,8 @@ static void test_round_trip(void) {
              "sample stream with one packet of each of 7 types written");
   if (!buf) return;
   TEST_CHECK(memcmp(buf, "TCPA", 4) == 0, "file starts with the bytes TCPA");
-  TEST_CHECK(buf[4] == 1 && buf[5] == 0 && buf[6] == 0 && buf[7] == 0,
-             "version 1, little-endian");
+  TEST_CHECK(buf[4] == 2 && buf[5] == 0 && buf[6] == 0 && buf[7] == 0,
+             "version 2, little-endian");
   uint64_t fp = arch_config_fingerprint(&cfg);
   uint64_t got = 0;
   for (int i = 7; i >= 0; i--) got = got << 8 | buf[8 + i];
@@ -205,7 +205,7 @@ static void test_header_faults(void) {
   struct { const char *name; int want; } cases[] = {
       {"payload bit flipped", STREAM_ERR_CRC},
       {"wrong magic", STREAM_ERR_MAGIC},
-      {"version 2", STREAM_ERR_VERSION},
+      {"version 1 (WRAPPER a word per sink)", STREAM_ERR_VERSION},
       {"fingerprint of another architecture", STREAM_ERR_FINGERPRINT},
       {"last word cut off", STREAM_ERR_LENGTH},
       {"length word one too large", STREAM_ERR_LENGTH},
@@ -219,7 +219,7 @@ static void test_header_faults(void) {
     switch (k) {
     case 0: b[len - 30] ^= 0x10; break;
     case 1: b[0] = 'X'; break;
-    case 2: b[4] = 2; break;
+    case 2: b[4] = 1; break;
     case 3: c.rows = 5; break;
     case 4: l -= 4; break;
     case 5: b[16]++; break;
@@ -355,8 +355,61 @@ static void test_writer_faults(void) {
   stream_writer_free(&w);
 }
 
+/* A WRAPPER packet's selects on the wire: 4 per word, a byte each, sink s
+ * in byte s % 4 of word s / 4, zero padding; the reader gives them back one
+ * per sink and refuses a byte past the sources or nonzero padding. The
+ * test architecture has 4 id + 16 wrapper outputs = 20 sinks (5 words)
+ * and 4 od + 16 wrapper inputs = 20 sources; a 3-id one has 19 sinks, so
+ * byte 3 of word 4 is padding. */
+static void test_wrapper_packing(void) {
+  arch_config cfg = test_arch(), cfg3 = test_arch();
+  cfg3.id = 3;
+  const struct {
+    const arch_config *cfg;
+    uint32_t w4;      /* payload word 4 (sinks 16..19) on the wire */
+    int rc;           /* what the reader says */
+    const char *what;
+  } cases[] = {
+      {&cfg, 0x14000000u, STREAM_OK, "sink 19 <- source 19 (select 20 = all sources)"},
+      {&cfg, 0x15000000u, STREAM_ERR_PAYLOAD, "select 21 past the 20 sources"},
+      {&cfg, 0x00ff0000u, STREAM_ERR_PAYLOAD, "select 255"},
+      {&cfg3, 0x00000005u, STREAM_OK, "3 id: padding byte 0"},
+      {&cfg3, 0x01000005u, STREAM_ERR_PAYLOAD, "3 id: padding byte 1"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const arch_config *c = cases[i].cfg;
+    uint32_t sinks = (uint32_t)(c->id + 4 * c->ports);
+    uint32_t words[] = {STREAM_PKT_WRAPPER, 0, 1u | 1u << 16, 5, 0x04030201u, 0, 0, 0, cases[i].w4,
+                        STREAM_PKT_START, 0, 1u | 1u << 16, 0};
+    uint8_t raw[24 + 4 * 16];
+    size_t len = raw_stream(c, words, sizeof words / 4, raw);
+    stream_reader r;
+    stream_packet p;
+    int rc = stream_reader_open(&r, raw, len, c);
+    if (rc == STREAM_OK) rc = stream_reader_next(&r, &p);
+    uint32_t last = cases[i].w4 >> 8 * ((sinks - 1) % 4) & 0xff; /* the last sink's byte */
+    int ok = cases[i].rc == STREAM_OK ? rc == 1 && p.nwords == sinks && p.payload[0] == 1 && p.payload[3] == 4 &&
+                                            p.payload[16] == (cases[i].w4 & 0xff) && p.payload[sinks - 1] == last
+                                      : rc == cases[i].rc;
+    TEST_CHECK(ok, "wrapper on the wire, %s: reader %d (%s)", cases[i].what, rc, rc == 1 ? "read" : r.msg);
+    stream_reader_close(&r);
+  }
+  /* the writer packs: 20 selects become 5 words, sink s in byte s % 4 */
+  stream_writer w;
+  stream_writer_init(&w, &cfg);
+  uint32_t sel[20];
+  for (uint32_t s = 0; s < 20; s++) sel[s] = (s * 7) % 21;
+  int rc = stream_writer_packet(&w, STREAM_PKT_WRAPPER, 0, 0, (stream_rect){0, 0, 1, 1}, sel, 20);
+  int ok = rc == STREAM_OK && w.n == STREAM_PACKET_WORDS + 5 && w.words[3] == 5;
+  for (uint32_t s = 0; ok && s < 20; s++)
+    ok = (w.words[STREAM_PACKET_WORDS + s / 4] >> 8 * (s % 4) & 0xff) == sel[s];
+  TEST_CHECK(ok, "writer: 20 selects packed into 5 words, a byte each (%d, %zu words)", rc, w.n);
+  stream_writer_free(&w);
+}
+
 int main(void) {
   test_round_trip();
+  test_wrapper_packing();
   test_header_faults();
   test_packet_faults();
   test_writer_faults();
