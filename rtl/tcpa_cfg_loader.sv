@@ -164,19 +164,19 @@ module tcpa_cfg_loader (
     end
   end
 
-  // true when every select byte of WRAPPER payload word idx names a source
-  // (0 or 1 + source < NSRC) and the bytes past the last sink are 0
-  function automatic logic wrap_word_ok(logic [31:0] w, logic [31:0] idx);
+  // Returns 1 when every select byte of WRAPPER payload word idx names a
+  // source (0 or 1 + source < NSRC) and the bytes past the last sink are 0.
+  function automatic logic wrap_word_ok(input logic [31:0] w, input logic [31:0] idx);
     logic ok;
     ok = 1'b1;
-    for (int unsigned b = 0; b < tcpa_pkg::WSELS; b++) begin
-      if (idx * tcpa_pkg::WSELS + b < tcpa_pkg::NSINK) begin
+    for (int b = 0; b < tcpa_pkg::WSELS; b++) begin
+      if (idx * tcpa_pkg::WSELS + 32'(b) < tcpa_pkg::NSINK) begin
         if ({24'd0, w[8*b +: 8]} > tcpa_pkg::NSRC) ok = 1'b0;
       end else if (w[8*b +: 8] != 8'd0) begin
         ok = 1'b0;
       end
     end
-    return ok;
+    wrap_word_ok = ok;
   endfunction
 
   // payload parser: checks the word in field fld_q, says the next field

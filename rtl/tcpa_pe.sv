@@ -296,9 +296,9 @@ module tcpa_pe (
     wsel_d = wsel_q;
     // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
     if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER) begin
-      for (int unsigned b = 0; b < tcpa_pkg::WSELS; b++) begin
-        if (bus_addr_i * tcpa_pkg::WSELS + b < NSINK)
-          wsel_d[((bus_addr_i * tcpa_pkg::WSELS + b) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];
+      for (int b = 0; b < tcpa_pkg::WSELS; b++) begin
+        if (bus_addr_i * tcpa_pkg::WSELS + 32'(b) < NSINK)
+          wsel_d[((bus_addr_i * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];
       end
     end
     link_d = sinkv[NSINK-1:NID];

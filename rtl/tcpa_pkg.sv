@@ -38,7 +38,7 @@ package tcpa_pkg;
   localparam int unsigned NSINK   = NID + NWP;         // wrapper sinks
   localparam int unsigned SEL_W   = $clog2(NSRC + 1);
   // WRAPPER payload: the selects of WSELS sinks per word, one byte each
-  localparam int unsigned WSELS   = 4;
+  localparam int          WSELS   = 4;
   localparam int unsigned NWRAPW  = (NSINK + WSELS - 1) / WSELS;  // words
   localparam int unsigned PC_W    = tcpa_isa_pkg::ISA_PC_BITS;
   localparam int unsigned BADDR_W = (BANK_DEPTH > 1) ? $clog2(BANK_DEPTH) : 1;
