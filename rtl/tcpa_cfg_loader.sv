@@ -53,6 +53,9 @@ module tcpa_cfg_loader (
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
   localparam int unsigned COLS  = tcpa_pkg::COLS;
   localparam logic [63:0] FP    = tcpa_params_pkg::ARCH_FINGERPRINT;
+  // steps of control-signal history the GC keeps, less one (start delays
+  // may reach HIST_STEPS * ii cycles, docs/timing.md section 2)
+  localparam logic [63:0] HIST_STEPS = {32'd0, tcpa_params_pkg::GC_HISTORY - 32'd1};
 
   localparam logic [2:0] S_HDR  = 3'd0;
   localparam logic [2:0] S_PKT  = 3'd1;
@@ -89,6 +92,7 @@ module tcpa_cfg_loader (
   logic [4:0]  fld_q, fld_d;
   logic [7:0]  t_q, t_d, c_q, c_d, d_q, d_d;
   logic [31:0] nd_q, nd_d, nt_q, nt_d, nc_q, nc_d;
+  logic [31:0] gii_q, gii_d, gd0_q, gd0_d, gdr_q, gdr_d;  // GC: ii, delay0, delay_row
   // start
   logic [1:0]  sgc_q, sgc_d;
   logic [15:0] srow0_q, srow0_d, scol0_q, scol0_d, srows_q, srows_d, scols_q, scols_d;
@@ -179,7 +183,28 @@ module tcpa_cfg_loader (
     wrap_word_ok = ok;
   endfunction
 
-  // payload parser: checks the word in field fld_q, says the next field
+  // Returns 1 when the start delay d0 + r * dr + c * dc of every PE (r, c)
+  // of a rows x cols region lies in [0, HIST_STEPS * ii] and in int32 (a
+  // linear function is extreme at the corners). 64-bit two's complement:
+  // sums and products are exact for these magnitudes, bit 63 is the sign.
+  function automatic logic delays_ok(input logic [31:0] d0, input logic [31:0] dr,
+                                     input logic [31:0] dc, input logic [15:0] rows,
+                                     input logic [15:0] cols, input logic [31:0] ii);
+    logic [63:0] cap, rterm, cterm, k;
+    logic ok;
+    cap = HIST_STEPS * {32'd0, ii};
+    rterm = {{32{dr[31]}}, dr} * {48'd0, rows - 16'd1};
+    cterm = {{32{dc[31]}}, dc} * {48'd0, cols - 16'd1};
+    ok = 1'b1;
+    for (int i = 0; i < 4; i++) begin
+      k = {{32{d0[31]}}, d0} + (i[0] ? rterm : 64'd0) + (i[1] ? cterm : 64'd0);
+      if (k[63] || k > cap || k > 64'h7FFF_FFFF) ok = 1'b0;
+    end
+    delays_ok = ok;
+  endfunction
+
+  // payload parser: checks the word in field fld_q, says the next field;
+  // its registers move only on an accepted payload word
   always_comb begin
     pay_err = tcpa_pkg::E_NONE;
     nfld = fld_q;
@@ -189,101 +214,117 @@ module tcpa_cfg_loader (
     nd_d = nd_q;
     nt_d = nt_q;
     nc_d = nc_q;
-    case (fld_q)
-      tcpa_pkg::F_DATA: begin
-        if (ptype_q == tcpa_pkg::PKT_REGCFG &&
-            (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
-          pay_err = tcpa_pkg::E_PAYLOAD;
-        if (ptype_q == tcpa_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
-          pay_err = tcpa_pkg::E_PAYLOAD;
-        if (ptype_q == tcpa_pkg::PKT_IODATA && pidx_q == 32'd0 &&
-            cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)
-          pay_err = tcpa_pkg::E_PAYLOAD;
-      end
-      tcpa_pkg::F_II: begin
-        if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
-        nfld = tcpa_pkg::F_NDIMS;
-      end
-      tcpa_pkg::F_MODE: begin
-        if (cfg_data_i > 32'd2) pay_err = tcpa_pkg::E_PAYLOAD;
-        nfld = tcpa_pkg::F_NDIMS;
-      end
-      tcpa_pkg::F_NDIMS: begin
-        if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_pkg::E_PAYLOAD;
-        nd_d = cfg_data_i;
-        d_d = 8'd0;
-        nfld = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
-      end
-      tcpa_pkg::F_BOUND: begin
-        if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
-        d_d = d_q + 8'd1;
-        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_EPILOG;
-      end
-      tcpa_pkg::F_EPILOG: begin
-        if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
-        nfld = tcpa_pkg::F_DELAY0;
-      end
-      tcpa_pkg::F_DELAY0: nfld = tcpa_pkg::F_DELAYR;
-      tcpa_pkg::F_DELAYR: nfld = tcpa_pkg::F_DELAYC;
-      tcpa_pkg::F_DELAYC: nfld = tcpa_pkg::F_NTERMS;
-      tcpa_pkg::F_NTERMS: begin
-        if (cfg_data_i > tcpa_pkg::NTERM) pay_err = tcpa_pkg::E_PAYLOAD;
-        nt_d = cfg_data_i;
-        t_d = 8'd0;
-        nfld = (cfg_data_i == 32'd0) ? tcpa_pkg::F_END : tcpa_pkg::F_TSIG;
-      end
-      tcpa_pkg::F_TSIG: begin
-        if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_pkg::E_PAYLOAD;
-        nfld = tcpa_pkg::F_TNCONS;
-      end
-      tcpa_pkg::F_TNCONS, tcpa_pkg::F_NCONS: begin
-        if (cfg_data_i > tcpa_pkg::NCONS) pay_err = tcpa_pkg::E_PAYLOAD;
-        nc_d = cfg_data_i;
-        c_d = 8'd0;
-        if (cfg_data_i != 32'd0) nfld = tcpa_pkg::F_CKIND;
-        else if (fld_q == tcpa_pkg::F_NCONS || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
-        else begin
-          nfld = tcpa_pkg::F_TSIG;
-          t_d = t_q + 8'd1;
+    gii_d = gii_q;
+    gd0_d = gd0_q;
+    gdr_d = gdr_q;
+    if (acc && st_q == S_PAY) begin
+      case (fld_q)
+        tcpa_pkg::F_DATA: begin
+          if (ptype_q == tcpa_pkg::PKT_REGCFG &&
+              (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
+            pay_err = tcpa_pkg::E_PAYLOAD;
+          if (ptype_q == tcpa_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
+            pay_err = tcpa_pkg::E_PAYLOAD;
+          if (ptype_q == tcpa_pkg::PKT_IODATA && pidx_q == 32'd0 &&
+              cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)
+            pay_err = tcpa_pkg::E_PAYLOAD;
         end
-      end
-      tcpa_pkg::F_CKIND: begin
-        if (cfg_data_i > 32'd1) pay_err = tcpa_pkg::E_PAYLOAD;
-        d_d = 8'd0;
-        nfld = tcpa_pkg::F_CCOEF;
-      end
-      tcpa_pkg::F_CCOEF: begin
-        d_d = d_q + 8'd1;
-        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_CKONST;
-      end
-      tcpa_pkg::F_CKONST: begin
-        c_d = c_q + 8'd1;
-        if ({24'd0, c_q} + 32'd1 < nc_q) nfld = tcpa_pkg::F_CKIND;
-        else if (ptype_q == tcpa_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
-        else begin
-          nfld = tcpa_pkg::F_TSIG;
-          t_d = t_q + 8'd1;
+        tcpa_pkg::F_II: begin
+          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          gii_d = cfg_data_i;
+          nfld = tcpa_pkg::F_NDIMS;
         end
-      end
-      tcpa_pkg::F_PHASE: begin
-        if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
-        nfld = tcpa_pkg::F_BASE;
-      end
-      tcpa_pkg::F_BASE: nfld = tcpa_pkg::F_ROWCOEF;
-      tcpa_pkg::F_ROWCOEF: nfld = tcpa_pkg::F_COLCOEF;
-      tcpa_pkg::F_COLCOEF: begin
-        d_d = 8'd0;
-        nfld = tcpa_pkg::F_STRIDE;
-      end
-      tcpa_pkg::F_STRIDE: begin
-        d_d = d_q + 8'd1;
-        if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_NCONS;
-      end
-      default: pay_err = tcpa_pkg::E_PAYLOAD;  // F_END: a word too many
-    endcase
-    // the packet's last word must end the parse
-    if (pidx_q + 32'd1 == pn_q && nfld != tcpa_pkg::F_END && fld_q != tcpa_pkg::F_DATA)
-      pay_err = tcpa_pkg::E_PAYLOAD;
+        tcpa_pkg::F_MODE: begin
+          if (cfg_data_i > 32'd2) pay_err = tcpa_pkg::E_PAYLOAD;
+          nfld = tcpa_pkg::F_NDIMS;
+        end
+        tcpa_pkg::F_NDIMS: begin
+          if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_pkg::E_PAYLOAD;
+          nd_d = cfg_data_i;
+          d_d = 8'd0;
+          nfld = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
+        end
+        tcpa_pkg::F_BOUND: begin
+          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          d_d = d_q + 8'd1;
+          if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_EPILOG;
+        end
+        tcpa_pkg::F_EPILOG: begin
+          if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          nfld = tcpa_pkg::F_DELAY0;
+        end
+        tcpa_pkg::F_DELAY0: begin
+          gd0_d = cfg_data_i;
+          nfld = tcpa_pkg::F_DELAYR;
+        end
+        tcpa_pkg::F_DELAYR: begin
+          gdr_d = cfg_data_i;
+          nfld = tcpa_pkg::F_DELAYC;
+        end
+        tcpa_pkg::F_DELAYC: begin
+          if (!delays_ok(gd0_q, gdr_q, cfg_data_i, prows_q, pcols_q, gii_q))
+            pay_err = tcpa_pkg::E_PAYLOAD;
+          nfld = tcpa_pkg::F_NTERMS;
+        end
+        tcpa_pkg::F_NTERMS: begin
+          if (cfg_data_i > tcpa_pkg::NTERM) pay_err = tcpa_pkg::E_PAYLOAD;
+          nt_d = cfg_data_i;
+          t_d = 8'd0;
+          nfld = (cfg_data_i == 32'd0) ? tcpa_pkg::F_END : tcpa_pkg::F_TSIG;
+        end
+        tcpa_pkg::F_TSIG: begin
+          if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_pkg::E_PAYLOAD;
+          nfld = tcpa_pkg::F_TNCONS;
+        end
+        tcpa_pkg::F_TNCONS, tcpa_pkg::F_NCONS: begin
+          if (cfg_data_i > tcpa_pkg::NCONS) pay_err = tcpa_pkg::E_PAYLOAD;
+          nc_d = cfg_data_i;
+          c_d = 8'd0;
+          if (cfg_data_i != 32'd0) nfld = tcpa_pkg::F_CKIND;
+          else if (fld_q == tcpa_pkg::F_NCONS || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+          else begin
+            nfld = tcpa_pkg::F_TSIG;
+            t_d = t_q + 8'd1;
+          end
+        end
+        tcpa_pkg::F_CKIND: begin
+          if (cfg_data_i > 32'd1) pay_err = tcpa_pkg::E_PAYLOAD;
+          d_d = 8'd0;
+          nfld = tcpa_pkg::F_CCOEF;
+        end
+        tcpa_pkg::F_CCOEF: begin
+          d_d = d_q + 8'd1;
+          if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_CKONST;
+        end
+        tcpa_pkg::F_CKONST: begin
+          c_d = c_q + 8'd1;
+          if ({24'd0, c_q} + 32'd1 < nc_q) nfld = tcpa_pkg::F_CKIND;
+          else if (ptype_q == tcpa_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+          else begin
+            nfld = tcpa_pkg::F_TSIG;
+            t_d = t_q + 8'd1;
+          end
+        end
+        tcpa_pkg::F_PHASE: begin
+          if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          nfld = tcpa_pkg::F_BASE;
+        end
+        tcpa_pkg::F_BASE: nfld = tcpa_pkg::F_ROWCOEF;
+        tcpa_pkg::F_ROWCOEF: nfld = tcpa_pkg::F_COLCOEF;
+        tcpa_pkg::F_COLCOEF: begin
+          d_d = 8'd0;
+          nfld = tcpa_pkg::F_STRIDE;
+        end
+        tcpa_pkg::F_STRIDE: begin
+          d_d = d_q + 8'd1;
+          if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_NCONS;
+        end
+        default: pay_err = tcpa_pkg::E_PAYLOAD;  // F_END: a word too many
+      endcase
+      // the packet's last word must end the parse
+      if (pidx_q + 32'd1 == pn_q && nfld != tcpa_pkg::F_END && fld_q != tcpa_pkg::F_DATA)
+        pay_err = tcpa_pkg::E_PAYLOAD;
+    end
   end
 
   assign fin_crc = crc_word(crc_q, cfg_data_i) ^ 32'hFFFFFFFF;
@@ -453,6 +494,9 @@ module tcpa_cfg_loader (
       nd_q <= '0;
       nt_q <= '0;
       nc_q <= '0;
+      gii_q <= '0;
+      gd0_q <= '0;
+      gdr_q <= '0;
       sgc_q <= '0;
       srow0_q <= '0;
       scol0_q <= '0;
@@ -493,6 +537,9 @@ module tcpa_cfg_loader (
       nd_q <= nd_d;
       nt_q <= nt_d;
       nc_q <= nc_d;
+      gii_q <= gii_d;
+      gd0_q <= gd0_d;
+      gdr_q <= gdr_d;
       sgc_q <= sgc_d;
       srow0_q <= srow0_d;
       scol0_q <= scol0_d;

@@ -2,9 +2,11 @@
 //
 //   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
+//            [--cfg-gaps N]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
-// port, then clocks it from cycle 0 (the first cycle with run_o high) until
+// port (--cfg-gaps N: N idle cycles after every word, valid low and
+// garbage on the data lines, as a bus with bubbles would), then clocks it from cycle 0 (the first cycle with run_o high) until
 // done_o or the cycle limit. Every cycle it reads the dbg_* ports (the
 // events of that cycle, sampled before the clock edge that ends it), turns
 // them into trace.md lines and writes them sorted canonically; faults that
@@ -47,6 +49,7 @@ struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
              *banks = nullptr, *live = nullptr;
   long max_cycles = 100000;
+  long cfg_gaps = 0;  // idle cycles after every stream word
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
 };
 
@@ -68,7 +71,8 @@ int parse_args(int argc, char **argv, Options &o) {
     std::string a = argv[i];
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
-         a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream") && i + 1 < argc) {
+         a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" ||
+         a == "--cfg-gaps") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
       else if (a == "--trace-stream") o.live = v;
@@ -77,7 +81,14 @@ int parse_args(int argc, char **argv, Options &o) {
       }
       else if (a == "--fst") o.fst = v;
       else if (a == "--dump-banks") o.banks = v;
-      else {
+      else if (a == "--cfg-gaps") {
+        char *end;
+        o.cfg_gaps = strtol(v, &end, 10);
+        if (*end || end == v || o.cfg_gaps < 0 || o.cfg_gaps > 1000) {
+          fprintf(stderr, "tcpa-rtl: --cfg-gaps: expected 0..1000 idle cycles: %s\n", v);
+          return 3;
+        }
+      } else {
         char *end;
         o.max_cycles = strtol(v, &end, 10);
         if (*end || o.max_cycles <= 0) {
@@ -94,7 +105,8 @@ int parse_args(int argc, char **argv, Options &o) {
   }
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] "
-                    "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]\n");
+                    "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
+                    "[--cfg-gaps N]\n");
     return 3;
   }
   return 0;
@@ -156,11 +168,25 @@ int dump_banks(Sim &sim, const char *dir) {
   return rtl_bank_files_write(dir, data, "tcpa-rtl");
 }
 
-// Returns the loader's error code after feeding the stream (0: started).
-int feed_stream(Sim &sim, const std::vector<uint32_t> &w) {
+// Clocks `gaps` cycles with cfg_valid_i low and a changing garbage word
+// on cfg_data_i (a loader must ignore the data lines while valid is low).
+void idle_cycles(Sim &sim, long gaps, uint32_t &garbage) {
+  for (long g = 0; g < gaps; g++) {
+    garbage = garbage * 1664525u + 1013904223u;
+    sim.top->cfg_valid_i = 0;
+    sim.top->cfg_last_i = g & 1;
+    sim.top->cfg_data_i = garbage;
+    sim.tick();
+  }
+}
+
+// Returns the loader's error code after feeding the stream (0: started),
+// with `gaps` idle cycles after every accepted word.
+int feed_stream(Sim &sim, const std::vector<uint32_t> &w, long gaps) {
   Vtcpa_top *t = sim.top;
   size_t i = 0;
   long guard = 0;
+  uint32_t garbage = 0x9e3779b9u;
   while (i < w.size() && !t->err_o && guard++ < (long)w.size() * 4 + 16) {
     t->cfg_valid_i = 1;
     t->cfg_data_i = w[i];
@@ -169,6 +195,7 @@ int feed_stream(Sim &sim, const std::vector<uint32_t> &w) {
     bool acc = t->cfg_ready_o;
     sim.tick();
     if (acc) i++;
+    if (acc && i < w.size()) idle_cycles(sim, gaps, garbage);
   }
   t->cfg_valid_i = 0;
   t->cfg_last_i = 0;
@@ -226,7 +253,7 @@ int main(int argc, char **argv) {
   sim.top->rst_ni = 1;
   sim.tick();
 
-  int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words);
+  int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words, o.cfg_gaps);
   if (code) {
     fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
             o.stream, code, rtl_collect_error_name(code));

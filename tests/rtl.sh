@@ -158,6 +158,28 @@ check "underflow_early: reading an empty FIFO is a traced fault (exit 1)" $?
 [ -s "$tmp/uf.fst" ] && head -c 1 "$tmp/uf.fst" | od -An -tx1 | grep -q '00'
 check "--fst writes an FST waveform" $?
 
+# -- a stream port with bubbles -------------------------------------------------
+# The loader takes a word only when cfg_valid_i is high: --cfg-gaps N holds
+# valid low for N cycles after every word, with garbage on the data lines
+# and cfg_last_i toggling. The parser once moved its term and constraint
+# counters on such idle cycles. matmul on 2x2 (GC terms with constraints,
+# AGs, wrappers) must run to the same trace with 0, 1 and 3 idle cycles.
+"$TCPA" run regress/programs/matmul.pla --engine model --pes 2x2 --param N=2 --param M=3 \
+  --param K=4 --seed 5 --out-dir "$tmp/mm" >"$tmp/mm.log" 2>&1
+check "matmul N=2 M=3 K=4 on 2x2: compiled and instantiated" $?
+"$RTL" "$tmp/mm/config.bin" --trace "$tmp/mm0.trace" >"$tmp/mm0.log" 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(grep -vc '^#' "$tmp/mm0.trace")" -gt 100 ]
+check "matmul on 2x2: the stream fed a word per cycle runs to done (exit $st)" $?
+for g in 1 3; do
+  "$RTL" "$tmp/mm/config.bin" --cfg-gaps $g --trace "$tmp/mm$g.trace" >"$tmp/mm$g.log" 2>&1
+  st=$?
+  [ $st -eq 0 ] && diff <(grep -v '^#' "$tmp/mm0.trace") <(grep -v '^#' "$tmp/mm$g.trace") >/dev/null
+  check "matmul on 2x2: with $g idle cycles after every stream word, the same trace (exit $st)" $?
+done
+"$RTL" "$tmp/mm/config.bin" --cfg-gaps x >/dev/null 2>&1
+check "--cfg-gaps x: usage error, exit 3" $([ $? -eq 3 ]; echo $?)
+
 # -- the loader rejects bad streams -----------------------------------------------
 cp "$tmp/timing_example.bin" "$tmp/badcrc.bin"
 printf '\x55' | dd of="$tmp/badcrc.bin" bs=1 seek=40 conv=notrunc status=none

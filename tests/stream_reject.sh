@@ -111,4 +111,35 @@ check "bitextract: stream-poke --fields names the first WRAPPER word sinks0-3 wi
 "$TCPA" stream-poke "$s" --word "$w" --xor 0xff000000 -o "$tmp/wb.bin" >/dev/null 2>&1 &&
   reject "bitextract: WRAPPER sink 3 select byte xor 0xff (past the sources, CRC fixed)" "$tmp/wb.bin" \
     'sink 3 selects source' $((4 * hdr)) 10 'bad payload'
+
+# GC start delays (docs/stream.md, docs/timing.md section 2): every PE of
+# the packet's region must start within [0, (gc.history - 1) * ii] cycles.
+# bitextract on 1x2 has ii 2 and gc.history 128 (cap 254); the second PE's
+# delay is delay0 + delay_col. stream-poke fixes the CRC, so the payload
+# check refuses it, at the GC packet's byte offset, in the model and the RTL.
+g=$(awk '$3 == "gc" && $8 == "delay_col" { print $1; exit }' "$tmp/fields")
+ghdr=$(awk -v w="$g" '$1 == w { p = $2 } $8 == "hdr0" { h[$2] = $1 } END { print h[p] }' "$tmp/fields")
+field() { awk -v f="$1" '$3 == "gc" && $8 == f { print $9; exit }' "$tmp/fields"; }
+gii=$(( $(field ii) )) gd0=$(( $(field delay0) )) gdc=$(( $(field delay_col) ))
+[ -n "$g" ] && [ -n "$ghdr" ] && [ "$gii" = 2 ] && [ "$gd0" = 0 ] && [ "$((gdc < 254))" = 1 ]
+check "bitextract: the GC packet's delay_col is word $g (header word $ghdr), ii $gii, delay0 $gd0, delay_col $gdc" $?
+for c in "255 rejected" "266 rejected" "-10 rejected" "254 accepted"; do
+  set -- $c; v=$1
+  "$TCPA" stream-poke "$s" --word "$g" --xor $(( (gdc ^ v) & 0xffffffff )) -o "$tmp/gd.bin" >/dev/null 2>&1
+  check "bitextract: delay_col poked to $v" $?
+  if [ "$2" = rejected ]; then
+    reject "bitextract: GC start delay $v of PE (0,1) (history allows 254 cycles, CRC fixed)" "$tmp/gd.bin" \
+      "start delay $v of PE \\(0,1\\) (exceeds the control-signal history|out of range)" $((4 * ghdr)) 10 'bad payload'
+    continue
+  fi
+  "$TCPA" sim "$tmp/gd.bin" >/dev/null 2>&1
+  st=$?; [ $st -le 1 ]
+  check "bitextract: GC start delay 254 of PE (0,1), the history's last step, is accepted by the model (exit $st)" $?
+  if fresh "$RTL"; then
+    "$RTL" "$tmp/gd.bin" --trace "$tmp/r.trace" >/dev/null 2>"$tmp/err"
+    st=$?
+    [ $st -le 1 ] && [ "$(grep -vc '^#' "$tmp/r.trace")" -gt 0 ]
+    check "bitextract: GC start delay 254 of PE (0,1) is accepted by the RTL loader and runs (exit $st)" $?
+  fi
+done
 exit $fail
