@@ -187,6 +187,9 @@ int64_t inst_pe_delay(const inst *x, int k);
 /* Returns the fibre { J : (J, K=k) in s } of a set over [J, K] (split). */
 __isl_give isl_set *inst_split(const inst *x, __isl_keep isl_set *s, int k);
 
+/* Returns s(J) = sum seq[k] * J_k of the point pt (J in dimension order). */
+int64_t inst_point_seq(const inst *x, __isl_keep isl_point *pt);
+
 /* Returns s(J) of the lexicographically... the smallest sequence number in
  * a nonempty set over J, or -1 when empty. */
 int64_t inst_first_seq(const inst *x, __isl_keep isl_set *s);

@@ -294,6 +294,16 @@ int64_t inst_first_seq(const inst *x, isl_set *s) {
   return seq;
 }
 
+int64_t inst_point_seq(const inst *x, __isl_keep isl_point *pt) {
+  int64_t s = 0;
+  for (int k = 0; k < x->n; k++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
+    s += x->seq[k] * isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  return s;
+}
+
 int inst_partition(isl_set *d, isl_set **c, int nc, isl_set ***out) {
   int n = 1, cap = 8;
   isl_set **D = malloc((size_t)cap * sizeof *D);

@@ -67,12 +67,7 @@ static int inst_fifo_push(inst_fifo_list *l, int64_t s, int64_t c) {
 /* Returns isl_stat_ok after appending pi * s(J) + add for point J. */
 static isl_stat inst_fifo_point(__isl_take isl_point *pt, void *user) {
   inst_fifo_acc *a = user;
-  int64_t s = 0;
-  for (int k = 0; k < a->x->n; k++) {
-    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
-    s += a->x->seq[k] * isl_val_get_num_si(v);
-    isl_val_free(v);
-  }
+  int64_t s = inst_point_seq(a->x, pt);
   isl_point_free(pt);
   if (inst_fifo_push(a->out, s, (int64_t)a->x->m->ii * s + a->add)) {
     a->oom = 1;

@@ -126,12 +126,7 @@ typedef struct {
 /* Returns isl_stat_ok after marking the point's sequence number. */
 static isl_stat inst_pt_mark(__isl_take isl_point *pt, void *user) {
   inst_pts *ps = user;
-  int64_t s = 0;
-  for (int d = 0; d < ps->x->n; d++) {
-    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, d);
-    s += ps->x->seq[d] * isl_val_get_num_si(v);
-    isl_val_free(v);
-  }
+  int64_t s = inst_point_seq(ps->x, pt);
   isl_point_free(pt);
   if (s >= 0 && s < ps->x->P) ps->mark[s] = 1;
   return isl_stat_ok;
