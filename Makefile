@@ -51,6 +51,17 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The git revision, for `tcpa --version` (compiler/version.c): the file is
+# rewritten only when the revision changes, so only version.o recompiles.
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(BUILD)/gen/git_rev.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
+$(BUILD)/obj/compiler/version.o: $(BUILD)/gen/git_rev.txt
+$(BUILD)/obj/compiler/version.o: override CFLAGS += -DTCPA_GIT_REV='"$(GIT_REV)"'
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/lib/libtcpa.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
