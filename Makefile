@@ -78,8 +78,15 @@ $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
+# make test: the fast tier; make test-full: every test (docs/testing.md).
+# T='engine* test_map*' runs the test programs matching those globs.
+.PHONY: test-full
 test: $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
-	@BUILD=$(BUILD) bash tests/run.sh
+	@BUILD=$(BUILD) TCPA_TIER=fast bash tests/run.sh $(T)
+
+test-full: $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
+test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+	@BUILD=$(BUILD) TCPA_TIER=full bash tests/run.sh $(T)
 
 demo: $(BUILD)/bin/tcpa
 	@BUILD=$(BUILD) bash scripts/demo.sh
@@ -95,19 +102,22 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ==== RTL (owner: rtl/, tb/rtl_*, scripts/synth.sh) ========================
+# ==== RTL (owner: rtl/, tb/, scripts/synth.sh) ===============================
 # build/gen/tcpa_isa_pkg.sv: the instruction layout, printed from isa.h by
-# tb/gen_isa_pkg.c. build/rtl/<cfg>/: the parameter package of
-# configs/<cfg>.ini (tcpa arch --sv), a C header derived from it for the
-# harness, and the Verilator model + harness tcpa-rtl of that configuration
-# (RTL_CFG, default `default`; build/bin/tcpa-rtl is the default one).
-RTL_CFG   ?= default
+# tb/gen_isa_pkg.c; build/gen/tcpa_params_pkg.sv: the parameter package of
+# configs/default.ini (lint, synthesis). The Verilated harnesses are built
+# by the one recipe of tb/harness.mk into the harness cache
+# build/harness/<kind>-<key>/, through `tcpa harness` (docs/rtl.md
+# "Harness cache"): any configuration file, rebuilt whenever anything that
+# goes into it changes. `make rtl` builds the default configuration's and
+# links it as build/bin/tcpa-rtl (`make rtl RTL_ARCH=FILE` another one's);
+# the engines build the one they need when it is missing.
+RTL_ARCH  ?= configs/default.ini
 RTL_SV    := rtl/tcpa_pkg.sv $(filter-out rtl/tcpa_pkg.sv,$(sort $(wildcard rtl/tcpa_*.sv)))
-RTL_TB    := tb/rtl_main.cpp tb/rtl_events.h tb/rtl_collect.h
 VERILATOR ?= verilator
+include tb/harness.mk
 
-.PHONY: rtl rtl-lint synth
-.PRECIOUS: $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/rtl/%/tcpa_params_pkg.sv
+.PHONY: rtl rtl-lint synth harness-rtl harness-mutants harness-sc
 
 $(BUILD)/tb/gen_isa_pkg: tb/gen_isa_pkg.c compiler/isa.h | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
@@ -121,30 +131,14 @@ $(BUILD)/gen/tcpa_params_pkg.sv: configs/default.ini $(BUILD)/bin/tcpa
 	@mkdir -p $(dir $@)
 	$(BUILD)/bin/tcpa arch $< --sv -o $@
 
-# (rewritten only when its text changes, so relinking tcpa rebuilds no RTL)
-$(BUILD)/rtl/%/tcpa_params_pkg.sv: configs/%.ini $(BUILD)/bin/tcpa
-	@mkdir -p $(dir $@)
-	$(BUILD)/bin/tcpa arch $< --sv -o $@.new
-	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+# The harnesses of RTL_ARCH, built when missing (a progress line each).
+harness-rtl harness-mutants harness-sc: harness-%: $(BUILD)/bin/tcpa $(BUILD)/gen/tcpa_isa_pkg.sv
+	@$(BUILD)/bin/tcpa harness --arch $(RTL_ARCH) --kind $* >/dev/null
+harness-sc: $(BUILD)/lib/libtcpa.a
 
-$(BUILD)/rtl/%/tcpa_params.h: $(BUILD)/rtl/%/tcpa_params_pkg.sv
-	sed -n -e 's/^ *localparam int unsigned \([A-Z0-9_]*\) *= *\([0-9]*\);.*/#define TCPA_\1 \2/p' \
-	  -e "s/^ *localparam logic \[63:0\] ARCH_FINGERPRINT = 64'h\([0-9a-f]*\);.*/#define TCPA_ARCH_FINGERPRINT 0x\1ull/p" \
-	  $< > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/rtl/%/tcpa-rtl: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) $(BUILD)/rtl/%/tcpa_params_pkg.sv \
-                        $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv
-	flock $(BUILD)/rtl/$*/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --top-module tcpa_top \
-	  -Mdir $(BUILD)/rtl/$*/obj -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/$*) -I$(abspath tb)" \
-	  rtl/lint_waivers.vlt $(BUILD)/rtl/$*/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
-	  $(RTL_SV) $(abspath tb/rtl_main.cpp) -o $(abspath $@) > $(BUILD)/rtl/$*/build.log 2>&1 \
-	  || { tail -30 $(BUILD)/rtl/$*/build.log; exit 1; }
-
-$(BUILD)/bin/tcpa-rtl: $(BUILD)/rtl/default/tcpa-rtl
-	@mkdir -p $(dir $@)
-	cp $< $@
-
-rtl: $(BUILD)/rtl/$(RTL_CFG)/tcpa-rtl $(BUILD)/bin/tcpa-rtl
+rtl: harness-rtl
+	@mkdir -p $(BUILD)/bin
+	ln -sf "$$($(BUILD)/bin/tcpa harness --arch $(RTL_ARCH))" $(BUILD)/bin/tcpa-rtl
 
 rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	$(VERILATOR) --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt $^ $(RTL_SV)
@@ -152,43 +146,17 @@ rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	@BUILD=$(BUILD) bash scripts/synth.sh
 
-# `make test` builds the Verilator models of configs/default.ini
-# (build/bin/tcpa-rtl) and configs/big1d.ini (build/rtl/big1d/tcpa-rtl), a
-# few minutes each on two cores and only when an RTL or harness source
-# changed: tests/rtl.sh and the cosim tests of tests/engine_cli.sh run them
-# (they skip while a harness is missing or stale). One Verilator build at a
-# time: big1d waits for the default one even under make -j.
-test: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
-test: $(BUILD)/bin/tcpa-rtl $(BUILD)/rtl/big1d/tcpa-rtl
-demo: $(BUILD)/bin/tcpa-rtl $(BUILD)/rtl/big1d/tcpa-rtl $(BUILD)/tests/tools/refimpl
-$(BUILD)/rtl/big1d/tcpa-rtl: | $(BUILD)/rtl/default/tcpa-rtl
-
-.PHONY: test-rtl
-test-rtl: $(BUILD)/bin/tcpa-rtl $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
-	@BUILD=$(BUILD) bash tests/rtl.sh
-# tcpa signoff (compiler/cli_signoff.c, docs/regress.md): for the parameter
-# package it writes into SIGNOFF_DIR (any configuration, seen or not):
-# the harness header, the Verilated model + harness with line and toggle
-# coverage (scripts/signoff-coverage.cpp writes the counters at the end of
-# each run into $TCPA_COVERAGE_DIR), and the Yosys cell table (synth.sh on
-# that package). Only when SIGNOFF_DIR is given. Toggle coverage of signals
-# up to 32 bits, the model's C++ at -O0 (docs/regress.md "Sign-off": a 4x4
-# array's coverage model in minutes, not hours).
+# The fast tier (make test) runs on the default configuration's rtl and
+# mutants harnesses, built first, one after the other (each Verilator
+# build uses every core); the full tier builds the others as it needs them.
+test: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv harness-rtl harness-mutants
+harness-mutants: | harness-rtl
+demo: harness-rtl $(BUILD)/tests/tools/refimpl
+# tcpa signoff (compiler/cli_signoff.c, docs/regress.md): the Yosys cell
+# table of the parameter package it writes into SIGNOFF_DIR (any
+# configuration, seen or not; synth.sh on that package). Its coverage
+# model is the `cov` harness of the cache (tb/harness.mk).
 ifdef SIGNOFF_DIR
-$(SIGNOFF_DIR)/tcpa_params.h: $(SIGNOFF_DIR)/tcpa_params_pkg.sv
-	sed -n -e 's/^ *localparam int unsigned \([A-Z0-9_]*\) *= *\([0-9]*\);.*/#define TCPA_\1 \2/p' \
-	  -e "s/^ *localparam logic \[63:0\] ARCH_FINGERPRINT = 64'h\([0-9a-f]*\);.*/#define TCPA_ARCH_FINGERPRINT 0x\1ull/p" \
-	  $< > $@.tmp && mv $@.tmp $@
-
-$(SIGNOFF_DIR)/tcpa-rtl-cov: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) scripts/signoff-coverage.cpp scripts/signoff-coverage.vlt \
-                             $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(SIGNOFF_DIR)/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv
-	flock $(SIGNOFF_DIR)/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --coverage-line --coverage-toggle \
-	  --coverage-max-width 32 --top-module tcpa_top -Mdir $(SIGNOFF_DIR)/obj -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0" \
-	  -CFLAGS "-I$(abspath $(SIGNOFF_DIR)) -I$(abspath tb)" -LDFLAGS "-Wl,--wrap=_ZN13VerilatedSymsD2Ev" \
-	  rtl/lint_waivers.vlt scripts/signoff-coverage.vlt $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
-	  $(RTL_SV) $(abspath tb/rtl_main.cpp) $(abspath scripts/signoff-coverage.cpp) -o $(abspath $@) \
-	  > $(SIGNOFF_DIR)/build.log 2>&1 || { tail -30 $(SIGNOFF_DIR)/build.log; exit 1; }
-
 $(SIGNOFF_DIR)/synth/table.txt: $(RTL_SV) scripts/synth.sh $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	@mkdir -p $(SIGNOFF_DIR)/gen
 	cp $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv $(SIGNOFF_DIR)/gen/
@@ -197,30 +165,12 @@ endif
 # ==== end RTL ================================================================
 
 # ==== fault injection (owner: tests/faults.sh, compiler/cli_poke.c) =========
-# build/rtl/mutants/tcpa-rtl: the default configuration's Verilator model
-# built with +define+TCPA_MUTANTS, so the mutation hooks of rtl/*.sv exist;
-# `tcpa-rtl STREAM +mutant=N` selects one (docs/rtl.md "Fault injection").
-# Same sources, parameters and harness as the RTL block's default model;
-# built after it (one Verilator build at a time), its C++ at -O0 since
-# tests/faults.sh runs it only on short streams. Built with
-# --x-initial unique --x-assign unique: without plusargs every variable
-# starts at zero as in the default model; with +verilator+rand+reset+2
-# +verilator+seed+N each one starts random (tests/xinit.sh).
-$(BUILD)/rtl/mutants/tcpa-rtl: $(RTL_SV) rtl/lint_waivers.vlt $(RTL_TB) $(BUILD)/rtl/default/tcpa_params_pkg.sv \
-                              $(BUILD)/rtl/default/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv \
-                              | $(BUILD)/rtl/default/tcpa-rtl
-	@mkdir -p $(dir $@)
-	flock $(BUILD)/rtl/default/.lock $(VERILATOR) --cc --exe --build -O1 -j 2 --trace-fst --top-module tcpa_top \
-	  +define+TCPA_MUTANTS --x-initial unique --x-assign unique -Mdir $(BUILD)/rtl/mutants/obj \
-	  -CFLAGS "-O0 -I$(abspath $(BUILD)/rtl/default) -I$(abspath tb)" \
-	  rtl/lint_waivers.vlt $(BUILD)/rtl/default/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
-	  $(RTL_SV) $(abspath tb/rtl_main.cpp) -o $(abspath $@) > $(BUILD)/rtl/mutants/build.log 2>&1 \
-	  || { tail -30 $(BUILD)/rtl/mutants/build.log; exit 1; }
-
+# The mutants harness (tcpa harness --kind mutants; tb/harness.mk): the RTL
+# with +define+TCPA_MUTANTS, so the mutation hooks of rtl/*.sv exist;
+# `tcpa-rtl STREAM +mutant=N` selects one (docs/rtl.md "Fault injection");
+# random initial values with +verilator+rand+reset+2 (tests/xinit.sh).
 .PHONY: rtl-mutants
-rtl-mutants: $(BUILD)/rtl/mutants/tcpa-rtl
-
-test: $(BUILD)/rtl/mutants/tcpa-rtl
+rtl-mutants: harness-mutants
 # ==== end fault injection ====================================================
 
 # ==== fuzzing (owner: fuzz/, tests/fuzz.sh, docs/fuzz.md) ===================
@@ -260,7 +210,6 @@ $(FUZZ_BUILD)/seeds/.stamp: fuzz/seeds.sh $(BUILD)/bin/tcpa $(wildcard regress/p
 	BUILD=$(BUILD) bash fuzz/seeds.sh $(FUZZ_BUILD)/seeds
 	@touch $@
 
-test: fuzz
 
 .PHONY: fuzz-clean
 fuzz-clean:
@@ -286,38 +235,11 @@ $(FST_OBJ): $(BUILD)/obj/fst/%.o: | $(SETUP_STAMP)
 	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $(FST_DIR)/$*.c -o $@
 
 # ==== SystemC engine (owner: tb/sc_*, compiler/engine_systemc.c) ============
-# build/rtl/sc-<cfg>/tcpa-sc: the RTL of configs/<cfg>.ini built with
-# verilator --sc (a SystemC module) and linked with the SystemC harness
-# tb/sc_*.cpp, the C model and the lockstep checker (libtcpa.a) and the
-# SystemC kernel; build/bin/tcpa-sc is the default configuration's
-# (`tcpa run --engine systemc`, docs/rtl.md "SystemC"; `make systemc
-# SC_CFG=big1d` builds another one). Same Verilator and C++ flags as the
-# RTL block's models, and their lock: one Verilator build at a time.
-SC_CFG ?= default
-SC_SRC := tb/sc_main.cpp tb/sc_model.cpp tb/sc_tb.cpp
-SC_DEP := $(SC_SRC) tb/sc_model.h tb/sc_tb.h tb/rtl_collect.h tb/rtl_events.h tb/lockstep.h
-SC_LIBS = $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc)
-
-$(BUILD)/rtl/sc-%/tcpa-sc: $(RTL_SV) rtl/lint_waivers.vlt $(SC_DEP) $(BUILD)/rtl/%/tcpa_params_pkg.sv \
-                          $(BUILD)/rtl/%/tcpa_params.h $(BUILD)/gen/tcpa_isa_pkg.sv $(BUILD)/lib/libtcpa.a
-	@mkdir -p $(dir $@) $(BUILD)/rtl/$*
-	@rm -f $@  # Verilator's makefile relinks only a missing binary (libtcpa.a is no prerequisite there)
-	flock $(BUILD)/rtl/$*/.lock $(VERILATOR) --sc --exe --build -O1 -j 2 --top-module tcpa_top \
-	  -Mdir $(BUILD)/rtl/sc-$*/obj \
-	  -CFLAGS "-O1 -I$(abspath $(BUILD)/rtl/$*) -I$(abspath tb) -I$(abspath compiler) -I$(abspath cmodel)" \
-	  -LDFLAGS "$(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) $(SC_LIBS) $(LDLIBS)" \
-	  rtl/lint_waivers.vlt $(BUILD)/rtl/$*/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv \
-	  $(RTL_SV) $(abspath $(SC_SRC)) -o $(abspath $@) > $(BUILD)/rtl/sc-$*/build.log 2>&1 \
-	  || { tail -30 $(BUILD)/rtl/sc-$*/build.log; exit 1; }
-
-$(BUILD)/bin/tcpa-sc: $(BUILD)/rtl/sc-default/tcpa-sc
-	@mkdir -p $(dir $@)
-	cp $< $@
-
+# The sc harness (tcpa harness --kind sc; tb/harness.mk): the RTL built
+# with verilator --sc and linked with the SystemC harness tb/sc_*.cpp, the
+# C model and the lockstep checker (libtcpa.a) and the SystemC kernel
+# (`tcpa run --engine systemc`, docs/rtl.md "SystemC"). `make systemc`
+# builds the one of RTL_ARCH; the full tier builds those it runs.
 .PHONY: systemc
-systemc: $(BUILD)/rtl/sc-$(SC_CFG)/tcpa-sc $(BUILD)/bin/tcpa-sc
-
-# tests/systemc_cli.sh runs it (make test builds it after the RTL models)
-test: $(BUILD)/bin/tcpa-sc
-$(BUILD)/rtl/sc-default/tcpa-sc: | $(BUILD)/rtl/default/tcpa-rtl
+systemc: harness-sc
 # ==== end SystemC engine =====================================================

@@ -49,6 +49,10 @@ uint64_t arch_config_fingerprint(const arch_config *cfg);
 /* Writes the RTL parameter package (SystemVerilog) for `cfg` to `out`. */
 void arch_config_write_sv(const arch_config *cfg, FILE *out);
 
+/* Writes the same parameters as a C header (#define TCPA_<SECTION>_<KEY>)
+ * for the C++ harnesses to `out`. */
+void arch_config_write_h(const arch_config *cfg, FILE *out);
+
 /* Data width of every PE, register and bank word (fixed by spec/arch.md). */
 #define ARCH_DATA_WIDTH 32
 

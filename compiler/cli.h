@@ -52,6 +52,10 @@ int cli_instantiate(int argc, char **argv);
  * fault injection into a stream, CRC recomputed (cli_poke.c). */
 int cli_stream_poke(int argc, char **argv);
 
+/* `tcpa harness [--arch A.ini] [--kind K] [--check | --key]`: builds or
+ * finds a Verilated harness in the cache (cli_harness.c). */
+int cli_harness(int argc, char **argv);
+
 /* `tcpa regress SUITE...`, `--rerun-failed DIR`, `--merge DIR...`: runs
  * suites of `tcpa run` in parallel; junit.xml, summary.json, report.html
  * (cli_regress.c, docs/regress.md). */

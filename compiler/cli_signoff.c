@@ -9,8 +9,8 @@
  *      (DIR/lint.log);
  *   3. synthesis: scripts/synth.sh through the Makefile's SIGNOFF_DIR rule
  *      (Yosys cells per module and the flattened total, DIR/rtl/synth/);
- *   4. the Verilated harness with line and toggle coverage
- *      (DIR/rtl/tcpa-rtl-cov, the same rule set);
+ *   4. the Verilated harness with line and toggle coverage (tcpa-rtl-cov,
+ *      the `cov` harness of the harness cache, engine_harness.c);
  *   5. the suite (default regress/suites/full) in cosim on A.ini, every run
  *      on every region A.ini offers (`tcpa regress --arch A.ini --engine
  *      cosim --pes all`), the RTL being the coverage harness (TCPA_RTL)
@@ -44,6 +44,7 @@
 #include "cli.h"
 #include "datafile.h"
 #include "diag.h"
+#include "engine.h"
 #include "fileio.h"
 #include "regress.h"
 #include "regress_report.h"
@@ -75,6 +76,7 @@ typedef struct {
   const char *arch, *dir, *suite;
   char adir[SIGNOFF_DIRLEN];     /* absolute DIR */
   char rtl[SIGNOFF_DIRLEN + 8];  /* absolute DIR/rtl */
+  char covbin[4400];             /* the coverage harness (the harness cache) */
   signoff_step st[ST_N];
   char cells[SIGNOFF_MAX_MODULES][3][64]; /* module, cells, variants */
   int ncells;
@@ -272,14 +274,20 @@ static void signoff_synth(signoff_state *s) {
            rc ? rc : s->ncells, s->total_cells);
 }
 
-/* Step 4: the coverage harness. */
+/* Step 4: the coverage harness, from the harness cache (built once per
+ * configuration and set of sources; docs/rtl.md "Harness cache"). */
 static void signoff_build(signoff_state *s) {
   signoff_step *st = &s->st[ST_BUILD];
   st->ran = 1;
-  int rc = signoff_make(s, "tcpa-rtl-cov", "build.log");
-  st->ok = rc == 0;
-  snprintf(st->detail, sizeof st->detail, rc ? "make exit %d (build.log, rtl/build.log)"
-                                              : "rtl/tcpa-rtl-cov (verilator --coverage-line --coverage-toggle)", rc);
+  arch_config cfg;
+  engine_harness_info info;
+  char msg[1024] = "";
+  int rc = arch_config_load(s->arch, &cfg) != 0 ? ENGINE_ERR_INPUT
+           : engine_harness_find(&engine_harness_cov, &cfg, s->arch, 1, &info, msg, sizeof msg);
+  st->ok = rc == ENGINE_OK;
+  if (st->ok) snprintf(s->covbin, sizeof s->covbin, "%s", info.bin);
+  snprintf(st->detail, sizeof st->detail, st->ok ? "%.300s (verilator --coverage-line --coverage-toggle)" : "%.300s",
+           st->ok ? info.bin : msg);
 }
 
 /* Removes the files in dir. */
@@ -298,10 +306,10 @@ static void signoff_empty(const char *dir) {
 /* Step 5: the suite in cosim on every region. */
 static void signoff_regress(signoff_state *s) {
   signoff_step *st = &s->st[ST_REGRESS];
-  char out[SIGNOFF_PATH], cov[SIGNOFF_PATH], bin[SIGNOFF_PATH], log[SIGNOFF_PATH], j[32], t[32], sum[SIGNOFF_PATH];
+  char out[SIGNOFF_PATH], cov[SIGNOFF_PATH], bin[sizeof s->covbin], log[SIGNOFF_PATH], j[32], t[32], sum[SIGNOFF_PATH];
   signoff_path(out, s, "regress");
   signoff_path(cov, s, "cov");
-  snprintf(bin, sizeof bin, "%s/tcpa-rtl-cov", s->rtl);
+  snprintf(bin, sizeof bin, "%s", s->covbin);
   snprintf(j, sizeof j, "%d", s->jobs);
   snprintf(t, sizeof t, "%d", s->timeout);
   signoff_mkdir_p(cov);

@@ -163,22 +163,36 @@ int engine_model_trace_close(FILE *f, const char *tmp, const char *path, char *m
 int engine_model_fst(const engine_config *c, const arch_config *arch, const char *fst, uint64_t t0,
                      uint64_t max_cycles, char *msg, size_t msgsz);
 
-/* A Verilated harness built per configuration (engine_harness.c). */
+/* A Verilated harness kind (engine_harness.c, tb/harness.mk). */
 typedef struct {
-  const char *name;            /* "tcpa-rtl", for messages */
+  const char *name;            /* the binary, "tcpa-rtl" */
+  const char *kind;            /* rtl, mutants, sc, cov: HARNESS_KIND of tb/harness.mk */
   const char *what;            /* "--engine rtl", for messages */
   const char *env;             /* the variable naming a binary instead */
-  const char *make_hint;       /* how to build one by hand */
-  const char *bin_default;     /* under BUILD, for the default configuration */
-  const char *bin_per_cfg;     /* under BUILD, %s = configuration name */
-  const char *params_header;   /* under BUILD, %s = name: carries the fingerprint (NULL: none) */
-  const char *const *tb_prefixes; /* tb/ files it is built from, by prefix; NULL-terminated */
-  int links_model;             /* stale when BUILD/lib/libtcpa.a is newer */
+  const char *const *sources;  /* its harness sources under the root; NULL-terminated */
+  int links_model;             /* links BUILD/lib/libtcpa.a (part of the key) */
 } engine_harness;
 
-/* Returns ENGINE_OK after finding (or building, with a progress line on
- * stderr) the binary of harness h for architecture arch into bin;
- * otherwise ENGINE_ERR_INPUT with msg saying why. */
+/* The four kinds, and the one named `kind` (NULL when none is). */
+extern const engine_harness engine_harness_rtl, engine_harness_mutants, engine_harness_sc, engine_harness_cov;
+const engine_harness *engine_harness_by_kind(const char *kind);
+
+/* Where the harness of one key lives. */
+typedef struct {
+  uint64_t key;                /* 0 when named by $ENV */
+  char dir[4200];              /* BUILD/harness/<kind>-<key> */
+  char bin[4300];              /* dir/<name>, or $ENV */
+  int present;                 /* the binary exists */
+} engine_harness_info;
+
+/* Returns ENGINE_OK after computing where harness h of architecture arch
+ * (read from arch_path, NULL: the default; for messages) lives into *info,
+ * and, when build_it, building it when it is missing (a progress line on
+ * stderr); otherwise ENGINE_ERR_INPUT with msg saying why. */
+int engine_harness_find(const engine_harness *h, const arch_config *arch, const char *arch_path, int build_it,
+                        engine_harness_info *info, char *msg, size_t msgsz);
+
+/* Returns engine_harness_find's status with build_it set; the binary in bin. */
 int engine_harness_locate(const engine_harness *h, const arch_config *arch, const char *arch_path,
                           char *bin, size_t binsz, char *msg, size_t msgsz);
 

@@ -6,10 +6,9 @@
  *   tcpa-rtl WORK/config.bin --trace T [--fst F [--fst-window A:B]] --max-cycles N
  *            --dump-banks WORK/banks
  *
- * Finding the binary: engine_harness.c ($TCPA_RTL, or the harness of the
- * configs/<cfg>.ini with the run's fingerprint, BUILD/bin/tcpa-rtl for the
- * default and BUILD/rtl/<cfg>/tcpa-rtl otherwise, built when missing or
- * stale; an architecture with no file in configs/ exits 2).
+ * Finding the binary: engine_harness.c ($TCPA_RTL, or the harness cache:
+ * the harness of the run's effective configuration and the current
+ * sources, built when missing; docs/rtl.md "Harness cache").
  *
  * After the run: the trace gives the done cycles, the last output bank
  * write and the faults; the bank dumps (<side>_<row>_<col>_<bank>.txt, one
@@ -43,15 +42,9 @@
 #define F_SETPIPE_SZ 1031 /* Linux: fcntl to set a pipe's capacity */
 #endif
 
-/* tcpa-rtl: BUILD/bin/tcpa-rtl, BUILD/rtl/<cfg>/tcpa-rtl. */
-static const char *const engine_rtl_tb[] = {"rtl_", NULL};
-static const engine_harness engine_rtl_harness = {
-    "tcpa-rtl", "--engine rtl", "TCPA_RTL", "make rtl RTL_CFG=<name>", "bin/tcpa-rtl", "rtl/%s/tcpa-rtl",
-    "rtl/%s/tcpa_params.h", engine_rtl_tb, 0};
-
 int engine_rtl_locate(const arch_config *arch, const char *arch_path, char *bin, size_t binsz,
                       char *msg, size_t msgsz) {
-  return engine_harness_locate(&engine_rtl_harness, arch, arch_path, bin, binsz, msg, msgsz);
+  return engine_harness_locate(&engine_harness_rtl, arch, arch_path, bin, binsz, msg, msgsz);
 }
 
 /* Bank dumps of one run, loaded on demand. */

@@ -20,10 +20,10 @@
  * and at a divergence reruns tcpa-rtl for the waveform around it as for
  * cosim (the verdict says where cycle 0 lies in tcpa-rtl's FST).
  *
- * Finding the binary: engine_harness.c ($TCPA_SC, or BUILD/bin/tcpa-sc for
- * configs/default.ini and BUILD/rtl/sc-<cfg>/tcpa-sc for the configs/<cfg>.ini
- * with the run's fingerprint; built when missing, or older than a source of
- * the RTL or of the harness or than BUILD/lib/libtcpa.a, the model it links).
+ * Finding the binary: engine_harness.c ($TCPA_SC, or the harness cache:
+ * the harness of the run's effective configuration, the current sources
+ * and BUILD/lib/libtcpa.a, the model it links; built when missing;
+ * docs/rtl.md "Harness cache").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,13 +38,6 @@
 
 #define SC_PATH 4096
 #define SC_MAX_CYCLES_MIN 100000ull /* as engine_run.c's other engines */
-
-/* tcpa-sc: BUILD/bin/tcpa-sc, BUILD/rtl/sc-<cfg>/tcpa-sc; it links the
- * model (libtcpa.a). */
-static const char *const engine_sc_tb[] = {"rtl_", "sc_", "lockstep", NULL};
-static const engine_harness engine_sc_harness = {
-    "tcpa-sc", "--engine systemc", "TCPA_SC", "make systemc SC_CFG=<name>", "bin/tcpa-sc", "rtl/sc-%s/tcpa-sc",
-    NULL, engine_sc_tb, 1};
 
 /* Returns 0 after reading the verdict file path into the results and out
  * (diverged, divergence); -1 with msg when it is missing or malformed. */
@@ -220,7 +213,7 @@ int engine_systemc_run(const ast_program *p, const arch_config *arch, const inte
       remove(path); /* files of an earlier run must not pass for this one's */
     }
   }
-  if (engine_harness_locate(&engine_sc_harness, arch, o->arch_path, bin, sizeof bin, msg, sizeof msg)) {
+  if (engine_harness_locate(&engine_harness_sc, arch, o->arch_path, bin, sizeof bin, msg, sizeof msg)) {
     diag_error_plain("%s", msg);
     return ENGINE_ERR_INPUT;
   }

@@ -25,6 +25,7 @@ static const main_subcommand main_subcommands[] = {
     {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
     {"signoff", cli_signoff, "sign off an architecture: lint, synthesis, full suite in cosim, coverage"},
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
+    {"harness", cli_harness, "build (when missing) and print the Verilated harness of a configuration"},
     {"wave", cli_wave, "open GTKWave on a run directory's waveform (rtl.fst, model.fst) and .gtkw"},
     {"stream-poke", cli_stream_poke, "fault injection: flip bits of a stream word, fix the CRC; --fields maps words"},
 };

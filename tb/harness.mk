@@ -1,0 +1,72 @@
+# tb/harness.mk: the one Verilator recipe of the project (included by the
+# Makefile). Every Verilated harness is built by it, for any architecture
+# configuration, into a directory of the harness cache that `tcpa harness`
+# (compiler/engine_harness.c, docs/rtl.md "Harness cache") chooses from a
+# hash of everything that goes into the build: the effective configuration,
+# rtl/, the generated packages' sources, the harness sources, this file and
+# the Verilator version. tcpa writes the configuration's parameter package
+# and C header into that directory, then runs
+#
+#   make harness HARNESS_DIR=<dir> HARNESS_KIND=<kind>
+#
+# The kinds differ only in flags and harness sources:
+#   rtl      tcpa-rtl: the RTL under Verilator with the C++ harness
+#            tb/rtl_main.cpp (--engine rtl and cosim)
+#   mutants  tcpa-rtl with the mutation hooks (+define+TCPA_MUTANTS) and
+#            random initial values on request (--x-initial unique), C++ at
+#            -O0: short fault-injection runs (docs/rtl.md "Fault injection")
+#   sc       tcpa-sc: the RTL as a SystemC module beside the C model
+#            (--engine systemc); links build/lib/libtcpa.a
+#   cov      tcpa-rtl-cov: line and toggle coverage for the sign-off
+#            (docs/regress.md "Sign-off"), C++ at -O0
+# The binary is linked under a temporary name and renamed, under a lock on
+# the directory, so a harness is either complete or absent; a second build
+# of the same key waits for the first and then finds it there.
+
+HARNESS_KIND ?= rtl
+HARNESS_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# ccache, when present, through Verilator's OBJCACHE
+HARNESS_OBJCACHE := $(if $(shell command -v ccache 2>/dev/null),-MAKEFLAGS OBJCACHE=ccache)
+
+HARNESS_VFLAGS_rtl     := --cc --trace-fst
+HARNESS_VFLAGS_mutants := --cc --trace-fst +define+TCPA_MUTANTS --x-initial unique --x-assign unique
+HARNESS_VFLAGS_sc      := --sc
+HARNESS_VFLAGS_cov     := --cc --trace-fst --coverage-line --coverage-toggle --coverage-max-width 32 \
+                          scripts/signoff-coverage.vlt
+# C++ optimization: Verilator's own (-Os) for the harnesses that run long
+# programs; -O0 for the two that run short ones (a quarter of the build time)
+HARNESS_MAKEFLAGS_mutants := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+HARNESS_MAKEFLAGS_cov     := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+HARNESS_SRC_rtl        := tb/rtl_main.cpp
+HARNESS_SRC_mutants    := tb/rtl_main.cpp
+HARNESS_SRC_sc         := tb/sc_main.cpp tb/sc_model.cpp tb/sc_tb.cpp
+HARNESS_SRC_cov        := tb/rtl_main.cpp scripts/signoff-coverage.cpp
+HARNESS_BIN_rtl        := tcpa-rtl
+HARNESS_BIN_mutants    := tcpa-rtl
+HARNESS_BIN_sc         := tcpa-sc
+HARNESS_BIN_cov        := tcpa-rtl-cov
+HARNESS_INC_sc         := -I$(abspath compiler) -I$(abspath cmodel)
+HARNESS_LD_sc          = $(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) \
+                         $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc) $(LDLIBS)
+HARNESS_LD_cov         := -Wl,--wrap=_ZN13VerilatedSymsD2Ev
+HARNESS_DEP_sc         := $(BUILD)/lib/libtcpa.a
+
+.PHONY: harness
+ifdef HARNESS_DIR
+HARNESS_OUT := $(HARNESS_DIR)/$(HARNESS_BIN_$(HARNESS_KIND))
+
+harness: $(BUILD)/gen/tcpa_isa_pkg.sv $(HARNESS_DEP_$(HARNESS_KIND))
+	@test -n "$(HARNESS_BIN_$(HARNESS_KIND))" || { echo "harness: unknown HARNESS_KIND '$(HARNESS_KIND)'" >&2; exit 2; }
+	@flock $(HARNESS_DIR)/.lock sh -c 'test -x $(HARNESS_OUT) || { \
+	  $(VERILATOR) --exe --build -O1 -j $(HARNESS_JOBS) --top-module tcpa_top $(HARNESS_VFLAGS_$(HARNESS_KIND)) \
+	    $(HARNESS_OBJCACHE) $(HARNESS_MAKEFLAGS_$(HARNESS_KIND)) \
+	    -Mdir $(HARNESS_DIR)/obj -CFLAGS "-I$(HARNESS_DIR) -I$(abspath tb) $(HARNESS_INC_$(HARNESS_KIND))" \
+	    $(if $(strip $(HARNESS_LD_$(HARNESS_KIND))),-LDFLAGS "$(HARNESS_LD_$(HARNESS_KIND))") \
+	    rtl/lint_waivers.vlt $(HARNESS_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv $(RTL_SV) \
+	    $(abspath $(HARNESS_SRC_$(HARNESS_KIND))) -o $(HARNESS_OUT).tmp > $(HARNESS_DIR)/build.log 2>&1 \
+	  && mv $(HARNESS_OUT).tmp $(HARNESS_OUT); }' \
+	  || { tail -30 $(HARNESS_DIR)/build.log >&2; exit 1; }
+else
+harness:
+	@echo "make harness: HARNESS_DIR is not set; use 'build/bin/tcpa harness --arch FILE' (docs/rtl.md)" >&2; exit 2
+endif
