@@ -9,15 +9,13 @@
 #   - --out-dir keeps config.bin (the stream reader accepts it), config.lst,
 #     model.trace (a trace.md header);
 #   - exit 3: a 1-D program on a 2-D region, a program too big for the architecture;
-#   - exit 2: --engine rtl on an architecture with no configs/ file;
 #   - a fake tcpa-rtl (TCPA_RTL) whose banks hold zeros: exit 1 naming the
 #     array, index, expected and got; one whose trace differs in one value:
 #     cosim exit 1 with the divergence in summary.json;
-#   - cosim on the real RTL (build/bin/tcpa-rtl, build/rtl/big1d/tcpa-rtl;
-#     `make test` builds both) against the reference: bitextract on 1x1,
-#     1x2, 1x3, 1x4, 4x1 (default.ini); fir, matmul, trimv on big1d.ini on
-#     1x1..1x4 and 4x1, bounds dividing the region and not (skipped while a
-#     harness is missing or older than rtl/ and tb/ sources);
+#   - cosim on the real RTL (the harnesses of `tcpa harness`, built when
+#     missing) against the reference: bitextract on 1x1, 1x2, 1x3, 1x4, 4x1
+#     (default.ini); in the full tier, fir, matmul, trimv on big1d.ini on
+#     1x1..1x4 and 4x1, bounds dividing the region and not;
 #   - the waveform at a divergence: a fake harness runs the real one and
 #     changes one value of its trace: cosim reruns it with --fst-window
 #     around the divergence, divergence.txt holds the report, and
@@ -33,7 +31,7 @@
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
 BUILD=${BUILD:-build}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
 n=0 fail=0
 unset TCPA_RTL
 TCPA_ABS=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
@@ -127,11 +125,6 @@ $TCPA run regress/programs/gcd.pla --param N=4 --param S=6 --engine model >/dev/
 $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 1x9 >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ]; check "1x9 region on a 4x4 array: exit 3" $?
 
-# -- rtl on an architecture without a configs/ file: exit 2 ---------------
-printf '[pe]\nfifo_depth = 5\n' > "$tmp/odd.ini"
-$TCPA run regress/programs/bitextract.pla --param N=8 --engine rtl --arch "$tmp/odd.ini" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "configs/<name>.ini" "$tmp/err"; check "rtl on an architecture not in configs/: exit 2" $?
-
 # -- fake harnesses (TCPA_RTL): mismatch and divergence are caught --------
 # zeros.sh: the model's trace, banks of zeros.
 cat > "$tmp/zeros.sh" <<EOF
@@ -176,12 +169,13 @@ st=$?
 check "cosim with a trace that differs in one value: exit 1, divergence reported" $?
 
 # -- cosim on the real RTL ---------------------------------------------------
-# Returns 0 when harness $1 exists and no RTL or harness source is newer.
-rtl_fresh() {
-  [ -x "$1" ] && [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' \) 2>/dev/null | head -n 1)" ]
-}
-# skip REASON: one skipped TAP line.
+# Returns 0 when harness $1 was built (`tcpa harness` below: the harness
+# cache holds one per configuration and set of sources, never a stale one).
+rtl_fresh() { [ -x "$1" ]; }
+# skip REASON: one skipped TAP line (a tool this machine lacks).
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+# unbuilt WHAT: what a harness that did not build leaves untested fails.
+unbuilt() { n=$((n + 1)); echo "not ok $n - $1: its harness did not build"; fail=1; }
 
 # cosim_job PROG PES ARGS...: cosim against the reference, traces agree.
 cosim_job() {
@@ -193,9 +187,10 @@ cosim_job() {
   check "cosim: $prog $* on $pes: model = RTL = reference ($msg)" $st
 }
 
-RTL=$BUILD/bin/tcpa-rtl
+RTL=$("$TCPA" harness)
+check "the rtl harness of configs/default.ini builds (tcpa harness)" $?
 if ! rtl_fresh "$RTL"; then
-  skip "$RTL missing or older than the RTL (make rtl)"
+  unbuilt "cosim of bitextract on the default configuration"
 else
   for cfg in "8 1x1" "7 1x1" "8 1x2" "7 1x2" "12 1x3" "16 1x3" "8 1x4" "17 1x4" "12 4x1" "13 4x1"; do
     set -- $cfg
@@ -203,9 +198,12 @@ else
   done
 fi
 
-RTLB=$BUILD/rtl/big1d/tcpa-rtl
+# The big1d runs: the full tier (make test-full) only.
+if [ "${TCPA_TIER:-fast}" = full ]; then
+RTLB=$("$TCPA" harness --arch configs/big1d.ini)
+check "the rtl harness of configs/big1d.ini builds (tcpa harness)" $?
 if ! rtl_fresh "$RTLB"; then
-  skip "$RTLB missing or older than the RTL (make rtl RTL_CFG=big1d)"
+  unbuilt "cosim of fir, matmul, trimv, editdist on configs/big1d.ini"
 else
   for job in "fir 1x1 N=8 T=3" "fir 1x2 N=8 T=3" "fir 1x2 N=9 T=3" "fir 1x3 N=9 T=3" "fir 1x3 N=10 T=2" \
              "fir 1x4 N=8 T=3" "fir 1x4 N=11 T=3" "fir 4x1 N=8 T=2" "fir 4x1 N=7 T=3" \
@@ -234,10 +232,11 @@ else
   [ $rc -eq 3 ] && grep -q "control-signal history: the last PE starts [0-9]* cycles after the first" "$tmp/err"
   check "editdist N=170 on 1x4: start delay beyond the signal history, exit 3 naming it (exit $rc)" $?
 fi
+fi
 
 # -- the waveform at a divergence (a fake harness around the real one) -----
 if ! rtl_fresh "$RTL"; then
-  skip "$RTL missing or older than the RTL: no waveform test"
+  unbuilt "the waveform at a divergence"
 else
   RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
   cat > "$tmp/fstskew.sh" <<EOF
@@ -304,7 +303,7 @@ fi
 # reports having simulated far fewer cycles than the full run (the pipe
 # lets it run only a few cycles ahead of the checker).
 if ! rtl_fresh "$RTL"; then
-  skip "$RTL missing or older than the RTL: no early-stop test"
+  unbuilt "the early stop of lockstep"
 else
   RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
   rm -rf "$tmp/e" "$tmp/full"

@@ -96,9 +96,10 @@ check_eval "matmul N=4 M=35 K=3 on 2x2 of big1d (fifo_depth 16): exit 3, 17 valu
   "[ $? -eq 3 ] && grep -q 'holds up to 17 values, pe.fifo_depth = 16' '$tmp/run.txt'"
 run $BIG regress/programs/matmul.pla "N=4 M=34 K=3" 2x2 -
 check "matmul N=4 M=34 K=3 on 2x2 of big1d (16 values, the edge): the model equals the reference" $?
-run $BIG regress/programs/matmul.pla "N=4 M=34 K=3" 2x2 - cosim
-check_eval "matmul N=4 M=34 K=3 on 2x2 of big1d (the edge): cosim, traces agree and equal the reference" \
-  "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
+if full_tier; then  # big1d's harness
+  run $BIG regress/programs/matmul.pla "N=4 M=34 K=3" 2x2 - cosim
+  check_eval "matmul N=4 M=34 K=3 on 2x2 of big1d (the edge): cosim, traces agree and equal the reference" \
+    "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
+fi
 
-echo "1..$n"
 exit $fail

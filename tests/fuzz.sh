@@ -12,6 +12,7 @@
 # ASan and UBSan are built in (-fno-sanitize-recover): any memory error or
 # undefined behaviour stops the run with a non-zero exit. Prints TAP; the
 # whole script is skipped (`# SKIP`) only when clang is absent.
+# tier: full (the libFuzzer targets of make fuzz)
 set -u
 . "$(dirname "$0")/tap.sh"
 FB=${FUZZ_BUILD:-build-fuzz}

@@ -6,7 +6,7 @@
 # case crashes (signal) or hangs (10 s timeout). Prints TAP lines.
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
-n=0
+n=0; trap 'echo "1..$n"' EXIT  # the TAP plan, at the end
 for f in regress/errors/pla/*.pla regress/errors/arch/*.ini; do
   [ -e "$f" ] || continue
   case "$f" in *.pla) cmd=check ;; *) cmd=arch ;; esac

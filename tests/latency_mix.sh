@@ -126,12 +126,13 @@ for N in 7 9; do
 done
 
 # -- cosim on configs/big1d.ini -----------------------------------------------
-run $BIG "$tmp/p10.pla" "N=6" 2x2 cosim
-check_eval "cosim p10 N=6 on 2x2 of big1d: traces agree, outputs equal the reference" \
-  "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
-run $BIG $PASCAL "N=9" 2x2 cosim
-check_eval "cosim pascal N=9 on 2x2 of big1d: traces agree, outputs equal the reference" \
-  "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
+if full_tier; then  # big1d's harness
+  run $BIG "$tmp/p10.pla" "N=6" 2x2 cosim
+  check_eval "cosim p10 N=6 on 2x2 of big1d: traces agree, outputs equal the reference" \
+    "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
+  run $BIG $PASCAL "N=9" 2x2 cosim
+  check_eval "cosim pascal N=9 on 2x2 of big1d: traces agree, outputs equal the reference" \
+    "[ $? -eq 0 ] && grep -q 'traces agree' '$tmp/run.txt'"
+fi
 
-echo "1..$n"
 exit $fail

@@ -18,7 +18,7 @@ BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
 REFIMPL=${REFIMPL:-$BUILD/tests/tools/refimpl}
 PROGS=regress/programs
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
 n=0
 . "$(dirname "$0")/refcmp.sh"
 

@@ -79,8 +79,10 @@ loop_ok "model run's configuration" "$tmp/out/config.lst"
 check "model: matmul N=12 M=12 K=2 on 4x4 (prolog loop) equals the reference" $st
 run model "N=16 M=16 K=2" 4x4
 check "model: matmul N=16 M=16 K=2 on 4x4 (prolog loop) equals the reference" $?
-run cosim "N=12 M=12 K=2" 4x4
-check "cosim (model and RTL in lockstep): matmul N=12 M=12 K=2 on 4x4 of big1d with the prolog loop" $?
+if full_tier; then  # big1d's harness
+  run cosim "N=12 M=12 K=2" 4x4
+  check "cosim (model and RTL in lockstep): matmul N=12 M=12 K=2 on 4x4 of big1d with the prolog loop" $?
+fi
 
 # -- 32x32 of array32.ini -----------------------------------------------------
 $TCPA compile regress/programs/matmul.pla --arch $A32 --map i,j -o "$tmp/m32.sym" > /dev/null 2>&1
@@ -107,5 +109,4 @@ b32=$(conf_bytes "$tmp/i32") b4=$(conf_bytes "$tmp/i4")
 [ -n "$b32" ] && [ -n "$b4" ] && [ $((b32 * 100)) -le $((b4 * 200)) ]
 vst=$?; check "matmul configuration bytes: 32x32 ${b32:-?} within 2x of 4x4 ${b4:-?}" $vst
 
-echo "1..$n"
 exit $fail

@@ -1,36 +1,113 @@
 #!/usr/bin/env bash
-# run.sh: runs every test of the project and prints the closing line
-# `N passed, N failed, N skipped`. Each test program (the unit tests in $BUILD/tests,
-# the scripts tests/*.sh) prints TAP lines (`ok ...`, `not ok ...`); this
-# script counts them. A test program that exits non-zero without a failing
-# line counts as one failure of its own.
+# run.sh: runs the tests of one tier and prints, at the end, the ten
+# slowest test programs, every skip with its reason, and the closing line
+# `N passed, N failed, N skipped` (docs/testing.md).
+#
+#   tests/run.sh [-j N] [PATTERN...]
+#
+# The test programs are the unit tests ($BUILD/tests/test_*) and the
+# scripts tests/*.sh. Each prints TAP: a plan line `1..N` and one line
+# `ok N - ...` or `not ok N - ...` per check (`prove -j2` runs them too).
+# PATTERN (a shell glob on the program's name, e.g. 'engine*' or
+# 'test_map*') runs a subset. TCPA_TIER selects the tier: `fast` (make
+# test) or `full` (make test-full); a script with a `# tier: full` header
+# line runs in the full tier only, the others run the parts of their tier
+# (tests/tap.sh, full_tier). -j N (default: the number of cores) runs N programs at a time;
+# their outputs are printed whole, one program after the other, with each
+# program's time. A program that exits non-zero without a failing line, or
+# prints no plan, counts as one failure of its own. A skip is allowed only
+# for a tool the machine lacks (tests/tap.sh, `skip`).
 set -u
 BUILD=${BUILD:-build}
-export BUILD TCPA="$PWD/$BUILD/bin/tcpa"
-passed=0 failed=0 skipped=0
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+export BUILD TCPA="$PWD/$BUILD/bin/tcpa" TCPA_TIER=${TCPA_TIER:-fast}
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# Runs one test program, echoes its output, and adds up its verdicts.
-run_one() {
-  local name=$1; shift
-  echo "# $name"
-  "$@" >"$log" 2>&1; local rc=$?
-  cat "$log"
-  local p f s
-  s=$(grep -Ec '^ok .*# (SKIP|skip)' "$log")
-  p=$(( $(grep -c '^ok ' "$log") - s )); f=$(grep -c '^not ok ' "$log")
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-    echo "not ok - $name exited with status $rc"; f=1
-  fi
-  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+# Returns 0 when test program name $1 matches one of the patterns (all
+# match when none is given).
+selected() {
+  [ $# -le 1 ] && return 0
+  local name=$1 p; shift
+  for p in "$@"; do
+    # shellcheck disable=SC2254
+    case "$name" in $p | $p.sh) return 0 ;; esac
+  done
+  return 1
 }
 
+# Runs test program $1 (name) with command $2...; writes its output to
+# $work/$1.out and "STATUS SECONDS" to $work/$1.rc.
+run_one() {
+  local name=$1; shift
+  local t0; t0=$(date +%s.%N)
+  "$@" >"$work/$name.out" 2>&1
+  local rc=$?
+  echo "$rc $(echo "$(date +%s.%N) - $t0" | bc)" >"$work/$name.rc"
+}
+
+# Prints the output of test program $1 and adds its verdicts to the totals.
+report_one() {
+  local name=$1 out=$work/$1.out rc secs
+  read -r rc secs <"$work/$name.rc"
+  printf '# %s (%.1f s)\n' "$name" "$secs"
+  cat "$out"
+  local p f s plan
+  s=$(grep -Ec '^ok .*# (SKIP|skip)' "$out")
+  p=$(( $(grep -c '^ok ' "$out") - s )); f=$(grep -c '^not ok ' "$out")
+  plan=$(grep -cE '^1\.\.[0-9]+' "$out")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "not ok - $name exited with status $rc"; f=1
+  elif [ "$plan" -eq 0 ]; then
+    echo "not ok - $name printed no TAP plan (1..N)"; f=$((f + 1))
+  fi
+  grep -E '^ok .*# (SKIP|skip)' "$out" | sed "s/^/$name: /" >>"$work/skips"
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  printf '%8.1f  %s\n' "$secs" "$name" >>"$work/times"
+}
+
+names=() cmds=()
 for t in "$BUILD"/tests/test_*; do
-  [ -x "$t" ] && run_one "$(basename "$t")" "$t"
+  [ -x "$t" ] || continue
+  selected "$(basename "$t")" "$@" && { names+=("$(basename "$t")"); cmds+=("$t"); }
 done
 for t in tests/*.sh; do
   case "$(basename "$t")" in run.sh | tap.sh) continue ;; esac
-  run_one "$(basename "$t")" bash "$t"
+  # a script whose header says `# tier: full` runs in the full tier only
+  if [ "$TCPA_TIER" != full ] && head -n 30 "$t" | grep -q '^# tier: full'; then continue; fi
+  selected "$(basename "$t" .sh)" "$@" && { names+=("$(basename "$t")"); cmds+=("bash $t"); }
 done
+if [ ${#names[@]} -eq 0 ]; then
+  echo "run.sh: no test program matches: $*" >&2
+  exit 2
+fi
+
+passed=0 failed=0 skipped=0
+: >"$work/skips"; : >"$work/times"
+t_start=$(date +%s)
+echo "# tier $TCPA_TIER: ${#names[@]} test programs, $jobs at a time"
+running=0 next_report=0
+for i in "${!names[@]}"; do
+  # shellcheck disable=SC2086
+  run_one "${names[$i]}" ${cmds[$i]} &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  # print, in order, every program that has finished
+  while [ "$next_report" -le "$i" ] && [ -f "$work/${names[$next_report]}.rc" ]; do
+    report_one "${names[$next_report]}"; next_report=$((next_report + 1))
+  done
+done
+wait
+while [ "$next_report" -lt ${#names[@]} ]; do
+  report_one "${names[$next_report]}"; next_report=$((next_report + 1))
+done
+
+echo "# the ten slowest test programs (seconds):"
+sort -rn "$work/times" | head -10 | sed 's/^/#  /'
+if [ -s "$work/skips" ]; then
+  echo "# skipped checks (a tool this machine lacks):"
+  sed 's/^/#   /' "$work/skips"
+fi
+echo "# tier $TCPA_TIER took $(( $(date +%s) - t_start )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

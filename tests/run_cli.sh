@@ -11,7 +11,7 @@
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
 MATMUL=regress/programs/matmul.pla
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
 n=0
 
 # Records one check: ok when $1 is 0.

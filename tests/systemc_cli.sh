@@ -23,14 +23,12 @@
 #   - the cycle limit (both sides time out alike: exit 1, traces agree),
 #     and refusals: a stream of another architecture, a truncated stream,
 #     an --arch that is not the RTL's (exit 2), bad options (exit 3).
-# Skips (as `# SKIP`) while build/bin/tcpa-sc or build/bin/tcpa-rtl is
-# missing or older than rtl/, tb/ (make systemc; make test builds both).
-# Prints TAP lines.
+# The harnesses come from the harness cache (`tcpa harness`, built when
+# missing); one that does not build fails. Prints TAP lines.
+# tier: full
 set -u
 . "$(dirname "$0")/tap.sh"
 BUILD=${BUILD:-build}
-SC=$BUILD/bin/tcpa-sc
-RTL=$BUILD/bin/tcpa-rtl
 
 # Prints one skipped TAP line: skip NAME REASON.
 skip() {
@@ -38,18 +36,9 @@ skip() {
   echo "ok $n - $1 # SKIP $2"
 }
 
-# Returns 0 when the binary $1 exists and no source of it (rtl/*.sv, tb/
-# files named $2 or rtl_*) is newer.
-fresh() {
-  [ -x "$1" ] || return 1
-  [ -z "$(find rtl tb -newer "$1" \( -name '*.sv' -o -name 'rtl_*' -o -name "$2" \) 2>/dev/null | head -n 1)" ]
-}
-
-if ! fresh "$SC" 'sc_*' || ! fresh "$RTL" 'rtl_*'; then
-  skip "the SystemC engine" "$SC or $RTL missing or older than rtl/, tb/ (make systemc)"
-  exit 0
-fi
-export TCPA_SC=$SC TCPA_RTL=$RTL  # the binaries checked above, not a rebuild
+SC=$(harness "" sc) && RTL=$(harness)
+check "the sc and rtl harnesses of configs/default.ini build" $? || exit 1
+export TCPA_SC=$SC TCPA_RTL=$RTL  # the binaries checked above
 
 # Prints the event lines of trace $1 (no comments).
 events() { grep -v '^#' "$1"; }
@@ -101,12 +90,11 @@ run_both diag3 2x2 --param N=5 --param M=7
 run_both diag3 4x4 --param N=5 --param M=7
 # configs/big1d.ini, whose wider ports Verilator makes sc_bv (make systemc
 # SC_CFG=big1d; not built by make test: skipped without it)
-SCB=$BUILD/rtl/sc-big1d/tcpa-sc RTLB=$BUILD/rtl/big1d/tcpa-rtl
-if fresh "$SCB" 'sc_*' && fresh "$RTLB" 'rtl_*'; then
+if SCB=$(harness configs/big1d.ini sc) && RTLB=$(harness configs/big1d.ini); then
   TCPA_SC=$SCB TCPA_RTL=$RTLB run_both fir 1x3 --arch configs/big1d.ini --param N=8 --param T=3 --seed 7
   TCPA_SC=$SCB TCPA_RTL=$RTLB run_both matmul 2x3 --arch configs/big1d.ini --param N=3 --param M=5 --param K=2
 else
-  skip "systemc on configs/big1d.ini" "$SCB or $RTLB missing or stale (make systemc SC_CFG=big1d)"
+  unbuilt "systemc on configs/big1d.ini"
 fi
 [ -z "$outdiff" ]
 check "systemc: the output files equal those of cosim${outdiff:+ (differ:$outdiff)}" $?

@@ -3,7 +3,7 @@
 # exit, and the two ways of recording a TAP verdict. $n counts the checks,
 # $fail is 1 once one failed.
 TCPA=${TCPA:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
 n=0 fail=0
 
 # Records check NAME ($1) as passed when the status $2 is 0.
@@ -16,4 +16,31 @@ check() {
 check_eval() {
   n=$((n + 1))
   if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
+}
+
+# The tier of this run (tests/run.sh): fast (make test) or full (make
+# test-full). full_tier returns 0 in the full tier: the parts of a script
+# that only the full tier runs are wrapped in `if full_tier; then ... fi`
+# (they print nothing in the fast tier: they are not skips).
+TCPA_TIER=${TCPA_TIER:-fast}
+full_tier() { [ "$TCPA_TIER" = full ]; }
+
+# Records a skipped check NAME ($1) for a reason ($2) that must be a tool
+# this machine lacks, never something the project builds (those fail).
+skip() {
+  n=$((n + 1))
+  echo "ok $n - $1 # SKIP $2"
+}
+
+# unbuilt WHAT: what a harness that did not build leaves untested fails.
+unbuilt() { n=$((n + 1)); echo "not ok $n - $1: its harness did not build"; fail=1; }
+
+# Prints the path of the Verilated harness of kind $2 (rtl, mutants, sc,
+# cov; default rtl) for the architecture file $1 (default: the embedded
+# default), building it when it is missing (`tcpa harness`, docs/rtl.md
+# "Harness cache"); returns non-zero, with tcpa's message on stderr, when
+# it cannot be built. Callers record that as a failing check:
+#   RTL=$(harness configs/big1d.ini); check "the big1d harness builds" $?
+harness() {
+  "$TCPA" harness ${1:+--arch "$1"} --kind "${2:-rtl}"
 }

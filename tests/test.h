@@ -2,7 +2,8 @@
  * test.h: the smallest test harness that does the job. Each check prints
  * `ok N - NAME` or `not ok N - NAME` (TAP); tests/run.sh counts these lines
  * across all test programs and prints the closing `N passed, N failed`.
- * A test program returns test_done(): 0 when every check passed.
+ * A test program returns test_done(), which prints the TAP plan `1..N`:
+ * 0 when every check passed.
  */
 #ifndef TCPA_TEST_H
 #define TCPA_TEST_H
@@ -34,7 +35,13 @@ static inline int test_record(int ok, const char *file, int line,
   return ok;
 }
 
-/* Returns the exit status of the test program: 0 if every check passed. */
-static inline int test_done(void) { return test_failed ? 1 : 0; }
+/* Prints the TAP plan (`1..N`, after the checks, so that `prove` knows
+ * the program ran to its end) and returns the exit status of the test
+ * program: 0 if every check passed. */
+static inline int test_done(void) {
+  printf("1..%d\n", test_n);
+  fflush(stdout);
+  return test_failed ? 1 : 0;
+}
 
 #endif

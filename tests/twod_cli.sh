@@ -201,9 +201,10 @@ for pes in 2x2 3x2 2x3 4x4; do cosim "$tmp/diag3.pla" "N=5 M=7" $pes; done
 cosim "$tmp/diag3.pla" "N=4 M=4" 2x2
 for pes in 2x2 2x4; do cosim "$tmp/prefix2.pla" "N=5 M=7" $pes; done
 cosim "$tmp/prefix2.pla" "N=4 M=8" 2x4
-# configs/big1d.ini (RTL build/rtl/big1d/tcpa-rtl)
-cosim regress/programs/fir.pla "N=6 T=5" 2x2 $BIG
-cosim regress/programs/matmul.pla "N=3 M=5 K=2" 2x3 $BIG
+# configs/big1d.ini (its harness): the full tier only
+if full_tier; then
+  cosim regress/programs/fir.pla "N=6 T=5" 2x2 $BIG
+  cosim regress/programs/matmul.pla "N=3 M=5 K=2" 2x3 $BIG
+fi
 
-echo "1..$n"
 exit $fail
