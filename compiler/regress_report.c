@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,8 +497,15 @@ static char *report_str(const regress_json *o, const char *key) {
   return s ? regress_strdup(s) : NULL;
 }
 
+/* Returns the integer member key of o when it is exact and fits an int,
+ * else dflt. */
+static int report_int(const regress_json *o, const char *key, int dflt) {
+  int64_t v = regress_json_i64(o, key, dflt);
+  return v >= INT_MIN && v <= INT_MAX ? (int)v : dflt;
+}
+
 /* Returns 0 after reading run object o into r; -1 when a required field
- * is missing. */
+ * is missing; -2 when its seed is not an integer from 0 to 2^64-1. */
 static int report_run_read(const regress_json *o, regress_run *r) {
   r->id = report_str(o, "id");
   r->suite = report_str(o, "suite");
@@ -513,23 +521,23 @@ static int report_run_read(const regress_json *o, regress_run *r) {
   r->dir = report_str(o, "dir");
   if (!r->id || !r->suite || !r->program || !r->name || !r->params || !r->pes || !r->arch || !r->engine)
     return -1;
-  r->seed = (uint64_t)regress_json_num(o, "seed", 1);
+  if (regress_json_u64(o, "seed", &r->seed)) return -2;
   const char *ex = regress_json_str(o, "expect");
   r->expect = ex && !strcmp(ex, "pass") ? REGRESS_EXPECT_PASS
               : ex && !strcmp(ex, "nofit") ? REGRESS_EXPECT_NOFIT
                                            : REGRESS_EXPECT_ANY;
-  r->timeout = (int)regress_json_num(o, "timeout", 0);
-  r->window = (int)regress_json_num(o, "window", 0);
+  r->timeout = report_int(o, "timeout", 0);
+  r->window = report_int(o, "window", 0);
   r->verdict = regress_verdict_parse(regress_json_str(o, "verdict"));
   const regress_json *ok = regress_json_get(o, "ok");
   r->ok = ok && ok->type == REGRESS_JSON_BOOL && ok->num != 0;
-  r->exit_code = (int)regress_json_num(o, "exit", -1);
-  r->term_signal = (int)regress_json_num(o, "signal", 0);
+  r->exit_code = report_int(o, "exit", -1);
+  r->term_signal = report_int(o, "signal", 0);
   r->seconds = regress_json_num(o, "seconds", 0);
-  r->cycles = (int64_t)regress_json_num(o, "cycles", -1);
-  r->pes_used = (int64_t)regress_json_num(o, "pes_used", -1);
-  r->ii = (int64_t)regress_json_num(o, "ii", -1);
-  r->config_bytes = (int64_t)regress_json_num(o, "config_bytes", -1);
+  r->cycles = regress_json_i64(o, "cycles", -1);
+  r->pes_used = regress_json_i64(o, "pes_used", -1);
+  r->ii = regress_json_i64(o, "ii", -1);
+  r->config_bytes = regress_json_i64(o, "config_bytes", -1);
   r->inst_seconds = regress_json_num(o, "instantiate_seconds", -1);
   const regress_json *s = regress_json_get(o, "signature");
   if (s && s->type == REGRESS_JSON_OBJ) {
@@ -557,11 +565,13 @@ int regress_report_load(const char *path, regress_list *l) {
   }
   for (size_t i = 0; !rc && i < runs->n; i++) {
     regress_run *r = regress_list_add(l);
-    if (!r || report_run_read(&runs->items[i], r)) {
+    int st = r ? report_run_read(&runs->items[i], r) : -1;
+    if (st == -2)
+      diag_error_plain("%s: run %zu (%s): \"seed\" is not an integer from 0 to 2^64-1", path, i + 1, r->id);
+    else if (st)
       diag_error_plain("%s: run %zu lacks a required field (id, suite, program, name, params, pes, arch, engine)",
                        path, i + 1);
-      rc = -1;
-    }
+    rc = st ? -1 : 0;
   }
   regress_json_free(j);
   return rc;

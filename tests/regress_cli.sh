@@ -12,7 +12,8 @@
 #     outputs junit.xml (well-formed, counts), summary.json, report.html
 #     (inline SVG); exit status; --rerun-failed (only the failures, with
 #     waveform settings); sharding (disjoint, complete, deterministic) and
-#     --merge of the shards.
+#     --merge of the shards; seeds 2^53+1, 2^63-1 and 2^64-1 kept exact
+#     through --merge and --rerun-failed, strict JSON numbers.
 # (D) scripts/regress-parallel.sh (GNU parallel, this host as its sshlogin) and
 #     scripts/regress-slurm.sh (the batch files written, then run task by task
 #     as Slurm would), each merged result equal to the unsharded one.
@@ -242,6 +243,49 @@ run $P/nofit.pla N=1
 EOF
 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/c.suite" --out-dir "$tmp/co" >"$tmp/c.out" 2>&1; st=$?
 check_eval "fake: pass and nofit-as-expected exit 0" '[ $st -eq 0 ] && grep -q "^PASS" "$tmp/c.out"'
+
+# -- exact 64-bit seeds: 2^53+1, 2^63-1 and 2^64-1 through summary.json, --merge
+# and --rerun-failed (a double would give 9007199254740992, 2^63 and 2^64)
+BIG="9007199254740993 9223372036854775807 18446744073709551615"
+cat >"$tmp/big.suite" <<EOF
+suite big
+run $P/outs.pla N=1 seeds=${BIG// /,}
+run $P/pass1.pla N=1 seeds=${BIG// /,}
+EOF
+for k in 1 2; do
+  TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/big.suite" --shard $k/2 --no-time-instantiate \
+    --out-dir "$tmp/big$k" >/dev/null 2>&1
+done
+"$TCPA" regress --merge "$tmp/big1" "$tmp/big2" --out-dir "$tmp/bigm" >"$tmp/bigm.out" 2>&1; st=$?
+# Prints the sorted "id seed" pairs of summary.json $1 (Python's json keeps big integers exact).
+json_seeds() {
+  python3 -c 'import json, sys; [print(r["id"], r["seed"]) for r in sorted(json.load(open(sys.argv[1]))["runs"], key=lambda r: r["id"])]' "$1"
+}
+want=$(for s in $BIG; do echo "outs_N1_1x1_model_default_s$s $s"; echo "pass1_N1_1x1_model_default_s$s $s"; done | sort)
+check_eval "64-bit seeds: --merge keeps 2^53+1, 2^63-1, 2^64-1 exact in summary.json" \
+  '[ $st -eq 1 ] && [ "$(json_seeds "$tmp/bigm/summary.json")" = "$want" ]'
+check_eval "64-bit seeds: --merge keeps them exact in junit.xml" \
+  '[ "$(grep -o "name=\"seed\" value=\"[0-9]*\"" "$tmp/bigm/junit.xml" | grep -o "[0-9]*" | sort -u | tr "\n" " ")" = "18446744073709551615 9007199254740993 9223372036854775807 " ]'
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress --rerun-failed "$tmp/bigm" --no-time-instantiate \
+  >"$tmp/bigr.out" 2>&1; st=$?
+# the fake writes the --seed it was given into its summary.json, as `tcpa run` does
+got=$(for s in $BIG; do
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' "$tmp/bigm/rerun/outs_N1_1x1_model_default_s$s/summary.json"
+done | tr '\n' ' ')
+check_eval "64-bit seeds: --rerun-failed of the merge reruns exactly seeds 2^53+1, 2^63-1, 2^64-1" \
+  '[ $st -eq 1 ] && grep -q "^tcpa regress: 3 runs" "$tmp/bigr.out" && [ "$got" = "$BIG " ]'
+check_eval "64-bit seeds: the rerun's summary.json has them exact" \
+  '[ "$(json_seeds "$tmp/bigm/rerun/summary.json")" = "$(echo "$want" | grep ^outs)" ]'
+mkdir -p "$tmp/bigbad"
+printf '{"tool": "tcpa regress", "runs": [{"id": "x", "suite": "s", "program": "p", "name": "p", "params": "", "pes": "1x1", "arch": "a", "engine": "ref", "seed": 1.8446744073709552e19}]}' \
+  >"$tmp/bigbad/summary.json"
+"$TCPA" regress --merge "$tmp/bigbad" --out-dir "$tmp/bigbadm" >/dev/null 2>"$tmp/bigbad.err"; st=$?
+check_eval "64-bit seeds: a seed that is not an exact integer is refused (exit 2), not rounded" \
+  '[ $st -eq 2 ] && grep -q "\"seed\" is not an integer from 0 to 2^64-1" "$tmp/bigbad.err"'
+printf '{"tool": "tcpa regress", "runs": [], "total": 01}' >"$tmp/bigbad/summary.json"
+"$TCPA" regress --merge "$tmp/bigbad" --out-dir "$tmp/bigbadm" >/dev/null 2>"$tmp/bigbad.err"; st=$?
+check_eval "strict JSON: a leading zero in summary.json is refused with its byte offset (exit 2)" \
+  '[ $st -eq 2 ] && grep -q "summary.json: leading zero in a number at byte 46" "$tmp/bigbad.err"'
 
 # -- (D) beyond one machine: GNU parallel (this host as its only sshlogin) and
 # the Slurm batch files (run here as Slurm would, task by task)
