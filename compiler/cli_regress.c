@@ -1,8 +1,16 @@
 /*
  * cli_regress.c: `tcpa regress SUITE...` (docs/regress.md).
  *
+ * Options are read with getopt_long in order ("-" in the option string:
+ * words come back where they stand, so words before --merge are suites
+ * and words after it its directories); an unknown or ambiguous option, a
+ * missing value or a value out of range is an error (exit 2) naming it.
+ *
  * Three modes:
- *   run      read the suites (regress_suite.c), keep shard K/N, run every
+ *   run      read the suites (regress_suite.c; --seeds replaces every run
+ *            line's seeds, random:K draws K seeds from /dev/urandom and
+ *            prints them), keep the runs --filter/--exclude select (fnmatch
+ *            on the run id), keep shard K/N, run every
  *            run of them in parallel (regress_exec.c), write junit.xml,
  *            summary.json and report.html into --out-dir
  *            (regress_report.c), print the failure buckets;
@@ -14,6 +22,8 @@
  *   --merge DIR...   read each DIR/summary.json and write one report of
  *            all their runs (shards of one suite, or several suites).
  * `--list` prints the runs (id, seed, command) without running them.
+ * `--waves` makes model and rtl runs dump their waveform (tcpa run --fst
+ * DIR/ID/ENGINE.fst) and gives cosim runs a 200-cycle --window.
  * The environment variable TCPA_REGRESS_EXEC names another program to run
  * in place of this binary (tests run a fake `tcpa` through it).
  *
@@ -21,11 +31,13 @@
  * is expected); 1 otherwise (or interrupted); 2 invalid input.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -38,15 +50,22 @@
 
 #define REGRESS_MAX_ARGS 256
 #define REGRESS_RERUN_WINDOW 200
+#define REGRESS_MAX_SEEDS 4096 /* seeds of --seeds */
 
 typedef struct {
   const char *suites[REGRESS_MAX_ARGS];
   int nsuites;
   const char *merge[REGRESS_MAX_ARGS];
   int nmerge;
+  const char *filter[REGRESS_MAX_ARGS]; /* --filter GLOB... */
+  int nfilter;
+  const char *exclude[REGRESS_MAX_ARGS]; /* --exclude GLOB... */
+  int nexclude;
   const char *out_dir, *rerun, *shard;
-  int jobs, timeout, list, help, time_inst;
+  int jobs, timeout, list, help, time_inst, merging, waves;
   int shard_k, shard_n;
+  char *seeds;        /* --seeds, as decimal seeds "S1,S2,..." (malloc'ed) */
+  int seeds_random;   /* --seeds random:K: K, the seeds drawn */
   regress_suite_opts so;
 } regress_opts;
 
@@ -54,9 +73,11 @@ typedef struct {
 static void regress_usage(FILE *f) {
   fputs("usage: tcpa regress SUITE... [-j N] [--timeout S] [--out-dir DIR] [--shard K/N]\n"
         "                    [--seed-base N] [--arch FILE] [--engine E] [--pes LIST]\n"
-        "                    [--no-time-instantiate] [--list]\n"
+        "                    [--filter GLOB]... [--exclude GLOB]... [--seeds LIST|random:K]\n"
+        "                    [--waves] [--no-time-instantiate] [--list]\n"
         "       tcpa regress --rerun-failed DIR [-j N] [--timeout S] [--out-dir DIR]\n"
-        "       tcpa regress --merge DIR... [--out-dir DIR]\n\n"
+        "                    [--filter GLOB]... [--exclude GLOB]... [--waves]\n"
+        "       tcpa regress --merge DIR... [--out-dir DIR] [--filter GLOB]... [--exclude GLOB]...\n\n"
         "Runs the runs of the suite files (docs/regress.md) with `tcpa run`, in parallel,\n"
         "and writes junit.xml, summary.json and report.html into the output directory.\n\n"
         "  -j N, --jobs N       runs at a time (default: the number of cores)\n"
@@ -68,6 +89,15 @@ static void regress_usage(FILE *f) {
         "  --arch FILE          every run on this architecture\n"
         "  --engine E           every run on this engine (ref, model, rtl, cosim)\n"
         "  --pes LIST           every run on these regions (RxC, 1d, all; comma list)\n"
+        "  --filter GLOB        only the runs whose id matches GLOB (fnmatch; several:\n"
+        "                       any of them)\n"
+        "  --exclude GLOB       not the runs whose id matches GLOB (several allowed)\n"
+        "  --seeds LIST         these seeds (comma-separated, 0..2^64-1, ranges A..B) in\n"
+        "                       place of every run line's seeds=\n"
+        "  --seeds random:K     K seeds drawn at random, printed, the same for every run\n"
+        "  --waves              model and rtl runs dump their waveform (tcpa run --fst\n"
+        "                       DIR/ID/ENGINE.fst); cosim runs a window of 200 cycles\n"
+        "                       around a divergence (--window 200)\n"
         "  --no-time-instantiate  do not time `tcpa instantiate` after passing runs\n"
         "  --list               print the runs (id, seed, command) and exit\n"
         "  --rerun-failed DIR   rerun the runs of DIR/summary.json that were not as\n"
@@ -89,53 +119,146 @@ static int regress_int(const char *opt, const char *s, long lo, long hi, int *v)
   return 0;
 }
 
-/* Returns the value of the option at argv[*i] (`--opt V` or `--opt=V`),
- * advancing *i; NULL after an error. */
-static const char *regress_value(int argc, char **argv, int *i, const char *opt) {
-  size_t n = strlen(opt);
-  if (argv[*i][n] == '=') return argv[*i] + n + 1;
-  if (*i + 1 >= argc) {
-    diag_error_plain("%s needs a value", opt);
-    return NULL;
+/* Returns 0 and the decimal seed at s (digits only, at most 2^64-1) in *v;
+ * -1. */
+static int regress_seed_parse(const char *s, size_t len, uint64_t *v) {
+  uint64_t x = 0;
+  if (!len) return -1;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    unsigned d = (unsigned)(s[i] - '0');
+    if (x > (UINT64_MAX - d) / 10) return -1;
+    x = x * 10 + d;
   }
-  return argv[++*i];
+  *v = x;
+  return 0;
 }
 
-/* Returns 1 when arg is opt alone or opt=... */
-static int regress_is(const char *arg, const char *opt) {
-  size_t n = strlen(opt);
-  return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=');
+/* Appends seed x to the malloc'ed list *buf ("S1,S2,..."); returns -1 when
+ * the list would pass REGRESS_MAX_SEEDS seeds. */
+static int regress_seed_add(char **buf, size_t *len, int *count, uint64_t x) {
+  if (*count >= REGRESS_MAX_SEEDS) return -1;
+  char *b = realloc(*buf, *len + 24);
+  if (!b) return -1;
+  *buf = b;
+  *len += (size_t)sprintf(b + *len, "%s%" PRIu64, *count ? "," : "", x);
+  (*count)++;
+  return 0;
 }
 
-/* Returns 0 after reading one valued option; -1 after an error. */
-static int regress_opt_valued(int argc, char **argv, int *i, regress_opts *o) {
-  static const char *const names[] = {"--jobs", "--timeout", "--out-dir", "--shard", "--seed-base",
-                                      "--arch", "--engine",  "--pes",     "--rerun-failed", "-j"};
-  const char *a = argv[*i], *v;
-  int which = -1;
-  for (int k = 0; k < (int)(sizeof names / sizeof *names); k++)
-    if (regress_is(a, names[k])) which = k;
-  if (which < 0 && !strncmp(a, "-j", 2) && a[2]) {
-    return regress_int("-j", a + 2, 1, 4096, &o->jobs);
+/* Returns K seeds drawn from /dev/urandom (else the clock and the process
+ * id through splitmix64) as "S1,S2,..." in o->seeds; -1. */
+static int regress_seeds_draw(regress_opts *o, int k) {
+  uint64_t x[REGRESS_MAX_SEEDS];
+  FILE *f = fopen("/dev/urandom", "rb");
+  size_t got = f ? fread(x, sizeof *x, (size_t)k, f) : 0;
+  if (f) fclose(f);
+  uint64_t z = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+  for (size_t i = got; i < (size_t)k; i++) {
+    z += 0x9e3779b97f4a7c15ull;
+    uint64_t y = z;
+    y = (y ^ (y >> 30)) * 0xbf58476d1ce4e5b9ull;
+    y = (y ^ (y >> 27)) * 0x94d049bb133111ebull;
+    x[i] = y ^ (y >> 31);
   }
-  if (which < 0) {
-    diag_error_plain("unknown option '%s' (see 'tcpa regress --help')", a);
+  size_t len = 0;
+  int count = 0;
+  for (int i = 0; i < k; i++)
+    if (regress_seed_add(&o->seeds, &len, &count, x[i])) return -1;
+  o->seeds_random = k;
+  return 0;
+}
+
+/* Returns 0 after reading --seeds v (LIST or random:K) into o->seeds; -1. */
+static int regress_seeds_opt(regress_opts *o, const char *v) {
+  free(o->seeds);
+  o->seeds = NULL;
+  o->seeds_random = 0;
+  if (!strncmp(v, "random:", 7)) {
+    int k;
+    if (regress_int("--seeds random:K", v + 7, 1, REGRESS_MAX_SEEDS, &k)) return -1;
+    return regress_seeds_draw(o, k);
+  }
+  size_t len = 0;
+  int count = 0;
+  for (const char *p = v;;) {
+    const char *comma = strchr(p, ','), *e = comma ? comma : p + strlen(p);
+    const char *dots = strstr(p, "..");
+    uint64_t a, b;
+    if (dots && dots < e) {
+      if (regress_seed_parse(p, (size_t)(dots - p), &a) || regress_seed_parse(dots + 2, (size_t)(e - dots - 2), &b) ||
+          b < a || b - a >= REGRESS_MAX_SEEDS)
+        goto bad;
+    } else if (regress_seed_parse(p, (size_t)(e - p), &a)) {
+      goto bad;
+    } else {
+      b = a;
+    }
+    for (uint64_t x = a;; x++) {
+      if (regress_seed_add(&o->seeds, &len, &count, x)) {
+        diag_error_plain("--seeds: more than %d seeds", REGRESS_MAX_SEEDS);
+        return -1;
+      }
+      if (x == b) break;
+    }
+    if (!comma) return 0;
+    p = comma + 1;
+  }
+bad:
+  diag_error_plain("--seeds: expected seeds from 0 to 2^64-1 separated by commas (ranges A..B), or random:K, "
+                   "got '%s'", v);
+  return -1;
+}
+
+/* Long options; the values above 255 stand for options without a short form. */
+enum {
+  OPT_TIMEOUT = 256, OPT_OUT_DIR, OPT_SHARD, OPT_SEED_BASE, OPT_ARCH, OPT_ENGINE, OPT_PES, OPT_RERUN,
+  OPT_MERGE, OPT_LIST, OPT_NO_TIME, OPT_FILTER, OPT_EXCLUDE, OPT_SEEDS, OPT_WAVES
+};
+static const struct option regress_long_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"out-dir", required_argument, NULL, OPT_OUT_DIR},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"seed-base", required_argument, NULL, OPT_SEED_BASE},
+    {"arch", required_argument, NULL, OPT_ARCH},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"pes", required_argument, NULL, OPT_PES},
+    {"rerun-failed", required_argument, NULL, OPT_RERUN},
+    {"merge", no_argument, NULL, OPT_MERGE},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"no-time-instantiate", no_argument, NULL, OPT_NO_TIME},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"exclude", required_argument, NULL, OPT_EXCLUDE},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"waves", no_argument, NULL, OPT_WAVES},
+    {NULL, 0, NULL, 0}};
+
+/* Returns 0 after adding a glob of --filter or --exclude to list; -1. */
+static int regress_glob_add(const char *opt, const char **list, int *n, const char *v) {
+  if (*n == REGRESS_MAX_ARGS) {
+    diag_error_plain("%s: more than %d given", opt, REGRESS_MAX_ARGS);
     return -1;
   }
-  if (!(v = regress_value(argc, argv, i, names[which]))) return -1;
-  switch (which) {
-  case 0:
-  case 9: return regress_int("--jobs", v, 1, 4096, &o->jobs);
-  case 1: return regress_int("--timeout", v, 1, 7 * 86400, &o->timeout);
-  case 2: o->out_dir = v; return 0;
-  case 3:
+  list[(*n)++] = v;
+  return 0;
+}
+
+/* Returns 0 after reading the value v of option c into o; -1. */
+static int regress_opt_value(regress_opts *o, int c, const char *v, int is_short) {
+  switch (c) {
+  case 'j': return regress_int(is_short ? "-j" : "--jobs", v, 1, 4096, &o->jobs);
+  case OPT_TIMEOUT: return regress_int("--timeout", v, 1, 7 * 86400, &o->timeout);
+  case OPT_OUT_DIR: o->out_dir = v; return 0;
+  case OPT_SHARD:
     o->shard = v;
     if (regress_suite_shard_parse(v, &o->shard_k, &o->shard_n)) {
       diag_error_plain("--shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '%s'", v);
       return -1;
     }
     return 0;
-  case 4: {
+  case OPT_SEED_BASE: {
     char *end;
     errno = 0;
     o->so.seed_base = strtoull(v, &end, 10);
@@ -145,49 +268,104 @@ static int regress_opt_valued(int argc, char **argv, int *i, regress_opts *o) {
     }
     return 0;
   }
-  case 5: o->so.arch = v; return 0;
-  case 6: o->so.engine = v; return 0;
-  case 7: o->so.pes = v; return 0;
-  default: o->rerun = v; return 0;
+  case OPT_ARCH: o->so.arch = v; return 0;
+  case OPT_ENGINE: o->so.engine = v; return 0;
+  case OPT_PES: o->so.pes = v; return 0;
+  case OPT_RERUN: o->rerun = v; return 0;
+  case OPT_FILTER: return regress_glob_add("--filter", o->filter, &o->nfilter, v);
+  case OPT_EXCLUDE: return regress_glob_add("--exclude", o->exclude, &o->nexclude, v);
+  case OPT_SEEDS: return regress_seeds_opt(o, v);
+  default: return -1;
   }
 }
 
-/* Returns 0 after reading the command line into o; -1 after an error. */
+/* Returns 0 after taking a word that is not an option: a suite, or a
+ * directory after --merge; -1. */
+static int regress_word_add(regress_opts *o, const char *a) {
+  if (o->merging) {
+    if (o->nmerge == REGRESS_MAX_ARGS) return diag_error_plain("--merge: too many directories"), -1;
+    o->merge[o->nmerge++] = a;
+  } else {
+    if (o->nsuites == REGRESS_MAX_ARGS) return diag_error_plain("too many suites"), -1;
+    o->suites[o->nsuites++] = a;
+  }
+  return 0;
+}
+
+/* Prints the error of getopt_long's '?' or ':' for the argument it stopped
+ * at; returns -1. */
+static int regress_opt_error(int c, char **argv) {
+  const char *a = argv[optind - 1];
+  char name[256];
+  if (!strncmp(a, "--", 2)) snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+  else snprintf(name, sizeof name, "-%c", optopt ? optopt : '?');
+  if (c == ':') diag_error_plain("%s needs a value", name);
+  else if (optopt && !strncmp(a, "--", 2)) diag_error_plain("%s takes no value, got '%s'", name, a);
+  else if (!strncmp(a, "--", 2)) {
+    int matches = 0;
+    for (const struct option *lo = regress_long_opts; lo->name; lo++)
+      matches += !strncmp(lo->name, name + 2, strlen(name + 2));
+    diag_error_plain("%s option '%s' (see 'tcpa regress --help')", matches > 1 ? "ambiguous" : "unknown", a);
+  } else
+    diag_error_plain("unknown option '%s' (see 'tcpa regress --help')", name);
+  return -1;
+}
+
+/* Returns 0 after checking that the options fit the mode; -1. */
+static int regress_opts_check(const regress_opts *o) {
+  int modes = (o->nsuites > 0) + (o->rerun != NULL) + o->merging;
+  if (modes != 1) {
+    diag_error_plain(modes ? "give suites, --rerun-failed DIR or --merge DIR..., only one of them"
+                           : "no suite given (see 'tcpa regress --help')");
+    return -1;
+  }
+  if (o->merging && !o->nmerge) {
+    diag_error_plain("--merge: no directory given");
+    return -1;
+  }
+  if (o->seeds && !o->nsuites) {
+    diag_error_plain("--seeds: only with suites (not with --rerun-failed or --merge)");
+    return -1;
+  }
+  if (o->waves && o->merging) {
+    diag_error_plain("--waves: not with --merge (nothing is run)");
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 after reading the command line into o (getopt_long, words
+ * taken in order: suites, or directories after --merge); -1 after an
+ * error. */
 static int regress_opts_parse(int argc, char **argv, regress_opts *o) {
   memset(o, 0, sizeof *o);
   o->timeout = 600;
   o->time_inst = 1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = cores > 0 ? (int)cores : 1;
-  int merging = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
-    else if (!strcmp(a, "--list")) o->list = 1;
-    else if (!strcmp(a, "--no-time-instantiate")) o->time_inst = 0;
-    else if (!strcmp(a, "--merge")) merging = 1;
-    else if (a[0] == '-' && a[1]) {
-      if (regress_opt_valued(argc, argv, &i, o)) return -1;
-    } else if (merging) {
-      if (o->nmerge == REGRESS_MAX_ARGS) return diag_error_plain("--merge: too many directories"), -1;
-      o->merge[o->nmerge++] = a;
-    } else {
-      if (o->nsuites == REGRESS_MAX_ARGS) return diag_error_plain("too many suites"), -1;
-      o->suites[o->nsuites++] = a;
+  optind = 0; /* glibc: full reinitialization (cli_* commands share getopt's state) */
+  opterr = 0;
+  int c, li;
+  /* "-": words come back in order as 1; ":": a missing value is ':' */
+  while (li = -1, (c = getopt_long(argc, argv, "-:hj:", regress_long_opts, &li)) != -1) {
+    int rc = 0;
+    switch (c) {
+    case 1: rc = regress_word_add(o, optarg); break;
+    case 'h': o->help = 1; break;
+    case OPT_MERGE: o->merging = 1; break;
+    case OPT_LIST: o->list = 1; break;
+    case OPT_NO_TIME: o->time_inst = 0; break;
+    case OPT_WAVES: o->waves = 1; break;
+    case '?':
+    case ':': return regress_opt_error(c, argv);
+    default: rc = regress_opt_value(o, c, optarg, li < 0); break;
     }
+    if (rc) return -1;
   }
+  for (; optind < argc; optind++) /* after "--" */
+    if (regress_word_add(o, argv[optind])) return -1;
   if (o->help) return 0;
-  int modes = (o->nsuites > 0) + (o->rerun != NULL) + merging;
-  if (modes != 1) {
-    diag_error_plain(modes ? "give suites, --rerun-failed DIR or --merge DIR..., only one of them"
-                           : "no suite given (see 'tcpa regress --help')");
-    return -1;
-  }
-  if (merging && !o->nmerge) {
-    diag_error_plain("--merge: no directory given");
-    return -1;
-  }
-  return 0;
+  return regress_opts_check(o);
 }
 
 /* Returns a malloc'ed default output directory for the suites:
@@ -295,14 +473,26 @@ static void regress_rerun_prepare(regress_list *l) {
   l->n = w;
 }
 
-/* Returns 0 after loading the runs of the mode into l; -1 after errors. */
+/* Returns 0 after keeping the runs of l that --filter and --exclude
+ * select; -1 (with an error) when they leave none of a non-empty list. */
+static int regress_select(const regress_opts *o, regress_list *l) {
+  size_t before = l->n;
+  if (!o->nfilter && !o->nexclude) return 0;
+  if (regress_list_filter(l, o->filter, o->nfilter, o->exclude, o->nexclude) || !before) return 0;
+  diag_error_plain("--filter/--exclude: none of the %zu runs is left (the globs match run ids such as '%s')", before,
+                   "bitextract_N13_1x2_model_big1d_s1");
+  return -1;
+}
+
+/* Returns 0 after loading the runs of the mode into l (selected by
+ * --filter and --exclude); -1 after errors. */
 static int regress_load(const regress_opts *o, regress_list *l) {
   char path[4200];
   if (o->rerun) {
     snprintf(path, sizeof path, "%s/summary.json", o->rerun);
     if (regress_report_load(path, l)) return -1;
     regress_rerun_prepare(l);
-    return 0;
+    return regress_select(o, l);
   }
   if (o->nmerge) {
     for (int i = 0; i < o->nmerge; i++) {
@@ -317,13 +507,23 @@ static int regress_load(const regress_opts *o, regress_list *l) {
             return -1;
           }
     }
-    return 0;
+    return regress_select(o, l);
   }
   int bad = 0;
   for (int i = 0; i < o->nsuites; i++) bad |= regress_suite_load(o->suites[i], &o->so, l) != 0;
-  if (bad) return -1;
+  if (bad || regress_select(o, l)) return -1;
   if (o->shard) regress_suite_shard(l, o->shard_k, o->shard_n);
   return 0;
+}
+
+/* Turns the waveforms of every run of l on (--waves): model and rtl pass
+ * --fst, cosim gets a window of at least REGRESS_RERUN_WINDOW cycles. */
+static void regress_waves_set(regress_list *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    l->v[i].waves = 1;
+    if (!strcmp(l->v[i].engine, "cosim") && l->v[i].window < REGRESS_RERUN_WINDOW)
+      l->v[i].window = REGRESS_RERUN_WINDOW;
+  }
 }
 
 /* Returns the exit status of the mode of o. */
@@ -341,6 +541,10 @@ static int regress_main(const regress_opts *o) {
     snprintf(out, n, "%s/rerun", o->rerun);
   } else out = regress_default_out(o);
   if (!o->nmerge) regress_dirs_set(&l, out);
+  if (o->waves) regress_waves_set(&l);
+  if (o->seeds_random) /* the drawn seeds, to repeat the regression with */
+    fprintf(o->list ? stderr : stdout, "tcpa regress: --seeds random:%d drew %s (repeat with --seeds %s)\n",
+            o->seeds_random, o->seeds, o->seeds);
   if (o->list) {
     regress_list_print(&l);
     rc = CLI_EXIT_OK;
@@ -368,10 +572,15 @@ done:
 
 int cli_regress(int argc, char **argv) {
   regress_opts o;
-  if (regress_opts_parse(argc, argv, &o)) return CLI_EXIT_INPUT;
-  if (o.help) {
+  int rc;
+  if (regress_opts_parse(argc, argv, &o)) rc = CLI_EXIT_INPUT;
+  else if (o.help) {
     regress_usage(stdout);
-    return CLI_EXIT_OK;
+    rc = CLI_EXIT_OK;
+  } else {
+    o.so.seeds = o.seeds;
+    rc = regress_main(&o);
   }
-  return regress_main(&o);
+  free(o.seeds);
+  return rc;
 }

@@ -58,6 +58,7 @@ typedef struct {
   regress_expect expect;
   int timeout;    /* seconds; 0: the command line's --timeout */
   int window;     /* --window for cosim (0: tcpa run's default) */
+  int waves;      /* 1: model and rtl runs dump their waveform (--fst) */
   char *where;    /* "suite.txt:12", where the run was declared */
   /* what it gave */
   regress_verdict verdict;
@@ -90,6 +91,11 @@ void regress_run_free(regress_run *r);
 
 /* Returns a malloc'ed copy of s (NULL for NULL); aborts when out of memory. */
 char *regress_strdup(const char *s);
+
+/* Keeps the runs of l whose id matches one of the `nkeep` globs of keep
+ * (all when nkeep is 0) and none of the `ndrop` globs of drop (fnmatch);
+ * frees the others. Returns the number of runs kept. */
+size_t regress_list_filter(regress_list *l, const char *const *keep, int nkeep, const char *const *drop, int ndrop);
 
 /* Returns the name of a verdict ("pass", ...). */
 const char *regress_verdict_name(regress_verdict v);

@@ -118,6 +118,10 @@ char **regress_exec_argv(const regress_run *r) {
     exec_arg(&a, "--window");
     exec_arg(&a, "%d", r->window);
   }
+  if (r->waves && (!strcmp(r->engine, "model") || !strcmp(r->engine, "rtl"))) {
+    exec_arg(&a, "--fst");
+    exec_arg(&a, "%s/%s.fst", r->dir ? r->dir : ".", r->engine);
+  }
   exec_arg(&a, "--out-dir");
   exec_arg(&a, "%s", r->dir ? r->dir : ".");
   return a.v;

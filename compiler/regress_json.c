@@ -2,9 +2,13 @@
  * regress_json.c: the JSON reader of regress_json.h, a recursive-descent
  * parser over the whole text (RFC 8259 values, nesting limited to 64
  * levels). Each value is parsed into a regress_json node; arrays and
- * objects grow their item arrays by doubling.
+ * objects grow their item arrays by doubling. A number is checked against
+ * the RFC's grammar before strtod reads its double; an integer's digits
+ * are also accumulated in a uint64_t (with an overflow check) for its
+ * exact value.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,14 +117,84 @@ static int json_string(json_reader *r, char **out) {
   return 0;
 }
 
-/* Returns 0 after reading a number into v. */
+/* Returns the end of the run of decimal digits at s (s when there is none). */
+static const char *json_digits(const char *s) {
+  while (*s >= '0' && *s <= '9') s++;
+  return s;
+}
+
+/* Returns -1 after recording error `what` at position p. */
+static int json_fail_at(json_reader *r, const char *p, const char *what) {
+  r->s = p;
+  return json_fail(r, what);
+}
+
+/* Sets the exact integer fields of v from the digits [d, end) (a valid
+ * RFC 8259 integer part) and the sign. */
+static void json_integer(regress_json *v, const char *d, const char *end, int neg) {
+  uint64_t mag = 0;
+  int over = 0;
+  for (; d < end; d++) {
+    unsigned dig = (unsigned)(*d - '0');
+    if (mag > (UINT64_MAX - dig) / 10) over = 1;
+    mag = mag * 10 + dig;
+  }
+  if (over) return; /* beyond 2^64-1: the double only */
+  if (!neg) {
+    v->exact |= REGRESS_JSON_U64;
+    v->u64 = mag;
+    if (mag <= (uint64_t)INT64_MAX) {
+      v->exact |= REGRESS_JSON_I64;
+      v->i64 = (int64_t)mag;
+    }
+  } else if (mag <= (uint64_t)INT64_MAX + 1) {
+    v->exact |= REGRESS_JSON_I64;
+    v->i64 = mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag;
+    if (mag == 0) { /* -0 */
+      v->exact |= REGRESS_JSON_U64;
+      v->u64 = 0;
+    }
+  }
+}
+
+/* Returns 0 after reading a number into v: RFC 8259 syntax
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? and nothing else (no '+',
+ * leading zero, '.5', '1.', hex, NaN, Infinity), the nearest double, and
+ * for an integer its exact value where it fits int64_t and/or uint64_t. */
 static int json_number(json_reader *r, regress_json *v) {
+  const char *s = r->s, *p = s;
+  int neg = *p == '-', integer = 1;
+  if (neg) p++;
+  if (*p < '0' || *p > '9') return neg ? json_fail_at(r, p, "expected a digit after '-'") : json_fail(r, "expected a value");
+  const char *d = p;
+  p = *p == '0' ? p + 1 : json_digits(p);
+  if (*p >= '0' && *p <= '9') return json_fail_at(r, d, "leading zero in a number");
+  const char *dend = p;
+  if (*p == '.') {
+    const char *q = json_digits(p + 1);
+    if (q == p + 1) return json_fail_at(r, q, "expected a digit after '.' in a number");
+    p = q;
+    integer = 0;
+  }
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    const char *q = json_digits(p);
+    if (q == p) return json_fail_at(r, p, "expected a digit in the exponent of a number");
+    p = q;
+    integer = 0;
+  }
+  if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '+' ||
+      *p == '-')
+    return json_fail_at(r, p, "malformed number");
   char *end;
   errno = 0;
-  v->num = strtod(r->s, &end);
-  if (end == r->s) return json_fail(r, "expected a value");
+  v->num = strtod(s, &end);
+  if (end != p) return json_fail(r, "malformed number");
+  if (v->num == HUGE_VAL || v->num == -HUGE_VAL) return json_fail(r, "number out of range");
   v->type = REGRESS_JSON_NUM;
-  r->s = end;
+  if (integer) json_integer(v, d, dend, neg);
+  r->s = p;
   return 0;
 }
 
@@ -272,4 +346,16 @@ const char *regress_json_str(const regress_json *o, const char *key) {
 double regress_json_num(const regress_json *o, const char *key, double dflt) {
   const regress_json *v = regress_json_get(o, key);
   return v && v->type == REGRESS_JSON_NUM ? v->num : dflt;
+}
+
+int64_t regress_json_i64(const regress_json *o, const char *key, int64_t dflt) {
+  const regress_json *v = regress_json_get(o, key);
+  return v && v->type == REGRESS_JSON_NUM && (v->exact & REGRESS_JSON_I64) ? v->i64 : dflt;
+}
+
+int regress_json_u64(const regress_json *o, const char *key, uint64_t *out) {
+  const regress_json *v = regress_json_get(o, key);
+  if (!v || v->type != REGRESS_JSON_NUM || !(v->exact & REGRESS_JSON_U64)) return -1;
+  *out = v->u64;
+  return 0;
 }

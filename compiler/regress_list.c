@@ -1,8 +1,10 @@
 /*
  * regress_list.c: the records of a regression (regress.h): the growable
- * list of runs, freeing, the names of verdicts and expectations and the
- * one-line form of a failure signature.
+ * list of runs, freeing, filtering by globs on the run ids (--filter,
+ * --exclude), the names of verdicts and expectations and the one-line
+ * form of a failure signature.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,27 @@ void regress_list_free(regress_list *l) {
   for (size_t i = 0; i < l->n; i++) regress_run_free(&l->v[i]);
   free(l->v);
   memset(l, 0, sizeof *l);
+}
+
+/* Returns 1 when id matches one of the n globs. */
+static int regress_glob_any(const char *id, const char *const *globs, int n) {
+  for (int i = 0; i < n; i++)
+    if (fnmatch(globs[i], id, 0) == 0) return 1;
+  return 0;
+}
+
+size_t regress_list_filter(regress_list *l, const char *const *keep, int nkeep, const char *const *drop, int ndrop) {
+  size_t w = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    regress_run *r = &l->v[i];
+    if ((nkeep && !regress_glob_any(r->id, keep, nkeep)) || regress_glob_any(r->id, drop, ndrop)) {
+      regress_run_free(r);
+      continue;
+    }
+    l->v[w++] = *r;
+  }
+  l->n = w;
+  return w;
 }
 
 const char *regress_verdict_name(regress_verdict v) {

@@ -12,16 +12,27 @@
  * testcase carries the seed and the command line in <properties> and
  * <system-out>.
  *
+ * Both carry the tool's version and git revision (version.h): summary.json
+ * as tool_version and git_revision, junit.xml as <property>s of each
+ * <testsuite>.
+ *
  * report.html has no external reference: CSS in a <style>, plots as
  * inline <svg> scatter plots (one colour per program, a legend) drawn by
- * report_svg_scatter.
+ * report_svg_scatter. It lists the ten slowest runs, and links each run's
+ * files that exist when it is written (stdout.txt, stderr.txt,
+ * divergence.txt, rtl.fst, model.fst, divergence.gtkw) by paths relative
+ * to the report's directory (realpath of both, then "../" up to their
+ * common ancestor: a merged report links into the shards' directories).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "datafile.h"
 #include "diag.h"
@@ -29,6 +40,7 @@
 #include "regress_exec.h"
 #include "regress_json.h"
 #include "regress_report.h"
+#include "version.h"
 
 /* A bucket of failures with one signature. */
 typedef struct {
@@ -180,6 +192,11 @@ static void report_junit(FILE *f, const regress_list *l) {
     report_escape(f, l->v[i].suite);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n", tests, fail,
             err, skip, t);
+    fputs("    <properties><property name=\"tool\" value=\"tcpa regress\"/><property name=\"tool_version\" value=\"", f);
+    report_escape(f, version_tool());
+    fputs("\"/><property name=\"git_revision\" value=\"", f);
+    report_escape(f, version_git_rev());
+    fputs("\"/></properties>\n", f);
     for (size_t k = i; k < l->n; k++)
       if (!strcmp(l->v[k].suite, l->v[i].suite)) report_junit_case(f, &l->v[k]);
     fputs("  </testsuite>\n", f);
@@ -229,6 +246,7 @@ static void report_json_run(json_writer *w, const regress_run *r) {
   json_writer_string(w, "expect", regress_expect_name(r->expect));
   json_writer_int(w, "timeout", r->timeout);
   json_writer_int(w, "window", r->window);
+  json_writer_bool(w, "waves", r->waves);
   json_writer_string(w, "where", r->where ? r->where : "");
   json_writer_string(w, "verdict", regress_verdict_name(r->verdict));
   json_writer_bool(w, "ok", r->ok);
@@ -258,6 +276,8 @@ static void report_json(FILE *f, const regress_list *l, const char *shard) {
   json_writer w = json_writer_make(f);
   json_writer_begin_object(&w, NULL);
   json_writer_string(&w, "tool", "tcpa regress");
+  json_writer_string(&w, "tool_version", version_tool());
+  json_writer_string(&w, "git_revision", version_git_rev());
   if (shard) json_writer_string(&w, "shard", shard);
   else json_writer_null(&w, "shard");
   json_writer_int(&w, "total", (int64_t)l->n);
@@ -404,8 +424,92 @@ static void report_html_plots(FILE *f, const regress_list *l) {
   free(p);
 }
 
-/* Writes report.html's content. */
-static void report_html(FILE *f, const regress_list *l, const char *title) {
+/* Writes into out (size sz) the relative path from directory base to
+ * target, both absolute and canonical (realpath): "ID", "../shard1/ID". */
+static void report_relpath(const char *base, const char *target, char *out, size_t sz) {
+  size_t i = 0, common;
+  while (base[i] && base[i] == target[i]) i++;
+  if ((base[i] == '\0' && (target[i] == '/' || target[i] == '\0')) || (base[i] == '/' && target[i] == '\0'))
+    common = i;
+  else {
+    common = i;
+    while (common > 0 && base[common] != '/') common--;
+  }
+  size_t n = 0;
+  out[0] = '\0';
+  for (const char *s = base + common; *s; s++)
+    if (*s != '/' && (s == base || s[-1] == '/') && n + 4 < sz) n += (size_t)snprintf(out + n, sz - n, "../");
+  const char *rest = target + common;
+  while (*rest == '/') rest++;
+  snprintf(out + n, sz - n, "%s", *rest || n ? rest : ".");
+  if (n && !*rest) out[n - 1] = '\0'; /* "../.." without the trailing slash */
+}
+
+/* Writes s as a URL path: bytes other than [A-Za-z0-9._~/-] %-encoded. */
+static void report_url(FILE *f, const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._~/-", c))
+      fputc(c, f);
+    else
+      fprintf(f, "%%%02X", c);
+  }
+}
+
+/* Writes links, relative to the report directory `base` (canonical; NULL:
+ * none), to the files of run r that exist: its log (stdout, stderr), its
+ * divergence report and its waveforms. */
+static void report_html_links(FILE *f, const regress_run *r, const char *base) {
+  static const char *const files[][2] = {{"stdout.txt", "stdout"},       {"stderr.txt", "stderr"},
+                                         {"divergence.txt", "divergence"}, {"rtl.fst", "rtl.fst"},
+                                         {"model.fst", "model.fst"},     {"divergence.gtkw", "gtkw"}};
+  char *rd = base && r->dir ? realpath(r->dir, NULL) : NULL;
+  if (!rd) return;
+  char rel[PATH_MAX], path[PATH_MAX + 32];
+  report_relpath(base, rd, rel, sizeof rel);
+  int first = 1;
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", rd, files[k][0]);
+    if (stat(path, &st) || !S_ISREG(st.st_mode)) continue;
+    fputs(first ? "" : " ", f);
+    fputs("<a href=\"", f);
+    report_url(f, rel);
+    fprintf(f, "/%s\">%s</a>", files[k][0], files[k][1]);
+    first = 0;
+  }
+  free(rd);
+}
+
+/* Writes the table of the ten slowest runs that ran (wall time of tcpa
+ * run), slowest first, with the links to their files. */
+static void report_html_slowest(FILE *f, const regress_list *l, const char *base) {
+  enum { SLOWEST = 10 };
+  size_t top[SLOWEST], n = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    if (l->v[i].verdict == REGRESS_PENDING) continue;
+    size_t j = n < SLOWEST ? n++ : SLOWEST;
+    while (j > 0 && l->v[top[j - 1]].seconds < l->v[i].seconds) {
+      if (j < SLOWEST) top[j] = top[j - 1];
+      j--;
+    }
+    if (j < SLOWEST) top[j] = i;
+  }
+  fprintf(f, "<h2>Slowest runs</h2>\n<p>The %zu slowest runs (wall time of <code>tcpa run</code>).</p>\n"
+             "<table class=\"slowest\"><tr><th>#</th><th>run</th><th>verdict</th><th>s</th><th>files</th></tr>\n", n);
+  for (size_t k = 0; k < n; k++) {
+    const regress_run *r = &l->v[top[k]];
+    fprintf(f, "<tr class=\"%s\"><td>%zu</td><td>", regress_verdict_name(r->verdict), k + 1);
+    report_escape(f, r->id);
+    fprintf(f, "</td><td>%s</td><td>%.2f</td><td>", regress_verdict_name(r->verdict), r->seconds);
+    report_html_links(f, r, base);
+    fputs("</td></tr>\n", f);
+  }
+  fputs("</table>\n", f);
+}
+
+/* Writes report.html's content; dir is the report's directory. */
+static void report_html(FILE *f, const regress_list *l, const char *title, const char *dir) {
   size_t n[7], bad = report_counts(l, n);
   report_bucket *b;
   size_t nb = report_buckets_make(l, &b);
@@ -434,9 +538,11 @@ static void report_html(FILE *f, const regress_list *l, const char *title) {
     }
     fputs("</table>\n", f);
   }
+  char *base = realpath(dir, NULL);
+  report_html_slowest(f, l, base);
   report_html_plots(f, l);
   fputs("<h2>Runs</h2>\n<table><tr><th>run</th><th>verdict</th><th>seed</th><th>cycles</th><th>PEs</th>"
-        "<th>II</th><th>stream</th><th>s</th><th>signature / message</th></tr>\n", f);
+        "<th>II</th><th>stream</th><th>s</th><th>signature / message</th><th>files</th></tr>\n", f);
   for (size_t i = 0; i < l->n; i++) {
     const regress_run *r = &l->v[i];
     char *sig = regress_signature_text(&r->sig);
@@ -452,16 +558,20 @@ static void report_html(FILE *f, const regress_list *l, const char *title) {
     report_escape(f, sig);
     if (*sig && r->message) fputs("<br>", f);
     report_escape(f, r->message);
+    fputs("</td><td>", f);
+    report_html_links(f, r, base);
     fputs("</td></tr>\n", f);
     free(sig);
   }
+  free(base);
   fputs("</table>\n</body></html>\n", f);
   report_buckets_free(b, nb);
 }
 
 /* Returns 0 after writing dir/name through fn; -1. */
-static int report_file(const char *dir, const char *name, void (*fn)(FILE *, const regress_list *, const char *),
-                       const regress_list *l, const char *arg) {
+static int report_file(const char *dir, const char *name,
+                       void (*fn)(FILE *, const regress_list *, const char *, const char *), const regress_list *l,
+                       const char *arg) {
   size_t len = strlen(dir) + strlen(name) + 2;
   char *path = malloc(len);
   if (!path) return -1;
@@ -469,7 +579,7 @@ static int report_file(const char *dir, const char *name, void (*fn)(FILE *, con
   datafile_tmp t;
   int rc = -1;
   if (datafile_tmp_open(&t, path) == 0) {
-    fn(t.f, l, arg);
+    fn(t.f, l, arg, dir);
     rc = datafile_tmp_commit(&t);
   }
   free(path);
@@ -477,12 +587,18 @@ static int report_file(const char *dir, const char *name, void (*fn)(FILE *, con
 }
 
 /* Adapters to report_file's signature. */
-static void report_junit_fn(FILE *f, const regress_list *l, const char *arg) {
+static void report_junit_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
   (void)arg;
+  (void)dir;
   report_junit(f, l);
 }
-static void report_json_fn(FILE *f, const regress_list *l, const char *arg) { report_json(f, l, arg); }
-static void report_html_fn(FILE *f, const regress_list *l, const char *arg) { report_html(f, l, arg); }
+static void report_json_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
+  (void)dir;
+  report_json(f, l, arg);
+}
+static void report_html_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
+  report_html(f, l, arg, dir);
+}
 
 int regress_report_write(const regress_list *l, const char *dir, const char *title, const char *shard) {
   if (report_file(dir, "junit.xml", report_junit_fn, l, NULL)) return -1;
@@ -496,8 +612,15 @@ static char *report_str(const regress_json *o, const char *key) {
   return s ? regress_strdup(s) : NULL;
 }
 
+/* Returns the integer member key of o when it is exact and fits an int,
+ * else dflt. */
+static int report_int(const regress_json *o, const char *key, int dflt) {
+  int64_t v = regress_json_i64(o, key, dflt);
+  return v >= INT_MIN && v <= INT_MAX ? (int)v : dflt;
+}
+
 /* Returns 0 after reading run object o into r; -1 when a required field
- * is missing. */
+ * is missing; -2 when its seed is not an integer from 0 to 2^64-1. */
 static int report_run_read(const regress_json *o, regress_run *r) {
   r->id = report_str(o, "id");
   r->suite = report_str(o, "suite");
@@ -513,23 +636,25 @@ static int report_run_read(const regress_json *o, regress_run *r) {
   r->dir = report_str(o, "dir");
   if (!r->id || !r->suite || !r->program || !r->name || !r->params || !r->pes || !r->arch || !r->engine)
     return -1;
-  r->seed = (uint64_t)regress_json_num(o, "seed", 1);
+  if (regress_json_u64(o, "seed", &r->seed)) return -2;
   const char *ex = regress_json_str(o, "expect");
   r->expect = ex && !strcmp(ex, "pass") ? REGRESS_EXPECT_PASS
               : ex && !strcmp(ex, "nofit") ? REGRESS_EXPECT_NOFIT
                                            : REGRESS_EXPECT_ANY;
-  r->timeout = (int)regress_json_num(o, "timeout", 0);
-  r->window = (int)regress_json_num(o, "window", 0);
+  r->timeout = report_int(o, "timeout", 0);
+  r->window = report_int(o, "window", 0);
+  const regress_json *waves = regress_json_get(o, "waves");
+  r->waves = waves && waves->type == REGRESS_JSON_BOOL && waves->num != 0;
   r->verdict = regress_verdict_parse(regress_json_str(o, "verdict"));
   const regress_json *ok = regress_json_get(o, "ok");
   r->ok = ok && ok->type == REGRESS_JSON_BOOL && ok->num != 0;
-  r->exit_code = (int)regress_json_num(o, "exit", -1);
-  r->term_signal = (int)regress_json_num(o, "signal", 0);
+  r->exit_code = report_int(o, "exit", -1);
+  r->term_signal = report_int(o, "signal", 0);
   r->seconds = regress_json_num(o, "seconds", 0);
-  r->cycles = (int64_t)regress_json_num(o, "cycles", -1);
-  r->pes_used = (int64_t)regress_json_num(o, "pes_used", -1);
-  r->ii = (int64_t)regress_json_num(o, "ii", -1);
-  r->config_bytes = (int64_t)regress_json_num(o, "config_bytes", -1);
+  r->cycles = regress_json_i64(o, "cycles", -1);
+  r->pes_used = regress_json_i64(o, "pes_used", -1);
+  r->ii = regress_json_i64(o, "ii", -1);
+  r->config_bytes = regress_json_i64(o, "config_bytes", -1);
   r->inst_seconds = regress_json_num(o, "instantiate_seconds", -1);
   const regress_json *s = regress_json_get(o, "signature");
   if (s && s->type == REGRESS_JSON_OBJ) {
@@ -557,11 +682,13 @@ int regress_report_load(const char *path, regress_list *l) {
   }
   for (size_t i = 0; !rc && i < runs->n; i++) {
     regress_run *r = regress_list_add(l);
-    if (!r || report_run_read(&runs->items[i], r)) {
+    int st = r ? report_run_read(&runs->items[i], r) : -1;
+    if (st == -2)
+      diag_error_plain("%s: run %zu (%s): \"seed\" is not an integer from 0 to 2^64-1", path, i + 1, r->id);
+    else if (st)
       diag_error_plain("%s: run %zu lacks a required field (id, suite, program, name, params, pes, arch, engine)",
                        path, i + 1);
-      rc = -1;
-    }
+    rc = st ? -1 : 0;
   }
   regress_json_free(j);
   return rc;

@@ -4,7 +4,8 @@
  * testcase per run), summary.json (every run with its spec, verdict,
  * signature and numbers, the counts and the failure buckets) and a
  * self-contained report.html (tables and inline SVG plots: cycles against
- * PEs, instantiation time against PEs). summary.json can be read back
+ * PEs, instantiation time against PEs; the ten slowest runs; relative
+ * links to each run's log, divergence report and waveforms). summary.json can be read back
  * (regress_report_load) for --merge and --rerun-failed.
  */
 #ifndef TCPA_REGRESS_REPORT_H

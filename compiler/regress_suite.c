@@ -358,7 +358,7 @@ static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *
     char *end;
     errno = 0;
     unsigned long long s = strtoull(sv.v[i], &end, 10);
-    if (errno || *end || sv.v[i][0] == '-') {
+    if (errno || *end || sv.v[i][0] < '0' || sv.v[i][0] > '9') {
       suite_error(sp, scol, "seeds: '%s' is not a non-negative integer", sv.v[i]);
       rc = -1;
       break;
@@ -401,7 +401,8 @@ static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *
  * each combination. */
 static int suite_params_expand(suite_parser *sp, suite_combo *c, const suite_keys *k, suite_values *pv, int i,
                                size_t len) {
-  if (i == k->np) return suite_combo_emit(sp, c, k->seeds ? k->seeds : "1", k->col[K_SEEDS]);
+  if (i == k->np)
+    return suite_combo_emit(sp, c, sp->o->seeds ? sp->o->seeds : k->seeds ? k->seeds : "1", k->col[K_SEEDS]);
   for (int j = 0; j < pv[i].n; j++) {
     snprintf(c->params + len, sizeof c->params - len, "%s%s=%s", len ? " " : "", k->pname[i], pv[i].v[j]);
     if (suite_params_expand(sp, c, k, pv, i + 1, strlen(c->params))) return -1;

@@ -20,6 +20,8 @@ typedef struct {
   const char *engine; /* --engine */
   const char *pes;    /* a `pes=` value replacing the suite's (e.g. "1d") */
   uint64_t seed_base; /* --seed-base: mixed into `seeds=random:K` */
+  const char *seeds;  /* --seeds: decimal seeds "S1,S2,..." replacing every
+                         run line's `seeds=` (NULL: the suite's) */
 } regress_suite_opts;
 
 /* Returns 0 after appending the runs of the suite file `path` to l (run

@@ -91,9 +91,10 @@ int regress_verdict_divergence(const char *line, regress_signature *sig) {
   return 0;
 }
 
-/* Returns the number member key of o as an integer, -1 when absent/null. */
+/* Returns the integer member key of o exactly, -1 when absent, null or
+ * not an integer. */
 static int64_t verdict_num(const regress_json *o, const char *key) {
-  return (int64_t)regress_json_num(o, key, -1);
+  return regress_json_i64(o, key, -1);
 }
 
 /* Fills the signature of a failed run (exit 1) from its summary.json s. */

@@ -2,7 +2,8 @@
 # fuzz.sh: the short fuzzing run of `make test` (docs/fuzz.md). For each
 # libFuzzer target of `make fuzz` (build-fuzz/fuzz_parse: language parser
 # and checker, fuzz_arch: INI reader, fuzz_stream: the model's stream
-# loader and a bounded run):
+# loader and a bounded run, fuzz_json: the JSON reader of tcpa regress;
+# FUZZ_TARGETS="json ..." picks some):
 #   - every input of fuzz/regress/TARGET/ (inputs that once crashed it, one
 #     per bug fixed) runs once without a crash: one TAP line each;
 #   - the seed corpus build-fuzz/seeds/TARGET (fuzz/seeds.sh) runs once;
@@ -17,7 +18,7 @@ set -u
 . "$(dirname "$0")/tap.sh"
 FB=${FUZZ_BUILD:-build-fuzz}
 SECS=${FUZZ_SECS:-20}
-targets="parse arch stream"
+targets=${FUZZ_TARGETS:-parse arch stream json}
 
 if ! command -v clang >/dev/null 2>&1 && [ ! -x "$FB/fuzz_parse" ]; then
   echo "ok 1 - fuzzing # SKIP clang is not installed (scripts/setup.sh installs it)"

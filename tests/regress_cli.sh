@@ -12,7 +12,14 @@
 #     outputs junit.xml (well-formed, counts), summary.json, report.html
 #     (inline SVG); exit status; --rerun-failed (only the failures, with
 #     waveform settings); sharding (disjoint, complete, deterministic) and
-#     --merge of the shards.
+#     --merge of the shards; seeds 2^53+1, 2^63-1 and 2^64-1 kept exact
+#     through --merge and --rerun-failed, strict JSON numbers.
+#     Options (getopt_long): unknown/missing values, --filter/--exclude
+#     (which runs, several globs, with --shard and --rerun-failed), --seeds
+#     LIST and random:K (printed, reproduced), --waves (--fst per engine),
+#     the tool version and git revision in junit.xml and summary.json,
+#     report.html's ten slowest runs and its relative links to existing
+#     files (also from a merged report into the shards).
 # (D) scripts/regress-parallel.sh (GNU parallel, this host as its sshlogin) and
 #     scripts/regress-slurm.sh (the batch files written, then run task by task
 #     as Slurm would), each merged result equal to the unsharded one.
@@ -104,14 +111,15 @@ case $cmd in
   *) exit 2 ;;
 esac
 prog=$1; shift
-out= seed= engine= window= pes=
+out= seed= engine= window= pes= fst=
 while [ $# -gt 0 ]; do
   case $1 in
     --out-dir) out=$2; shift ;; --seed) seed=$2; shift ;; --engine) engine=$2; shift ;;
-    --window) window=$2; shift ;; --pes) pes=$2; shift ;;
+    --window) window=$2; shift ;; --pes) pes=$2; shift ;; --fst) fst=$2; shift ;;
   esac; shift
 done
 echo "$engine $window" >"$out/fake-args"
+[ -n "$fst" ] && { echo "$fst" >"$out/fake-fst"; echo FST >"$fst"; }
 name=$(basename "$prog" .pla)
 summary() { # status [divergence-or-null] [mismatches]
   cat >"$out/summary.json" <<J
@@ -125,6 +133,9 @@ J
 }
 case $name in
   pass*) summary pass; exit 0 ;;
+  div*) echo "first divergence" >"$out/divergence.txt" ;;
+esac
+case $name in
   divwr*) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd$((seed + 2)): different values in the two traces; expected '1 wr 0,1 1 rd3 0x1', got '1 wr 0,1 1 rd3 0x2'\""
           echo "tcpa: error: cosim: the model and the RTL diverge" >&2; exit 1 ;;
   divhop) summary fail "\"cycle 7, PE (0,0), hop side e port 0: missing in the RTL; expected '7 hop 0,0 e 0 0x00000001', got '(nothing)'\""; exit 1 ;;
@@ -242,6 +253,167 @@ run $P/nofit.pla N=1
 EOF
 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/c.suite" --out-dir "$tmp/co" >"$tmp/c.out" 2>&1; st=$?
 check_eval "fake: pass and nofit-as-expected exit 0" '[ $st -eq 0 ] && grep -q "^PASS" "$tmp/c.out"'
+
+# -- exact 64-bit seeds: 2^53+1, 2^63-1 and 2^64-1 through summary.json, --merge
+# and --rerun-failed (a double would give 9007199254740992, 2^63 and 2^64)
+BIG="9007199254740993 9223372036854775807 18446744073709551615"
+cat >"$tmp/big.suite" <<EOF
+suite big
+run $P/outs.pla N=1 seeds=${BIG// /,}
+run $P/pass1.pla N=1 seeds=${BIG// /,}
+EOF
+for k in 1 2; do
+  TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/big.suite" --shard $k/2 --no-time-instantiate \
+    --out-dir "$tmp/big$k" >/dev/null 2>&1
+done
+"$TCPA" regress --merge "$tmp/big1" "$tmp/big2" --out-dir "$tmp/bigm" >"$tmp/bigm.out" 2>&1; st=$?
+# Prints the sorted "id seed" pairs of summary.json $1 (Python's json keeps big integers exact).
+json_seeds() {
+  python3 -c 'import json, sys; [print(r["id"], r["seed"]) for r in sorted(json.load(open(sys.argv[1]))["runs"], key=lambda r: r["id"])]' "$1"
+}
+want=$(for s in $BIG; do echo "outs_N1_1x1_model_default_s$s $s"; echo "pass1_N1_1x1_model_default_s$s $s"; done | sort)
+check_eval "64-bit seeds: --merge keeps 2^53+1, 2^63-1, 2^64-1 exact in summary.json" \
+  '[ $st -eq 1 ] && [ "$(json_seeds "$tmp/bigm/summary.json")" = "$want" ]'
+check_eval "64-bit seeds: --merge keeps them exact in junit.xml" \
+  '[ "$(grep -o "name=\"seed\" value=\"[0-9]*\"" "$tmp/bigm/junit.xml" | grep -o "[0-9]*" | sort -u | tr "\n" " ")" = "18446744073709551615 9007199254740993 9223372036854775807 " ]'
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress --rerun-failed "$tmp/bigm" --no-time-instantiate \
+  >"$tmp/bigr.out" 2>&1; st=$?
+# the fake writes the --seed it was given into its summary.json, as `tcpa run` does
+got=$(for s in $BIG; do
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' "$tmp/bigm/rerun/outs_N1_1x1_model_default_s$s/summary.json"
+done | tr '\n' ' ')
+check_eval "64-bit seeds: --rerun-failed of the merge reruns exactly seeds 2^53+1, 2^63-1, 2^64-1" \
+  '[ $st -eq 1 ] && grep -q "^tcpa regress: 3 runs" "$tmp/bigr.out" && [ "$got" = "$BIG " ]'
+check_eval "64-bit seeds: the rerun's summary.json has them exact" \
+  '[ "$(json_seeds "$tmp/bigm/rerun/summary.json")" = "$(echo "$want" | grep ^outs)" ]'
+mkdir -p "$tmp/bigbad"
+printf '{"tool": "tcpa regress", "runs": [{"id": "x", "suite": "s", "program": "p", "name": "p", "params": "", "pes": "1x1", "arch": "a", "engine": "ref", "seed": 1.8446744073709552e19}]}' \
+  >"$tmp/bigbad/summary.json"
+"$TCPA" regress --merge "$tmp/bigbad" --out-dir "$tmp/bigbadm" >/dev/null 2>"$tmp/bigbad.err"; st=$?
+check_eval "64-bit seeds: a seed that is not an exact integer is refused (exit 2), not rounded" \
+  '[ $st -eq 2 ] && grep -q "\"seed\" is not an integer from 0 to 2^64-1" "$tmp/bigbad.err"'
+printf '{"tool": "tcpa regress", "runs": [], "total": 01}' >"$tmp/bigbad/summary.json"
+"$TCPA" regress --merge "$tmp/bigbad" --out-dir "$tmp/bigbadm" >/dev/null 2>"$tmp/bigbad.err"; st=$?
+check_eval "strict JSON: a leading zero in summary.json is refused with its byte offset (exit 2)" \
+  '[ $st -eq 2 ] && grep -q "summary.json: leading zero in a number at byte 46" "$tmp/bigbad.err"'
+
+# -- options: getopt_long, --filter/--exclude, --seeds, --waves, versions, report links
+"$TCPA" regress "$tmp/a.suite" --list --bogus >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "options: an unknown option exits 2 and is named" \
+  '[ $st -eq 2 ] && grep -q "unknown option '"'"'--bogus'"'"'" "$tmp/o.err"'
+"$TCPA" regress "$tmp/a.suite" --list --timeout >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "options: a missing value exits 2 (--timeout needs a value)" \
+  '[ $st -eq 2 ] && grep -q -- "--timeout needs a value" "$tmp/o.err"'
+"$TCPA" regress "$tmp/a.suite" --list -j 0 >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "options: -j 0 refused with its range (exit 2)" \
+  '[ $st -eq 2 ] && grep -q -- "-j: expected an integer from 1 to 4096, got '"'"'0'"'"'" "$tmp/o.err"'
+"$TCPA" regress "$tmp/a.suite" --merge "$tmp/bo" >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "options: a suite and --merge together refused (exit 2)" '[ $st -eq 2 ] && grep -q "only one of them" "$tmp/o.err"'
+"$TCPA" regress -j2 --jobs=2 --timeout=30 --list -- "$tmp/a.suite" >"$tmp/o.list" 2>&1; st=$?
+check_eval "options: -j2, --jobs=2, --timeout=30 and a suite after -- accepted" \
+  '[ $st -eq 0 ] && cmp -s "$tmp/o.list" "$tmp/a.list"'
+list_ids() { "$TCPA" regress "$tmp/a.suite" --list "$@" 2>/dev/null | cut -d" " -f1; }
+check_eval "--filter: only the runs whose id matches (12 bitextract runs)" \
+  '[ "$(list_ids --filter "bitextract_*" | wc -l)" -eq 12 ] && ! list_ids --filter "bitextract_*" | grep -qv "^bitextract_"'
+check_eval "--filter twice: runs matching either (7 fir + 4 matmul)" \
+  '[ "$(list_ids --filter "fir_*" --filter "matmul_*" | wc -l)" -eq 11 ] && [ "$(list_ids --filter "fir_*" --filter "matmul_*" | grep -c ^matmul_)" -eq 4 ]'
+check_eval "--exclude (several): drops the matching runs (23 - 8 seeds 2..3 of bitextract - 2 cosim = 13)" \
+  '[ "$(list_ids --exclude "bitextract_*_s[23]" --exclude "*_cosim_*" | wc -l)" -eq 13 ] && ! list_ids --exclude "bitextract_*_s[23]" --exclude "*_cosim_*" | grep -q "_s2$\|_cosim_"'
+check_eval "--filter with --exclude: bitextract 1x2 runs but seed 1 (4)" \
+  '[ "$(list_ids --filter "bitextract_*_1x2_*" --exclude "*_s1" | tr "\n" " ")" = "bitextract_N13_1x2_model_default_s2 bitextract_N13_1x2_model_default_s3 bitextract_N20_1x2_model_default_s2 bitextract_N20_1x2_model_default_s3 " ]'
+check_eval "--filter then --shard 1/2: every other run of the selection" \
+  '[ "$(list_ids --filter "fir_*" --shard 1/2 | tr "\n" " ")" = "$(list_ids --filter "fir_*" | sed -n "1~2p" | tr "\n" " ")" ]'
+"$TCPA" regress "$tmp/a.suite" --list --filter "nosuch*" >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "--filter matching nothing: exit 2, says so" '[ $st -eq 2 ] && grep -q "none of the 23 runs is left" "$tmp/o.err"'
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress --rerun-failed "$O" --filter "divwr*" --out-dir "$tmp/rf" \
+  >"$tmp/rf.out" 2>&1; st=$?
+check_eval "--rerun-failed --filter: reruns only the 3 failed divwr runs" \
+  '[ $st -eq 1 ] && grep -q "^tcpa regress: 3 runs" "$tmp/rf.out" && [ "$(ls -d "$tmp"/rf/divwr* | wc -l)" -eq 3 ]'
+check_eval "--seeds LIST: replaces every run line's seeds (23 / 3 x 3 = 39 runs, seeds 5 7 8)" \
+  '[ "$(list_ids --seeds 5,7..8 | wc -l)" -eq 39 ] && [ "$(list_ids --seeds 5,7..8 | sed "s/.*_s//" | sort -u | tr "\n" " ")" = "5 7 8 " ]'
+check_eval "--seeds takes 2^64-1" \
+  '"$TCPA" regress "$tmp/a.suite" --list --seeds 18446744073709551615 --filter "fir_*_1x1_*" | grep -q " seed=18446744073709551615 .*--seed 18446744073709551615 "'
+"$TCPA" regress "$tmp/a.suite" --list --seeds random:3 >"$tmp/sr1.list" 2>"$tmp/sr1.err"; st=$?
+drawn=$(sed -n "s/.*drew \([0-9,]*\) (repeat with --seeds \1)$/\1/p" "$tmp/sr1.err")
+"$TCPA" regress "$tmp/a.suite" --list --seeds "$drawn" >"$tmp/sr2.list" 2>/dev/null
+"$TCPA" regress "$tmp/a.suite" --list --seeds random:3 2>&1 >/dev/null | sed -n "s/.*drew \([0-9,]*\) .*/\1/p" >"$tmp/sr3"
+check_eval "--seeds random:3: prints the 3 seeds drawn ($drawn)" \
+  '[ $st -eq 0 ] && [ "$(echo "$drawn" | tr , "\n" | grep -c "^[0-9][0-9]*$")" -eq 3 ] && [ "$(wc -l <"$tmp/sr1.list")" -eq 39 ]'
+check_eval "--seeds random:3: the printed seeds reproduce the same runs and seeds" \
+  '[ -n "$drawn" ] && cmp -s "$tmp/sr1.list" "$tmp/sr2.list"'
+check_eval "--seeds random:3: another draw gives other seeds" '[ -s "$tmp/sr3" ] && [ "$(cat "$tmp/sr3")" != "$drawn" ]'
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/a.suite" --seeds random:1 --filter "fir_*_1x1_*" \
+  --no-time-instantiate --out-dir "$tmp/sr" >"$tmp/sr.out" 2>&1
+check_eval "--seeds random:K: a regression prints the draw on stdout" 'grep -q "^tcpa regress: --seeds random:1 drew [0-9]* (repeat with --seeds [0-9]*)$" "$tmp/sr.out"'
+for bad in "1,,2" "-1" "+1" "18446744073709551616" "0x10" "3..1" "random:0" "random:x" ""; do
+  "$TCPA" regress "$tmp/a.suite" --list --seeds "$bad" >/dev/null 2>"$tmp/o.err"; st=$?
+  check_eval "--seeds '$bad' refused (exit 2)" '[ $st -eq 2 ] && grep -q -- "--seeds" "$tmp/o.err"'
+done
+"$TCPA" regress --merge "$O" --seeds 1 >/dev/null 2>"$tmp/o.err"; st=$?
+check_eval "--seeds with --merge refused (exit 2)" '[ $st -eq 2 ]'
+# --waves: model and rtl runs get --fst DIR/ID/ENGINE.fst, cosim a 200-cycle window, ref nothing
+cat >"$tmp/w.suite" <<EOF
+suite waves
+run $P/pass1.pla N=1 engine=model,rtl,ref
+run $P/divwr.pla N=1 pes=1x2 engine=cosim seeds=1
+EOF
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/w.suite" --waves --no-time-instantiate --out-dir "$tmp/w" \
+  >"$tmp/w.out" 2>&1; st=$?
+W=$tmp/w
+check_eval "--waves: model runs pass --fst DIR/ID/model.fst, rtl runs --fst DIR/ID/rtl.fst" \
+  '[ "$(cat "$W/pass1_N1_1x1_model_default_s1/fake-fst" 2>/dev/null)" = "$W/pass1_N1_1x1_model_default_s1/model.fst" ] && [ "$(cat "$W/pass1_N1_1x1_rtl_default_s1/fake-fst" 2>/dev/null)" = "$W/pass1_N1_1x1_rtl_default_s1/rtl.fst" ]' 
+check_eval "--waves: ref gets no --fst, cosim a 200-cycle --window" \
+  '[ ! -e "$W/pass1_N1_1x1_ref_default_s1/fake-fst" ] && [ "$(cat "$W/divwr_N1_1x2_cosim_default_s1/fake-args")" = "cosim 200" ]'
+check_eval "--waves: summary.json records waves and the command with --fst" \
+  'python3 -c "import json, sys; r = {x[\"id\"]: x for x in json.load(open(sys.argv[1]))[\"runs\"]}; m = r[\"pass1_N1_1x1_model_default_s1\"]; sys.exit(not (m[\"waves\"] is True and \"--fst\" in m[\"command\"]))" "$W/summary.json"'
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/w.suite" --no-time-instantiate --out-dir "$tmp/w0" >/dev/null 2>&1
+check_eval "without --waves: no --fst" '[ ! -e "$tmp/w0/pass1_N1_1x1_model_default_s1/fake-fst" ]'
+# the tool version and git revision in junit.xml and summary.json
+ver=$(sed -n 's/^#define TCPA_VERSION "\(.*\)"$/\1/p' compiler/version.h)
+rev=$(cat "$BUILD/gen/git_rev.txt" 2>/dev/null)
+python3 - "$O/summary.json" "$O/junit.xml" >"$tmp/ver.txt" <<'EOF'
+import json, sys, xml.dom.minidom
+d = json.load(open(sys.argv[1]))
+x = xml.dom.minidom.parse(sys.argv[2])
+p = {q.getAttribute("name"): q.getAttribute("value") for s in x.getElementsByTagName("testsuite")
+     for q in s.getElementsByTagName("property") if q.parentNode.parentNode == s}
+print(d["tool_version"], d["git_revision"], p.get("tool_version"), p.get("git_revision"))
+EOF
+check_eval "version: summary.json and junit.xml carry the tool version $ver and git revision ${rev:-?}" \
+  '[ -n "$ver" ] && [ -n "$rev" ] && [ "$(cat "$tmp/ver.txt")" = "$ver $rev $ver $rev" ]'
+# report.html: the ten slowest runs, and links to each run's files where they exist
+python3 - "$O/report.html" >"$tmp/slow.txt" <<'EOF'
+import re, sys
+h = open(sys.argv[1]).read()
+t = h[h.index("<h2>Slowest runs</h2>"):]
+t = t[:t.index("</table>")]
+rows = re.findall(r"<tr class=\"\w+\"><td>(\d+)</td><td>([^<]*)</td><td>\w+</td><td>([0-9.]+)</td>", t)
+print(len(rows), rows[0][1], all(float(rows[i][2]) >= float(rows[i + 1][2]) for i in range(len(rows) - 1)))
+EOF
+check_eval "report: the ten slowest runs, slowest (the 1 s timeout) first, in decreasing time" \
+  '[ "$(cat "$tmp/slow.txt")" = "10 slow_N1_1x1_model_default_s1 True" ]'
+# Prints "N bad kinds" for report $1: its relative links, those not pointing to an existing file
+# in the report's directory tree, and the kinds of file linked.
+report_links() {
+  python3 - "$1" <<'EOF'
+import os, re, sys, urllib.parse
+d = os.path.dirname(sys.argv[1])
+links = re.findall(r'href="([^"]*)"', open(sys.argv[1]).read())
+bad = [l for l in links if l.startswith("/") or ":" in l or not os.path.isfile(os.path.join(d, urllib.parse.unquote(l)))]
+print(len(links), len(bad), " ".join(sorted({os.path.basename(l) for l in links if not l.endswith("out.txt") and not l.endswith("err.txt")})))
+EOF
+}
+read -r nl nbad kinds <<<"$(report_links "$O/report.html")"
+check_eval "report: links to logs and divergence reports, all relative and to existing files ($nl links)" \
+  '[ "$nl" -gt 36 ] && [ "$nbad" -eq 0 ] && [ "$kinds" = "divergence.txt" ] && grep -q "href=\"outs_N1_1x1_model_default_s1/stderr.txt\"" "$O/report.html"'
+read -r nl nbad kinds <<<"$(report_links "$W/report.html")"
+check_eval "report: links to the waveforms of a --waves regression ($nl links)" \
+  '[ "$nbad" -eq 0 ] && [ "$kinds" = "divergence.txt model.fst rtl.fst" ]'
+read -r nl nbad kinds <<<"$(report_links "$tmp/merged/report.html")"
+check_eval "report: a merged report links into the shards' directories ($nl links)" \
+  '[ "$nl" -gt 36 ] && [ "$nbad" -eq 0 ] && grep -q "href=\"../shard1/" "$tmp/merged/report.html"'
+check_eval "report: no link to a file that does not exist (no divergence.txt for a pass)" \
+  '! grep -q "pass1_N1_1x1_model_default_s1/divergence.txt" "$O/report.html"'
 
 # -- (D) beyond one machine: GNU parallel (this host as its only sshlogin) and
 # the Slurm batch files (run here as Slurm would, task by task)
