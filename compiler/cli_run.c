@@ -25,11 +25,21 @@
  * both on an RxC region); without --map, dimension 0 (RxC: dimensions 0
  * and 1). A 1-D --map on an RxC region is invalid input.
  *
- * --out-dir DIR: DIR/inputs/NAME.txt per input and DIR/NAME.txt per output
- * (data-file format), the engines' files (config.bin, config.lst, traces;
- * engine_run.c), then DIR/summary.json last; each file is written
- * atomically, so a file present is a complete file. On a failed run the
- * outputs are not written; the inputs and summary.json (status "fail") are.
+ * --out-dir DIR (docs/user-guide.md, "Output files"): DIR/inputs/NAME.txt
+ * per input; DIR/ref/NAME.txt per output, the reference interpreter's
+ * values; DIR/NAME.txt per output, the values of the engine that ran, read
+ * back from its banks through the output placement (engine_result: the
+ * model's for model, the RTL's for rtl, cosim and systemc; for ref the
+ * reference's), an element with no value from the engine written as
+ * RUN_UNPLACED; on a failed run DIR/diff.txt, the count of the elements of
+ * DIR/NAME.txt that differ from the reference and the first RUN_DIFF_SHOW
+ * of them; the engines' files (config.bin, config.lst, traces;
+ * engine_run.c); then DIR/summary.json last, whose `outputs` says which
+ * engine wrote which file. All in the data-file format (datafile.h),
+ * written whether the run passed or not; each file atomically, so a file
+ * present is a complete file, and a file of an earlier run that this run
+ * does not write (DIR/NAME.txt when the engine gathered no outputs,
+ * diff.txt on a pass) is removed.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -109,7 +119,9 @@ static void run_usage(FILE *f) {
         "  --in NAME=FILE     values of an input array (data-file format); inputs\n"
         "                     not given are uniform random in [-1000, 1000]\n"
         "  --seed N           seed of the random inputs (default 1)\n"
-        "  --out-dir DIR      write DIR/NAME.txt per output, DIR/inputs/NAME.txt\n"
+        "  --out-dir DIR      write DIR/NAME.txt per output (the engine's values,\n"
+        "                     pass or fail), DIR/ref/NAME.txt (the reference's),\n"
+        "                     DIR/diff.txt on a mismatch, DIR/inputs/NAME.txt\n"
         "                     per input, DIR/summary.json, and for the engines the\n"
         "                     stream config.bin, its listing config.lst and the\n"
         "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n"
@@ -504,22 +516,140 @@ static int run_mkdir_p(const char *dir) {
   return -1;
 }
 
+/* Returns the malloc'ed path DIR/SUB/NAME.txt (DIR/NAME.txt when sub is
+ * NULL), or NULL when out of memory. */
+static char *run_out_path(const char *dir, const char *sub, const char *name) {
+  size_t len = strlen(dir) + (sub ? strlen(sub) : 0) + strlen(name) + 8;
+  char *path = malloc(len);
+  if (path) snprintf(path, len, "%s/%s%s%s.txt", dir, sub ? sub : "", sub ? "/" : "", name);
+  return path;
+}
+
 /* Returns 0 after writing every array of the given kind to DIR/SUB/NAME.txt;
  * -1 after an error. */
 static int run_arrays_write(const ast_program *p, const interp_array *arrays,
                             ast_array_kind kind, const char *dir, const char *sub) {
   for (int a = 0; a < p->narrays; a++) {
     if (p->arrays[a].kind != kind) continue;
-    size_t len = strlen(dir) + strlen(p->arrays[a].name) + 32;
-    char *path = malloc(len);
+    char *path = run_out_path(dir, sub, p->arrays[a].name);
     if (!path) return -1;
-    snprintf(path, len, "%s/%s%s%s.txt", dir, sub ? sub : "", sub ? "/" : "",
-             p->arrays[a].name);
     int rc = datafile_write(path, arrays[a].data, arrays[a].ndims, arrays[a].extent);
     free(path);
     if (rc != 0) return -1;
   }
   return 0;
+}
+
+/* The value DIR/NAME.txt holds for an element the engine's output
+ * placement never placed (no PE writes it): diff.txt names each one. */
+#define RUN_UNPLACED INT32_MIN
+#define RUN_DIFF_SHOW 20 /* differing elements listed in diff.txt */
+
+/* What --out-dir received of the outputs (summary.json's `outputs`). */
+typedef struct {
+  const char *engine; /* whose values DIR/NAME.txt hold: "ref", "model" or
+                         "rtl"; NULL: none written (no outputs gathered) */
+  int ref_written;    /* DIR/ref/NAME.txt */
+  size_t total;       /* output elements */
+  size_t differing;   /* of DIR/NAME.txt from the reference */
+  size_t unplaced;    /* elements no PE writes (written as RUN_UNPLACED) */
+  const char *diff;   /* the diff file's name in DIR; NULL: not written */
+} run_outputs;
+
+/* Returns 0 after writing the engine result r's outputs to DIR/NAME.txt
+ * (elements not placed as RUN_UNPLACED) and counting them in *outs; -1
+ * after an error. */
+static int run_engine_arrays_write(const ast_program *p, const interp_array *ref, const engine_result *r,
+                                   const char *dir, run_outputs *outs) {
+  for (int a = 0; a < p->narrays; a++) {
+    if (p->arrays[a].kind != AST_ARRAY_OUT) continue;
+    int32_t *vals = malloc((ref[a].n + 1) * sizeof *vals);
+    char *path = run_out_path(dir, NULL, p->arrays[a].name);
+    int rc = -1;
+    if (vals && path) {
+      for (size_t i = 0; i < ref[a].n; i++) {
+        vals[i] = r->seen[a][i] ? r->out[a][i] : RUN_UNPLACED;
+        outs->unplaced += !r->seen[a][i];
+      }
+      rc = datafile_write(path, vals, ref[a].ndims, ref[a].extent);
+    }
+    free(vals);
+    free(path);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+/* Returns the name of the diff file: diff.txt, unless an output array is
+ * called `diff` (its DIR/diff.txt): then diff-outputs.txt. */
+static const char *run_diff_name(const ast_program *p) {
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_OUT && !strcmp(p->arrays[a].name, "diff")) return "diff-outputs.txt";
+  return "diff.txt";
+}
+
+/* Returns 0 after writing DIR/<outs->diff>: the count of the elements of
+ * r's outputs that differ from the reference ref, then the first
+ * RUN_DIFF_SHOW of them (array, index, expected, actual); -1 after an
+ * error. */
+static int run_diff_write(const ast_program *p, const interp_array *ref, const engine_result *r,
+                          const char *dir, const run_outputs *outs) {
+  char *text = NULL, *path = malloc(strlen(dir) + strlen(outs->diff) + 2);
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  datafile_tmp t;
+  int rc = -1;
+  if (!path || !m) goto done;
+  sprintf(path, "%s/%s", dir, outs->diff);
+  engine_outputs_compare(p, ref, r, m, RUN_DIFF_SHOW);
+  fclose(m);
+  m = NULL;
+  if (datafile_tmp_open(&t, path) != 0) goto done;
+  fprintf(t.f, "differing %zu of %zu output elements\n", outs->differing, outs->total);
+  fprintf(t.f, "# the engine's values (%s) in NAME.txt, the reference interpreter's in ref/NAME.txt;\n"
+               "# an element no PE writes is written as %d ('got nothing')\n", outs->engine,
+          (int)RUN_UNPLACED);
+  if (outs->differing > RUN_DIFF_SHOW) fprintf(t.f, "# the first %d:\n", RUN_DIFF_SHOW);
+  if (!outs->differing)
+    fputs("# the outputs equal the reference: the run failed for another reason (stderr, summary.json)\n", t.f);
+  fputs(text ? text : "", t.f);
+  rc = datafile_tmp_commit(&t);
+done:
+  if (m) fclose(m);
+  free(text);
+  free(path);
+  return rc;
+}
+
+/* Removes the files an earlier run may have left in DIR that this one
+ * does not write (they must not pass for this one's): DIR/NAME.txt of
+ * every output (when `outputs`), DIR/ref/NAME.txt (when `ref`) and the
+ * diff file (when `diff`). */
+static void run_stale_remove(const ast_program *p, const char *dir, int outputs, int ref, int diff) {
+  for (int a = 0; a < p->narrays; a++) {
+    if (p->arrays[a].kind != AST_ARRAY_OUT) continue;
+    for (int k = 0; k < 2; k++) {
+      char *path = (k ? ref : outputs) ? run_out_path(dir, k ? "ref" : NULL, p->arrays[a].name) : NULL;
+      if (path) remove(path);
+      free(path);
+    }
+  }
+  char *path = diff ? malloc(strlen(dir) + 32) : NULL;
+  if (path) {
+    sprintf(path, "%s/%s", dir, run_diff_name(p));
+    remove(path);
+  }
+  free(path);
+}
+
+/* Returns the engine result whose outputs DIR/NAME.txt receives (the
+ * model's for model, the RTL's for rtl, cosim and systemc) and its name in
+ * *who; NULL when that engine gathered none. */
+static const engine_result *run_engine_outputs(run_engine engine, const engine_outcome *eo, const char **who) {
+  int model = engine == RUN_ENGINE_MODEL;
+  const engine_result *r = model ? &eo->model : &eo->rtl;
+  *who = model ? "model" : "rtl";
+  return (model ? eo->ran_model : eo->ran_rtl) && r->gathered && r->out ? r : NULL;
 }
 
 /* What one run produced, for the summary. */
@@ -528,7 +658,52 @@ typedef struct {
   interp_stats stats;
   const char **from;  /* per array: the --in file, or NULL (random) */
   const engine_outcome *eo; /* model, rtl, cosim: what the engines found */
+  int ref_ok;         /* the reference interpreter completed: its outputs hold */
+  run_outputs outs;   /* what --out-dir received (run_outputs_write) */
 } run_result;
+
+/* Returns 0 after writing the outputs to --out-dir DIR: the reference's to
+ * DIR/ref/NAME.txt, the engine's (for ref: the reference's) to
+ * DIR/NAME.txt and, on a failed run, the diff file; files an earlier run
+ * left and this one does not write are removed; -1 after an error. */
+static int run_outputs_write(const ast_program *p, const run_opts *o, const interp_array *arrays,
+                             run_result *res) {
+  run_outputs *outs = &res->outs;
+  const engine_result *r = NULL;
+  const char *who = "ref";
+  memset(outs, 0, sizeof *outs);
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_OUT) outs->total += arrays[a].n;
+  if (!res->ref_ok) { /* the interpreter failed: no outputs at all */
+    run_stale_remove(p, o->out_dir, 1, 1, 1);
+    return 0;
+  }
+  size_t len = strlen(o->out_dir) + 8;
+  char *sub = malloc(len);
+  if (!sub) return -1;
+  snprintf(sub, len, "%s/ref", o->out_dir);
+  int bad = run_mkdir_p(sub) != 0 || run_arrays_write(p, arrays, AST_ARRAY_OUT, o->out_dir, "ref") != 0;
+  free(sub);
+  if (bad) return -1;
+  outs->ref_written = 1;
+  if (res->eo && !(r = run_engine_outputs(o->engine, res->eo, &who))) {
+    run_stale_remove(p, o->out_dir, 1, 0, 1); /* the engine gathered no outputs */
+    return 0;
+  }
+  outs->engine = who;
+  if (!r) { /* ref */
+    run_stale_remove(p, o->out_dir, 0, 0, 1);
+    return run_arrays_write(p, arrays, AST_ARRAY_OUT, o->out_dir, NULL);
+  }
+  if (run_engine_arrays_write(p, arrays, r, o->out_dir, outs) != 0) return -1;
+  outs->differing = engine_outputs_compare(p, arrays, r, stderr, 0); /* show 0: prints nothing */
+  if (!strcmp(res->status, "pass")) {
+    run_stale_remove(p, o->out_dir, 0, 0, 1);
+    return 0;
+  }
+  outs->diff = run_diff_name(p);
+  return run_diff_write(p, arrays, r, o->out_dir, outs);
+}
 
 /* Writes a cycle count, or null when the engine did not run or finish. */
 static void run_json_cycles(json_writer *w, const char *key, int ran, const engine_result *r, int done) {
@@ -600,6 +775,37 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
                                     ((o->engine == RUN_ENGINE_COSIM || o->engine == RUN_ENGINE_SYSTEMC) && eo->ran_rtl ? eo->rtl.faults : 0));
 }
 
+/* Writes summary.json's `outputs`: whose values DIR/NAME.txt hold, the
+ * files, the reference's directory, the differing and unplaced elements
+ * and the diff file (docs/user-guide.md, "summary.json"). */
+static void run_summary_outputs(json_writer *w, const ast_program *p, const run_outputs *outs) {
+  json_writer_begin_object(w, "outputs");
+  if (outs->engine) json_writer_string(w, "engine", outs->engine);
+  else json_writer_null(w, "engine");
+  json_writer_begin_object(w, "files");
+  for (int a = 0; outs->engine && a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_OUT) {
+      char *name = run_out_path(".", NULL, p->arrays[a].name); /* "./NAME.txt" */
+      if (name) json_writer_string(w, p->arrays[a].name, name + 2);
+      free(name);
+    }
+  json_writer_end_object(w);
+  if (outs->ref_written) json_writer_string(w, "reference_dir", "ref");
+  else json_writer_null(w, "reference_dir");
+  if (outs->engine) {
+    json_writer_uint(w, "elements", outs->total);
+    json_writer_uint(w, "differing", outs->differing);
+    json_writer_uint(w, "unplaced", outs->unplaced);
+  } else {
+    json_writer_null(w, "elements");
+    json_writer_null(w, "differing");
+    json_writer_null(w, "unplaced");
+  }
+  if (outs->diff) json_writer_string(w, "diff", outs->diff);
+  else json_writer_null(w, "diff");
+  json_writer_end_object(w);
+}
+
 /* Writes summary.json's content to f. */
 static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
                              const int64_t *params, const run_result *res) {
@@ -623,6 +829,7 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
       json_writer_string(&w, p->arrays[a].name, res->from[a] ? res->from[a] : "random");
   json_writer_end_object(&w);
   json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
+  run_summary_outputs(&w, p, &res->outs);
   if (res->eo) run_summary_engine(&w, p, o, res->eo);
   else {
     /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
@@ -638,11 +845,11 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
   json_writer_end_object(&w);
 }
 
-/* Returns 0 after writing --out-dir: inputs, outputs (on a pass), then
- * summary.json; -1 after an error. */
+/* Returns 0 after writing --out-dir: inputs, outputs (run_outputs_write,
+ * noted in res->outs), then summary.json; -1 after an error. */
 static int run_out_dir_write(const ast_program *p, const run_opts *o,
                              const int64_t *params, const interp_array *arrays,
-                             const run_result *res) {
+                             run_result *res) {
   size_t len = strlen(o->out_dir) + 32;
   char *sub = malloc(len);
   int rc = -1;
@@ -650,9 +857,7 @@ static int run_out_dir_write(const ast_program *p, const run_opts *o,
   snprintf(sub, len, "%s/inputs", o->out_dir);
   if (run_mkdir_p(o->out_dir) != 0 || run_mkdir_p(sub) != 0) goto error;
   if (run_arrays_write(p, arrays, AST_ARRAY_IN, o->out_dir, "inputs") != 0) goto error;
-  if (!strcmp(res->status, "pass") &&
-      run_arrays_write(p, arrays, AST_ARRAY_OUT, o->out_dir, NULL) != 0)
-    goto error;
+  if (run_outputs_write(p, o, arrays, res) != 0) goto error;
   snprintf(sub, len, "%s/summary.json", o->out_dir);
   datafile_tmp t;
   if (datafile_tmp_open(&t, sub) != 0) goto error;
@@ -698,6 +903,20 @@ static void run_summary_print_engine(const ast_program *p, const engine_outcome 
            (unsigned long long)eo->lockstep.model_cycles, (unsigned long long)eo->c.pred_done);
 }
 
+/* Prints the outputs line of the human summary: whose values --out-dir
+ * DIR holds and, on a mismatch, the diff file. */
+static void run_summary_print_outputs(const char *dir, const run_outputs *outs) {
+  if (!outs->ref_written) return;
+  if (!outs->engine) {
+    printf("outputs   none from the engine; the reference's in %s/ref/\n", dir);
+    return;
+  }
+  printf("outputs   %s/NAME.txt (%s), the reference's in %s/ref/", dir, outs->engine, dir);
+  if (outs->diff)
+    printf(", %zu of %zu elements differ (%s/%s)", outs->differing, outs->total, dir, outs->diff);
+  printf("\n");
+}
+
 /* Prints the human summary of a run on stdout. */
 static void run_summary_print(const ast_program *p, const run_opts *o,
                               const int64_t *params, const run_result *res) {
@@ -722,6 +941,7 @@ static void run_summary_print(const ast_program *p, const run_opts *o,
          (unsigned long long)res->stats.instances, s,
          s > 0 ? (double)res->stats.instances / s / 1e6 : 0.0);
   if (res->eo) run_summary_print_engine(p, res->eo);
+  if (o->out_dir) run_summary_print_outputs(o->out_dir, &res->outs);
   printf("verdict   %s\n", res->status);
 }
 
@@ -751,8 +971,9 @@ static int run_program(const ast_program *p, const run_opts *o) {
   if (!arrays || !from) goto error;
   if (interp_arrays_init(p, params, arrays) != 0) goto error;
   if (run_inputs_make(p, o, arrays, from) != 0) goto error_arrays;
-  run_result res = {"fail", {0, 0, 0.0}, from, NULL};
+  run_result res = {"fail", {0, 0, 0.0}, from, NULL, 0, {0}};
   int ok = interp_program_run(p, params, arrays, &res.stats) == 0;
+  res.ref_ok = ok;
   rc = ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
   engine_outcome eo;
   int have_eo = 0;

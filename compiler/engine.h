@@ -119,6 +119,8 @@ typedef struct {
   int32_t **out;            /* per array: values (outputs only), reference order */
   unsigned char **seen;     /* per array: 1 where the layout places an element */
   int narrays;
+  int gathered;             /* out and seen were read from the engine's banks
+                               (engine_outputs_gather ran) */
 } engine_result;
 
 /* Frees what *r owns. */
@@ -318,6 +320,10 @@ typedef int (*engine_bank_fn)(void *ctx, int row, int col, int side, int bank, u
 
 /* Fills r's outputs from the banks through c's placement. */
 void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank_fn fn, void *ctx);
+
+/* Moves the outputs of `from` (out, seen, gathered) into `to`, whose own
+ * are freed; `from` keeps none. */
+void engine_result_outputs_move(engine_result *to, engine_result *from);
 
 /* Which engines run. */
 typedef enum {

@@ -2,7 +2,9 @@
  * engine_result.c: the outputs of an engine run: allocated in the shapes
  * of the reference's arrays, filled from bank words through the
  * configuration's placement of every output element, and compared element
- * by element with the reference interpreter's values.
+ * by element with the reference interpreter's values. `gathered` tells
+ * that the outputs were read from an engine's banks at all (a run that
+ * failed to start, or a lockstep run stopped at a divergence, has none).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,19 @@ void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank
     r->out[pl->array][pl->index] = (int32_t)v;
     r->seen[pl->array][pl->index] = 1;
   }
+  r->gathered = 1;
+}
+
+void engine_result_outputs_move(engine_result *to, engine_result *from) {
+  engine_result_free(to); /* only its output arrays */
+  to->out = from->out;
+  to->seen = from->seen;
+  to->narrays = from->narrays;
+  to->gathered = from->gathered;
+  from->out = NULL;
+  from->seen = NULL;
+  from->narrays = 0;
+  from->gathered = 0;
 }
 
 /* Writes the index `i` of array `a` of ref as [i0][i1]... to f. */
@@ -73,7 +88,7 @@ size_t engine_outputs_compare(const ast_program *p, const interp_array *ref, con
         engine_index_print(f, &ref[a], i);
         fprintf(f, " (element %zu): expected %d, got ", i, (int)ref[a].data[i]);
         if (r->seen[a][i]) fprintf(f, "%d\n", (int)r->out[a][i]);
-        else fprintf(f, "nothing (no PE writes this element)\n");
+        else fprintf(f, "nothing (no PE writes this element, or its bank was not read)\n");
       }
       bad++;
     }

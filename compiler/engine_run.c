@@ -14,9 +14,10 @@
  * its trace, the model is stepped beside it, every cycle compared) without
  * a waveform; at the first divergence, at cycle c, both stop; it prints
  * the lockstep report and where each engine stopped on stderr and, with
- * --out-dir, writes it to DIR/divergence.txt, reruns the RTL up to cycle
- * c+W with the FST limited to cycles c-W..c+W (DIR/rtl.fst) and writes
- * DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
+ * --out-dir, writes it to DIR/divergence.txt, reruns the RTL to its end
+ * with the FST limited to cycles c-W..c+W (DIR/rtl.fst; the banks of that
+ * run are the RTL's outputs, which cli_run.c writes to DIR/NAME.txt) and
+ * writes DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
  * DIR/rtl.fst DIR/divergence.gtkw` opens on it; the model is rerun to
  * c+W for DIR/model.fst at the same FST times, and DIR/repro/ receives the
  * reproduction bundle (engine_repro.c).
@@ -154,8 +155,10 @@ static int engine_run_rtl(const ast_program *p, const arch_config *arch, const i
   return engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
 }
 
-/* Reruns the RTL of out with the FST limited to W cycles around divergence
- * d (keep/rtl.fst) and writes keep/divergence.gtkw; notes on f. */
+/* Reruns the RTL of out to its end with the FST limited to W cycles
+ * around divergence d (keep/rtl.fst), writes keep/divergence.gtkw and
+ * gives out->rtl the outputs of that run (the lockstep run, stopped at
+ * the divergence, has none); notes on f. */
 static void engine_divergence_waveform(const ast_program *p, const arch_config *arch, const interp_array *ref,
                                        const engine_run_opts *o, const char *work, const char *keep,
                                        const engine_divergence *d, engine_outcome *out, FILE *f) {
@@ -165,18 +168,21 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
   snprintf(trace, sizeof trace, "%s/rtl-window.trace", work);
   engine_result r = {0};
   int64_t from = d->cycle > (uint64_t)w ? (int64_t)(d->cycle - (uint64_t)w) : 0;
-  /* the rerun stops right after the window (a `timeout` there is expected) */
-  engine_opts eo = {trace, fst, work, o->arch_path, d->cycle + (uint64_t)w + 1, from, (int64_t)d->cycle + w};
-  int ok = 0;
+  /* the rerun goes on to the end, as --engine rtl would (the FST holds
+     only the window): its banks are the RTL's outputs in --out-dir */
+  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from,
+                    (int64_t)d->cycle + w};
+  int ok = 0, ran = 0;
   if (!fst || !gtkw) {
     snprintf(msg, sizeof msg, "out of memory");
   } else {
     remove(fst); /* a waveform of an earlier run must not pass for this one */
-    ok = !engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg) &&
-         !engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg) &&
-         !engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg);
+    ran = !engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg) &&
+          !engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg);
+    ok = ran && !engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg);
   }
   if (!ok) fprintf(f, "  (no waveform: %s)\n", msg);
+  if (ran) engine_result_outputs_move(&out->rtl, &r);
   /* the model's side, at the same FST times as rtl.fst (its t0) */
   char *mfst = engine_path(keep, "model.fst");
   if (mfst && !engine_model_fst(&out->c, arch, mfst, d->t0, d->cycle + (uint64_t)w + 1, msg, sizeof msg))

@@ -17,8 +17,9 @@
  * report (the format of cosim). The outputs of both sides come from the
  * bank dumps (tcpa-rtl's format) through the configuration's placement;
  * engine_run.c checks them against the reference when the traces agree,
- * and at a divergence reruns tcpa-rtl for the waveform around it as for
- * cosim (the verdict says where cycle 0 lies in tcpa-rtl's FST).
+ * and at a divergence reruns tcpa-rtl to its end for the waveform around
+ * it and the RTL's outputs, as for cosim (the verdict says where cycle 0
+ * lies in tcpa-rtl's FST).
  *
  * Finding the binary: engine_harness.c ($TCPA_SC, or the harness cache:
  * the harness of the run's effective configuration, the current sources

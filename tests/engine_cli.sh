@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # engine_cli.sh: `tcpa run --engine model|rtl|cosim` from the outside
-# (docs/user-guide.md). For each run: exit 0, the outputs in --out-dir equal
-# the reference interpreter's (`--engine ref`, same seed), and summary.json's
+# (docs/user-guide.md). For each run: exit 0, the outputs in --out-dir are
+# the engine's (summary.json's outputs.engine: the model's, the RTL's for
+# rtl and cosim) and equal those of the plain-C implementation
+# (tests/tools/refimpl, on the inputs the run wrote), and summary.json's
 # cycles and done cycles equal the schedule's prediction it records.
 #   - bitextract on 1x1, 1x2, 1x3, 1x4, 4x1 with N dividing and not dividing
 #     the region, on the C model;
@@ -10,8 +12,12 @@
 #     model.trace (a trace.md header);
 #   - exit 3: a 1-D program on a 2-D region, a program too big for the architecture;
 #   - a fake tcpa-rtl (TCPA_RTL) whose banks hold zeros: exit 1 naming the
-#     array, index, expected and got; one whose trace differs in one value:
-#     cosim exit 1 with the divergence in summary.json;
+#     array, index, expected and got; with --out-dir, bits.txt holds the
+#     zeros, ref/bits.txt equals refimpl, diff.txt lists the differing
+#     elements as in the files; one that dumps no banks: every element
+#     written as -2147483648, "got nothing"; a passing rerun into the same
+#     directory removes diff.txt; one whose trace differs in one value:
+#     cosim exit 1 with the divergence in summary.json, bits.txt the RTL's;
 #   - cosim on the real RTL (the harnesses of `tcpa harness`, built when
 #     missing) against the reference: bitextract on 1x1, 1x2, 1x3, 1x4, 4x1
 #     (default.ini); in the full tier, fir, matmul, trimv on big1d.ini on
@@ -22,11 +28,16 @@
 #     divergence.gtkw has its marker at the divergence's FST time and names
 #     only signals of the FST (fst2vcd), the PE's among them; the FST holds
 #     only the window's cycles; cosim reads the harness's trace over the
-#     lockstep pipe (--trace-stream) and reruns it only up to c+W;
+#     lockstep pipe (--trace-stream) and reruns it to its end (FST: only
+#     the window), whose banks give bits.txt (= refimpl);
 #   - lockstep stops early: a stream poked so that the run diverges within
 #     a few cycles of a ~1200-cycle run: cosim stops at the model's first
 #     affected cycle, and the harness reports far fewer cycles simulated
-#     than the clean run's (summary.json, stdout, divergence.txt).
+#     than the clean run's (summary.json, stdout, divergence.txt);
+#   - a wrong RTL caught through its outputs: RTL mutant 9 (`and` computes
+#     a | b; the mutants harness with +mutant=9) on rtl and cosim: exit 1,
+#     bits.txt holds its values, which differ from refimpl's, diff.txt
+#     names them (skipped while the mutants harness is missing or stale).
 # Prints TAP lines.
 set -u
 TCPA=${TCPA:-build/bin/tcpa}
@@ -35,6 +46,12 @@ tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at th
 n=0 fail=0
 unset TCPA_RTL
 TCPA_ABS=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
+REFX=${REFX:-$BUILD/tests/tools/refimpl}
+. "$(dirname "$0")/refcmp.sh"
+if [ ! -x "$REFX" ]; then
+  echo "not ok 1 - refimpl not built ($REFX): make $REFX"
+  exit 1
+fi
 
 # Prints one TAP line: check NAME STATUS [DIRECTIVE].
 check() {
@@ -47,24 +64,38 @@ jget() {
   sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1
 }
 
-# Runs PROG with ARGS on ENGINE (--out-dir $tmp/e) and on ref ($tmp/r);
-# returns 0 when the engine exits 0, every output file equals the
-# reference's, and the cycles are the predicted ones. Sets $rc and $msg.
+# Prints the --param arguments among ARGS (refimpl's command line).
+param_args() {
+  local prev=
+  for a in "$@"; do
+    [ "$prev" = --param ] && printf -- '--param %s ' "$a"
+    prev=$a
+  done
+}
+
+# Runs PROG with ARGS on ENGINE (--out-dir $tmp/e) and refimpl (the plain-C
+# implementation) on the inputs the run used ($tmp/want); returns 0 when
+# the engine exits 0, its summary says the outputs are the engine's (the
+# RTL's for cosim), every output file equals refimpl's, and the cycles are
+# the predicted ones. Sets $rc and $msg.
 run_cmp() {
   local prog=$1 engine=$2; shift 2
-  rm -rf "$tmp/e" "$tmp/r"
+  rm -rf "$tmp/e" "$tmp/want"
+  mkdir -p "$tmp/want"
   timeout 120 $TCPA run regress/programs/$prog.pla --engine $engine --out-dir "$tmp/e" "$@" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   msg="exit $rc"
   [ $rc -eq 0 ] || { sed 's/^/#   /' "$tmp/err" | head -5; return 1; }
-  $TCPA run regress/programs/$prog.pla --engine ref --out-dir "$tmp/r" "$@" >/dev/null 2>&1 || return 1
-  local outs=0
-  for f in "$tmp"/r/*.txt; do
-    [ -e "$f" ] || continue
-    cmp -s "$f" "$tmp/e/$(basename "$f")" || { msg="$msg, $(basename "$f") differs"; return 1; }
-    outs=$((outs + 1))
-  done
+  local who=$(ref_outputs_engine "$tmp/e") want=$engine
+  [ "$engine" = cosim ] && want=rtl
+  [ "$who" = "$want" ] || { msg="$msg, the outputs are '$who's, not $want's"; return 1; }
+  # shellcheck disable=SC2046
+  "$REFX" $prog $(param_args "$@") --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >"$tmp/ref.log" 2>&1 ||
+    { msg="$msg, refimpl failed: $(head -1 "$tmp/ref.log")"; return 1; }
+  ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" >"$tmp/cmp" || { msg="$msg, $who's outputs differ from refimpl"; cat "$tmp/cmp"; return 1; }
+  local outs=$(ls "$tmp/want" | wc -l)
   [ $outs -gt 0 ] || { msg="$msg, no output"; return 1; }
+  msg="$msg, $outs output(s) of $who = refimpl"
   local s=$tmp/e/summary.json
   local c=$(jget "$s" cycles) pc=$(jget "$s" predicted_cycles) d=$(jget "$s" done_cycles) pd=$(jget "$s" predicted_done_cycles)
   msg="$msg, cycles $c (predicted $pc), done $d (predicted $pd)"
@@ -75,11 +106,11 @@ run_cmp() {
 for cfg in "8 1x1" "7 1x1" "8 1x2" "7 1x2" "12 1x3" "16 1x3" "17 1x3" "8 1x4" "18 1x4" "8 4x1" "13 4x1" "5 2x1"; do
   set -- $cfg
   run_cmp bitextract model --param N=$1 --pes $2 --seed $1
-  check "model: bitextract N=$1 on $2 equals the reference ($msg)" $?
+  check "model: bitextract N=$1 on $2 equals refimpl ($msg)" $?
 done
 echo -123457 > "$tmp/v.txt"
 run_cmp bitextract model --param N=9 --pes 1x3 --in v="$tmp/v.txt"
-check "model: bitextract with --in equals the reference ($msg)" $?
+check "model: bitextract with --in equals refimpl ($msg)" $?
 
 # -- files kept in --out-dir ----------------------------------------------
 run_cmp bitextract model --param N=10 --pes 1x2
@@ -103,7 +134,7 @@ for job in "dotprod 1x1 --param N=8" "dotprod 1x3 --param N=8" "editdist 1x2 --p
   set -- $job
   prog=$1 pes=$2; shift 2
   run_cmp $prog model $B --pes $pes "$@"
-  check "model on big1d: $prog $* on $pes equals the reference ($msg)" $?
+  check "model on big1d: $prog $* on $pes equals refimpl ($msg)" $?
 done
 
 # --map chooses the tiled dimension (the second index for 1xC, the first for Rx1)
@@ -112,7 +143,7 @@ for job in "1x3 k k" "3x1 i,j i" "1x2 i,j j"; do
   run_cmp matmul model $B --pes $1 --map $2 --param N=3 --param M=2 --param K=4
   st=$?
   [ "$(jget "$tmp/e/summary.json" tiled_dimension)" = $3 ] || st=1
-  check "model on big1d: matmul --map $2 on $1 tiles $3 and equals the reference ($msg)" $st
+  check "model on big1d: matmul --map $2 on $1 tiles $3 and equals refimpl ($msg)" $st
 done
 
 # -- does not fit: exit 3 ---------------------------------------------------
@@ -154,19 +185,79 @@ for f in "\$dir.model"/bank_*.txt; do
   awk '{ v[\$1] = \$2 } END { for (i = 0; i < 1024; i++) print (i in v) ? v[i] : "0x00000000" }' "\$f" > "\$dir/\$4_\$2_\$3_\$5.txt"
 done
 EOF
-chmod +x "$tmp/zeros.sh" "$tmp/skew.sh"
+# nobanks.sh: the model's trace, no bank dumps at all (no output has a value)
+cat > "$tmp/nobanks.sh" <<EOF
+#!/usr/bin/env bash
+stream=\$1; shift
+while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+$TCPA_ABS sim "\$stream" --trace "\$tr" >/dev/null || exit 3
+mkdir -p "\$dir"
+EOF
+chmod +x "$tmp/zeros.sh" "$tmp/skew.sh" "$tmp/nobanks.sh"
 TCPA_RTL=$tmp/zeros.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -q "output elements differ" "$tmp/err" && grep -Eq "bits\[[0-9]+\] \(element [0-9]+\): expected -?[0-9]+, got 0" "$tmp/err"
 check "rtl with wrong banks: exit 1 naming array, index, expected, got" $?
-rm -rf "$tmp/e"
-TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
-check "rtl (fake, right banks): exit 0, outputs equal the reference" $?
+
+# --out-dir of a failing run: DIR/NAME.txt holds the engine's values,
+# DIR/ref/ the reference's, diff.txt the differing elements.
+# diff_consistent DIR: 0 when every element diff.txt lists has as "got" its
+# value in DIR/NAME.txt and as "expected" its value in DIR/ref/NAME.txt,
+# and diff.txt's count equals summary.json's outputs.differing and the
+# number of elements in which the two files differ.
+diff_consistent() {
+  local d=$1 name count differing ndiff=0
+  count=$(sed -n 's/^differing \([0-9]*\) of [0-9]* output elements$/\1/p' "$d/diff.txt")
+  differing=$(sed -n 's/^    "differing": \([0-9]*\),$/\1/p' "$d/summary.json")
+  for f in "$d"/ref/*.txt; do
+    name=$(basename "$f" .txt)
+    paste <("$REFX" --normalize "$f") <("$REFX" --normalize "$d/$name.txt") |
+      awk -v n="$name" '{ printf "  %s (element %d): expected %s, got %s\n", n, NR - 1, $1, $2 }' > "$tmp/want.lines"
+    ndiff=$((ndiff + $(awk '$5 != $7 ","' "$tmp/want.lines" | wc -l)))
+    grep "^  $name\[" "$d/diff.txt" | sed -e 's/\[[-0-9]*\]//g' -e 's/got nothing (.*)$/got -2147483648/' > "$tmp/got.lines"
+    if grep -vxF -f "$tmp/want.lines" "$tmp/got.lines" > "$tmp/bad.lines"; then
+      head -2 "$tmp/bad.lines" | sed 's/^/#   diff.txt line not matching the files: /'
+      return 1
+    fi
+  done
+  [ -n "$count" ] && [ "$count" = "$differing" ] && [ "$count" = "$ndiff" ]
+}
+rm -rf "$tmp/e" "$tmp/want"; mkdir -p "$tmp/want"
+TCPA_RTL=$tmp/zeros.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" \
+  >"$tmp/out" 2>"$tmp/err"
+st=$?
+"$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
+[ $st -eq 1 ] && [ "$(tr -s ' \n' ' ' < "$tmp/e/bits.txt")" = "0 0 0 0 0 0 0 0 " ] &&
+  [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e/ref" "$tmp/want" &&
+  ! ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" >/dev/null && diff_consistent "$tmp/e" &&
+  grep -q "^outputs   $tmp/e/NAME.txt (rtl), .* elements differ ($tmp/e/diff.txt)" "$tmp/out"
+check "rtl with wrong banks, --out-dir: exit 1, bits.txt holds the RTL's zeros, ref/ = refimpl, diff.txt ($(head -1 "$tmp/e/diff.txt" 2>/dev/null)) names them" $?
+TCPA_RTL=$tmp/nobanks.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" \
+  >/dev/null 2>&1
+st=$?
+[ $st -eq 1 ] && [ "$(tr -s ' \n' ' ' < "$tmp/e/bits.txt")" = "$(printf -- '-2147483648 %.0s' 1 2 3 4 5 6 7 8)" ] &&
+  grep -q '^    "unplaced": 8,$' "$tmp/e/summary.json" && grep -q "^differing 8 of 8 output elements" "$tmp/e/diff.txt" &&
+  [ "$(grep -c ": expected -\{0,1\}[0-9]*, got nothing" "$tmp/e/diff.txt")" = 8 ] && diff_consistent "$tmp/e"
+check "rtl with no bank dumps: exit 1 ($st), no element has a value: bits.txt all -2147483648, unplaced 8, diff.txt 'got nothing'" $?
+TCPA_RTL=$tmp/skew.sh run_cmp bitextract rtl --param N=8 --pes 1x2
+st=$?
+[ ! -e "$tmp/e/diff.txt" ] || st=1
+check "rtl (fake, right banks): exit 0, the RTL's outputs equal refimpl, no diff.txt ($msg)" $st
+TCPA_RTL=$tmp/zeros.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" \
+  >/dev/null 2>&1
+TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" \
+  >/dev/null 2>&1 && [ ! -e "$tmp/e/diff.txt" ] && [ "$(tr -s ' \n' ' ' < "$tmp/e/bits.txt")" != "0 0 0 0 0 0 0 0 " ]
+check "a passing rerun into the same --out-dir replaces bits.txt and removes the failed run's diff.txt" $?
 TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -q "diverge: cycle [0-9]*, PE (0,0), wr" "$tmp/err" && grep -q '"divergence": "cycle' "$tmp/e/summary.json" &&
   grep -q "0x0badf00d" "$tmp/err"
 check "cosim with a trace that differs in one value: exit 1, divergence reported" $?
+rm -rf "$tmp/want"; mkdir -p "$tmp/want"
+"$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
+[ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" &&
+  grep -q "^differing 0 of 8 output elements" "$tmp/e/diff.txt" && diff_consistent "$tmp/e"
+check "cosim divergence, --out-dir: bits.txt holds the RTL's outputs (its rerun to the end; the fake's banks are right: = refimpl), diff.txt: 0 differ" $?
 
 # -- cosim on the real RTL ---------------------------------------------------
 # Returns 0 when harness $1 was built (`tcpa harness` below: the harness
@@ -184,7 +275,7 @@ cosim_job() {
   local st=$?
   [ $st -eq 0 ] && [ "$(jget "$tmp/e/summary.json" divergence)" = null ] && [ -s "$tmp/e/rtl.trace" ] &&
     [ ! -e "$tmp/e/divergence.txt" ] || st=1
-  check "cosim: $prog $* on $pes: model = RTL = reference ($msg)" $st
+  check "cosim: $prog $* on $pes: traces agree, the RTL's outputs = refimpl ($msg)" $st
 }
 
 RTL=$("$TCPA" harness)
@@ -267,12 +358,17 @@ EOF
     grep -q "DIVERGENCE at cycle $c, PE (0,0)" "$tmp/e/divergence.txt" && grep -q "0x0badf00d" "$tmp/e/divergence.txt" &&
     grep -q "last .* events of PE (0,0)" "$tmp/e/divergence.txt"
   check "cosim divergence: report (cycle $c, PE, events) on stderr and in divergence.txt" $?
-  c=${c:-0}
+  c=${c:-0} pd=$(jget "$tmp/e/summary.json" predicted_done_cycles)
   [ "$(wc -l < "$tmp/fstskew.args")" = 2 ] && ! head -1 "$tmp/fstskew.args" | grep -q -- --fst &&
     head -1 "$tmp/fstskew.args" | grep -q -- "--trace-stream /dev/fd/3" &&
-    tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((c + 6)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
+    tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((pd * 4 + 100000)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
   st=$?
-  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun up to c+5 with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun to its end (for its outputs) with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  rm -rf "$tmp/want"; mkdir -p "$tmp/want"
+  "$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
+  [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" &&
+    grep -q "^differing 0 of 8 output elements" "$tmp/e/diff.txt"
+  check "cosim divergence: bits.txt holds the real RTL's outputs from that rerun (= refimpl; only the trace was changed)" $?
   t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/e/rtl.trace")
   marker=$(sed -n 's/^\*[-0-9.e]* \([0-9]*\) .*/\1/p' "$tmp/e/divergence.gtkw")
   [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + 2 * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
@@ -337,6 +433,34 @@ EOF
     grep -q "^stopped   at cycle $at, early: RTL $ran cycles simulated" "$tmp/out" &&
     grep -q "stopped: .*RTL: $ran cycles simulated, then stopped" "$tmp/e/divergence.txt"
   vst=$?; check "lockstep stopped both early: RTL $ran cycles simulated (harness's count) of the full run's $full, model $(jget "$s" model_cycles_simulated)" $vst
+fi
+
+# -- a wrong RTL caught through its own outputs -------------------------------
+# RTL mutant 9 (docs/rtl.md "Fault injection": the ALU's `and` computes
+# a | b) on bitextract N=8: the run reaches done without a fault, only the
+# values are wrong. --engine rtl and --engine cosim exit 1; DIR/bits.txt
+# holds the mutant RTL's values (for cosim from its rerun to the end after
+# the divergence), which differ from refimpl's on the same inputs;
+# diff.txt names them; DIR/ref/ equals refimpl.
+if ! MUT=$("$TCPA" harness --kind mutants) || ! rtl_fresh "$MUT"; then
+  unbuilt "the wrong-RTL outputs test"
+else
+  printf '#!/bin/sh\nexec %s "$@" +mutant=9\n' "$MUT" > "$tmp/mutant9.sh"
+  chmod +x "$tmp/mutant9.sh"
+  for eng in rtl cosim; do
+    rm -rf "$tmp/e" "$tmp/want"; mkdir -p "$tmp/want"
+    TCPA_RTL=$tmp/mutant9.sh timeout 120 $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --seed 3 \
+      --engine $eng --out-dir "$tmp/e" >/dev/null 2>"$tmp/err"
+    st=$?
+    "$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
+    ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" > "$tmp/cmp"
+    cst=$?
+    [ $st -eq 1 ] && [ $cst -ne 0 ] && grep -q "bits.txt differs" "$tmp/cmp" &&
+      [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e/ref" "$tmp/want" &&
+      grep -Eq "^differing [1-9][0-9]* of 8 output elements" "$tmp/e/diff.txt" && diff_consistent "$tmp/e" &&
+      grep -q '"status": "fail"' "$tmp/e/summary.json"
+    check "$eng on RTL mutant 9 (and -> or): exit 1 ($st), bits.txt ($(tr -s ' \n' ' ' < "$tmp/e/bits.txt" 2>/dev/null)) differs from refimpl's, diff.txt: $(head -1 "$tmp/e/diff.txt" 2>/dev/null)" $?
+  done
 fi
 
 $TCPA run regress/programs/bitextract.pla --param N=8 --window 0 >/dev/null 2>"$tmp/err"

@@ -6,7 +6,9 @@
 #   - programs that fit configs/default.ini (bitextract on 1x1..1x4 and 4x1,
 #     fir on 1x1, 1x2, 1x4, a 2-D program on 2x2 and 4x4; on configs/big1d.ini
 #     when its tcpa-sc is built, fir and a 2-D matmul) pass with
-#     --engine systemc: outputs equal to the reference, the traces agree;
+#     --engine systemc: the traces agree, the RTL's outputs it writes to
+#     --out-dir (and cosim's) equal those of the plain-C implementation
+#     (tests/tools/refimpl, on the inputs the run wrote);
 #     the traces tcpa-sc writes equal, event for event, those of `--engine
 #     cosim` (model and tcpa-rtl), so the SystemC harness samples the RTL
 #     exactly as tcpa-rtl does; its bank dumps equal tcpa-rtl's;
@@ -19,7 +21,8 @@
 #     --engine systemc` (a TCPA_SC wrapper corrupting the stream) the run
 #     exits 1 naming the same cycle, keeps divergence.txt and writes the
 #     waveform around it as cosim does (tcpa-rtl's FST, the .gtkw marker at
-#     the divergence, cycle 0 where tcpa-rtl puts it);
+#     the divergence, cycle 0 where tcpa-rtl puts it) and the RTL's outputs
+#     (from that tcpa-rtl rerun, to the end) with ref/ and diff.txt;
 #   - the cycle limit (both sides time out alike: exit 1, traces agree),
 #     and refusals: a stream of another architecture, a truncated stream,
 #     an --arch that is not the RTL's (exit 2), bad options (exit 3).
@@ -39,12 +42,39 @@ skip() {
 SC=$(harness "" sc) && RTL=$(harness)
 check "the sc and rtl harnesses of configs/default.ini build" $? || exit 1
 export TCPA_SC=$SC TCPA_RTL=$RTL  # the binaries checked above
+REFX=${REFX:-$BUILD/tests/tools/refimpl}
+. "$(dirname "$0")/refcmp.sh"
+if [ ! -x "$REFX" ]; then
+  check "refimpl built ($REFX: make $REFX)" 1
+  exit 1
+fi
 
 # Prints the event lines of trace $1 (no comments).
 events() { grep -v '^#' "$1"; }
 
+# Prints the --param arguments among ARGS (refimpl's command line).
+param_args() {
+  local prev=
+  for a in "$@"; do
+    [ "$prev" = --param ] && printf -- '--param %s ' "$a"
+    prev=$a
+  done
+}
+
+# rtl_outputs_ok DIR PROG ARGS...: 0 when DIR/NAME.txt are the RTL's
+# outputs (summary.json) and equal those of refimpl on DIR/inputs.
+rtl_outputs_ok() {
+  local d=$1 prog=$2; shift 2
+  rm -rf "$d.want"; mkdir -p "$d.want"
+  [ "$(ref_outputs_engine "$d")" = rtl ] &&
+    # shellcheck disable=SC2046
+    "$REFX" "$prog" $(param_args "$@") --in-dir "$d/inputs" --out-dir "$d.want" >/dev/null 2>&1 &&
+    ref_outputs_compare "$REFX" "$d" "$d.want"
+}
+
 # Runs PROG on REGION with --engine systemc and --engine cosim; checks both
-# pass and that their traces are equal. run_both PROG REGION ARGS...
+# pass, that the RTL's outputs each wrote equal refimpl's and that their
+# traces are equal. run_both PROG REGION ARGS...
 run_both() {
   local prog=$1 pes=$2 d=$tmp/$1-$2 file=regress/programs/$1.pla; shift 2
   [ -e "$file" ] || file=$tmp/$prog.pla
@@ -53,13 +83,15 @@ run_both() {
     >"$d/sc.out" 2>"$d/sc.err"
   local st=$?
   [ $st -eq 0 ] && grep -q '^verdict   pass' "$d/sc.out" && grep -q '^cosim     traces agree' "$d/sc.out" &&
-    grep -q '"engine": "systemc"' "$d/sc/summary.json" && grep -q '"divergence": null' "$d/sc/summary.json"
-  check "systemc: $prog $* on $pes passes (exit $st; outputs equal the reference, traces agree)" $?
+    grep -q '"engine": "systemc"' "$d/sc/summary.json" && grep -q '"divergence": null' "$d/sc/summary.json" &&
+    rtl_outputs_ok "$d/sc" "$prog" "$@"
+  check "systemc: $prog $* on $pes passes (exit $st; traces agree, the RTL's outputs equal refimpl's)" $?
   $TCPA run "$file" --engine cosim --pes "$pes" --out-dir "$d/co" "$@" >/dev/null 2>&1 &&
+    rtl_outputs_ok "$d/co" "$prog" "$@" &&
     diff <(events "$d/sc/model.trace") <(events "$d/co/model.trace") >/dev/null &&
     diff <(events "$d/sc/rtl.trace") <(events "$d/co/rtl.trace") >/dev/null &&
     [ "$(events "$d/sc/rtl.trace" | wc -l)" -gt 20 ]
-  vst=$?; check "systemc: $prog on $pes: model and RTL traces equal those of --engine cosim ($(events "$d/sc/rtl.trace" | wc -l) events)" $vst
+  vst=$?; check "systemc: $prog on $pes: cosim's RTL outputs equal refimpl's, model and RTL traces equal those of --engine cosim ($(events "$d/sc/rtl.trace" | wc -l) events)" $vst
   for y in "$d/sc"/*.txt; do
     [ -e "$y" ] || continue
     cmp -s "$y" "$d/co/$(basename "$y")" || outdiff="$outdiff $prog-$pes/$(basename "$y")"
@@ -97,7 +129,7 @@ else
   unbuilt "systemc on configs/big1d.ini"
 fi
 [ -z "$outdiff" ]
-check "systemc: the output files equal those of cosim${outdiff:+ (differ:$outdiff)}" $?
+check "systemc: the RTL's output files (tcpa-sc's banks) equal those of cosim (tcpa-rtl's)${outdiff:+ (differ:$outdiff)}" $?
 
 # -- fault injection ----------------------------------------------------------
 D=$tmp/bx
@@ -178,6 +210,12 @@ cyc=${want%% *}
   [ "$(reported "$tmp/run/divergence.txt")" = "$want" ] && grep -q '^verdict   fail' "$tmp/run.out" &&
   grep -q "\"divergence\": \"cycle $cyc," "$tmp/run/summary.json"
 check "tcpa run --engine systemc on a corrupted stream: exit 1 ($st), divergence at $want, divergence.txt, summary" $?
+# the RTL's outputs come from the tcpa-rtl rerun to the end (the lockstep
+# run stopped at the divergence); this wrapper corrupts only tcpa-sc's
+# stream, so they are the clean RTL's here: written, and diff.txt with them
+[ "$(ref_outputs_engine "$tmp/run")" = rtl ] && [ -s "$tmp/run/bits.txt" ] && [ -s "$tmp/run/ref/bits.txt" ] &&
+  grep -Eq '^differing [0-9]+ of 8 output elements$' "$tmp/run/diff.txt"
+check "tcpa run --engine systemc on a corrupted stream: bits.txt (the RTL's, from the rerun), ref/bits.txt, diff.txt ($(head -1 "$tmp/run/diff.txt" 2>/dev/null))" $?
 t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/f-pc3.w2/rtl.trace")
 [ -s "$tmp/run/rtl.fst" ] && [ -s "$tmp/run/divergence.gtkw" ] &&
   grep -q "marker at time $((t0 + 2 * cyc)) = cycle $cyc" "$tmp/run/divergence.txt" &&
@@ -186,8 +224,9 @@ t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/f-pc3.w2/rtl.trace")
 check "the waveform around it, as for cosim: rtl.fst, divergence.gtkw with the marker at time $((t0 + 2 * cyc))" $?
 TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2 --param N=8 --seed 3 \
   --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ] &&
-  [ ! -e "$tmp/run/divergence.gtkw" ] && [ ! -e "$tmp/run/rtl.fst" ]
-check "a clean rerun into the same --out-dir passes and removes divergence.txt, .gtkw, rtl.fst" $?
+  [ ! -e "$tmp/run/divergence.gtkw" ] && [ ! -e "$tmp/run/rtl.fst" ] && [ ! -e "$tmp/run/diff.txt" ] &&
+  rtl_outputs_ok "$tmp/run" bitextract --param N=8
+check "a clean rerun into the same --out-dir passes, removes divergence.txt, .gtkw, rtl.fst, diff.txt; bits.txt = refimpl" $?
 
 # the bank dumps: the RTL's (read through dbg_rd_addr_i in delta cycles)
 # equal tcpa-rtl's, and the model's (model_bank_read) equal them; they are

@@ -7,22 +7,26 @@
 # bounds that divide the region and bounds that do not; every passing run
 # is also compared with an independent plain-C implementation of the
 # program (tests/tools/refimpl.c), reading the inputs `tcpa run
-# --out-dir` used and comparing every output file value by value. TAP.
+# --out-dir` used and comparing every output file value by value: the
+# files of the engine itself (DIR/NAME.txt: the model's for model, the
+# RTL's for cosim, as summary.json's outputs.engine must say), not the
+# reference interpreter's (DIR/ref/). TAP.
 #   - tcpa check accepts every extra program; the reference interpreter
 #     (--engine ref) agrees with refimpl, also on degenerate bounds
 #     (1) and on hand-picked inputs (INT_MIN, zero and -1 divisors);
-#   - --engine model (which compares with the reference interpreter itself,
-#     exit 0 = pass) on four configurations of tests/configs/ (no
+#   - --engine model (exit 0: its outputs equal the reference
+#     interpreter's; then its own output files equal refimpl's) on four
+#     configurations of tests/configs/ (no
 #     benchmark was tuned for them; u35: 3x5, ALU latency 2; u53: 5x3, 6 id, mul
 #     latency 4, div 7; u66: 6x6 with 2 ports per side and no divider;
 #     u28: 2x8, 4 ALUs, 12 id, 10 banks) and on configs/unseen-2x3.ini;
 #   - does not fit (exit 3) with the resource named: a divider missing,
 #     input registers, program memory, I/O banks, a region larger than the
 #     array;
-#   - full tier: --engine cosim (model and RTL in lockstep) on
-#     configs/unseen-2x3.ini (its harness is built by the first cosim run
-#     when missing: Verilator, minutes); and the 4-D conv4 on
-#     configs/default.ini.
+#   - full tier: --engine cosim (model and RTL in lockstep; the RTL's
+#     output files compared with refimpl's) on configs/unseen-2x3.ini (its
+#     harness is built by the first cosim run when missing: Verilator,
+#     minutes); and the 4-D conv4 on configs/default.ini.
 # Environment: TCPA (default build/bin/tcpa), BUILD (default build),
 # REFX (default $BUILD/tests/tools/refimpl).
 cd "$(dirname "$0")/.." || exit 1
@@ -72,6 +76,13 @@ run_case() {
   fi
   if ! grep -q '"status" *: *"pass"' "$tmp/out/summary.json" 2> /dev/null; then
     echo "#   summary.json missing or its status is not \"pass\""; return 1
+  fi
+  # the files compared are the engine's own outputs (the RTL's for cosim)
+  local who want=$eng
+  [ "$eng" = cosim ] && want=rtl
+  who=$(ref_outputs_engine "$tmp/out")
+  if [ "$who" != "$want" ]; then
+    echo "#   summary.json: the outputs in --out-dir are '$who''s, not $want's"; return 1
   fi
   # shellcheck disable=SC2086
   if ! "$REFX" "$prog" $pa --in-dir "$tmp/out/inputs" --out-dir "$tmp/want" > "$tmp/ref.log" 2>&1; then

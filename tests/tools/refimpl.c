@@ -1,8 +1,10 @@
 /*
  * refimpl.c: independent plain-C implementations of the benchmark programs
  * of regress/programs/ and of the unseen-input programs of
- * tests/programs-extra/ (tests/unseen.sh), used to check the reference
- * interpreter and what `tcpa run` writes.
+ * tests/programs-extra/ (tests/unseen.sh) and of diag3 (a program the
+ * scripts tests/systemc_cli.sh and tests/twod_cli.sh write), used to check
+ * the reference interpreter and the outputs each engine of `tcpa run`
+ * writes to --out-dir.
  *
  *   refimpl PROGRAM --param NAME=VALUE... --in-dir DIR --out-dir DIR
  *   refimpl --normalize FILE
@@ -573,6 +575,22 @@ static void ref_pascal(const int64_t *p) {
   free(row), free(prev);
 }
 
+/* diag3, the 2-D program of tests/systemc_cli.sh and tests/twod_cli.sh (no
+ * .pla file of its own): u is 1 on the first row and column and grows by 3
+ * along each diagonal step, so B[i][j] = 1 + 3 * min(i, j). */
+static void ref_diag3(const int64_t *p) {
+  int64_t N = p[0], M = p[1];
+  i32 *B = ref_alloc(N * M);
+  for (int64_t i = 0; i < N; i++)
+    for (int64_t j = 0; j < M; j++) {
+      i32 u = 1;
+      for (int64_t d = 1; d <= i && d <= j; d++) u = ref_add(u, 3);
+      B[i * M + j] = u;
+    }
+  ref_output("B", B, N * M, M);
+  free(B);
+}
+
 typedef struct {
   const char *name;
   const char *params[REF_MAX_PARAMS]; /* NULL-terminated, declaration order */
@@ -603,6 +621,8 @@ static const ref_program ref_programs[] = {
     {"conv4", {"O", "T", "C", "K"}, {0}, ref_conv4},
     {"bmm4", {"Q", "N", "M", "K"}, {0}, ref_bmm4},
     {"pascal", {"N"}, {0}, ref_pascal},
+    /* test programs written by the test scripts themselves */
+    {"diag3", {"N", "M"}, {0}, ref_diag3},
 };
 
 #define REF_NPROGRAMS (int)(sizeof ref_programs / sizeof ref_programs[0])
