@@ -13,6 +13,7 @@ packages=(
   libgmp-dev        # isl's arithmetic
   libinih-dev       # INI parser for architecture configurations
   verilator         # the RTL simulator (5.006)
+  ccache            # compiler cache for the Verilated harnesses (tb/harness.mk, OBJCACHE)
   libsystemc-dev    # SystemC kernel for the SystemC engine
   gtkwave           # waveform viewer (FST) for mismatch debugging
   yosys             # synthesis of the RTL (cells per module)
