@@ -1,6 +1,7 @@
 /*
  * main.c: the `tcpa` command. Dispatches on the subcommand name to the
- * cli_* function that implements it (cli.h) and prints the overall help.
+ * cli_* function that implements it (cli.h), each of which reads its own
+ * options (cli_opt.h), and prints the overall help.
  */
 #include <stdio.h>
 #include <string.h>
