@@ -20,7 +20,7 @@
  *      counted per module from it.
  *
  * Then DIR/report.md and DIR/report.html (verdict PASS or FAIL at the top,
- * the steps, cells per module, coverage per module, the failure buckets,
+ * the tool's version and git revision (version.h), the steps, cells per module, coverage per module, the failure buckets,
  * and every run that does not fit with its resource: needed, available,
  * over by), and DIR/junit.xml (the regression's). A step that fails skips
  * the steps that need it. PASS: every step passed and every run met its
@@ -49,6 +49,7 @@
 #include "regress.h"
 #include "regress_report.h"
 #include "signoff_nofit.h"
+#include "version.h"
 
 #define SIGNOFF_PATH 4096  /* buffers for paths inside DIR */
 #define SIGNOFF_DIRLEN 2048 /* DIR itself (absolute); longer is refused */
@@ -565,6 +566,11 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
   } else {
     fprintf(f, "# %s\n\n# Sign-off of %s\n", pass ? "PASS" : "FAIL", s->arch);
   }
+  char tool[128];
+  snprintf(tool, sizeof tool, "Tool: tcpa %s (git %s).", version_tool(), version_git_rev());
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
+  signoff_text(f, fmt, tool);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
   signoff_heading(f, fmt, "Steps");
   static const char *const hd[] = {"step", "result", "detail", "log", "seconds"};
   signoff_table(f, fmt, 0);
