@@ -52,6 +52,7 @@
 #include "parse.h"
 #include "rng.h"
 #include "stream.h"
+#include "version.h"
 
 #define RUN_MAX_OPTS 64   /* --param and --in options each */
 #define RUN_RANDOM_LO (-1000)
@@ -603,6 +604,8 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
   json_writer_begin_object(&w, NULL);
   json_writer_string(&w, "program", p->name);
   json_writer_string(&w, "program_file", o->program);
+  json_writer_string(&w, "tool_version", version_tool());
+  json_writer_string(&w, "git_rev", version_git_rev());
   json_writer_string(&w, "engine", run_engine_names[o->engine]);
   json_writer_string(&w, "status", res->status);
   json_writer_begin_array(&w, "pes");
