@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 
 typedef enum { CLI_ARCH_SUMMARY, CLI_ARCH_FINGERPRINT, CLI_ARCH_DUMP, CLI_ARCH_SV } cli_arch_mode;
@@ -42,35 +43,32 @@ static void cli_arch_usage(FILE *f) {
 /* Returns 0 and fills *o from the arguments, 1 for --help, or -1 after
  * printing what is wrong with them. */
 static int cli_arch_parse(int argc, char **argv, cli_arch_opts *o) {
-  static const struct { const char *flag; cli_arch_mode mode; } modes[] = {
-      {"--fingerprint", CLI_ARCH_FINGERPRINT}, {"--dump", CLI_ARCH_DUMP}, {"--sv", CLI_ARCH_SV}};
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                           {"fingerprint", no_argument, NULL, CLI_OPT_LONG + CLI_ARCH_FINGERPRINT},
+                                           {"dump", no_argument, NULL, CLI_OPT_LONG + CLI_ARCH_DUMP},
+                                           {"sv", no_argument, NULL, CLI_OPT_LONG + CLI_ARCH_SV},
+                                           {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int m = -1;
-    for (int j = 0; j < 3; j++)
-      if (!strcmp(a, modes[j].flag)) m = j;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (m >= 0) {
-      if (o->mode != CLI_ARCH_SUMMARY && o->mode != modes[m].mode) {
-        diag_error_plain("arch: %s cannot be combined with another output option", a);
+  cli_opt p;
+  cli_opt_init(&p, "arch", argc, argv, "ho:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    if (c == 'h') return 1;
+    if (c > CLI_OPT_LONG) {
+      cli_arch_mode m = (cli_arch_mode)(c - CLI_OPT_LONG);
+      if (o->mode != CLI_ARCH_SUMMARY && o->mode != m) {
+        diag_error_plain("arch: %s cannot be combined with another output option", p.name);
         return -1;
       }
-      o->mode = modes[m].mode;
-    } else if (!strcmp(a, "-o")) {
-      if (i + 1 >= argc) {
-        diag_error_plain("arch: -o needs a file name");
-        return -1;
-      }
-      o->out = argv[++i];
-    } else if (a[0] == '-' && a[1]) {
-      diag_error_plain("arch: unknown option '%s' (see 'tcpa arch --help')", a);
+      o->mode = m;
+    } else if (c == 'o') {
+      o->out = p.arg;
+    } else if (c != CLI_OPT_ARG) {
       return -1;
     } else if (o->file) {
-      diag_error_plain("arch: more than one FILE ('%s' and '%s')", o->file, a);
+      diag_error_plain("arch: more than one FILE ('%s' and '%s')", o->file, p.arg);
       return -1;
     } else {
-      o->file = a;
+      o->file = p.arg;
     }
   }
   if (!o->file) {

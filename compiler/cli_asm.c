@@ -18,6 +18,7 @@
 #include "arch.h"
 #include "asm.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "stream.h"
 
@@ -46,24 +47,23 @@ static void cli_asm_usage(FILE *f, int dis) {
 
 /* Returns 0 and the options in *o, 1 for --help, -1 after an error. */
 static int cli_asm_parse(int argc, char **argv, cli_asm_opts *o, const char *cmd) {
+  enum { OPT_ARCH = CLI_OPT_LONG };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'}, {"arch", required_argument, NULL, OPT_ARCH}, {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (!strcmp(a, "-o") || !strcmp(a, "--arch")) {
-      if (i + 1 >= argc) {
-        diag_error_plain("%s: %s needs a file name", cmd, a);
-        return -1;
-      }
-      *(a[1] == 'o' ? &o->out : &o->arch) = argv[++i];
-    } else if (a[0] == '-' && a[1]) {
-      diag_error_plain("%s: unknown option '%s' (see 'tcpa %s --help')", cmd, a, cmd);
+  cli_opt p;
+  cli_opt_init(&p, cmd, argc, argv, "ho:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    if (c == 'h') return 1;
+    if (c == 'o' || c == OPT_ARCH) {
+      *(c == 'o' ? &o->out : &o->arch) = p.arg;
+    } else if (c != CLI_OPT_ARG) {
       return -1;
     } else if (o->in) {
-      diag_error_plain("%s: more than one input ('%s' and '%s')", cmd, o->in, a);
+      diag_error_plain("%s: more than one input ('%s' and '%s')", cmd, o->in, p.arg);
       return -1;
     } else {
-      o->in = a;
+      o->in = p.arg;
     }
   }
   if (!o->in) {

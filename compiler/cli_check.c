@@ -10,6 +10,7 @@
 #include "ast.h"
 #include "check.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "parse.h"
 #include "rdg.h"
@@ -22,7 +23,7 @@ static void cli_check_usage(FILE *f) {
         "once) for every parameter value.\n\n"
         "  --dot    print the reduced dependence graph (Graphviz DOT) instead\n"
         "           of the summary\n"
-        "  --help   print this help\n\n"
+        "  -h, --help  print this help\n\n"
         "exit status: 0 valid, 2 invalid (errors on stderr with file:line:column)\n",
         f);
 }
@@ -55,29 +56,42 @@ static int cli_check_dot(const char *path, const ast_program *p) {
   return fflush(stdout) ? CLI_EXIT_INPUT : CLI_EXIT_OK;
 }
 
+/* Returns 0 after reading the command line into *path and *dot, 1 for
+ * --help, -1 after printing what is wrong. */
+static int cli_check_parse(int argc, char **argv, const char **path, int *dot) {
+  enum { OPT_DOT = CLI_OPT_LONG };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'}, {"dot", no_argument, NULL, OPT_DOT}, {NULL, 0, NULL, 0}};
+  cli_opt p;
+  cli_opt_init(&p, "check", argc, argv, "h", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    if (c == 'h') return 1;
+    if (c == OPT_DOT) {
+      *dot = 1;
+    } else if (c != CLI_OPT_ARG) {
+      return -1;
+    } else if (*path) {
+      diag_error_plain("check: one program at a time: '%s' after '%s'", p.arg, *path);
+      return -1;
+    } else {
+      *path = p.arg;
+    }
+  }
+  if (!*path) {
+    diag_error_plain("check: no program given");
+    cli_check_usage(stderr);
+    return -1;
+  }
+  return 0;
+}
+
 int cli_check(int argc, char **argv) {
   const char *path = NULL;
   int dot = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      cli_check_usage(stdout);
-      return CLI_EXIT_OK;
-    } else if (!strcmp(argv[i], "--dot")) {
-      dot = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      diag_error_plain("check: unknown option '%s' (try 'tcpa check --help')", argv[i]);
-      return CLI_EXIT_INPUT;
-    } else if (path) {
-      diag_error_plain("check: one program at a time: '%s' after '%s'", argv[i], path);
-      return CLI_EXIT_INPUT;
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) {
-    diag_error_plain("check: no program given");
-    cli_check_usage(stderr);
-    return CLI_EXIT_INPUT;
+  int r = cli_check_parse(argc, argv, &path, &dot);
+  if (r) {
+    if (r > 0) cli_check_usage(stdout);
+    return r > 0 ? CLI_EXIT_OK : CLI_EXIT_INPUT;
   }
   ast_program *p = parse_file(path);
   if (!p) return CLI_EXIT_INPUT;

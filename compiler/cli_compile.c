@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "check.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "map.h"
 #include "parse.h"
@@ -31,7 +32,7 @@ static void cli_compile_usage(FILE *f) {
         "  --map I,J     a 2-D region: I tiled onto the rows, J onto the columns\n"
         "  --rows        map onto an Rx1 region (default 1xC)\n"
         "  -o P.sym      output file\n"
-        "  --help        print this help\n\n"
+        "  -h, --help    print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit the architecture\n",
         f);
 }
@@ -108,37 +109,58 @@ static int cli_compile_dim(const ast_program *p, const char *s) {
   return *s && !*end && v >= 0 && v < p->ndims ? (int)v : -1;
 }
 
-int cli_compile(int argc, char **argv) {
-  const char *path = NULL, *arch_path = NULL, *map_s = NULL, *out = NULL;
-  int axis = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      cli_compile_usage(stdout);
-      return CLI_EXIT_OK;
-    } else if ((!strcmp(argv[i], "--arch") || !strcmp(argv[i], "--map") || !strcmp(argv[i], "-o"))) {
-      if (i + 1 >= argc) {
-        diag_error_plain("compile: option '%s' needs a value", argv[i]);
-        return CLI_EXIT_INPUT;
+/* The command line of `tcpa compile`. */
+typedef struct {
+  const char *path, *arch, *map, *out;
+  int axis; /* --rows: 1 */
+} cli_compile_opts;
+
+/* Returns 0 after reading the command line into *o, 1 for --help, -1 after
+ * printing what is wrong. */
+static int cli_compile_parse(int argc, char **argv, cli_compile_opts *o) {
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS };
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                           {"arch", required_argument, NULL, OPT_ARCH},
+                                           {"map", required_argument, NULL, OPT_MAP},
+                                           {"rows", no_argument, NULL, OPT_ROWS},
+                                           {NULL, 0, NULL, 0}};
+  memset(o, 0, sizeof *o);
+  cli_opt p;
+  cli_opt_init(&p, "compile", argc, argv, "ho:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    switch (c) {
+    case 'h': return 1;
+    case 'o': o->out = p.arg; break;
+    case OPT_ARCH: o->arch = p.arg; break;
+    case OPT_MAP: o->map = p.arg; break;
+    case OPT_ROWS: o->axis = 1; break;
+    case CLI_OPT_ARG:
+      if (o->path) {
+        diag_error_plain("compile: one program at a time: '%s' after '%s'", p.arg, o->path);
+        return -1;
       }
-      const char **dst = argv[i][2] == 'a' ? &arch_path : argv[i][2] == 'm' ? &map_s : &out;
-      *dst = argv[++i];
-    } else if (!strcmp(argv[i], "--rows")) {
-      axis = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      diag_error_plain("compile: unknown option '%s' (try 'tcpa compile --help')", argv[i]);
-      return CLI_EXIT_INPUT;
-    } else if (path) {
-      diag_error_plain("compile: one program at a time: '%s' after '%s'", argv[i], path);
-      return CLI_EXIT_INPUT;
-    } else {
-      path = argv[i];
+      o->path = p.arg;
+      break;
+    default: return -1;
     }
   }
-  if (!path || !out) {
-    diag_error_plain("compile: %s", path ? "no output file given (-o P.sym)" : "no program given");
+  if (!o->path || !o->out) {
+    diag_error_plain("compile: %s", o->path ? "no output file given (-o P.sym)" : "no program given");
     cli_compile_usage(stderr);
-    return CLI_EXIT_INPUT;
+    return -1;
   }
+  return 0;
+}
+
+int cli_compile(int argc, char **argv) {
+  cli_compile_opts o;
+  int r = cli_compile_parse(argc, argv, &o);
+  if (r) {
+    if (r > 0) cli_compile_usage(stdout);
+    return r > 0 ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+  }
+  const char *path = o.path, *arch_path = o.arch, *map_s = o.map, *out = o.out;
+  int axis = o.axis;
   arch_config arch;
   if (arch_path ? arch_config_load(arch_path, &arch) : arch_config_load_default(&arch)) return CLI_EXIT_INPUT;
   ast_program *p = parse_file(path);

@@ -19,6 +19,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "datafile.h"
 #include "diag.h"
 #include "inst.h"
@@ -52,82 +53,78 @@ static void cli_inst_usage(FILE *f) {
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
         "  --arch A.ini   architecture (default: the embedded default); must match the .sym\n"
         "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n"
-        "  --time         also print the wall time of instantiation and of writing the stream\n\n"
+        "  --time         also print the wall time of instantiation and of writing the stream\n"
+        "  -h, --help     print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit\n",
         f);
 }
 
-/* Returns 0 after splitting "NAME=VALUE" into a copy of NAME and *val. */
-static int cli_inst_split(const char *s, char **name, const char **val) {
-  const char *eq = strchr(s, '=');
-  if (!eq || eq == s || !eq[1]) return -1;
-  *name = malloc((size_t)(eq - s) + 1);
-  if (!*name) return -1;
-  memcpy(*name, s, (size_t)(eq - s));
-  (*name)[eq - s] = 0;
-  *val = eq + 1;
+/* Returns 0 after reading the NAME=VALUE or NAME=FILE of p (--param, or
+ * --in when in is set) into o; -1 after printing what is wrong. */
+static int cli_inst_pair(const cli_opt *p, int in, cli_inst_opts *o) {
+  int *n = in ? &o->nin : &o->nparam;
+  char **names = in ? o->in_name : o->pname;
+  const char *val;
+  if (*n >= CLI_INST_MAX) {
+    diag_error_plain("instantiate: %s: more than %d given", p->name, CLI_INST_MAX);
+    return -1;
+  }
+  if (cli_opt_pair(p, in ? "FILE" : "VALUE", &names[*n], &val)) return -1;
+  if (in) {
+    o->in_file[(*n)++] = val;
+    return 0;
+  }
+  char *end;
+  long long x = strtoll(val, &end, 0);
+  if (*end) {
+    diag_error_plain("instantiate: --param %s: '%s' is not an integer", names[*n], val);
+    (*n)++;
+    return -1;
+  }
+  o->pval[(*n)++] = x;
   return 0;
 }
 
 /* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
 static int cli_inst_parse(int argc, char **argv, cli_inst_opts *o) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (!strcmp(a, "--time")) {
-      o->time = 1;
-      continue;
-    }
-    int takes = !strcmp(a, "--param") || !strcmp(a, "--pes") || !strcmp(a, "-o") || !strcmp(a, "--listing") ||
-                !strcmp(a, "--layout") || !strcmp(a, "--arch") || !strcmp(a, "--in");
-    if (takes && i + 1 >= argc) {
-      diag_error_plain("instantiate: option '%s' needs a value", a);
-      return -1;
-    }
-    if (!takes && a[0] == '-' && a[1]) {
-      diag_error_plain("instantiate: unknown option '%s' (try 'tcpa instantiate --help')", a);
-      return -1;
-    }
-    if (!takes) {
-      if (o->sym) {
-        diag_error_plain("instantiate: one .sym at a time: '%s' after '%s'", a, o->sym);
-        return -1;
-      }
-      o->sym = a;
-      continue;
-    }
-    const char *v = argv[++i];
-    if (!strcmp(a, "--param") || !strcmp(a, "--in")) {
-      int *n = a[2] == 'p' ? &o->nparam : &o->nin;
-      char **names = a[2] == 'p' ? o->pname : o->in_name;
-      const char *val;
-      if (*n >= CLI_INST_MAX || cli_inst_split(v, &names[*n], &val)) {
-        diag_error_plain("instantiate: %s '%s' is not NAME=%s", a, v, a[2] == 'p' ? "VALUE" : "FILE");
-        return -1;
-      }
-      if (a[2] == 'p') {
-        char *end;
-        long long x = strtoll(val, &end, 0);
-        if (*end) {
-          diag_error_plain("instantiate: --param %s: '%s' is not an integer", names[*n], val);
-          (*n)++;
-          return -1;
-        }
-        o->pval[*n] = x;
-      } else
-        o->in_file[*n] = val;
-      (*n)++;
-    } else if (!strcmp(a, "--pes")) {
-      char x;
-      if (sscanf(v, "%d%c%d", &o->rows, &x, &o->cols) != 3 || (x != 'x' && x != 'X') || o->rows < 1 ||
+  enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},           {"param", required_argument, NULL, OPT_PARAM},
+      {"in", required_argument, NULL, OPT_IN},     {"pes", required_argument, NULL, OPT_PES},
+      {"listing", required_argument, NULL, OPT_LISTING}, {"layout", required_argument, NULL, OPT_LAYOUT},
+      {"arch", required_argument, NULL, OPT_ARCH}, {"time", no_argument, NULL, OPT_TIME},
+      {NULL, 0, NULL, 0}};
+  cli_opt p;
+  cli_opt_init(&p, "instantiate", argc, argv, "ho:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    char x;
+    switch (c) {
+    case 'h': return 1;
+    case OPT_TIME: o->time = 1; break;
+    case 'o': o->out = p.arg; break;
+    case OPT_LISTING: o->listing = p.arg; break;
+    case OPT_LAYOUT: o->layout = p.arg; break;
+    case OPT_ARCH: o->arch = p.arg; break;
+    case OPT_PARAM:
+    case OPT_IN:
+      if (cli_inst_pair(&p, c == OPT_IN, o)) return -1;
+      break;
+    case OPT_PES:
+      if (sscanf(p.arg, "%d%c%d", &o->rows, &x, &o->cols) != 3 || (x != 'x' && x != 'X') || o->rows < 1 ||
           o->cols < 1) {
-        diag_error_plain("instantiate: --pes '%s' is not RxC (e.g. 1x4)", v);
+        diag_error_plain("instantiate: --pes '%s' is not RxC (e.g. 1x4)", p.arg);
         return -1;
       }
-    } else if (!strcmp(a, "-o")) o->out = v;
-    else if (!strcmp(a, "--listing")) o->listing = v;
-    else if (!strcmp(a, "--layout")) o->layout = v;
-    else o->arch = v;
+      break;
+    case CLI_OPT_ARG:
+      if (o->sym) {
+        diag_error_plain("instantiate: one .sym at a time: '%s' after '%s'", p.arg, o->sym);
+        return -1;
+      }
+      o->sym = p.arg;
+      break;
+    default: return -1;
+    }
   }
   if (!o->sym || !o->out || !o->rows) {
     diag_error_plain("instantiate: needs P.sym, --pes RxC and -o P.bin (try 'tcpa instantiate --help')");

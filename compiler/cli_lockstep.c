@@ -18,6 +18,7 @@
 #include "../tb/gtkw.h"
 #include "../tb/lockstep.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 
 typedef struct {
@@ -49,55 +50,46 @@ static void cli_lockstep_usage(FILE *f) {
         "bad option)\n", f);
 }
 
-/* Returns 0 and the value of option argv[*i] in *v (advancing *i); -1
- * after an error when it is missing. */
-static int cli_lockstep_value(int argc, char **argv, int *i, const char **v) {
-  if (*i + 1 >= argc) {
-    diag_error_plain("cosim-check: %s needs a value", argv[*i]);
-    return -1;
-  }
-  *v = argv[++*i];
-  return 0;
-}
-
 /* Returns 0 and the options in *o, 1 for --help, -1 after an error. */
 static int cli_lockstep_parse(int argc, char **argv, cli_lockstep_opts *o) {
+  enum { OPT_EVENTS = CLI_OPT_LONG, OPT_WINDOW, OPT_GTKW, OPT_FST, OPT_SCOPE };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},         {"events", required_argument, NULL, OPT_EVENTS},
+      {"window", required_argument, NULL, OPT_WINDOW}, {"gtkw", required_argument, NULL, OPT_GTKW},
+      {"fst", required_argument, NULL, OPT_FST}, {"pe-scope", required_argument, NULL, OPT_SCOPE},
+      {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->kinds = LOCKSTEP_KINDS_ALL;
   o->window = LOCKSTEP_WINDOW_DEFAULT;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (!strcmp(a, "--events")) {
-      char bad[64];
-      if (cli_lockstep_value(argc, argv, &i, &v)) return -1;
-      if (!(o->kinds = lockstep_kinds_parse(v, bad, sizeof bad))) {
+  cli_opt p;
+  cli_opt_init(&p, "cosim-check", argc, argv, "h", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    char bad[64];
+    int64_t n;
+    switch (c) {
+    case 'h': return 1;
+    case OPT_EVENTS:
+      if (!(o->kinds = lockstep_kinds_parse(p.arg, bad, sizeof bad))) {
         diag_error_plain("cosim-check: --events: unknown event kind '%s' (start, sig, issue, "
                          "halt, pop, fdrd, wr, hop, push, bank, fault, done)", bad);
         return -1;
       }
-    } else if (!strcmp(a, "--window")) {
-      char *end;
-      if (cli_lockstep_value(argc, argv, &i, &v)) return -1;
-      long n = strtol(v, &end, 10);
-      if (*end || end == v || n < 1 || n > 100000) {
-        diag_error_plain("cosim-check: --window wants a number 1..100000, not '%s'", v);
+      break;
+    case OPT_WINDOW:
+      if (cli_opt_int(&p, 1, 100000, "a number", &n)) return -1;
+      o->window = (int)n;
+      break;
+    case OPT_GTKW: o->gtkw = p.arg; break;
+    case OPT_FST: o->fst = p.arg; break;
+    case OPT_SCOPE: o->pe_scope = p.arg; break;
+    case CLI_OPT_ARG:
+      if (o->rtl) {
+        diag_error_plain("cosim-check: more than two traces given ('%s')", p.arg);
         return -1;
       }
-      o->window = (int)n;
-    } else if (!strcmp(a, "--gtkw") || !strcmp(a, "--fst") || !strcmp(a, "--pe-scope")) {
-      if (cli_lockstep_value(argc, argv, &i, &v)) return -1;
-      *(a[2] == 'g' ? &o->gtkw : a[2] == 'f' ? &o->fst : &o->pe_scope) = v;
-    } else if (a[0] == '-' && a[1]) {
-      diag_error_plain("cosim-check: unknown option '%s' (see 'tcpa cosim-check --help')", a);
-      return -1;
-    } else if (!o->model) {
-      o->model = a;
-    } else if (!o->rtl) {
-      o->rtl = a;
-    } else {
-      diag_error_plain("cosim-check: more than two traces given ('%s')", a);
-      return -1;
+      *(o->model ? &o->rtl : &o->model) = p.arg;
+      break;
+    default: return -1;
     }
   }
   if (!o->rtl) {

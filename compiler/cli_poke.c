@@ -34,6 +34,7 @@
 #include <zlib.h>
 
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "fileio.h"
 #include "isa.h"
@@ -58,60 +59,46 @@ static void cli_poke_usage(FILE *f) {
         "  --word N      the word to corrupt (decimal or 0x hex)\n"
         "  --xor MASK    the bits to flip (nonzero, decimal or 0x hex)\n"
         "  -o OUT.bin    the corrupted stream (written atomically)\n"
-        "  --fields      print the word map instead\n\n"
+        "  --fields      print the word map instead\n"
+        "  -h, --help    print this help\n\n"
         "exit status: 0 done, 2 invalid input (a header word, a word past the\n"
         "end, a file that is not a stream)\n", f);
 }
 
-/* Returns 1 and the value of decimal or 0x-hex text s in *v, else 0. */
-static int cli_poke_number(const char *s, unsigned long long max, unsigned long long *v) {
-  char *end;
-  if (!*s || *s == '-') return 0;
-  errno = 0;
-  *v = strtoull(s, &end, 0);
-  return !*end && !errno && *v <= max;
-}
-
 /* Returns 0 and the options in *o, 1 for --help, -1 after an error. */
 static int cli_poke_parse(int argc, char **argv, cli_poke_opts *o) {
+  enum { OPT_FIELDS = CLI_OPT_LONG, OPT_WORD, OPT_XOR };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},         {"fields", no_argument, NULL, OPT_FIELDS},
+      {"word", required_argument, NULL, OPT_WORD}, {"xor", required_argument, NULL, OPT_XOR},
+      {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->word = -1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    unsigned long long v;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (!strcmp(a, "--fields")) {
-      o->fields = 1;
-    } else if (!strcmp(a, "--word") || !strcmp(a, "--xor") || !strcmp(a, "-o")) {
-      if (i + 1 >= argc) {
-        diag_error_plain("stream-poke: %s needs a value", a);
+  cli_opt p;
+  cli_opt_init(&p, "stream-poke", argc, argv, "ho:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    int64_t v;
+    switch (c) {
+    case 'h': return 1;
+    case OPT_FIELDS: o->fields = 1; break;
+    case 'o': o->out = p.arg; break;
+    case OPT_WORD:
+      if (cli_opt_int(&p, 0, 0x7fffffff, "a word index", &v)) return -1;
+      o->word = (long)v;
+      break;
+    case OPT_XOR:
+      if (cli_opt_int(&p, 1, 0xffffffff, "a nonzero 32-bit mask", &v)) return -1;
+      o->mask = (uint32_t)v;
+      o->have_mask = 1;
+      break;
+    case CLI_OPT_ARG:
+      if (o->in) {
+        diag_error_plain("stream-poke: more than one input ('%s' and '%s')", o->in, p.arg);
         return -1;
       }
-      const char *val = argv[++i];
-      if (a[1] == 'o') {
-        o->out = val;
-      } else if (!strcmp(a, "--word")) {
-        if (!cli_poke_number(val, 0x7fffffffull, &v)) {
-          diag_error_plain("stream-poke: --word: not a word index: '%s'", val);
-          return -1;
-        }
-        o->word = (long)v;
-      } else {
-        if (!cli_poke_number(val, 0xffffffffull, &v) || v == 0) {
-          diag_error_plain("stream-poke: --xor: not a nonzero 32-bit mask: '%s'", val);
-          return -1;
-        }
-        o->mask = (uint32_t)v;
-        o->have_mask = 1;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      diag_error_plain("stream-poke: unknown option '%s' (see 'tcpa stream-poke --help')", a);
-      return -1;
-    } else if (o->in) {
-      diag_error_plain("stream-poke: more than one input ('%s' and '%s')", o->in, a);
-      return -1;
-    } else {
-      o->in = a;
+      o->in = p.arg;
+      break;
+    default: return -1;
     }
   }
   if (!o->in) {

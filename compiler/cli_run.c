@@ -52,6 +52,7 @@
 #include "ast.h"
 #include "check.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "datafile.h"
 #include "diag.h"
 #include "engine.h"
@@ -61,6 +62,7 @@
 #include "parse.h"
 #include "rng.h"
 #include "stream.h"
+#include "version.h"
 
 #define RUN_MAX_OPTS 64   /* --param and --in options each */
 #define RUN_RANDOM_LO (-1000)
@@ -218,47 +220,40 @@ static void run_opts_free(run_opts *o) {
   }
 }
 
-/* Returns the value of option argv[*i] given as `--opt VALUE` or
- * `--opt=VALUE`, advancing *i; NULL (after an error) when it is missing. */
-static const char *run_opt_value(int argc, char **argv, int *i, const char *opt) {
-  size_t len = strlen(opt);
-  if (argv[*i][len] == '=') return argv[*i] + len + 1;
-  if (*i + 1 >= argc) {
-    diag_error_plain("%s needs a value", opt);
-    return NULL;
-  }
-  return argv[++*i];
-}
+/* The codes of the options of `tcpa run` (cli_opt.h). */
+enum {
+  RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
+  RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST
+};
 
-/* Returns 1 when argv_i is option `opt`, alone or as `opt=...`. */
-static int run_opt_is(const char *arg, const char *opt) {
-  size_t len = strlen(opt);
-  return !strncmp(arg, opt, len) && (arg[len] == '\0' || arg[len] == '=');
-}
+static const struct option run_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"arch", required_argument, NULL, RUN_OPT_ARCH},
+    {"param", required_argument, NULL, RUN_OPT_PARAM},
+    {"pes", required_argument, NULL, RUN_OPT_PES},
+    {"map", required_argument, NULL, RUN_OPT_MAP},
+    {"engine", required_argument, NULL, RUN_OPT_ENGINE},
+    {"in", required_argument, NULL, RUN_OPT_IN},
+    {"seed", required_argument, NULL, RUN_OPT_SEED},
+    {"out-dir", required_argument, NULL, RUN_OPT_OUT_DIR},
+    {"window", required_argument, NULL, RUN_OPT_WINDOW},
+    {"fst", required_argument, NULL, RUN_OPT_FST},
+    {NULL, 0, NULL, 0}};
 
-/* Returns 0 after reading one option at argv[*i] into o; -1 after an error. */
-static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
-  const char *a = argv[*i], *v;
-  static const char *const valued[] = {"--arch", "--param", "--pes", "--map",
-                                       "--engine", "--in", "--seed", "--out-dir", "--window", "--fst"};
-  int which = -1;
-  for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
-    if (run_opt_is(a, valued[k])) which = k;
-  if (which < 0) {
-    diag_error_plain("unknown option '%s' (see 'tcpa run --help')", a);
-    return -1;
-  }
-  if (!(v = run_opt_value(argc, argv, i, valued[which]))) return -1;
-  switch (which) {
-  case 0: o->arch = v; return 0;
-  case 1:
+/* Returns 0 after reading option c of p (its value in p->arg) into o; -1
+ * after an error. */
+static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
+  const char *v = p->arg;
+  switch (c) {
+  case RUN_OPT_ARCH: o->arch = v; return 0;
+  case RUN_OPT_PARAM:
     if (o->nparam >= RUN_MAX_OPTS) {
       diag_error_plain("--param: more than %d given", RUN_MAX_OPTS);
       return -1;
     }
     return run_pair_parse("--param", v, &o->param[o->nparam++]);
-  case 2: return run_pes_parse(v, &o->pes_r, &o->pes_c);
-  case 3:
+  case RUN_OPT_PES: return run_pes_parse(v, &o->pes_r, &o->pes_c);
+  case RUN_OPT_MAP:
     if (run_map_syntax(v) != 0) {
       diag_error_plain("--map: expected one or two loop indices (names or numbers) separated by a "
                        "comma (e.g. i,j), got '%s'", v);
@@ -266,7 +261,7 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     }
     o->map = v;
     return 0;
-  case 4:
+  case RUN_OPT_ENGINE:
     for (int e = 0; e < 5; e++)
       if (!strcmp(v, run_engine_names[e])) {
         o->engine = (run_engine)e;
@@ -274,13 +269,13 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
       }
     diag_error_plain("--engine: expected ref, model, rtl, cosim or systemc, got '%s'", v);
     return -1;
-  case 5:
+  case RUN_OPT_IN:
     if (o->nin >= RUN_MAX_OPTS) {
       diag_error_plain("--in: more than %d given", RUN_MAX_OPTS);
       return -1;
     }
     return run_pair_parse("--in", v, &o->in[o->nin++]);
-  case 6: {
+  case RUN_OPT_SEED: {
     char *end;
     errno = 0;
     unsigned long long s = strtoull(v, &end, 10);
@@ -292,9 +287,9 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     o->seed = s;
     return 0;
   }
-  case 7: o->out_dir = v; return 0;
-  case 9: o->fst = v; return 0;
-  default: {
+  case RUN_OPT_OUT_DIR: o->out_dir = v; return 0;
+  case RUN_OPT_FST: o->fst = v; return 0;
+  case RUN_OPT_WINDOW: {
     int64_t w;
     if (run_parse_int(v, 1, 1000000, &w) != 0) {
       diag_error_plain("--window: expected a number of cycles from 1 to 1000000, got '%s'", v);
@@ -303,6 +298,7 @@ static int run_opt_parse(int argc, char **argv, int *i, run_opts *o) {
     o->window = (int)w;
     return 0;
   }
+  default: return -1; /* CLI_OPT_ERROR: cli_opt_next printed it */
   }
 }
 
@@ -314,16 +310,17 @@ static int run_opts_parse(int argc, char **argv, run_opts *o) {
   o->engine = RUN_ENGINE_COSIM;
   o->seed = 1;
   o->argc = argc, o->argv = argv;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  cli_opt p;
+  cli_opt_init(&p, "run", argc, argv, "h", run_longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    if (c == 'h') {
       o->help = 1;
-    } else if (a[0] == '-' && a[1]) {
-      if (run_opt_parse(argc, argv, &i, o) != 0) return -1;
+    } else if (c != CLI_OPT_ARG) {
+      if (run_opt_parse(&p, c, o) != 0) return -1;
     } else if (!o->program) {
-      o->program = a;
+      o->program = p.arg;
     } else {
-      diag_error_plain("more than one program given ('%s' and '%s')", o->program, a);
+      diag_error_plain("more than one program given ('%s' and '%s')", o->program, p.arg);
       return -1;
     }
   }
@@ -813,6 +810,8 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
   json_writer_begin_object(&w, NULL);
   json_writer_string(&w, "program", p->name);
   json_writer_string(&w, "program_file", o->program);
+  json_writer_string(&w, "tool_version", version_tool());
+  json_writer_string(&w, "git_rev", version_git_rev());
   json_writer_string(&w, "engine", run_engine_names[o->engine]);
   json_writer_string(&w, "status", res->status);
   json_writer_begin_array(&w, "pes");

@@ -20,7 +20,7 @@
  *      counted per module from it.
  *
  * Then DIR/report.md and DIR/report.html (verdict PASS or FAIL at the top,
- * the steps, cells per module, coverage per module, the failure buckets,
+ * the tool's version and git revision (version.h), the steps, cells per module, coverage per module, the failure buckets,
  * and every run that does not fit with its resource: needed, available,
  * over by), and DIR/junit.xml (the regression's). A step that fails skips
  * the steps that need it. PASS: every step passed and every run met its
@@ -42,6 +42,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "datafile.h"
 #include "diag.h"
 #include "engine.h"
@@ -49,6 +50,7 @@
 #include "regress.h"
 #include "regress_report.h"
 #include "signoff_nofit.h"
+#include "version.h"
 
 #define SIGNOFF_PATH 4096  /* buffers for paths inside DIR */
 #define SIGNOFF_DIRLEN 2048 /* DIR itself (absolute); longer is refused */
@@ -99,7 +101,8 @@ static void signoff_usage(FILE *f) {
         "  --out-dir DIR  default build/signoff/<name of A.ini>\n"
         "  --suite FILE   the suite (default regress/suites/full)\n"
         "  -j N           runs at a time (default: the number of cores)\n"
-        "  --timeout S    seconds per run (default 900)\n\n"
+        "  --timeout S    seconds per run (default 900)\n"
+        "  -h, --help     print this help\n\n"
         "exit status: 0 PASS, 1 FAIL, 2 invalid input\n", f);
 }
 
@@ -571,6 +574,11 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
   } else {
     fprintf(f, "# %s\n\n# Sign-off of %s\n", pass ? "PASS" : "FAIL", s->arch);
   }
+  char tool[128];
+  snprintf(tool, sizeof tool, "Tool: tcpa %s (git %s).", version_tool(), version_git_rev());
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
+  signoff_text(f, fmt, tool);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
   signoff_heading(f, fmt, "Steps");
   static const char *const hd[] = {"step", "result", "detail", "log", "seconds"};
   signoff_table(f, fmt, 0);
@@ -641,34 +649,29 @@ static int signoff_opts(int argc, char **argv, signoff_state *s, int *help, char
   s->timeout = 900;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   s->jobs = cores > 0 ? (int)cores : 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      *help = 1;
-      return 0;
-    }
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int *num = !strcmp(a, "-j") ? &s->jobs : !strcmp(a, "--timeout") ? &s->timeout : NULL;
-    const char **str = !strcmp(a, "--arch") ? &s->arch : !strcmp(a, "--out-dir") ? &s->dir
-                       : !strcmp(a, "--suite") ? &s->suite : NULL;
-    if (!num && !str) {
-      diag_error_plain("unknown argument '%s' (see 'tcpa signoff --help')", a);
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_OUT, OPT_SUITE, OPT_TIMEOUT };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},         {"arch", required_argument, NULL, OPT_ARCH},
+      {"out-dir", required_argument, NULL, OPT_OUT}, {"suite", required_argument, NULL, OPT_SUITE},
+      {"timeout", required_argument, NULL, OPT_TIMEOUT}, {NULL, 0, NULL, 0}};
+  cli_opt p;
+  cli_opt_init(&p, "signoff", argc, argv, "hj:", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    int64_t n;
+    switch (c) {
+    case 'h': *help = 1; return 0;
+    case OPT_ARCH: s->arch = p.arg; break;
+    case OPT_OUT: s->dir = p.arg; break;
+    case OPT_SUITE: s->suite = p.arg; break;
+    case 'j':
+    case OPT_TIMEOUT:
+      if (cli_opt_int(&p, 1, 604800, "a positive integer", &n)) return -1;
+      *(c == 'j' ? &s->jobs : &s->timeout) = (int)n;
+      break;
+    case CLI_OPT_ARG:
+      diag_error_plain("signoff: unexpected argument '%s' (see 'tcpa signoff --help')", p.arg);
       return -1;
-    }
-    if (!v) {
-      diag_error_plain("%s needs a value", a);
-      return -1;
-    }
-    i++;
-    if (str) *str = v;
-    else {
-      char *end;
-      long x = strtol(v, &end, 10);
-      if (*end || end == v || x < 1 || x > 604800) {
-        diag_error_plain("%s: expected a positive integer, got '%s'", a, v);
-        return -1;
-      }
-      *num = (int)x;
+    default: return -1;
     }
   }
   if (!s->arch) {

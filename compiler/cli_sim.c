@@ -21,6 +21,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "model.h"
 #include "model_fst.h"
@@ -55,40 +56,36 @@ static void cli_sim_usage(FILE *f) {
 
 /* Returns 0 and fills *o, 1 for --help, -1 after printing the problem. */
 static int cli_sim_parse(int argc, char **argv, cli_sim_opts *o) {
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_TRACE, OPT_DUMP, OPT_FST, OPT_MAX };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},          {"arch", required_argument, NULL, OPT_ARCH},
+      {"trace", required_argument, NULL, OPT_TRACE}, {"dump-banks", required_argument, NULL, OPT_DUMP},
+      {"fst", required_argument, NULL, OPT_FST},  {"max-cycles", required_argument, NULL, OPT_MAX},
+      {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->max_cycles = CLI_SIM_MAX_CYCLES;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = !strcmp(a, "--arch") ? &o->arch
-                      : !strcmp(a, "--trace") ? &o->trace
-                      : !strcmp(a, "--dump-banks") ? &o->dump
-                      : !strcmp(a, "--fst") ? &o->fst : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-    if (slot || !strcmp(a, "--max-cycles")) {
-      if (i + 1 >= argc) {
-        diag_error_plain("sim: %s needs a value", a);
+  cli_opt p;
+  cli_opt_init(&p, "sim", argc, argv, "h", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    int64_t n;
+    switch (c) {
+    case 'h': return 1;
+    case OPT_ARCH: o->arch = p.arg; break;
+    case OPT_TRACE: o->trace = p.arg; break;
+    case OPT_DUMP: o->dump = p.arg; break;
+    case OPT_FST: o->fst = p.arg; break;
+    case OPT_MAX:
+      if (cli_opt_int(&p, 1, INT64_MAX, "a number of cycles", &n)) return -1;
+      o->max_cycles = (unsigned long long)n;
+      break;
+    case CLI_OPT_ARG:
+      if (o->stream) {
+        diag_error_plain("sim: more than one STREAM ('%s' and '%s')", o->stream, p.arg);
         return -1;
       }
-      const char *v = argv[++i];
-      if (slot) {
-        *slot = v;
-        continue;
-      }
-      char *end;
-      errno = 0;
-      o->max_cycles = strtoull(v, &end, 10);
-      if (errno || *end || !*v || v[0] == '-' || o->max_cycles == 0) {
-        diag_error_plain("sim: --max-cycles '%s' is not a positive number", v);
-        return -1;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      diag_error_plain("sim: unknown option '%s' (see 'tcpa sim --help')", a);
-      return -1;
-    } else if (o->stream) {
-      diag_error_plain("sim: more than one STREAM ('%s' and '%s')", o->stream, a);
-      return -1;
-    } else {
-      o->stream = a;
+      o->stream = p.arg;
+      break;
+    default: return -1;
     }
   }
   if (!o->stream) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "fileio.h"
 
@@ -33,7 +34,8 @@ static void wave_usage(FILE *f) {
         "its repro/ bundle): RUNDIR/rtl.fst, else RUNDIR/model.fst, with\n"
         "RUNDIR/divergence.gtkw when present (marker at the divergence).\n\n"
         "  --print   only print the command\n"
-        "  --model   prefer the C model's waveform model.fst\n\n"
+        "  --model   prefer the C model's waveform model.fst\n"
+        "  -h, --help  print this help\n\n"
         "The viewer is $TCPA_GTKWAVE when set, else gtkwave.\n"
         "exit status: 0 printed (or the viewer's), 2 no waveform or no viewer\n", f);
 }
@@ -44,26 +46,41 @@ static int wave_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
 }
 
+/* Returns 0 after reading the command line into *dir, *print and *model,
+ * 1 for --help, -1 after printing what is wrong. */
+static int wave_parse(int argc, char **argv, const char **dir, int *print, int *model) {
+  enum { OPT_PRINT = CLI_OPT_LONG, OPT_MODEL };
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                           {"print", no_argument, NULL, OPT_PRINT},
+                                           {"model", no_argument, NULL, OPT_MODEL},
+                                           {NULL, 0, NULL, 0}};
+  cli_opt p;
+  cli_opt_init(&p, "wave", argc, argv, "h", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    if (c == 'h') return 1;
+    if (c == OPT_PRINT) {
+      *print = 1;
+    } else if (c == OPT_MODEL) {
+      *model = 1;
+    } else if (c != CLI_OPT_ARG) {
+      return -1;
+    } else if (*dir) {
+      diag_error_plain("wave: more than one RUNDIR ('%s' and '%s')", *dir, p.arg);
+      return -1;
+    } else {
+      *dir = p.arg;
+    }
+  }
+  return 0;
+}
+
 int cli_wave(int argc, char **argv) {
   const char *dir = NULL;
   int print = 0, model = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      wave_usage(stdout);
-      return CLI_EXIT_OK;
-    } else if (!strcmp(argv[i], "--print")) {
-      print = 1;
-    } else if (!strcmp(argv[i], "--model")) {
-      model = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      diag_error_plain("wave: unknown option '%s' (see 'tcpa wave --help')", argv[i]);
-      return CLI_EXIT_INPUT;
-    } else if (dir) {
-      diag_error_plain("wave: more than one RUNDIR ('%s' and '%s')", dir, argv[i]);
-      return CLI_EXIT_INPUT;
-    } else {
-      dir = argv[i];
-    }
+  int r = wave_parse(argc, argv, &dir, &print, &model);
+  if (r) {
+    if (r > 0) wave_usage(stdout);
+    return r > 0 ? CLI_EXIT_OK : CLI_EXIT_INPUT;
   }
   struct stat st;
   if (!dir) {

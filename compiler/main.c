@@ -1,11 +1,14 @@
 /*
  * main.c: the `tcpa` command. Dispatches on the subcommand name to the
- * cli_* function that implements it (cli.h) and prints the overall help.
+ * cli_* function that implements it (cli.h), each of which reads its own
+ * options (cli_opt.h); prints the overall help, and with --version (-V)
+ * the tool's version and git revision (version.h, docs/user-guide.md).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "version.h"
 
 typedef struct {
   const char *name;
@@ -34,13 +37,21 @@ static const main_subcommand main_subcommands[] = {
 
 /* Prints the overall usage to `f`. */
 static void main_usage(FILE *f) {
-  fputs("usage: tcpa COMMAND [ARGS...]\n\n"
+  fputs("usage: tcpa COMMAND [ARGS...]\n"
+        "       tcpa --version | --help\n\n"
         "A verification testbench for tightly coupled processor arrays.\n\n"
         "commands:\n", f);
   for (int i = 0; i < MAIN_NSUB; i++)
     fprintf(f, "  %-12s %s\n", main_subcommands[i].name, main_subcommands[i].summary);
-  fputs("\n'tcpa COMMAND --help' describes one command.\n"
+  fputs("\n'tcpa COMMAND --help' describes one command; 'tcpa --version' prints the\n"
+        "version and the git revision of this build.\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
+}
+
+/* Prints `tcpa VERSION (git REV)` on stdout; returns the exit status. */
+static int main_version(void) {
+  printf("tcpa %s (git %s)\n", version_tool(), version_git_rev());
+  return fflush(stdout) ? CLI_EXIT_INPUT : CLI_EXIT_OK;
 }
 
 int main(int argc, char **argv) {
@@ -52,10 +63,11 @@ int main(int argc, char **argv) {
     main_usage(stdout);
     return CLI_EXIT_OK;
   }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) return main_version();
   for (int i = 0; i < MAIN_NSUB; i++)
     if (!strcmp(argv[1], main_subcommands[i].name))
       return main_subcommands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "tcpa: error: unknown command '%s'\n", argv[1]);
+  fprintf(stderr, "tcpa: error: unknown %s '%s'\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
   main_usage(stderr);
   return CLI_EXIT_INPUT;
 }

@@ -147,6 +147,10 @@ tr -d ' \n' <"$tmp/o1/summary.json" | grep -q '"params":{"N":3,"M":4,"K":5}'
 check $? "summary.json: params"
 grep -q '"instances": 192,' "$tmp/o1/summary.json"
 check $? "summary.json: instances = 3NMK + NM = 192"
+ver=$("$TCPA" --version)
+grep -q "\"tool_version\": \"$(echo "$ver" | sed -n 's/^tcpa \([^ ]*\) .*/\1/p')\"" "$tmp/o1/summary.json" &&
+  grep -q "\"git_rev\": \"$(echo "$ver" | sed -n 's/.*(git \(.*\))$/\1/p')\"" "$tmp/o1/summary.json"
+check $? "summary.json: tool_version and git_rev, as tcpa --version prints them ($ver)"
 grep -q '"ref_seconds": ' "$tmp/o1/summary.json" && ! grep -q '"cycles"' "$tmp/o1/summary.json"
 check $? "summary.json: ref_seconds present, cycles absent for ref"
 if command -v python3 >/dev/null; then
