@@ -10,13 +10,13 @@
  * harness the same way (engine_harness.c); this command lets scripts,
  * tests and the Makefile build one ahead of a regression.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
 #include "engine.h"
 
@@ -40,36 +40,49 @@ static void cli_harness_usage(FILE *f) {
         "2 invalid input or the build failed\n", f);
 }
 
-int cli_harness(int argc, char **argv) {
-  static const struct option longopts[] = {{"arch", required_argument, NULL, 'a'},
-                                           {"kind", required_argument, NULL, 'k'},
-                                           {"check", no_argument, NULL, 'c'},
-                                           {"key", no_argument, NULL, 'K'},
+/* The options of `tcpa harness`. */
+typedef struct {
+  const char *arch_path, *kind;
+  int check, key;
+} cli_harness_opts;
+
+/* Returns 0 after reading the arguments into *o, 1 for --help, -1 after
+ * printing what is wrong (cli_opt.h). */
+static int cli_harness_parse(int argc, char **argv, cli_harness_opts *o) {
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_KIND, OPT_CHECK, OPT_KEY };
+  static const struct option longopts[] = {{"arch", required_argument, NULL, OPT_ARCH},
+                                           {"kind", required_argument, NULL, OPT_KIND},
+                                           {"check", no_argument, NULL, OPT_CHECK},
+                                           {"key", no_argument, NULL, OPT_KEY},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  const char *arch_path = NULL, *kind = "rtl";
-  int check = 0, key = 0, c;
-  optind = 0;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+  cli_opt p;
+  cli_opt_init(&p, "harness", argc, argv, "h", longopts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
     switch (c) {
-    case 'a': arch_path = optarg; break;
-    case 'k': kind = optarg; break;
-    case 'c': check = 1; break;
-    case 'K': key = 1; break;
-    case 'h': cli_harness_usage(stdout); return CLI_EXIT_OK;
-    case ':':
-      diag_error_plain("harness: %s needs a value (see 'tcpa harness --help')", argv[optind - 1]);
-      return CLI_EXIT_INPUT;
-    default:
-      diag_error_plain("harness: unknown option '%s' (see 'tcpa harness --help')", argv[optind - 1]);
-      return CLI_EXIT_INPUT;
+    case 'h': return 1;
+    case OPT_ARCH: o->arch_path = p.arg; break;
+    case OPT_KIND: o->kind = p.arg; break;
+    case OPT_CHECK: o->check = 1; break;
+    case OPT_KEY: o->key = 1; break;
+    case CLI_OPT_ARG:
+      diag_error_plain("harness: unexpected argument '%s' (see 'tcpa harness --help')", p.arg);
+      return -1;
+    default: return -1;
     }
   }
-  if (optind < argc) {
-    diag_error_plain("harness: unexpected argument '%s' (see 'tcpa harness --help')", argv[optind]);
-    return CLI_EXIT_INPUT;
+  return 0;
+}
+
+int cli_harness(int argc, char **argv) {
+  cli_harness_opts o = {NULL, "rtl", 0, 0};
+  int r = cli_harness_parse(argc, argv, &o);
+  if (r) {
+    if (r > 0) cli_harness_usage(stdout);
+    return r > 0 ? CLI_EXIT_OK : CLI_EXIT_INPUT;
   }
+  const char *arch_path = o.arch_path, *kind = o.kind;
+  int check = o.check, key = o.key;
   const engine_harness *h = engine_harness_by_kind(kind);
   if (!h) {
     diag_error_plain("harness: --kind %s: expected rtl, mutants, sc or cov", kind);

@@ -48,6 +48,7 @@ cosim-check|--window|x.in
 signoff|--timeout|--arch=x.ini
 wave|-|x.in
 stream-poke|--word|x.in
+harness|--kind|--check
 EOF
 
 # --- `--opt=VALUE` and `--opt VALUE` agree ------------------------------
