@@ -15,7 +15,7 @@
 #include "model.h"
 #include "stream.h"
 
-#define MODEL_MAX_DIMS 8 /* the largest gc.dims (spec/arch.md) */
+#define MODEL_MAX_DIMS 8 /* the largest gc.dims (docs/arch.md) */
 #define MODEL_SIDES 4
 
 /* One affine constraint sum(coef[d]*J[d]) + konst (>= | ==) 0. */

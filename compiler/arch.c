@@ -1,5 +1,5 @@
 /*
- * arch.c: architecture configurations (spec/arch.md, docs/arch.md).
+ * arch.c: architecture configurations (docs/arch.md).
  *
  * One table, arch_keys[], lists every key: its section, name, field of
  * arch_config, default, range and meaning. Loading, defaults, the
@@ -32,7 +32,7 @@
 
 enum {
   ARCH_KEY_POW2 = 1, /* the value must be a power of two */
-  ARCH_KEY_EXT = 2   /* a key this project adds to spec/arch.md: it enters the
+  ARCH_KEY_EXT = 2   /* a key this project adds to the specified ones (docs/arch.md): it enters the
                         fingerprint only when set away from its default, so
                         the fingerprints of spec-only files do not change */
 };

@@ -1,5 +1,5 @@
 /*
- * arch.h: architecture configurations (spec/arch.md): the synthesis-time
+ * arch.h: architecture configurations (docs/arch.md): the synthesis-time
  * parameters of one TCPA, read from an INI file, with defaults for missing
  * keys, range checks, a fingerprint over every effective value, and the
  * generator of the RTL's parameter package.
@@ -21,7 +21,7 @@ typedef struct {
   int banks, bank_depth;              /* [iobuf] */
 } arch_config;
 
-/* Returns the configuration with every key at its default (spec/arch.md). */
+/* Returns the configuration with every key at its default (docs/arch.md). */
 arch_config arch_config_default(void);
 
 /* Returns 0 and fills *cfg from the INI file at `path`; returns -1 after
@@ -53,13 +53,13 @@ void arch_config_write_sv(const arch_config *cfg, FILE *out);
  * for the C++ harnesses to `out`. */
 void arch_config_write_h(const arch_config *cfg, FILE *out);
 
-/* Data width of every PE, register and bank word (fixed by spec/arch.md). */
+/* Data width of every PE, register and bank word (fixed by docs/arch.md). */
 #define ARCH_DATA_WIDTH 32
 
 /* Largest interconnect.ports (the key's range in arch.c). */
 #define ARCH_MAX_PORTS 16
 
-/* gc.history (a key this project adds to spec/arch.md, docs/arch.md): the
+/* gc.history (a key this project adds to the specified ones, docs/arch.md): the
  * steps of control-signal history the global controller keeps for the PEs
  * that lag behind it (docs/timing.md section 2). A PE whose start delay d
  * exceeds (gc.history - 1) * ii cycles does not fit; the RTL sizes its

@@ -1,5 +1,5 @@
 /*
- * ast.h: a .pla program as the parser builds it (spec/language.md).
+ * ast.h: a .pla program as the parser builds it (docs/language.md).
  *
  * The parser resolves every name while it reads, so the tree holds ids, not
  * strings: parameters, index names, arrays and internal variables are each

@@ -1,5 +1,5 @@
 /*
- * check.c: the five rules of spec/language.md, checked with isl for every
+ * check.c: the five rules of docs/language.md, checked with isl for every
  * parameter value at once.
  *
  * poly.c turns the program into isl sets: the iteration space S and, for

@@ -1,5 +1,5 @@
 /*
- * check.h: the five rules of spec/language.md, checked symbolically with
+ * check.h: the five rules of docs/language.md, checked symbolically with
  * isl for every parameter value (not by enumerating cases). Each error
  * names the rule, the equation (file:line:column) and, where one exists, a
  * witness iteration and parameter values.

@@ -1,5 +1,5 @@
 /*
- * cli.h: the subcommands of `tcpa` and the exit statuses of spec/cli.md.
+ * cli.h: the subcommands of `tcpa` and the exit statuses of docs/user-guide.md.
  *
  * main.c dispatches on the first argument to one cli_* function per
  * subcommand, each in its own file (cli_check.c, cli_run.c, ...). Each
@@ -18,7 +18,7 @@ enum {
 /* `tcpa check PROG.pla [--dot]`: returns the exit status. */
 int cli_check(int argc, char **argv);
 
-/* `tcpa run PROG.pla ...` (spec/cli.md): returns the exit status. */
+/* `tcpa run PROG.pla ...` (docs/user-guide.md): returns the exit status. */
 int cli_run(int argc, char **argv);
 
 /* `tcpa arch FILE [--fingerprint|--sv|--dump]`: returns the exit status. */

@@ -1,6 +1,6 @@
 /*
  * cli_check.c: `tcpa check PROG.pla [--dot]`. Parses the program (parse.h),
- * checks the rules of spec/language.md (check.h), and prints a one-line
+ * checks the rules of docs/language.md (check.h), and prints a one-line
  * summary, or with --dot the reduced dependence graph in Graphviz DOT
  * (rdg.h). Exit status 0 when the program is valid, 2 otherwise.
  */

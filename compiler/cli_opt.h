@@ -1,7 +1,7 @@
 /*
  * cli_opt.h: the one option parser of the `tcpa` subcommands
  * (docs/user-guide.md, "Options"): getopt_long with the messages and exit
- * statuses of spec/cli.md, and the value checks several commands share
+ * statuses of docs/user-guide.md, and the value checks several commands share
  * (integers with a range, NAME=VALUE pairs).
  *
  * A command lists its options as a `struct option` table (long-only

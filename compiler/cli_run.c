@@ -1,5 +1,5 @@
 /*
- * cli_run.c: `tcpa run PROGRAM.pla` (spec/cli.md, docs/user-guide.md).
+ * cli_run.c: `tcpa run PROGRAM.pla` (docs/user-guide.md).
  *
  * Steps: read the options (every syntax error names the option, exit 2);
  * parse and check the program (exit 2); load the architecture (exit 2);
@@ -831,7 +831,7 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
   run_summary_outputs(&w, p, &res->outs);
   if (res->eo) run_summary_engine(&w, p, o, res->eo);
   else {
-    /* `cycles` is absent for ref (spec/cli.md). ii, processor_classes and
+    /* `cycles` is absent for ref (docs/user-guide.md). ii, processor_classes and
      * config_bytes describe a mapped configuration, which the ref engine
      * does not build: null. */
     json_writer_null(&w, "ii");

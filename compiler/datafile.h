@@ -1,5 +1,5 @@
 /*
- * datafile.h: the data files of spec/language.md: an array's values as
+ * datafile.h: the data files of docs/language.md: an array's values as
  * whitespace-separated integers (decimal, or 0x hexadecimal, optionally
  * with a leading `-`), in row-major order; a scalar is a file with one
  * value. A value must fit in 32 bits, read as signed or as unsigned

@@ -4,7 +4,7 @@
  * Every message has the form `FILE:LINE:COL: error: TEXT`; when the source
  * text is known, the offending line follows with a caret under the column.
  * Messages go to stderr. The count of errors printed is kept so that a
- * command can turn it into the exit status of spec/cli.md.
+ * command can turn it into the exit status of docs/user-guide.md.
  */
 #ifndef TCPA_DIAG_H
 #define TCPA_DIAG_H

@@ -54,7 +54,7 @@ int interp_program_run(const ast_program *p, const int64_t *params,
                        interp_array *arrays, interp_stats *stats);
 
 /* Returns the result of one operation of the language on 32-bit operands
- * (spec/language.md): wrapping arithmetic, division by zero defined, shift
+ * (docs/language.md): wrapping arithmetic, division by zero defined, shift
  * amounts taken modulo 32. Unused operands are ignored. */
 int32_t interp_op_apply(ast_op op, int32_t a, int32_t b, int32_t c);
 

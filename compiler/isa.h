@@ -184,7 +184,7 @@ typedef enum {
 } isa_op;
 _Static_assert(ISA_OP_COUNT <= (1 << ISA_SIZE_OP), "OP field too small");
 
-/* FU classes of spec/arch.md; ISA_FU_ANY: nop, which every FU executes. */
+/* FU classes of docs/arch.md; ISA_FU_ANY: nop, which every FU executes. */
 typedef enum { ISA_FU_ALU, ISA_FU_MUL, ISA_FU_DIV, ISA_FU_ANY } isa_fu_class;
 
 typedef enum {
@@ -251,7 +251,7 @@ int isa_op_lookup(const char *name);
 isa_op isa_op_from_ast(ast_op op);
 
 /* Returns the result of `op` on a, b, c with the exact semantics of the
- * language (spec/language.md): wrap modulo 2^32, truncating / and %,
+ * language (docs/language.md): wrap modulo 2^32, truncating / and %,
  * x/0 == -1, x%0 == x, INT_MIN/-1 == INT_MIN, INT_MIN%-1 == 0, shift
  * amounts taken mod 32, >> arithmetic, >>> logical, sel a ? b : c.
  * Unused operands are ignored; nop returns 0. */

@@ -1,5 +1,5 @@
 /*
- * lex.h: the lexer of the loop language (spec/language.md, "Lexical rules").
+ * lex.h: the lexer of the loop language (docs/language.md, "Lexical rules").
  *
  * lex_tokenize() turns a whole source text into an array of tokens ending
  * with LEX_EOF, each with its file:line:column and its spelling (a pointer

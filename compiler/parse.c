@@ -14,7 +14,7 @@
  * vectors as they are read; conditions are built in disjunctive normal form
  * (`and` distributes over `or`), each comparison normalised to aff >= 0 or
  * aff == 0. Data expressions become ast_expr trees with the precedence of
- * spec/language.md. Every function returns -1 or NULL after printing an
+ * docs/language.md. Every function returns -1 or NULL after printing an
  * error, and its caller frees what it built; the first error ends the parse
  * (except rule 2, whose errors are all reported). Recursion is bounded.
  */

@@ -1,5 +1,5 @@
 /*
- * parse.h: the lexer and parser of the loop language (spec/language.md).
+ * parse.h: the lexer and parser of the loop language (docs/language.md).
  * They build an ast_program, resolving every name as they read; errors are
  * printed through diag.h with file:line:column and a caret.
  */

@@ -148,7 +148,7 @@ char *regress_exec_command(const regress_run *r) {
 
 /* Returns the argument vector of the compile (phase 1) or instantiate
  * (phase 2) step timing r's instantiation. The region decides the
- * compile's orientation as `tcpa run` does (spec/cli.md --map). */
+ * compile's orientation as `tcpa run` does (docs/user-guide.md --map). */
 static char **exec_timing_argv(const regress_run *r, int phase) {
   exec_args a = {0};
   int rows = 1, cols = 1;

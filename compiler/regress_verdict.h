@@ -1,7 +1,7 @@
 /*
  * regress_verdict.h: the verdict of one run of `tcpa regress` from how
  * `tcpa run` ended (exit status, signal, timeout) and the files it left in
- * the run's directory: summary.json (the fields of spec/cli.md and
+ * the run's directory: summary.json (the fields of docs/user-guide.md and
  * docs/user-guide.md: status, divergence, mismatches, faults, cycles and
  * their predictions) for the failure signature and the numbers of the
  * report, and stderr.txt for the human message only (the resource of a

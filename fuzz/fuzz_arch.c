@@ -1,7 +1,7 @@
 /*
  * fuzz_arch.c: libFuzzer target for the architecture INI reader. The input
  * bytes (cut at the first NUL) are loaded as an INI text with
- * arch_config_load_text() (spec/arch.md: sections, keys, ranges); when the
+ * arch_config_load_text() (docs/arch.md: sections, keys, ranges); when the
  * configuration is accepted, its fingerprint, the RTL parameter package
  * and the INI written back are produced too (to a null stream), and the
  * INI written back must load again with the same fingerprint. Errors are

@@ -3,7 +3,7 @@
  * input bytes are taken as the text of a .pla file (cut at the first NUL,
  * as a file read as a C string would be): parse_string() builds the
  * program and, when it parses, check_program() runs the five rules of
- * spec/language.md on it with isl. Errors are expected (diag.h prints them
+ * docs/language.md on it with isl. Errors are expected (diag.h prints them
  * to stderr, which the runs close with -close_fd_mask=2); a crash, a leak,
  * undefined behaviour or a hang is a bug. Built by `make fuzz` (docs/fuzz.md).
  */

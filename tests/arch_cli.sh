@@ -28,7 +28,7 @@ for c in default linear wide; do
   [ "$(fp_of "$tmp/$c.dump.ini")" = "$fp" ]
   check "$f: --dump re-loads to the same fingerprint $fp" $?
   [ "$(grep -c '=' "$tmp/$c.dump.ini")" -eq 22 ]
-  check "$f: --dump writes all 22 keys (21 of spec/arch.md, gc.history)" $?
+  check "$f: --dump writes all 22 keys (the 21 specified ones and gc.history, docs/arch.md)" $?
   "$TCPA" arch "$tmp/$c.dump.ini" --dump | cmp -s - "$tmp/$c.dump.ini"
   check "$f: dumping the dump gives the same text" $?
 done

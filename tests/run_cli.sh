@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_cli.sh: `tcpa run` as a command (spec/cli.md): exit statuses and
+# run_cli.sh: `tcpa run` as a command (docs/user-guide.md): exit statuses and
 # messages of bad options, parameters, data files and engines; a good run
 # and the files it writes to --out-dir; seeds (same seed, same inputs;
 # different seed, different inputs; --in for one array leaves the random

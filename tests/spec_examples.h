@@ -1,5 +1,5 @@
 /*
- * spec_examples.h: the two example programs of spec/language.md (without
+ * spec_examples.h: the two example programs of docs/language.md (without
  * their comments), as string literals shared by the unit tests that parse,
  * check, lower and interpret them.
  */

@@ -16,7 +16,7 @@
  * definition (the header comment of each .pla file), not as a transcription
  * of the localized equations, so that the interpreter and this file are two
  * independent readings of each program. Arithmetic follows the language
- * (spec/language.md): 32-bit two's complement with wrap-around (computed in
+ * (docs/language.md): 32-bit two's complement with wrap-around (computed in
  * uint32_t), `/` and `%` truncating with the defined results for a zero
  * divisor and INT_MIN / -1, shift amounts taken modulo 32.
  *

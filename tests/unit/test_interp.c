@@ -2,7 +2,7 @@
  * test_interp.c: the reference interpreter (interp.h).
  *
  * 1. Every operation of the language on its edge cases, table-driven, the
- *    expected values written out by hand from spec/language.md.
+ *    expected values written out by hand from docs/language.md.
  * 2. Small programs parsed from text and run, their outputs compared with
  *    plain C loops over the same inputs: the spec's bitextract and matmul,
  *    a triangular space, an equality in `par`, a space whose outer bound

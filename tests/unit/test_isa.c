@@ -14,7 +14,7 @@
 #include "isa.h"
 #include "test.h"
 
-/* Returns the architecture of spec/arch.md's defaults, spelled out here so
+/* Returns the architecture of docs/arch.md's defaults, spelled out here so
  * that the test does not depend on the INI loader. */
 static arch_config test_arch(void) {
   arch_config c = {.rows = 4, .cols = 4, .alu = 2, .mul = 1, .div = 0,

@@ -26,7 +26,7 @@ typedef struct {
   size_t tlen, tcap;
 } tb;
 
-/* spec/arch.md defaults, spelled out so the tests need no INI file. */
+/* docs/arch.md defaults, spelled out so the tests need no INI file. */
 static inline arch_config tb_default_arch(void) {
   arch_config c = {.rows = 4, .cols = 4, .alu = 2, .mul = 1, .div = 0,
                    .rd = 4, .fd = 4, .fd_depth = 32, .id = 4, .od = 4,

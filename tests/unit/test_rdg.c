@@ -1,6 +1,6 @@
 /*
  * test_rdg.c: tests of the reduced dependence graph (rdg.h) on the two
- * examples of spec/language.md and on lowering cases: node and edge counts,
+ * examples of docs/language.md and on lowering cases: node and edge counts,
  * dependence vectors, operand positions, index functions, temporaries,
  * constant sharing, adjacency lists and the DOT text.
  */

@@ -16,7 +16,7 @@
 #include "stream.h"
 #include "test.h"
 
-/* spec/arch.md defaults, spelled out so the test needs no INI file. */
+/* docs/arch.md defaults, spelled out so the test needs no INI file. */
 static arch_config test_arch(void) {
   arch_config c = {.rows = 4, .cols = 4, .alu = 2, .mul = 1, .div = 0,
                    .rd = 4, .fd = 4, .fd_depth = 32, .id = 4, .od = 4,
