@@ -1,8 +1,8 @@
 /*
  * cli_regress.c: `tcpa regress SUITE...` (docs/regress.md).
  *
- * Options are read with getopt_long in order ("-" in the option string:
- * words come back where they stand, so words before --merge are suites
+ * Options are read with cli_opt.h (getopt_long) in order (words come
+ * back where they stand, so words before --merge are suites
  * and words after it its directories); an unknown or ambiguous option, a
  * missing value or a value out of range is an error (exit 2) naming it.
  *
@@ -31,7 +31,6 @@
  * is expected); 1 otherwise (or interrupted); 2 invalid input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +40,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
+#include "engine.h"
 #include "fileio.h"
 #include "regress.h"
 #include "regress_exec.h"
@@ -292,25 +293,6 @@ static int regress_word_add(regress_opts *o, const char *a) {
   return 0;
 }
 
-/* Prints the error of getopt_long's '?' or ':' for the argument it stopped
- * at; returns -1. */
-static int regress_opt_error(int c, char **argv) {
-  const char *a = argv[optind - 1];
-  char name[256];
-  if (!strncmp(a, "--", 2)) snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
-  else snprintf(name, sizeof name, "-%c", optopt ? optopt : '?');
-  if (c == ':') diag_error_plain("%s needs a value", name);
-  else if (optopt && !strncmp(a, "--", 2)) diag_error_plain("%s takes no value, got '%s'", name, a);
-  else if (!strncmp(a, "--", 2)) {
-    int matches = 0;
-    for (const struct option *lo = regress_long_opts; lo->name; lo++)
-      matches += !strncmp(lo->name, name + 2, strlen(name + 2));
-    diag_error_plain("%s option '%s' (see 'tcpa regress --help')", matches > 1 ? "ambiguous" : "unknown", a);
-  } else
-    diag_error_plain("unknown option '%s' (see 'tcpa regress --help')", name);
-  return -1;
-}
-
 /* Returns 0 after checking that the options fit the mode; -1. */
 static int regress_opts_check(const regress_opts *o) {
   int modes = (o->nsuites > 0) + (o->rerun != NULL) + o->merging;
@@ -334,7 +316,7 @@ static int regress_opts_check(const regress_opts *o) {
   return 0;
 }
 
-/* Returns 0 after reading the command line into o (getopt_long, words
+/* Returns 0 after reading the command line into o (cli_opt.h, words
  * taken in order: suites, or directories after --merge); -1 after an
  * error. */
 static int regress_opts_parse(int argc, char **argv, regress_opts *o) {
@@ -343,29 +325,46 @@ static int regress_opts_parse(int argc, char **argv, regress_opts *o) {
   o->time_inst = 1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = cores > 0 ? (int)cores : 1;
-  optind = 0; /* glibc: full reinitialization (cli_* commands share getopt's state) */
-  opterr = 0;
-  int c, li;
-  /* "-": words come back in order as 1; ":": a missing value is ':' */
-  while (li = -1, (c = getopt_long(argc, argv, "-:hj:", regress_long_opts, &li)) != -1) {
+  cli_opt p;
+  cli_opt_init(&p, "regress", argc, argv, "hj:", regress_long_opts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
     int rc = 0;
     switch (c) {
-    case 1: rc = regress_word_add(o, optarg); break;
+    case CLI_OPT_ARG: rc = regress_word_add(o, p.arg); break;
     case 'h': o->help = 1; break;
     case OPT_MERGE: o->merging = 1; break;
     case OPT_LIST: o->list = 1; break;
     case OPT_NO_TIME: o->time_inst = 0; break;
     case OPT_WAVES: o->waves = 1; break;
-    case '?':
-    case ':': return regress_opt_error(c, argv);
-    default: rc = regress_opt_value(o, c, optarg, li < 0); break;
+    case CLI_OPT_ERROR: return -1;
+    default: rc = regress_opt_value(o, c, p.arg, !strcmp(p.name, "-j")); break;
     }
     if (rc) return -1;
   }
-  for (; optind < argc; optind++) /* after "--" */
-    if (regress_word_add(o, argv[optind])) return -1;
   if (o->help) return 0;
   return regress_opts_check(o);
+}
+
+/* Builds, before any run starts, the harness of every architecture the
+ * RTL runs of l use (the harness cache, engine_harness.c: a progress line
+ * per build), so that no run spends its timeout on a Verilator build and
+ * parallel runs do not wait for one another's. A harness that does not
+ * build is reported here; its runs then fail with the same message. */
+static void regress_harnesses_build(const regress_list *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    const regress_run *r = &l->v[i];
+    const engine_harness *h = !strcmp(r->engine, "systemc")                         ? &engine_harness_sc
+                              : !strcmp(r->engine, "rtl") || !strcmp(r->engine, "cosim") ? &engine_harness_rtl
+                                                                                         : NULL;
+    int seen = 0;
+    for (size_t j = 0; h && j < i && !seen; j++)
+      seen = !strcmp(l->v[j].engine, r->engine) && !strcmp(l->v[j].arch, r->arch);
+    arch_config cfg;
+    if (!h || seen || arch_config_load(r->arch, &cfg) != 0) continue;
+    char bin[4400], msg[1024];
+    if (engine_harness_locate(h, &cfg, r->arch, bin, sizeof bin, msg, sizeof msg) != ENGINE_OK)
+      fprintf(stderr, "tcpa regress: %s\n", msg);
+  }
 }
 
 /* Returns a malloc'ed default output directory for the suites:
@@ -560,6 +559,7 @@ static int regress_main(const regress_opts *o) {
             "output %s\n", l.n, l.n == 1 ? "" : "s", o->shard ? ", shard " : "", o->shard ? o->shard : "",
             o->jobs, o->timeout, out);
     fflush(stdout);
+    if (!(self && *self)) regress_harnesses_build(&l);
     regress_exec_all(&l, &eo);
   }
   if (regress_report_write(&l, out, title, o->shard)) goto done;

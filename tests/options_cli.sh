@@ -49,6 +49,7 @@ signoff|--timeout|--arch=x.ini
 wave|-|x.in
 stream-poke|--word|x.in
 harness|--kind|--check
+regress|--timeout|x.suite
 EOF
 
 # --- `--opt=VALUE` and `--opt VALUE` agree ------------------------------
