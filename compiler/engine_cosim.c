@@ -14,6 +14,14 @@
  * limited to the cycles around the divergence, a GTKWave save file
  * (tb/gtkw.h) opens it with a marker at the divergence and the PE's signals
  * grouped. docs/trace.md, "Lockstep protocol".
+ *
+ * engine_cosim_compare puts the two sides together after a divergence
+ * (docs/trace.md "Model and RTL in one waveform"): DIR/rtl.fst and
+ * DIR/model.fst merged into DIR/compare.fst (tb/wave_merge.h), its save
+ * file DIR/compare.gtkw (tb/gtkw.h: model above RTL, the divergent FU's
+ * instruction, operands and result first), and in the report the
+ * divergent instruction decoded with its operands and result on both sides,
+ * read from the two FSTs at the cycle it issued.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +31,10 @@
 
 #include "../tb/gtkw.h"
 #include "../tb/lockstep.h"
+#include "../tb/wave_merge.h"
 #include "engine.h"
+#include "isa.h"
+#include "model_fst.h"
 
 int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
                           FILE *f, char *msg, size_t msgsz) {
@@ -54,6 +65,202 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
                " = cycle %" PRIu64 ")\n",
             fst, gtkw, d->cycle > (uint64_t)window ? d->cycle - (uint64_t)window : 0, d->cycle + (uint64_t)window,
             v.marker, d->cycle);
+  return rc;
+}
+
+/* ---- both sides in one waveform, the divergent instruction ---------------- */
+
+/* One side's view of an FU's instruction in one cycle, read from its FST. */
+typedef struct {
+  int have;          /* the FST covers the cycle */
+  int decoded;       /* word is a valid instruction */
+  isa_insn in;
+  uint32_t word[ISA_WORDS];
+  uint32_t op[3];    /* operand values (val) */
+  int issued;        /* dbg_issue_o's bit of the FU */
+  int has_result;
+  uint32_t result;   /* the FU's write-back value in the write cycle */
+} engine_insn_view;
+
+/* Returns 0 and the bits of signal `rel` of PE scope pe in fst at time t
+ * in buf; -1 when missing. */
+static int engine_fst_bits(const char *fst, const char *pe, const char *rel, uint64_t t, char *buf, size_t sz) {
+  char name[700];
+  snprintf(name, sizeof name, "%s.%s", pe, rel);
+  return wave_merge_value_at(fst, name, t, buf, sz);
+}
+
+/* Reads into v FU fu's instruction of cycle `at` (time t_at, mid-cycle)
+ * and its write-back in cycle `wr` (time t_wr) from fst. */
+static void engine_insn_read(const char *fst, const char *pe, int fu, uint64_t t_at, uint64_t t_wr,
+                             engine_insn_view *v) {
+  char bits[512], rel[64];
+  isa_word w;
+  memset(v, 0, sizeof *v);
+  snprintf(rel, sizeof rel, "g_fu[%d].u_fu.word", fu);
+  if (engine_fst_bits(fst, pe, rel, t_at, bits, sizeof bits) || strchr(bits, 'x')) return;
+  v->have = 1;
+  for (int k = 0; k < ISA_WORDS; k++) v->word[k] = w.w[k] = wave_merge_field(bits, 32 * k);
+  v->decoded = isa_decode(&w, &v->in) == ISA_OK;
+  snprintf(rel, sizeof rel, "g_fu[%d].u_fu.val", fu);
+  if (!engine_fst_bits(fst, pe, rel, t_at, bits, sizeof bits))
+    for (int k = 0; k < 3; k++) v->op[k] = wave_merge_field(bits, 32 * k);
+  if (!engine_fst_bits(fst, pe, "dbg_issue_o", t_at, bits, sizeof bits))
+    v->issued = (int)(wave_merge_field(bits, fu) & 1);
+  if (!engine_fst_bits(fst, pe, "dbg_wr_o", t_wr, bits, sizeof bits) && (wave_merge_field(bits, fu) & 1) &&
+      !engine_fst_bits(fst, pe, "dbg_wr_val_o", t_wr, bits, sizeof bits)) {
+    v->has_result = 1;
+    v->result = wave_merge_field(bits, 32 * fu);
+  }
+}
+
+/* Writes operand o (immediate imm) as the disassembler names it ("id0",
+ * "#-5") to buf; returns buf. */
+static const char *engine_opnd_name(isa_opnd o, int32_t imm, char *buf, size_t sz) {
+  static const char *const pre[] = {"-", "rd", "fd", "id", "#", "od"};
+  if (o.cls == ISA_CLS_IMM) snprintf(buf, sz, "#%d", imm);
+  else snprintf(buf, sz, "%s%d", o.cls < sizeof pre / sizeof *pre ? pre[o.cls] : "?", o.idx);
+  return buf;
+}
+
+/* Writes one side's lines of the instruction report. */
+static void engine_insn_print(FILE *f, const char *side, const engine_insn_view *v, const engine_insn_view *ref) {
+  char text[256], nm[32];
+  if (!v->have) {
+    fprintf(f, "    %-17s(not in its waveform at that cycle)\n", side);
+    return;
+  }
+  if (v->decoded) isa_insn_format(&v->in, text, sizeof text);
+  else snprintf(text, sizeof text, "(not an instruction: 0x%08x%08x%08x%08x)", v->word[3], v->word[2], v->word[1], v->word[0]);
+  fprintf(f, "    %-17s%s%s\n", side, text, v->issued ? "" : "  (not issued)");
+  const isa_insn *in = v->decoded ? &v->in : &ref->in; /* each side's operands as its instruction names them */
+  const isa_op_info *op = isa_op_get(in->op);
+  int nsrc = op ? op->nsrc : 0;
+  if (nsrc) {
+    fprintf(f, "      operands:      ");
+    for (int k = 0; k < nsrc && k < 3; k++)
+      fprintf(f, "%s%c = %s = 0x%08x (%d)", k ? ", " : "", 'a' + k, engine_opnd_name(in->src[k], in->imm, nm, sizeof nm),
+              v->op[k], (int32_t)v->op[k]);
+    fputc('\n', f);
+  }
+  if (v->has_result) fprintf(f, "      result:        0x%08x (%d)\n", v->result, (int32_t)v->result);
+}
+
+/* Returns the FU named in a divergence's unit ("wr FU 1 -> rd3"), or -1. */
+static int engine_div_fu(const char *what) {
+  const char *p = strstr(what, "FU ");
+  return p ? atoi(p + 3) : -1;
+}
+
+/* Returns the cycle at which FU fu issued the instruction whose write-back
+ * is at cycle c (the model's view: the latest issue i <= c whose latency
+ * ends at c), or c. */
+static uint64_t engine_issue_cycle(const char *mfst, const char *pe, int fu, const arch_config *arch,
+                                   const engine_divergence *d) {
+  for (uint64_t back = 0; back <= 16 && back <= d->cycle && arch; back++) {
+    uint64_t i = d->cycle - back;
+    engine_insn_view v;
+    uint64_t t = d->t0 + i * d->period + d->period / 2;
+    engine_insn_read(mfst, pe, fu, t, t, &v);
+    if (v.have && v.decoded && v.issued && v.in.op != ISA_OP_NOP &&
+        i + (uint64_t)isa_op_latency(v.in.op, arch) - 1 == d->cycle)
+      return i;
+  }
+  return d->cycle;
+}
+
+/* Appends the registers of instruction in (destination, ods, register
+ * sources) to buf as "od0 id0 ...". */
+static void engine_insn_regs(const isa_insn *in, char *buf, size_t sz) {
+  char nm[32];
+  size_t n = strlen(buf);
+  if (in->dst.cls != ISA_CLS_NONE && n < sz)
+    n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->dst, 0, nm, sizeof nm));
+  for (int k = 0; k < ISA_MAX_OD && n < sz; k++)
+    if (in->odmask >> k & 1) n += (size_t)snprintf(buf + n, sz - n, " od%d", k);
+  const isa_op_info *op = isa_op_get(in->op);
+  for (int k = 0; op && k < op->nsrc && k < 3 && n < sz; k++)
+    if (in->src[k].cls != ISA_CLS_IMM && in->src[k].cls != ISA_CLS_NONE)
+      n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->src[k], 0, nm, sizeof nm));
+}
+
+int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
+                         FILE *f, char *msg, size_t msgsz) {
+  char rfst[4200], mfst[4200], cfst[4200], cgtkw[4200], pe[512], why[400], comment[300], regs[200] = "";
+  snprintf(rfst, sizeof rfst, "%s/rtl.fst", dir);
+  snprintf(mfst, sizeof mfst, "%s/model.fst", dir);
+  snprintf(cfst, sizeof cfst, "%s/compare.fst", dir);
+  snprintf(cgtkw, sizeof cgtkw, "%s/compare.gtkw", dir);
+  wave_merge_info info;
+  if (wave_merge_write(rfst, mfst, cfst, &info, msg, msgsz)) return -1;
+  engine_divergence first = {0};
+  if (!d) { /* the first cycle where they differ in the merged waveform */
+    if (!info.first_found) {
+      snprintf(msg, msgsz, "%s and %s agree wherever both have values", rfst, mfst);
+      return 1;
+    }
+    first.period = MODEL_FST_UNIT;
+    first.cycle = info.first_time / first.period;
+    first.row = info.first_row, first.col = info.first_col;
+    snprintf(first.what, sizeof first.what, "%s", wave_merge_class_name(info.first_class));
+    d = &first;
+  }
+  gtkw_pe_scope(pe, sizeof pe, NULL, d->row < 0 ? 0 : d->row, d->col < 0 ? 0 : d->col);
+  gtkw_compare c;
+  memset(&c, 0, sizeof c);
+  if (gtkw_view_at(&c.view, d->t0, d->period, d->cycle, window)) {
+    snprintf(msg, msgsz, "cycle %" PRIu64 " does not fit the FST's time", d->cycle);
+    return -1;
+  }
+  if (c.view.start < info.start) c.view.start = info.start; /* where both sides have values */
+  c.view.fst_path = cfst;
+  c.view.pe_scope = pe;
+  snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d): %s", d->cycle, d->row, d->col,
+           d->what);
+  c.view.comment = comment;
+  char title[120];
+  snprintf(title, sizeof title, "divergence: %s", d->what);
+  c.title = title;
+  c.row = d->row < 0 ? 0 : d->row, c.col = d->col < 0 ? 0 : d->col;
+  c.fu = engine_div_fu(d->what);
+  char kind[16] = "";
+  sscanf(d->what, "%15s", kind);
+  for (int k = 0; k < WAVE_MERGE_CLASSES; k++)
+    if (!strcmp(kind, wave_merge_class_name(k))) c.mclass = wave_merge_class_name(k);
+  /* the unit's own registers ("rd3" in "wr FU 1 -> rd3", "id2" in "pop id2") */
+  for (const char *p = d->what; *p; p++)
+    if ((p == d->what || p[-1] == ' ') && strchr("rofi", p[0]) && p[1] == 'd' && p[2] >= '0' && p[2] <= '9') {
+      size_t n = strlen(regs);
+      snprintf(regs + n, sizeof regs - n, " %.*s", (int)strspn(p, "rofid0123456789"), p);
+    }
+  char oplab[3][32];
+  if (c.fu >= 0) {
+    uint64_t i = engine_issue_cycle(mfst, pe, c.fu, arch, d);
+    uint64_t t_at = d->t0 + i * d->period + d->period / 2, t_wr = d->t0 + d->cycle * d->period + d->period / 2;
+    engine_insn_view vm, vr;
+    engine_insn_read(mfst, pe, c.fu, t_at, t_wr, &vm);
+    engine_insn_read(rfst, pe, c.fu, t_at, t_wr, &vr);
+    const engine_insn_view *ref = vm.decoded ? &vm : &vr;
+    fprintf(f, "  instruction:       FU %d, issued in cycle %" PRIu64 "%s (from model.fst and rtl.fst)\n", c.fu, i,
+            i == d->cycle ? "" : ", written back in the divergence cycle");
+    engine_insn_print(f, "model:", &vm, ref);
+    engine_insn_print(f, "RTL:", &vr, ref);
+    if (ref->decoded) {
+      const isa_op_info *op = isa_op_get(ref->in.op);
+      c.nops = op ? op->nsrc : 0;
+      for (int k = 0; k < c.nops && k < 3; k++) c.oplabel[k] = engine_opnd_name(ref->in.src[k], ref->in.imm, oplab[k], sizeof oplab[k]);
+      engine_insn_regs(&ref->in, regs, sizeof regs);
+    }
+  }
+  c.regs = regs;
+  gtkw_signals sigs = {0};
+  if (gtkw_compare_signals(cfst, pe, &sigs, why, sizeof why))
+    fprintf(f, "  (side by side: %s; the save file has the marker but no signal list)\n", why);
+  int rc = gtkw_compare_write(cgtkw, &c, &sigs, msg, msgsz);
+  gtkw_signals_free(&sigs);
+  if (!rc)
+    fprintf(f, "  side by side:      gtkwave %s %s (model above RTL, mismatch signals; tcpa wave %s --compare)\n", cfst,
+            cgtkw, dir);
   return rc;
 }
 

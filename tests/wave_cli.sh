@@ -137,7 +137,8 @@ else
   check "GTKWave (Xvfb) loads model.fst with the same save file: $facs facilities, $shown of its signals shown by name" $?
   # the focus group: the signals between `-divergence: UNIT` and its close
   unit=$(sed -n 's/^-divergence: //p' "$D/divergence.gtkw" | head -1)
-  sed -n '/^-divergence: /,/^-divergence: /p' "$D/divergence.gtkw" | grep '^TOP\.' > "$tmp/focus"
+  sed -n '/^-divergence: /,/^-divergence: /p' "$D/divergence.gtkw" | sed -n 's/^\(+{[^}]*} \)\{0,1\}\(TOP\..*\)/\2/p' |
+    sort -u > "$tmp/focus"
   lost=""
   while read -r sgn; do
     grep -qF " $sgn " "$tmp/gw.rtl.out" || lost="$lost rtl:$sgn"
