@@ -421,8 +421,7 @@ static void model_fst_edge(model_fst *w, uint64_t at) {
     for (int id = p->dbg_start; id <= p->dbg_hop_val; id++)
       memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
   }
-  model_fst_put(w, w->done, 0, 1, 0);
-  w->first = 0;
+  w->first = 0; /* done_o stays 1 from the done cycle on, as the RTL's */
 }
 
 void model_fst_cycle(model_fst *w, const model *m, uint64_t t) {
@@ -437,12 +436,24 @@ void model_fst_cycle(model_fst *w, const model *m, uint64_t t) {
         model_fst_put(w, p->dbg_pc, f * ISA_PC_BITS, ISA_PC_BITS, (uint32_t)w->before[i].pc[f]);
     }
   }
+  /* dbg_sig_o is the PE's vector in every cycle, as the RTL's port (the
+   * trace's `sig` event is its change) */
+  model_pe_view *now = calloc((size_t)npe, sizeof *now);
+  for (int i = 0; now && i < npe; i++)
+    if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, &now[i]) == 0)
+      model_fst_put(w, w->pe[i].dbg_sig, 0, w->cfg.gc_signals, now[i].sig);
   uint64_t at = w->t0 + t * MODEL_FST_UNIT;
   model_fst_edge(w, at); /* the registers after t-1, the ports of t */
   fstWriterEmitTimeChange(w->ctx, at + MODEL_FST_UNIT / 2);
   model_fst_put(w, w->clk, 0, 1, 0);
   model_fst_emit(w, w->clk);
-  model_fst_read_state(w, m);
+  if (now) { /* the state after cycle t, emitted at the next edge */
+    for (int i = 0; i < npe; i++) model_fst_state(w, &w->pe[i], &now[i]);
+    memcpy(w->before, now, (size_t)npe * sizeof *now);
+    free(now);
+  } else {
+    model_fst_read_state(w, m);
+  }
   w->next_t = t + 1;
   w->dumped = 1;
 }

@@ -16,9 +16,9 @@
  * --compare merges RUNDIR/rtl.fst and RUNDIR/model.fst into
  * RUNDIR/compare.fst (engine_cosim_compare, tb/wave_merge.h: both sides
  * under scopes `rtl` and `model`, mismatch signals, decoded instructions)
- * and opens it with RUNDIR/compare.gtkw: the one a cosim divergence wrote,
- * else one written here around the first cycle where the two differ. Exit
- * 1 when they agree wherever both have values (nothing to open).
+ * and opens it with RUNDIR/compare.gtkw: the one a cosim divergence wrote
+ * (newer than both FSTs), else one written here around the first cycle
+ * where the two differ (all of it when they agree).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +55,14 @@ static int wave_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
 }
 
+/* Returns 1 when file a exists and was modified after file b. */
+static int wave_newer(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (stat(a, &sa) || stat(b, &sb)) return 0;
+  return sa.st_mtim.tv_sec != sb.st_mtim.tv_sec ? sa.st_mtim.tv_sec > sb.st_mtim.tv_sec
+                                                : sa.st_mtim.tv_nsec > sb.st_mtim.tv_nsec;
+}
+
 /* Returns 0 after writing dir/compare.fst from rtl and mod (and
  * dir/compare.gtkw when there is none; its path in gtkw); else the exit
  * status after a message. */
@@ -67,7 +75,7 @@ static int wave_compare(const char *dir, const char *rtl, const char *mod, char 
   }
   snprintf(gtkw, gtkwsz, "%s/compare.gtkw", dir);
   int rc;
-  if (wave_file(gtkw)) { /* a cosim divergence's: keep it, refresh the FST */
+  if (wave_newer(gtkw, rtl) && wave_newer(gtkw, mod)) { /* a cosim divergence's: keep it, refresh the FST */
     char out[WAVE_PATH];
     wave_merge_info info;
     snprintf(out, sizeof out, "%s/compare.fst", dir);
@@ -76,7 +84,7 @@ static int wave_compare(const char *dir, const char *rtl, const char *mod, char 
     rc = engine_cosim_compare(dir, NULL, NULL, ENGINE_WINDOW_DEFAULT, stderr, msg, sizeof msg);
   }
   if (rc) diag_error_plain("wave: --compare: %s", msg);
-  return rc < 0 ? CLI_EXIT_INPUT : rc > 0 ? CLI_EXIT_MISMATCH : 0;
+  return rc ? CLI_EXIT_INPUT : 0;
 }
 
 int cli_wave(int argc, char **argv) {

@@ -295,7 +295,8 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
  * with `window` cycles on each side, and, for a divergence of an FU, the
  * instruction's text, operands and result on both sides written to f
  * (arch gives the latencies; NULL: the instruction of the divergence
- * cycle); 1 when d is NULL and the two agree; -1 with msg. */
+ * cycle; when d is NULL and the two agree, a view of all of it and a note
+ * on f); -1 with msg. */
 int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
                          FILE *f, char *msg, size_t msgsz);
 

@@ -194,15 +194,14 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
   wave_merge_info info;
   if (wave_merge_write(rfst, mfst, cfst, &info, msg, msgsz)) return -1;
   engine_divergence first = {0};
+  int agree = !d && !info.first_found;
+  if (agree) fprintf(f, "  (%s and %s agree wherever both have values)\n", rfst, mfst);
   if (!d) { /* the first cycle where they differ in the merged waveform */
-    if (!info.first_found) {
-      snprintf(msg, msgsz, "%s and %s agree wherever both have values", rfst, mfst);
-      return 1;
-    }
     first.period = MODEL_FST_UNIT;
     first.cycle = info.first_time / first.period;
     first.row = info.first_row, first.col = info.first_col;
-    snprintf(first.what, sizeof first.what, "%s", wave_merge_class_name(info.first_class));
+    snprintf(first.what, sizeof first.what, "%s", agree ? "none" : wave_merge_class_name(info.first_class));
+    if (agree) first.cycle = info.start / first.period, first.row = first.col = 0;
     d = &first;
   }
   gtkw_pe_scope(pe, sizeof pe, NULL, d->row < 0 ? 0 : d->row, d->col < 0 ? 0 : d->col);
@@ -213,13 +212,18 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
     return -1;
   }
   if (c.view.start < info.start) c.view.start = info.start; /* where both sides have values */
+  if (agree) { /* nothing to point at: the whole of it */
+    c.view.start = c.view.marker = info.start;
+    c.view.end = info.end > info.start ? info.end : info.start + d->period;
+  }
   c.view.fst_path = cfst;
   c.view.pe_scope = pe;
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d): %s", d->cycle, d->row, d->col,
            d->what);
   c.view.comment = comment;
   char title[120];
-  snprintf(title, sizeof title, "divergence: %s", d->what);
+  snprintf(title, sizeof title, "%s%s", agree ? "model and RTL agree" : "divergence: ", agree ? "" : d->what);
+  if (agree) snprintf(comment, sizeof comment, "model and RTL agree wherever both have values");
   c.title = title;
   c.row = d->row < 0 ? 0 : d->row, c.col = d->col < 0 ? 0 : d->col;
   c.fu = engine_div_fu(d->what);

@@ -647,6 +647,29 @@ done:
   return rc;
 }
 
+/* The search of wave_merge_value_at for a string: the last value at or
+ * before `t`. */
+typedef struct {
+  uint64_t t;
+  char *buf;
+  size_t sz;
+  int seen;
+} wm_at_str;
+
+/* fstReaderIterBlocks2 callback: a string's change (variable length). */
+static void wm_on_varlen_at(void *u, uint64_t time, fstHandle h, const unsigned char *v, uint32_t n) {
+  wm_at_str *q = u;
+  (void)h;
+  if (time > q->t) return;
+  snprintf(q->buf, q->sz, "%.*s", (int)n, (const char *)v);
+  q->seen = 1;
+}
+
+/* fstReaderIterBlocks2 callback: a fixed-width change (NUL-terminated). */
+static void wm_on_value_at(void *u, uint64_t time, fstHandle h, const unsigned char *v) {
+  wm_on_varlen_at(u, time, h, v, (uint32_t)strlen((const char *)v));
+}
+
 int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf, size_t bufsz) {
   void *rd = access(fst, R_OK) == 0 ? fstReaderOpen(fst) : NULL;
   if (!rd) return -1;
@@ -657,6 +680,7 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
   struct fstHier *h;
   fstHandle found = 0;
   uint32_t len = 0;
+  int is_str = 0;
   while (!found && (h = fstReaderIterateHier(rd))) {
     if (h->htyp == FST_HT_SCOPE && plen + h->u.scope.name_length + 2 < sizeof path) {
       if (plen) path[plen++] = '.';
@@ -670,13 +694,19 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
       wm_name_add(&s, path, h->u.var.name, h->u.var.handle, 0, h->u.var.length);
       const wm_name *e = s.nnames ? &s.names[s.nnames - 1] : NULL;
       if (e && (!strcmp(e->name, name) || (strlen(name) == e->base && !strncmp(e->name, name, e->base))))
-        found = h->u.var.handle, len = h->u.var.length;
+        found = h->u.var.handle, len = h->u.var.length, is_str = h->u.var.typ == FST_VT_GEN_STRING;
     }
   }
   for (int i = 0; i < s.nnames; i++) free(s.names[i].name);
   free(s.names);
   int rc = -1;
-  if (found && len + 1 <= bufsz) {
+  if (found && is_str) { /* a string: its last change at or before t */
+    wm_at_str q = {t, buf, bufsz, 0};
+    fstReaderClrFacProcessMaskAll(rd);
+    fstReaderSetFacProcessMask(rd, found);
+    fstReaderIterBlocks2(rd, wm_on_value_at, wm_on_varlen_at, &q, NULL);
+    rc = q.seen ? 0 : -1;
+  } else if (found && len + 1 <= bufsz) {
     char *tmp = malloc((size_t)len + 64);
     fstReaderSetFacProcessMaskAll(rd);
     if (tmp && fstReaderGetValueFromHandleAtTime(rd, t, found, tmp)) {

@@ -64,8 +64,8 @@ int wave_merge_write(const char *rtl, const char *model, const char *out, wave_m
  * the FST, with the range as GTKWave writes it, e.g.
  * "TOP.tcpa_top.g_row[0].g_col[1].u_pe.g_fu[1].u_fu.val[95:0]", or
  * without the range: "...u_fu.val") as a
- * string of '0'/'1'/'x' bits, MSB first, in buf; -1 when the file or the
- * signal is missing. */
+ * string of '0'/'1'/'x' bits, MSB first (a string signal: its text), in
+ * buf; -1 when the file or the signal is missing. */
 int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf, size_t bufsz);
 
 /* Returns bits lo..lo+31 (fewer past the end; 'x' and 'z' read as 0) of a
