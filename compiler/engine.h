@@ -339,6 +339,9 @@ typedef struct {
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20
+/* The translate filter file beside divergence.gtkw: the FUs' instruction
+ * words disassembled (docs/trace.md "Waveform at the divergence"). */
+#define ENGINE_INSN_FILTER "divergence-insn.txt"
 
 /* Everything one run found, for the summary. */
 typedef struct {

@@ -50,12 +50,25 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
     snprintf(msg, msgsz, "cycle %" PRIu64 " does not fit the FST's time", d->cycle);
     return -1;
   }
+  uint64_t t_first, t_last; /* the view inside the dump: no empty pane */
+  if (!wave_merge_time_range(fst, &t_first, &t_last)) {
+    if (v.start < t_first && t_first <= v.marker) v.start = t_first;
+    if (v.end > t_last && t_last > v.marker) v.end = t_last;
+  }
   v.fst_path = fst;
   v.pe_scope = scope;
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s", d->cycle, d->row,
            d->col, d->what);
   v.comment = comment;
   v.focus = d->what; /* the divergent FU / register first in the save file */
+  char filter[8400] = "", cwd[4096] = "";
+  const char *slash = strrchr(gtkw, '/');
+  if (gtkw[0] == '/' || getcwd(cwd, sizeof cwd)) { /* the instructions decoded: a translate filter of the words */
+    snprintf(filter, sizeof filter, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", slash ? (int)(slash - gtkw) : 0, gtkw,
+             slash ? "/" : "", ENGINE_INSN_FILTER);
+    if (!wave_merge_insn_filter(fst, filter, why, sizeof why)) v.insn_filter = filter;
+    else fprintf(f, "  (waveform: %s; the instruction words are not decoded)\n", why);
+  }
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
   int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
@@ -212,6 +225,7 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
     return -1;
   }
   if (c.view.start < info.start) c.view.start = info.start; /* where both sides have values */
+  if (c.view.end > info.end && info.end > c.view.marker) c.view.end = info.end;
   if (agree) { /* nothing to point at: the whole of it */
     c.view.start = c.view.marker = info.start;
     c.view.end = info.end > info.start ? info.end : info.start + d->period;

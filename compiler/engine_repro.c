@@ -230,7 +230,7 @@ int engine_repro_write(const char *out_dir, const ast_program *p, const arch_con
              !repro_put(dir, "config.bin", c->stream, c->stream_len, msg, msgsz) &&
              !repro_put(dir, "config.lst", c->listing, strlen(c->listing), msg, msgsz)) {
     static const char *const copies[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst", "compare.fst",
-                                         "compare.gtkw"};
+                                         "compare.gtkw", ENGINE_INSN_FILTER};
     rc = 0;
     for (size_t i = 0; !rc && i < sizeof copies / sizeof *copies; i++) {
       snprintf(from, sizeof from, "%s/%s", out_dir, copies[i]);

@@ -280,7 +280,7 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
  * may have left in dir. */
 static void engine_divergence_clear(const char *dir) {
   static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst", "compare.fst",
-                                      "compare.gtkw"};
+                                      "compare.gtkw", ENGINE_INSN_FILTER};
   for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
     char *path = engine_path(dir, names[i]);
     if (path) remove(path);

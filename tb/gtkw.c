@@ -21,9 +21,13 @@
  * is GTKW_WINDOW_W x GTKW_WINDOW_H, the signal tree (SST) collapsed, the
  * signal pane GTKW_SIGNALS_PIXELS wide, and every trace inside the PE
  * carries an alias (`+{name} full.name`): its name below the PE's scope,
- * which the group's label gives, so names and values fit. 32-bit values are
+ * which the group's label gives, with spaces for dots (GTKWave shows an
+ * alias only from its last dot on), so names and values fit. 32-bit values are
  * data: in the focus group each is shown twice, in hex and in signed
- * decimal (flags 0x424); one-bit signals in binary, the rest in hex.
+ * decimal (flags 0x424); one-bit signals in binary, the rest in hex. With
+ * a translate filter file (gtkw_view.insn_filter: `^1 FILE` before a trace
+ * with flag 0x2000) the focus FU's `word` is shown a second time as its
+ * disassembly (`...u_fu.insn`).
  * GTKWave draws pixelsperframe (200) / 2^-zoom pixels per time unit, so the
  * zoom that fits `span` units into GTKW_WAVE_PIXELS is
  * log2(GTKW_WAVE_PIXELS / (200 * span)).
@@ -110,7 +114,7 @@ void gtkw_signals_free(gtkw_signals *s) {
 
 /* The signals of a focus unit's scope worth a look at a divergence (base
  * names: without the range or an array index); NULL-terminated. */
-static const char *const gtkw_fu_leaves[] = {"pc_q", "word", "op", "issue_o", "halt_o", "halted_q",
+static const char *const gtkw_fu_leaves[] = {"pc_q", "word", "op", "val", "issue_o", "halt_o", "halted_q",
                                              "flag_q", "src_val_i", "wb_o", "wb_dst_o",
                                              "wb_odmask_o", "wb_val_o", NULL};
 static const char *const gtkw_fd_leaves[] = {"head_o", "r_q", "w_q", "depth_q", "rd_i", "we_i",
@@ -335,10 +339,15 @@ static unsigned gtkw_flags(int width, int dec) {
   return dec ? 0x424u : width == 1 ? 0x28u : 0x22u;
 }
 
-/* Returns the name of s below scope (after "scope."), or s itself. */
-static const char *gtkw_rel(const char *s, const char *scope) {
+/* Returns the alias of signal s: its name below scope (after "scope."),
+ * the dots made spaces (GTKWave shows only the part of an alias after its
+ * last dot), in buf. */
+static const char *gtkw_rel(const char *s, const char *scope, char *buf, size_t sz) {
   size_t n = strlen(scope);
-  return !strncmp(s, scope, n) && s[n] == '.' ? s + n + 1 : s;
+  snprintf(buf, sz, "%s", !strncmp(s, scope, n) && s[n] == '.' ? s + n + 1 : s);
+  for (char *p = buf; *p; p++)
+    if (*p == '.') *p = ' ';
+  return buf;
 }
 
 /* Writes the traces of one group: the signals whose key equals `key`
@@ -352,7 +361,9 @@ static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
     if (key ? (!g || strcmp(g, key)) : g != NULL) continue;
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;
-    gtkw_trace(f, gtkw_flags(s->v[i].width, 0), key ? gtkw_rel(s->v[i].name, v->pe_scope) : NULL, s->v[i].name);
+    char alias[600];
+    gtkw_trace(f, gtkw_flags(s->v[i].width, 0), key ? gtkw_rel(s->v[i].name, v->pe_scope, alias, sizeof alias) : NULL,
+               s->v[i].name);
   }
   if (any) fprintf(f, "@1000200\n-%s\n", label);
 }
@@ -369,10 +380,17 @@ static void gtkw_write_focus(FILE *f, const gtkw_view *v, const gtkw_signals *s)
       continue;
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;
-    const char *rel = name + sl + 1;
+    char rel[600];
+    gtkw_rel(name, v->pe_scope, rel, sizeof rel);
+    if (v->insn_filter && s->v[i].width == 128 && strstr(rel, "u_fu word[")) {
+      char alias[700]; /* the instruction decoded through the filter file */
+      snprintf(alias, sizeof alias, "%.*s insn", (int)(strstr(rel, " word[") - rel), rel);
+      fprintf(f, "^1 %s\n", v->insn_filter);
+      gtkw_trace(f, 0x2022, alias, name);
+    }
     gtkw_trace(f, gtkw_flags(s->v[i].width, 0), rel, name);
     if (s->v[i].width == 32) {
-      char alias[300];
+      char alias[700];
       snprintf(alias, sizeof alias, "%s dec", rel);
       gtkw_trace(f, gtkw_flags(32, 1), alias, name);
     }
@@ -532,8 +550,7 @@ static void gtkw_compare_focus(FILE *f, const gtkw_compare *c, const gtkw_signal
     if (n && !again && gtkw_reg_rel(reg, rel, sizeof rel)) gtkw_pair(f, s, pe, rel, reg, 1);
     r += n;
   }
-  gtkw_pair(f, s, pe, "dbg_hop_o", "hop ports", 0);
-  gtkw_pair(f, s, pe, "dbg_hop_val_o", "hop values", 0);
+  gtkw_pair(f, s, pe, "dbg_hop_o", "hop ports", 0); /* their values: in the events group */
   if (c->fu >= 0) {
     snprintf(rel, sizeof rel, "g_fu[%d].u_fu.pc_q", c->fu);
     snprintf(lab, sizeof lab, "pc");

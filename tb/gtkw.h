@@ -49,6 +49,9 @@ typedef struct {
                             "wr FU 1 rd3", "pop id2"); its FU's and
                             registers' signals are shown first, in a group
                             of their own (gtkw_focus_match); NULL: none */
+  const char *insn_filter; /* a GTKWave translate filter file for the FUs'
+                              `word` (wave_merge_insn_filter): the focus
+                              FU's word is shown decoded too; NULL: none */
 } gtkw_view;
 
 /* Returns the length of the scope of PE (row, col) written to buf from
@@ -126,7 +129,7 @@ int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signal
  * atomically: the view of c->view (window, marker, panes), then groups:
  * the divergence (the PE's mismatch signals, the FU's instruction, its
  * operands and result in hex and signed decimal, the registers, the hop
- * ports, the FU's pc), the PE's event ports, its registers and state, the
+ * ports' valid bits, the FU's pc), the PE's event ports, its registers and state, the
  * array's mismatch signals; each signal a pair, the model's (expected)
  * above the RTL's (actual). -1 with the reason in msg. */
 int gtkw_compare_write(const char *path, const gtkw_compare *c, const gtkw_signals *sigs, char *msg,

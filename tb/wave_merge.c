@@ -718,3 +718,109 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
   fstReaderClose(rd);
   return rc;
 }
+
+/* The words seen by wave_merge_insn_filter: each value once. */
+typedef struct {
+  char **v;
+  int n, cap;
+  fstHandle *h; /* the `word` handles, sorted; nh of them */
+  int nh;
+  int oom;
+} wm_words;
+
+/* fstReaderIterBlocks2 callback: notes a `word` value. */
+static void wm_on_word(void *u, uint64_t time, fstHandle h, const unsigned char *v) {
+  wm_words *w = u;
+  (void)time;
+  int in = 0;
+  for (int i = 0; i < w->nh && !in; i++) in = w->h[i] == h;
+  if (!in || strchr((const char *)v, 'x') || strchr((const char *)v, 'z')) return;
+  for (int i = 0; i < w->n; i++)
+    if (!strcmp(w->v[i], (const char *)v)) return;
+  char **p = wm_grow(w->v, w->n, &w->cap, sizeof *p);
+  if (!p) {
+    w->oom = 1;
+    return;
+  }
+  w->v = p;
+  if (!(p[w->n] = strdup((const char *)v))) {
+    w->oom = 1;
+    return;
+  }
+  w->n++;
+}
+
+/* Orders value strings. */
+static int wm_str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int wave_merge_insn_filter(const char *fst, const char *out, char *msg, size_t msgsz) {
+  void *rd = access(fst, R_OK) == 0 ? fstReaderOpen(fst) : NULL;
+  if (!rd) {
+    snprintf(msg, msgsz, "cannot read '%s' as an FST", fst);
+    return -1;
+  }
+  wm_words w;
+  memset(&w, 0, sizeof w);
+  char path[WM_PATH] = "";
+  size_t plen = 0;
+  struct fstHier *h;
+  while ((h = fstReaderIterateHier(rd))) { /* every `word` of an FU scope */
+    if (h->htyp == FST_HT_SCOPE && plen + h->u.scope.name_length + 2 < sizeof path) {
+      if (plen) path[plen++] = '.';
+      memcpy(path + plen, h->u.scope.name, h->u.scope.name_length);
+      path[plen += h->u.scope.name_length] = 0;
+    } else if (h->htyp == FST_HT_UPSCOPE) {
+      char *dot = strrchr(path, '.');
+      plen = dot ? (size_t)(dot - path) : 0;
+      path[plen] = 0;
+    } else if (h->htyp == FST_HT_VAR && h->u.var.length == ISA_WORD_BITS && plen >= 5 &&
+               !strcmp(path + plen - 5, ".u_fu") && !strncmp(h->u.var.name, "word", 4) &&
+               (h->u.var.name[4] == 0 || h->u.var.name[4] == ' ')) {
+      fstHandle *p = realloc(w.h, (size_t)(w.nh + 1) * sizeof *p);
+      if (!p) break;
+      w.h = p;
+      w.h[w.nh++] = h->u.var.handle;
+    }
+  }
+  fstReaderSetFacProcessMaskAll(rd);
+  if (w.nh) fstReaderIterBlocks2(rd, wm_on_word, NULL, &w, NULL);
+  fstReaderClose(rd);
+  int rc = -1;
+  char tmp[WM_PATH + 32];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
+  FILE *f = w.oom ? NULL : fopen(tmp, "w");
+  if (!f) {
+    snprintf(msg, msgsz, w.oom ? "out of memory" : "cannot write '%s': %s", out, strerror(errno));
+  } else {
+    qsort(w.v, (size_t)w.n, sizeof *w.v, wm_str_cmp);
+    fprintf(f, "# %s: the instruction words of '%s' disassembled (GTKWave translate filter, tb/wave_merge.c)\n",
+            out, fst);
+    for (int i = 0; i < w.n; i++) {
+      isa_word iw;
+      isa_insn in;
+      char text[256];
+      for (int k = 0; k < ISA_WORDS; k++) iw.w[k] = wave_merge_field(w.v[i], 32 * k);
+      if (isa_decode(&iw, &in) != ISA_OK) continue;
+      isa_insn_format(&in, text, sizeof text);
+      fprintf(f, "%08X%08X%08X%08X %s\n", iw.w[3], iw.w[2], iw.w[1], iw.w[0], text);
+    }
+    rc = fclose(f) == 0 && rename(tmp, out) == 0 ? 0 : -1;
+    if (rc) {
+      snprintf(msg, msgsz, "cannot write '%s': %s", out, strerror(errno));
+      remove(tmp);
+    }
+  }
+  for (int i = 0; i < w.n; i++) free(w.v[i]);
+  free(w.v);
+  free(w.h);
+  return rc;
+}
+
+int wave_merge_time_range(const char *fst, uint64_t *start, uint64_t *end) {
+  void *rd = access(fst, R_OK) == 0 ? fstReaderOpen(fst) : NULL;
+  if (!rd) return -1;
+  *start = fstReaderGetStartTime(rd);
+  *end = fstReaderGetEndTime(rd);
+  fstReaderClose(rd);
+  return 0;
+}

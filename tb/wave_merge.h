@@ -68,6 +68,17 @@ int wave_merge_write(const char *rtl, const char *model, const char *out, wave_m
  * buf; -1 when the file or the signal is missing. */
 int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf, size_t bufsz);
 
+/* Returns 0 after writing `out` (atomically): a GTKWave translate filter
+ * file with one line per instruction word that an FU's `word` takes in the
+ * FST `fst`, `HEX TEXT` (the 128 bits as GTKWave shows them in hex, 32
+ * digits, and the disassembly, e.g. `max od0, id0, #-5 ; next`); -1 with
+ * the reason in msg. */
+int wave_merge_insn_filter(const char *fst, const char *out, char *msg, size_t msgsz);
+
+/* Returns 0 and the first and last time of the FST `fst`; -1 when it
+ * cannot be read. */
+int wave_merge_time_range(const char *fst, uint64_t *start, uint64_t *end);
+
 /* Returns bits lo..lo+31 (fewer past the end; 'x' and 'z' read as 0) of a
  * value string as wave_merge_value_at returns it. */
 uint32_t wave_merge_field(const char *bits, int lo);

@@ -287,7 +287,7 @@ EOF
     awk '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
          $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5 ($6 ~ /^\[/ ? $6 : "") }' "$tmp/w.vcd" |
       sort -u > "$tmp/vars"
-    grep -v '^[[*@-]' "$tmp/e/divergence.gtkw" | sed 's/^+{[^}]*} //' | sort -u > "$tmp/named"
+    grep -v '^[[*@^-]' "$tmp/e/divergence.gtkw" | sed 's/^+{[^}]*} //' | sort -u > "$tmp/named"
     missing=$(comm -23 "$tmp/named" "$tmp/vars" | head -3 | tr '\n' ' ')
     [ -s "$tmp/named" ] && [ -z "$missing" ] && grep -q "g_row\[0\].g_col\[0\].u_pe\." "$tmp/named"
     st=$?

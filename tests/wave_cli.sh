@@ -174,6 +174,9 @@ insn_m=$(sed -n 's/^    model: *//p' "$D/divergence.txt") insn_r=$(sed -n 's/^  
   grep -q "^      operands: .* = #3 = 0x00000003 (3)" "$D/divergence.txt" &&
   [ "$(grep -c '^      result: ' "$D/divergence.txt")" = 2 ]
 check "divergence.txt: the instruction decoded in both engines (model '$insn_m', RTL '$insn_r'), operands (#1 and #3) and results" $?
+grep -qx "[0-9A-F]\{32\} ${insn_r:-none}" "$D/divergence-insn.txt" &&
+  grep -q "^\^1 .*/divergence-insn.txt$" "$D/divergence.gtkw" && grep -q "^@2022$" "$D/divergence.gtkw"
+check "divergence-insn.txt decodes rtl.fst's instruction words ('$insn_r' among them); divergence.gtkw shows the FU's word through it" $?
 [ -s "$D/compare.fst" ] && [ -s "$D/compare.gtkw" ] && grep -q "^  side by side: *gtkwave $D/compare.fst $D/compare.gtkw" "$D/divergence.txt" &&
   [ -s "$D/repro/compare.fst" ]
 check "cosim at the divergence: compare.fst and compare.gtkw (also in repro/), named in the report" $?

@@ -89,21 +89,31 @@ static void test_focus_group(void) {
   if (t) {
     char want[2048];
     snprintf(want, sizeof want,
-             "@800200\n-divergence: wr FU 1 rd1\n@22\n+{u_regfile.rd_q[1][31:0]} %s.u_regfile.rd_q[1][31:0]\n"
-             "@424\n+{u_regfile.rd_q[1][31:0] dec} %s.u_regfile.rd_q[1][31:0]\n"
-             "@22\n+{g_fu[1].u_fu.pc_q[7:0]} %s.g_fu[1].u_fu.pc_q[7:0]\n"
-             "@28\n+{g_fu[1].u_fu.flag_q} %s.g_fu[1].u_fu.flag_q\n@1000200\n-divergence: wr FU 1 rd1\n",
+             "@800200\n-divergence: wr FU 1 rd1\n@22\n+{u_regfile rd_q[1][31:0]} %s.u_regfile.rd_q[1][31:0]\n"
+             "@424\n+{u_regfile rd_q[1][31:0] dec} %s.u_regfile.rd_q[1][31:0]\n"
+             "@22\n+{g_fu[1] u_fu pc_q[7:0]} %s.g_fu[1].u_fu.pc_q[7:0]\n"
+             "@28\n+{g_fu[1] u_fu flag_q} %s.g_fu[1].u_fu.flag_q\n@1000200\n-divergence: wr FU 1 rd1\n",
              pe, pe, pe, pe);
     const char *g = strstr(t, want);
     const char *own = strstr(t, "\n-PE (0,1)\n");
     const char *regs = strstr(t, "\n-PE (0,1) u_regfile\n");
     TEST_CHECK(g && own && regs && g < own && own < regs,
                "the focus group (rd_q[1] in hex and signed decimal, FU 1's signals) comes first, then the PE's groups");
-    snprintf(want, sizeof want, "+{u_regfile.rd_q[0][31:0]} %s.u_regfile.rd_q[0][31:0]", pe);
+    snprintf(want, sizeof want, "+{u_regfile rd_q[0][31:0]} %s.u_regfile.rd_q[0][31:0]", pe);
     const char *r0 = strstr(t, want);
     TEST_CHECK(r0 && r0 > regs, "the other registers only in their unit's group, by their name below the PE");
   }
   free(t);
+  /* with a translate filter, the FU's word a second time, decoded */
+  gtkw_signals_add(&s, "TOP.tcpa_top.g_row[0].g_col[1].u_pe.g_fu[1].u_fu.word[127:0]", 128);
+  v.insn_filter = "/tmp/insn.txt";
+  rc = gtkw_write(path, &v, &s, msg, sizeof msg);
+  t = slurp(path);
+  snprintf(name, sizeof name, "^1 /tmp/insn.txt\n@2022\n+{g_fu[1] u_fu insn} %s.g_fu[1].u_fu.word[127:0]\n@22\n"
+           "+{g_fu[1] u_fu word[127:0]} %s.g_fu[1].u_fu.word[127:0]\n", pe, pe);
+  TEST_CHECK(rc == 0 && t && strstr(t, name), "with a filter file: the FU's word decoded (flag 0x2000, ^1 FILE), then raw");
+  free(t);
+  v.insn_filter = NULL;
   v.focus = "sig";
   rc = gtkw_write(path, &v, &s, msg, sizeof msg);
   t = slurp(path);

@@ -129,6 +129,18 @@ static void test_merge(void) {
   TEST_CHECK(!strncmp(insn, "max od0, id0, #-5", 17), "the RTL's instruction decoded: '%s'", insn);
   snprintf(name, sizeof name, "model.%s.dbg_wr_val_o", pe);
   TEST_CHECK(wave_merge_field(at(out, name, 2500), 32) == 9, "the inputs' own signals are there, under rtl and model");
+  char filt[64];
+  snprintf(filt, sizeof filt, "/tmp/test_wm_f%d.txt", pid);
+  rc = wave_merge_insn_filter(rtl, filt, msg, sizeof msg);
+  FILE *ff = fopen(filt, "r");
+  char line[300] = "", last[300] = "";
+  int lines = 0;
+  while (ff && fgets(line, sizeof line, ff))
+    if (line[0] != '#') lines++, snprintf(last, sizeof last, "%s", line);
+  if (ff) fclose(ff);
+  TEST_CHECK(rc == 0 && lines == 1 && strlen(last) > 33 && last[32] == ' ' && !strncmp(last + 33, "max od0, id0, #-5", 17),
+             "translate filter: one line per instruction word, 32 hex digits and its text: %s", last);
+  unlink(filt);
   rc = wave_merge_write(rtl, bad, out, &info, msg, sizeof msg);
   TEST_CHECK(rc == -1 && strstr(msg, "different time units"), "different time units refused: %s", msg);
   rc = wave_merge_write("/nonexistent/rtl.fst", mod, out, &info, msg, sizeof msg);
