@@ -197,6 +197,46 @@ static void engine_insn_regs(const isa_insn *in, char *buf, size_t sz) {
       n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->src[k], 0, nm, sizeof nm));
 }
 
+/* Returns 1 when instruction in reads register `reg` ("id2", "fd0"). */
+static int engine_insn_reads(const isa_insn *in, const char *reg) {
+  char nm[32];
+  const isa_op_info *op = isa_op_get(in->op);
+  for (int k = 0; op && k < op->nsrc && k < 3; k++)
+    if (in->src[k].cls != ISA_CLS_IMM && !strcmp(engine_opnd_name(in->src[k], 0, nm, sizeof nm), reg)) return 1;
+  return 0;
+}
+
+/* For a divergence of no FU (pop, fdrd, push, hop, ...): writes to f the
+ * instructions the PE's FUs issued in the divergence cycle on either side,
+ * with their operands; returns the FU whose instruction reads the unit's
+ * register (a pop's idK, an fdrd's fdK), else the first that issued, or
+ * -1. */
+static int engine_issuing_print(const char *mfst, const char *rfst, const char *pe, const engine_divergence *d,
+                                FILE *f) {
+  uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
+  char reg[16] = "";
+  const char *u = strchr(d->what, ' ');
+  if (u) sscanf(u, " %15s", reg);
+  int best = -1, reads = 0, any = 0;
+  for (int fu = 0; fu < ISA_MAX_FUS; fu++) {
+    engine_insn_view vm, vr;
+    engine_insn_read(mfst, pe, fu, t, t, &vm);
+    engine_insn_read(rfst, pe, fu, t, t, &vr);
+    if (!vm.have && !vr.have) break; /* no such FU */
+    if (!(vm.issued && vm.in.op != ISA_OP_NOP) && !(vr.issued && vr.in.op != ISA_OP_NOP)) continue;
+    const engine_insn_view *ref = vm.decoded ? &vm : &vr;
+    if (!any++)
+      fprintf(f, "  instructions:      issued by PE (%d,%d) in cycle %" PRIu64 " (from model.fst and rtl.fst)\n", d->row,
+              d->col, d->cycle);
+    fprintf(f, "   FU %d\n", fu);
+    engine_insn_print(f, "model:", &vm, ref);
+    engine_insn_print(f, "RTL:", &vr, ref);
+    int r = reg[0] && engine_insn_reads(&ref->in, reg);
+    if (best < 0 || (r && !reads)) best = fu, reads = r;
+  }
+  return best;
+}
+
 int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
                          FILE *f, char *msg, size_t msgsz) {
   char rfst[4200], mfst[4200], cfst[4200], cgtkw[4200], pe[512], why[400], comment[300], regs[200] = "";
@@ -252,7 +292,8 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
       snprintf(regs + n, sizeof regs - n, " %.*s", (int)strspn(p, "rofid0123456789"), p);
     }
   char oplab[3][32];
-  if (c.fu >= 0) {
+  if (c.fu < 0 && d->row >= 0 && !agree) c.fu = engine_issuing_print(mfst, rfst, pe, d, f);
+  else if (c.fu >= 0) {
     uint64_t i = engine_issue_cycle(mfst, pe, c.fu, arch, d);
     uint64_t t_at = d->t0 + i * d->period + d->period / 2, t_wr = d->t0 + d->cycle * d->period + d->period / 2;
     engine_insn_view vm, vr;
@@ -268,6 +309,17 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
       c.nops = op ? op->nsrc : 0;
       for (int k = 0; k < c.nops && k < 3; k++) c.oplabel[k] = engine_opnd_name(ref->in.src[k], ref->in.imm, oplab[k], sizeof oplab[k]);
       engine_insn_regs(&ref->in, regs, sizeof regs);
+    }
+  }
+  if (c.fu >= 0 && !c.nops) { /* an FU found by engine_issuing_print: its operands in the save file */
+    engine_insn_view vm;
+    uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
+    engine_insn_read(mfst, pe, c.fu, t, t, &vm);
+    if (vm.decoded) {
+      const isa_op_info *op = isa_op_get(vm.in.op);
+      c.nops = op ? op->nsrc : 0;
+      for (int k = 0; k < c.nops && k < 3; k++) c.oplabel[k] = engine_opnd_name(vm.in.src[k], vm.in.imm, oplab[k], sizeof oplab[k]);
+      engine_insn_regs(&vm.in, regs, sizeof regs);
     }
   }
   c.regs = regs;

@@ -21,6 +21,9 @@
 #     compare.fst holds rtl, model and mismatch scopes, mismatch.KIND first
 #     1 at the divergence cycle (1 ns per cycle); wave --compare opens it;
 #     a clean rtl run and a clean model run agree in it everywhere;
+#   - with the RTL mutants build: max(x, -5) on 1x2 with mutant 1 (an
+#     immediate read as 0) reports 'max od0, id0, #-5' with operand b -5
+#     and 0; mutant 17 (a pop divergence) the instruction issued then;
 #   - a person's view: GTKWave under Xvfb (1600x1000) on compare.fst, a
 #     screenshot of its window found by title (xwd), the marker at the
 #     divergence, the FU's instruction pair among the first rows;
@@ -265,6 +268,35 @@ else
     echo "$shown" | grep -qF "model.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.op_b[31:0] rtl.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.op_b[31:0]" &&
     [ "${first:-99}" -le 4 ]
   check "GTKWave: marker at $((c * 1000)) ps = cycle $c, the divergent FU's instruction (model, RTL) among the first signals (row ${first:-?}), then its operands as pairs" $?
+fi
+
+# -- the issue's case: a one-line program, RTL mutant 1 (docs/rtl.md: an immediate
+# SRCB read as 0), and mutant 17 (a pop that does not shift: a pop divergence) ------
+MUT=$BUILD/rtl/mutants/tcpa-rtl
+if ! rtl_fresh "$MUT"; then
+  skip "$MUT missing or older than the RTL (make $MUT): no mutant report tests"
+else
+  MUT_ABS=$(cd "$(dirname "$MUT")" && pwd)/$(basename "$MUT")
+  printf '%s\n' 'program clamp(N) {' '  in  int32 x[N];' '  out int32 y[N];' '  par (0 <= i < N) {' \
+    '    y[i] = max(x[i], -5);' '  }' '}' > "$tmp/clamp.pla"
+  for m in 1 17; do
+    printf '#!/bin/sh\nexec %s "$@" +mutant=%s\n' "$MUT_ABS" $m > "$tmp/mut$m.sh"
+    chmod +x "$tmp/mut$m.sh"
+    TCPA_RTL=$tmp/mut$m.sh "$TCPA" run "$tmp/clamp.pla" --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/mut$m" \
+      >/dev/null 2>&1
+  done
+  R=$tmp/mut1/divergence.txt
+  grep -q "^lockstep: DIVERGENCE at cycle 2, PE (0,0)" "$R" && grep -q "^  event: *wr (FU 0 -> od0)" "$R" &&
+    [ "$(grep -c '^    \(model\|RTL\): *max od0, id0, #-5 ; br c0 ? L2 : L1$' "$R")" = 2 ] &&
+    grep -q "^      operands: .*, b = #-5 = 0xfffffffb (-5)$" "$R" && grep -q "^      operands: .*, b = #-5 = 0x00000000 (0)$" "$R" &&
+    grep -q "^      result: *0xfffffffb (-5)$" "$R" && grep -q "^      result: *0x00000000 (0)$" "$R"
+  check "mutant 1 on max(x, -5), 1x2: divergence at cycle 2, 'max od0, id0, #-5' on both sides, operand b -5 (model) and 0 (RTL), results -5 and 0" $?
+  R=$tmp/mut17/divergence.txt
+  a=$(sed -n 's/^      operands: *a = id0 = \(0x[0-9a-f]*\) .*/\1/p' "$R" | tr '\n' ' ')
+  grep -q "^  event: *pop (id0)" "$R" && grep -q "^  instructions: *issued by PE (0,0) in cycle" "$R" &&
+    [ "$(grep -c '^    \(model\|RTL\): *max od0, id0, #-5' "$R")" = 2 ] && [ "$(echo $a | wc -w)" = 2 ] &&
+    [ "${a%% *}" != "$(echo $a | cut -d' ' -f2)" ] && grep -q "^+{model op_a id0} " "$tmp/mut17/compare.gtkw"
+  check "mutant 17 (a pop divergence): the PE's instruction issued in that cycle on both sides, its operand a (id0) differs ($a), op_a in compare.gtkw" $?
 fi
 
 # -- the reproduction bundle --------------------------------------------------------
