@@ -36,6 +36,9 @@
 #include "isa.h"
 #include "model_fst.h"
 
+/* Returns 0 after writing the save file gtkw of the RTL's FST fst around
+ * divergence d (and the translate filter of its instruction words beside
+ * it), notes on f; -1 with msg (engine.h). */
 int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
                           FILE *f, char *msg, size_t msgsz) {
   char scope[512], comment[200], why[400];
@@ -237,6 +240,8 @@ static int engine_issuing_print(const char *mfst, const char *rfst, const char *
   return best;
 }
 
+/* Returns 0 after writing DIR/compare.fst and DIR/compare.gtkw and the
+ * divergent instruction's lines on f; -1 with msg (engine.h). */
 int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
                          FILE *f, char *msg, size_t msgsz) {
   char rfst[4200], mfst[4200], cfst[4200], cgtkw[4200], pe[512], why[400], comment[300], regs[200] = "";

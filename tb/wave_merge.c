@@ -14,6 +14,11 @@
  * time at which both sides have values (the RTL's FST of a divergence
  * starts with its window), so every mismatch value compares real values.
  *
+ * wave_merge_value_at reads one signal at one time (the divergence report's
+ * instruction and operands), wave_merge_insn_filter writes a GTKWave
+ * translate filter of the instruction words an FST holds, and
+ * wave_merge_time_range gives an FST's first and last time.
+ *
  * Names are looked up without the space GTKWave puts before a range
  * (`dbg_wr_o [1:0]` is found as `dbg_wr_o[1:0]`, or by its base name
  * `dbg_wr_o` when the range does not matter).

@@ -22,6 +22,10 @@
  *     be equal, and for each event the value fields of its slot (pc, the
  *     write's destination, od mask and value, ...).
  *
+ * Beside the merge: one signal's value at a time (wave_merge_value_at),
+ * a translate filter file of the instruction words of an FST
+ * (wave_merge_insn_filter), an FST's time range (wave_merge_time_range).
+ *
  * The FSTs are read with GTKWave's FST reader (fstapi.c, as shipped with
  * Verilator) and the merged one written with its writer, to a temporary
  * file renamed into place.
