@@ -614,8 +614,19 @@ int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signal
     snprintf(scope, sizeof scope, "%s.%s", sides[k], pe_scope);
     rc = gtkw_vcd_header_signals(hdr, scope, out);
   }
-  if (!rc) rc = gtkw_vcd_header_signals(hdr, "rtl.TOP", out);
-  if (!rc) rc = gtkw_vcd_header_signals(hdr, "mismatch", out);
+  /* the clock, the array's mismatch signals (every merged FST has them)
+   * and the PE's; not every signal of the array: the list is searched
+   * linearly */
+  static const char *const top[] = {"rtl.TOP.clk_i", "mismatch.any", "mismatch.start", "mismatch.sig",
+                                    "mismatch.issue", "mismatch.halt", "mismatch.wr", "mismatch.pop",
+                                    "mismatch.push", "mismatch.fdrd", "mismatch.hop", "mismatch.done"};
+  for (size_t k = 0; !rc && k < sizeof top / sizeof *top; k++) rc = gtkw_signals_add(out, top[k], 1);
+  const char *g = strstr(pe_scope, "g_row[");
+  int r, c;
+  if (!rc && g && sscanf(g, "g_row[%d].g_col[%d]", &r, &c) == 2) {
+    snprintf(scope, sizeof scope, "mismatch.g_row[%d].g_col[%d]", r, c);
+    rc = gtkw_vcd_header_signals(hdr, scope, out);
+  }
   if (rc) snprintf(msg, msgsz, "malformed VCD header from fst2vcd for '%s'", fst_path);
   free(hdr);
   return rc;

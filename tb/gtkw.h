@@ -120,8 +120,9 @@ typedef struct {
 } gtkw_compare;
 
 /* Returns 0 and, appended to *out, the signals of a merged FST that its
- * save file uses: both sides' signals of PE scope pe_scope, the RTL's top
- * (the clock), the mismatch scope; -1 with the reason in msg. */
+ * save file uses: both sides' signals of PE scope pe_scope, the RTL's
+ * clock, the array's mismatch signals and the PE's; -1 with the reason in
+ * msg. */
 int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signals *out, char *msg,
                          size_t msgsz);
 

@@ -675,11 +675,19 @@ static void wm_on_value_at(void *u, uint64_t time, fstHandle h, const unsigned c
   wm_on_varlen_at(u, time, h, v, (uint32_t)strlen((const char *)v));
 }
 
+/* Returns 1 when the FST variable name v (`word [127:0]`) is `want`, with
+ * its range (`word[127:0]`) or without it (`word`). */
+static int wm_var_is(const char *v, const char *want) {
+  const char *sp = strstr(v, " [");
+  size_t base = sp ? (size_t)(sp - v) : strlen(v);
+  if (strncmp(v, want, base)) return 0;
+  if (!want[base]) return 1;
+  return sp && !strcmp(want + base, sp + 1);
+}
+
 int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf, size_t bufsz) {
   void *rd = access(fst, R_OK) == 0 ? fstReaderOpen(fst) : NULL;
   if (!rd) return -1;
-  wm_side s;
-  memset(&s, 0, sizeof s);
   char path[WM_PATH] = "";
   size_t plen = 0;
   struct fstHier *h;
@@ -695,15 +703,11 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
       char *dot = strrchr(path, '.');
       plen = dot ? (size_t)(dot - path) : 0;
       path[plen] = 0;
-    } else if (h->htyp == FST_HT_VAR) {
-      wm_name_add(&s, path, h->u.var.name, h->u.var.handle, 0, h->u.var.length);
-      const wm_name *e = s.nnames ? &s.names[s.nnames - 1] : NULL;
-      if (e && (!strcmp(e->name, name) || (strlen(name) == e->base && !strncmp(e->name, name, e->base))))
-        found = h->u.var.handle, len = h->u.var.length, is_str = h->u.var.typ == FST_VT_GEN_STRING;
+    } else if (h->htyp == FST_HT_VAR && !strncmp(path, name, plen) && name[plen] == '.' &&
+               wm_var_is(h->u.var.name, name + plen + 1)) {
+      found = h->u.var.handle, len = h->u.var.length, is_str = h->u.var.typ == FST_VT_GEN_STRING;
     }
   }
-  for (int i = 0; i < s.nnames; i++) free(s.names[i].name);
-  free(s.names);
   int rc = -1;
   if (found && is_str) { /* a string: its last change at or before t */
     wm_at_str q = {t, buf, bufsz, 0};
@@ -713,7 +717,8 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
     rc = q.seen ? 0 : -1;
   } else if (found && len + 1 <= bufsz) {
     char *tmp = malloc((size_t)len + 64);
-    fstReaderSetFacProcessMaskAll(rd);
+    fstReaderClrFacProcessMaskAll(rd);
+    fstReaderSetFacProcessMask(rd, found);
     if (tmp && fstReaderGetValueFromHandleAtTime(rd, t, found, tmp)) {
       snprintf(buf, bufsz, "%s", tmp);
       rc = 0;
