@@ -368,15 +368,36 @@ static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
   if (any) fprintf(f, "@1000200\n-%s\n", label);
 }
 
+#define GTKW_FOCUS_RANKS 5
+
+/* Returns the place of signal rel (below the PE) in the focus group: 0 the
+ * FU's instruction, 1 its operands, 2 its write-back (result), 3 the
+ * registers, 4 the rest (pc, strobes, pointers). */
+static int gtkw_focus_rank(const char *rel) {
+  const char *leaf = strrchr(rel, '.');
+  leaf = leaf ? leaf + 1 : rel;
+  size_t n = strcspn(leaf, "[");
+  if (strstr(rel, "u_fu.")) {
+    if (n == 4 && !strncmp(leaf, "word", 4)) return 0;
+    if ((n == 3 && !strncmp(leaf, "val", 3)) || (n == 9 && !strncmp(leaf, "src_val_i", 9))) return 1;
+    if (!strncmp(leaf, "wb_", 3)) return 2;
+    return 4;
+  }
+  if (!strncmp(rel, "u_regfile.", 10) || !strncmp(rel, "od_q[", 5) || (n == 6 && !strncmp(leaf, "head_o", 6))) return 3;
+  return 4;
+}
+
 /* Writes the group of the focus unit's signals (nothing without one). */
 static void gtkw_write_focus(FILE *f, const gtkw_view *v, const gtkw_signals *s) {
   size_t sl = strlen(v->pe_scope);
   char label[300];
   snprintf(label, sizeof label, "divergence: %s", v->focus ? v->focus : "");
   int any = 0;
-  for (int i = 0; i < s->n && v->focus; i++) {
+  for (int k = 0; k < s->n * GTKW_FOCUS_RANKS && v->focus; k++) {
+    int i = k % s->n; /* rank k / n: instruction, operands, result, registers, the rest */
     const char *name = s->v[i].name;
-    if (strncmp(name, v->pe_scope, sl) || name[sl] != '.' || !gtkw_focus_match(name + sl + 1, v->focus))
+    if (strncmp(name, v->pe_scope, sl) || name[sl] != '.' || !gtkw_focus_match(name + sl + 1, v->focus) ||
+        gtkw_focus_rank(name + sl + 1) != k / s->n)
       continue;
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;

@@ -112,6 +112,10 @@ static void test_focus_group(void) {
   snprintf(name, sizeof name, "^1 /tmp/insn.txt\n@2022\n+{g_fu[1] u_fu insn} %s.g_fu[1].u_fu.word[127:0]\n@22\n"
            "+{g_fu[1] u_fu word[127:0]} %s.g_fu[1].u_fu.word[127:0]\n", pe, pe);
   TEST_CHECK(rc == 0 && t && strstr(t, name), "with a filter file: the FU's word decoded (flag 0x2000, ^1 FILE), then raw");
+  const char *o_insn = t ? strstr(t, "+{g_fu[1] u_fu insn}") : NULL, *o_rd = t ? strstr(t, "+{u_regfile rd_q[1][31:0]}") : NULL;
+  const char *o_pc = t ? strstr(t, "+{g_fu[1] u_fu pc_q[7:0]}") : NULL;
+  TEST_CHECK(o_insn && o_rd && o_pc && o_insn < o_rd && o_rd < o_pc,
+             "focus order: the instruction, then the registers, then the FU's pc (not the FST's order)");
   free(t);
   v.insn_filter = NULL;
   v.focus = "sig";
