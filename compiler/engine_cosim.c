@@ -147,7 +147,9 @@ static void engine_insn_print(FILE *f, const char *side, const engine_insn_view 
     return;
   }
   if (v->decoded) isa_insn_format(&v->in, text, sizeof text);
-  else snprintf(text, sizeof text, "(not an instruction: 0x%08x%08x%08x%08x)", v->word[3], v->word[2], v->word[1], v->word[0]);
+  else
+    snprintf(text, sizeof text, "(not an instruction: 0x%08x%08x%08x%08x)", v->word[3], v->word[2], v->word[1],
+             v->word[0]);
   fprintf(f, "    %-17s%s%s\n", side, text, v->issued ? "" : "  (not issued)");
   const isa_insn *in = v->decoded ? &v->in : &ref->in; /* each side's operands as its instruction names them */
   const isa_op_info *op = isa_op_get(in->op);
@@ -198,6 +200,15 @@ static void engine_insn_regs(const isa_insn *in, char *buf, size_t sz) {
   for (int k = 0; op && k < op->nsrc && k < 3 && n < sz; k++)
     if (in->src[k].cls != ISA_CLS_IMM && in->src[k].cls != ISA_CLS_NONE)
       n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->src[k], 0, nm, sizeof nm));
+}
+
+/* Sets the save file's operand count and labels (lab: their storage) and
+ * adds the registers of instruction in to regs. */
+static void engine_compare_insn(gtkw_compare *c, const isa_insn *in, char lab[3][32], char *regs, size_t regsz) {
+  const isa_op_info *op = isa_op_get(in->op);
+  c->nops = op ? op->nsrc : 0;
+  for (int k = 0; k < c->nops && k < 3; k++) c->oplabel[k] = engine_opnd_name(in->src[k], in->imm, lab[k], 32);
+  engine_insn_regs(in, regs, regsz);
 }
 
 /* Returns 1 when instruction in reads register `reg` ("id2", "fd0"). */
@@ -309,23 +320,13 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
             i == d->cycle ? "" : ", written back in the divergence cycle");
     engine_insn_print(f, "model:", &vm, ref);
     engine_insn_print(f, "RTL:", &vr, ref);
-    if (ref->decoded) {
-      const isa_op_info *op = isa_op_get(ref->in.op);
-      c.nops = op ? op->nsrc : 0;
-      for (int k = 0; k < c.nops && k < 3; k++) c.oplabel[k] = engine_opnd_name(ref->in.src[k], ref->in.imm, oplab[k], sizeof oplab[k]);
-      engine_insn_regs(&ref->in, regs, sizeof regs);
-    }
+    if (ref->decoded) engine_compare_insn(&c, &ref->in, oplab, regs, sizeof regs);
   }
   if (c.fu >= 0 && !c.nops) { /* an FU found by engine_issuing_print: its operands in the save file */
     engine_insn_view vm;
     uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
     engine_insn_read(mfst, pe, c.fu, t, t, &vm);
-    if (vm.decoded) {
-      const isa_op_info *op = isa_op_get(vm.in.op);
-      c.nops = op ? op->nsrc : 0;
-      for (int k = 0; k < c.nops && k < 3; k++) c.oplabel[k] = engine_opnd_name(vm.in.src[k], vm.in.imm, oplab[k], sizeof oplab[k]);
-      engine_insn_regs(&vm.in, regs, sizeof regs);
-    }
+    if (vm.decoded) engine_compare_insn(&c, &vm.in, oplab, regs, sizeof regs);
   }
   c.regs = regs;
   gtkw_signals sigs = {0};

@@ -563,7 +563,8 @@ static void wm_replay(wm *m, uint64_t start, wave_merge_info *info) {
     int emit = t >= start;
     if (emit) fstWriterEmitTimeChange(m->wr, t);
     for (int side = 0; side < 2; side++)
-      while (i[side] < m->s[side].nch && (m->s[side].ch[i[side]].time <= t)) wm_apply(m, side, &m->s[side].ch[i[side]++], emit && !first);
+      while (i[side] < m->s[side].nch && m->s[side].ch[i[side]].time <= t)
+        wm_apply(m, side, &m->s[side].ch[i[side]++], emit && !first);
     if (!emit) continue;
     if (first) wm_emit_all(m);
     first = 0;
