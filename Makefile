@@ -18,7 +18,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lgmp
 
 COMPILER_SRC := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 CMODEL_SRC   := $(wildcard cmodel/*.c)
-LOCKSTEP_SRC := tb/lockstep.c tb/gtkw.c
+LOCKSTEP_SRC := tb/lockstep.c tb/gtkw.c tb/wave_merge.c
 GEN_SRC      := $(BUILD)/gen/arch_default_ini.c
 LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMPILER_SRC) $(CMODEL_SRC) $(LOCKSTEP_SRC)) \
                 $(BUILD)/obj/gen/arch_default_ini.o

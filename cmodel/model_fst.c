@@ -13,7 +13,7 @@
  *                                dbg_fdrd_o dbg_fdval_o dbg_hop_o
  *                                dbg_hop_val_o, od_q[K] (odK)
  *     .u_regfile                 rd_q[K] (rdK)
- *     .g_fu[F].u_fu              pc_q halted_q flag_q
+ *     .g_fu[F].u_fu              pc_q halted_q flag_q word val
  *     .g_fifo[K].u_fifo          cnt_q head_o
  *     .g_fd[K].u_fd              head_o depth_q
  *
@@ -27,7 +27,21 @@
  * Each signal keeps its last emitted value; a value is emitted only when
  * it changes (all of them at the first dump). The event ports of a cycle
  * are built from its trace events (model_fst_event) and cleared after the
- * clock-low dump; registers are read with model_pe_state after the cycle.
+ * rising-edge dump; registers are read with model_pe_state after the cycle.
+ *
+ * Time is in cycles as in the RTL's FST (docs/trace.md "Time of a cycle in
+ * the FST"): unit 1 ps, MODEL_FST_UNIT (1000, 1 ns) per cycle, cycle t
+ * starting at t0 + t*1000. At that time (clock high, the rising edge that
+ * starts the cycle) the registers after cycle t-1 and the event ports of
+ * cycle t are dumped, at t0 + t*1000 + 500 the clock goes low; the state
+ * after the last cycle is dumped at its end by model_fst_close.
+ *
+ * `word` (the instruction at the FU's pc, encoded as in the instruction
+ * memory) and `val` (its operands a, b, c at bits 0, 32, 64: rd, the fd's
+ * or FIFO's head, or the immediate, read before the cycle as the model
+ * reads them) are the RTL FU's signals of the same names; they come from
+ * the model's decoded program (model_impl.h) and the state before the
+ * cycle.
  */
 #include "model_fst.h"
 
@@ -38,6 +52,7 @@
 #include <unistd.h>
 
 #include "fstapi.h"
+#include "model_impl.h"
 
 /* One variable: its handle, width and value words in the pools. */
 typedef struct {
@@ -53,6 +68,7 @@ typedef struct {
       dbg_hop_val;
   int rd[ISA_MAX_REGS], od[ISA_MAX_OD];
   int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS];
+  int fu_word[ISA_MAX_FUS], fu_val[ISA_MAX_FUS];
   int fifo_cnt[ISA_MAX_REGS], fifo_head[ISA_MAX_REGS], fd_val[ISA_MAX_REGS], fd_depth[ISA_MAX_REGS];
 } model_fst_pe;
 
@@ -69,6 +85,9 @@ struct model_fst {
   int first;             /* nothing emitted yet */
   int clk, rst, run, done;
   model_fst_pe *pe;      /* rows * cols */
+  model_pe_view *before; /* rows * cols: the state before the next cycle */
+  uint64_t next_t;       /* the cycle after the last one dumped */
+  int dumped;            /* a cycle was dumped */
   char *bits;            /* scratch: one value as '0'/'1' text */
   int nbits;             /* its size */
   int oom;
@@ -185,6 +204,8 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
     p->fu_pc[f] = model_fst_var_new(w, "pc_q", ISA_PC_BITS);
     p->fu_halted[f] = model_fst_var_new(w, "halted_q", 1);
     p->fu_flag[f] = model_fst_var_new(w, "flag_q", 1);
+    p->fu_word[f] = model_fst_var_new(w, "word", ISA_WORD_BITS);
+    p->fu_val[f] = model_fst_var_new(w, "val", 96);
     fstWriterSetUpscope(w->ctx);
     fstWriterSetUpscope(w->ctx);
   }
@@ -221,7 +242,8 @@ model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0,
   model_fst *w = calloc(1, sizeof *w);
   size_t n = strlen(path) + 32;
   if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(n)) ||
-      !(w->pe = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *w->pe))) {
+      !(w->pe = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *w->pe)) ||
+      !(w->before = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *w->before))) {
     snprintf(msg, msgsz, "out of memory");
     model_fst_abort(w);
     return NULL;
@@ -306,6 +328,7 @@ void model_fst_event(model_fst *w, const trace_event *e) {
 void model_fst_sink(const trace_event *e, void *ctx) { model_fst_event(ctx, e); }
 
 int model_fst_run(model *m, model_fst *w, uint64_t max_cycles) {
+  if (model_cycles(m) == 0) model_fst_begin(w, m);
   while (!model_done(m) && model_cycles(m) < max_cycles) {
     uint64_t t = model_cycles(m);
     model_step(m);
@@ -336,42 +359,103 @@ static void model_fst_state(model_fst *w, model_fst_pe *p, const model_pe_view *
   }
 }
 
-/* Returns 1 when variable id is one of PE p's event ports (dbg_*). */
-static int model_fst_is_port(const model_fst_pe *p, int id) {
-  return id >= p->dbg_start && id <= p->dbg_hop_val;
+
+/* Returns the value of source operand o of an instruction read in the
+ * state v before the cycle (as model.c's model_src reads it). */
+static uint32_t model_fst_src(const model_pe_view *v, isa_opnd o, int32_t imm) {
+  switch (o.cls) {
+  case ISA_CLS_RD: return v->rd[o.idx];
+  case ISA_CLS_FD: return v->fd_head[o.idx];
+  case ISA_CLS_ID: return v->fifo_head[o.idx];
+  case ISA_CLS_IMM: return (uint32_t)imm;
+  default: return 0;
+  }
+}
+
+/* Sets `word` and `val` of every FU of PE i: the instruction at its pc in
+ * the state before the cycle (w->before) and its operands. */
+static void model_fst_fetch(model_fst *w, const model *m, int i) {
+  const model_pe *mp = &m->pe[i];
+  const model_pe_view *v = &w->before[i];
+  model_fst_pe *p = &w->pe[i];
+  for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++) {
+    isa_word word;
+    memset(&word, 0, sizeof word);
+    uint32_t a[3] = {0, 0, 0};
+    const model_fu *fu = &mp->fu[f];
+    if (fu->imem && v->pc[f] >= 0 && v->pc[f] < m->cfg.imem) {
+      const isa_insn *in = &fu->imem[v->pc[f]];
+      isa_encode(in, &word);
+      const isa_op_info *op = isa_op_get(in->op);
+      for (int k = 0; op && k < op->nsrc && k < 3; k++) a[k] = model_fst_src(v, in->src[k], in->imm);
+    }
+    for (int k = 0; k < ISA_WORDS; k++) model_fst_put(w, p->fu_word[f], 32 * k, 32, word.w[k]);
+    for (int k = 0; k < 3; k++) model_fst_put(w, p->fu_val[f], 32 * k, 32, a[k]);
+  }
+}
+
+/* Reads the state of every PE of m into w->before and the register
+ * variables (emitted at the next rising edge). */
+static void model_fst_read_state(model_fst *w, const model *m) {
+  int npe = w->cfg.rows * w->cfg.cols;
+  for (int i = 0; i < npe; i++) {
+    model_pe_view *v = &w->before[i];
+    memset(v, 0, sizeof *v);
+    if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, v) == 0) model_fst_state(w, &w->pe[i], v);
+  }
+}
+
+void model_fst_begin(model_fst *w, const model *m) { model_fst_read_state(w, m); }
+
+/* Emits every variable whose value changed (all at the first dump) at
+ * time `at` and then clears the event ports for the next cycle. */
+static void model_fst_edge(model_fst *w, uint64_t at) {
+  int npe = w->cfg.rows * w->cfg.cols;
+  fstWriterEmitTimeChange(w->ctx, at);
+  model_fst_put(w, w->clk, 0, 1, 1);
+  model_fst_put(w, w->rst, 0, 1, 1);
+  model_fst_put(w, w->run, 0, 1, 1);
+  for (int id = 0; id < w->nvar; id++) model_fst_emit(w, id);
+  for (int i = 0; i < npe; i++) {
+    model_fst_pe *p = &w->pe[i];
+    for (int id = p->dbg_start; id <= p->dbg_hop_val; id++)
+      memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
+  }
+  w->first = 0; /* done_o stays 1 from the done cycle on, as the RTL's */
 }
 
 void model_fst_cycle(model_fst *w, const model *m, uint64_t t) {
   int npe = w->cfg.rows * w->cfg.cols;
-  fstWriterEmitTimeChange(w->ctx, w->t0 + 2 * t);
-  model_fst_put(w, w->clk, 0, 1, 0);
-  model_fst_put(w, w->rst, 0, 1, 1);
-  model_fst_put(w, w->run, 0, 1, 1);
-  model_fst_emit(w, w->clk);
-  model_fst_emit(w, w->rst);
-  model_fst_emit(w, w->run);
-  model_fst_emit(w, w->done);
-  for (int i = 0; i < npe; i++)
-    for (int id = w->pe[i].dbg_start; id <= w->pe[i].dbg_hop_val; id++) model_fst_emit(w, id);
-  fstWriterEmitTimeChange(w->ctx, w->t0 + 2 * t + 1);
-  model_fst_put(w, w->clk, 0, 1, 1);
-  model_fst_emit(w, w->clk);
   for (int i = 0; i < npe; i++) {
-    model_pe_view v;
-    memset(&v, 0, sizeof v);
+    model_fst_fetch(w, m, i);
+    /* a FU that issues nothing shows its current pc on dbg_pc_o */
     model_fst_pe *p = &w->pe[i];
-    if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, &v) == 0) model_fst_state(w, p, &v);
-    int last = i + 1 < npe ? w->pe[i + 1].started : w->nvar;
-    for (int id = p->started; id < last; id++)
-      if (!model_fst_is_port(p, id)) model_fst_emit(w, id);
-    /* the next cycle's event ports start cleared (pc: the current one) */
-    for (int id = p->dbg_start; id <= p->dbg_hop_val; id++)
-      memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
-    for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++)
-      model_fst_put(w, p->dbg_pc, f * ISA_PC_BITS, ISA_PC_BITS, (uint32_t)v.pc[f]);
+    for (int f = 0; f < w->nfu && f < ISA_MAX_FUS; f++) {
+      uint32_t *x = w->nxt + w->var[p->dbg_issue].off;
+      if (!(x[f / 32] >> (f % 32) & 1))
+        model_fst_put(w, p->dbg_pc, f * ISA_PC_BITS, ISA_PC_BITS, (uint32_t)w->before[i].pc[f]);
+    }
   }
-  model_fst_put(w, w->done, 0, 1, 0);
-  w->first = 0;
+  /* dbg_sig_o is the PE's vector in every cycle, as the RTL's port (the
+   * trace's `sig` event is its change) */
+  model_pe_view *now = calloc((size_t)npe, sizeof *now);
+  for (int i = 0; now && i < npe; i++)
+    if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, &now[i]) == 0)
+      model_fst_put(w, w->pe[i].dbg_sig, 0, w->cfg.gc_signals, now[i].sig);
+  uint64_t at = w->t0 + t * MODEL_FST_UNIT;
+  model_fst_edge(w, at); /* the registers after t-1, the ports of t */
+  fstWriterEmitTimeChange(w->ctx, at + MODEL_FST_UNIT / 2);
+  model_fst_put(w, w->clk, 0, 1, 0);
+  model_fst_emit(w, w->clk);
+  if (now) { /* the state after cycle t, emitted at the next edge */
+    for (int i = 0; i < npe; i++) model_fst_state(w, &w->pe[i], &now[i]);
+    memcpy(w->before, now, (size_t)npe * sizeof *now);
+    free(now);
+  } else {
+    model_fst_read_state(w, m);
+  }
+  w->next_t = t + 1;
+  w->dumped = 1;
 }
 
 void model_fst_abort(model_fst *w) {
@@ -384,12 +468,14 @@ void model_fst_abort(model_fst *w) {
   free(w->cur);
   free(w->nxt);
   free(w->pe);
+  free(w->before);
   free(w->bits);
   free(w);
 }
 
 int model_fst_close(model_fst *w, char *msg, size_t msgsz) {
   if (!w) return 0;
+  if (w->dumped) model_fst_edge(w, w->t0 + w->next_t * MODEL_FST_UNIT); /* the state after the last cycle */
   fstWriterClose(w->ctx);
   w->ctx = NULL;
   int rc = 0;

@@ -7,12 +7,15 @@
  *
  * The model itself knows nothing of it: a driver passes every trace event
  * of cycle t to model_fst_event (from its trace sink) and calls
- * model_fst_cycle after model_step has run cycle t. Cycle t is dumped at
- * time t0 + 2t with the clock low (the event ports dbg_* of cycle t: issue,
- * pc, write-backs, pops, pushes, fd reads, hops) and at t0 + 2t + 1 with
- * the clock high (the registers after the cycle's edge: rd, pc, halted,
- * flag, FIFO counts and heads, fd heads, signals), as the RTL harness dumps
- * clock low then clock high.
+ * model_fst_cycle after model_step has run cycle t (model_fst_begin
+ * before cycle 0 reads the loaded state; model_fst_run does both). Time is
+ * in cycles, as in the RTL harness's FST: unit 1 ps, one cycle
+ * MODEL_FST_UNIT = 1 ns, cycle t starting at t0 + t ns with the clock's
+ * rising edge; there the registers after cycle t-1 (rd, od, pc, halted,
+ * flag, FIFO counts and heads, fd heads, signals) and the event ports dbg_*
+ * of cycle t (issue, pc, write-backs, pops, pushes, fd reads, hops) and
+ * each FU's `word` and `val` (instruction and operands) change; the clock
+ * falls at t0 + t ns + 500 ps.
  */
 #ifndef TCPA_MODEL_FST_H
 #define TCPA_MODEL_FST_H
@@ -24,11 +27,14 @@
 #include "model.h"
 #include "trace.h"
 
+/* FST time units (ps) per cycle: 1 ns. */
+#define MODEL_FST_UNIT 1000u
+
 typedef struct model_fst model_fst;
 
 /* Returns a writer of the FST `path` (written to a temporary file renamed
  * by model_fst_close) for a machine of architecture cfg, cycle 0 at time
- * t0; NULL with the reason in msg. */
+ * t0 (FST units); NULL with the reason in msg. */
 model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0, char *msg,
                           size_t msgsz);
 
@@ -43,6 +49,10 @@ void model_fst_sink(const trace_event *e, void *ctx);
  * one model_step at a time, dumping every cycle into w (the events must
  * reach w through model_fst_sink). */
 int model_fst_run(model *m, model_fst *w, uint64_t max_cycles);
+
+/* Reads the state of m before its first cycle (the registers dumped at
+ * cycle 0's rising edge); call it before model_step of cycle 0. */
+void model_fst_begin(model_fst *w, const model *m);
 
 /* Dumps cycle t of m (just run by model_step): its events noted so far and
  * the registers after it. */

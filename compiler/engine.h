@@ -304,6 +304,18 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
 int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
                           FILE *f, char *msg, size_t msgsz);
 
+/* Returns 0 after merging DIR/rtl.fst and DIR/model.fst into
+ * DIR/compare.fst with its save file DIR/compare.gtkw (docs/trace.md
+ * "Model and RTL in one waveform") around divergence d (NULL: the first
+ * cycle where the merged waveform's mismatch signals show a difference)
+ * with `window` cycles on each side, and, for a divergence of an FU, the
+ * instruction's text, operands and result on both sides written to f
+ * (arch gives the latencies; NULL: the instruction of the divergence
+ * cycle; when d is NULL and the two agree, a view of all of it and a note
+ * on f); -1 with msg. */
+int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
+                         FILE *f, char *msg, size_t msgsz);
+
 /* Returns the number of elements of the output arrays of p where r differs
  * from ref (or has no value); prints the first `show` of them (array,
  * index, expected, got) to f. */
@@ -347,6 +359,9 @@ typedef struct {
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20
+/* The translate filter file beside divergence.gtkw: the FUs' instruction
+ * words disassembled (docs/trace.md "Waveform at the divergence"). */
+#define ENGINE_INSN_FILTER "divergence-insn.txt"
 
 /* Everything one run found, for the summary. */
 typedef struct {

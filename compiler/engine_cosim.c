@@ -14,6 +14,14 @@
  * limited to the cycles around the divergence, a GTKWave save file
  * (tb/gtkw.h) opens it with a marker at the divergence and the PE's signals
  * grouped. docs/trace.md, "Lockstep protocol".
+ *
+ * engine_cosim_compare puts the two sides together after a divergence
+ * (docs/trace.md "Model and RTL in one waveform"): DIR/rtl.fst and
+ * DIR/model.fst merged into DIR/compare.fst (tb/wave_merge.h), its save
+ * file DIR/compare.gtkw (tb/gtkw.h: model above RTL, the divergent FU's
+ * instruction, operands and result first), and in the report the
+ * divergent instruction decoded with its operands and result on both sides,
+ * read from the two FSTs at the cycle it issued.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,8 +31,14 @@
 
 #include "../tb/gtkw.h"
 #include "../tb/lockstep.h"
+#include "../tb/wave_merge.h"
 #include "engine.h"
+#include "isa.h"
+#include "model_fst.h"
 
+/* Returns 0 after writing the save file gtkw of the RTL's FST fst around
+ * divergence d (and the translate filter of its instruction words beside
+ * it), notes on f; -1 with msg (engine.h). */
 int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_divergence *d, int window,
                           FILE *f, char *msg, size_t msgsz) {
   char scope[512], comment[200], why[400];
@@ -39,12 +53,25 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
     snprintf(msg, msgsz, "cycle %" PRIu64 " does not fit the FST's time", d->cycle);
     return -1;
   }
+  uint64_t t_first, t_last; /* the view inside the dump: no empty pane */
+  if (!wave_merge_time_range(fst, &t_first, &t_last)) {
+    if (v.start < t_first && t_first <= v.marker) v.start = t_first;
+    if (v.end > t_last && t_last > v.marker) v.end = t_last;
+  }
   v.fst_path = fst;
   v.pe_scope = scope;
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s", d->cycle, d->row,
            d->col, d->what);
   v.comment = comment;
   v.focus = d->what; /* the divergent FU / register first in the save file */
+  char filter[8400] = "", cwd[4096] = "";
+  const char *slash = strrchr(gtkw, '/');
+  if (gtkw[0] == '/' || getcwd(cwd, sizeof cwd)) { /* the instructions decoded: a translate filter of the words */
+    snprintf(filter, sizeof filter, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", slash ? (int)(slash - gtkw) : 0, gtkw,
+             slash ? "/" : "", ENGINE_INSN_FILTER);
+    if (!wave_merge_insn_filter(fst, filter, why, sizeof why)) v.insn_filter = filter;
+    else fprintf(f, "  (waveform: %s; the instruction words are not decoded)\n", why);
+  }
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
   int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
@@ -54,6 +81,262 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
                " = cycle %" PRIu64 ")\n",
             fst, gtkw, d->cycle > (uint64_t)window ? d->cycle - (uint64_t)window : 0, d->cycle + (uint64_t)window,
             v.marker, d->cycle);
+  return rc;
+}
+
+/* ---- both sides in one waveform, the divergent instruction ---------------- */
+
+/* One side's view of an FU's instruction in one cycle, read from its FST. */
+typedef struct {
+  int have;          /* the FST covers the cycle */
+  int decoded;       /* word is a valid instruction */
+  isa_insn in;
+  uint32_t word[ISA_WORDS];
+  uint32_t op[3];    /* operand values (val) */
+  int issued;        /* dbg_issue_o's bit of the FU */
+  int has_result;
+  uint32_t result;   /* the FU's write-back value in the write cycle */
+} engine_insn_view;
+
+/* Returns 0 and the bits of signal `rel` of PE scope pe in fst at time t
+ * in buf; -1 when missing. */
+static int engine_fst_bits(const char *fst, const char *pe, const char *rel, uint64_t t, char *buf, size_t sz) {
+  char name[700];
+  snprintf(name, sizeof name, "%s.%s", pe, rel);
+  return wave_merge_value_at(fst, name, t, buf, sz);
+}
+
+/* Reads into v FU fu's instruction of cycle `at` (time t_at, mid-cycle)
+ * and its write-back in cycle `wr` (time t_wr) from fst. */
+static void engine_insn_read(const char *fst, const char *pe, int fu, uint64_t t_at, uint64_t t_wr,
+                             engine_insn_view *v) {
+  char bits[512], rel[64];
+  isa_word w;
+  memset(v, 0, sizeof *v);
+  snprintf(rel, sizeof rel, "g_fu[%d].u_fu.word", fu);
+  if (engine_fst_bits(fst, pe, rel, t_at, bits, sizeof bits) || strchr(bits, 'x')) return;
+  v->have = 1;
+  for (int k = 0; k < ISA_WORDS; k++) v->word[k] = w.w[k] = wave_merge_field(bits, 32 * k);
+  v->decoded = isa_decode(&w, &v->in) == ISA_OK;
+  snprintf(rel, sizeof rel, "g_fu[%d].u_fu.val", fu);
+  if (!engine_fst_bits(fst, pe, rel, t_at, bits, sizeof bits))
+    for (int k = 0; k < 3; k++) v->op[k] = wave_merge_field(bits, 32 * k);
+  if (!engine_fst_bits(fst, pe, "dbg_issue_o", t_at, bits, sizeof bits))
+    v->issued = (int)(wave_merge_field(bits, fu) & 1);
+  if (!engine_fst_bits(fst, pe, "dbg_wr_o", t_wr, bits, sizeof bits) && (wave_merge_field(bits, fu) & 1) &&
+      !engine_fst_bits(fst, pe, "dbg_wr_val_o", t_wr, bits, sizeof bits)) {
+    v->has_result = 1;
+    v->result = wave_merge_field(bits, 32 * fu);
+  }
+}
+
+/* Writes operand o (immediate imm) as the disassembler names it ("id0",
+ * "#-5") to buf; returns buf. */
+static const char *engine_opnd_name(isa_opnd o, int32_t imm, char *buf, size_t sz) {
+  static const char *const pre[] = {"-", "rd", "fd", "id", "#", "od"};
+  if (o.cls == ISA_CLS_IMM) snprintf(buf, sz, "#%d", imm);
+  else snprintf(buf, sz, "%s%d", o.cls < sizeof pre / sizeof *pre ? pre[o.cls] : "?", o.idx);
+  return buf;
+}
+
+/* Writes one side's lines of the instruction report. */
+static void engine_insn_print(FILE *f, const char *side, const engine_insn_view *v, const engine_insn_view *ref) {
+  char text[256], nm[32];
+  if (!v->have) {
+    fprintf(f, "    %-17s(not in its waveform at that cycle)\n", side);
+    return;
+  }
+  if (v->decoded) isa_insn_format(&v->in, text, sizeof text);
+  else
+    snprintf(text, sizeof text, "(not an instruction: 0x%08x%08x%08x%08x)", v->word[3], v->word[2], v->word[1],
+             v->word[0]);
+  fprintf(f, "    %-17s%s%s\n", side, text, v->issued ? "" : "  (not issued)");
+  const isa_insn *in = v->decoded ? &v->in : &ref->in; /* each side's operands as its instruction names them */
+  const isa_op_info *op = isa_op_get(in->op);
+  int nsrc = op ? op->nsrc : 0;
+  if (nsrc) {
+    fprintf(f, "      operands:      ");
+    for (int k = 0; k < nsrc && k < 3; k++)
+      fprintf(f, "%s%c = %s = 0x%08x (%d)", k ? ", " : "", 'a' + k, engine_opnd_name(in->src[k], in->imm, nm, sizeof nm),
+              v->op[k], (int32_t)v->op[k]);
+    fputc('\n', f);
+  }
+  if (v->has_result) fprintf(f, "      result:        0x%08x (%d)\n", v->result, (int32_t)v->result);
+}
+
+/* Returns the FU named in a divergence's unit ("wr FU 1 -> rd3"), or -1. */
+static int engine_div_fu(const char *what) {
+  const char *p = strstr(what, "FU ");
+  return p ? atoi(p + 3) : -1;
+}
+
+/* Returns the cycle at which FU fu issued the instruction whose write-back
+ * is at cycle c (the model's view: the latest issue i <= c whose latency
+ * ends at c), or c. */
+static uint64_t engine_issue_cycle(const char *mfst, const char *pe, int fu, const arch_config *arch,
+                                   const engine_divergence *d) {
+  for (uint64_t back = 0; back <= 16 && back <= d->cycle && arch; back++) {
+    uint64_t i = d->cycle - back;
+    engine_insn_view v;
+    uint64_t t = d->t0 + i * d->period + d->period / 2;
+    engine_insn_read(mfst, pe, fu, t, t, &v);
+    if (v.have && v.decoded && v.issued && v.in.op != ISA_OP_NOP &&
+        i + (uint64_t)isa_op_latency(v.in.op, arch) - 1 == d->cycle)
+      return i;
+  }
+  return d->cycle;
+}
+
+/* Appends the registers of instruction in (destination, ods, register
+ * sources) to buf as "od0 id0 ...". */
+static void engine_insn_regs(const isa_insn *in, char *buf, size_t sz) {
+  char nm[32];
+  size_t n = strlen(buf);
+  if (in->dst.cls != ISA_CLS_NONE && n < sz)
+    n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->dst, 0, nm, sizeof nm));
+  for (int k = 0; k < ISA_MAX_OD && n < sz; k++)
+    if (in->odmask >> k & 1) n += (size_t)snprintf(buf + n, sz - n, " od%d", k);
+  const isa_op_info *op = isa_op_get(in->op);
+  for (int k = 0; op && k < op->nsrc && k < 3 && n < sz; k++)
+    if (in->src[k].cls != ISA_CLS_IMM && in->src[k].cls != ISA_CLS_NONE)
+      n += (size_t)snprintf(buf + n, sz - n, " %s", engine_opnd_name(in->src[k], 0, nm, sizeof nm));
+}
+
+/* Sets the save file's operand count and labels (lab: their storage) and
+ * adds the registers of instruction in to regs. */
+static void engine_compare_insn(gtkw_compare *c, const isa_insn *in, char lab[3][32], char *regs, size_t regsz) {
+  const isa_op_info *op = isa_op_get(in->op);
+  c->nops = op ? op->nsrc : 0;
+  for (int k = 0; k < c->nops && k < 3; k++) c->oplabel[k] = engine_opnd_name(in->src[k], in->imm, lab[k], 32);
+  engine_insn_regs(in, regs, regsz);
+}
+
+/* Returns 1 when instruction in reads register `reg` ("id2", "fd0"). */
+static int engine_insn_reads(const isa_insn *in, const char *reg) {
+  char nm[32];
+  const isa_op_info *op = isa_op_get(in->op);
+  for (int k = 0; op && k < op->nsrc && k < 3; k++)
+    if (in->src[k].cls != ISA_CLS_IMM && !strcmp(engine_opnd_name(in->src[k], 0, nm, sizeof nm), reg)) return 1;
+  return 0;
+}
+
+/* For a divergence of no FU (pop, fdrd, push, hop, ...): writes to f the
+ * instructions the PE's FUs issued in the divergence cycle on either side,
+ * with their operands; returns the FU whose instruction reads the unit's
+ * register (a pop's idK, an fdrd's fdK), else the first that issued, or
+ * -1. */
+static int engine_issuing_print(const char *mfst, const char *rfst, const char *pe, const engine_divergence *d,
+                                FILE *f) {
+  uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
+  char reg[16] = "";
+  const char *u = strchr(d->what, ' ');
+  if (u) sscanf(u, " %15s", reg);
+  int best = -1, reads = 0, any = 0;
+  for (int fu = 0; fu < ISA_MAX_FUS; fu++) {
+    engine_insn_view vm, vr;
+    engine_insn_read(mfst, pe, fu, t, t, &vm);
+    engine_insn_read(rfst, pe, fu, t, t, &vr);
+    if (!vm.have && !vr.have) break; /* no such FU */
+    if (!(vm.issued && vm.in.op != ISA_OP_NOP) && !(vr.issued && vr.in.op != ISA_OP_NOP)) continue;
+    const engine_insn_view *ref = vm.decoded ? &vm : &vr;
+    if (!any++)
+      fprintf(f, "  instructions:      issued by PE (%d,%d) in cycle %" PRIu64 " (from model.fst and rtl.fst)\n", d->row,
+              d->col, d->cycle);
+    fprintf(f, "   FU %d\n", fu);
+    engine_insn_print(f, "model:", &vm, ref);
+    engine_insn_print(f, "RTL:", &vr, ref);
+    int r = reg[0] && engine_insn_reads(&ref->in, reg);
+    if (best < 0 || (r && !reads)) best = fu, reads = r;
+  }
+  return best;
+}
+
+/* Returns 0 after writing DIR/compare.fst and DIR/compare.gtkw and the
+ * divergent instruction's lines on f; -1 with msg (engine.h). */
+int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
+                         FILE *f, char *msg, size_t msgsz) {
+  char rfst[4200], mfst[4200], cfst[4200], cgtkw[4200], pe[512], why[400], comment[300], regs[200] = "";
+  snprintf(rfst, sizeof rfst, "%s/rtl.fst", dir);
+  snprintf(mfst, sizeof mfst, "%s/model.fst", dir);
+  snprintf(cfst, sizeof cfst, "%s/compare.fst", dir);
+  snprintf(cgtkw, sizeof cgtkw, "%s/compare.gtkw", dir);
+  wave_merge_info info;
+  if (wave_merge_write(rfst, mfst, cfst, &info, msg, msgsz)) return -1;
+  engine_divergence first = {0};
+  int agree = !d && !info.first_found;
+  if (agree) fprintf(f, "  (%s and %s agree wherever both have values)\n", rfst, mfst);
+  if (!d) { /* the first cycle where they differ in the merged waveform */
+    first.period = MODEL_FST_UNIT;
+    first.cycle = info.first_time / first.period;
+    first.row = info.first_row, first.col = info.first_col;
+    snprintf(first.what, sizeof first.what, "%s", agree ? "none" : wave_merge_class_name(info.first_class));
+    if (agree) first.cycle = info.start / first.period, first.row = first.col = 0;
+    d = &first;
+  }
+  gtkw_pe_scope(pe, sizeof pe, NULL, d->row < 0 ? 0 : d->row, d->col < 0 ? 0 : d->col);
+  gtkw_compare c;
+  memset(&c, 0, sizeof c);
+  if (gtkw_view_at(&c.view, d->t0, d->period, d->cycle, window)) {
+    snprintf(msg, msgsz, "cycle %" PRIu64 " does not fit the FST's time", d->cycle);
+    return -1;
+  }
+  if (c.view.start < info.start) c.view.start = info.start; /* where both sides have values */
+  if (c.view.end > info.end && info.end > c.view.marker) c.view.end = info.end;
+  if (agree) { /* nothing to point at: the whole of it */
+    c.view.start = c.view.marker = info.start;
+    c.view.end = info.end > info.start ? info.end : info.start + d->period;
+  }
+  c.view.fst_path = cfst;
+  c.view.pe_scope = pe;
+  snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d): %s", d->cycle, d->row, d->col,
+           d->what);
+  c.view.comment = comment;
+  char title[120];
+  snprintf(title, sizeof title, "%s%s", agree ? "model and RTL agree" : "divergence: ", agree ? "" : d->what);
+  if (agree) snprintf(comment, sizeof comment, "model and RTL agree wherever both have values");
+  c.title = title;
+  c.row = d->row < 0 ? 0 : d->row, c.col = d->col < 0 ? 0 : d->col;
+  c.fu = engine_div_fu(d->what);
+  char kind[16] = "";
+  sscanf(d->what, "%15s", kind);
+  for (int k = 0; k < WAVE_MERGE_CLASSES; k++)
+    if (!strcmp(kind, wave_merge_class_name(k))) c.mclass = wave_merge_class_name(k);
+  /* the unit's own registers ("rd3" in "wr FU 1 -> rd3", "id2" in "pop id2") */
+  for (const char *p = d->what; *p; p++)
+    if ((p == d->what || p[-1] == ' ') && strchr("rofi", p[0]) && p[1] == 'd' && p[2] >= '0' && p[2] <= '9') {
+      size_t n = strlen(regs);
+      snprintf(regs + n, sizeof regs - n, " %.*s", (int)strspn(p, "rofid0123456789"), p);
+    }
+  char oplab[3][32];
+  if (c.fu < 0 && d->row >= 0 && !agree) c.fu = engine_issuing_print(mfst, rfst, pe, d, f);
+  else if (c.fu >= 0) {
+    uint64_t i = engine_issue_cycle(mfst, pe, c.fu, arch, d);
+    uint64_t t_at = d->t0 + i * d->period + d->period / 2, t_wr = d->t0 + d->cycle * d->period + d->period / 2;
+    engine_insn_view vm, vr;
+    engine_insn_read(mfst, pe, c.fu, t_at, t_wr, &vm);
+    engine_insn_read(rfst, pe, c.fu, t_at, t_wr, &vr);
+    const engine_insn_view *ref = vm.decoded ? &vm : &vr;
+    fprintf(f, "  instruction:       FU %d, issued in cycle %" PRIu64 "%s (from model.fst and rtl.fst)\n", c.fu, i,
+            i == d->cycle ? "" : ", written back in the divergence cycle");
+    engine_insn_print(f, "model:", &vm, ref);
+    engine_insn_print(f, "RTL:", &vr, ref);
+    if (ref->decoded) engine_compare_insn(&c, &ref->in, oplab, regs, sizeof regs);
+  }
+  if (c.fu >= 0 && !c.nops) { /* an FU found by engine_issuing_print: its operands in the save file */
+    engine_insn_view vm;
+    uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
+    engine_insn_read(mfst, pe, c.fu, t, t, &vm);
+    if (vm.decoded) engine_compare_insn(&c, &vm.in, oplab, regs, sizeof regs);
+  }
+  c.regs = regs;
+  gtkw_signals sigs = {0};
+  if (gtkw_compare_signals(cfst, pe, &sigs, why, sizeof why))
+    fprintf(f, "  (side by side: %s; the save file has the marker but no signal list)\n", why);
+  int rc = gtkw_compare_write(cgtkw, &c, &sigs, msg, msgsz);
+  gtkw_signals_free(&sigs);
+  if (!rc)
+    fprintf(f, "  side by side:      gtkwave %s %s (model above RTL, mismatch signals; tcpa wave %s --compare)\n", cfst,
+            cgtkw, dir);
   return rc;
 }
 

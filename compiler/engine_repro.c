@@ -15,8 +15,9 @@
  *                     that the rerun does not depend on the random inputs
  *   program.sym       the symbolic configuration (as `tcpa compile`)
  *   config.bin, config.lst   the stream and its listing
- *   divergence.txt, divergence.gtkw, rtl.fst, model.fst   copies of the
- *                     report and the waveforms (`tcpa wave DIR/repro`)
+ *   divergence.txt, divergence.gtkw, rtl.fst, model.fst, compare.fst,
+ *   compare.gtkw      copies of the report and the waveforms (`tcpa wave
+ *                     DIR/repro`, `tcpa wave DIR/repro --compare`)
  *
  * Every file is written atomically (datafile_tmp); the bundle is written
  * after the divergence files, so the copies are of this run's.
@@ -228,7 +229,8 @@ int engine_repro_write(const char *out_dir, const ast_program *p, const arch_con
              !repro_inputs(dir, p, ref, msg, msgsz) && !repro_sym(dir, p, arch, c, msg, msgsz) &&
              !repro_put(dir, "config.bin", c->stream, c->stream_len, msg, msgsz) &&
              !repro_put(dir, "config.lst", c->listing, strlen(c->listing), msg, msgsz)) {
-    static const char *const copies[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst"};
+    static const char *const copies[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst", "compare.fst",
+                                         "compare.gtkw", ENGINE_INSN_FILTER};
     rc = 0;
     for (size_t i = 0; !rc && i < sizeof copies / sizeof *copies; i++) {
       snprintf(from, sizeof from, "%s/%s", out_dir, copies[i]);

@@ -19,8 +19,11 @@
  * run are the RTL's outputs, which cli_run.c writes to DIR/NAME.txt) and
  * writes DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
  * DIR/rtl.fst DIR/divergence.gtkw` opens on it; the model is rerun to
- * c+W for DIR/model.fst at the same FST times, and DIR/repro/ receives the
- * reproduction bundle (engine_repro.c).
+ * c+W for DIR/model.fst at the same FST times, both are merged into
+ * DIR/compare.fst with DIR/compare.gtkw (engine_cosim_compare: model and
+ * RTL side by side, the divergent instruction and its operands added to
+ * the report), and DIR/repro/ receives the reproduction bundle
+ * (engine_repro.c).
  * The RTL's working files (its copy of the stream, bank dumps, log, and
  * traces not kept) live in a temporary directory removed afterwards.
  */
@@ -155,13 +158,29 @@ static int engine_run_rtl(const ast_program *p, const arch_config *arch, const i
   return engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
 }
 
+/* Sets d's FST time base (t0, period) from the `# fst` line of the RTL
+ * trace `path`, when it has one: the harness that wrote the FST says where
+ * its cycles lie (docs/trace.md "Time of a cycle in the FST"). */
+static void engine_fst_timing_read(const char *path, engine_divergence *d) {
+  FILE *f = fopen(path, "r");
+  char line[200];
+  unsigned long long t0, per;
+  for (int k = 0; f && k < 8 && fgets(line, sizeof line, f); k++)
+    if (sscanf(line, "# fst t0=%llu period=%llu", &t0, &per) == 2 && per) {
+      d->t0 = t0, d->period = per;
+      break;
+    }
+  if (f) fclose(f);
+}
+
 /* Reruns the RTL of out to its end with the FST limited to W cycles
  * around divergence d (keep/rtl.fst), writes keep/divergence.gtkw and
  * gives out->rtl the outputs of that run (the lockstep run, stopped at
  * the divergence, has none); notes on f. */
 static void engine_divergence_waveform(const ast_program *p, const arch_config *arch, const interp_array *ref,
                                        const engine_run_opts *o, const char *work, const char *keep,
-                                       const engine_divergence *d, engine_outcome *out, FILE *f) {
+                                       const engine_divergence *d0, engine_outcome *out, FILE *f) {
+  engine_divergence dd = *d0, *d = &dd;
   char bin[4096], msg[512] = "", trace[4200];
   int w = o->window > 0 ? o->window : ENGINE_WINDOW_DEFAULT;
   char *fst = engine_path(keep, "rtl.fst"), *gtkw = engine_path(keep, "divergence.gtkw");
@@ -179,6 +198,7 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
     remove(fst); /* a waveform of an earlier run must not pass for this one */
     ran = !engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg) &&
           !engine_rtl_run(bin, &out->c, arch, p, ref, &eo, &r, msg, sizeof msg);
+    if (ran) engine_fst_timing_read(trace, d);
     ok = ran && !engine_cosim_waveform(fst, gtkw, d, w, f, msg, sizeof msg);
   }
   if (!ok) fprintf(f, "  (no waveform: %s)\n", msg);
@@ -190,6 +210,8 @@ static void engine_divergence_waveform(const ast_program *p, const arch_config *
             d->cycle + (uint64_t)w);
   else
     fprintf(f, "  (no model waveform: %s)\n", msg);
+  if (ok && mfst && engine_cosim_compare(keep, arch, d, w, f, msg, sizeof msg) < 0)
+    fprintf(f, "  (no side-by-side waveform: %s)\n", msg);
   free(mfst);
   engine_result_free(&r);
   free(fst);
@@ -263,7 +285,8 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
 /* Removes the divergence files and the reproduction bundle an earlier run
  * may have left in dir. */
 static void engine_divergence_clear(const char *dir) {
-  static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst"};
+  static const char *const names[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst", "compare.fst",
+                                      "compare.gtkw", ENGINE_INSN_FILTER};
   for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
     char *path = engine_path(dir, names[i]);
     if (path) remove(path);

@@ -22,6 +22,8 @@ packages=(
   parallel          # GNU parallel: regression shards on several hosts (scripts/regress-parallel.sh)
   xvfb              # headless X for the GTKWave test
   xauth             # xvfb-run needs it (only a Recommends of xvfb)
+  x11-apps          # xwd: the screenshot of GTKWave in tests/wave_cli.sh
+  netpbm            # xwdtopnm, pnmtopng: that screenshot as a PNG (docs/img/)
   clang             # libFuzzer targets (make fuzz, tests/fuzz.sh)
   libclang-rt-14-dev # libFuzzer and sanitizer runtimes of clang 14
 )

@@ -14,9 +14,28 @@
  * mapped to the RTL's names (docs/rtl.md "Signal names": rdK is
  * u_regfile.rd_q[K], FU F is g_fu[F].u_fu, ...) and its main signals (pc,
  * instruction, write-back; a register's value, an fd's or FIFO's head,
- * pointers or count and strobes) come first in a group of their own, then every sub-scope of the PE as usual. The zoom is
- * log2(pixels / time units): GTKWave shows 2^-zoom time units per pixel,
- * and the window should fill about GTKW_WAVE_PIXELS.
+ * pointers or count and strobes) come first in a group of their own, then
+ * every sub-scope of the PE as usual.
+ *
+ * Ready to read (docs/trace.md "Waveform at the divergence"): the window
+ * is GTKW_WINDOW_W x GTKW_WINDOW_H, the signal tree (SST) collapsed, the
+ * signal pane GTKW_SIGNALS_PIXELS wide, and every trace inside the PE
+ * carries an alias (`+{name} full.name`): its name below the PE's scope,
+ * which the group's label gives, with spaces for dots (GTKWave shows an
+ * alias only from its last dot on), so names and values fit. 32-bit values are
+ * data: in the focus group each is shown twice, in hex and in signed
+ * decimal (flags 0x424); one-bit signals in binary, the rest in hex. With
+ * a translate filter file (gtkw_view.insn_filter: `^1 FILE` before a trace
+ * with flag 0x2000) the focus FU's `word` is shown a second time as its
+ * disassembly (`...u_fu.insn`).
+ * GTKWave draws pixelsperframe (200) / 2^-zoom pixels per time unit, so the
+ * zoom that fits `span` units into GTKW_WAVE_PIXELS is
+ * log2(GTKW_WAVE_PIXELS / (200 * span)).
+ *
+ * gtkw_compare_write writes the save file of a merged FST (tb/wave_merge.h):
+ * each signal of the PE as a pair, the model's (expected) above the RTL's
+ * (actual), the divergent FU's decoded instruction, operands, result,
+ * registers and ports first, and the mismatch signals.
  */
 #include "gtkw.h"
 
@@ -31,7 +50,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define GTKW_WAVE_PIXELS 1000 /* width of the wave pane in [size] below */
+#define GTKW_WINDOW_W 1600      /* [size]: the window */
+#define GTKW_WINDOW_H 1000
+#define GTKW_SST_PIXELS 1       /* the signal tree: collapsed to nothing */
+#define GTKW_SIGNALS_PIXELS 600 /* the signal pane: names and values */
+#define GTKW_WAVE_PIXELS (GTKW_WINDOW_W - GTKW_SST_PIXELS - GTKW_SIGNALS_PIXELS - 30) /* the wave pane */
+#define GTKW_PIXELS_PER_FRAME 200.0 /* GTKWave's default pixelsperframe */
 #define GTKW_MAX_HEADER (64u << 20) /* VCD header bytes read at most */
 
 int gtkw_pe_scope(char *buf, size_t sz, const char *pattern, int row, int col) {
@@ -90,7 +114,7 @@ void gtkw_signals_free(gtkw_signals *s) {
 
 /* The signals of a focus unit's scope worth a look at a divergence (base
  * names: without the range or an array index); NULL-terminated. */
-static const char *const gtkw_fu_leaves[] = {"pc_q", "word", "op", "issue_o", "halt_o", "halted_q",
+static const char *const gtkw_fu_leaves[] = {"pc_q", "word", "op", "val", "issue_o", "halt_o", "halted_q",
                                              "flag_q", "src_val_i", "wb_o", "wb_dst_o",
                                              "wb_odmask_o", "wb_val_o", NULL};
 static const char *const gtkw_fd_leaves[] = {"head_o", "r_q", "w_q", "depth_q", "rd_i", "we_i",
@@ -301,6 +325,31 @@ static const char *gtkw_group_of(const char *name, const char *scope, char *buf,
   return buf;
 }
 
+/* Writes one trace: display flags (hex), then the name with an alias when
+ * one is given. */
+static void gtkw_trace(FILE *f, unsigned flags, const char *alias, const char *name) {
+  fprintf(f, "@%x\n", flags);
+  if (alias) fprintf(f, "+{%s} ", alias);
+  fprintf(f, "%s\n", name);
+}
+
+/* Returns the display flags of a signal of `width` bits: binary for one
+ * bit, hex (right-justified) otherwise; signed decimal when `dec`. */
+static unsigned gtkw_flags(int width, int dec) {
+  return dec ? 0x424u : width == 1 ? 0x28u : 0x22u;
+}
+
+/* Returns the alias of signal s: its name below scope (after "scope."),
+ * the dots made spaces (GTKWave shows only the part of an alias after its
+ * last dot), in buf. */
+static const char *gtkw_rel(const char *s, const char *scope, char *buf, size_t sz) {
+  size_t n = strlen(scope);
+  snprintf(buf, sz, "%s", !strncmp(s, scope, n) && s[n] == '.' ? s + n + 1 : s);
+  for (char *p = buf; *p; p++)
+    if (*p == '.') *p = ' ';
+  return buf;
+}
+
 /* Writes the traces of one group: the signals whose key equals `key`
  * (NULL: outside the scope). */
 static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
@@ -312,9 +361,30 @@ static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
     if (key ? (!g || strcmp(g, key)) : g != NULL) continue;
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;
-    fprintf(f, "@%s\n%s\n", s->v[i].width == 1 ? "28" : "22", s->v[i].name);
+    char alias[600];
+    gtkw_trace(f, gtkw_flags(s->v[i].width, 0), key ? gtkw_rel(s->v[i].name, v->pe_scope, alias, sizeof alias) : NULL,
+               s->v[i].name);
   }
   if (any) fprintf(f, "@1000200\n-%s\n", label);
+}
+
+#define GTKW_FOCUS_RANKS 5
+
+/* Returns the place of signal rel (below the PE) in the focus group: 0 the
+ * FU's instruction, 1 its operands, 2 its write-back (result), 3 the
+ * registers, 4 the rest (pc, strobes, pointers). */
+static int gtkw_focus_rank(const char *rel) {
+  const char *leaf = strrchr(rel, '.');
+  leaf = leaf ? leaf + 1 : rel;
+  size_t n = strcspn(leaf, "[");
+  if (strstr(rel, "u_fu.")) {
+    if (n == 4 && !strncmp(leaf, "word", 4)) return 0;
+    if ((n == 3 && !strncmp(leaf, "val", 3)) || (n == 9 && !strncmp(leaf, "src_val_i", 9))) return 1;
+    if (!strncmp(leaf, "wb_", 3)) return 2;
+    return 4;
+  }
+  if (!strncmp(rel, "u_regfile.", 10) || !strncmp(rel, "od_q[", 5) || (n == 6 && !strncmp(leaf, "head_o", 6))) return 3;
+  return 4;
 }
 
 /* Writes the group of the focus unit's signals (nothing without one). */
@@ -323,33 +393,68 @@ static void gtkw_write_focus(FILE *f, const gtkw_view *v, const gtkw_signals *s)
   char label[300];
   snprintf(label, sizeof label, "divergence: %s", v->focus ? v->focus : "");
   int any = 0;
-  for (int i = 0; i < s->n && v->focus; i++) {
+  for (int k = 0; k < s->n * GTKW_FOCUS_RANKS && v->focus; k++) {
+    int i = k % s->n; /* rank k / n: instruction, operands, result, registers, the rest */
     const char *name = s->v[i].name;
-    if (strncmp(name, v->pe_scope, sl) || name[sl] != '.' || !gtkw_focus_match(name + sl + 1, v->focus))
+    if (strncmp(name, v->pe_scope, sl) || name[sl] != '.' || !gtkw_focus_match(name + sl + 1, v->focus) ||
+        gtkw_focus_rank(name + sl + 1) != k / s->n)
       continue;
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;
-    fprintf(f, "@%s\n%s\n", s->v[i].width == 1 ? "28" : "22", name);
+    char rel[600];
+    gtkw_rel(name, v->pe_scope, rel, sizeof rel);
+    if (v->insn_filter && s->v[i].width == 128 && strstr(rel, "u_fu word[")) {
+      char alias[700]; /* the instruction decoded through the filter file */
+      snprintf(alias, sizeof alias, "%.*s insn", (int)(strstr(rel, " word[") - rel), rel);
+      fprintf(f, "^1 %s\n", v->insn_filter);
+      gtkw_trace(f, 0x2022, alias, name);
+    }
+    gtkw_trace(f, gtkw_flags(s->v[i].width, 0), rel, name);
+    if (s->v[i].width == 32) {
+      char alias[700];
+      snprintf(alias, sizeof alias, "%s dec", rel);
+      gtkw_trace(f, gtkw_flags(32, 1), alias, name);
+    }
   }
   if (any) fprintf(f, "@1000200\n-%s\n", label);
 }
 
-/* Writes the whole save file to f. */
-static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gtkw_signals *s) {
+/* Returns "(R,C)" for a PE scope naming g_row[R].g_col[C] (static
+ * buffer), else the scope itself. */
+static const char *gtkw_pe_name(const char *scope) {
+  static char buf[64];
+  int r, c;
+  const char *g = strstr(scope, "g_row[");
+  if (g && sscanf(g, "g_row[%d].g_col[%d]", &r, &c) == 2) {
+    snprintf(buf, sizeof buf, "(%d,%d)", r, c);
+    return buf;
+  }
+  return scope;
+}
+
+/* Writes the header of a save file: dump file, window, zoom and marker,
+ * tree, pane sizes. */
+static void gtkw_emit_head(FILE *f, const char *fst_abs, const gtkw_view *v, const char *writer) {
   double span = (double)(v->end - v->start);
-  double zoom = span > 0 ? log2((double)GTKW_WAVE_PIXELS / span) : 0.0;
-  fprintf(f, "[*]\n[*] %s\n[*] written by tcpa cosim-check (tb/gtkw.c)\n[*]\n",
-          v->comment ? v->comment : "lockstep divergence");
+  double zoom = span > 0 ? log2((double)GTKW_WAVE_PIXELS / (GTKW_PIXELS_PER_FRAME * span)) : 0.0;
+  fprintf(f, "[*]\n[*] %s\n[*] written by %s (tb/gtkw.c)\n[*]\n", v->comment ? v->comment : "lockstep divergence",
+          writer);
   fprintf(f, "[dumpfile] \"%s\"\n", fst_abs);
   fprintf(f, "[timestart] %llu\n", (unsigned long long)v->start);
-  fprintf(f, "[size] %d 800\n[pos] -1 -1\n", GTKW_WAVE_PIXELS + 400);
+  fprintf(f, "[size] %d %d\n[pos] 0 0\n", GTKW_WINDOW_W, GTKW_WINDOW_H);
   fprintf(f, "*%.6f %llu", zoom, (unsigned long long)v->marker);
   for (int i = 0; i < 26; i++) fputs(" -1", f);
   fputc('\n', f);
   for (const char *d = v->pe_scope; (d = strchr(d, '.')); d++)
     fprintf(f, "[treeopen] %.*s.\n", (int)(d - v->pe_scope), v->pe_scope);
   fprintf(f, "[treeopen] %s.\n", v->pe_scope);
-  fputs("[sst_width] 250\n[signals_width] 350\n[sst_expanded] 1\n[sst_vpaned_height] 300\n", f);
+  fprintf(f, "[sst_width] %d\n[signals_width] %d\n[sst_expanded] 0\n[sst_vpaned_height] 300\n", GTKW_SST_PIXELS,
+          GTKW_SIGNALS_PIXELS);
+}
+
+/* Writes the whole save file to f. */
+static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gtkw_signals *s) {
+  gtkw_emit_head(f, fst_abs, v, "tcpa cosim-check");
   gtkw_write_group(f, v, s, NULL, "top");
   gtkw_write_focus(f, v, s);
   /* groups in order of first appearance: the PE's own signals, then each
@@ -365,19 +470,200 @@ static void gtkw_emit(FILE *f, const char *fst_abs, const gtkw_view *v, const gt
     }
     if (seen) continue;
     char label[600];
-    snprintf(label, sizeof label, "%s%s%s", v->pe_scope, g[0] ? "." : "", g);
+    snprintf(label, sizeof label, "PE %s%s%s", gtkw_pe_name(v->pe_scope), g[0] ? " " : "", g);
     gtkw_write_group(f, v, s, g, label);
   }
 }
 
-int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
-               char *msg, size_t msgsz) {
+/* ---- the save file of a merged FST (model and RTL side by side) ----------- */
+
+/* Returns the index in s of the signal `side`.`pe`.`rel` (rel without its
+ * range: the name equals it or goes on with '['), or -1. */
+static int gtkw_find(const gtkw_signals *s, const char *side, const char *pe, const char *rel) {
+  char want[1024];
+  int n = snprintf(want, sizeof want, "%s%s%s%s%s", side, pe[0] ? "." : "", pe, rel[0] ? "." : "", rel);
+  if (n < 0 || (size_t)n >= sizeof want) return -1;
+  for (int i = 0; i < s->n; i++) {
+    const char *x = s->v[i].name;
+    if (!strncmp(x, want, (size_t)n) && (x[n] == 0 || x[n] == '[')) return i;
+  }
+  return -1;
+}
+
+/* Writes the pair of `rel` in PE scope `pe`: the model's (expected) above
+ * the RTL's (actual), aliased "model label" / "RTL label"; both in signed
+ * decimal too when `dec` and the signal is 32 bits wide. Returns 1 when
+ * both sides have it. */
+static int gtkw_pair(FILE *f, const gtkw_signals *s, const char *pe, const char *rel, const char *label, int dec) {
+  int m = gtkw_find(s, "model", pe, rel), r = gtkw_find(s, "rtl", pe, rel);
+  if (m < 0 || r < 0) return 0;
+  char am[400], ar[400];
+  int w = s->v[r].width;
+  snprintf(am, sizeof am, "model %s", label);
+  snprintf(ar, sizeof ar, "RTL %s", label);
+  gtkw_trace(f, gtkw_flags(w, 0), am, s->v[m].name);
+  gtkw_trace(f, gtkw_flags(w, 0), ar, s->v[r].name);
+  if (dec && w == 32) {
+    snprintf(am, sizeof am, "model %s dec", label);
+    snprintf(ar, sizeof ar, "RTL %s dec", label);
+    gtkw_trace(f, gtkw_flags(w, 1), am, s->v[m].name);
+    gtkw_trace(f, gtkw_flags(w, 1), ar, s->v[r].name);
+  }
+  return 1;
+}
+
+/* Writes mismatch signal `name` of the PE's (pe NULL: the machine's)
+ * mismatch scope, aliased "mismatch name". */
+static void gtkw_mismatch(FILE *f, const gtkw_signals *s, const char *pe, const char *name) {
+  char alias[200];
+  int i = gtkw_find(s, "mismatch", pe ? pe : "", name);
+  if (i < 0) return;
+  snprintf(alias, sizeof alias, "mismatch %s", name);
+  gtkw_trace(f, 0x28, alias, s->v[i].name);
+}
+
+/* Returns the name below the PE of the main signal of register `reg`
+ * ("rd3": u_regfile.rd_q[3], "od0": od_q[0], "id1": the FIFO's head,
+ * "fd2": the fd's head) in buf, or NULL. */
+static const char *gtkw_reg_rel(const char *reg, char *buf, size_t sz) {
+  int k;
+  char c[3] = {0};
+  if (sscanf(reg, "%2[a-z]%d", c, &k) != 2 || k < 0) return NULL;
+  if (!strcmp(c, "rd")) snprintf(buf, sz, "u_regfile.rd_q[%d]", k);
+  else if (!strcmp(c, "od")) snprintf(buf, sz, "od_q[%d]", k);
+  else if (!strcmp(c, "id")) snprintf(buf, sz, "g_fifo[%d].u_fifo.head_o", k);
+  else if (!strcmp(c, "fd")) snprintf(buf, sz, "g_fd[%d].u_fd.head_o", k);
+  else return NULL;
+  return buf;
+}
+
+/* Writes the focus group: the divergent FU's instruction, operands and
+ * result, the registers, the ports, each as a pair. */
+static void gtkw_compare_focus(FILE *f, const gtkw_compare *c, const gtkw_signals *s, const char *pe,
+                               const char *mpe) {
+  char label[400], rel[200], lab[200];
+  snprintf(label, sizeof label, "%s", c->title ? c->title : "divergence");
+  fprintf(f, "@800200\n-%s\n", label);
+  gtkw_mismatch(f, s, mpe, "any");
+  if (c->mclass) gtkw_mismatch(f, s, mpe, c->mclass);
+  if (c->fu >= 0) {
+    static const char *const ops[] = {"op_a", "op_b", "op_c"};
+    snprintf(rel, sizeof rel, "g_fu[%d].u_fu.insn", c->fu);
+    snprintf(lab, sizeof lab, "insn");
+    gtkw_pair(f, s, pe, rel, lab, 0);
+    for (int k = 0; k < c->nops && k < 3; k++) {
+      snprintf(rel, sizeof rel, "g_fu[%d].u_fu.%s", c->fu, ops[k]);
+      snprintf(lab, sizeof lab, "%s%s%s", ops[k], c->oplabel[k] ? " " : "", c->oplabel[k] ? c->oplabel[k] : "");
+      gtkw_pair(f, s, pe, rel, lab, 1);
+    }
+    snprintf(rel, sizeof rel, "g_fu[%d].u_fu.result", c->fu);
+    snprintf(lab, sizeof lab, "result");
+    gtkw_pair(f, s, pe, rel, lab, 1);
+  }
+  for (const char *r = c->regs; r && *r;) {
+    while (*r == ' ') r++;
+    size_t n = strcspn(r, " ");
+    char reg[32];
+    snprintf(reg, sizeof reg, "%.*s", (int)(n < 31 ? n : 31), r);
+    int again = 0; /* named before in the list */
+    for (const char *q = c->regs; q < r && !again; q++)
+      again = (q == c->regs || q[-1] == ' ') && !strncmp(q, r, n) && (q[n] == ' ' || q[n] == 0);
+    if (n && !again && gtkw_reg_rel(reg, rel, sizeof rel)) gtkw_pair(f, s, pe, rel, reg, 1);
+    r += n;
+  }
+  gtkw_pair(f, s, pe, "dbg_hop_o", "hop ports", 0); /* their values: in the events group */
+  if (c->fu >= 0) {
+    snprintf(rel, sizeof rel, "g_fu[%d].u_fu.pc_q", c->fu);
+    snprintf(lab, sizeof lab, "pc");
+    gtkw_pair(f, s, pe, rel, lab, 0);
+  }
+  fprintf(f, "@1000200\n-%s\n", label);
+}
+
+/* Writes the whole save file of a merged FST to f. */
+static void gtkw_compare_emit(FILE *f, const char *fst_abs, const gtkw_compare *c, const gtkw_signals *s) {
+  char rpe[600], mpe[64], label[700], rel[600];
+  const char *pe = c->view.pe_scope;
+  gtkw_view v = c->view;
+  snprintf(rpe, sizeof rpe, "rtl.%s", pe);
+  v.pe_scope = rpe;
+  snprintf(mpe, sizeof mpe, "g_row[%d].g_col[%d]", c->row, c->col);
+  gtkw_emit_head(f, fst_abs, &v, "tcpa wave --compare");
+  int clk = gtkw_find(s, "rtl", "TOP", "clk_i");
+  if (clk >= 0) gtkw_trace(f, 0x28, "clock", s->v[clk].name);
+  gtkw_compare_focus(f, c, s, pe, mpe);
+  /* the PE's event ports, then everything else both sides have */
+  for (int pass = 0; pass < 2; pass++) {
+    snprintf(label, sizeof label, "PE (%d,%d) %s", c->row, c->col, pass ? "state" : "events");
+    fprintf(f, "@800200\n-%s\n", label);
+    if (!pass) {
+      static const char *const cls[] = {"start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop"};
+      for (size_t k = 0; k < sizeof cls / sizeof *cls; k++) gtkw_mismatch(f, s, mpe, cls[k]);
+    }
+    size_t ml = strlen("model.") + strlen(pe);
+    for (int i = 0; i < s->n; i++) {
+      const char *x = s->v[i].name;
+      if (strncmp(x, "model.", 6) || strncmp(x + 6, pe, strlen(pe)) || x[ml] != '.') continue;
+      snprintf(rel, sizeof rel, "%s", x + ml + 1);
+      int port = !strncmp(rel, "dbg_", 4);
+      if (port != !pass) continue;
+      char *br = strchr(rel, '[');
+      /* the name without its range (an array element keeps its index) */
+      if (br && strchr(br, ':')) {
+        char *last = strrchr(rel, '[');
+        if (strchr(last, ':')) *last = 0;
+      }
+      gtkw_pair(f, s, pe, rel, rel, 0);
+    }
+    fprintf(f, "@1000200\n-%s\n", label);
+  }
+  snprintf(label, sizeof label, "mismatch, whole array");
+  fprintf(f, "@800200\n-%s\n", label);
+  static const char *const all[] = {"any", "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done"};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++) gtkw_mismatch(f, s, NULL, all[k]);
+  fprintf(f, "@1000200\n-%s\n", label);
+}
+
+int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signals *out, char *msg,
+                         size_t msgsz) {
+  char *hdr = gtkw_fst_header(fst_path, msg, msgsz);
+  if (!hdr) return -1;
+  char scope[700];
+  int rc = 0;
+  static const char *const sides[] = {"model", "rtl"};
+  for (int k = 0; k < 2 && !rc; k++) {
+    snprintf(scope, sizeof scope, "%s.%s", sides[k], pe_scope);
+    rc = gtkw_vcd_header_signals(hdr, scope, out);
+  }
+  /* the clock, the array's mismatch signals (every merged FST has them)
+   * and the PE's; not every signal of the array: the list is searched
+   * linearly */
+  static const char *const top[] = {"rtl.TOP.clk_i", "mismatch.any", "mismatch.start", "mismatch.sig",
+                                    "mismatch.issue", "mismatch.halt", "mismatch.wr", "mismatch.pop",
+                                    "mismatch.push", "mismatch.fdrd", "mismatch.hop", "mismatch.done"};
+  for (size_t k = 0; !rc && k < sizeof top / sizeof *top; k++) rc = gtkw_signals_add(out, top[k], 1);
+  const char *g = strstr(pe_scope, "g_row[");
+  int r, c;
+  if (!rc && g && sscanf(g, "g_row[%d].g_col[%d]", &r, &c) == 2) {
+    snprintf(scope, sizeof scope, "mismatch.g_row[%d].g_col[%d]", r, c);
+    rc = gtkw_vcd_header_signals(hdr, scope, out);
+  }
+  if (rc) snprintf(msg, msgsz, "malformed VCD header from fst2vcd for '%s'", fst_path);
+  free(hdr);
+  return rc;
+}
+
+/* Writes the save file with emit_fn(f, fst_abs, ctx, sigs) to path
+ * atomically; returns 0, or -1 with msg. */
+static int gtkw_save(const char *path, const char *fst_path,
+                     void (*emit_fn)(FILE *, const char *, const void *, const gtkw_signals *), const void *ctx,
+                     const gtkw_signals *sigs, char *msg, size_t msgsz) {
   char cwd[4096], *fst_abs = NULL, *tmp = NULL;
   size_t pl = strlen(path) + 16;
-  if (v->fst_path[0] == '/') fst_abs = strdup(v->fst_path);
+  if (fst_path[0] == '/') fst_abs = strdup(fst_path);
   else if (getcwd(cwd, sizeof cwd)) {
-    size_t n = strlen(cwd) + strlen(v->fst_path) + 2;
-    if ((fst_abs = malloc(n))) snprintf(fst_abs, n, "%s/%s", cwd, v->fst_path);
+    size_t n = strlen(cwd) + strlen(fst_path) + 2;
+    if ((fst_abs = malloc(n))) snprintf(fst_abs, n, "%s/%s", cwd, fst_path);
   }
   if (!fst_abs || !(tmp = malloc(pl))) {
     snprintf(msg, msgsz, "out of memory or no current directory");
@@ -392,7 +678,7 @@ int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
     snprintf(msg, msgsz, "cannot write '%s': %s", path, strerror(errno));
     if (fd >= 0) close(fd), unlink(tmp);
   } else {
-    gtkw_emit(f, fst_abs, v, sigs);
+    emit_fn(f, fst_abs, ctx, sigs);
     int bad = fflush(f) != 0 || ferror(f);
     if (fclose(f) != 0) bad = 1;
     if (bad || rename(tmp, path) != 0) {
@@ -405,4 +691,23 @@ int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
   free(tmp);
   free(fst_abs);
   return rc;
+}
+
+/* gtkw_save's emitter of a single FST's save file. */
+static void gtkw_emit_view(FILE *f, const char *fst_abs, const void *ctx, const gtkw_signals *s) {
+  gtkw_emit(f, fst_abs, ctx, s);
+}
+
+/* gtkw_save's emitter of a merged FST's save file. */
+static void gtkw_emit_compare(FILE *f, const char *fst_abs, const void *ctx, const gtkw_signals *s) {
+  gtkw_compare_emit(f, fst_abs, ctx, s);
+}
+
+int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs, char *msg, size_t msgsz) {
+  return gtkw_save(path, v->fst_path, gtkw_emit_view, v, sigs, msg, msgsz);
+}
+
+int gtkw_compare_write(const char *path, const gtkw_compare *c, const gtkw_signals *sigs, char *msg,
+                       size_t msgsz) {
+  return gtkw_save(path, c->view.fst_path, gtkw_emit_compare, c, sigs, msg, msgsz);
 }

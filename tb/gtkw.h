@@ -49,6 +49,9 @@ typedef struct {
                             "wr FU 1 rd3", "pop id2"); its FU's and
                             registers' signals are shown first, in a group
                             of their own (gtkw_focus_match); NULL: none */
+  const char *insn_filter; /* a GTKWave translate filter file for the FUs'
+                              `word` (wave_merge_insn_filter): the focus
+                              FU's word is shown decoded too; NULL: none */
 } gtkw_view;
 
 /* Returns the length of the scope of PE (row, col) written to buf from
@@ -98,6 +101,40 @@ int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
  * with the reason in msg. */
 int gtkw_write(const char *path, const gtkw_view *v, const gtkw_signals *sigs,
                char *msg, size_t msgsz);
+
+/* The save file of a merged FST (tb/wave_merge.h): model and RTL side by
+ * side at a divergence. */
+typedef struct {
+  gtkw_view view;          /* fst_path: the merged FST; pe_scope: the PE's
+                              scope in either side (TOP....u_pe) */
+  const char *title;       /* the label of the first group (short: the
+                              signal pane is as wide as the longest) */
+  int row, col;            /* the PE */
+  int fu;                  /* the divergent FU, -1: none */
+  int nops;                /* operands its instruction reads (0..3) */
+  const char *oplabel[3];  /* what each operand is ("id0", "#-5"), or NULL */
+  const char *regs;        /* registers to show, space-separated ("od0
+                              id0"), or NULL */
+  const char *mclass;      /* the mismatch class of the divergence ("wr"),
+                              or NULL */
+} gtkw_compare;
+
+/* Returns 0 and, appended to *out, the signals of a merged FST that its
+ * save file uses: both sides' signals of PE scope pe_scope, the RTL's
+ * clock, the array's mismatch signals and the PE's; -1 with the reason in
+ * msg. */
+int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signals *out, char *msg,
+                         size_t msgsz);
+
+/* Returns 0 after writing the save file `path` of a merged FST
+ * atomically: the view of c->view (window, marker, panes), then groups:
+ * the divergence (the PE's mismatch signals, the FU's instruction, its
+ * operands and result in hex and signed decimal, the registers, the hop
+ * ports' valid bits, the FU's pc), the PE's event ports, its registers and state, the
+ * array's mismatch signals; each signal a pair, the model's (expected)
+ * above the RTL's (actual). -1 with the reason in msg. */
+int gtkw_compare_write(const char *path, const gtkw_compare *c, const gtkw_signals *sigs, char *msg,
+                       size_t msgsz);
 
 #ifdef __cplusplus
 }

@@ -11,10 +11,18 @@
 // events of that cycle, sampled before the clock edge that ends it), turns
 // them into trace.md lines and writes them sorted canonically; faults that
 // are relations between events (wconflict, leftover) are formed here from
-// the same ports. The trace states where cycle 0 lies in the FST
-// (`# fst t0=T period=2`, docs/trace.md): cycle t's clock-low dump is at
-// time t0 + 2t. --fst-window dumps only cycles FROM..TO (times keep
-// counting, so t0 stays valid).
+// the same ports.
+//
+// Time in the FST is in cycles (docs/trace.md "Time of a cycle in the
+// FST"): one clock cycle is 1 ns, and the rising edge that starts cycle t
+// is at t ns, so GTKWave's time axis reads cycle numbers. The Verilated
+// model's time precision (Verilator's default timescale 1ps/1ps) is the
+// FST's unit, so a cycle is 1000 units: cycle t is dumped at t*1000 (clock
+// high: the registers after cycle t-1, the event ports of cycle t) and at
+// t*1000 + 500 (clock low). Reset and stream loading come before cycle 0
+// and are not dumped. The trace states the time base (`# fst t0=0
+// period=1000`). --fst-window dumps only cycles FROM..TO at the same
+// times.
 //
 // --trace-stream FILE (a pipe, e.g. /dev/fd/3) streams the same trace while
 // the simulation runs, flushed after every cycle, for a lockstep checker
@@ -31,6 +39,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -134,19 +143,26 @@ int load_stream(const char *path, std::vector<uint32_t> &w, size_t &bytes) {
 struct Sim {
   Vtcpa_top *top;
   VerilatedFstC *fst = nullptr;
-  bool dumping = true;  // false outside the --fst-window
-  uint64_t time = 0;
+  uint64_t unit = 1000;           // FST time units per cycle (1 ns)
+  long cycle = -1;                // the cycle being clocked; < 0: reset, loading
+  long from = 0, to = LONG_MAX;   // the cycles dumped (--fst-window)
 
-  // Advances one clock cycle (falling then rising edge), dumping both.
+  // Returns true when cycle t is dumped into the FST.
+  bool dumps(long t) const { return fst && cycle >= 0 && t >= from && t <= to; }
+  // Dumps the start of cycle 0 (its rising edge, time 0) when in the window.
+  void begin() {
+    cycle = 0;
+    if (dumps(0)) fst->dump(0);
+  }
+  // Advances one clock cycle (falling then rising edge); in the cycles
+  // dumped, the clock-low half at cycle + 1/2 and the next rising edge.
   void tick() {
     top->clk_i = 0;
     top->eval();
-    if (fst && dumping) fst->dump(time);
-    time++;
+    if (dumps(cycle)) fst->dump((uint64_t)cycle * unit + unit / 2);
     top->clk_i = 1;
     top->eval();
-    if (fst && dumping) fst->dump(time);
-    time++;
+    if (dumps(cycle) || dumps(cycle + 1)) fst->dump((uint64_t)(cycle + 1) * unit);
   }
   // Settles the combinational outputs of the current cycle (clock low).
   void settle() {
@@ -205,6 +221,15 @@ int feed_stream(Sim &sim, const std::vector<uint32_t> &w, long gaps) {
   return t->run_o ? 0 : 5;  // no start without an error: a length problem
 }
 
+// Returns the FST time units in one cycle of 1 ns for a time precision of
+// 10^prec s (Verilator's timeprecision, -12 for 1 ps); 2 (half cycles, no
+// longer nanoseconds) when the precision is coarser than 100 ps.
+uint64_t fst_cycle_units(int prec) {
+  uint64_t u = 1;
+  for (int p = prec; p < -9; p++) u *= 10;
+  return u >= 10 ? u : 2;
+}
+
 volatile std::sig_atomic_t g_term = 0;  // SIGTERM received
 
 // Records a SIGTERM; the cycle loop stops at its next cycle.
@@ -246,7 +271,8 @@ int main(int argc, char **argv) {
     sim.top->trace(sim.fst, 99);
     sim.fst->open(o.fst);
   }
-  sim.dumping = o.win_from < 0;  // a window starts at a cycle >= 0
+  sim.unit = fst_cycle_units(Verilated::threadContextp()->timeprecision());
+  if (o.win_from >= 0) sim.from = o.win_from, sim.to = o.win_to;
   sim.top->rst_ni = 0;
   sim.top->cfg_valid_i = 0;
   for (int k = 0; k < 3; k++) sim.tick();
@@ -268,8 +294,9 @@ int main(int argc, char **argv) {
   snprintf(line, sizeof line, "# tcpa-trace 1 fp=0x%016llx\n# engine tcpa-rtl\n",
            (unsigned long long)TCPA_ARCH_FINGERPRINT);
   out += line;
-  snprintf(line, sizeof line, "# fst t0=%llu period=2\n", (unsigned long long)sim.time);
+  snprintf(line, sizeof line, "# fst t0=0 period=%llu\n", (unsigned long long)sim.unit);
   out += line;
+  sim.begin();
   const int npe = TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS;
   std::vector<uint32_t> prev_sig(npe, 0);
   bool fault = false, done = false;
@@ -280,7 +307,7 @@ int main(int argc, char **argv) {
       stopped = "SIGTERM";
       break;
     }
-    if (o.win_from >= 0) sim.dumping = t >= o.win_from && t <= o.win_to;
+    sim.cycle = t;
     sim.settle();
     std::vector<rtl_event> ev;
     for (int p = 0; p < npe; p++) {

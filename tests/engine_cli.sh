@@ -369,10 +369,11 @@ EOF
   [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" &&
     grep -q "^differing 0 of 8 output elements" "$tmp/e/diff.txt"
   check "cosim divergence: bits.txt holds the real RTL's outputs from that rerun (= refimpl; only the trace was changed)" $?
-  t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/e/rtl.trace")
+  read -r t0 per < <(sed -n 's/^# fst t0=\([0-9]*\) period=\([0-9]*\)$/\1 \2/p' "$tmp/e/rtl.trace")
+  per=${per:-1000}
   marker=$(sed -n 's/^\*[-0-9.e]* \([0-9]*\) .*/\1/p' "$tmp/e/divergence.gtkw")
-  [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + 2 * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
-  check "divergence.gtkw: dump file rtl.fst, marker at t0 + 2c = $t0 + 2*$c ($marker)" $?
+  [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + per * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
+  check "divergence.gtkw: dump file rtl.fst, marker at t0 + period*c = $t0 + $per*$c ($marker)" $?
   if ! command -v fst2vcd >/dev/null; then
     skip "fst2vcd missing (gtkwave package)"
   else
@@ -381,14 +382,14 @@ EOF
     awk '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
          $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5 ($6 ~ /^\[/ ? $6 : "") }' "$tmp/w.vcd" |
       sort -u > "$tmp/vars"
-    grep -v '^[[*@-]' "$tmp/e/divergence.gtkw" | sort -u > "$tmp/named"
+    grep -v '^[[*@^-]' "$tmp/e/divergence.gtkw" | sed 's/^+{[^}]*} //' | sort -u > "$tmp/named"
     missing=$(comm -23 "$tmp/named" "$tmp/vars" | head -3 | tr '\n' ' ')
     [ -s "$tmp/named" ] && [ -z "$missing" ] && grep -q "g_row\[0\].g_col\[0\].u_pe\." "$tmp/named"
     st=$?
     check "divergence.gtkw: $(wc -l < "$tmp/named") signals, all in the FST, PE (0,0)'s among them${missing:+ (missing: $missing)}" $st
     lo=$(grep '^#[0-9]' "$tmp/w.vcd" | head -1 | tr -d '#') hi=$(grep '^#[0-9]' "$tmp/w.vcd" | tail -1 | tr -d '#')
-    w0=$((${t0:-0} + 2 * (c > 5 ? c - 5 : 0))) w1=$((${t0:-0} + 2 * (c + 5) + 1))
-    [ -n "$lo" ] && [ "$lo" -ge $w0 ] && [ "$hi" -le $w1 ] && [ "$hi" -gt $((${t0:-0} + 2 * c)) ]
+    w0=$((${t0:-0} + per * (c > 5 ? c - 5 : 0))) w1=$((${t0:-0} + per * (c + 6)))
+    [ -n "$lo" ] && [ "$lo" -ge $w0 ] && [ "$hi" -le $w1 ] && [ "$hi" -gt $((${t0:-0} + per * c)) ]
     check "rtl.fst holds only the window: times $lo..$hi within $w0..$w1" $?
   fi
 fi

@@ -1,12 +1,15 @@
 # fst_events.awk: checks trace events against a VCD (fst2vcd of the
 # model's or the RTL's FST). Input 1: the trace; input 2: the VCD. Cycle t
-# is at VCD time t0 + 2t (clock low) and t0 + 2t + 1 (clock high), t0 from
-# the trace's `# fst t0=T period=2` line (the RTL harness writes it; 0
-# without). For `wr R,C F REG V` at cycle t: bit F of dbg_wr_o is 1 and
-# slice F of dbg_wr_val_o is V at 2t; when REG is rdK, u_regfile.rd_q[K]
-# at 2t+1 equals V; when odK, od_q[K] at 2t+1 equals V (the higher FU's
-# write of a cycle wins, as in the RTL); for `issue R,C F P` at cycle t: bit
-# F of dbg_issue_o is 1 and slice F of dbg_pc_o is P at 2t. Signal names
+# runs from VCD time t0 + t*P (its rising edge) to t0 + (t+1)*P, the clock
+# low from t0 + t*P + P/2, t0 and P from the trace's `# fst t0=T period=P`
+# line (the RTL harness writes it; without it 0 and 1000, the model's 1 ns
+# per cycle: docs/trace.md "Time of a cycle in the FST"). For
+# `wr R,C F REG V` at cycle t: bit F of dbg_wr_o is 1 and slice F of
+# dbg_wr_val_o is V at mid-cycle t0 + t*P + P/2; when REG is rdK,
+# u_regfile.rd_q[K] at the next edge t0 + (t+1)*P equals V; when odK,
+# od_q[K] there equals V (the higher FU's write of a cycle wins, as in the
+# RTL); for `issue R,C F P` at cycle t: bit F of dbg_issue_o is 1 and slice
+# F of dbg_pc_o is P at mid-cycle. Signal names
 # are the RTL's (docs/rtl.md "Signal names"). Prints "checked N bad M" and
 # the first bad ones.
 function hex2bin(h,   s, i, d, b, k) {
@@ -41,16 +44,21 @@ function settle(T,   i, id, v) {
   }
 }
 FNR == NR {
-  if ($1 == "#" && $2 == "fst") { for (i = 3; i <= NF; i++) if ($i ~ /^t0=/) t0 = substr($i, 4) + 0 }
+  if (!per) per = 1000
+  if ($1 == "#" && $2 == "fst") for (i = 3; i <= NF; i++) {
+    if ($i ~ /^t0=/) t0 = substr($i, 4) + 0
+    if ($i ~ /^period=/) per = substr($i, 8) + 0
+  }
   if ($0 ~ /^#/) next
   split($3, rc, ","); pe = "TOP.tcpa_top.g_row[" rc[1] "].g_col[" rc[2] "].u_pe."
-  if ($2 == "wr") { want(t0 + 2 * $1, pe "dbg_wr_o", $4, 1, "1"); want(t0 + 2 * $1, pe "dbg_wr_val_o", 32 * $4, 32, hex2bin($6)) }
-  if ($2 == "wr" && $5 ~ /^rd/) want(t0 + 2 * $1 + 1, pe "u_regfile.rd_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
-  if ($2 == "wr" && $5 ~ /^od/) want(t0 + 2 * $1 + 1, pe "od_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
+  mid = t0 + $1 * per + int(per / 2); edge = t0 + ($1 + 1) * per
+  if ($2 == "wr") { want(mid, pe "dbg_wr_o", $4, 1, "1"); want(mid, pe "dbg_wr_val_o", 32 * $4, 32, hex2bin($6)) }
+  if ($2 == "wr" && $5 ~ /^rd/) want(edge, pe "u_regfile.rd_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
+  if ($2 == "wr" && $5 ~ /^od/) want(edge, pe "od_q[" substr($5, 3) + 0 "]", 0, 32, hex2bin($6))
   if ($2 == "issue") {
-    want(t0 + 2 * $1, pe "dbg_issue_o", $4, 1, "1")
+    want(mid, pe "dbg_issue_o", $4, 1, "1")
     p = $5 + 0; s = ""; for (k = 0; k < 8; k++) { s = (p % 2) s; p = int(p / 2) }
-    want(t0 + 2 * $1, pe "dbg_pc_o", 8 * $4, 8, s)
+    want(mid, pe "dbg_pc_o", 8 * $4, 8, s)
   }
   next
 }

@@ -12,10 +12,14 @@
 #     width (the model writes a subset: no FIFO buffers, pipelines, ...);
 #   - values: rd1 of PE (0,1) after the cycle of its first write (a `wr`
 #     event of the trace) is the written value in both FSTs, at the same
-#     cycle; every per-register signal (rd, od, fd and id heads, pc) has
-#     the same value in both FSTs after every cycle of the run;
+#     cycle; every per-register signal (rd, od, fd and id heads, pc) and
+#     every FU's instruction and operands (`word`, `val`) has the same value
+#     in both FSTs after every cycle of the run;
 #   - the trace's rd/od writes and issues are in the RTL's FST at their
-#     times (tests/fst_events.awk, t0 from the trace), as in the model's;
+#     times, cycle t from t ns to t+1 ns (tests/fst_events.awk, t0 and the
+#     period from the trace), as in the model's;
+#   - the time base: the trace says `# fst t0=0 period=1000`, both FSTs
+#     are in ps (1 ns per cycle), the RTL's clock rises at every whole ns;
 #   - the sampler sees a difference: a model FST of another program differs.
 # Prints TAP lines.
 set -u
@@ -37,15 +41,16 @@ vars() {
        $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; print v "." $5, $3 }' "$1" | sort -u
 }
 # sample VCD T0 CYCLES: `CYCLE NAME VALUE` for every per-register signal
-# (REGS below) at the clock-high time t0 + 2t + 1 of cycles 0..CYCLES-1
-# (VALUE binary without leading zeros).
-REGS='u_pe\.(u_regfile\.rd_q\[[0-9]+\]|od_q\[[0-9]+\]|g_fd\[[0-9]+\]\.u_fd\.head_o|g_fifo\[[0-9]+\]\.u_fifo\.head_o|g_fu\[[0-9]+\]\.u_fu\.pc_q)$'
+# (REGS below) after each of cycles 0..CYCLES-1, at the rising edge that
+# ends cycle t, t0 + (t+1)*1000 (1 ns per cycle, docs/trace.md; VALUE
+# binary without leading zeros).
+REGS='u_pe\.(g_fu\[[0-9]+\]\.u_fu\.(word|val)|u_regfile\.rd_q\[[0-9]+\]|od_q\[[0-9]+\]|g_fd\[[0-9]+\]\.u_fd\.head_o|g_fifo\[[0-9]+\]\.u_fifo\.head_o|g_fu\[[0-9]+\]\.u_fu\.pc_q)$'
 sample() {
   awk -v t0="$2" -v cycles="$3" -v re="$REGS" '
     function norm(b) { sub(/^0+/, "", b); return b == "" ? "0" : b }
     function out(T,   t, i) {
-      if (T < t0 + 1 || (T - t0) % 2 != 1) return
-      t = (T - t0 - 1) / 2
+      if (T < t0 + 1000 || (T - t0) % 1000 != 0) return
+      t = (T - t0) / 1000 - 1
       if (t >= cycles + 0) return
       for (i = 1; i <= ns; i++) print t, sel[i], norm(cur[sid[i]])
     }
@@ -131,16 +136,23 @@ lines=$(wc -l <"$tmp/m.s") nsig=$(awk '{ print $2 }' "$tmp/m.s" | sort -u | wc -
 diffs=$(diff "$tmp/m.s" "$tmp/r.s" | grep '^[<>]' | head -4 | tr '\n' ' ')
 [ "${cycles:-0}" -gt 10 ] && [ "$nsig" -ge "$want" ] && [ "$lines" -eq $((cycles * nsig)) ] && cmp -s "$tmp/m.s" "$tmp/r.s"
 st=$?
-check "every per-register signal ($nsig, all PEs of the array) after each of the ${cycles:-?} cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $st
+check "every per-register signal and FU word and val ($nsig, all PEs of the array) after each of the ${cycles:-?} cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $st
 
 res=$(awk -f tests/fst_events.awk "$tmp/r/rtl.trace" "$tmp/r.vcd" | tail -1)
 set -- $res
 [ "${2:-0}" -gt 100 ] && [ "${4:-1}" -eq 0 ]
-check "rtl.fst: the trace's writes (rd_q[K], od_q[K], dbg_wr_val_o) and issues at t0 + 2t (+1) ($res)" $?
+check "rtl.fst: the trace's writes (rd_q[K], od_q[K], dbg_wr_val_o) and issues in cycle t's nanosecond t..t+1 ($res)" $?
 res=$(awk -f tests/fst_events.awk "$tmp/m/model.trace" "$tmp/m.vcd" | tail -1)
 set -- $res
 [ "${2:-0}" -gt 100 ] && [ "${4:-1}" -eq 0 ]
-check "model.fst: the same checks at 2t (+1) ($res)" $?
+check "model.fst: the same checks at the same times ($res)" $?
+
+# the time base: 1 ns per cycle, the rising edge of cycle t at t ns
+fl=$(grep -m1 '^# fst ' "$tmp/r/rtl.trace")
+ts_r=$(awk '/^\$timescale/ { getline; print $1; exit }' "$tmp/r.vcd") ts_m=$(awk '/^\$timescale/ { getline; print $1; exit }' "$tmp/m.vcd")
+clk=$(awk '$1 == "$var" && $5 == "clk_i" && !id { id = $4 } /^#[0-9]/ { T = substr($1, 2) + 0 } id && $0 == "1" id && T > 0 { print T; n++ } n == 3 { exit }' "$tmp/r.vcd" | tr '\n' ' ')
+[ "$fl" = "# fst t0=0 period=1000" ] && [ "$ts_r" = 1ps ] && [ "$ts_m" = 1ps ] && [ "$clk" = "1000 2000 3000 " ]
+check "time base: '$fl', timescales $ts_r and $ts_m, the RTL's clock rises at ${clk}ps (cycles 1, 2, 3)" $?
 
 # the comparison sees a difference: another program's registers
 "$TCPA" run regress/programs/matmul.pla --param N=2 --param M=2 --param K=2 --pes 2x2 --seed 4 \

@@ -181,8 +181,8 @@ for spec in "pc3.w2:0x00000002" "pc2.w0:0x00000040" "delay_col:0x00000001" "data
   read -r _ stop mcyc rcyc < <(grep '^stop ' "$c/verdict")
   [ "$stop" = "${want%% *}" ] && [ "$rcyc" -eq $((stop + 1)) ] && [ "$mcyc" -eq $((stop + 1)) ]
   check "fault $field: both sides stopped at the divergence (cycle $stop; RTL ran $rcyc cycles, model $mcyc)" $?
-  t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$c/rtl.trace")
-  [ -n "$t0" ] && grep -qx "fst $t0 2" "$c/verdict"
+  read -r t0 per < <(sed -n 's/^# fst t0=\([0-9]*\) period=\([0-9]*\)$/\1 \2/p' "$c/rtl.trace")
+  [ -n "$t0" ] && grep -qx "fst $t0 $per" "$c/verdict"
   check "fault $field: cycle 0 lies where tcpa-rtl's FST has it (t0 $t0)" $?
   cmp -s "$c/cosim.report" "$c/sc.report"
   check "fault $field: the report equals cosim-check's, line for line (unit, events, context)" $?
@@ -216,12 +216,13 @@ check "tcpa run --engine systemc on a corrupted stream: exit 1 ($st), divergence
 [ "$(ref_outputs_engine "$tmp/run")" = rtl ] && [ -s "$tmp/run/bits.txt" ] && [ -s "$tmp/run/ref/bits.txt" ] &&
   grep -Eq '^differing [0-9]+ of 8 output elements$' "$tmp/run/diff.txt"
 check "tcpa run --engine systemc on a corrupted stream: bits.txt (the RTL's, from the rerun), ref/bits.txt, diff.txt ($(head -1 "$tmp/run/diff.txt" 2>/dev/null))" $?
-t0=$(sed -n 's/^# fst t0=\([0-9]*\) period=2$/\1/p' "$tmp/f-pc3.w2/rtl.trace")
+read -r t0 per < <(sed -n 's/^# fst t0=\([0-9]*\) period=\([0-9]*\)$/\1 \2/p' "$tmp/f-pc3.w2/rtl.trace")
+t0=${t0:-0} per=${per:-1000}
 [ -s "$tmp/run/rtl.fst" ] && [ -s "$tmp/run/divergence.gtkw" ] &&
-  grep -q "marker at time $((t0 + 2 * cyc)) = cycle $cyc" "$tmp/run/divergence.txt" &&
-  grep -q "marker at time $((t0 + 2 * cyc)) = cycle $cyc" "$tmp/run.err" &&
-  grep -q "^\*[0-9.]* $((t0 + 2 * cyc)) " "$tmp/run/divergence.gtkw"
-check "the waveform around it, as for cosim: rtl.fst, divergence.gtkw with the marker at time $((t0 + 2 * cyc))" $?
+  grep -q "marker at time $((t0 + per * cyc)) = cycle $cyc" "$tmp/run/divergence.txt" &&
+  grep -q "marker at time $((t0 + per * cyc)) = cycle $cyc" "$tmp/run.err" &&
+  grep -q "^\*[-0-9.]* $((t0 + per * cyc)) " "$tmp/run/divergence.gtkw"
+check "the waveform around it, as for cosim: rtl.fst, divergence.gtkw with the marker at time $((t0 + per * cyc))" $?
 TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2 --param N=8 --seed 3 \
   --out-dir "$tmp/run" >/dev/null 2>&1 && [ ! -e "$tmp/run/divergence.txt" ] &&
   [ ! -e "$tmp/run/divergence.gtkw" ] && [ ! -e "$tmp/run/rtl.fst" ] && [ ! -e "$tmp/run/diff.txt" ] &&

@@ -16,6 +16,17 @@
 #     FU's and register's signals (docs/rtl.md "Signal names"); GTKWave
 #     finds every one of them in rtl.fst, and the registers among them in
 #     model.fst (the same names);
+#   - divergence.txt decodes the divergent instruction in both engines with
+#     its operands (the poked immediate: #1 in the model, #3 in the RTL);
+#     compare.fst holds rtl, model and mismatch scopes, mismatch.KIND first
+#     1 at the divergence cycle (1 ns per cycle); wave --compare opens it;
+#     a clean rtl run and a clean model run agree in it everywhere;
+#   - with the RTL mutants build: max(x, -5) on 1x2 with mutant 1 (an
+#     immediate read as 0) reports 'max od0, id0, #-5' with operand b -5
+#     and 0; mutant 17 (a pop divergence) the instruction issued then;
+#   - a person's view: GTKWave under Xvfb (1600x1000) on compare.fst, a
+#     screenshot of its window found by title (xwd), the marker at the
+#     divergence, the FU's instruction pair among the first rows;
 #   - the bundle: repro.sh, command.txt (the command line, seed), program,
 #     architecture, inputs, .sym (instantiates to the bundle's stream),
 #     stream, .gtkw; copied elsewhere, `sh repro.sh` reruns the same run from
@@ -137,7 +148,8 @@ else
   check "GTKWave (Xvfb) loads model.fst with the same save file: $facs facilities, $shown of its signals shown by name" $?
   # the focus group: the signals between `-divergence: UNIT` and its close
   unit=$(sed -n 's/^-divergence: //p' "$D/divergence.gtkw" | head -1)
-  sed -n '/^-divergence: /,/^-divergence: /p' "$D/divergence.gtkw" | grep '^TOP\.' > "$tmp/focus"
+  sed -n '/^-divergence: /,/^-divergence: /p' "$D/divergence.gtkw" | sed -n 's/^\(+{[^}]*} \)\{0,1\}\(TOP\..*\)/\2/p' |
+    sort -u > "$tmp/focus"
   lost=""
   while read -r sgn; do
     grep -qF " $sgn " "$tmp/gw.rtl.out" || lost="$lost rtl:$sgn"
@@ -152,6 +164,139 @@ else
   st=$?
   nf=$(wc -l < "$tmp/focus") eg=$(grep -m1 -o 'u_pe\..*' "$tmp/focus")
   check "divergence.gtkw opens with the divergent unit ($unit: $nf signals, e.g. $eg), GTKWave shows each of them from both FSTs${lost:+ (not shown:$lost)}" $st
+fi
+
+# -- the divergent instruction, model and RTL side by side ---------------------------
+# The poke flips bit 1 of the immediate of the first program word whose w2
+# (immediate) is 1: the model runs `... #1`, the RTL `... #3`.
+c=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$D/divergence.txt")
+insn_m=$(sed -n 's/^    model: *//p' "$D/divergence.txt") insn_r=$(sed -n 's/^    RTL: *//p' "$D/divergence.txt")
+[ -n "$c" ] && grep -q "^  instruction: *FU [0-9]*, issued in cycle" "$D/divergence.txt" &&
+  [ "${insn_m% #1}" != "$insn_m" ] && [ "${insn_r% #3}" = "${insn_m% #1}" ] &&
+  grep -q "^      operands: .* = #1 = 0x00000001 (1)" "$D/divergence.txt" &&
+  grep -q "^      operands: .* = #3 = 0x00000003 (3)" "$D/divergence.txt" &&
+  [ "$(grep -c '^      result: ' "$D/divergence.txt")" = 2 ]
+check "divergence.txt: the instruction decoded in both engines (model '$insn_m', RTL '$insn_r'), operands (#1 and #3) and results" $?
+grep -qx "[0-9A-F]\{32\} ${insn_r:-none}" "$D/divergence-insn.txt" &&
+  grep -q "^\^1 .*/divergence-insn.txt$" "$D/divergence.gtkw" && grep -q "^@2022$" "$D/divergence.gtkw"
+check "divergence-insn.txt decodes rtl.fst's instruction words ('$insn_r' among them); divergence.gtkw shows the FU's word through it" $?
+[ -s "$D/compare.fst" ] && [ -s "$D/compare.gtkw" ] && grep -q "^  side by side: *gtkwave $D/compare.fst $D/compare.gtkw" "$D/divergence.txt" &&
+  [ -s "$D/repro/compare.fst" ]
+check "cosim at the divergence: compare.fst and compare.gtkw (also in repro/), named in the report" $?
+# first_one VCD SCOPE NAME: the first time the 1-bit NAME directly in SCOPE (a dotted path) is 1
+first_one() {
+  awk -v want="$2.$3" '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+    $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; if (v "." $5 == want) id = $4 }
+    /^#[0-9]/ { T = substr($1, 2) } id != "" && $0 == "1" id { print T; exit }' "$1"
+}
+# has_var VCD SCOPE NAME: 0 when the VCD declares NAME directly in SCOPE
+has_var() {
+  awk -v want="$2.$3" '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+    $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; if (v "." $5 == want) f = 1 }
+    END { exit !f }' "$1"
+}
+if command -v fst2vcd >/dev/null; then
+  fst2vcd "$D/compare.fst" >"$tmp/c.vcd" 2>/dev/null
+  tops=$(awk '$1 == "$scope" && d == 0 { printf "%s ", $3 } $1 == "$scope" { d++ } $1 == "$upscope" { d-- }' "$tmp/c.vcd")
+  kind=$(sed -n 's/^  event: *\([a-z]*\) .*/\1/p' "$D/divergence.txt")
+  fm=$(first_one "$tmp/c.vcd" mismatch "$kind") fa=$(first_one "$tmp/c.vcd" mismatch any)
+  [ "$tops" = "rtl model mismatch " ] && [ -n "$kind" ] && [ "$fm" = "$((c * 1000))" ] && [ "$fa" = "$fm" ] &&
+    grep -q ' insn \$end' "$tmp/c.vcd" && grep -q ' op_b \[31:0\] \$end' "$tmp/c.vcd"
+  check "compare.fst: scopes '$tops', mismatch.$kind and mismatch.any first 1 at ${fm:-?} ps = cycle $c, insn and op_b signals" $?
+fi
+"$TCPA" wave "$D" --compare --print >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "gtkwave $D/compare.fst $D/compare.gtkw" ]
+check "wave --compare --print: gtkwave DIR/compare.fst DIR/compare.gtkw (the cosim's save file kept)" $?
+# two clean runs of the same program in one directory: they agree everywhere
+"$TCPA" run $ARGS --engine rtl --out-dir "$tmp/both" >/dev/null 2>&1
+"$TCPA" run $ARGS --engine model --out-dir "$tmp/both" >/dev/null 2>&1
+"$TCPA" wave "$tmp/both" --compare --print >"$tmp/out" 2>"$tmp/err"
+st=$?
+agree=1
+if command -v fst2vcd >/dev/null; then
+  fst2vcd "$tmp/both/compare.fst" >"$tmp/b.vcd" 2>/dev/null
+  [ -z "$(first_one "$tmp/b.vcd" mismatch any)" ] && has_var "$tmp/b.vcd" mismatch any &&
+    has_var "$tmp/b.vcd" 'mismatch.g_row[0].g_col[1]' wr || agree=0
+fi
+[ $st -eq 0 ] && [ $agree = 1 ] && grep -q "agree wherever both have values" "$tmp/err" && [ -s "$tmp/both/compare.gtkw" ] &&
+  [ "$(cat "$tmp/out")" = "gtkwave $tmp/both/compare.fst $tmp/both/compare.gtkw" ]
+check "wave --compare on a clean rtl run and a clean model run: exit $st, they agree (mismatch.any never 1), the save file written" $?
+"$TCPA" wave "$tmp/mod" --compare >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "needs both .*rtl.fst and .*model.fst" "$tmp/err"
+check "wave --compare without rtl.fst: exit 2 naming both files" $?
+
+# -- a person's view: GTKWave on compare.fst under Xvfb, a screenshot ------------------
+if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null || ! command -v xwd >/dev/null ||
+   ! command -v xwdtopnm >/dev/null; then
+  skip "xvfb-run, gtkwave, xwd or netpbm missing (scripts/setup.sh installs xvfb, gtkwave, x11-apps, netpbm)"
+else
+  printf '%s\n' 'puts "marker [gtkwave::getMarker]"' 'puts "dumpfile [gtkwave::getDumpFileName]"' \
+    'puts "displayed [gtkwave::getDisplayedSignals]"' > "$tmp/info.tcl"
+  printf '#!/bin/sh\nexec gtkwave "$@" --script %s/info.tcl\n' "$tmp" > "$tmp/gwc.sh"
+  # shot.sh: GTKWave as `tcpa wave --compare` starts it, then a screenshot of
+  # its window, found by its title (xwd -name fails when no window has it)
+  {
+    echo '#!/bin/sh'
+    echo "TCPA_GTKWAVE=$tmp/gwc.sh \"$TCPA\" wave \"$D\" --compare >\"$tmp/shot.out\" 2>\"$tmp/shot.err\" &"
+    echo 'pid=$!'
+    echo "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do"
+    echo "  sleep 1"
+    echo "  xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\" 2>/dev/null && break"
+    echo "done"
+    echo "sleep 3"
+    echo "xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\""
+    echo 'st=$?'
+    echo 'kill $pid'
+    echo 'exit $st'
+  } > "$tmp/shot.sh"
+  chmod +x "$tmp/shot.sh" "$tmp/gwc.sh"
+  timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" "$tmp/shot.sh"
+  st=$?
+  xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmtopng > "$tmp/shot.png" 2>/dev/null
+  size=$(xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmfile | sed -n 's/.* \([0-9]*\) by \([0-9]*\) .*/\1x\2/p')
+  bad=$(grep -viE "gtk-|glib|dbus|dbind|accessibility|fontconfig|dconf" "$tmp/shot.err" |
+    grep -iE "error|could not|cannot|warning|failed|not found|unknown" | head -2 | tr '\n' ' ')
+  [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/shot.png")" -gt 20000 ] && [ -z "$bad" ]
+  check "GTKWave (Xvfb 1600x1000) shows a window titled 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
+  pe=$(sed -n 's/^lockstep: DIVERGENCE at cycle [0-9]*, PE (\([0-9]*\),\([0-9]*\)).*/g_row[\1].g_col[\2]/p' "$D/divergence.txt")
+  fu=$(sed -n 's/^  instruction: *FU \([0-9]*\),.*/\1/p' "$D/divergence.txt")
+  shown=$(sed -n 's/^displayed //p' "$tmp/shot.out")
+  first=$(echo "$shown" | tr ' ' '\n' | grep -m1 -n "u_fu.insn" | cut -d: -f1)
+  grep -q "^marker $((c * 1000))$" "$tmp/shot.out" && grep -q "^dumpfile $D/compare.fst$" "$tmp/shot.out" &&
+    [ -n "$pe" ] && [ -n "$fu" ] &&
+    echo "$shown" | grep -qF "model.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.insn rtl.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.insn" &&
+    echo "$shown" | grep -qF "model.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.op_b[31:0] rtl.TOP.tcpa_top.$pe.u_pe.g_fu[$fu].u_fu.op_b[31:0]" &&
+    [ "${first:-99}" -le 4 ]
+  check "GTKWave: marker at $((c * 1000)) ps = cycle $c, the divergent FU's instruction (model, RTL) among the first signals (row ${first:-?}), then its operands as pairs" $?
+fi
+
+# -- the issue's case: a one-line program, RTL mutant 1 (docs/rtl.md: an immediate
+# SRCB read as 0), and mutant 17 (a pop that does not shift: a pop divergence) ------
+MUT=$BUILD/rtl/mutants/tcpa-rtl
+if ! rtl_fresh "$MUT"; then
+  skip "$MUT missing or older than the RTL (make $MUT): no mutant report tests"
+else
+  MUT_ABS=$(cd "$(dirname "$MUT")" && pwd)/$(basename "$MUT")
+  printf '%s\n' 'program clamp(N) {' '  in  int32 x[N];' '  out int32 y[N];' '  par (0 <= i < N) {' \
+    '    y[i] = max(x[i], -5);' '  }' '}' > "$tmp/clamp.pla"
+  for m in 1 17; do
+    printf '#!/bin/sh\nexec %s "$@" +mutant=%s\n' "$MUT_ABS" $m > "$tmp/mut$m.sh"
+    chmod +x "$tmp/mut$m.sh"
+    TCPA_RTL=$tmp/mut$m.sh "$TCPA" run "$tmp/clamp.pla" --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/mut$m" \
+      >/dev/null 2>&1
+  done
+  R=$tmp/mut1/divergence.txt
+  grep -q "^lockstep: DIVERGENCE at cycle 2, PE (0,0)" "$R" && grep -q "^  event: *wr (FU 0 -> od0)" "$R" &&
+    [ "$(grep -c '^    \(model\|RTL\): *max od0, id0, #-5 ; br c0 ? L2 : L1$' "$R")" = 2 ] &&
+    grep -q "^      operands: .*, b = #-5 = 0xfffffffb (-5)$" "$R" && grep -q "^      operands: .*, b = #-5 = 0x00000000 (0)$" "$R" &&
+    grep -q "^      result: *0xfffffffb (-5)$" "$R" && grep -q "^      result: *0x00000000 (0)$" "$R"
+  check "mutant 1 on max(x, -5), 1x2: divergence at cycle 2, 'max od0, id0, #-5' on both sides, operand b -5 (model) and 0 (RTL), results -5 and 0" $?
+  R=$tmp/mut17/divergence.txt
+  a=$(sed -n 's/^      operands: *a = id0 = \(0x[0-9a-f]*\) .*/\1/p' "$R" | tr '\n' ' ')
+  grep -q "^  event: *pop (id0)" "$R" && grep -q "^  instructions: *issued by PE (0,0) in cycle" "$R" &&
+    [ "$(grep -c '^    \(model\|RTL\): *max od0, id0, #-5' "$R")" = 2 ] && [ "$(echo $a | wc -w)" = 2 ] &&
+    [ "${a%% *}" != "$(echo $a | cut -d' ' -f2)" ] && grep -q "^+{model op_a id0} " "$tmp/mut17/compare.gtkw"
+  check "mutant 17 (a pop divergence): the PE's instruction issued in that cycle on both sides, its operand a (id0) differs ($a), op_a in compare.gtkw" $?
 fi
 
 # -- the reproduction bundle --------------------------------------------------------
