@@ -8,11 +8,12 @@
 # `tcpa gen arch --seed N` (compiler/arch_gen.c), biased to edge values.
 #
 # Fast tier: two fixed edge configurations (1x1 with every register class
-# empty and every key at its minimum; a 1x16 row with 16 ports, 16 banks
-# and the largest FIFOs) and one random seed. Full tier (TCPA_TIER=full):
+# empty and every key at its minimum; a 1x16 row with 16 ports, 16 banks,
+# 8 od and 1024-word FIFOs) and one random seed. Full tier (TCPA_TIER=full):
 # 20 random seeds, every fixed edge configuration, and one small random
-# configuration that fits bitextract built and run in cosim (its harness
-# through the harness cache). Seeds are printed; LINT_SEEDS="S1 S2 ..."
+# configuration that fits bitextract (the first seed from a random base
+# whose C-model run passes) built and run in cosim (its harness through the
+# harness cache). Seeds are printed; LINT_SEEDS="S1 S2 ..."
 # lints those seeds instead of new ones. A failing lint names the seed and
 # its first warning. Prints TAP.
 set -u
@@ -64,7 +65,7 @@ edge() {
       'rd = 0' 'fd = 0' 'fd_depth = 1' 'id = 0' 'od = 0' 'fifo_depth = 1' 'imem = 1' \
       '[latency]' 'alu = 1' 'mul = 1' 'div = 1' '[interconnect]' 'ports = 1' \
       '[gc]' 'signals = 1' 'dims = 1' 'history = 2' '[iobuf]' 'banks = 1' 'depth = 1' ;;
-    row16) printf '%s\n' '[array]' 'rows = 1' 'cols = 16' '[pe]' 'id = 32' 'od = 8' \
+    row16) printf '%s\n' '[array]' 'rows = 1' 'cols = 16' '[pe]' 'id = 2' 'od = 8' \
       'fifo_depth = 1024' 'branch_targets = 4' '[interconnect]' 'ports = 16' \
       '[iobuf]' 'banks = 16' 'depth = 2' ;;
     ports3) printf '%s\n' '[array]' 'rows = 3' 'cols = 5' '[interconnect]' 'ports = 3' ;;
@@ -96,15 +97,16 @@ for e in $edges; do
 done
 for s in $seeds; do lint_seed "$s"; done
 
-# Full tier: one small random configuration that fits bitextract on a 1x1
-# region, built (harness cache) and run in cosim against the reference.
+# Full tier: one small random configuration (at most 2 PEs) on which
+# bitextract runs on the C model on a 1x1 region, built (harness cache) and
+# run in cosim against the reference.
 if full_tier; then
   base=${COSIM_SEED:-$(new_seed)} found=
-  for i in $(seq 0 49); do
+  for i in $(seq 0 399); do  # about 1 seed in 30 fits: 400 tries all but never miss
     s=$((base + i))
-    "$TCPA" gen arch --seed "$s" --max-pes 4 >"$tmp/cosim.ini" 2>/dev/null || continue
-    if "$TCPA" compile regress/programs/bitextract.pla --arch "$tmp/cosim.ini" \
-         -o "$tmp/cosim.sym" >/dev/null 2>&1; then found=$s; break; fi
+    "$TCPA" gen arch --seed "$s" --max-pes 2 >"$tmp/cosim.ini" 2>/dev/null || continue
+    if "$TCPA" run regress/programs/bitextract.pla --engine model --arch "$tmp/cosim.ini" \
+         --pes 1x1 --param N=5 >/dev/null 2>&1; then found=$s; break; fi
   done
   echo "# cosim seed: ${found:-none} (COSIM_SEED=$base)"
   check_eval "a configuration of seeds $base.. fits bitextract" '[ -n "$found" ]'
