@@ -14,7 +14,8 @@
 # configuration that fits bitextract (the first seed from a random base
 # whose C-model run passes) built and run in cosim (its harness through the
 # harness cache). Seeds are printed; LINT_SEEDS="S1 S2 ..."
-# lints those seeds instead of new ones. A failing lint names the seed and
+# lints those seeds instead of new ones, LINT_EDGES="min ..." those edge
+# configurations, COSIM_SEED=S searches the cosim seed from S. A failing lint names the seed and
 # its first warning. Prints TAP.
 set -u
 BUILD=${BUILD:-build}
@@ -84,13 +85,13 @@ edge() {
 new_seed() { echo $(( $(date +%s) * 1000 + RANDOM % 1000 )); }
 
 if full_tier; then
-  edges="min row16 ports3 col max"
+  edges=${LINT_EDGES:-min row16 ports3 col max}
   seeds=${LINT_SEEDS:-$(for _ in $(seq 20); do new_seed; sleep 0.01; done)}
 else
-  edges="min row16"
+  edges=${LINT_EDGES:-min row16}
   seeds=${LINT_SEEDS:-$(new_seed)}
 fi
-echo "# seeds: $seeds (LINT_SEEDS=\"...\" to reproduce)"
+echo "# seeds: $seeds (LINT_SEEDS=\"...\" to reproduce); edges: $edges"
 for e in $edges; do
   edge "$e"
   lint "edge $e" "$tmp/$e.ini"
