@@ -70,4 +70,8 @@ int cli_signoff(int argc, char **argv);
  * save file (cli_wave.c). */
 int cli_wave(int argc, char **argv);
 
+/* `tcpa gen arch --seed N [--max-pes K]`: prints a random valid
+ * architecture configuration (cli_gen.c, arch_gen.h). */
+int cli_gen(int argc, char **argv);
+
 #endif

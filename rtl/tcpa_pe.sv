@@ -52,14 +52,14 @@ module tcpa_pe (
   output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_dst_o,
   output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_odmask_o,
   output logic [tcpa_pkg::NFU*32-1:0]         dbg_wr_val_o,
-  output logic [tcpa_pkg::NID-1:0]            dbg_idrd_o,
-  output logic [tcpa_pkg::NID-1:0]            dbg_idempty_o,
-  output logic [tcpa_pkg::NID*32-1:0]         dbg_idhead_o,
-  output logic [tcpa_pkg::NID-1:0]            dbg_push_o,
-  output logic [tcpa_pkg::NID*32-1:0]         dbg_push_val_o,
-  output logic [tcpa_pkg::NID-1:0]            dbg_drop_o,
-  output logic [tcpa_pkg::NFD-1:0]            dbg_fdrd_o,
-  output logic [tcpa_pkg::NFD*32-1:0]         dbg_fdval_o,
+  output logic [tcpa_pkg::NID_S-1:0]          dbg_idrd_o,
+  output logic [tcpa_pkg::NID_S-1:0]          dbg_idempty_o,
+  output logic [tcpa_pkg::NID_S*32-1:0]       dbg_idhead_o,
+  output logic [tcpa_pkg::NID_S-1:0]          dbg_push_o,
+  output logic [tcpa_pkg::NID_S*32-1:0]       dbg_push_val_o,
+  output logic [tcpa_pkg::NID_S-1:0]          dbg_drop_o,
+  output logic [tcpa_pkg::NFD_S-1:0]          dbg_fdrd_o,
+  output logic [tcpa_pkg::NFD_S*32-1:0]       dbg_fdval_o,
   output logic [tcpa_pkg::NWP-1:0]            dbg_hop_o,
   output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o
 );
@@ -68,6 +68,16 @@ module tcpa_pe (
   localparam int unsigned NFD   = tcpa_pkg::NFD;
   localparam int unsigned NID   = tcpa_pkg::NID;
   localparam int unsigned NOD   = tcpa_pkg::NOD;
+  localparam int unsigned NRD_S = tcpa_pkg::NRD_S;
+  localparam int unsigned NFD_S = tcpa_pkg::NFD_S;
+  localparam int unsigned NID_S = tcpa_pkg::NID_S;
+  localparam int unsigned NOD_S = tcpa_pkg::NOD_S;
+
+  // Returns whether index idx names one of the n registers of a class (n may
+  // be 0: a function, not a comparison with a constant 0, keeps the lint quiet).
+  function automatic logic in_class(input logic [31:0] idx, input int unsigned n);
+    in_class = idx < n;
+  endfunction
   localparam int unsigned NWP   = tcpa_pkg::NWP;
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned NSRC  = tcpa_pkg::NSRC;
@@ -83,10 +93,10 @@ module tcpa_pe (
   // configuration held by the PE itself
   logic [NSINK*SW-1:0] wsel_q, wsel_d;
   // od tokens and link stage
-  logic [NOD-1:0]      odtok_q, odtok_d;
-  (* mem2reg *) logic [31:0] od_q [NOD];  // Yosys: registers, not a memory
-  (* mem2reg *) logic [31:0] od_d [NOD];
-  logic [NOD*32-1:0]   odval;
+  logic [NOD_S-1:0]    odtok_q, odtok_d;
+  (* mem2reg *) logic [31:0] od_q [NOD_S];  // Yosys: registers, not a memory
+  (* mem2reg *) logic [31:0] od_d [NOD_S];
+  logic [NOD_S*32-1:0] odval;
   logic [NWP-1:0]      link_q, link_d;
   logic [NWP*32-1:0]   linkv_q, linkv_d;
 
@@ -98,12 +108,12 @@ module tcpa_pe (
   logic [NFU*8-1:0]    fdst, fodm;
   logic [NFU*32-1:0]   fval;
 
-  logic [NRD*32-1:0]   rdv;
-  logic [NFD*32-1:0]   fdv;
-  logic [NID*32-1:0]   head;
-  logic [NID-1:0]      empty, idrd, drop;
-  logic [NFD-1:0]      fdrd, fdwe;
-  logic [NFD*32-1:0]   fdwd;
+  logic [NRD_S*32-1:0] rdv;
+  logic [NFD_S*32-1:0] fdv;
+  logic [NID_S*32-1:0] head;
+  logic [NID_S-1:0]    empty, idrd, drop;
+  logic [NFD_S-1:0]    fdrd, fdwe;
+  logic [NFD_S*32-1:0] fdwd;
   logic [NFU-1:0]      rdwe;
   logic [NFU*5-1:0]    rdwi;
   logic [NSRC-1:0]     srcv;
@@ -189,17 +199,17 @@ module tcpa_pe (
       for (int unsigned k = 0; k < 3; k++) begin
         case ({29'd0, fsrc[f*24 + k*8 + 5 +: 3]})
           tcpa_isa_pkg::CLS_RD:
-            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NRD)
-              fsrcv[f*96 + k*32 +: 32] = rdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NRD)*32 +: 32];
+            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NRD))
+              fsrcv[f*96 + k*32 +: 32] = rdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NRD_S)*32 +: 32];
           tcpa_isa_pkg::CLS_FD:
-            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NFD) begin
-              fsrcv[f*96 + k*32 +: 32] = fdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NFD)*32 +: 32];
-              fdrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NFD] = 1'b1;
+            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NFD)) begin
+              fsrcv[f*96 + k*32 +: 32] = fdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S)*32 +: 32];
+              fdrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S] = 1'b1;
             end
           tcpa_isa_pkg::CLS_ID:
-            if ({27'd0, fsrc[f*24 + k*8 +: 5]} < NID) begin
-              fsrcv[f*96 + k*32 +: 32] = head[({27'd0, fsrc[f*24 + k*8 +: 5]} % NID)*32 +: 32];
-              idrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NID] = 1'b1;
+            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NID)) begin
+              fsrcv[f*96 + k*32 +: 32] = head[({27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S)*32 +: 32];
+              idrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S] = 1'b1;
             end
           default: ;
         endcase
@@ -214,7 +224,7 @@ module tcpa_pe (
     fdwe = '0;
     fdwd = '0;
     odtok_d = '0;
-    for (int unsigned k = 0; k < NOD; k++) od_d[k] = od_q[k];
+    for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
     for (int unsigned f = 0; f < NFU; f++) begin
       rdwi[f*5 +: 5] = fdst[f*8 +: 5];
 `ifdef TCPA_MUTANTS
@@ -223,12 +233,12 @@ module tcpa_pe (
 `endif
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
-          {27'd0, fdst[f*8 +: 5]} < NFD) begin
-        fdwe[{27'd0, fdst[f*8 +: 5]} % NFD] = 1'b1;
-        fdwd[({27'd0, fdst[f*8 +: 5]} % NFD)*32 +: 32] = fval[f*32 +: 32];
+          in_class({27'd0, fdst[f*8 +: 5]}, NFD)) begin
+        fdwe[{27'd0, fdst[f*8 +: 5]} % NFD_S] = 1'b1;
+        fdwd[({27'd0, fdst[f*8 +: 5]} % NFD_S)*32 +: 32] = fval[f*32 +: 32];
       end
-      for (int unsigned k = 0; k < NOD; k++) begin
-        if (fwb[f] && fodm[f*8 + k]) begin
+      for (int unsigned k = 0; k < NOD_S; k++) begin
+        if (fwb[f] && fodm[f*8 + k] && in_class(k, NOD)) begin
           odtok_d[k] = 1'b1;
           od_d[k] = fval[f*32 +: 32];
         end
@@ -237,7 +247,7 @@ module tcpa_pe (
 `ifdef TCPA_MUTANTS
     // mutant 14: dropped register enable: od values are never updated
     if (mutant == 32'd14) begin
-      for (int unsigned k = 0; k < NOD; k++) od_d[k] = od_q[k];
+      for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
     end
 `endif
   end
@@ -264,12 +274,27 @@ module tcpa_pe (
     );
   end
 
-  // wrapper: sources od tokens, then inputs; sinks id FIFOs, then outputs
-  assign srcv = {win_valid_i, odtok_q};
-  always_comb begin
-    for (int unsigned k = 0; k < NOD; k++) odval[k*32 +: 32] = od_q[k];
+  if (NFD == 0) begin : g_nofd
+    // no feedback register: the one fd slot reads as zero
+    logic unused_fd;
+    assign unused_fd = ^{fdrd, fdwe, fdwd};
+    assign fdv = 32'd0;
   end
-  assign srcd = {win_data_i, odval};
+
+  // wrapper: sources od tokens, then inputs; sinks id FIFOs, then outputs
+  // (with pe.od = 0 the one od slot is no source: odtok_q stays zero)
+  if (NOD > 0) begin : g_odsrc
+    assign srcv = {win_valid_i, odtok_q};
+    assign srcd = {win_data_i, odval};
+  end else begin : g_noodsrc
+    logic unused_od;
+    assign unused_od = ^{odtok_q, odval};
+    assign srcv = win_valid_i;
+    assign srcd = win_data_i;
+  end
+  always_comb begin
+    for (int unsigned k = 0; k < NOD_S; k++) odval[k*32 +: 32] = od_q[k];
+  end
 
   tcpa_wrapper u_wrapper (
     .sel_i        (wsel_q),
@@ -313,13 +338,13 @@ module tcpa_pe (
     if (!rst_ni) begin
       wsel_q <= '0;
       odtok_q <= '0;
-      for (int unsigned k = 0; k < NOD; k++) od_q[k] <= '0;
+      for (int unsigned k = 0; k < NOD_S; k++) od_q[k] <= '0;
       link_q <= '0;
       linkv_q <= '0;
     end else begin
       wsel_q <= wsel_d;
       odtok_q <= odtok_d;
-      for (int unsigned k = 0; k < NOD; k++) od_q[k] <= od_d[k];
+      for (int unsigned k = 0; k < NOD_S; k++) od_q[k] <= od_d[k];
       link_q <= link_d;
       linkv_q <= linkv_d;
     end
@@ -349,8 +374,19 @@ module tcpa_pe (
   assign dbg_idrd_o = idrd;
   assign dbg_idempty_o = empty;
   assign dbg_idhead_o = head;
-  assign dbg_push_o = sinkv[NID-1:0];
-  assign dbg_push_val_o = sinkd[NID*32-1:0];
+  if (NID > 0) begin : g_idpush
+    assign dbg_push_o = sinkv[NID-1:0];
+    assign dbg_push_val_o = sinkd[NID*32-1:0];
+  end else begin : g_noid
+    // no FIFO: the one id slot is empty, never pushed, popped or dropped
+    logic unused_idrd;
+    assign unused_idrd = ^idrd;
+    assign dbg_push_o = 1'b0;
+    assign dbg_push_val_o = 32'd0;
+    assign head = 32'd0;
+    assign empty = 1'b1;
+    assign drop = 1'b0;
+  end
   assign dbg_drop_o = drop;
   assign dbg_fdrd_o = fdrd;
   assign dbg_fdval_o = fdv;

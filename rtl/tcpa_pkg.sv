@@ -27,6 +27,14 @@ package tcpa_pkg;
   localparam int unsigned BANKS      = tcpa_params_pkg::IOBUF_BANKS;
   localparam int unsigned BANK_DEPTH = tcpa_params_pkg::IOBUF_DEPTH;
 
+  // slots of each register class: at least one, so that a class with no
+  // register (pe.rd = 0 ...) still declares legal vectors; slots past the
+  // count are never written and read as zero (docs/rtl.md)
+  localparam int unsigned NRD_S   = (NRD > 0) ? NRD : 1;
+  localparam int unsigned NFD_S   = (NFD > 0) ? NFD : 1;
+  localparam int unsigned NID_S   = (NID > 0) ? NID : 1;
+  localparam int unsigned NOD_S   = (NOD > 0) ? NOD : 1;
+
   // derived sizes
   localparam int unsigned NSIDE   = 4;                 // n e s w
   localparam int unsigned NWP     = NSIDE * NPORT;     // wrapper ports each way

@@ -5,40 +5,42 @@
 // the wr events). All registers are readable combinationally.
 // The registers are an unpacked array, one element per register, so that a
 // waveform names each one: rd_q[K] is rdK (docs/rtl.md "Signal names").
+// With pe.rd = 0 one slot remains, never written: it reads as zero.
 module tcpa_regfile (
   input  logic                            clk_i,
   input  logic                            rst_ni,
   input  logic [tcpa_pkg::NFU-1:0]        we_i,
   input  logic [tcpa_pkg::NFU*5-1:0]      widx_i,
   input  logic [tcpa_pkg::NFU*32-1:0]     wdata_i,
-  output logic [tcpa_pkg::NRD*32-1:0]     rd_o
+  output logic [tcpa_pkg::NRD_S*32-1:0]   rd_o
 );
   localparam int unsigned NRD = tcpa_pkg::NRD;
   localparam int unsigned NFU = tcpa_pkg::NFU;
+  localparam int unsigned NRD_S = tcpa_pkg::NRD_S;
 
-  (* mem2reg *) logic [31:0] rd_q [NRD];  // Yosys: registers, not a memory
-  (* mem2reg *) logic [31:0] rd_d [NRD];
+  (* mem2reg *) logic [31:0] rd_q [NRD_S];  // Yosys: registers, not a memory
+  (* mem2reg *) logic [31:0] rd_d [NRD_S];
 
   // each register keeps its value unless an FU writes it; FUs in
   // increasing order, so the higher FU wins
   always_comb begin
-    for (int unsigned k = 0; k < NRD; k++) begin
+    for (int unsigned k = 0; k < NRD_S; k++) begin
       rd_d[k] = rd_q[k];
       for (int unsigned f = 0; f < NFU; f++) begin
-        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k) rd_d[k] = wdata_i[f*32 +: 32];
+        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k && NRD != 0) rd_d[k] = wdata_i[f*32 +: 32];
       end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned k = 0; k < NRD; k++) rd_q[k] <= '0;
+      for (int unsigned k = 0; k < NRD_S; k++) rd_q[k] <= '0;
     end else begin
-      for (int unsigned k = 0; k < NRD; k++) rd_q[k] <= rd_d[k];
+      for (int unsigned k = 0; k < NRD_S; k++) rd_q[k] <= rd_d[k];
     end
   end
 
   always_comb begin
-    for (int unsigned k = 0; k < NRD; k++) rd_o[k*32 +: 32] = rd_q[k];
+    for (int unsigned k = 0; k < NRD_S; k++) rd_o[k*32 +: 32] = rd_q[k];
   end
 endmodule

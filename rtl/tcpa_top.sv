@@ -30,14 +30,14 @@ module tcpa_top (
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_dst_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_odmask_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*32-1:0] dbg_wr_val_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_idrd_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_idempty_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID*32-1:0] dbg_idhead_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_push_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID*32-1:0] dbg_push_val_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NID-1:0]  dbg_drop_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD-1:0]  dbg_fdrd_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD*32-1:0] dbg_fdval_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_idrd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_idempty_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*32-1:0] dbg_idhead_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_push_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*32-1:0] dbg_push_val_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_drop_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S-1:0] dbg_fdrd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S*32-1:0] dbg_fdval_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]  dbg_hop_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NWP*32-1:0] dbg_hop_val_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]  dbg_stray_o,
@@ -263,14 +263,14 @@ module tcpa_top (
         .dbg_wr_dst_o    (dbg_wr_dst_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
         .dbg_wr_odmask_o (dbg_wr_odmask_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
         .dbg_wr_val_o    (dbg_wr_val_o[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
-        .dbg_idrd_o      (dbg_idrd_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
-        .dbg_idempty_o   (dbg_idempty_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
-        .dbg_idhead_o    (dbg_idhead_o[P*tcpa_pkg::NID*32 +: tcpa_pkg::NID*32]),
-        .dbg_push_o      (dbg_push_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
-        .dbg_push_val_o  (dbg_push_val_o[P*tcpa_pkg::NID*32 +: tcpa_pkg::NID*32]),
-        .dbg_drop_o      (dbg_drop_o[P*tcpa_pkg::NID +: tcpa_pkg::NID]),
-        .dbg_fdrd_o      (dbg_fdrd_o[P*tcpa_pkg::NFD +: tcpa_pkg::NFD]),
-        .dbg_fdval_o     (dbg_fdval_o[P*tcpa_pkg::NFD*32 +: tcpa_pkg::NFD*32]),
+        .dbg_idrd_o      (dbg_idrd_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idempty_o   (dbg_idempty_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idhead_o    (dbg_idhead_o[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_push_o      (dbg_push_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_push_val_o  (dbg_push_val_o[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_drop_o      (dbg_drop_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_fdrd_o      (dbg_fdrd_o[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
+        .dbg_fdval_o     (dbg_fdval_o[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
         .dbg_hop_o       (dbg_hop_o[P*NWP +: NWP]),
         .dbg_hop_val_o   (dbg_hop_val_o[P*NWP*32 +: NWP*32])
       );
@@ -284,6 +284,10 @@ module tcpa_top (
             assign dbg_stray_o[P*NWP + s*NPORT + k] =
                 wout_v[P*NWP + s*NPORT + k] && !ag_consume[(P*4 + s)*NBANK + k];
           end else if (BORDER) begin : g_nb
+            // no bank behind this port (iobuf.banks < ports): a token
+            // leaving here is a stray; its data goes nowhere
+            logic unused_stray_d;
+            assign unused_stray_d = ^wout_d[(P*NWP + s*NPORT + k)*32 +: 32];
             assign dbg_stray_o[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
           end else begin : g_in
             assign dbg_stray_o[P*NWP + s*NPORT + k] = 1'b0;

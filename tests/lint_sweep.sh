@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# lint_sweep.sh: the RTL is `verilator --lint-only -Wall` clean on every
+# valid architecture configuration (docs/rtl.md "Every valid
+# configuration"). Each configuration's parameter package is written by
+# `tcpa arch F --sv` (as tcpa_params_pkg.sv: Verilator wants the file named
+# after the package) and linted with rtl/lint_waivers.vlt, as the Makefile's
+# rtl-lint target does. Random configurations come from
+# `tcpa gen arch --seed N` (compiler/arch_gen.c), biased to edge values.
+#
+# Fast tier: two fixed edge configurations (1x1 with every register class
+# empty and every key at its minimum; a 1x16 row with 16 ports, 16 banks,
+# 8 od and 1024-word FIFOs) and one random seed. Full tier (TCPA_TIER=full):
+# 20 random seeds, every fixed edge configuration, and one small random
+# configuration that fits bitextract (the first seed from a random base
+# whose C-model run passes) built and run in cosim (its harness through the
+# harness cache). Seeds are printed; LINT_SEEDS="S1 S2 ..."
+# lints those seeds instead of new ones, LINT_EDGES="min ..." those edge
+# configurations, COSIM_SEED=S searches the cosim seed from S. A failing lint names the seed and
+# its first warning. Prints TAP.
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+VERILATOR=${VERILATOR:-verilator}
+. tests/tap.sh
+
+isa_pkg="$BUILD/gen/tcpa_isa_pkg.sv"
+if [ ! -f "$isa_pkg" ]; then
+  make -s "BUILD=$BUILD" "$isa_pkg" >"$tmp/isa.log" 2>&1
+  check "the ISA package builds ($isa_pkg)" $?
+fi
+sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
+
+# lint NAME INI: lints the RTL on the configuration INI; records one check
+# named NAME whose failure message carries the first warning.
+lint() {
+  local name=$1 ini=$2 dir="$tmp/lint.$n" st first
+  mkdir -p "$dir"
+  if ! "$TCPA" arch "$ini" --sv -o "$dir/tcpa_params_pkg.sv" >"$dir/arch.log" 2>&1; then
+    check "$name: tcpa arch --sv: $(head -1 "$dir/arch.log")" 1
+    return
+  fi
+  # shellcheck disable=SC2086
+  nice "$VERILATOR" --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
+    "$dir/tcpa_params_pkg.sv" "$isa_pkg" $sv >"$dir/lint.log" 2>&1
+  st=$?
+  if [ $st -eq 0 ]; then
+    check "$name: lint clean" 0
+  else
+    first=$(grep -m1 '^%' "$dir/lint.log")
+    check "$name: lint fails: ${first:-verilator status $st}" 1
+  fi
+}
+
+# lint_seed SEED: lints the configuration `tcpa gen arch --seed SEED`.
+lint_seed() {
+  local ini="$tmp/seed$1.ini"
+  "$TCPA" gen arch --seed "$1" >"$ini" 2>"$tmp/gen.log"
+  check "tcpa gen arch --seed $1 prints a configuration" $?
+  lint "seed $1 ($(grep -E '^(rows|cols) ' "$ini" | awk '{print $3}' | paste -sd x))" "$ini"
+}
+
+# edge NAME: writes the fixed edge configuration NAME to $tmp/NAME.ini.
+edge() {
+  case $1 in
+    min) printf '%s\n' '[array]' 'rows = 1' 'cols = 1' '[pe]' 'alu = 1' 'mul = 0' 'div = 0' \
+      'rd = 0' 'fd = 0' 'fd_depth = 1' 'id = 0' 'od = 0' 'fifo_depth = 1' 'imem = 1' \
+      '[latency]' 'alu = 1' 'mul = 1' 'div = 1' '[interconnect]' 'ports = 1' \
+      '[gc]' 'signals = 1' 'dims = 1' 'history = 2' '[iobuf]' 'banks = 1' 'depth = 1' ;;
+    row16) printf '%s\n' '[array]' 'rows = 1' 'cols = 16' '[pe]' 'id = 2' 'od = 8' \
+      'fifo_depth = 1024' 'branch_targets = 4' '[interconnect]' 'ports = 16' \
+      '[iobuf]' 'banks = 16' 'depth = 2' ;;
+    ports3) printf '%s\n' '[array]' 'rows = 3' 'cols = 5' '[interconnect]' 'ports = 3' ;;
+    col) printf '%s\n' '[array]' 'rows = 7' 'cols = 1' '[pe]' 'rd = 32' 'fd = 32' 'fd_depth = 1024' \
+      'mul = 8' 'div = 8' 'imem = 256' '[latency]' 'mul = 64' 'div = 64' \
+      '[gc]' 'signals = 32' 'dims = 8' 'history = 512' ;;
+    max) printf '%s\n' '[array]' 'rows = 2' 'cols = 2' '[pe]' 'alu = 8' 'mul = 8' 'div = 8' \
+      'rd = 32' 'fd = 32' 'fd_depth = 1024' 'id = 32' 'od = 8' 'fifo_depth = 1024' \
+      'imem = 256' 'branch_targets = 4' '[latency]' 'alu = 64' 'mul = 64' 'div = 64' \
+      '[interconnect]' 'ports = 16' '[gc]' 'signals = 32' 'dims = 8' 'history = 512' \
+      '[iobuf]' 'banks = 16' 'depth = 1048576' ;;
+  esac >"$tmp/$1.ini"
+}
+
+# new_seed: prints a fresh seed (the time and the shell's random number).
+new_seed() { echo $(( $(date +%s) * 1000 + RANDOM % 1000 )); }
+
+if full_tier; then
+  edges=${LINT_EDGES:-min row16 ports3 col max}
+  seeds=${LINT_SEEDS:-$(for _ in $(seq 20); do new_seed; sleep 0.01; done)}
+else
+  edges=${LINT_EDGES:-min row16}
+  seeds=${LINT_SEEDS:-$(new_seed)}
+fi
+echo "# seeds: $seeds (LINT_SEEDS=\"...\" to reproduce); edges: $edges"
+for e in $edges; do
+  edge "$e"
+  lint "edge $e" "$tmp/$e.ini"
+done
+for s in $seeds; do lint_seed "$s"; done
+
+# Full tier: one small random configuration (at most 2 PEs) on which
+# bitextract runs on the C model on a 1x1 region, built (harness cache) and
+# run in cosim against the reference.
+if full_tier; then
+  base=${COSIM_SEED:-$(new_seed)} found=
+  for i in $(seq 0 399); do  # about 1 seed in 30 fits: 400 tries all but never miss
+    s=$((base + i))
+    "$TCPA" gen arch --seed "$s" --max-pes 2 >"$tmp/cosim.ini" 2>/dev/null || continue
+    if "$TCPA" run regress/programs/bitextract.pla --engine model --arch "$tmp/cosim.ini" \
+         --pes 1x1 --param N=5 >/dev/null 2>&1; then found=$s; break; fi
+  done
+  echo "# cosim seed: ${found:-none} (COSIM_SEED=$base)"
+  check_eval "a configuration of seeds $base.. fits bitextract" '[ -n "$found" ]'
+  if [ -n "$found" ]; then
+    "$TCPA" run regress/programs/bitextract.pla --engine cosim --arch "$tmp/cosim.ini" \
+      --pes 1x1 --param N=5 >"$tmp/cosim.log" 2>&1
+    st=$?
+    [ $st -eq 0 ] || tail -5 "$tmp/cosim.log" | sed 's/^/# /'
+    check "seed $found: bitextract runs in cosim and matches (status $st)" $st
+  fi
+fi
+exit $fail
