@@ -77,6 +77,7 @@ static void cli_compile_report(const char *path, const map_config *m) {
          m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);
   int ties = 0;
   for (int e = 0; e < m->nedges; e++) ties += m->edges[e].kind == MAP_EDGE_TIE && m->edges[e].pos >= 0;
+  printf("operations: %d lowered equations -> %d ops per iteration\n", m->g ? rdg_count_ops(m->g) : -1, m->nops);
   printf("copies: %d writer (a value needed in two registers in one iteration), %d reader, %d input; "
          "%d forwarded operands\n", m->ncopies[2], m->ncopies[1], m->ncopies[0], ties);
 }
