@@ -67,6 +67,9 @@ sed 's/^/# /' "$tmp/err"
 R=$D/out
 check "signoff: PASS (exit 0)" $st
 check_eval "signoff: report.md starts with the verdict" '[ "$(head -n 1 "$R/report.md")" = "# PASS" ]'
+ver=$("$TCPA" --version)
+check_eval "signoff: report.md and report.html name the tool ($ver)" \
+  'grep -qxF "Tool: $ver." "$R/report.md" && grep -qF "<p>Tool: $ver.</p>" "$R/report.html"'
 check_eval "signoff: report.html shows the verdict first" \
   'grep -o "<h1[^>]*>[A-Z]*</h1>" "$R/report.html" | head -n 1 | grep -q ">PASS<"'
 check_eval "signoff: every step passed (parameters, lint, synthesis, coverage build, regression, coverage)" \
