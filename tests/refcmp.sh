@@ -7,8 +7,9 @@
 # ref_outputs_compare REFIMPL GOT WANT: 0 when every file REFIMPL wrote to
 # WANT is in GOT with the same values (read through `REFIMPL --normalize`,
 # so decimal and hexadecimal agree) and GOT has no other output; prints
-# the first differences as TAP comments otherwise. GOT's diff.txt and
-# divergence.txt (a failed run's reports) are not outputs unless WANT has
+# the first differences as TAP comments otherwise. GOT's diff.txt,
+# divergence.txt and divergence-insn.txt (a failed run's reports, the save
+# file's instruction filter) are not outputs unless WANT has
 # them too.
 ref_outputs_compare() {
   local ref=$1 got=$2 want=$3 f name bad=0
@@ -26,7 +27,7 @@ ref_outputs_compare() {
   for f in "$got"/*.txt; do
     name=$(basename "$f")
     [ -f "$want/$name" ] && continue
-    case $name in diff.txt | diff-outputs.txt | divergence.txt) continue ;; esac
+    case $name in diff.txt | diff-outputs.txt | divergence.txt | divergence-insn.txt) continue ;; esac
     echo "#   unexpected output $name"; bad=1
   done
   return $bad
