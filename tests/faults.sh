@@ -423,7 +423,7 @@ else
   if fresh "$RTL"; then
     "$RTL" "$D/config.bin" --trace "$tmp/d.trace" >/dev/null 2>&1
     cmp -s "$tmp/m0.trace" "$tmp/d.trace" && cmp -s "$tmp/m00.trace" "$tmp/d.trace"
-    check "mutants build, no mutant and +mutant=0: the same trace as build/bin/tcpa-rtl" $?
+    check "mutants build, no mutant and +mutant=0: the same trace as the rtl harness" $?
   fi
   nalu=$(pe_key $arch alu)
   mutant 1 "FU source mux: SRCB reads the register path for an immediate" "$D/config.bin" "$T" -

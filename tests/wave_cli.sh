@@ -272,11 +272,10 @@ fi
 
 # -- the issue's case: a one-line program, RTL mutant 1 (docs/rtl.md: an immediate
 # SRCB read as 0), and mutant 17 (a pop that does not shift: a pop divergence) ------
-MUT=$BUILD/rtl/mutants/tcpa-rtl
-if ! rtl_fresh "$MUT"; then
-  skip "$MUT missing or older than the RTL (make $MUT): no mutant report tests"
+if ! MUT=$(harness "" mutants) || ! rtl_fresh "$MUT"; then
+  unbuilt "the mutant report tests"
 else
-  MUT_ABS=$(cd "$(dirname "$MUT")" && pwd)/$(basename "$MUT")
+  MUT_ABS=$MUT
   printf '%s\n' 'program clamp(N) {' '  in  int32 x[N];' '  out int32 y[N];' '  par (0 <= i < N) {' \
     '    y[i] = max(x[i], -5);' '  }' '}' > "$tmp/clamp.pla"
   for m in 1 17; do
