@@ -7,10 +7,12 @@
 # rtl-lint target does. Random configurations come from
 # `tcpa gen arch --seed N` (compiler/arch_gen.c), biased to edge values.
 #
-# Fast tier: two fixed edge configurations (1x1 with every register class
-# empty and every key at its minimum; a 1x16 row with 16 ports, 16 banks,
-# 8 od and 1024-word FIFOs) and one random seed. Full tier (TCPA_TIER=full):
-# 20 random seeds, every fixed edge configuration, and one small random
+# Fast tier (deterministic): the 1x1 edge configuration with every
+# register class empty and every key at its minimum, and seed 7 (a 1x1 of
+# edge values: 17 id, 1-word FIFOs, 13 banks, 2 ports). Full tier
+# (TCPA_TIER=full): 20 new random seeds, every fixed edge configuration (a
+# 1x16 row with 16 ports, 16 banks, 8 od and 1024-word FIFOs, a 3x5 array
+# with 3 ports, a 7x1 column, every key at its maximum), and one small random
 # configuration that fits bitextract (the first seed from a random base
 # whose C-model run passes) built and run in cosim (its harness through the
 # harness cache). Seeds are printed; LINT_SEEDS="S1 S2 ..."
@@ -88,8 +90,10 @@ if full_tier; then
   edges=${LINT_EDGES:-min row16 ports3 col max}
   seeds=${LINT_SEEDS:-$(for _ in $(seq 20); do new_seed; sleep 0.01; done)}
 else
-  edges=${LINT_EDGES:-min row16}
-  seeds=${LINT_SEEDS:-$(new_seed)}
+  # the fast tier stays deterministic (CI): the all-minimum edge and a
+  # fixed seed (a 1x8 of edge values); the full tier draws new seeds
+  edges=${LINT_EDGES:-min}
+  seeds=${LINT_SEEDS:-7}
 fi
 echo "# seeds: $seeds (LINT_SEEDS=\"...\" to reproduce); edges: $edges"
 for e in $edges; do
