@@ -89,7 +89,7 @@ check "matmul 2x2 --engine model and --engine rtl pass (exit $sm, $sr), both FST
 vars "$tmp/m.vcd" >"$tmp/mvars"
 vars "$tmp/r.vcd" >"$tmp/rvars"
 # the architecture's register counts, from the parameter package of the RTL
-par() { sed -n "s/^ *localparam int unsigned PE_$1 *= *\([0-9]*\);.*/\1/p" "$BUILD/rtl/default/tcpa_params_pkg.sv" | head -1; }
+par() { sed -n "s/^ *localparam int unsigned PE_$1 *= *\([0-9]*\);.*/\1/p" "$(dirname "$RTL")/tcpa_params_pkg.sv" | head -1; }
 NRD=$(par RD) NOD=$(par OD) NFD=$(par FD) NID=$(par ID) NFU=$(($(par ALU) + $(par MUL) + $(par DIV)))
 want=0 miss=""
 for r in 0 1; do
