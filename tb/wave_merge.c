@@ -676,6 +676,27 @@ static void wm_on_value_at(void *u, uint64_t time, fstHandle h, const unsigned c
   wm_on_varlen_at(u, time, h, v, (uint32_t)strlen((const char *)v));
 }
 
+/* Returns 1 after following a scope or upscope entry h of the FST
+ * hierarchy in the dotted path (its length in *plen, room for sz bytes);
+ * 0 for any other entry. A scope too deep for the path is not entered. */
+static int wm_hier_path(const struct fstHier *h, char *path, size_t sz, size_t *plen) {
+  if (h->htyp == FST_HT_SCOPE) {
+    if (*plen + h->u.scope.name_length + 2 < sz) {
+      if (*plen) path[(*plen)++] = '.';
+      memcpy(path + *plen, h->u.scope.name, h->u.scope.name_length);
+      path[*plen += h->u.scope.name_length] = 0;
+    }
+    return 1;
+  }
+  if (h->htyp == FST_HT_UPSCOPE) {
+    char *dot = strrchr(path, '.');
+    *plen = dot ? (size_t)(dot - path) : 0;
+    path[*plen] = 0;
+    return 1;
+  }
+  return 0;
+}
+
 /* Returns 1 when the FST variable name v (`word [127:0]`) is `want`, with
  * its range (`word[127:0]`) or without it (`word`). */
 static int wm_var_is(const char *v, const char *want) {
@@ -696,16 +717,9 @@ int wave_merge_value_at(const char *fst, const char *name, uint64_t t, char *buf
   uint32_t len = 0;
   int is_str = 0;
   while (!found && (h = fstReaderIterateHier(rd))) {
-    if (h->htyp == FST_HT_SCOPE && plen + h->u.scope.name_length + 2 < sizeof path) {
-      if (plen) path[plen++] = '.';
-      memcpy(path + plen, h->u.scope.name, h->u.scope.name_length);
-      path[plen += h->u.scope.name_length] = 0;
-    } else if (h->htyp == FST_HT_UPSCOPE) {
-      char *dot = strrchr(path, '.');
-      plen = dot ? (size_t)(dot - path) : 0;
-      path[plen] = 0;
-    } else if (h->htyp == FST_HT_VAR && !strncmp(path, name, plen) && name[plen] == '.' &&
-               wm_var_is(h->u.var.name, name + plen + 1)) {
+    if (wm_hier_path(h, path, sizeof path, &plen)) continue;
+    if (h->htyp == FST_HT_VAR && !strncmp(path, name, plen) && name[plen] == '.' &&
+        wm_var_is(h->u.var.name, name + plen + 1)) {
       found = h->u.var.handle, len = h->u.var.length, is_str = h->u.var.typ == FST_VT_GEN_STRING;
     }
   }
@@ -776,17 +790,10 @@ int wave_merge_insn_filter(const char *fst, const char *out, char *msg, size_t m
   size_t plen = 0;
   struct fstHier *h;
   while ((h = fstReaderIterateHier(rd))) { /* every `word` of an FU scope */
-    if (h->htyp == FST_HT_SCOPE && plen + h->u.scope.name_length + 2 < sizeof path) {
-      if (plen) path[plen++] = '.';
-      memcpy(path + plen, h->u.scope.name, h->u.scope.name_length);
-      path[plen += h->u.scope.name_length] = 0;
-    } else if (h->htyp == FST_HT_UPSCOPE) {
-      char *dot = strrchr(path, '.');
-      plen = dot ? (size_t)(dot - path) : 0;
-      path[plen] = 0;
-    } else if (h->htyp == FST_HT_VAR && h->u.var.length == ISA_WORD_BITS && plen >= 5 &&
-               !strcmp(path + plen - 5, ".u_fu") && !strncmp(h->u.var.name, "word", 4) &&
-               (h->u.var.name[4] == 0 || h->u.var.name[4] == ' ')) {
+    if (wm_hier_path(h, path, sizeof path, &plen)) continue;
+    if (h->htyp == FST_HT_VAR && h->u.var.length == ISA_WORD_BITS && plen >= 5 &&
+        !strcmp(path + plen - 5, ".u_fu") && !strncmp(h->u.var.name, "word", 4) &&
+        (h->u.var.name[4] == 0 || h->u.var.name[4] == ' ')) {
       fstHandle *p = realloc(w.h, (size_t)(w.nh + 1) * sizeof *p);
       if (!p) break;
       w.h = p;

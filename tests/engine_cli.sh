@@ -64,15 +64,6 @@ jget() {
   sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -1
 }
 
-# Prints the --param arguments among ARGS (refimpl's command line).
-param_args() {
-  local prev=
-  for a in "$@"; do
-    [ "$prev" = --param ] && printf -- '--param %s ' "$a"
-    prev=$a
-  done
-}
-
 # Runs PROG with ARGS on ENGINE (--out-dir $tmp/e) and refimpl (the plain-C
 # implementation) on the inputs the run used ($tmp/want); returns 0 when
 # the engine exits 0, its summary says the outputs are the engine's (the
@@ -90,7 +81,7 @@ run_cmp() {
   [ "$engine" = cosim ] && want=rtl
   [ "$who" = "$want" ] || { msg="$msg, the outputs are '$who's, not $want's"; return 1; }
   # shellcheck disable=SC2046
-  "$REFX" $prog $(param_args "$@") --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >"$tmp/ref.log" 2>&1 ||
+  "$REFX" $prog $(ref_param_args "$@") --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >"$tmp/ref.log" 2>&1 ||
     { msg="$msg, refimpl failed: $(head -1 "$tmp/ref.log")"; return 1; }
   ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" >"$tmp/cmp" || { msg="$msg, $who's outputs differ from refimpl"; cat "$tmp/cmp"; return 1; }
   local outs=$(ls "$tmp/want" | wc -l)

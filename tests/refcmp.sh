@@ -38,3 +38,13 @@ ref_outputs_compare() {
 ref_outputs_engine() {
   sed -n '/^  "outputs": {/,/^  }/s/^    "engine": "\([a-z]*\)",\{0,1\}$/\1/p' "$1/summary.json" 2>/dev/null | head -n 1
 }
+
+# ref_param_args ARGS...: prints the --param arguments among ARGS (for
+# refimpl's command line).
+ref_param_args() {
+  local prev=
+  for a in "$@"; do
+    [ "$prev" = --param ] && printf -- '--param %s ' "$a"
+    prev=$a
+  done
+}

@@ -52,15 +52,6 @@ fi
 # Prints the event lines of trace $1 (no comments).
 events() { grep -v '^#' "$1"; }
 
-# Prints the --param arguments among ARGS (refimpl's command line).
-param_args() {
-  local prev=
-  for a in "$@"; do
-    [ "$prev" = --param ] && printf -- '--param %s ' "$a"
-    prev=$a
-  done
-}
-
 # rtl_outputs_ok DIR PROG ARGS...: 0 when DIR/NAME.txt are the RTL's
 # outputs (summary.json) and equal those of refimpl on DIR/inputs.
 rtl_outputs_ok() {
@@ -68,7 +59,7 @@ rtl_outputs_ok() {
   rm -rf "$d.want"; mkdir -p "$d.want"
   [ "$(ref_outputs_engine "$d")" = rtl ] &&
     # shellcheck disable=SC2046
-    "$REFX" "$prog" $(param_args "$@") --in-dir "$d/inputs" --out-dir "$d.want" >/dev/null 2>&1 &&
+    "$REFX" "$prog" $(ref_param_args "$@") --in-dir "$d/inputs" --out-dir "$d.want" >/dev/null 2>&1 &&
     ref_outputs_compare "$REFX" "$d" "$d.want"
 }
 
