@@ -69,14 +69,15 @@ run "$tmp/q.pla" --engine ref --param N=3
 check $rc "parameter meeting the par constraint: exit 0"
 
 # --- engines, region, map, seed ---------------------------------------
-# (the engines themselves: tests/engine_cli.sh; matmul needs more program
-# memory than the default architecture's pe.imem)
-run $MATMUL --engine model $P3
-expect 3 "pe.imem is 32" "engine model, matmul on the default array: exit 3 naming pe.imem"
-run $MATMUL --engine rtl $P3
-expect 3 "does not fit" "engine rtl, matmul: exit 3 before the RTL is needed"
-run $MATMUL $P3
-expect 3 "does not fit" "default engine (cosim), matmul: exit 3"
+# (the engines themselves: tests/engine_cli.sh; conv needs more feedback
+# registers than the default architecture's pe.fd)
+CONV="regress/programs/conv.pla --param CO=2 --param R=3 --param C=3 --param CI=1 --param KR=2 --param KC=2"
+run $CONV --engine model
+expect 3 "pe.fd = 4" "engine model, conv on the default array: exit 3 naming pe.fd"
+run $CONV --engine rtl
+expect 3 "does not fit" "engine rtl, conv: exit 3 before the RTL is needed"
+run $CONV
+expect 3 "does not fit" "default engine (cosim), conv: exit 3"
 run $MATMUL --engine turbo $P3
 expect 2 "--engine: expected ref, model, rtl, cosim or systemc" "unknown engine: exit 2"
 run $MATMUL --engine ref $P3 --pes 2y3
