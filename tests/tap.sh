@@ -41,6 +41,8 @@ unbuilt() { n=$((n + 1)); echo "not ok $n - $1: its harness did not build"; fail
 # "Harness cache"); returns non-zero, with tcpa's message on stderr, when
 # it cannot be built. Callers record that as a failing check:
 #   RTL=$(harness configs/big1d.ini); check "the big1d harness builds" $?
+# (the cache's harness even where a script exported TCPA_RTL or TCPA_SC
+# for its runs: those name a binary instead of the cache's)
 harness() {
-  "$TCPA" harness ${1:+--arch "$1"} --kind "${2:-rtl}"
+  env -u TCPA_RTL -u TCPA_SC -u TCPA_RTL_MUTANTS -u TCPA_RTL_COV "$TCPA" harness ${1:+--arch "$1"} --kind "${2:-rtl}"
 }
