@@ -257,7 +257,7 @@ int sc_main(int argc, char **argv) {
   uint64_t fp = arch_config_fingerprint(&cfg);
   if (fp != TCPA_ARCH_FINGERPRINT) {
     fprintf(stderr, "tcpa-sc: %s: fingerprint 0x%016" PRIx64 ", but this tcpa-sc was built for 0x%016llx "
-            "(make systemc SC_CFG=<name> builds another configuration)\n",
+            "(tcpa harness --kind sc --arch FILE builds another configuration's)\n",
             o.arch ? o.arch : "the default architecture", fp, (unsigned long long)TCPA_ARCH_FINGERPRINT);
     return 2;
   }

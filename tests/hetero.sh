@@ -19,8 +19,8 @@
 #     or a select); mulrec's II is its RecMII, above its ResMII;
 #   - the benchmarks run on the C model (tcpa run --engine model, exit 0:
 #     equal to the reference interpreter) on 1x1, 1x2, 1x3, 1x4 and 4x1, and
-#     a few in cosim (model = RTL = reference) when the Verilated RTL of
-#     big1d.ini is built and fresh (make rtl RTL_CFG=big1d), else skipped.
+#     in the full tier a few in cosim (model = RTL = reference) on the
+#     harness of big1d.ini (the harness cache builds it when missing).
 set -u
 . tests/tap.sh
 BUILD=${BUILD:-build}

@@ -111,8 +111,8 @@ program diag3(N, M) {
 PLA
 run_both diag3 2x2 --param N=5 --param M=7
 run_both diag3 4x4 --param N=5 --param M=7
-# configs/big1d.ini, whose wider ports Verilator makes sc_bv (make systemc
-# SC_CFG=big1d; not built by make test: skipped without it)
+# configs/big1d.ini, whose wider ports Verilator makes sc_bv (its sc and
+# rtl harnesses from the cache; one that does not build fails)
 if SCB=$(harness configs/big1d.ini sc) && RTLB=$(harness configs/big1d.ini); then
   TCPA_SC=$SCB TCPA_RTL=$RTLB run_both fir 1x3 --arch configs/big1d.ini --param N=8 --param T=3 --seed 7
   TCPA_SC=$SCB TCPA_RTL=$RTLB run_both matmul 2x3 --arch configs/big1d.ini --param N=3 --param M=5 --param K=2
