@@ -7,7 +7,7 @@ BUILD   ?= build
 CC      ?= cc
 PKGS    := isl inih zlib
 CFLAGS  ?= -O2 -g
-override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Icmodel -Itests
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP $(SRC_INC) -Itests
 LDLIBS  += -lm
 
 SETUP_STAMP := $(BUILD)/.setup
@@ -16,19 +16,25 @@ SETUP_STAMP := $(BUILD)/.setup
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lgmp
 
-COMPILER_SRC := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-CMODEL_SRC   := $(wildcard cmodel/*.c)
-LOCKSTEP_SRC := tb/lockstep.c tb/gtkw.c tb/wave_merge.c
+# The folders of the C library, in the order they may depend on each other
+# (README.md "Layout"; `make layout-check` enforces it): each includes only
+# from itself and the folders before it.
+COMPILER_DIRS := compiler/front compiler/interp compiler/map compiler/inst compiler/asm
+SRC_DIRS     := common $(COMPILER_DIRS) cmodel tb regress cli
+SRC_INC      := $(addprefix -I,$(SRC_DIRS))
+# Programs of their own, not library code: the tcpa command's main and the
+# generators of the SystemVerilog and C++ copies of the contracts.
+PROGRAM_SRC  := cli/main.c $(wildcard common/gen/*.c) tb/gen_isa_pkg.c
+LIB_SRC      := $(filter-out $(PROGRAM_SRC),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 GEN_SRC      := $(BUILD)/gen/arch_default_ini.c
-LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMPILER_SRC) $(CMODEL_SRC) $(LOCKSTEP_SRC)) \
-                $(BUILD)/obj/gen/arch_default_ini.o
-MAIN_OBJ     := $(BUILD)/obj/compiler/main.o
+LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/arch_default_ini.o
+MAIN_OBJ     := $(BUILD)/obj/cli/main.o
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_SRC     := $(wildcard tests/tools/*.c)
 TOOL_BIN     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRC))
 
-.PHONY: all setup test demo bench debug clean
+.PHONY: all setup test demo bench debug clean layout-check
 
 all: $(BUILD)/bin/tcpa
 
@@ -51,14 +57,14 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The git revision, for `tcpa --version` (compiler/version.c): the file is
+# The git revision, for `tcpa --version` (common/version.c): the file is
 # rewritten only when the revision changes, so only version.o recompiles.
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 $(BUILD)/gen/git_rev.txt: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
-$(BUILD)/obj/compiler/version.o: $(BUILD)/gen/git_rev.txt
-$(BUILD)/obj/compiler/version.o: override CFLAGS += -DTCPA_GIT_REV='"$(GIT_REV)"'
+$(BUILD)/obj/common/version.o: $(BUILD)/gen/git_rev.txt
+$(BUILD)/obj/common/version.o: override CFLAGS += -DTCPA_GIT_REV='"$(GIT_REV)"'
 .PHONY: FORCE
 FORCE:
 
@@ -81,12 +87,16 @@ $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 # make test: the fast tier; make test-full: every test (docs/testing.md).
 # T='engine* test_map*' runs the test programs matching those globs.
 .PHONY: test-full
-test: $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
+test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
 	@BUILD=$(BUILD) TCPA_TIER=fast bash tests/run.sh $(T)
 
-test-full: $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
+test-full: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
 test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 	@BUILD=$(BUILD) TCPA_TIER=full bash tests/run.sh $(T)
+
+# Each folder includes only from the folders README.md "Layout" lets it.
+layout-check:
+	@bash scripts/layout-check.sh
 
 demo: $(BUILD)/bin/tcpa
 	@BUILD=$(BUILD) bash scripts/demo.sh
@@ -119,7 +129,7 @@ include tb/harness.mk
 
 .PHONY: rtl rtl-lint synth harness-rtl harness-mutants harness-sc
 
-$(BUILD)/tb/gen_isa_pkg: tb/gen_isa_pkg.c compiler/isa.h | $(SETUP_STAMP)
+$(BUILD)/tb/gen_isa_pkg: tb/gen_isa_pkg.c common/isa.h | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
 
@@ -152,7 +162,7 @@ synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 test: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv harness-rtl harness-mutants
 harness-mutants: | harness-rtl
 demo: harness-rtl $(BUILD)/tests/tools/refimpl
-# tcpa signoff (compiler/cli_signoff.c, docs/regress.md): the Yosys cell
+# tcpa signoff (cli/cli_signoff.c, docs/regress.md): the Yosys cell
 # table of the parameter package it writes into SIGNOFF_DIR (any
 # configuration, seen or not; synth.sh on that package). Its coverage
 # model is the `cov` harness of the cache (tb/harness.mk).
@@ -164,7 +174,7 @@ $(SIGNOFF_DIR)/synth/table.txt: $(RTL_SV) scripts/synth.sh $(SIGNOFF_DIR)/tcpa_p
 endif
 # ==== end RTL ================================================================
 
-# ==== fault injection (owner: tests/faults.sh, compiler/cli_poke.c) =========
+# ==== fault injection (owner: tests/faults.sh, cli/cli_poke.c) =========
 # The mutants harness (tcpa harness --kind mutants; tb/harness.mk): the RTL
 # with +define+TCPA_MUTANTS, so the mutation hooks of rtl/*.sv exist;
 # `tcpa-rtl STREAM +mutant=N` selects one (docs/rtl.md "Fault injection");
@@ -175,7 +185,7 @@ rtl-mutants: harness-mutants
 
 # ==== fuzzing (owner: fuzz/, tests/fuzz.sh, docs/fuzz.md) ===================
 # build-fuzz/fuzz_{parse,arch,stream}: libFuzzer targets (fuzz/*.c) linked
-# with the compiler (but its cli_* and engine_* files) and model sources
+# with the contracts (common/), the compiler, the model and the JSON reader
 # built by clang with ASan, UBSan and
 # the fuzzer's coverage instrumentation; build-fuzz/seeds/: their seed
 # corpora (fuzz/seeds.sh). `make fuzz` builds both; tests/fuzz.sh (make
@@ -183,10 +193,10 @@ rtl-mutants: harness-mutants
 # docs/fuzz.md gives the long runs.
 FUZZ_BUILD  := build-fuzz
 FUZZ_CC     ?= clang
-FUZZ_CFLAGS := -O1 -g -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP -Icompiler -Icmodel -Itests \
+FUZZ_CFLAGS := -O1 -g -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP $(SRC_INC) -Itests \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out compiler/cli_% compiler/engine_%,$(COMPILER_SRC)) \
-                 $(CMODEL_SRC)) $(FUZZ_BUILD)/obj/gen/arch_default_ini.o
+FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(filter $(addsuffix /%,common $(COMPILER_DIRS) cmodel),$(LIB_SRC)) \
+                 regress/regress_json.c) $(FUZZ_BUILD)/obj/gen/arch_default_ini.o
 FUZZ_BIN    := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard fuzz/fuzz_*.c))
 
 .PHONY: fuzz
@@ -234,7 +244,7 @@ $(FST_OBJ): $(BUILD)/obj/fst/%.o: | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -w -I$(FST_DIR) -DFST_CONFIG_INCLUDE="<fst_config.h>" -c $(FST_DIR)/$*.c -o $@
 
-# ==== SystemC engine (owner: tb/sc_*, compiler/engine_systemc.c) ============
+# ==== SystemC engine (owner: tb/sc_*, tb/engine_systemc.c) ============
 # The sc harness (tcpa harness --kind sc; tb/harness.mk): the RTL built
 # with verilator --sc and linked with the SystemC harness tb/sc_*.cpp, the
 # C model and the lockstep checker (libtcpa.a) and the SystemC kernel

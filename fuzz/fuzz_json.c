@@ -1,6 +1,6 @@
 /*
  * fuzz_json.c: libFuzzer target for the JSON reader of `tcpa regress`
- * (compiler/regress_json.c: the summary.json of `tcpa run` and of earlier
+ * (regress/regress_json.c: the summary.json of `tcpa run` and of earlier
  * regressions, read by --merge and --rerun-failed). The input bytes (cut
  * at the first NUL) are parsed with regress_json_parse(); a refused text
  * must come with a message; an accepted tree is walked, every accessor is

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench_quality.sh: the mapping-quality table of `make bench` (issue 4,
-# item 4). For every benchmark in regress/programs/ and every configuration
+# bench_quality.sh: the mapping-quality table of `make bench`
+# (docs/symbolic.md). For every benchmark in regress/programs/ and every configuration
 # in configs/, `tcpa compile` (1xC region, dimension 0) gives ResMII (with
 # the operations per unit class), RecMII, the II reached and, when the II
 # is above max(ResMII, RecMII), the reason the mapper printed after the II

@@ -1,7 +1,7 @@
 # tb/harness.mk: the one Verilator recipe of the project (included by the
 # Makefile). Every Verilated harness is built by it, for any architecture
 # configuration, into a directory of the harness cache that `tcpa harness`
-# (compiler/engine_harness.c, docs/rtl.md "Harness cache") chooses from a
+# (tb/engine_harness.c, docs/rtl.md "Harness cache") chooses from a
 # hash of everything that goes into the build: the effective configuration,
 # rtl/, the generated packages' sources, the harness sources, this file and
 # the Verilator version. tcpa writes the configuration's parameter package
@@ -45,7 +45,7 @@ HARNESS_BIN_rtl        := tcpa-rtl
 HARNESS_BIN_mutants    := tcpa-rtl
 HARNESS_BIN_sc         := tcpa-sc
 HARNESS_BIN_cov        := tcpa-rtl-cov
-HARNESS_INC_sc         := -I$(abspath compiler) -I$(abspath cmodel)
+HARNESS_INC_sc         := $(foreach d,common cmodel tb,-I$(abspath $(d)))
 HARNESS_LD_sc          = $(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) \
                          $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc) $(LDLIBS)
 HARNESS_LD_cov         := -Wl,--wrap=_ZN13VerilatedSymsD2Ev

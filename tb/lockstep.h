@@ -1,6 +1,6 @@
 /*
  * lockstep.h: the lockstep checker. It compares the trace events
- * (docs/trace.md, cmodel/trace.h) of two engines, the C model ("model",
+ * (docs/trace.md, common/trace.h) of two engines, the C model ("model",
  * expected) and the RTL ("rtl", actual), cycle by cycle, and stops at the
  * first divergence with everything needed to explain it: the cycle, the PE,
  * the unit (FU, register, side and port or bank), the event kind, both
@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../cmodel/trace.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,7 +16,7 @@
 // stops at the first divergence (the lockstep report, the format of `tcpa
 // cosim-check`, on stdout and in --report), or when the RTL is done or
 // timed out (the agreement summary). --verdict writes what the `tcpa`
-// driver reads back (compiler/engine_systemc.c), one `KEY VALUE...` line
+// driver reads back (tb/engine_systemc.c), one `KEY VALUE...` line
 // each:
 //
 //   tcpa-sc-verdict 1

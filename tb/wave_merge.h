@@ -9,7 +9,7 @@
  *
  *   - in every FU scope (`...g_fu[F].u_fu`) of either side, signals derived
  *     from that side's own: `insn` (a string: the instruction `word`
- *     disassembled, e.g. `max od0, id0, #-5 ; next`, compiler/isa.h),
+ *     disassembled, e.g. `max od0, id0, #-5 ; next`, common/isa.h),
  *     `op_a`, `op_b`, `op_c` (the operand values, the three 32-bit fields
  *     of `val`) and `result` (the FU's field of the PE's dbg_wr_val_o: the
  *     value it writes back in that cycle);

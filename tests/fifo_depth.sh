@@ -1,12 +1,12 @@
 #!/bin/bash
-# fifo_depth.sh: the input-FIFO depth check of instantiation (bug E4;
-# docs/instantiate.md, "Input FIFO depth", compiler/inst_fifo.c); TAP.
+# fifo_depth.sh: the input-FIFO depth check of instantiation
+# (docs/instantiate.md, "Input FIFO depth", compiler/inst/inst_fifo.c); TAP.
 # A propagation channel whose consumer PE reads later than the producer
 # writes holds tokens in the consumer's input FIFO; more than pe.fifo_depth
 # of them overflowed at run time (model and RTL alike). Now `tcpa run`
 # exits 3 with "does not fit: pe.fifo_depth: channel odX -> idY from PE
 # (r,c) into PE (r,c) holds up to N values, pe.fifo_depth = D". For every
-# reproduction of bugs-E.md (matmul, fir, bmv3, bmm4) and matmul on
+# reproduction of the first reports (matmul, fir, bmv3, bmm4) and matmul on
 # configs/big1d.ini itself:
 #   - with pe.fifo_depth = 1 the message names N, the computed occupancy;
 #   - with pe.fifo_depth = N the C model runs and equals the reference
@@ -75,17 +75,17 @@ edge "bmv3 B=1 N=2 K=17 on 2x2 of u28 --map 1,2" "$U28" tests/programs-extra/bmv
 edge "bmm4 Q=2 N=2 M=2 K=17 on 2x2 of u28 --map 2,3" "$U28" tests/programs-extra/bmm4.pla \
   "Q=2 N=2 M=2 K=17" 2x2 2,3
 
-# -- the reproductions of bugs-E.md as they were reported ---------------------
+# -- the first reports of FIFO overflow, as they were reported ---------------
 run "$(depth_cfg $BIG 2)" regress/programs/matmul.pla "N=4 M=9 K=3" 2x2 -
-check_eval "bugs-E E4: matmul N=4 M=9 K=3 on 2x2, fifo_depth 2: exit 3, channel od1 -> id3 into PE (1,0), 4 values" \
+check_eval "first report: matmul N=4 M=9 K=3 on 2x2, fifo_depth 2: exit 3, channel od1 -> id3 into PE (1,0), 4 values" \
   "[ $? -eq 3 ] && grep -q 'matmul does not fit: pe.fifo_depth: channel od1 -> id3 from PE (0,0) into PE (1,0) holds up to 4 values, pe.fifo_depth = 2' '$tmp/run.txt'"
 for k in 16 17; do
   run "$U28" tests/programs-extra/bmv3.pla "B=1 N=2 K=$k" 2x2 1,2
   st=$?
   if [ $k -eq 16 ]; then
-    check "bugs-E E4: bmv3 B=1 N=2 K=16 on 2x2 of u28 (fifo_depth 8) runs and equals the reference" $st
+    check "first report: bmv3 B=1 N=2 K=16 on 2x2 of u28 (fifo_depth 8) runs and equals the reference" $st
   else
-    check_eval "bugs-E E4: bmv3 B=1 N=2 K=17 on 2x2 of u28: exit 3, 9 values > pe.fifo_depth 8" \
+    check_eval "first report: bmv3 B=1 N=2 K=17 on 2x2 of u28: exit 3, 9 values > pe.fifo_depth 8" \
       "[ $st -eq 3 ] && grep -q 'holds up to 9 values, pe.fifo_depth = 8' '$tmp/run.txt'"
   fi
 done

@@ -161,7 +161,7 @@ jacobi 1x2 T=2 N=5
 band 1x2 N=5 W=4
 EOF
 
-# 2-D regions of default.ini (issue 4): every benchmark on 2x2, 2x4, 4x2,
+# 2-D regions of default.ini: every benchmark on 2x2, 2x4, 4x2,
 # 3x3 and 4x4 (dimensions 0 and 1 onto rows and columns), with loop bounds
 # from the region's R rows and C columns: equal to them (one iteration of
 # the two dimensions per PE: tile size 1, docs/symbolic.md), smaller

@@ -6,7 +6,7 @@
 #     key order changed, has the default's key; a file with another value
 #     has another key and another directory;
 #   - in a scratch copy of the tree (its own build/bin/tcpa), the key
-#     changes when an RTL file changes, when compiler/isa.h (the source of
+#     changes when an RTL file changes, when common/isa.h (the source of
 #     the generated ISA package) changes, when a harness source changes,
 #     and when tb/harness.mk (the Verilator flags) changes, and not when a
 #     document does; a harness whose key changed is not built (`--check`
@@ -59,7 +59,7 @@ key_after() {
   key "" "${3:-rtl}" "$S/build/bin/tcpa"
   cp "$tmp/saved" "$S/$1"
 }
-for edit in "rtl/tcpa_fu.sv|// an edit" "compiler/isa.h|/* an edit */" "tb/rtl_main.cpp|// an edit" \
+for edit in "rtl/tcpa_fu.sv|// an edit" "common/isa.h|/* an edit */" "tb/rtl_main.cpp|// an edit" \
             "tb/harness.mk|# an edit" "rtl/lint_waivers.vlt|// an edit"; do
   f=${edit%%|*} line=${edit#*|}
   k=$(key_after "$f" "$line")
@@ -76,10 +76,10 @@ echo "// an edit" >> "$S/rtl/tcpa_fu.sv"
 "$S/build/bin/tcpa" harness --check >/dev/null 2>&1
 [ $? -eq 1 ]
 check "after an RTL edit the harness is not built (--check exits 1): it is rebuilt before use" $?
-echo "/* an edit */" >> "$S/compiler/isa.h"
+echo "/* an edit */" >> "$S/common/isa.h"
 "$S/build/bin/tcpa" harness --check >"$tmp/chk" 2>&1
 [ $? -eq 1 ] && grep -q "not built" "$tmp/chk"
-check "after an edit of compiler/isa.h too" $?
+check "after an edit of common/isa.h too" $?
 
 # -- the default configuration's harness builds once and is found --------
 RTL=$(harness)
@@ -90,7 +90,7 @@ check "tcpa harness --check finds it built" $?
 [ $? -eq 0 ] && [ "$(cat "$tmp/again")" = "$RTL" ] && ! grep -q building "$tmp/again.err"
 check "a second tcpa harness prints the same path without building" $?
 d=$(dirname "$RTL")
-[ -s "$d/inputs.txt" ] && grep -q ' rtl/tcpa_fu.sv$' "$d/inputs.txt" && grep -q ' compiler/isa.h$' "$d/inputs.txt" &&
+[ -s "$d/inputs.txt" ] && grep -q ' rtl/tcpa_fu.sv$' "$d/inputs.txt" && grep -q ' common/isa.h$' "$d/inputs.txt" &&
   grep -q ' tb/rtl_main.cpp$' "$d/inputs.txt" && grep -q 'verilator --version' "$d/inputs.txt" &&
   grep -q 'fifo_depth' "$d/arch.ini" && grep -q '#define TCPA_PE_FIFO_DEPTH 8' "$d/tcpa_params.h"
 check "the harness directory lists its inputs, the effective INI and the generated header" $?

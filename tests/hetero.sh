@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hetero.sh: heterogeneous functional units (issue 4, item 5) on
+# hetero.sh: heterogeneous functional units (docs/arch.md) on
 # configs/big1d.ini: several ALUs and multipliers, a divider, latencies
 # other than 1. Prints TAP lines.
 #   - big1d.ini is heterogeneous: >= 2 ALUs, >= 2 multipliers, a divider,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # latency_mix.sh: a variable defined by several equations whose operations
-# have different latencies (bug E3 of the unseen-input campaign); TAP.
+# have different latencies (docs/symbolic.md, write-offset alignment); TAP.
 # In the triangle 0 <= j <= i, P[i,j] = 1 on the borders (an ALU mov, 1
 # cycle) and (P[i-1,j-1] + P[i-1,j]) * md inside (a multiply, 3 cycles on
 # configs/big1d.ini). Both producers fed the same channel (od -> id) and
@@ -21,7 +21,7 @@
 #     the reference (or, where a resource runs out, exit 3, never 1); the
 #     `% md` variant (divider, 6 cycles) too;
 #   - pascal (tests/programs-extra) on the long-latency configuration of
-#     bugs-E.md (alu 3, mul 7, div 11) on 2x2, 2x3, 3x3, and on
+#     the first report (alu 3, mul 7, div 11) on 2x2, 2x3, 3x3, and on
 #     configs/unseen-2x3.ini on 2x2: equal to the reference;
 #   - cosim (model and RTL in lockstep) of p10 N=6 and pascal N=9 on 2x2 of
 #     configs/big1d.ini.
@@ -92,7 +92,7 @@ check_eval "unaligned p10 .sym: instantiate exits 3 naming the channel order ($(
 TCPA_INST_FIFO_CHECK=0 $TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10u.bin" \
   > /dev/null 2>&1
 $TCPA sim "$tmp/p10u.bin" --arch $BIG > "$tmp/sim.txt" 2>&1
-check_eval "unaligned p10 with the check skipped: the model faults (wconflict), as bug E3 reported" \
+check_eval "unaligned p10 with the check skipped: the model faults (wconflict), as it did before the alignment" \
   "[ $? -eq 1 ] && grep -q 'wconflict' '$tmp/sim.txt'"
 $TCPA instantiate "$tmp/p10.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10a.bin" > /dev/null 2>&1 &&
   $TCPA sim "$tmp/p10a.bin" --arch $BIG > "$tmp/sim.txt" 2>&1

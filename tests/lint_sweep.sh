@@ -5,7 +5,7 @@
 # `tcpa arch F --sv` (as tcpa_params_pkg.sv: Verilator wants the file named
 # after the package) and linted with rtl/lint_waivers.vlt, as the Makefile's
 # rtl-lint target does. Random configurations come from
-# `tcpa gen arch --seed N` (compiler/arch_gen.c), biased to edge values.
+# `tcpa gen arch --seed N` (regress/arch_gen.c), biased to edge values.
 #
 # Fast tier (deterministic): the 1x1 edge configuration with every
 # register class empty and every key at its minimum, and seed 7 (a 1x1 of

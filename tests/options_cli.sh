@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # options_cli.sh: the option syntax every `tcpa` subcommand shares
-# (compiler/cli_opt.h, docs/user-guide.md "Options"), table-driven. For
+# (cli/cli_opt.h, docs/user-guide.md "Options"), table-driven. For
 # each command: --help and -h print its usage on stdout, exit 0; an unknown
 # option exits 2 naming it and pointing to 'tcpa CMD --help'; a valued
 # option without its value exits 2 naming it. Then, per command, one

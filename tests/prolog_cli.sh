@@ -97,7 +97,7 @@ vst=$?; check "conv CO=64 R=64 on 32x32 of array32 fits (exit 0; $(head -c 120 "
 loop_ok "conv 32x32" "$tmp/c32.lst"
 
 # the configuration (stream without IODATA, as in bench Table 2) at 32x32
-# within 2x of 4x4 (issue 4's goal; 4x4 at N=16, the bounds its gc.history
+# within 2x of 4x4 (docs/stream.md: the configuration is symbolic; 4x4 at N=16, the bounds its gc.history
 # allows): a size, not a time. It was 2.15x with a word per WRAPPER sink.
 # conf_bytes BIN: the configuration bytes `tcpa instantiate` reports.
 conf_bytes() { sed -n 's/^stream: [0-9]* bytes: configuration \([0-9]*\) bytes.*/\1/p' "$1"; }

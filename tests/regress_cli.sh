@@ -369,7 +369,7 @@ check_eval "--waves: summary.json records waves and the command with --fst" \
 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/w.suite" --no-time-instantiate --out-dir "$tmp/w0" >/dev/null 2>&1
 check_eval "without --waves: no --fst" '[ ! -e "$tmp/w0/pass1_N1_1x1_model_default_s1/fake-fst" ]'
 # the tool version and git revision in junit.xml and summary.json
-ver=$(sed -n 's/^#define TCPA_VERSION "\(.*\)"$/\1/p' compiler/version.h)
+ver=$(sed -n 's/^#define TCPA_VERSION "\(.*\)"$/\1/p' common/version.h)
 rev=$(cat "$BUILD/gen/git_rev.txt" 2>/dev/null)
 python3 - "$O/summary.json" "$O/junit.xml" >"$tmp/ver.txt" <<'EOF'
 import json, sys, xml.dom.minidom

@@ -2,7 +2,7 @@
 # stream_reject.sh: a stream that is not what its header says is refused,
 # with an error that names what is wrong, by the C model (`tcpa sim`) and
 # by the RTL loader (build/bin/tcpa-rtl: the harness feeds the stream to
-# tcpa_cfg_loader and reports its error state) alike (issue 5, item 6).
+# tcpa_cfg_loader and reports its error state) alike.
 # Good streams: regress/streams/alu_single.tasm (tcpa asm) and bitextract
 # N=8 on 1x2 (tcpa run, compile + instantiate), both for configs/default.ini.
 # Each is corrupted in one header or payload word (the CRC kept stale unless

@@ -1,5 +1,5 @@
 #!/bin/bash
-# unseen.sh: the unseen-input campaign (issue 4, "How it is checked"): loop
+# unseen.sh: the unseen-input campaign: loop
 # programs of 1 to 4 dimensions that are not benchmarks
 # (tests/programs-extra/*.pla: 1-D fibmix, 2-D stencil5 lcs sat2 pascal,
 # 3-D bmv3 minplus3, 4-D conv4 bmm4) on 2-D architecture configurations no
@@ -157,7 +157,7 @@ check "sat2 N=2 M=3 with wrapping sums, w = -1 (model, u28 2x2): outputs equal r
 # (engine program params config region map seed); bounds that divide the
 # region (6, 12) and that do not (5, 7, 11, 13), extents below the region's;
 # the parameters separated by commas. Pascal on 2x2 with the default map,
-# N >= 5, is bug E3 (the two pieces of P, an ALU op and a multi-cycle `%`,
+# N >= 5, was a bug (the two pieces of P, an ALU op and a multi-cycle `%`,
 # wrote the same output register in one cycle; fixed by the write-offset
 # alignment of map_sched.c): N=9 here, N=7 in cosim below.
 while read -r prog params cfg pes map seed; do

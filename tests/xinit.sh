@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # xinit.sh: the RTL does not depend on the initial state of anything reset
-# does not set (issue 5, item 6). The mutants model
+# does not set. The mutants model
 # (build/rtl/mutants/tcpa-rtl, no +mutant: the correct RTL) is built with
 # Verilator's --x-initial unique --x-assign unique; run with
 # +verilator+rand+reset+2 +verilator+seed+N, every variable without a reset

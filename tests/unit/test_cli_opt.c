@@ -1,5 +1,5 @@
 /*
- * test_cli_opt.c: the option parser of compiler/cli_opt.h on a table of
+ * test_cli_opt.c: the option parser of cli/cli_opt.h on a table of
  * command lines, each parsed to the end or to the first error and written
  * as a trace ("P(prog) --seed(7) ERR(--map)"): positional arguments in
  * order, `--opt=V` and `--opt V`, attached short values, abbreviations,

@@ -1,5 +1,6 @@
 /*
- * test_engine_result.c: the outputs of an engine run (compiler/engine_result.c,
+ * test_engine_result.c: the outputs of an engine run (tb/engine_result.c and
+ * regress/engine_compare.c,
  * docs/user-guide.md "Output files"): engine_outputs_gather reads each
  * placed element from the banks and marks it seen (an element without a
  * placement, or whose bank word cannot be read, stays unseen) and sets
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine_flow.h"
 #include "interp.h"
 #include "parse.h"
 #include "test.h"
@@ -69,20 +70,24 @@ int main(void) {
     const t_case *tc = &t_cases[k];
     engine_place place[T_N];
     engine_config c = {0};
+    size_t out_n[4] = {0};
+    out_n[out] = ref[out].n;
+    c.narrays = p->narrays;
+    c.out_n = out_n;
     for (int i = 0; i < tc->nplace; i++)
       place[i] = (engine_place){out, (size_t)i, 0, 0, 0, 0, tc->addr[i]};
     c.place = place;
     c.nplace = (size_t)tc->nplace;
     memcpy(ref[out].data, tc->ref, sizeof tc->ref);
     engine_result r;
-    if (!TEST_CHECK(engine_result_init(&r, p, ref) == 0 && !r.gathered, "%s: init, nothing gathered", tc->name))
+    if (!TEST_CHECK(engine_result_init(&r, &c) == 0 && !r.gathered, "%s: init, nothing gathered", tc->name))
       continue;
     engine_outputs_gather(&c, &r, t_bank, NULL);
     TEST_CHECK(r.gathered && t_outputs_match(&r, out, tc), "%s: gathered, seen and values", tc->name);
     size_t bad = engine_outputs_compare(p, ref, &r, stderr, 0);
     TEST_CHECK(bad == tc->differing, "%s: %zu differing (expected %zu)", tc->name, bad, tc->differing);
     engine_result to;
-    engine_result_init(&to, p, ref);
+    engine_result_init(&to, &c);
     to.done = 1;
     engine_result_outputs_move(&to, &r);
     TEST_CHECK(to.gathered && to.done && t_outputs_match(&to, out, tc) && !r.out && !r.seen && !r.gathered,

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tb/gtkw.h"
-#include "../test.h"
+#include "gtkw.h"
+#include "test.h"
 
 /* Returns the malloc'ed contents of path (NULL when unreadable). */
 static char *slurp(const char *path) {

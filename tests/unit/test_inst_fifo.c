@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../compiler/inst.h"
-#include "../test.h"
+#include "inst.h"
+#include "test.h"
 
 /* Returns the largest occupancy of a FIFO simulated cycle by cycle. */
 static int64_t sim_occupancy(const int64_t *push, int np, int64_t ps, const int64_t *pop, int nq, int64_t qs) {

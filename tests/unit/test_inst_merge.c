@@ -1,6 +1,6 @@
 /*
  * test_inst_merge.c: merging of kernel classes with identical code
- * (inst_merge_fu, compiler/inst_merge.c). A table of small 1-D CFGs, each
+ * (inst_merge_fu, compiler/inst/inst_merge.c). A table of small 1-D CFGs, each
  * written as kernel classes (iteration set, code: one character per slot,
  * '.' nop, a letter `mov rdX, id0`; optional fold distances per slot) and
  * edges (from, to or -1 for halt, transition space), with the expected

@@ -1,6 +1,6 @@
 /*
  * test_inst_succ.c: the successor map of instantiation (inst_succ in
- * compiler/inst_concretize.c): succ(S, n) moves every iteration n steps on
+ * compiler/inst/inst_concretize.c): succ(S, n) moves every iteration n steps on
  * in the scan order's mixed radix (the slowest dimension unbounded, as the
  * GC counts epilog steps), and predecessors for n < 0. It must be exact and
  * free of existential variables (the GC's terms and the AG enables cannot

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../tb/gtkw.h"
-#include "../tb/lockstep.h"
+#include "gtkw.h"
+#include "lockstep.h"
 #include "test.h"
 
 #define NCYC 20

@@ -1,6 +1,6 @@
 /*
  * test_regress_json.c: table-driven tests of the JSON reader of `tcpa
- * regress` (compiler/regress_json.c, docs/regress.md): numbers keep their
+ * regress` (regress/regress_json.c, docs/regress.md): numbers keep their
  * exact 64-bit integer beside the double (2^53+1, 2^63-1, 2^64-1, -2^63,
  * the flags saying which of int64_t and uint64_t they fit), the strict
  * RFC 8259 number grammar (leading zeros, '+', '.5', '1.', hex, NaN,

@@ -1,6 +1,6 @@
 /*
  * test_regress_list.c: table-driven tests of the run list of `tcpa
- * regress` (compiler/regress_list.c, docs/regress.md "The daily
+ * regress` (regress/regress_list.c, docs/regress.md "The daily
  * options"): regress_list_filter keeps the runs whose id matches one of
  * the --filter globs (all when none) and none of the --exclude globs, in
  * order, and frees the others.

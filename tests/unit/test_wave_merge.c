@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tb/wave_merge.h"
-#include "../test.h"
+#include "wave_merge.h"
+#include "test.h"
 #include "fstapi.h"
 #include "isa.h"
 

@@ -1,0 +1,301 @@
+/*
+ * map.h: the symbolic configuration in memory: the result of symbolic
+ * mapping (section 5 of the paper) of an RDG onto a region of PEs whose size
+ * and whose loop bounds are unknown until instantiation.
+ *
+ * map_build() runs the steps in order, each in its own file:
+ *   map_tile.c   LSGP tiling (5.1): bounds lo/hi of every dimension, the
+ *                mapped dimension tiled with symbolic size p over t PEs,
+ *                edges split by processor displacement delta (Theta/Delta),
+ *                copy operations where one instruction cannot serve all
+ *                registers a value needs (one register destination per
+ *                instruction, one reader cycle per fd);
+ *   map_sched.c  symbolic modulo scheduling (5.2): ResMII, RecMII, II,
+ *                offsets tau, FUs, the linear schedule lambda = (lJ, lK);
+ *   map_regs.c   register allocation (5.3): rd, fd (depth), id/od, I/O;
+ *   map_route.c  propagation channels (5.4) on the reduced topology graph;
+ *   map_pst.c    the polyhedral syntax tree (5.5);
+ *   map_access.c access mappings (5.6).
+ * sym_write.c / sym_read.c write and read the .sym text (docs/symbolic.md).
+ *
+ * Coordinates. The iteration I (n dims, program order) is tiled as
+ *   I_k = lo_k + p_k * K_k + J_k,   0 <= J_k < E_k,
+ * where for the mapped dimension m: p_m = E_m = p (symbolic, a new
+ * parameter), 0 <= K_m < t (t PEs, a new parameter); for every other
+ * dimension K_k = 0 and E_k = hi_k - lo_k + 1 (a piecewise affine function
+ * of the program parameters). Tiled sets are written over the 2n
+ * dimensions [J_0..J_{n-1}, K_0..K_{n-1}] (paper: I* = J (+) K), so that a
+ * second mapped dimension (2-D regions) only adds a p and a t.
+ *
+ * 2-D regions (axis 2). Dimension `mapped` is tiled onto the rows with
+ * tile size p over t PE rows, dimension `mapped2` onto the columns with
+ * tile size pc over tc PE columns (jkspace parameters [p, t, pc, tc]).
+ * A dependence is split by both tile displacements (theta, theta2) in
+ * {0, sign d_mapped} x {0, sign d_mapped2}; (theta, theta2) is the
+ * processor displacement (rows, columns), diagonals included (two hops).
+ * lambda^K = (LR, LC), LR = lk_p * pi * p * S_mapped + lk_c, LC = lk_p2 *
+ * pi * pc * S_mapped2 + lk_c2; PE (r, c) starts at r LR + c LC (plus the
+ * offset making every start delay >= 0).
+ *
+ * Because p*K is not affine, a tiled condition space is kept as a pair
+ * (ispace, jkspace): ispace an isl set over I with the program parameters,
+ * jkspace an isl set over (J, K) with parameters p and t; the tiled set is
+ * { (J,K) in jkspace : lo + P K + J in ispace }, affine once p is known.
+ *
+ * Schedule. Iterations of a tile run sequentially in the scan order
+ * order[0] (fastest) .. order[n-1]; the sequence number of J is
+ * s(J) = sum_r J_{order[r]} * prod_{r' < r} E_{order[r']}, and
+ * lambda^J . J = pi * s(J). The inter-tile schedule of the mapped dimension
+ * is lambda^K_m = kp * pi * p * S_m + kc, S_m = prod of the extents scanned
+ * faster than m (1 when m is scanned fastest). An operation v of iteration
+ * (J, K) issues at lambda^J J + lambda^K K + tau[v].
+ */
+#ifndef TCPA_MAP_H
+#define TCPA_MAP_H
+
+#include <stdint.h>
+
+#include "arch.h"
+#include "ast.h"
+#include "isa.h"
+#include "rdg.h"
+
+#define MAP_SYM_VERSION 1    /* the .sym of a 1-D mapping */
+#define MAP_SYM_VERSION_2D 2 /* the .sym of a 2-D mapping (reads version 1 too) */
+#define MAP_MAX_FUS ISA_MAX_FUS
+
+/* Register classes of a PE (section 3.2). */
+typedef enum { MAP_REG_NONE, MAP_REG_RD, MAP_REG_FD, MAP_REG_ID, MAP_REG_OD, MAP_REG_IMM } map_reg_cls;
+
+typedef struct {
+  int cls; /* map_reg_cls */
+  int idx;
+} map_reg;
+
+/* A tiled condition space (see the top of this file). Owned strings. */
+typedef struct {
+  char *ispace;  /* isl set over I, program parameters */
+  char *jkspace; /* isl set over [J.., K..], parameters p, t */
+} map_dom;
+
+typedef struct {
+  int rdg_node;  /* the RDG operation node, or -1 for a copy the mapper added */
+  isa_op op;
+  int nargs;
+  int var;       /* RDG variable defined, or -1 (writes only an output) */
+  map_dom dom;   /* condition space */
+  isa_fu_class cls;
+  int lat;       /* latency on this architecture */
+  int tau;       /* start offset within an iteration */
+  int fu;        /* FU number in the PE's numbering (isa_fu_class_of) */
+  map_reg dst;   /* its register destination: rd, fd or none */
+} map_op;
+
+typedef enum { MAP_EDGE_DEP, MAP_EDGE_IN, MAP_EDGE_CONST, MAP_EDGE_OUT } map_edge_kind;
+
+typedef struct {
+  map_edge_kind kind;
+  int src, dst;  /* op indices; IN: src -1; OUT: dst -1 */
+  int pos;       /* operand position in dst; -1 for OUT */
+  int64_t d[AST_MAX_DIMS]; /* DEP: dependence vector */
+  int theta;     /* DEP: tile displacement along the mapped dimension: 0, +1, -1 */
+  int theta2;    /* DEP, 2-D: tile displacement along mapped2 (columns); 0 in 1-D */
+  int32_t value; /* CONST */
+  int array;     /* IN, OUT: ast_program.arrays index */
+  char *index;   /* IN, OUT: isl map I -> array element */
+  map_dom use;   /* iterations (of dst; of src for OUT) in which the edge carries a value */
+  map_dom def;   /* DEP: iterations of src whose value travels over this edge */
+  map_reg rreg;  /* register dst reads (rd, fd, id, imm) */
+  map_reg wreg;  /* DEP across PEs: od src writes; OUT: od */
+  int group;     /* register group (map_regs.c) */
+  int route;     /* DEP across PEs: index into map.routes, else -1 */
+} map_edge;
+
+/* A register with its users: one rd/fd/id/od of the PE. */
+typedef struct {
+  map_reg reg;
+  int64_t d[AST_MAX_DIMS]; /* fd: the dependence whose values it keeps */
+  int depth_lb;            /* fd: depth for the smallest extents (constant) */
+  int copies;              /* rd: registers of the rotating tuple (k of 5.3) */
+  int extra;               /* fd: 1 when the read comes after the write in the
+                              iteration, so the depth is s(d) + 1 */
+} map_regfile_entry;
+
+/* A propagation channel (5.4): od -> wrapper ports -> id. A diagonal
+ * displacement takes two hops: od -> out_side port -> (hop) in_side port of
+ * the intermediate PE, whose wrapper connects it to out_side2 port2 ->
+ * (hop) in_side2 port2 of the consumer -> id. */
+typedef struct {
+  int edge;      /* the split DEP edge */
+  int delta;     /* processor displacement along the mapped dimension (rows in 2-D) */
+  int delta2;    /* 2-D: processor displacement along the columns; 0 in 1-D */
+  map_reg od, id;
+  char out_side; /* 'E', 'W', 'S', 'N': wrapper sink the od drives */
+  char in_side;  /* the neighbour's wrapper source it arrives at */
+  int port;      /* wrapper port index on both sides */
+  char out_side2, in_side2; /* second hop (hops == 2), else 0 */
+  int port2;
+  int hops;
+} map_route;
+
+/* One access mapping (5.6). */
+typedef struct {
+  int edge;
+  int is_out;
+  int array;
+  map_reg reg;   /* id (input) or od (output) */
+  char *index;   /* isl map I -> element */
+  map_dom space; /* access space A */
+  int offset;    /* cycle of the bank event relative to lambda* I* (see docs) */
+} map_access;
+
+/* A PST leaf: one operand alternative of one instruction. */
+typedef struct {
+  int op;        /* map_op index */
+  int slot;      /* 0: dest, 1..3: src A..C, 4: od mask member */
+  map_reg reg;   /* register, or IMM with value */
+  int32_t value;
+  map_dom dom;
+} map_pst_leaf;
+
+typedef struct {
+  /* input (prog and g are NULL in a configuration read back by sym_read) */
+  const ast_program *prog;
+  const rdg *g;
+  char *name;                       /* program name */
+  char *param_name[AST_MAX_PARAMS];
+  char *dim_name[AST_MAX_DIMS];
+  int narrays;
+  char **array_name;
+  arch_config arch;
+  uint64_t fingerprint;
+  int ndims, nparams;
+  /* tiling */
+  int mapped;     /* the mapped dimension m (2-D: the rows' dimension) */
+  int axis;       /* 0: region 1xC (columns), 1: region Rx1 (rows), 2: RxC */
+  int mapped2;    /* 2-D: the columns' dimension; -1 in 1-D */
+  int p_min2;     /* 2-D: smallest column tile size */
+  char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */
+  int p_min;      /* smallest tile size the schedule assumes */
+  /* graph */
+  int nops, nedges;
+  map_op *ops;
+  map_edge *edges;
+  /* schedule */
+  int resmii[ISA_FU_ANY]; /* per FU class */
+  int units[ISA_FU_ANY];
+  int nclass[ISA_FU_ANY];
+  int resmii_all, recmii, ii;
+  char ii_reason[256];
+  int order[AST_MAX_DIMS];
+  int lk_p;        /* kp: 1 when lambda^K has the pi*p*S_m term */
+  int64_t lk_c;    /* kc */
+  int lk_p2;       /* 2-D: the same for the columns' dimension */
+  int64_t lk_c2;
+  /* tile size 1 (p_min = |d_m| < p_wide = max |d_m| + 1): the constants of
+   * lambda^K when the tiles are wider (p >= p_wide and, 2-D, pc >= p_wide2),
+   * where the sequence distances are larger; wide 0: lk_c/lk_c2 always */
+  int wide;
+  int p_wide, p_wide2;
+  int64_t lk_cw, lk_cw2;
+  /* registers */
+  int nregs;
+  map_regfile_entry *regs;
+  int used[MAP_REG_IMM]; /* per class: registers used */
+  /* routes, accesses, PST */
+  int nroutes;
+  map_route *routes;
+  int naccess;
+  map_access *access;
+  int nleaves;
+  map_pst_leaf *leaves;
+  int imem_estimate;
+  int signals_estimate;
+} map_config;
+
+/* Status of the mapping steps. */
+enum { MAP_OK = 0, MAP_ERR_INPUT = 2, MAP_ERR_NOFIT = 3, MAP_ERR_INTERNAL = 4 };
+
+/* Returns MAP_OK and fills *m with the symbolic configuration of program
+ * `p` (RDG `g`, both outliving *m) on `arch`, dimension `mapped` tiled onto
+ * a 1xC region (axis 0) or Rx1 (axis 1); or MAP_ERR_NOFIT / MAP_ERR_INPUT
+ * after writing the reason (resource, needed, available) into msg. */
+int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
+              int mapped, int axis, map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
+ * the rows and `cdim` onto the columns (axis 2). */
+int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
+                 map_config *m, char *msg, size_t msgsz);
+
+/* Returns 1 when DEP edge e crosses PEs (a tile displacement is nonzero). */
+int map_edge_cross(const map_edge *e);
+
+/* Returns the opcode that implements language operation op (map_op.c);
+ * ISA_OP_NOP for none. */
+isa_op map_op_isa(ast_op op);
+
+/* Returns S of mapped dimension `dim` (the product of the extents scanned
+ * faster than it) for extents E. */
+int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E);
+
+/* Returns the columns' lambda^K (2-D; 0 in 1-D) for extents E (the wide
+ * constant lk_cw2 when the tiles are at least p_wide x p_wide2). */
+int64_t map_lambda_k2(const map_config *m, const int64_t *E);
+
+/* Frees everything *m owns (not the program or the RDG). */
+void map_config_free(map_config *m);
+
+/* Step functions, in order; each returns a MAP_* status and on failure a
+ * message in msg. */
+int map_tile(map_config *m, char *msg, size_t msgsz);
+int map_sched(map_config *m, char *msg, size_t msgsz);
+int map_regs(map_config *m, char *msg, size_t msgsz);
+int map_route_channels(map_config *m, char *msg, size_t msgsz);
+int map_pst(map_config *m, char *msg, size_t msgsz);
+
+int map_access_build(map_config *m, char *msg, size_t msgsz);
+
+/* Tile size 1: lowers p_min (p_min2) of a finished mapping to max |d_m|
+ * (at least 1) when its schedule stays valid there: the mapped dimensions
+ * are scanned fastest (so map_seq_dist_lb, taking E_m = p_min for a
+ * tile-crossing edge, is a lower bound), every intra-PE edge holds with the
+ * smaller distances, and a lambda^K of the same form exists; the constants
+ * of the wider tiles are kept as lk_cw (lk_cw2) from p_wide. Nothing else
+ * of the mapping changes. Returns 1 when lowered, else 0. */
+int map_sched_tile1(map_config *m);
+
+/* Returns the sequence distance s(d) of dependence d in the scan order for
+ * the given extents E (E[mapped] = p). */
+int64_t map_seq_dist(const map_config *m, const int64_t *d, const int64_t *E);
+
+/* Returns the smallest s(d) of edge e's dependence d over all valid extents
+ * (each E_k >= |d_k| + 1, except a mapped dimension: E_m = p >= p_min, and
+ * >= |d_m| + 1 too when e stays inside the tile along m): the distance the
+ * modulo schedule may assume. */
+int64_t map_seq_dist_lb(const map_config *m, const map_edge *e);
+
+/* Returns S_m, the product of the extents scanned faster than the mapped
+ * dimension, for extents E. */
+int64_t map_stride_mapped(const map_config *m, const int64_t *E);
+
+/* Returns lambda^K_m for extents E (E[mapped] = p): the wide constant
+ * lk_cw when the tiles are at least p_wide (x p_wide2), else lk_c. */
+int64_t map_lambda_k(const map_config *m, const int64_t *E);
+
+/* Returns the communication latency of a DEP edge: the producer's latency,
+ * plus 1 + hops when it crosses PEs (docs/timing.md section 5; hops is 2
+ * for a diagonal displacement). */
+int map_edge_latency(const map_config *m, const map_edge *e);
+
+/* Returns "rd0", "fd1", "id2", "od3" or "#5" for a register in buf. */
+const char *map_reg_str(map_reg r, int32_t value, char *buf, size_t size);
+
+/* Returns a newly allocated copy of s (NULL on NULL). */
+char *map_strdup(const char *s);
+
+/* Returns the dom (copies of both strings). */
+map_dom map_dom_copy(const map_dom *d);
+void map_dom_free(map_dom *d);
+
+#endif

@@ -1,0 +1,639 @@
+/*
+ * map_tile.c: processor allocation by LSGP tiling (paper section 5.1) and
+ * the graph the later steps work on.
+ *
+ * The bounds lo_k/hi_k of every dimension come from isl (dim_min/dim_max
+ * of the iteration space, piecewise affine in the parameters). Every RDG
+ * operation node becomes a map_op; every RDG edge a map_edge, and a
+ * dependence edge with d_m != 0 along the mapped dimension m is split by
+ * its tile displacements Theta(d) = {0, sign(d_m)}: theta = 0 inside a PE,
+ * theta = sign(d_m) from the neighbour PE (processor displacement delta =
+ * theta). On a 2-D region both mapped dimensions split it: (theta,
+ * theta2) in {0, sign d_m} x {0, sign d_m2}, up to four edges, the one
+ * with both nonzero a diagonal displacement. Each split edge records the iterations in which it carries a
+ * value (use: at the consumer; def: at the producer) as a map_dom.
+ *
+ * Then three rewrites keep every value within what one instruction can do:
+ *  - input copy: when the accesses exceed the banks or the inputs the ids,
+ *    an input element read by several operations in the same iterations is
+ *    read once (one access, bank and id) by an added `mov` into an rd that
+ *    feeds the readers;
+ *  - reader copy: an fd is read in one cycle per iteration (its read
+ *    pointer advances once per reading cycle), so a loop-carried value read
+ *    by several operations is read once by an added `mov` into an rd;
+ *  - writer copy: an instruction has one register destination, so a value
+ *    needed both in an rd (same iteration) and in an fd (later iteration),
+ *    or in two fds, is copied by an added `mov` for each extra fd.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
+
+#include "map.h"
+#include "poly.h"
+
+char *map_strdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, s, n);
+  return c;
+}
+
+map_dom map_dom_copy(const map_dom *d) {
+  map_dom c = {map_strdup(d->ispace), map_strdup(d->jkspace)};
+  return c;
+}
+
+void map_dom_free(map_dom *d) {
+  free(d->ispace);
+  free(d->jkspace);
+  d->ispace = d->jkspace = NULL;
+}
+
+/* Returns the isl text of `set` (freed) as a malloc'd string. */
+static char *map_tile_set_str(__isl_take isl_set *set) {
+  char *s = NULL, *c;
+  if (!set) return NULL;
+  set = isl_set_coalesce(set);
+  s = isl_set_to_str(set);
+  c = map_strdup(s);
+  free(s);
+  isl_set_free(set);
+  return c;
+}
+
+/* Returns the names "j0 .. j{n-1}, k0 .. k{n-1}" of the tiled dims. */
+static void map_tile_jk_names(const map_config *m, char *buf, size_t size) {
+  size_t o = 0;
+  for (int k = 0; k < m->ndims; k++)
+    o += (size_t)snprintf(buf + o, size - o, "%sj%d", k ? ", " : "", k);
+  for (int k = 0; k < m->ndims; k++)
+    o += (size_t)snprintf(buf + o, size - o, ", k%d", k);
+}
+
+/* Returns the jkspace text of the tile box plus `extra` (may be ""):
+ * 0 <= J_m < p, 0 <= K_m < t (2-D also 0 <= J_m2 < pc, 0 <= K_m2 < tc),
+ * K_k = 0 and J_k >= 0 elsewhere. */
+static char *map_tile_jk(const map_config *m, const char *extra) {
+  char names[512], buf[2048];
+  size_t o;
+  map_tile_jk_names(m, names, sizeof names);
+  o = (size_t)snprintf(buf, sizeof buf, "%s -> { [%s] : p >= 1 and t >= 1%s",
+                       m->axis == 2 ? "[p, t, pc, tc]" : "[p, t]", names,
+                       m->axis == 2 ? " and pc >= 1 and tc >= 1" : "");
+  for (int k = 0; k < m->ndims; k++) {
+    if (k == m->mapped)
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < p and 0 <= k%d < t", k, k);
+    else if (m->axis == 2 && k == m->mapped2)
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < pc and 0 <= k%d < tc", k, k);
+    else
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
+  }
+  snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
+  isl_ctx *ctx = isl_ctx_alloc();
+  char *s = map_tile_set_str(isl_set_read_from_str(ctx, buf));
+  isl_ctx_free(ctx);
+  return s;
+}
+
+/* Returns the isl text of a program set over I. */
+static char *map_tile_iset(__isl_take isl_set *set) { return map_tile_set_str(set); }
+
+/* Returns 1 when the isl set text is empty, 0 if not, -1 on error. */
+static int map_tile_str_empty(isl_ctx *ctx, const char *s) {
+  isl_set *set = isl_set_read_from_str(ctx, s);
+  int e = set ? isl_set_is_empty(set) : -1;
+  isl_set_free(set);
+  return e;
+}
+
+/* Returns the union of two set texts (same space) as a new string. */
+static char *map_tile_str_union(isl_ctx *ctx, const char *a, const char *b) {
+  isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
+  return map_tile_set_str(isl_set_union(x, y));
+}
+
+/* Appends an op; returns its index or -1. */
+static int map_tile_add_op(map_config *m, const map_op *op) {
+  map_op *n = realloc(m->ops, (size_t)(m->nops + 1) * sizeof *n);
+  if (!n) return -1;
+  m->ops = n;
+  m->ops[m->nops] = *op;
+  return m->nops++;
+}
+
+/* Appends an edge; returns its index or -1. */
+static int map_tile_add_edge(map_config *m, const map_edge *e) {
+  map_edge *n = realloc(m->edges, (size_t)(m->nedges + 1) * sizeof *n);
+  if (!n) return -1;
+  m->edges = n;
+  m->edges[m->nedges] = *e;
+  m->edges[m->nedges].route = -1;
+  m->edges[m->nedges].group = -1;
+  return m->nedges++;
+}
+
+/* Computes lo/hi of every dimension; returns MAP_OK or an error. */
+static int map_tile_bounds(map_config *m, isl_ctx *ctx, char *msg, size_t msgsz) {
+  isl_set *space = poly_space(ctx, m->prog);
+  if (!space) goto error;
+  if (isl_set_is_empty(space) == isl_bool_true) {
+    snprintf(msg, msgsz, "the iteration space is empty for every parameter value");
+    isl_set_free(space);
+    return MAP_ERR_INPUT;
+  }
+  for (int k = 0; k < m->ndims; k++) {
+    isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(space), k);
+    isl_pw_aff *hi = isl_set_dim_max(isl_set_copy(space), k);
+    char *a = lo ? isl_pw_aff_to_str(lo) : NULL, *b = hi ? isl_pw_aff_to_str(hi) : NULL;
+    m->lo[k] = map_strdup(a);
+    m->hi[k] = map_strdup(b);
+    free(a);
+    free(b);
+    isl_pw_aff_free(lo);
+    isl_pw_aff_free(hi);
+    if (!m->lo[k] || !m->hi[k]) goto error;
+  }
+  isl_set_free(space);
+  return MAP_OK;
+error:
+  isl_set_free(space);
+  snprintf(msg, msgsz, "internal error: the bounds of the iteration space");
+  return MAP_ERR_INTERNAL;
+}
+
+/* Returns the jk constraint text saying where J_k - d_k (use: the source
+ * iteration of the consumer J) or J_k + d_k (def: the consumer of the
+ * producer J) lies for tile displacement theta along mapped dimension k,
+ * whose tile size parameter is `pn` ("p" or "pc"). */
+static void map_tile_theta_jk(int k, const char *pn, int64_t dm, int theta, int use, char *buf, size_t size) {
+  int64_t off = use ? -dm : dm;
+  if (theta == 0)
+    snprintf(buf, size, "0 <= j%d + (%" PRId64 ") < %s", k, off, pn);
+  else if ((theta > 0) == (use != 0))
+    snprintf(buf, size, "j%d + (%" PRId64 ") < 0", k, off);
+  else
+    snprintf(buf, size, "j%d + (%" PRId64 ") >= %s", k, off, pn);
+}
+
+/* Writes the jk constraints of tile displacements (th, th2) of dependence
+ * d (use or def side) into buf: one per mapped dimension with d != 0. */
+static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, int th2, int use, char *buf,
+                                size_t size) {
+  char a[128] = "", b[128] = "";
+  if (d[m->mapped] || m->axis != 2) map_tile_theta_jk(m->mapped, "p", d[m->mapped], th, use, a, sizeof a);
+  if (m->axis == 2 && d[m->mapped2]) map_tile_theta_jk(m->mapped2, "pc", d[m->mapped2], th2, use, b, sizeof b);
+  snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
+}
+
+/* Adds the split edges of RDG dependence edge `re`; returns MAP_OK. */
+static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+  const ast_program *p = m->prog;
+  const rdg_node *v = &m->g->nodes[re->src], *w = &m->g->nodes[re->dst];
+  int64_t neg[AST_MAX_DIMS] = {0};
+  int zero = 1;
+  for (int k = 0; k < m->ndims; k++) {
+    neg[k] = -re->d[k];
+    if (re->d[k]) zero = 0;
+  }
+  int thetas[2] = {0, 0}, nth = 1, th2s[2] = {0, 0}, nth2 = 1;
+  int64_t dm = re->d[m->mapped];
+  if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
+  int64_t dm2 = m->axis == 2 ? re->d[m->mapped2] : 0;
+  if (dm2) th2s[nth2++] = dm2 > 0 ? 1 : -1;
+  for (int i = 0; i < nth * nth2; i++) {
+    map_edge e;
+    char jk[512];
+    memset(&e, 0, sizeof e);
+    e.kind = MAP_EDGE_DEP;
+    e.src = op_of[re->src];
+    e.dst = op_of[re->dst];
+    e.pos = re->pos;
+    e.array = -1;
+    memcpy(e.d, re->d, sizeof e.d);
+    e.theta = thetas[i % nth];
+    e.theta2 = th2s[i / nth];
+    isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
+    e.use.ispace = map_tile_iset(isl_set_intersect(
+        isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
+    e.def.ispace = map_tile_iset(isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
+    if (zero) {
+      e.use.jkspace = map_tile_jk(m, "");
+      e.def.jkspace = map_tile_jk(m, "");
+    } else {
+      map_tile_theta_both(m, re->d, e.theta, e.theta2, 1, jk, sizeof jk);
+      e.use.jkspace = map_tile_jk(m, jk);
+      map_tile_theta_both(m, re->d, e.theta, e.theta2, 0, jk, sizeof jk);
+      e.def.jkspace = map_tile_jk(m, jk);
+    }
+    if (!e.use.ispace || !e.def.ispace || !e.use.jkspace || !e.def.jkspace) {
+      map_dom_free(&e.use);
+      map_dom_free(&e.def);
+      return MAP_ERR_INTERNAL;
+    }
+    if (map_tile_str_empty(ctx, e.use.ispace) == 1) { /* never carries a value */
+      map_dom_free(&e.use);
+      map_dom_free(&e.def);
+      continue;
+    }
+    if (map_tile_add_edge(m, &e) < 0) return MAP_ERR_INTERNAL;
+  }
+  return MAP_OK;
+}
+
+/* Adds the edge of RDG edge `re` (IN, CONST, OUT); returns MAP_OK. */
+static int map_tile_io(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+  map_edge e;
+  memset(&e, 0, sizeof e);
+  e.pos = re->pos;
+  e.array = -1;
+  const rdg_node *opn;
+  if (re->kind == RDG_EDGE_OUT) {
+    e.kind = MAP_EDGE_OUT;
+    e.src = op_of[re->src];
+    e.dst = -1;
+    opn = &m->g->nodes[re->src];
+  } else {
+    e.kind = re->kind == RDG_EDGE_IN ? MAP_EDGE_IN : MAP_EDGE_CONST;
+    e.src = -1;
+    e.dst = op_of[re->dst];
+    opn = &m->g->nodes[re->dst];
+  }
+  if (re->kind == RDG_EDGE_CONST) e.value = m->g->nodes[re->src].value;
+  if (re->kind != RDG_EDGE_CONST) {
+    isl_map *im = poly_index_map(ctx, m->prog, re->idx, re->ndims);
+    char *s = im ? isl_map_to_str(im) : NULL;
+    e.index = map_strdup(s);
+    free(s);
+    isl_map_free(im);
+    e.array = re->array;
+    if (!e.index) return MAP_ERR_INTERNAL;
+  }
+  e.use.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &opn->cond));
+  e.use.jkspace = map_tile_jk(m, "");
+  e.def = map_dom_copy(&e.use);
+  if (!e.use.ispace || !e.use.jkspace) return MAP_ERR_INTERNAL;
+  return map_tile_add_edge(m, &e) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
+}
+
+/* Returns a copy op (`mov`) whose domain is `dom`, defining virtual value `val`. */
+static map_op map_tile_copy_op(const map_config *m, const map_dom *dom, int val) {
+  map_op c;
+  memset(&c, 0, sizeof c);
+  c.rdg_node = -1;
+  c.op = ISA_OP_MOV;
+  c.nargs = 1;
+  c.var = val;
+  c.dom = map_dom_copy(dom);
+  c.cls = ISA_FU_ALU;
+  c.lat = isa_op_latency(ISA_OP_MOV, &m->arch);
+  return c;
+}
+
+/* Returns 1 when edge e is a local loop-carried dependence (an fd value). */
+static int map_tile_is_fd_edge(const map_edge *e) {
+  if (e->kind != MAP_EDGE_DEP || map_edge_cross(e)) return 0;
+  for (int k = 0; k < AST_MAX_DIMS; k++)
+    if (e->d[k]) return 1;
+  return 0;
+}
+
+/* Returns 1 when edges a and b carry the same value class: the same
+ * variable (ops[].var) of the producer and the same d. */
+static int map_tile_same_value(const map_config *m, const map_edge *a, const map_edge *b) {
+  return m->ops[a->src].var == m->ops[b->src].var && !memcmp(a->d, b->d, sizeof a->d);
+}
+
+/* Feeds reader edge `eb` from copy op `ci`: its use joins the copy's out
+ * edge (from index `first` on) with the same reader, operand and jkspace
+ * (the ispaces are united; different jkspaces stay separate edges, since a
+ * union of (ispace, jkspace) pairs is not a pair), else a new edge is
+ * added. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, const map_edge *eb) {
+  for (int r = first; r < m->nedges; r++) {
+    map_edge *x = &m->edges[r];
+    if (x->src != ci || x->dst != eb->dst || x->pos != eb->pos || strcmp(x->use.jkspace, eb->use.jkspace)) continue;
+    char *u = map_tile_str_union(ctx, x->use.ispace, eb->use.ispace);
+    if (!u) return MAP_ERR_INTERNAL;
+    free(x->use.ispace);
+    x->use.ispace = u;
+    free(x->def.ispace);
+    x->def.ispace = map_strdup(u);
+    return x->def.ispace ? MAP_OK : MAP_ERR_INTERNAL;
+  }
+  map_edge r;
+  memset(&r, 0, sizeof r);
+  r.kind = MAP_EDGE_DEP;
+  r.src = ci;
+  r.dst = eb->dst;
+  r.pos = eb->pos;
+  r.array = -1;
+  r.use = map_dom_copy(&eb->use);
+  r.def = map_dom_copy(&eb->use);
+  if (!r.use.ispace || !r.use.jkspace || !r.def.ispace || !r.def.jkspace) return MAP_ERR_INTERNAL;
+  return map_tile_add_edge(m, &r) < 0 ? MAP_ERR_INTERNAL : MAP_OK;
+}
+
+/* Returns 1 when IN edges a and b read the same element of an iteration
+ * (array and index map equal) with the same jkspace; their ispaces may
+ * differ (the pieces of a condition: a[i] at i = 0 and at i >= 1). */
+static int map_tile_same_input(const map_edge *a, const map_edge *b) {
+  return a->kind == MAP_EDGE_IN && b->kind == MAP_EDGE_IN && a->array == b->array && a->index && b->index &&
+         !strcmp(a->index, b->index) && !strcmp(a->use.jkspace, b->use.jkspace);
+}
+
+/* Input copies: an input element read by several operations (same array,
+ * index map and jkspace; in the same iterations or in pieces of a
+ * condition) is read once, by an added mov over the union of their spaces
+ * whose rd feeds each reader in its own space: one access (bank, port, id)
+ * instead of one per reader and piece. Only when the accesses do not fit
+ * the banks (or ports) or the inputs the ids, since the movs cost ALU
+ * slots. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+  int n0 = m->nedges, nin = 0, nio = 0;
+  for (int e = 0; e < n0; e++) {
+    nin += m->edges[e].kind == MAP_EDGE_IN;
+    nio += m->edges[e].kind == MAP_EDGE_IN || m->edges[e].kind == MAP_EDGE_OUT;
+  }
+  int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  if (nio <= lim && nin <= m->arch.id) return MAP_OK; /* fits: no extra ALU work */
+  char *gone = calloc((size_t)n0 + 1, 1);
+  if (!gone) return MAP_ERR_INTERNAL;
+  for (int a = 0; a < n0; a++) {
+    if (gone[a] || m->edges[a].kind != MAP_EDGE_IN) continue;
+    int readers = 0;
+    for (int b = a + 1; b < n0; b++) readers += !gone[b] && map_tile_same_input(&m->edges[a], &m->edges[b]);
+    if (!readers) continue;
+    map_dom all = map_dom_copy(&m->edges[a].use); /* the union of the pieces */
+    for (int b = a + 1; b < n0 && all.ispace; b++) {
+      if (gone[b] || !map_tile_same_input(&m->edges[a], &m->edges[b]) ||
+          !strcmp(all.ispace, m->edges[b].use.ispace))
+        continue;
+      char *u = map_tile_str_union(ctx, all.ispace, m->edges[b].use.ispace);
+      free(all.ispace);
+      all.ispace = u;
+    }
+    map_op c = map_tile_copy_op(m, &all, (*nextval)++);
+    int ci = c.dom.ispace && c.dom.jkspace && all.ispace ? map_tile_add_op(m, &c) : -1;
+    if (ci < 0) {
+      map_dom_free(&all);
+      map_dom_free(&c.dom);
+      free(gone);
+      return MAP_ERR_INTERNAL;
+    }
+    for (int b = a; b < n0; b++) {
+      if (gone[b] || (b != a && !map_tile_same_input(&m->edges[a], &m->edges[b]))) continue;
+      map_edge r;
+      memset(&r, 0, sizeof r);
+      r.kind = MAP_EDGE_DEP;
+      r.src = ci;
+      r.dst = m->edges[b].dst;
+      r.pos = m->edges[b].pos;
+      r.array = -1;
+      r.use = map_dom_copy(&m->edges[b].use);
+      r.def = map_dom_copy(&m->edges[b].use);
+      if (!r.use.ispace || !r.use.jkspace || !r.def.ispace || !r.def.jkspace || map_tile_add_edge(m, &r) < 0) {
+        map_dom_free(&r.use);
+        map_dom_free(&r.def);
+        map_dom_free(&all);
+        free(gone);
+        return MAP_ERR_INTERNAL;
+      }
+      if (b != a) gone[b] = 1;
+    }
+    m->edges[a].dst = ci;
+    m->edges[a].pos = 0;
+    free(m->edges[a].use.ispace); /* the IN edge now carries every piece */
+    m->edges[a].use.ispace = all.ispace;
+    free(m->edges[a].def.ispace);
+    m->edges[a].def.ispace = map_strdup(all.ispace);
+    all.ispace = NULL;
+    map_dom_free(&all);
+    if (!m->edges[a].def.ispace) {
+      free(gone);
+      return MAP_ERR_INTERNAL;
+    }
+  }
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    if (e < n0 && gone[e]) {
+      free(m->edges[e].index);
+      map_dom_free(&m->edges[e].use);
+      map_dom_free(&m->edges[e].def);
+    } else {
+      m->edges[n++] = m->edges[e];
+    }
+  }
+  m->nedges = n;
+  free(gone);
+  return MAP_OK;
+}
+
+/* Reader copies: for every fd value read by more than one (op, pos), adds
+ * a mov that reads it once and feeds the readers through an rd. Returns
+ * MAP_OK or an error. */
+static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+  int n0 = m->nedges;
+  for (int a = 0; a < n0; a++) {
+    map_edge *ea = &m->edges[a];
+    if (!map_tile_is_fd_edge(ea) || ea->dst < 0) continue;
+    int readers = 0;
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
+      if (eb->dst != ea->dst || eb->pos != ea->pos) readers++;
+    }
+    if (!readers) continue;
+    /* union of the readers' use domains */
+    map_dom dom = map_dom_copy(&ea->use);
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
+      char *u = map_tile_str_union(ctx, dom.ispace, eb->use.ispace);
+      char *v = map_tile_str_union(ctx, dom.jkspace, eb->use.jkspace);
+      free(dom.ispace);
+      free(dom.jkspace);
+      dom.ispace = u;
+      dom.jkspace = v;
+      if (!u || !v) break;
+    }
+    if (!dom.ispace || !dom.jkspace) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
+    map_op c = map_tile_copy_op(m, &dom, (*nextval)++);
+    map_dom_free(&dom);
+    int ci = map_tile_add_op(m, &c);
+    if (ci < 0) return MAP_ERR_INTERNAL;
+    /* readers get their value from the copy (d = 0); the fd edges go to it */
+    int src_var = m->ops[m->edges[a].src].var;
+    int64_t d[AST_MAX_DIMS];
+    memcpy(d, m->edges[a].d, sizeof d);
+    int first = m->nedges; /* the copy's out edges are appended from here */
+    for (int b = 0; b < n0; b++) {
+      map_edge *eb = &m->edges[b];
+      if (!map_tile_is_fd_edge(eb) || eb->dst < 0 || eb->dst == ci || m->ops[eb->src].var != src_var ||
+          memcmp(eb->d, d, sizeof d))
+        continue;
+      if (map_tile_copy_reader(m, ctx, ci, first, eb) != MAP_OK) return MAP_ERR_INTERNAL;
+      eb = &m->edges[b];
+      eb->dst = ci;
+      eb->pos = 0;
+    }
+  }
+  return MAP_OK;
+}
+
+/* Writer copies: a value with an rd use and fd uses, or several fd
+ * distances, keeps one register destination on its producers; every other
+ * fd group is fed by an added mov. Returns MAP_OK or an error. */
+static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+  (void)ctx;
+  int nvals = *nextval;
+  for (int val = 0; val < nvals; val++) {
+    int has_rd = 0, ngroups = 0;
+    int64_t gd[16][AST_MAX_DIMS];
+    int n0 = m->nedges;
+    for (int e = 0; e < n0; e++) {
+      map_edge *x = &m->edges[e];
+      if (x->kind != MAP_EDGE_DEP || x->src < 0 || m->ops[x->src].var != val || map_edge_cross(x)) continue;
+      if (!map_tile_is_fd_edge(x)) { has_rd = 1; continue; }
+      int found = 0;
+      for (int g = 0; g < ngroups; g++)
+        if (!memcmp(gd[g], x->d, sizeof x->d)) found = 1;
+      if (!found && ngroups < 16) memcpy(gd[ngroups++], x->d, sizeof x->d);
+    }
+    int keep = has_rd ? 0 : 1; /* fd groups the producer writes itself */
+    for (int g = keep; g < ngroups; g++) {
+      /* the producers of val: every op defining it */
+      int prod[64], nprod = 0;
+      for (int o = 0; o < m->nops; o++)
+        if (m->ops[o].var == val && nprod < 64) prod[nprod++] = o;
+      if (!nprod) continue;
+      map_dom dom = map_dom_copy(&m->ops[prod[0]].dom);
+      for (int i = 1; i < nprod; i++) {
+        char *u = map_tile_str_union(ctx, dom.ispace, m->ops[prod[i]].dom.ispace);
+        free(dom.ispace);
+        dom.ispace = u;
+        if (!u) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
+      }
+      map_op c = map_tile_copy_op(m, &dom, (*nextval)++);
+      map_dom_free(&dom);
+      int ci = map_tile_add_op(m, &c);
+      if (ci < 0) return MAP_ERR_INTERNAL;
+      for (int i = 0; i < nprod; i++) {
+        map_edge r;
+        memset(&r, 0, sizeof r);
+        r.kind = MAP_EDGE_DEP;
+        r.src = prod[i];
+        r.dst = ci;
+        r.pos = 0;
+        r.array = -1;
+        r.use = map_dom_copy(&m->ops[prod[i]].dom);
+        r.def = map_dom_copy(&m->ops[prod[i]].dom);
+        if (map_tile_add_edge(m, &r) < 0) return MAP_ERR_INTERNAL;
+      }
+      for (int e = 0; e < m->nedges; e++) {
+        map_edge *x = &m->edges[e];
+        if (map_tile_is_fd_edge(x) && x->src >= 0 && m->ops[x->src].var == val &&
+            !memcmp(x->d, gd[g], sizeof x->d))
+          x->src = ci;
+      }
+    }
+  }
+  return MAP_OK;
+}
+
+/* Returns 1 when DEP edges a and b carry the same values the same way. */
+static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
+  return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
+         a->pos == b->pos && a->theta == b->theta && a->theta2 == b->theta2 && !memcmp(a->d, b->d, sizeof a->d) &&
+         !strcmp(a->use.ispace, b->use.ispace) && !strcmp(a->use.jkspace, b->use.jkspace) &&
+         !strcmp(a->def.ispace, b->def.ispace) && !strcmp(a->def.jkspace, b->def.jkspace);
+}
+
+/* Removes DEP edges equal to an earlier one (the copies redirect several
+ * RDG edges of one value onto the same pair of ops). */
+static void map_tile_dedup_edges(map_config *m) {
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    int dup = 0;
+    for (int f = 0; f < n && !dup; f++) dup = map_tile_same_edge(&m->edges[f], &m->edges[e]);
+    if (dup) {
+      free(m->edges[e].index);
+      map_dom_free(&m->edges[e].use);
+      map_dom_free(&m->edges[e].def);
+    } else {
+      m->edges[n++] = m->edges[e];
+    }
+  }
+  m->nedges = n;
+}
+
+/* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
+ * tile in which every dependence also has instances inside the tile.
+ * Returns nothing. */
+static void map_tile_widen(map_config *m) {
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP) continue;
+    int64_t dm = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
+    if (dm + 1 > m->p_min) m->p_min = (int)dm + 1;
+    if (m->axis != 2) continue;
+    int64_t dm2 = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
+    if (dm2 + 1 > m->p_min2) m->p_min2 = (int)dm2 + 1;
+  }
+}
+
+int map_tile(map_config *m, char *msg, size_t msgsz) {
+  const rdg *g = m->g;
+  int st = MAP_ERR_INTERNAL;
+  int *op_of = calloc((size_t)g->nnodes + 1, sizeof *op_of);
+  isl_ctx *ctx = isl_ctx_alloc();
+  if (!op_of || !ctx) goto done;
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  if ((st = map_tile_bounds(m, ctx, msg, msgsz)) != MAP_OK) goto done;
+  st = MAP_ERR_INTERNAL;
+  for (int v = 0; v < g->nnodes; v++) {
+    const rdg_node *n = &g->nodes[v];
+    op_of[v] = -1;
+    if (n->kind != RDG_NODE_OP) continue;
+    map_op o;
+    memset(&o, 0, sizeof o);
+    o.rdg_node = v;
+    o.op = map_op_isa(n->op);
+    o.nargs = n->nargs;
+    o.var = n->var >= 0 ? n->var : g->nvars + v; /* outputs: a value of their own */
+    o.cls = isa_op_get(o.op)->fu;
+    o.lat = isa_op_latency(o.op, &m->arch);
+    o.dom.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+    o.dom.jkspace = map_tile_jk(m, "");
+    if (!o.dom.ispace || !o.dom.jkspace) { map_dom_free(&o.dom); goto done; }
+    if ((op_of[v] = map_tile_add_op(m, &o)) < 0) goto done;
+  }
+  for (int e = 0; e < g->nedges; e++) {
+    const rdg_edge *re = &g->edges[e];
+    int r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of) : map_tile_io(m, ctx, re, op_of);
+    if (r != MAP_OK) goto done;
+  }
+  /* the smallest tile the schedule assumes: p_min = max |d_m| + 1;
+   * map_sched_tile1 lowers it to max |d_m| (tile size 1) afterwards when
+   * the schedule allows */
+  m->p_min = m->p_min2 = 1;
+  map_tile_widen(m);
+  int nextval = g->nvars + g->nnodes;
+  if (map_tile_input_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  map_tile_dedup_edges(m);
+  st = MAP_OK;
+done:
+  if (st == MAP_ERR_INTERNAL && !*msg) snprintf(msg, msgsz, "internal error while tiling (out of memory or isl)");
+  free(op_of);
+  isl_ctx_free(ctx);
+  return st;
+}

@@ -1,0 +1,248 @@
+/*
+ * engine_build.c: the compile half of `tcpa run --engine model|rtl|cosim`:
+ * program -> RDG -> symbolic mapping (map_build, as `tcpa compile`) ->
+ * instantiation (inst_run + inst_emit, as `tcpa instantiate`) with the
+ * run's input values (a 1xC or Rx1 region: one tiled dimension; RxC: two,
+ * passed as ENGINE_DIMS_2D in `dim`) -> the stream, the listing and the placement of the
+ * output elements (read back from inst_layout's text, the same lines
+ * `tcpa instantiate --layout` writes), plus the predicted latencies
+ * (engine_predict.c).
+ *
+ * Input values go from the reference's row-major order over the declared
+ * extents to the instantiation's row-major order over the accessed
+ * bounding box (inst.h array_ext); output indices come back the other way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_flow.h"
+#include "inst.h"
+#include "map.h"
+#include "rdg.h"
+#include "stream.h"
+
+/* Returns the reference's linear index of element `lin` of array a as the
+ * instantiation numbers it (bounding box of x), or -1 outside the
+ * declared extents. */
+static int64_t engine_index_to_ref(const inst *x, int a, const interp_array *ref, int64_t lin) {
+  int nd = x->array_nd[a];
+  int64_t e[AST_MAX_DIMS];
+  for (int r = nd - 1; r >= 0; r--) {
+    int64_t ext = x->array_ext[a][r] > 0 ? x->array_ext[a][r] : 1;
+    e[r] = lin % ext;
+    lin /= ext;
+  }
+  if (lin != 0 || nd != ref->ndims) return nd == 0 && ref->ndims == 0 && lin == 0 ? 0 : -1;
+  int64_t out = 0;
+  for (int r = 0; r < nd; r++) {
+    if (e[r] < 0 || e[r] >= ref->extent[r]) return -1;
+    out = out * ref->extent[r] + e[r];
+  }
+  return out;
+}
+
+/* Returns 0 after filling d with the input values of ref in x's element
+ * order (elements outside the declared extents are 0); -1 out of memory. */
+static int engine_inputs_convert(const inst *x, const ast_program *p, const interp_array *ref,
+                                 inst_data *d) {
+  d->vals = calloc((size_t)p->narrays + 1, sizeof *d->vals);
+  d->count = calloc((size_t)p->narrays + 1, sizeof *d->count);
+  if (!d->vals || !d->count) return -1;
+  for (int a = 0; a < p->narrays && a < 64; a++) {
+    if (p->arrays[a].kind != AST_ARRAY_IN) continue;
+    int64_t n = 1;
+    for (int r = 0; r < x->array_nd[a]; r++) n *= x->array_ext[a][r];
+    d->count[a] = n;
+    d->vals[a] = calloc((size_t)n + 1, sizeof **d->vals);
+    if (!d->vals[a]) return -1;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t j = engine_index_to_ref(x, a, &ref[a], i);
+      d->vals[a][i] = j >= 0 && (size_t)j < ref[a].n ? ref[a].data[j] : 0;
+    }
+  }
+  return 0;
+}
+
+/* Frees the converted inputs. */
+static void engine_inputs_free(inst_data *d, int narrays) {
+  for (int a = 0; d->vals && a < narrays; a++) free(d->vals[a]);
+  free(d->vals);
+  free(d->count);
+}
+
+/* Returns the side number (0..3: n e s w) of a layout letter, or -1. */
+static int engine_side_of(char s) {
+  const char *p = strchr("nesw", s);
+  return s && p ? (int)(p - "nesw") : -1;
+}
+
+/* Returns 0 after reading inst_layout's lines into c->place (indices in
+ * the reference's order); -1 with msg. */
+static int engine_layout_read(const inst *x, const ast_program *p, const interp_array *ref,
+                              engine_config *c, char *msg, size_t msgsz) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) {
+    snprintf(msg, msgsz, "out of memory");
+    return -1;
+  }
+  inst_layout(x, f);
+  fclose(f);
+  size_t cap = 16;
+  c->place = malloc(cap * sizeof *c->place);
+  int rc = c->place ? 0 : -1;
+  for (char *line = text, *nl; rc == 0 && line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    char name[256], side;
+    long long lin, addr;
+    int row, col, bank;
+    if (sscanf(line, "%255s %lld %d %d %c %d %lld", name, &lin, &row, &col, &side, &bank, &addr) != 7) {
+      snprintf(msg, msgsz, "internal: layout line '%s' unreadable", line);
+      rc = -1;
+      break;
+    }
+    int a = 0;
+    while (a < p->narrays && strcmp(p->arrays[a].name, name)) a++;
+    int64_t j = a < p->narrays ? engine_index_to_ref(x, a, &ref[a], lin) : -1;
+    if (j < 0 || (size_t)j >= ref[a].n) {
+      snprintf(msg, msgsz, "internal: layout places %s[%lld], outside the array", name, lin);
+      rc = -1;
+      break;
+    }
+    if (c->nplace == cap) {
+      engine_place *np = realloc(c->place, 2 * cap * sizeof *np);
+      if (!np) {
+        rc = -1;
+        break;
+      }
+      c->place = np;
+      cap *= 2;
+    }
+    c->place[c->nplace++] = (engine_place){a, (size_t)j, row, col, engine_side_of(side), bank, (uint32_t)addr};
+  }
+  free(text);
+  if (rc && !msg[0]) snprintf(msg, msgsz, "out of memory");
+  return rc;
+}
+
+/* Returns 0 after writing the listing of x into c->listing; -1. */
+static int engine_listing_make(const inst *x, engine_config *c) {
+  size_t len = 0;
+  FILE *f = open_memstream(&c->listing, &len);
+  if (!f) return -1;
+  inst_listing(x, f);
+  return fclose(f) ? -1 : 0;
+}
+
+/* Returns 0 after setting c's array count and each output array's element
+ * count (the reference's); -1 when out of memory. */
+static int engine_outputs_size(const ast_program *p, const interp_array *ref, engine_config *c) {
+  c->narrays = p->narrays;
+  c->out_n = calloc((size_t)p->narrays + 1, sizeof *c->out_n);
+  if (!c->out_n) return -1;
+  for (int a = 0; a < p->narrays; a++)
+    if (p->arrays[a].kind == AST_ARRAY_OUT) c->out_n[a] = ref[a].n;
+  return 0;
+}
+
+/* Returns the ENGINE_* status of a MAP_* or INST_* status. */
+static int engine_status_of(int st) {
+  return st == MAP_ERR_NOFIT ? ENGINE_ERR_NOFIT : ENGINE_ERR_INPUT;
+}
+
+/* Returns ENGINE_OK after instantiating m into c (stream, listing, layout,
+ * prediction); an ENGINE_* status with msg otherwise. */
+static int engine_instantiate(const map_config *m, const ast_program *p, const arch_config *arch,
+                              const int64_t *params, const interp_array *ref, int rows, int cols,
+                              engine_config *c, char *msg, size_t msgsz) {
+  inst x;
+  inst_data data = {0};
+  stream_writer w;
+  stream_writer_init(&w, arch);
+  char *pname[AST_MAX_PARAMS];
+  for (int i = 0; i < p->nparams; i++) pname[i] = p->param[i];
+  int st = inst_run(&x, m, arch, p->nparams, pname, params, rows, cols, msg, msgsz);
+  if (st) {
+    st = engine_status_of(st);
+    goto done;
+  }
+  if (engine_inputs_convert(&x, p, ref, &data)) {
+    snprintf(msg, msgsz, "out of memory");
+    st = ENGINE_ERR_INPUT;
+    goto done;
+  }
+  if ((st = inst_emit(&x, &data, &w, msg, msgsz))) {
+    st = engine_status_of(st);
+    goto done;
+  }
+  int sst = stream_writer_finish(&w, &c->stream, &c->stream_len);
+  if (sst) {
+    snprintf(msg, msgsz, "the stream: %s (%s)", w.msg, stream_error_name(sst));
+    st = ENGINE_ERR_INPUT;
+    goto done;
+  }
+  if (engine_listing_make(&x, c) || engine_layout_read(&x, p, ref, c, msg, msgsz)) {
+    if (!msg[0]) snprintf(msg, msgsz, "out of memory");
+    st = ENGINE_ERR_INPUT;
+    goto done;
+  }
+  if (engine_outputs_size(p, ref, c)) {
+    snprintf(msg, msgsz, "out of memory");
+    st = ENGINE_ERR_INPUT;
+    goto done;
+  }
+  c->p = x.p;
+  c->t = x.t;
+  c->npc = x.npc;
+  c->nsig = x.nsig;
+  engine_predict(&x, &c->pred_done, &c->pred_cycles);
+done:
+  stream_writer_free(&w);
+  engine_inputs_free(&data, p->narrays);
+  inst_free(&x);
+  return st;
+}
+
+int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
+                        const interp_array *ref, int rows, int cols, int dim, engine_config *c,
+                        char *msg, size_t msgsz) {
+  memset(c, 0, sizeof *c);
+  msg[0] = 0;
+  int dim2 = -1;
+  c->axis = rows > 1 ? 1 : 0;
+  if (rows > 1 && cols > 1) { /* 2-D: ENGINE_DIMS_2D, or dim and dim + 1 */
+    c->axis = 2;
+    dim2 = dim >= AST_MAX_DIMS ? dim / AST_MAX_DIMS - 1 : dim + 1;
+    dim = dim % AST_MAX_DIMS;
+    if (p->ndims < 2 || dim2 >= p->ndims) {
+      snprintf(msg, msgsz, "region %dx%d: an RxC region tiles two loop dimensions onto its rows and columns, "
+               "program '%s' has %d", rows, cols, p->name, p->ndims);
+      return ENGINE_ERR_NOFIT;
+    }
+  }
+  c->dim = dim;
+  c->dim2 = dim2;
+  c->fingerprint = arch_config_fingerprint(arch);
+  rdg *g = rdg_build(p);
+  if (!g) {
+    snprintf(msg, msgsz, "cannot build the dependence graph");
+    return ENGINE_ERR_INPUT;
+  }
+  map_config m;
+  int st = c->axis == 2 ? map_build_2d(p, g, arch, dim, dim2, &m, msg, msgsz)
+                        : map_build(p, g, arch, dim, c->axis, &m, msg, msgsz);
+  if (st == MAP_OK) {
+    c->ii = m.ii;
+    c->resmii = m.resmii_all;
+    c->recmii = m.recmii;
+    st = engine_instantiate(&m, p, arch, params, ref, rows, cols, c, msg, msgsz);
+  } else {
+    st = engine_status_of(st);
+  }
+  map_config_free(&m);
+  rdg_free(g);
+  return st;
+}

@@ -1,0 +1,620 @@
+/*
+ * regress_suite.c: reads a suite file (regress_suite.h, docs/regress.md)
+ * and expands it into runs.
+ *
+ * The file is read line by line; `#` starts a comment. A line is a
+ * directive followed by whitespace-separated words:
+ *
+ *   suite NAME              the suite's name (default: the file's name)
+ *   set KEY=VALUE...        defaults for the `run` lines that follow
+ *   run PROGRAM KEY=VALUE...  runs of PROGRAM
+ *
+ * Keys: arch, engine, pes, map, seeds (or seed), expect, timeout, window;
+ * any other KEY=VALUE is a program parameter (`param:NAME=V` for a
+ * parameter whose name is one of the keys). Values of arch, engine, pes,
+ * map, seeds and parameters are comma-separated lists; an integer range
+ * `A..B` stands for A, A+1, ..., B. A `run` line expands, in this order of
+ * nesting (outermost first), over architectures, engines, regions, maps,
+ * parameter values (in the order written, the last one innermost) and
+ * seeds. `pes=1d` is every 1-D region of the architecture (1x1 .. 1xC,
+ * 2x1 .. Rx1), `pes=all` every RxC region. `seeds=random:K` draws K seeds
+ * from the run's key (regress_suite_seed). A bare program name is
+ * regress/programs/NAME.pla, a bare architecture name configs/NAME.ini.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "diag.h"
+#include "fileio.h"
+#include "regress_suite.h"
+#include "rng.h"
+
+#define SUITE_MAX_PARAMS 16
+#define SUITE_MAX_VALUES 4096 /* values of one list after expansion */
+
+/* The keys of a `set` or `run` line, as written (owned strings). */
+typedef struct {
+  char *arch, *engine, *pes, *map, *seeds, *expect, *timeout, *window;
+  char *pname[SUITE_MAX_PARAMS], *pval[SUITE_MAX_PARAMS];
+  int np;
+  int col[16]; /* column of each key's value, for messages */
+} suite_keys;
+
+/* The parser's position. */
+typedef struct {
+  const char *path;
+  const char *text;
+  int line;
+  const char *line_start;
+  int errors;
+  char *name; /* the suite's name */
+  const regress_suite_opts *o;
+  regress_list *out;
+} suite_parser;
+
+/* A list of values, expanded. */
+typedef struct {
+  char **v;
+  int n;
+} suite_values;
+
+enum { K_ARCH, K_ENGINE, K_PES, K_MAP, K_SEEDS, K_EXPECT, K_TIMEOUT, K_WINDOW, K_NKEYS };
+static const char *const suite_key_names[K_NKEYS] = {"arch",   "engine",  "pes",    "map",
+                                                     "seeds",  "expect",  "timeout", "window"};
+
+/* Prints an error at column col of the current line. */
+__attribute__((format(printf, 3, 4))) static void suite_error(suite_parser *sp, int col, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_loc loc = {sp->path, sp->line, col};
+  diag_error(&loc, sp->text, "%s", msg);
+  sp->errors++;
+}
+
+/* Returns a pointer to the slot of key k in keys. */
+static char **suite_key_slot(suite_keys *keys, int k) {
+  char **slots[K_NKEYS] = {&keys->arch,   &keys->engine, &keys->pes,     &keys->map,
+                           &keys->seeds,  &keys->expect, &keys->timeout, &keys->window};
+  return slots[k];
+}
+
+/* Frees what keys own. */
+static void suite_keys_free(suite_keys *keys) {
+  for (int k = 0; k < K_NKEYS; k++) free(*suite_key_slot(keys, k));
+  for (int i = 0; i < keys->np; i++) {
+    free(keys->pname[i]);
+    free(keys->pval[i]);
+  }
+  memset(keys, 0, sizeof *keys);
+}
+
+/* Copies the keys set in `from` over those of `to` (parameters appended or
+ * replaced by name). */
+static void suite_keys_merge(suite_keys *to, const suite_keys *from) {
+  for (int k = 0; k < K_NKEYS; k++) {
+    char *v = *suite_key_slot((suite_keys *)from, k);
+    if (!v) continue;
+    char **slot = suite_key_slot(to, k);
+    free(*slot);
+    *slot = regress_strdup(v);
+    to->col[k] = from->col[k];
+  }
+  for (int i = 0; i < from->np; i++) {
+    int j = 0;
+    while (j < to->np && strcmp(to->pname[j], from->pname[i])) j++;
+    if (j == to->np) {
+      if (to->np == SUITE_MAX_PARAMS) continue;
+      to->pname[to->np++] = regress_strdup(from->pname[i]);
+    } else {
+      free(to->pval[j]);
+    }
+    to->pval[j] = regress_strdup(from->pval[i]);
+  }
+}
+
+/* Returns 1 when s is an identifier. */
+static int suite_ident(const char *s) {
+  if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) return 0;
+  for (s++; *s; s++)
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+      return 0;
+  return 1;
+}
+
+/* Returns 0 after storing word (KEY=VALUE at column col) into keys; -1
+ * after an error. */
+static int suite_word_parse(suite_parser *sp, const char *word, int col, suite_keys *keys) {
+  const char *eq = strchr(word, '=');
+  if (!eq || eq == word || !eq[1]) {
+    suite_error(sp, col, "expected KEY=VALUE, got '%s'", word);
+    return -1;
+  }
+  char key[128];
+  size_t klen = (size_t)(eq - word);
+  if (klen >= sizeof key) {
+    suite_error(sp, col, "key too long");
+    return -1;
+  }
+  memcpy(key, word, klen);
+  key[klen] = '\0';
+  const char *val = eq + 1;
+  int vcol = col + (int)klen + 1;
+  if (!strcmp(key, "seed")) strcpy(key, "seeds");
+  for (int k = 0; k < K_NKEYS; k++)
+    if (!strcmp(key, suite_key_names[k])) {
+      char **slot = suite_key_slot(keys, k);
+      if (*slot) {
+        suite_error(sp, col, "'%s' given twice", key);
+        return -1;
+      }
+      *slot = regress_strdup(val);
+      keys->col[k] = vcol;
+      return 0;
+    }
+  const char *pname = strncmp(key, "param:", 6) ? key : key + 6;
+  if (!suite_ident(pname)) {
+    suite_error(sp, col, "'%s' is neither a key (arch, engine, pes, map, seeds, expect, timeout, window) "
+                "nor a parameter name", key);
+    return -1;
+  }
+  for (int i = 0; i < keys->np; i++)
+    if (!strcmp(keys->pname[i], pname)) {
+      suite_error(sp, col, "parameter '%s' given twice", pname);
+      return -1;
+    }
+  if (keys->np == SUITE_MAX_PARAMS) {
+    suite_error(sp, col, "more than %d parameters", SUITE_MAX_PARAMS);
+    return -1;
+  }
+  keys->pname[keys->np] = regress_strdup(pname);
+  keys->pval[keys->np++] = regress_strdup(val);
+  return 0;
+}
+
+/* Frees a list of values. */
+static void suite_values_free(suite_values *v) {
+  for (int i = 0; i < v->n; i++) free(v->v[i]);
+  free(v->v);
+  v->v = NULL;
+  v->n = 0;
+}
+
+/* Returns 0 after appending s to v; -1 when the list is too long. */
+static int suite_values_add(suite_values *v, const char *s) {
+  if (v->n >= SUITE_MAX_VALUES) return -1;
+  if (v->n % 64 == 0) {
+    char **nv = realloc(v->v, (size_t)(v->n + 64) * sizeof *nv);
+    if (!nv) return -1;
+    v->v = nv;
+  }
+  v->v[v->n++] = regress_strdup(s);
+  return 0;
+}
+
+/* Returns 0 and *x when s is a decimal integer (optional sign); -1. */
+static int suite_int(const char *s, int64_t *x) {
+  char *end;
+  if (!*s) return -1;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || *end) return -1;
+  *x = v;
+  return 0;
+}
+
+/* Returns 0 after splitting `text` (a comma list, ranges A..B allowed when
+ * `ranges`) into v; -1 after an error at column col. */
+static int suite_split(suite_parser *sp, const char *key, const char *text, int col, int ranges,
+                       suite_values *v) {
+  char *buf = regress_strdup(text), *save = NULL;
+  int rc = 0;
+  if (text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+    suite_error(sp, col, "%s: empty item in the list '%s'", key, text);
+    free(buf);
+    return -1;
+  }
+  for (char *tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+    char *dots = ranges ? strstr(tok, "..") : NULL;
+    if (!dots) {
+      if (suite_values_add(v, tok)) rc = -1;
+      continue;
+    }
+    *dots = '\0';
+    int64_t a, b;
+    if (suite_int(tok, &a) || suite_int(dots + 2, &b) || b < a) {
+      suite_error(sp, col, "%s: expected a range A..B of integers with A <= B, got '%s..%s'", key, tok,
+                  dots + 2);
+      rc = -2;
+      break;
+    }
+    for (int64_t x = a; x <= b && !rc; x++) {
+      char num[32];
+      snprintf(num, sizeof num, "%" PRId64, x);
+      if (suite_values_add(v, num)) rc = -1;
+    }
+  }
+  if (rc == -1) suite_error(sp, col, "%s: more than %d values", key, SUITE_MAX_VALUES);
+  free(buf);
+  return rc ? -1 : 0;
+}
+
+/* Returns a malloc'ed path for a bare name (no '/', no suffix): dir/NAME.ext;
+ * otherwise a copy of name. */
+static char *suite_path(const char *name, const char *dir, const char *ext) {
+  if (strchr(name, '/') || (strlen(name) > strlen(ext) && !strcmp(name + strlen(name) - strlen(ext), ext)))
+    return regress_strdup(name);
+  size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
+  char *p = malloc(n);
+  if (!p) return regress_strdup(name);
+  snprintf(p, n, "%s/%s%s", dir, name, ext);
+  return p;
+}
+
+/* Returns a malloc'ed copy of the file name of path without dir and ext. */
+static char *suite_basename(const char *path, const char *ext) {
+  const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  char *s = regress_strdup(b);
+  size_t n = strlen(s), e = strlen(ext);
+  if (n > e && !strcmp(s + n - e, ext)) s[n - e] = '\0';
+  return s;
+}
+
+/* Returns 0 after expanding a `pes=` item (RxC, 1d, all) for architecture
+ * arch into v; -1 after an error. */
+static int suite_pes_expand(suite_parser *sp, const char *item, const char *arch, int col, suite_values *v) {
+  if (strcmp(item, "1d") && strcmp(item, "all")) {
+    int r, c;
+    char x;
+    if (sscanf(item, "%d%c%d", &r, &x, &c) != 3 || x != 'x' || r < 1 || c < 1) {
+      suite_error(sp, col, "pes: expected RxC (e.g. 1x4), 1d or all, got '%s'", item);
+      return -1;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%dx%d", r, c);
+    return suite_values_add(v, buf);
+  }
+  arch_config cfg;
+  if (arch_config_load(arch, &cfg) != 0) {
+    suite_error(sp, col, "pes=%s: cannot read the architecture '%s'", item, arch);
+    return -1;
+  }
+  for (int r = 1; r <= cfg.rows; r++)
+    for (int c = 1; c <= cfg.cols; c++) {
+      if (!strcmp(item, "1d") && r > 1 && c > 1) continue;
+      char buf[64];
+      snprintf(buf, sizeof buf, "%dx%d", r, c);
+      if (suite_values_add(v, buf)) return -1;
+    }
+  return 0;
+}
+
+/* Returns a malloc'ed id: the run's fields joined, characters outside
+ * [A-Za-z0-9._-] replaced by '-'. */
+static char *suite_id_make(const char *name, const char *params, const char *pes, const char *map,
+                           const char *engine, const char *arch, const char *seed) {
+  char *abase = suite_basename(arch, ".ini");
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s_%s_%s%s%s_%s_%s%s%s", name, *params ? params : "noparams", pes,
+           map ? "_map-" : "", map ? map : "", engine, abase, seed ? "_s" : "", seed ? seed : "");
+  free(abase);
+  /* "N=13 T=3" -> "N13-T3" */
+  char *o = buf;
+  for (char *s = buf; *s; s++) {
+    if (*s == '=') continue;
+    int okc = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' ||
+              *s == '_' || *s == '-';
+    *o++ = okc ? *s : '-';
+  }
+  *o = '\0';
+  return regress_strdup(buf);
+}
+
+/* Returns 1 when l already has a run with this id. */
+static int suite_id_taken(const regress_list *l, const char *id) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->v[i].id && !strcmp(l->v[i].id, id)) return 1;
+  return 0;
+}
+
+/* One combination of a run line's lists, before the seeds. */
+typedef struct {
+  const char *program, *name, *arch, *engine, *pes, *map;
+  char params[512];
+  regress_expect expect;
+  int timeout, window;
+} suite_combo;
+
+/* Appends the runs of combination c, one per seed of `seeds`. */
+static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *seeds, int scol) {
+  suite_values sv = {0};
+  int rc = 0;
+  char *key = suite_id_make(c->name, c->params, c->pes, c->map, c->engine, c->arch, NULL);
+  if (!strncmp(seeds, "random:", 7)) {
+    int64_t k;
+    if (suite_int(seeds + 7, &k) || k < 1 || k > SUITE_MAX_VALUES) {
+      suite_error(sp, scol, "seeds: expected random:K with K from 1 to %d, got '%s'", SUITE_MAX_VALUES, seeds);
+      free(key);
+      return -1;
+    }
+    for (int i = 0; i < (int)k; i++) {
+      char num[32];
+      snprintf(num, sizeof num, "%" PRIu64, regress_suite_seed(key, i, sp->o->seed_base));
+      suite_values_add(&sv, num);
+    }
+  } else if (suite_split(sp, "seeds", seeds, scol, 1, &sv)) {
+    free(key);
+    return -1;
+  }
+  for (int i = 0; i < sv.n && !rc; i++) {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(sv.v[i], &end, 10);
+    if (errno || *end || sv.v[i][0] < '0' || sv.v[i][0] > '9') {
+      suite_error(sp, scol, "seeds: '%s' is not a non-negative integer", sv.v[i]);
+      rc = -1;
+      break;
+    }
+    regress_run *r = regress_list_add(sp->out);
+    if (!r) {
+      rc = -1;
+      break;
+    }
+    char *id = suite_id_make(c->name, c->params, c->pes, c->map, c->engine, c->arch, sv.v[i]);
+    for (int dup = 2; suite_id_taken(sp->out, id); dup++) {
+      char buf[1100];
+      snprintf(buf, sizeof buf, "%s-%d", id, dup);
+      free(id);
+      id = regress_strdup(buf);
+    }
+    r->id = id;
+    r->suite = regress_strdup(sp->name);
+    r->program = regress_strdup(c->program);
+    r->name = regress_strdup(c->name);
+    r->params = regress_strdup(c->params);
+    r->pes = regress_strdup(c->pes);
+    r->map = regress_strdup(c->map);
+    r->arch = regress_strdup(c->arch);
+    r->engine = regress_strdup(c->engine);
+    r->seed = s;
+    r->expect = c->expect;
+    r->timeout = c->timeout;
+    r->window = c->window;
+    char where[1100];
+    snprintf(where, sizeof where, "%s:%d", sp->path, sp->line);
+    r->where = regress_strdup(where);
+  }
+  free(key);
+  suite_values_free(&sv);
+  return rc;
+}
+
+/* Expands the parameter lists from index i on into c->params and emits
+ * each combination. */
+static int suite_params_expand(suite_parser *sp, suite_combo *c, const suite_keys *k, suite_values *pv, int i,
+                               size_t len) {
+  if (i == k->np)
+    return suite_combo_emit(sp, c, sp->o->seeds ? sp->o->seeds : k->seeds ? k->seeds : "1", k->col[K_SEEDS]);
+  for (int j = 0; j < pv[i].n; j++) {
+    snprintf(c->params + len, sizeof c->params - len, "%s%s=%s", len ? " " : "", k->pname[i], pv[i].v[j]);
+    if (suite_params_expand(sp, c, k, pv, i + 1, strlen(c->params))) return -1;
+  }
+  c->params[len] = '\0';
+  return 0;
+}
+
+/* Returns 0 after checking a small integer key (timeout, window); -1. */
+static int suite_small_int(suite_parser *sp, const suite_keys *k, int key, int max, int *out) {
+  const char *v = *suite_key_slot((suite_keys *)k, key);
+  int64_t x;
+  *out = 0;
+  if (!v) return 0;
+  if (suite_int(v, &x) || x < 1 || x > max) {
+    suite_error(sp, k->col[key], "%s: expected an integer from 1 to %d, got '%s'", suite_key_names[key], max, v);
+    return -1;
+  }
+  *out = (int)x;
+  return 0;
+}
+
+/* Returns 0 after expanding a run line of `prog` (at column pcol) with its
+ * effective keys k. */
+static int suite_run_expand(suite_parser *sp, const char *prog, int pcol, const suite_keys *k) {
+  suite_combo c = {0};
+  suite_values archs = {0}, engines = {0}, maps = {0}, pv[SUITE_MAX_PARAMS] = {{0}};
+  int rc = -1;
+  char *program = suite_path(prog, "regress/programs", ".pla");
+  char *name = suite_basename(program, ".pla");
+  c.program = program;
+  c.name = name;
+  if (access(program, R_OK) != 0) {
+    suite_error(sp, pcol, "program '%s': %s", program, strerror(errno));
+    goto error;
+  }
+  const regress_suite_opts *o = sp->o;
+  if (suite_split(sp, "arch", o->arch ? o->arch : k->arch ? k->arch : "default", k->col[K_ARCH], 0, &archs) ||
+      suite_split(sp, "engine", o->engine ? o->engine : k->engine ? k->engine : "model", k->col[K_ENGINE], 0,
+                  &engines) ||
+      (k->map && suite_split(sp, "map", k->map, k->col[K_MAP], 0, &maps)))
+    goto error;
+  for (int i = 0; i < engines.n; i++)
+    if (strcmp(engines.v[i], "ref") && strcmp(engines.v[i], "model") && strcmp(engines.v[i], "rtl") &&
+        strcmp(engines.v[i], "cosim")) {
+      suite_error(sp, k->col[K_ENGINE], "engine: expected ref, model, rtl or cosim, got '%s'", engines.v[i]);
+      goto error;
+    }
+  for (int i = 0; i < maps.n; i++)
+    for (char *s = maps.v[i]; *s; s++)
+      if (*s == ':') *s = ',';
+  const char *ex = k->expect ? k->expect : "any";
+  if (!strcmp(ex, "any")) c.expect = REGRESS_EXPECT_ANY;
+  else if (!strcmp(ex, "pass")) c.expect = REGRESS_EXPECT_PASS;
+  else if (!strcmp(ex, "nofit")) c.expect = REGRESS_EXPECT_NOFIT;
+  else {
+    suite_error(sp, k->col[K_EXPECT], "expect: expected any, pass or nofit, got '%s'", ex);
+    goto error;
+  }
+  if (suite_small_int(sp, k, K_TIMEOUT, 86400, &c.timeout) || suite_small_int(sp, k, K_WINDOW, 1000000, &c.window))
+    goto error;
+  for (int i = 0; i < k->np; i++)
+    if (suite_split(sp, k->pname[i], k->pval[i], 1, 1, &pv[i])) goto error;
+  rc = 0;
+  for (int a = 0; a < archs.n && !rc; a++) {
+    char *arch = suite_path(archs.v[a], "configs", ".ini");
+    suite_values pes = {0};
+    if (access(arch, R_OK) != 0) {
+      suite_error(sp, k->col[K_ARCH], "architecture '%s': %s", arch, strerror(errno));
+      rc = -1;
+    }
+    char *pbuf = regress_strdup(o->pes ? o->pes : k->pes ? k->pes : "1x1");
+    char *save = NULL;
+    for (char *t = rc ? NULL : strtok_r(pbuf, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+      rc = suite_pes_expand(sp, t, arch, k->col[K_PES], &pes);
+    free(pbuf);
+    c.arch = arch;
+    for (int e = 0; e < engines.n && !rc; e++)
+      for (int r = 0; r < pes.n && !rc; r++)
+        for (int m = 0; m < (maps.n ? maps.n : 1) && !rc; m++) {
+          c.engine = engines.v[e];
+          c.pes = pes.v[r];
+          c.map = maps.n ? maps.v[m] : NULL;
+          c.params[0] = '\0';
+          rc = suite_params_expand(sp, &c, k, pv, 0, 0);
+        }
+    suite_values_free(&pes);
+    free(arch);
+  }
+error:
+  suite_values_free(&archs);
+  suite_values_free(&engines);
+  suite_values_free(&maps);
+  for (int i = 0; i < SUITE_MAX_PARAMS; i++) suite_values_free(&pv[i]);
+  free(program);
+  free(name);
+  return rc;
+}
+
+/* Parses one line (NUL-terminated copy in buf, same offsets as the text);
+ * `defaults` collects `set` keys. */
+static void suite_line_parse(suite_parser *sp, char *buf, suite_keys *defaults) {
+  char *hash = strchr(buf, '#');
+  if (hash) *hash = '\0';
+  char *words[256];
+  int cols[256], n = 0;
+  for (char *s = buf; *s;) {
+    while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+    if (!*s) break;
+    if (n == 256) {
+      suite_error(sp, (int)(s - buf) + 1, "more than 256 words on a line");
+      return;
+    }
+    cols[n] = (int)(s - buf) + 1;
+    words[n++] = s;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+    if (*s) *s++ = '\0';
+  }
+  if (n == 0) return;
+  if (!strcmp(words[0], "suite")) {
+    if (n != 2 || !suite_ident(words[1])) {
+      suite_error(sp, cols[0], "expected 'suite NAME' with NAME an identifier");
+      return;
+    }
+    free(sp->name);
+    sp->name = regress_strdup(words[1]);
+    return;
+  }
+  int is_run = !strcmp(words[0], "run");
+  if (!is_run && strcmp(words[0], "set")) {
+    suite_error(sp, cols[0], "unknown directive '%s' (expected suite, set or run)", words[0]);
+    return;
+  }
+  if (is_run && n < 2) {
+    suite_error(sp, cols[0], "expected 'run PROGRAM KEY=VALUE...'");
+    return;
+  }
+  suite_keys line = {0};
+  int bad = 0;
+  for (int i = is_run ? 2 : 1; i < n; i++) bad |= suite_word_parse(sp, words[i], cols[i], &line) != 0;
+  if (!bad && !is_run) suite_keys_merge(defaults, &line);
+  if (!bad && is_run) {
+    suite_keys eff = {0};
+    suite_keys_merge(&eff, defaults);
+    suite_keys_merge(&eff, &line);
+    suite_run_expand(sp, words[1], cols[1], &eff);
+    suite_keys_free(&eff);
+  }
+  suite_keys_free(&line);
+}
+
+int regress_suite_load(const char *path, const regress_suite_opts *o, regress_list *l) {
+  size_t len;
+  char *text = fileio_read_all(path, &len);
+  if (!text) {
+    diag_error_plain("suite '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  suite_parser sp = {path, text, 0, text, 0, suite_basename(path, ".suite"), o, l};
+  suite_keys defaults = {0};
+  size_t first = l->n;
+  for (const char *s = text; *s;) {
+    const char *e = strchr(s, '\n');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    char *buf = malloc(n + 1);
+    if (!buf) break;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    sp.line++;
+    sp.line_start = s;
+    suite_line_parse(&sp, buf, &defaults);
+    free(buf);
+    s += n + (e ? 1 : 0);
+  }
+  /* a `suite` line after some runs names those too */
+  for (size_t i = first; i < l->n; i++) {
+    free(l->v[i].suite);
+    l->v[i].suite = regress_strdup(sp.name);
+  }
+  if (!sp.errors && l->n == first) {
+    diag_error_plain("suite '%s': no runs", path);
+    sp.errors++;
+  }
+  suite_keys_free(&defaults);
+  free(sp.name);
+  free(text);
+  return sp.errors ? -1 : 0;
+}
+
+int regress_suite_shard_parse(const char *s, int *k, int *n) {
+  int64_t a, b;
+  const char *slash = strchr(s, '/');
+  char buf[32];
+  if (!slash || (size_t)(slash - s) >= sizeof buf) return -1;
+  memcpy(buf, s, (size_t)(slash - s));
+  buf[slash - s] = '\0';
+  if (suite_int(buf, &a) || suite_int(slash + 1, &b) || b < 1 || b > 100000 || a < 1 || a > b) return -1;
+  *k = (int)a;
+  *n = (int)b;
+  return 0;
+}
+
+void regress_suite_shard(regress_list *l, int k, int n) {
+  size_t w = 0;
+  for (size_t p = 0; p < l->n; p++) {
+    if ((int)(p % (size_t)n) == k - 1) l->v[w++] = l->v[p];
+    else regress_run_free(&l->v[p]);
+  }
+  l->n = w;
+}
+
+uint64_t regress_suite_seed(const char *key, int k, uint64_t base) {
+  rng_state r = rng_state_seed_named(base + (uint64_t)k, key);
+  return rng_state_next(&r) & 0x7fffffffu;
+}
