@@ -22,7 +22,9 @@
  *                      gc.signals, GC terms;
  *   inst_proggen.c     program generation (Algorithm 4) into ISA words, with
  *                      branch out-degree reduction to pe.branch_targets;
- *   inst_periph.c      GC, AG, REGCFG, WRAPPER and IODATA packets (6.4) and
+ *   inst_io.c          I/O placement of 1-D regions: a bank per access on
+ *                      the border, addresses, the output layout;
+ *   inst_emit.c        GC, AG, REGCFG, WRAPPER and IODATA packets (6.4) and
  *                      the stream;
  *   inst_listing.c     the human-readable listing.
  *
@@ -258,7 +260,7 @@ int inst_prolog(inst *x, char *msg, size_t msgsz);
 int inst_prolog_words(const inst *x);
 
 /* Returns the GC steps where the terms of signal s hold, as a set over J
- * of the GC's extended domain (one basic set per term; inst_periph.c):
+ * of the GC's extended domain (one basic set per term; inst_emit.c):
  * kernel signals shifted by sigma steps, the prolog signal as it is, each
  * simplified against where it matters. */
 __isl_give isl_set *inst_gc_ones(const inst *x, int s);
@@ -293,6 +295,12 @@ typedef struct {
 /* Returns INST_OK after placing I/O accesses in banks (sides, banks,
  * addresses); INST_ERR_NOFIT when banks or bank depth do not suffice. */
 int inst_place_io(inst *x, char *msg, size_t msgsz);
+
+/* Computes the iteration J of sequence number s < P (inst_io.c). */
+void inst_io_unseq(const inst *x, int64_t s, int64_t *J);
+
+/* Returns the bank address of iteration J for access a (inst_io.c). */
+int64_t inst_io_address(const inst *x, int a, const int64_t *J);
 
 /* Returns INST_OK after choosing, for a 2-D region, the bank of every
  * access on every PE that has one (its own on the array border, else one

@@ -3,7 +3,7 @@
  * reduction of branch out-degree to pe.branch_targets.
  *
  * A program starts with its prolog, sigma steps of `nop` (that let input
- * reads happen 2 cycles before their first use, see inst_periph.c): sigma *
+ * reads happen 2 cycles before their first use, see inst_emit.c): sigma *
  * pi `nop` words, or, when inst_prolog made it a loop, pi of them, the last
  * `nop ; br cP ? L0 : L<pi>` (back to word 0 while the prolog signal cP is
  * 1, in steps 0..sigma-2; on to the first kernel in step sigma-1); then

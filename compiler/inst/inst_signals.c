@@ -20,7 +20,7 @@
  * plain numbering with every bit polarity) the one whose signals need the
  * fewest new colours, then the most don't-cares, then the plain numbering,
  * wins. Each colour is a global signal of the GC; its one-set (with the
- * zero-set as the care set) becomes the GC terms in inst_periph.c. More
+ * zero-set as the care set) becomes the GC terms in inst_emit.c. More
  * colours than gc.signals: does not fit.
  *
  * The prolog (inst_prolog, after the I/O placement fixes sigma): a program

@@ -1,0 +1,265 @@
+/*
+ * inst_io.c: I/O placement of 1-D regions (section 6.2 of the paper;
+ * docs/instantiate.md) and the layout of every output element.
+ *
+ * I/O placement (inst_place_io). Every access gets its own bank on the
+ * region's border side (north for 1xC, west for Rx1; bank b is wrapper port
+ * b). An access's index map is affine: element e = C I + c0, I = lo + P K +
+ * J; arrays are laid out row-major over their accessed bounding box from 0,
+ * so the linear element is w.(C I + c0) and the bank address of iteration J
+ * is stride.J + a0 with stride = w.C (the same on every PE: each PE has its
+ * own bank) and a0 making the tile's addresses start at 0. Reads get the
+ * input values at those addresses (IODATA per PE); writes leave the results
+ * there (inst_layout prints where).
+ *
+ * inst_io_unseq and inst_io_address are shared with the stream emission
+ * (inst_emit.c: IODATA); inst_layout prints where each output lands.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "inst.h"
+
+/* An affine index map: element[r] = sum coef[r][d] I[d] + konst[r]. */
+typedef struct {
+  int nout;
+  int64_t coef[AST_MAX_DIMS][AST_MAX_DIMS];
+  int64_t konst[AST_MAX_DIMS];
+} inst_affine;
+
+/* isl callback: takes the single piece of a pw_multi_aff. */
+static isl_stat inst_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_multi_aff **out = user;
+  isl_set_free(set);
+  if (*out) {
+    isl_multi_aff_free(ma);
+    return isl_stat_error;
+  }
+  *out = ma;
+  return isl_stat_ok;
+}
+
+/* Returns 0 and the affine form of index map text `txt`; -1 when it is not
+ * one affine piece. */
+static int inst_affine_read(const inst *x, const char *txt, inst_affine *a) {
+  memset(a, 0, sizeof *a);
+  isl_map *mp = isl_map_read_from_str(x->ctx, txt);
+  if (!mp) return -1;
+  int np = (int)isl_map_dim(mp, isl_dim_param);
+  for (int i = 0; i < np; i++) {
+    const char *nm = isl_map_get_dim_name(mp, isl_dim_param, i);
+    for (int k = 0; k < x->m->nparams; k++)
+      if (nm && !strcmp(nm, x->m->param_name[k])) mp = isl_map_fix_si(mp, isl_dim_param, i, (int)x->params[k]);
+  }
+  mp = isl_map_project_out(mp, isl_dim_param, 0, (unsigned)np);
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(mp);
+  isl_multi_aff *ma = NULL;
+  int bad = isl_pw_multi_aff_foreach_piece(pma, inst_piece, &ma) < 0 || !ma;
+  isl_pw_multi_aff_free(pma);
+  if (bad) {
+    isl_multi_aff_free(ma);
+    return -1;
+  }
+  a->nout = (int)isl_multi_aff_dim(ma, isl_dim_out);
+  for (int r = 0; r < a->nout && !bad; r++) {
+    isl_aff *af = isl_multi_aff_get_aff(ma, r);
+    if (isl_aff_dim(af, isl_dim_div) > 0) bad = 1;
+    for (int d = 0; d < x->n; d++) {
+      isl_val *v = isl_aff_get_coefficient_val(af, isl_dim_in, d);
+      if (!isl_val_is_int(v)) bad = 1;
+      a->coef[r][d] = isl_val_get_num_si(v);
+      isl_val_free(v);
+    }
+    isl_val *v = isl_aff_get_constant_val(af);
+    if (!isl_val_is_int(v)) bad = 1;
+    a->konst[r] = isl_val_get_num_si(v);
+    isl_val_free(v);
+    isl_aff_free(af);
+  }
+  isl_multi_aff_free(ma);
+  return bad ? -1 : 0;
+}
+
+/* Computes the iteration I of (J, PE k). */
+static void inst_iter(const inst *x, const int64_t *J, int k, int64_t *I) {
+  int r = k, c = 0;
+  if (x->m->axis == 2) inst_pe_rc(x, k, &r, &c);
+  for (int d = 0; d < x->n; d++)
+    I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * r : 0) +
+           (x->m->axis == 2 && d == x->m->mapped2 ? x->p2 * c : 0);
+}
+
+/* Computes J from a sequence number s < P. */
+void inst_io_unseq(const inst *x, int64_t s, int64_t *J) {
+  for (int r = 0; r < x->n; r++) {
+    int d = x->m->order[r];
+    J[d] = s % x->E[d];
+    s /= x->E[d];
+  }
+}
+
+/* isl callback state: collects the points of a fibre as sequence numbers. */
+typedef struct {
+  const inst *x;
+  char *mark; /* [P] */
+} inst_pts;
+
+/* Returns isl_stat_ok after marking the point's sequence number. */
+static isl_stat inst_pt_mark(__isl_take isl_point *pt, void *user) {
+  inst_pts *ps = user;
+  int64_t s = inst_point_seq(ps->x, pt);
+  isl_point_free(pt);
+  if (s >= 0 && s < ps->x->P) ps->mark[s] = 1;
+  return isl_stat_ok;
+}
+
+/* Returns 0 after computing each access's elements per (PE, J). */
+static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  int64_t hi[64][AST_MAX_DIMS];
+  memset(hi, 0, sizeof hi);
+  char *mark = malloc((size_t)x->P);
+  if (!mark) return INST_ERR_INTERNAL;
+  /* pass 1: bounding boxes; pass 2: linear elements */
+  for (int pass = 0; pass < 2; pass++)
+    for (int a = 0; a < m->naccess; a++) {
+      int arr = m->access[a].array;
+      for (int k = 0; k < x->t; k++) {
+        memset(mark, 0, (size_t)x->P);
+        inst_pts ps = {x, mark};
+        isl_set *fib = inst_split(x, x->acc[a], k);
+        isl_set_foreach_point(fib, inst_pt_mark, &ps);
+        isl_set_free(fib);
+        for (int64_t s = 0; s < x->P; s++) {
+          int64_t *lin = &x->io[a].elem_lin[k * x->P + s];
+          if (pass == 0) *lin = -1;
+          if (!mark[s]) continue;
+          int64_t J[AST_MAX_DIMS], I[AST_MAX_DIMS], e[AST_MAX_DIMS];
+          inst_io_unseq(x, s, J);
+          inst_iter(x, J, k, I);
+          for (int r = 0; r < aff[a].nout; r++) {
+            e[r] = aff[a].konst[r];
+            for (int d = 0; d < x->n; d++) e[r] += aff[a].coef[r][d] * I[d];
+            if (e[r] < 0) {
+              snprintf(msg, msgsz, "access %d: element index %lld is negative", a, (long long)e[r]);
+              free(mark);
+              return INST_ERR_INPUT;
+            }
+            if (pass == 0 && e[r] + 1 > hi[arr][r]) hi[arr][r] = e[r] + 1;
+          }
+          if (pass == 1) {
+            int64_t l = 0;
+            for (int r = 0; r < aff[a].nout; r++) l = l * x->array_ext[arr][r] + e[r];
+            *lin = l;
+          }
+        }
+      }
+      if (pass == 0) {
+        x->array_nd[arr] = aff[a].nout;
+        for (int r = 0; r < aff[a].nout; r++)
+          if (hi[arr][r] > x->array_ext[arr][r]) x->array_ext[arr][r] = hi[arr][r];
+      }
+    }
+  free(mark);
+  return INST_OK;
+}
+
+/* Returns the stride of J_d in the bank address of access a. */
+static int64_t inst_stride(const inst *x, const inst_affine *af, int arr, int d) {
+  int64_t s = 0, w = 1;
+  for (int r = af->nout - 1; r >= 0; r--) {
+    s += w * af->coef[r][d];
+    w *= x->array_ext[arr][r];
+  }
+  return s;
+}
+
+/* Returns the bank address of J for access a. */
+int64_t inst_io_address(const inst *x, int a, const int64_t *J) {
+  int64_t v = x->io[a].a0;
+  for (int d = 0; d < x->n; d++) v += x->io[a].stride[d] * J[d];
+  return v;
+}
+
+int inst_place_io(inst *x, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  if (m->naccess > 64 || m->narrays > 64) {
+    snprintf(msg, msgsz, "more than 64 accesses or arrays");
+    return INST_ERR_NOFIT;
+  }
+  x->io = calloc((size_t)m->naccess + 1, sizeof *x->io);
+  inst_affine *aff = calloc((size_t)m->naccess + 1, sizeof *aff);
+  if (!x->io || !aff) {
+    free(aff);
+    return INST_ERR_INTERNAL;
+  }
+  int nb = x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports;
+  int st = INST_OK;
+  for (int a = 0; a < m->naccess && !st; a++) {
+    x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
+    x->io[a].bank = a;
+    if (a >= nb && m->axis != 2) {
+      snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
+               m->naccess, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
+      st = INST_ERR_NOFIT;
+      break;
+    }
+    x->io[a].elem_lin = malloc((size_t)(x->P * x->t) * sizeof *x->io[a].elem_lin);
+    if (!x->io[a].elem_lin) st = INST_ERR_INTERNAL;
+    else if (inst_affine_read(x, m->access[a].index, &aff[a])) {
+      snprintf(msg, msgsz, "access %d (%s): the index map is not affine", a, m->array_name[m->access[a].array]);
+      st = INST_ERR_INPUT;
+    }
+  }
+  if (!st) st = inst_io_elements(x, aff, msg, msgsz);
+  for (int a = 0; a < m->naccess && !st; a++) {
+    inst_io *ad = &x->io[a];
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < x->n; d++) {
+      ad->stride[d] = inst_stride(x, &aff[a], m->access[a].array, d);
+      int64_t span = ad->stride[d] * (x->E[d] - 1);
+      if (span < 0) lo += span;
+      else hi += span;
+    }
+    ad->a0 = -lo;
+    ad->range = hi - lo + 1;
+    if (ad->range > x->arch.bank_depth) {
+      snprintf(msg, msgsz, "access %d (%s): a tile spans %lld bank words, iobuf.depth is %d", a,
+               m->array_name[m->access[a].array], (long long)ad->range, x->arch.bank_depth);
+      st = INST_ERR_NOFIT;
+    }
+  }
+  free(aff);
+  if (!st && m->axis == 2) st = inst_place_io_2d(x, msg, msgsz);
+  return st;
+}
+
+void inst_layout(const inst *x, FILE *f) {
+  static const char sides[] = "nesw";
+  for (int a = 0; a < x->m->naccess; a++) {
+    const map_access *ac = &x->m->access[a];
+    if (!ac->is_out) continue;
+    for (int k = 0; k < x->t; k++)
+      for (int64_t s = 0; s < x->P; s++) {
+        int64_t lin = x->io[a].elem_lin[k * x->P + s];
+        if (lin < 0) continue;
+        int64_t J[AST_MAX_DIMS];
+        inst_io_unseq(x, s, J);
+        int row = x->m->axis ? k : 0, col = x->m->axis ? 0 : k, side = x->io[a].side, bank = x->io[a].bank;
+        if (x->m->axis == 2) {
+          row = x->io[a].prow[k];
+          col = x->io[a].pcol[k];
+          side = x->io[a].pside[k];
+          bank = x->io[a].pbank[k];
+        }
+        fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin, row, col,
+                sides[side], bank, (long long)inst_io_address(x, a, J));
+      }
+  }
+}
