@@ -5,10 +5,15 @@
  * I/O placement (inst_place_io). Every access gets its own bank on the
  * region's border side (north for 1xC, west for Rx1; bank b is wrapper port
  * b). An access's index map is affine: element e = C I + c0, I = lo + P K +
- * J; arrays are laid out row-major over their accessed bounding box from 0,
- * so the linear element is w.(C I + c0) and the bank address of iteration J
- * is stride.J + a0 with stride = w.C (the same on every PE: each PE has its
- * own bank) and a0 making the tile's addresses start at 0. Reads get the
+ * J; arrays are numbered row-major over their accessed bounding box from 0
+ * (the element's linear index, as data files and the layout give it). A
+ * bank is tile-local: it holds the elements its PE's tile accesses,
+ * row-major over the box of element indices one tile spans (ext, the
+ * largest over the PEs), so the bank address of iteration J is
+ * stride.J + a0 with stride = w.C, w the row-major weights of that box
+ * (the same on every PE: each PE has its own bank), and a0 making the
+ * tile's addresses start at 0. The problem size a region runs is thus set
+ * by iobuf.depth per bank, not by the arrays' sizes. Reads get the
  * input values at those addresses (IODATA per PE); writes leave the results
  * there (inst_layout prints where).
  *
@@ -119,8 +124,19 @@ static isl_stat inst_pt_mark(__isl_take isl_point *pt, void *user) {
   return isl_stat_ok;
 }
 
-/* Returns 0 after computing each access's elements per (PE, J). */
-static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) {
+/* Per access: the largest extent, over the PEs, of the box of element
+ * indices one PE's tile accesses (the tile-local bank layout). */
+typedef int64_t inst_tile_ext[AST_MAX_DIMS];
+
+/* Widens ext to the box [lo, hi] of one PE's elements (nout indices). */
+static void inst_tile_box_add(inst_tile_ext ext, const int64_t *lo, const int64_t *hi, int nout) {
+  for (int r = 0; r < nout; r++)
+    if (hi[r] >= lo[r] && hi[r] - lo[r] + 1 > ext[r]) ext[r] = hi[r] - lo[r] + 1;
+}
+
+/* Returns 0 after computing each access's elements per (PE, J), the arrays'
+ * bounding boxes and each access's tile box extents text[a]. */
+static int inst_io_elements(inst *x, inst_affine *aff, inst_tile_ext *text, char *msg, size_t msgsz) {
   const map_config *m = x->m;
   int64_t hi[64][AST_MAX_DIMS];
   memset(hi, 0, sizeof hi);
@@ -131,6 +147,8 @@ static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) 
     for (int a = 0; a < m->naccess; a++) {
       int arr = m->access[a].array;
       for (int k = 0; k < x->t; k++) {
+        int64_t tlo[AST_MAX_DIMS], thi[AST_MAX_DIMS];
+        for (int r = 0; r < AST_MAX_DIMS; r++) tlo[r] = INT64_MAX, thi[r] = INT64_MIN;
         memset(mark, 0, (size_t)x->P);
         inst_pts ps = {x, mark};
         isl_set *fib = inst_split(x, x->acc[a], k);
@@ -152,6 +170,8 @@ static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) 
               return INST_ERR_INPUT;
             }
             if (pass == 0 && e[r] + 1 > hi[arr][r]) hi[arr][r] = e[r] + 1;
+            if (e[r] < tlo[r]) tlo[r] = e[r];
+            if (e[r] > thi[r]) thi[r] = e[r];
           }
           if (pass == 1) {
             int64_t l = 0;
@@ -159,6 +179,7 @@ static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) 
             *lin = l;
           }
         }
+        if (pass == 0) inst_tile_box_add(text[a], tlo, thi, aff[a].nout);
       }
       if (pass == 0) {
         x->array_nd[arr] = aff[a].nout;
@@ -170,12 +191,14 @@ static int inst_io_elements(inst *x, inst_affine *aff, char *msg, size_t msgsz) 
   return INST_OK;
 }
 
-/* Returns the stride of J_d in the bank address of access a. */
-static int64_t inst_stride(const inst *x, const inst_affine *af, int arr, int d) {
+/* Returns the stride of J_d in the bank address of access af: its elements
+ * row-major over the tile's box of extents ext (an index outside any tile
+ * has extent 1), so that a bank holds what its tile accesses and no more. */
+static int64_t inst_stride(const inst_affine *af, const inst_tile_ext ext, int d) {
   int64_t s = 0, w = 1;
   for (int r = af->nout - 1; r >= 0; r--) {
     s += w * af->coef[r][d];
-    w *= x->array_ext[arr][r];
+    w *= ext[r] > 0 ? ext[r] : 1;
   }
   return s;
 }
@@ -195,8 +218,10 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
   }
   x->io = calloc((size_t)m->naccess + 1, sizeof *x->io);
   inst_affine *aff = calloc((size_t)m->naccess + 1, sizeof *aff);
-  if (!x->io || !aff) {
+  inst_tile_ext *text = calloc((size_t)m->naccess + 1, sizeof *text);
+  if (!x->io || !aff || !text) {
     free(aff);
+    free(text);
     return INST_ERR_INTERNAL;
   }
   int nb = x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports;
@@ -217,12 +242,12 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
       st = INST_ERR_INPUT;
     }
   }
-  if (!st) st = inst_io_elements(x, aff, msg, msgsz);
+  if (!st) st = inst_io_elements(x, aff, text, msg, msgsz);
   for (int a = 0; a < m->naccess && !st; a++) {
     inst_io *ad = &x->io[a];
     int64_t lo = 0, hi = 0;
     for (int d = 0; d < x->n; d++) {
-      ad->stride[d] = inst_stride(x, &aff[a], m->access[a].array, d);
+      ad->stride[d] = inst_stride(&aff[a], text[a], d);
       int64_t span = ad->stride[d] * (x->E[d] - 1);
       if (span < 0) lo += span;
       else hi += span;
@@ -236,6 +261,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     }
   }
   free(aff);
+  free(text);
   if (!st && m->axis == 2) st = inst_place_io_2d(x, msg, msgsz);
   return st;
 }
