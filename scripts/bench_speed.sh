@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# bench_speed.sh: the simulator-speed table of `make bench` (docs/testing.md
+# "Simulator speed"). For each case (program, parameters, configuration,
+# region) it compiles and instantiates the stream once, then times, on
+# that same stream, without waveforms:
+#   model   `tcpa sim STREAM` (the C model, tracing off);
+#   rtl     the Verilated RTL alone (the `tcpa-rtl` harness of the
+#           configuration, from the harness cache; no trace, no FST);
+#   cosim   `tcpa run --engine cosim` (model and RTL in lockstep, with the
+#           compile, the reference and the comparison it includes);
+# and prints cycles (the model's `done in N cycles`, which cosim shows the
+# RTL matches), PEs, seconds (the fastest of REPEAT runs), PE-cycles per
+# second and cycles per second, and cosim's time over the RTL's alone.
+# A benchmark, never an assertion: it exits 0 however slow a simulator is
+# (non-zero only when a run itself fails). The model's seconds include the
+# process start and the stream's loading: short runs understate its speed.
+#
+# Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
+# REPEAT (default 3), SPEED_CASES (default: every case below).
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+REPEAT=${REPEAT:-3}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# name|program|parameters|configuration|region|--map
+CASES=(
+  "mm4x4-default|matmul|N=4 M=4 K=1000|configs/default.ini|4x4|0,1"
+  "mm4x4-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"
+  "bitextract-1x4|bitextract|N=160|configs/default.ini|1x4|"
+)
+
+# Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took;
+# nothing, and status 1, when a run fails.
+best_of() {
+  local best="" i t0 t1 dt
+  for ((i = 0; i < REPEAT; i++)); do
+    t0=$(date +%s.%N)
+    "$@" > /dev/null 2>&1 || return 1
+    t1=$(date +%s.%N)
+    dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+    if [ -z "$best" ] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then best=$dt; fi
+  done
+  printf '%.3f' "$best"
+}
+
+# Prints one row: engine, case, cycles, PEs, seconds.
+row() {
+  awk -v e="$1" -v n="$2" -v c="$3" -v p="$4" -v s="$5" \
+    'BEGIN { printf "%-7s %-16s %8d %4d %9s %14.0f %11.0f\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0) }'
+}
+
+echo "Simulator speed (no waveforms, no trace; fastest of $REPEAT runs)"
+echo
+printf '%-7s %-16s %8s %4s %9s %14s %11s\n' engine case cycles PEs seconds PE-cycles/s cycles/s
+printf '%-7s %-16s %8s %4s %9s %14s %11s\n' ------- ---------------- -------- ---- --------- -------------- -----------
+status=0
+ratios=()
+for c in "${CASES[@]}"; do
+  IFS='|' read -r name prog params cfg pes map <<< "$c"
+  case " ${SPEED_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+  args=(); for p in $params; do args+=(--param "$p"); done
+  margs=(); [ -n "$map" ] && margs=(--map "$map")
+  sym=$tmp/$name.sym bin=$tmp/$name.bin
+  if ! "$TCPA" compile "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" -o "$sym" > "$tmp/log" 2>&1 ||
+     ! "$TCPA" instantiate "$sym" --arch "$cfg" "${args[@]}" --pes "$pes" -o "$bin" >> "$tmp/log" 2>&1; then
+    echo "$name: does not build: $(tail -n 1 "$tmp/log")"; status=1; continue
+  fi
+  cycles=$("$TCPA" sim "$bin" --arch "$cfg" 2>/dev/null | sed -n 's/.*done in \([0-9]*\) cycles.*/\1/p')
+  npe=$(( ${pes%x*} * ${pes#*x} ))
+  if [ -z "$cycles" ]; then echo "$name: the model does not reach done"; status=1; continue; fi
+  rtl=$("$TCPA" harness --arch "$cfg" 2>"$tmp/log") || { echo "$name: no RTL harness: $(tail -n 1 "$tmp/log")"; status=1; continue; }
+  tm=$(best_of "$TCPA" sim "$bin" --arch "$cfg") || { echo "$name: model run failed"; status=1; continue; }
+  tr=$(best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { echo "$name: RTL run failed"; status=1; continue; }
+  tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+       --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
+  row model "$name" "$cycles" "$npe" "$tm"
+  row rtl "$name" "$cycles" "$npe" "$tr"
+  row cosim "$name" "$cycles" "$npe" "$tc"
+  ratios+=("$(awk -v n="$name" -v c="$tc" -v r="$tr" 'BEGIN { printf "%-16s %6.2f", n, (r > 0 ? c / r : 0) }')")
+done
+echo
+echo "cosim time over RTL-alone time (goal <= 1.3):"
+for r in "${ratios[@]}"; do echo "  $r"; done
+exit $status
