@@ -58,7 +58,6 @@
 #include <stdint.h>
 
 #include "arch.h"
-#include "ast.h"
 
 /* ---- architecture maxima the encoding covers ---------------------------- */
 #define ISA_REGIDX_BITS 5 /* register index field */
@@ -247,9 +246,6 @@ const isa_op_info *isa_op_get(isa_op op);
 /* Returns the opcode whose mnemonic is `name`, or -1. */
 int isa_op_lookup(const char *name);
 
-/* Returns the opcode that implements a language operation. */
-isa_op isa_op_from_ast(ast_op op);
-
 /* Returns the result of `op` on a, b, c with the exact semantics of the
  * language (docs/language.md): wrap modulo 2^32, truncating / and %,
  * x/0 == -1, x%0 == x, INT_MIN/-1 == INT_MIN, INT_MIN%-1 == 0, shift
@@ -278,6 +274,8 @@ int isa_insn_check(const isa_insn *in, isa_fu_class fu, const arch_config *cfg,
 /* Returns ISA_OK when `cfg` stays within the maxima this encoding covers;
  * else ISA_ERR_ARCH with the key, value and maximum in msg. */
 int isa_arch_check(const arch_config *cfg, char *msg, size_t msgsz);
+
+/* ---- assembly text (isa_text.c) ----------------------------------------- */
 
 /* Writes the assembly text of `in` (e.g. `add rd0, id1, #3 ; br c0 ? L4 :
  * L2`) to buf; returns the length it needs (as snprintf). */

@@ -294,4 +294,7 @@ char *map_strdup(const char *s);
 map_dom map_dom_copy(const map_dom *d);
 void map_dom_free(map_dom *d);
 
+/* Returns the opcode that implements a language operation (map_ops.c). */
+isa_op isa_op_from_ast(ast_op op);
+
 #endif

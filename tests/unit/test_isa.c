@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ast.h"
 #include "isa.h"
+#include "map.h"
 #include "test.h"
 
 /* Returns the architecture of docs/arch.md's defaults, spelled out here so
