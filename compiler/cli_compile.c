@@ -24,13 +24,15 @@
 
 /* Prints the usage of `tcpa compile` to f. */
 static void cli_compile_usage(FILE *f) {
-  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] -o P.sym\n\n"
+  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] [--no-tile1] -o P.sym\n\n"
         "Maps a loop program symbolically (tile size p and region size t stay\n"
         "parameters) and writes the symbolic configuration.\n\n"
         "  --arch A.ini  architecture configuration (default: the embedded default)\n"
         "  --map I       the loop dimension tiled onto the PEs (index name or number; default 0)\n"
         "  --map I,J     a 2-D region: I tiled onto the rows, J onto the columns\n"
         "  --rows        map onto an Rx1 region (default 1xC)\n"
+        "  --no-tile1    keep the smallest tile size at max |d| + 1 (no tile size 1; for\n"
+        "                comparing with it, docs/symbolic.md)\n"
         "  -o P.sym      output file\n"
         "  -h, --help    print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit the architecture\n",
@@ -113,16 +115,18 @@ static int cli_compile_dim(const ast_program *p, const char *s) {
 typedef struct {
   const char *path, *arch, *map, *out;
   int axis; /* --rows: 1 */
+  map_opts mopts; /* --no-tile1 */
 } cli_compile_opts;
 
 /* Returns 0 after reading the command line into *o, 1 for --help, -1 after
  * printing what is wrong. */
 static int cli_compile_parse(int argc, char **argv, cli_compile_opts *o) {
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1 };
   static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                            {"arch", required_argument, NULL, OPT_ARCH},
                                            {"map", required_argument, NULL, OPT_MAP},
                                            {"rows", no_argument, NULL, OPT_ROWS},
+                                           {"no-tile1", no_argument, NULL, OPT_NO_TILE1},
                                            {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   cli_opt p;
@@ -134,6 +138,7 @@ static int cli_compile_parse(int argc, char **argv, cli_compile_opts *o) {
     case OPT_ARCH: o->arch = p.arg; break;
     case OPT_MAP: o->map = p.arg; break;
     case OPT_ROWS: o->axis = 1; break;
+    case OPT_NO_TILE1: o->mopts.no_tile1 = 1; break;
     case CLI_OPT_ARG:
       if (o->path) {
         diag_error_plain("compile: one program at a time: '%s' after '%s'", p.arg, o->path);
@@ -196,8 +201,7 @@ int cli_compile(int argc, char **argv) {
     goto done;
   }
   char msg[512];
-  int st = dim2 >= 0 ? map_build_2d(p, g, &arch, dim, dim2, &m, msg, sizeof msg)
-                      : map_build(p, g, &arch, dim, axis, &m, msg, sizeof msg);
+  int st = map_build_opts(p, g, &arch, dim, dim2 >= 0 ? 2 : axis, dim2, &o.mopts, &m, msg, sizeof msg);
   if (st == MAP_ERR_NOFIT) {
     diag_error_plain("%s: does not fit: %s", path, msg);
     status = CLI_EXIT_NOFIT;

@@ -37,12 +37,14 @@ typedef struct {
   const char *in_file[CLI_INST_MAX];
   int rows, cols;
   int time;
+  inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
 } cli_inst_opts;
 
 /* Prints the usage of `tcpa instantiate` to f. */
 static void cli_inst_usage(FILE *f) {
   fputs("usage: tcpa instantiate P.sym --param NAME=VALUE... --pes RxC -o P.bin\n"
-        "                        [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in NAME=FILE]...\n\n"
+        "                        [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in NAME=FILE]...\n"
+        "                        [--no-fifo-check] [--share-all] [--prolog-nops]\n\n"
         "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
         "values and a region of PEs and writes the configuration stream.\n\n"
         "  --param N=V    value of a program parameter (every one is required)\n"
@@ -54,6 +56,11 @@ static void cli_inst_usage(FILE *f) {
         "  --arch A.ini   architecture (default: the embedded default); must match the .sym\n"
         "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n"
         "  --time         also print the wall time of instantiation and of writing the stream\n"
+        "  for comparing with what they turn off (docs/instantiate.md):\n"
+        "  --no-fifo-check  skip the check that no channel overflows pe.fifo_depth\n"
+        "  --share-all    share kernel tails and prefixes in every program, not only those that\n"
+        "                 need more than pe.imem words\n"
+        "  --prolog-nops  write the prolog as sigma * pi nops, never as a loop\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit\n",
         f);
@@ -87,13 +94,15 @@ static int cli_inst_pair(const cli_opt *p, int in, cli_inst_opts *o) {
 
 /* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
 static int cli_inst_parse(int argc, char **argv, cli_inst_opts *o) {
-  enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME };
+  enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME,
+         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"param", required_argument, NULL, OPT_PARAM},
       {"in", required_argument, NULL, OPT_IN},     {"pes", required_argument, NULL, OPT_PES},
       {"listing", required_argument, NULL, OPT_LISTING}, {"layout", required_argument, NULL, OPT_LAYOUT},
       {"arch", required_argument, NULL, OPT_ARCH}, {"time", no_argument, NULL, OPT_TIME},
-      {NULL, 0, NULL, 0}};
+      {"no-fifo-check", no_argument, NULL, OPT_NO_FIFO_CHECK}, {"share-all", no_argument, NULL, OPT_SHARE_ALL},
+      {"prolog-nops", no_argument, NULL, OPT_PROLOG_NOPS}, {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "instantiate", argc, argv, "ho:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -101,6 +110,9 @@ static int cli_inst_parse(int argc, char **argv, cli_inst_opts *o) {
     switch (c) {
     case 'h': return 1;
     case OPT_TIME: o->time = 1; break;
+    case OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; break;
+    case OPT_SHARE_ALL: o->inst.share_all = 1; break;
+    case OPT_PROLOG_NOPS: o->inst.prolog_nops = 1; break;
     case 'o': o->out = p.arg; break;
     case OPT_LISTING: o->listing = p.arg; break;
     case OPT_LAYOUT: o->layout = p.arg; break;
@@ -205,7 +217,8 @@ static int cli_inst_main(const cli_inst_opts *o) {
   inst x;
   inst_data data = {0};
   double t0 = cli_inst_now();
-  int st = inst_run(&x, &m, &cfg, o->nparam, (char **)o->pname, o->pval, o->rows, o->cols, msg, sizeof msg);
+  int st = inst_run_opts(&x, &o->inst, &m, &cfg, o->nparam, (char **)o->pname, o->pval, o->rows, o->cols, msg,
+                         sizeof msg);
   double t_run = cli_inst_now() - t0, t_emit = 0;
   if (st) diag_error_plain("instantiate: %s: %s", o->sym, msg);
   if (!st && cli_inst_inputs(o, &x, &data)) st = CLI_EXIT_INPUT;

@@ -97,6 +97,7 @@ typedef struct {
   int argc;        /* the command line, for a reproduction bundle */
   char **argv;
   int help;
+  inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
 } run_opts;
 
 /* Prints the usage of `tcpa run` to f. */
@@ -104,7 +105,8 @@ static void run_usage(FILE *f) {
   fputs("usage: tcpa run PROGRAM.pla [--arch FILE] [--param NAME=VALUE]...\n"
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
         "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
-        "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n\n"
+        "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n"
+        "                [--no-fifo-check] [--share-all] [--prolog-nops]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -131,7 +133,10 @@ static void run_usage(FILE *f) {
         "                     waveform DIR/rtl.fst limited to cycles c-N..c+N and write\n"
         "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n"
         "  --fst FILE         model: write the model's waveform (the RTL's signal names;\n"
-        "                     default DIR/model.fst with --out-dir); rtl: the RTL's\n\n"
+        "                     default DIR/model.fst with --out-dir); rtl: the RTL's\n"
+        "  --no-fifo-check, --share-all, --prolog-nops\n"
+        "                     instantiate as `tcpa instantiate` does with them (for\n"
+        "                     comparing with what they turn off; tcpa instantiate --help)\n\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
 
@@ -223,7 +228,8 @@ static void run_opts_free(run_opts *o) {
 /* The codes of the options of `tcpa run` (cli_opt.h). */
 enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
-  RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST
+  RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
+  RUN_OPT_PROLOG_NOPS
 };
 
 static const struct option run_longopts[] = {
@@ -238,6 +244,9 @@ static const struct option run_longopts[] = {
     {"out-dir", required_argument, NULL, RUN_OPT_OUT_DIR},
     {"window", required_argument, NULL, RUN_OPT_WINDOW},
     {"fst", required_argument, NULL, RUN_OPT_FST},
+    {"no-fifo-check", no_argument, NULL, RUN_OPT_NO_FIFO_CHECK},
+    {"share-all", no_argument, NULL, RUN_OPT_SHARE_ALL},
+    {"prolog-nops", no_argument, NULL, RUN_OPT_PROLOG_NOPS},
     {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading option c of p (its value in p->arg) into o; -1
@@ -289,6 +298,9 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
   }
   case RUN_OPT_OUT_DIR: o->out_dir = v; return 0;
   case RUN_OPT_FST: o->fst = v; return 0;
+  case RUN_OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; return 0;
+  case RUN_OPT_SHARE_ALL: o->inst.share_all = 1; return 0;
+  case RUN_OPT_PROLOG_NOPS: o->inst.prolog_nops = 1; return 0;
   case RUN_OPT_WINDOW: {
     int64_t w;
     if (run_parse_int(v, 1, 1000000, &w) != 0) {
@@ -983,7 +995,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
     }
     engine_run_opts ro = {.kind = (engine_kind)o->engine, .out_dir = o->out_dir, .arch_path = o->arch,
                           .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
-                          .program_path = o->program, .seed = o->seed};
+                          .program_path = o->program, .seed = o->seed, .inst = o->inst};
     rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &ro, &eo);
     have_eo = 1;
     res.eo = &eo;

@@ -86,8 +86,8 @@ typedef struct {
  * ENGINE_ERR_NOFIT (the resource, needed and available in msg) or
  * ENGINE_ERR_INPUT (msg says why). */
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
-                        const interp_array *ref, int rows, int cols, int dim, engine_config *c,
-                        char *msg, size_t msgsz);
+                        const interp_array *ref, int rows, int cols, int dim, const inst_opts *io,
+                        engine_config *c, char *msg, size_t msgsz);
 
 /* Computes from the instantiation x what the schedule predicts
  * (engine_predict.c, docs/user-guide.md): *done the done event's cycles,
@@ -356,6 +356,7 @@ typedef struct {
   char **argv;           /* of a failing cosim run (NULL: none) */
   const char *program_path; /* the program file (bundle) */
   uint64_t seed;         /* --seed (bundle) */
+  inst_opts inst;        /* the instantiation's options (inst.h) */
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20

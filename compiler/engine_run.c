@@ -376,7 +376,7 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
                int rows, int cols, int dim, const engine_run_opts *o, engine_outcome *out) {
   char msg[1024];
   memset(out, 0, sizeof *out);
-  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, &out->c, msg, sizeof msg);
+  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, &o->inst, &out->c, msg, sizeof msg);
   if (st == ENGINE_ERR_NOFIT) {
     diag_error_plain("%s does not fit: %s", p->name, msg);
     return st;
