@@ -16,7 +16,7 @@
  * the lockstep report and where each engine stopped on stderr and, with
  * --out-dir, writes it to DIR/divergence.txt, reruns the RTL to its end
  * with the FST limited to cycles c-W..c+W (DIR/rtl.fst; the banks of that
- * run are the RTL's outputs, which cli_run.c writes to DIR/NAME.txt) and
+ * run are the RTL's outputs, which run_out.c writes to DIR/NAME.txt) and
  * writes DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
  * DIR/rtl.fst DIR/divergence.gtkw` opens on it; the model is rerun to
  * c+W for DIR/model.fst at the same FST times, both are merged into
