@@ -43,6 +43,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
   if (n > 0) b->len += (size_t)n;
 }
 
+/* Writes operand o (`rd0`, `#-5` with the immediate imm, ...). */
 static void sb_opnd(sbuf *b, isa_opnd o, int32_t imm) {
   static const char *const pre[] = {"?", "rd", "fd", "id", "od"};
   if (o.cls == ISA_CLS_IMM)
@@ -51,6 +52,7 @@ static void sb_opnd(sbuf *b, isa_opnd o, int32_t imm) {
     sb_printf(b, "%s%d", o.cls <= ISA_CLS_OD ? pre[o.cls] : "?", o.idx);
 }
 
+/* Writes condition source s: a control signal `cN` or an FU flag `fN`. */
 static void sb_cond(sbuf *b, int s) {
   if (s < ISA_COND_FLAG)
     sb_printf(b, "c%d", s);
@@ -80,6 +82,7 @@ static void sb_dests(sbuf *b, const isa_insn *in) {
   if (n > 1) sb_printf(b, "}");
 }
 
+/* Writes the branch part (` ; goto L3`, ...; nothing for `next`). */
 static void sb_branch(sbuf *b, const isa_insn *in) {
   switch (in->br) {
   case ISA_BR_NEXT: break;
@@ -98,6 +101,7 @@ static void sb_branch(sbuf *b, const isa_insn *in) {
   }
 }
 
+/* Returns the length of the text of in (isa.h), written to buf. */
 int isa_insn_format(const isa_insn *in, char *buf, size_t bufsz) {
   sbuf b = {buf, bufsz, 0};
   if (bufsz) buf[0] = 0;
@@ -128,6 +132,7 @@ typedef struct {
   int col; /* column of the error */
 } parser;
 
+/* Moves past spaces and tabs. */
 static void skip_space(parser *ps) {
   while (*ps->p == ' ' || *ps->p == '\t') ps->p++;
 }
@@ -376,6 +381,7 @@ static int parse_functional(parser *ps, isa_insn *in) {
   return ISA_OK;
 }
 
+/* Returns ISA_OK after reading one line of assembly text into out (isa.h). */
 int isa_insn_parse(const char *text, isa_insn *out, int *col, char *msg,
                    size_t msgsz) {
   parser ps = {text, text, msg, msgsz, 1};
