@@ -162,7 +162,7 @@ synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
 test: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv harness-rtl harness-mutants
 harness-mutants: | harness-rtl
 demo: harness-rtl $(BUILD)/tests/tools/refimpl
-# tcpa signoff (cli/cli_signoff.c, docs/regress.md): the Yosys cell
+# tcpa signoff (regress/signoff_run.c, docs/regress.md): the Yosys cell
 # table of the parameter package it writes into SIGNOFF_DIR (any
 # configuration, seen or not; synth.sh on that package). Its coverage
 # model is the `cov` harness of the cache (tb/harness.mk).

@@ -275,6 +275,8 @@ int isa_insn_check(const isa_insn *in, isa_fu_class fu, const arch_config *cfg,
  * else ISA_ERR_ARCH with the key, value and maximum in msg. */
 int isa_arch_check(const arch_config *cfg, char *msg, size_t msgsz);
 
+/* ---- assembly text (isa_text.c) ----------------------------------------- */
+
 /* Writes the assembly text of `in` (e.g. `add rd0, id1, #3 ; br c0 ? L4 :
  * L2`) to buf; returns the length it needs (as snprintf). */
 int isa_insn_format(const isa_insn *in, char *buf, size_t bufsz);

@@ -157,14 +157,14 @@ static int engine_status_of(int st) {
  * prediction); an ENGINE_* status with msg otherwise. */
 static int engine_instantiate(const map_config *m, const ast_program *p, const arch_config *arch,
                               const int64_t *params, const interp_array *ref, int rows, int cols,
-                              engine_config *c, char *msg, size_t msgsz) {
+                              const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
   inst x;
   inst_data data = {0};
   stream_writer w;
   stream_writer_init(&w, arch);
   char *pname[AST_MAX_PARAMS];
   for (int i = 0; i < p->nparams; i++) pname[i] = p->param[i];
-  int st = inst_run(&x, m, arch, p->nparams, pname, params, rows, cols, msg, msgsz);
+  int st = inst_run_opts(&x, io, m, arch, p->nparams, pname, params, rows, cols, msg, msgsz);
   if (st) {
     st = engine_status_of(st);
     goto done;
@@ -207,8 +207,8 @@ done:
 }
 
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
-                        const interp_array *ref, int rows, int cols, int dim, engine_config *c,
-                        char *msg, size_t msgsz) {
+                        const interp_array *ref, int rows, int cols, int dim, const inst_opts *io,
+                        engine_config *c, char *msg, size_t msgsz) {
   memset(c, 0, sizeof *c);
   msg[0] = 0;
   int dim2 = -1;
@@ -238,7 +238,7 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     c->ii = m.ii;
     c->resmii = m.resmii_all;
     c->recmii = m.recmii;
-    st = engine_instantiate(&m, p, arch, params, ref, rows, cols, c, msg, msgsz);
+    st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
   } else {
     st = engine_status_of(st);
   }

@@ -16,7 +16,7 @@
  * the lockstep report and where each engine stopped on stderr and, with
  * --out-dir, writes it to DIR/divergence.txt, reruns the RTL to its end
  * with the FST limited to cycles c-W..c+W (DIR/rtl.fst; the banks of that
- * run are the RTL's outputs, which cli_run.c writes to DIR/NAME.txt) and
+ * run are the RTL's outputs, which run_out.c writes to DIR/NAME.txt) and
  * writes DIR/divergence.gtkw (marker at c, the PE's signals), so `gtkwave
  * DIR/rtl.fst DIR/divergence.gtkw` opens on it; the model is rerun to
  * c+W for DIR/model.fst at the same FST times, both are merged into
@@ -371,10 +371,10 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
 }
 
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
-               int rows, int cols, int dim, const engine_run_opts *o, engine_outcome *out) {
+               int rows, int cols, int dim, const inst_opts *io, const engine_run_opts *o, engine_outcome *out) {
   char msg[1024];
   memset(out, 0, sizeof *out);
-  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, &out->c, msg, sizeof msg);
+  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, io, &out->c, msg, sizeof msg);
   if (st == ENGINE_ERR_NOFIT) {
     diag_error_plain("%s does not fit: %s", p->name, msg);
     return st;

@@ -2,7 +2,7 @@
  * signoff_nofit.h: what the message of a run that does not fit (exit 3)
  * says about the resource that ran out: its name, how much the program
  * needs and how much the configuration has, for the sign-off report's
- * "Programs that do not fit" table (cli_signoff.c).
+ * "Programs that do not fit" table (signoff_report.c).
  */
 #ifndef SIGNOFF_NOFIT_H
 #define SIGNOFF_NOFIT_H

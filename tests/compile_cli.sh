@@ -46,8 +46,8 @@ check_eval "matmul --map i,j on default.ini: p_min 1 x 1, lambda-k-wide 2 and la
    grep -q "^lambda-k-wide 2 " "$tmp/mij.sym" && grep -q "^lambda-k2-wide 2 " "$tmp/mij.sym"'
 check_eval "matmul --map i,j: the report names both tile sizes and the wide constants" \
   'echo "$out" | grep -q "tile size p >= 1 .* (pc >= 1 " && echo "$out" | grep -q "tiles of at least 2 x 2: constants"'
-TCPA_MAP_TILE1=0 $TCPA compile regress/programs/matmul.pla --map i,j -o "$tmp/mij0.sym" > /dev/null; st=$?
-check_eval "TCPA_MAP_TILE1=0: matmul i,j keeps p_min 2 x 2, otherwise the same .sym" \
+$TCPA compile regress/programs/matmul.pla --map i,j --no-tile1 -o "$tmp/mij0.sym" > /dev/null; st=$?
+check_eval "--no-tile1: matmul i,j keeps p_min 2 x 2, otherwise the same .sym" \
   '[ $st -eq 0 ] && grep -q "^mapped 0 axis both p_min 2$" "$tmp/mij0.sym" && ! grep -q "^lambda-k-wide" "$tmp/mij0.sym" &&
    [ "$(grep -Ev "^(mapped|lambda-k|reg fd)" "$tmp/mij0.sym")" = "$(grep -Ev "^(mapped|lambda-k|reg fd)" "$tmp/mij.sym")" ]'
 $TCPA compile regress/programs/jacobi.pla --arch configs/big1d.ini --map i -o "$tmp/ji.sym" > /dev/null; st=$?

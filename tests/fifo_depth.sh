@@ -12,7 +12,7 @@
 #   - with pe.fifo_depth = N the C model runs and equals the reference
 #     (the edge: exactly enough);
 #   - with pe.fifo_depth = N - 1: exit 3 naming N and N - 1, and with the
-#     check skipped (TCPA_INST_FIFO_CHECK=0) the model really overflows
+#     check skipped (--no-fifo-check) the model really overflows
 #     (so N is exact, not a bound);
 #   - on configs/big1d.ini (depth 16) the edge case runs in cosim (model
 #     and RTL in lockstep, build/rtl/big1d/tcpa-rtl) too.
@@ -33,8 +33,9 @@ depth_cfg() {
   echo "$f"
 }
 
-# run ARCH PROG PARAMS PES MAP [ENGINE]: tcpa run (model unless ENGINE);
-# stdout+stderr in $tmp/run.txt; returns tcpa's exit status
+# run ARCH PROG PARAMS PES MAP [ENGINE]: tcpa run (model unless ENGINE;
+# the options $RUN_EXTRA too); stdout+stderr in $tmp/run.txt; returns
+# tcpa's exit status
 run() {
   local pa="" p mp=""
   for p in $3; do pa="$pa --param $p"; done
@@ -42,7 +43,8 @@ run() {
   rm -rf "$tmp/out"
   mkdir -p "$tmp/out"
   # shellcheck disable=SC2086
-  $TCPA run "$2" --arch "$1" $pa --pes "$4" $mp --engine "${6:-model}" --out-dir "$tmp/out" > "$tmp/run.txt" 2>&1
+  $TCPA run "$2" --arch "$1" $pa --pes "$4" $mp --engine "${6:-model}" ${RUN_EXTRA:-} --out-dir "$tmp/out" \
+    > "$tmp/run.txt" 2>&1
 }
 
 # edge NAME BASE PROG PARAMS PES MAP: the checks of the top of the file
@@ -64,7 +66,7 @@ edge() {
   st=$?
   check_eval "$name, pe.fifo_depth $((need - 1)): exit 3, $need values and depth $((need - 1)) named" \
     "[ $st -eq 3 ] && grep -q 'pe.fifo_depth: channel .* holds up to $need values, pe.fifo_depth = $((need - 1))' '$tmp/run.txt'"
-  TCPA_INST_FIFO_CHECK=0 run "$(depth_cfg "$base" $((need - 1)))" "$@"
+  RUN_EXTRA=--no-fifo-check run "$(depth_cfg "$base" $((need - 1)))" "$@"
   check_eval "$name, pe.fifo_depth $((need - 1)) with the check skipped: the model overflows (the bound is exact)" \
     "grep -q 'faults:.*overflow' '$tmp/run.txt' && grep -q 'verdict   fail' '$tmp/run.txt'"
 }

@@ -14,7 +14,7 @@
 #     reports, per FU, fewer or as many words as without the reductions;
 #   - shared kernel tails and prefixes are used (fir N=4 T=2 on 1x1 needs
 #     tails, fir N=6 T=3 on 1x4 prefixes);
-#   - the reductions never change behaviour: with TCPA_INST_SHARE_ALL=1
+#   - the reductions never change behaviour: with --share-all
 #     (tails and prefixes shared in every program, not only in those over
 #     pe.imem)
 #     every benchmark runs on configs/big1d.ini against the reference;
@@ -131,7 +131,7 @@ $TCPA run regress/programs/fir.pla --engine model --arch configs/default.ini --p
 grep -q "shares its first [0-9]* slots: runs q[0-9]*'s words, branching on c[0-9]*" "$tmp/o/config.lst"
 check "fir N=6 T=3 on 1x4: the listing shows shared kernel prefixes" $?
 
-# Tails and prefixes shared everywhere (TCPA_INST_SHARE_ALL=1) on
+# Tails and prefixes shared everywhere (--share-all) on
 # configs/big1d.ini. (conv CO=4: two-iteration tiles on two PEs; CO=2 has
 # tile size 1 since session 3, where sharing everything needs 17 control
 # signals, gc.signals 16.)
@@ -139,7 +139,7 @@ while read -r prog pes params; do
   args=()
   for p in $params; do args+=(--param "$p"); done
   rm -rf "$tmp/o"
-  TCPA_INST_SHARE_ALL=1 $TCPA run regress/programs/$prog.pla --engine model --arch configs/big1d.ini --pes $pes \
+  $TCPA run regress/programs/$prog.pla --engine model --arch configs/big1d.ini --pes $pes --share-all \
     "${args[@]}" --out-dir "$tmp/o" > /dev/null 2>&1
   rc=$?
   shared=$(grep -c "shares its last\|shares its first" "$tmp/o/config.lst" 2>/dev/null)

@@ -89,7 +89,7 @@ $TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10
 st=$?
 check_eval "unaligned p10 .sym: instantiate exits 3 naming the channel order ($(head -c 150 "$tmp/err"))" \
   "[ $st -eq 3 ] && grep -q 'channel order: channel od[0-9]* -> id[0-9]* from PE (0,0): the value of iteration' '$tmp/err' && [ ! -e '$tmp/p10u.bin' ]"
-TCPA_INST_FIFO_CHECK=0 $TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 -o "$tmp/p10u.bin" \
+$TCPA instantiate "$tmp/p10u.sym" --arch $BIG --param N=5 --pes 2x2 --no-fifo-check -o "$tmp/p10u.bin" \
   > /dev/null 2>&1
 $TCPA sim "$tmp/p10u.bin" --arch $BIG > "$tmp/sim.txt" 2>&1
 check_eval "unaligned p10 with the check skipped: the model faults (wconflict), as it did before the alignment" \

@@ -7,7 +7,7 @@
 #   - matmul on 4x4 of configs/big1d.ini (sigma >= 2): the listing says
 #     "a loop of pi words", every FU program's start kernel q0 is at word
 #     pi, and each program is (sigma - 1) * pi words shorter than with
-#     TCPA_INST_PROLOG_NOPS=1 (the former nops);
+#     --prolog-nops (the former nops);
 #   - the same programs run in the C model (--engine model) and in cosim
 #     (model and RTL in lockstep, build/rtl/big1d/tcpa-rtl) and equal the
 #     reference interpreter;
@@ -51,7 +51,7 @@ for ps in "N=12 M=12 K=2" "N=16 M=16 K=2"; do
   check "instantiate matmul $ps on 4x4: exit 0" $?
   loop_ok "matmul $ps on 4x4" "$tmp/l.lst"
   # shellcheck disable=SC2086
-  TCPA_INST_PROLOG_NOPS=1 $TCPA instantiate "$tmp/mm.sym" --arch $BIG $pa --pes 4x4 -o "$tmp/n.bin" \
+  $TCPA instantiate "$tmp/mm.sym" --arch $BIG $pa --pes 4x4 --prolog-nops -o "$tmp/n.bin" \
     --listing "$tmp/n.lst" > /dev/null 2>&1
   read -r s p <<< "$(prolog "$tmp/l.lst")"
   save=$(( (s - 1) * p ))

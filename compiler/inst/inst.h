@@ -122,6 +122,17 @@ typedef struct {
   int64_t a0, range;  /* range: bank words a tile spans */
 } inst_io;
 
+/* Options of an instantiation (inst_run_opts); all zero: the defaults.
+ * Each turns a transformation off or forces it everywhere, to compare with
+ * it (`tcpa instantiate` and `tcpa run`: --no-fifo-check, --share-all,
+ * --prolog-nops; docs/instantiate.md). */
+typedef struct {
+  int no_fifo_check; /* 1: skip inst_fifo_check (to show the overflow it prevents) */
+  int share_all;     /* 1: share kernel tails and prefixes in every program,
+                        not only in those that need more than pe.imem words */
+  int prolog_nops;   /* 1: the prolog as sigma * pi nops, never a loop */
+} inst_opts;
+
 typedef struct {
   isl_ctx *ctx;
   const map_config *m;
@@ -161,6 +172,7 @@ typedef struct {
   uint32_t *wsink;                 /* 2-D: [t * (pe.id + 4 ports)] WRAPPER sinks of each PE */
   int64_t array_ext[64][AST_MAX_DIMS]; /* per array: bounding box extents */
   int array_nd[64];
+  inst_opts opt;                   /* the options of inst_run_opts */
 } inst;
 
 /* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a
@@ -251,8 +263,8 @@ enum { INST_PROLOG_NOSIG = 1, INST_PROLOG_TERMS, INST_PROLOG_OFF };
  * back while a new global signal is 1 (1 in GC steps 0..sigma-2, 0 in step
  * sigma-1; x->prolog_loop, x->prolog_sig, x->nsig + 1), when gc.signals,
  * the GC terms and pe.branch_targets allow; else sigma * pi nops
- * (x->prolog_why says why; TCPA_INST_PROLOG_NOPS=1 in the environment
- * forces them, for comparisons). Run after the placement sets sigma. */
+ * (x->prolog_why says why; x->opt.prolog_nops forces them, for
+ * comparisons). Run after the placement sets sigma. */
 int inst_prolog(inst *x, char *msg, size_t msgsz);
 
 /* Returns the words of the prolog every FU program starts with: pi for a
@@ -334,5 +346,9 @@ char *inst_set_str(__isl_keep isl_set *s);
  * first failing status. */
 int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, char **pname,
              const int64_t *pval, int rows, int cols, char *msg, size_t msgsz);
+
+/* Returns inst_run's result with options o (NULL: the defaults). */
+int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+                  char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz);
 
 #endif

@@ -17,7 +17,7 @@
  * the producer PE and the source leaves (slots 1..3) reading the id on the
  * consumer PE, enumerated point by point. The lists depend only on the PE's
  * processor class, so they are computed once per class and register.
- * TCPA_INST_FIFO_CHECK=0 in the environment skips the check (tests use it
+ * inst_opts.no_fifo_check (--no-fifo-check) skips the check (tests use it
  * to show that one word less than the computed occupancy overflows).
  */
 #include <stdlib.h>
@@ -254,8 +254,7 @@ static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
 }
 
 int inst_fifo_check(inst *x, char *msg, size_t msgsz) {
-  const char *off = getenv("TCPA_INST_FIFO_CHECK"); /* "0": skip (to show the overflow it prevents) */
-  if (off && !strcmp(off, "0")) return INST_OK;
+  if (x->opt.no_fifo_check) return INST_OK; /* to show the overflow it prevents */
   for (int i = 0; i < x->m->nroutes; i++) {
     int dup = 0; /* routes sharing od, displacement and id are one channel */
     for (int j = 0; j < i && !dup; j++) {

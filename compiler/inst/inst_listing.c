@@ -88,7 +88,7 @@ void inst_listing(const inst *x, FILE *f) {
   if (x->prolog_loop) fprintf(f, " (a loop of %d words on c%d)", m->ii, x->prolog_sig);
   else if (x->sigma > 1)
     fprintf(f, " (%d nops: %s)", x->sigma * m->ii,
-            x->prolog_why == INST_PROLOG_OFF     ? "TCPA_INST_PROLOG_NOPS"
+            x->prolog_why == INST_PROLOG_OFF     ? "--prolog-nops"
             : x->prolog_why == INST_PROLOG_TERMS ? "no GC term left for a loop"
                                                  : "no control signal left for a loop");
   fprintf(f, "; GC epilog %lld steps\n", (long long)(x->epilog + x->sigma));

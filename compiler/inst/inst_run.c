@@ -25,8 +25,15 @@ static int inst_sigma(const inst *x) {
 
 int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, char **pname,
              const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+  return inst_run_opts(x, NULL, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
+}
+
+/* Returns INST_OK or the first failing step's status (inst.h). */
+int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+                  char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
   msg[0] = 0;
   int st = inst_concretize(x, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
+  if (o) x->opt = *o; /* after inst_concretize, which clears *x */
   if (!st) st = inst_classes(x, msg, msgsz);
   if (!st) st = inst_fold(x, msg, msgsz);
   if (!st) st = inst_cfg(x, msg, msgsz);

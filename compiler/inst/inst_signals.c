@@ -309,16 +309,15 @@ static int inst_sig_try_tail(const inst *x, inst_fuprog *f, int v, int w, int m,
  * more than pe.imem words (prolog included): each round applies the share
  * that saves the most words (inst_merge_tail). Programs that fit are left
  * alone, so shared tails never cost signals where they are not needed
- * (TCPA_INST_SHARE_ALL=1 in the environment shares in every program, to
- * test the transformation on programs that fit anyway). */
+ * (inst_opts.share_all shares in every program, to test the
+ * transformation on programs that fit anyway). */
 static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
   int ii = x->m->ii, lo = 0;
   for (int a = 0; a < x->m->naccess; a++)
     if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
   int sigma = (-lo + ii - 1) / ii;                      /* sigma as inst_run.c computes it in 1-D */
   int budget = x->arch.imem - (sigma > 1 ? 1 : sigma) * ii; /* the prolog as inst_prolog makes it */
-  const char *all = getenv("TCPA_INST_SHARE_ALL");      /* testing: share wherever it saves words */
-  if (all && *all && *all != '0') budget = 0;
+  if (x->opt.share_all) budget = 0;                     /* testing: share wherever it saves words */
   int *tl = malloc((size_t)(2 * f->nk + 1) * sizeof *tl);
   if (!tl) return INST_ERR_INTERNAL;
   int st = INST_OK;
@@ -484,8 +483,7 @@ int inst_prolog(inst *x, char *msg, size_t msgsz) {
   x->prolog_sig = -1;
   x->prolog_why = 0;
   if (x->sigma <= 1) return INST_OK; /* sigma * pi nops are no larger than the loop */
-  const char *off = getenv("TCPA_INST_PROLOG_NOPS"); /* testing: compare with the nops */
-  if (off && *off && *off != '0') {
+  if (x->opt.prolog_nops) { /* testing: compare with the nops */
     x->prolog_why = INST_PROLOG_OFF;
     return INST_OK;
   }

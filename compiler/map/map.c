@@ -29,22 +29,19 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
-/* Returns MAP_OK after the steps (map_build, map_build_2d). */
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, map_config *m, char *msg, size_t msgsz);
-
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, -1, m, msg, msgsz);
+  return map_build_opts(p, g, arch, mapped, axis, -1, NULL, m, msg, msgsz);
 }
 
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, rdim, 2, cdim, m, msg, msgsz);
+  return map_build_opts(p, g, arch, rdim, 2, cdim, NULL, m, msg, msgsz);
 }
 
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, map_config *m, char *msg, size_t msgsz) {
+/* Returns MAP_OK after the steps (map.h). */
+int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                   int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
   msg[0] = 0;
@@ -81,8 +78,7 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
   if ((st = map_route_channels(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_access_build(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_pst(m, msg, msgsz)) != MAP_OK) return st;
-  const char *t1 = getenv("TCPA_MAP_TILE1"); /* "0": keep p_min = max |d| + 1 (comparisons) */
-  if (!t1 || strcmp(t1, "0")) map_sched_tile1(m);
+  if (!o || !o->no_tile1) map_sched_tile1(m);
   return MAP_OK;
 }
 

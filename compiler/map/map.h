@@ -228,6 +228,17 @@ int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz);
 
+/* Options of the mapping; all zero (or NULL): the defaults. */
+typedef struct {
+  int no_tile1; /* 1: keep p_min = max |d| + 1, no tile size 1 (to compare
+                   with it; `tcpa compile --no-tile1`) */
+} map_opts;
+
+/* Returns map_build's result (mapped2 < 0) or map_build_2d's (axis 2,
+ * dimension mapped2 onto the columns) with options o (NULL: defaults). */
+int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                   int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz);
+
 /* Returns 1 when DEP edge e crosses PEs (a tile displacement is nonzero). */
 int map_edge_cross(const map_edge *e);
 

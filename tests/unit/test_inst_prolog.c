@@ -2,7 +2,7 @@
  * test_inst_prolog.c: the prolog as a loop (inst_prolog, inst_proggen.c).
  * Table-driven: each case maps a benchmark (regress/programs) onto a 1-D or
  * 2-D region of an architecture file and instantiates it twice, once as
- * built and once with TCPA_INST_PROLOG_NOPS=1 (the prolog as sigma * pi
+ * built and once with inst_opts.prolog_nops (the prolog as sigma * pi
  * nops, the former form). For every FU program it checks:
  *   - the form: a loop exactly when sigma >= 2 and a signal is free; the
  *     loop's program is (sigma - 1) * pi words shorter than the nops one;
@@ -142,10 +142,8 @@ static int run_case(const prolog_case *c, int nops, int gc_signals, prolog_run *
     pn[np] = names[np];
     pv[np] = atoll(strchr(c->params[np], '=') + 1);
   }
-  if (nops) setenv("TCPA_INST_PROLOG_NOPS", "1", 1);
-  else unsetenv("TCPA_INST_PROLOG_NOPS");
-  st = inst_run(&r->x, &r->m, &r->a, np, pn, pv, c->rows, c->cols, msg, sizeof msg);
-  unsetenv("TCPA_INST_PROLOG_NOPS");
+  inst_opts io = {.prolog_nops = nops};
+  st = inst_run_opts(&r->x, &io, &r->m, &r->a, np, pn, pv, c->rows, c->cols, msg, sizeof msg);
   if (st != INST_OK) fprintf(stderr, "# %s: %s\n", c->prog, msg);
   r->ok = st == INST_OK;
   return r->ok;

@@ -1,0 +1,157 @@
+/*
+ * compile.c: `tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] -o P.sym`
+ * after its options are read (compile.h, cli_compile.c).
+ * Parses and checks the program, builds its RDG, maps it symbolically
+ * (map.h: tiling, modulo scheduling, registers, channels, PST, access
+ * mappings) onto a 1-D region (--map I), or a 2-D one (--map I,J: I onto
+ * the rows, J onto the columns), prints the bounds and the II reached, and
+ * writes the symbolic configuration (sym.h) to a temporary file renamed to
+ * P.sym. Exit 0, 2 invalid input, 3 does not fit (the resource named).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "check.h"
+#include "compile.h"
+#include "diag.h"
+#include "map.h"
+#include "parse.h"
+#include "rdg.h"
+#include "sym.h"
+
+/* Prints the bounds, II and schedule of m to stdout. */
+static void compile_report(const char *path, const map_config *m) {
+  if (m->axis == 2)
+    printf("%s: mapped dimensions %s onto the rows (tile size p >= %d over t PE rows) and %s onto the "
+           "columns (pc >= %d over tc PE columns) of an RxC region\n",
+           path, m->dim_name[m->mapped], m->p_min, m->dim_name[m->mapped2], m->p_min2);
+  else
+    printf("%s: mapped dimension %s onto a %s region, tile size p (>= %d) over t PEs\n", path,
+           m->dim_name[m->mapped], m->axis ? "Rx1" : "1xC", m->p_min);
+  printf("ResMII %d (", m->resmii_all);
+  int first = 1;
+  for (int c = 0; c < ISA_FU_ANY; c++) {
+    if (!m->nclass[c]) continue;
+    printf("%s%s: %d ops / %d units", first ? "" : ", ", isa_fu_name(c), m->nclass[c], m->units[c]);
+    first = 0;
+  }
+  printf("), RecMII %d, II %d%s%s\n", m->recmii, m->ii, m->ii_reason[0] ? ": " : "", m->ii_reason);
+  printf("schedule: lambda^J = pi * s(J), scan order");
+  for (int r = 0; r < m->ndims; r++) printf(" %s", m->dim_name[m->order[r]]);
+  printf(" (fastest first); lambda^K = ");
+  if (m->lk_p)
+    printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped ? "" : "*S", m->lk_c < 0 ? '-' : '+',
+           m->lk_c < 0 ? -m->lk_c : m->lk_c);
+  else printf("%" PRId64 "\n", m->lk_c);
+  if (m->axis == 2) {
+    printf("          columns: lambda^K2 = ");
+    if (m->lk_p2) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c2 < 0 ? '-' : '+', m->lk_c2 < 0 ? -m->lk_c2 : m->lk_c2);
+    else printf("%" PRId64 "\n", m->lk_c2);
+  }
+  if (m->wide && m->axis == 2)
+    printf("          tiles of at least %d x %d: constants %" PRId64 " (rows) and %" PRId64 " (columns)\n",
+           m->p_wide, m->p_wide2, m->lk_cw, m->lk_cw2);
+  else if (m->wide)
+    printf("          tiles of at least %d: constant %" PRId64 "\n", m->p_wide, m->lk_cw);
+  printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
+         m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
+         m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);
+}
+
+/* Writes m to `out` through a temporary file; returns the exit status. */
+static int compile_write(const map_config *m, const char *out) {
+  size_t n = strlen(out) + 16;
+  char *tmp = malloc(n);
+  if (!tmp) return COMPILE_INPUT;
+  snprintf(tmp, n, "%s.tmp", out);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    diag_error_plain("compile: cannot write '%s'", tmp);
+    free(tmp);
+    return COMPILE_INPUT;
+  }
+  int bad = sym_write(m, f);
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, out)) {
+    remove(tmp);
+    diag_error_plain("compile: cannot write '%s'", out);
+    free(tmp);
+    return COMPILE_INPUT;
+  }
+  free(tmp);
+  return COMPILE_OK;
+}
+
+/* Returns the dimension named or numbered by s in p, or -1. */
+static int compile_dim(const ast_program *p, const char *s) {
+  for (int k = 0; k < p->ndims; k++)
+    if (!strcmp(p->index[k], s)) return k;
+  char *end;
+  long v = strtol(s, &end, 10);
+  return *s && !*end && v >= 0 && v < p->ndims ? (int)v : -1;
+}
+
+/* Returns 0 after resolving --map map_s (one dimension, or two for the
+ * rows and the columns) of p into *dim and *dim2 (-1: 1-D); -1 after
+ * printing what is wrong. */
+static int compile_dims(const ast_program *p, const char *map_s, int axis, int *dim, int *dim2) {
+  char first[128];
+  const char *comma = strchr(map_s, ',');
+  snprintf(first, sizeof first, "%.*s", comma ? (int)(comma - map_s) : (int)strlen(map_s), map_s);
+  *dim = compile_dim(p, first);
+  if (comma) *dim2 = compile_dim(p, comma + 1);
+  if (*dim < 0 || (comma && *dim2 < 0)) {
+    diag_error_plain("compile: --map %s: no such dimension in '%s'", map_s, p->name);
+    return -1;
+  }
+  if (comma && *dim2 == *dim) {
+    diag_error_plain("compile: --map %s: the rows and the columns need two different dimensions", map_s);
+    return -1;
+  }
+  if (comma && axis) {
+    diag_error_plain("compile: --map %s names two dimensions (an RxC region): --rows does not apply", map_s);
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns the outcome of the request o (compile.h). */
+int compile_run(const compile_opts *o) {
+  const char *path = o->path, *arch_path = o->arch, *map_s = o->map, *out = o->out;
+  int axis = o->axis;
+  arch_config arch;
+  if (arch_path ? arch_config_load(arch_path, &arch) : arch_config_load_default(&arch)) return COMPILE_INPUT;
+  ast_program *p = parse_file(path);
+  if (!p) return COMPILE_INPUT;
+  int status = COMPILE_INPUT;
+  rdg *g = NULL;
+  map_config m;
+  memset(&m, 0, sizeof m);
+  if (check_program(p) != 0) goto done;
+  int dim = 0, dim2 = -1;
+  if (map_s && compile_dims(p, map_s, axis, &dim, &dim2)) goto done;
+  g = rdg_build(p);
+  if (!g) {
+    diag_error_plain("%s: cannot build the dependence graph", path);
+    goto done;
+  }
+  char msg[512];
+  int st = map_build_opts(p, g, &arch, dim, dim2 >= 0 ? 2 : axis, dim2, &o->mopts, &m, msg, sizeof msg);
+  if (st == MAP_ERR_NOFIT) {
+    diag_error_plain("%s: does not fit: %s", path, msg);
+    status = COMPILE_NOFIT;
+  } else if (st != MAP_OK) {
+    diag_error_plain("%s: %s", path, msg);
+  } else {
+    compile_report(path, &m);
+    status = compile_write(&m, out);
+  }
+done:
+  map_config_free(&m);
+  rdg_free(g);
+  ast_program_free(p);
+  return status;
+}

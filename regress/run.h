@@ -1,0 +1,106 @@
+/*
+ * run.h: `tcpa run` as a library (docs/user-guide.md): the request (the
+ * options, read by cli_run.c) and run_program_file, which runs it: parse
+ * and check the program, bind the parameters, make the inputs, run the
+ * reference interpreter and the engines, write --out-dir and print the
+ * summary.
+ *
+ * Between the two files that implement it:
+ *   run.c      the steps, from the request to the verdict;
+ *   run_out.c  what a run leaves: --out-dir (inputs, outputs, diff.txt,
+ *              summary.json) and the summary on stdout.
+ */
+#ifndef TCPA_RUN_H
+#define TCPA_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "engine.h"
+#include "inst.h"
+#include "interp.h"
+
+#define RUN_MAX_OPTS 64   /* --param and --in options each */
+
+typedef enum { RUN_ENGINE_REF, RUN_ENGINE_MODEL, RUN_ENGINE_RTL, RUN_ENGINE_COSIM, RUN_ENGINE_SYSTEMC } run_engine;
+
+/* The names of the engines (--engine), by run_engine. */
+extern const char *const run_engine_names[5];
+
+/* A NAME=VALUE option as given. */
+typedef struct {
+  const char *opt; /* the whole argument, for messages */
+  char *name;
+  char *value;
+} run_pair;
+
+/* The request: the command line of `tcpa run`, read (cli_run.c). */
+typedef struct {
+  const char *program;
+  const char *arch;
+  run_pair param[RUN_MAX_OPTS];
+  int nparam;
+  run_pair in[RUN_MAX_OPTS];
+  int nin;
+  int pes_r, pes_c;
+  const char *map; /* as given, checked against the program later */
+  run_engine engine;
+  uint64_t seed;
+  const char *out_dir;
+  int window; /* --window: cycles each side of a cosim divergence (0: default) */
+  const char *fst; /* --fst: the waveform (model: its own FST; rtl: the RTL's) */
+  int argc;        /* the command line, for a reproduction bundle */
+  char **argv;
+  int help;
+  inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
+} run_opts;
+
+/* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in
+ * [lo, hi]; -1 otherwise (no octal: a leading 0 is refused). */
+int run_int_parse(const char *s, int64_t lo, int64_t hi, int64_t *v);
+
+/* Returns the exit status of `tcpa run` for request o (docs/user-guide.md):
+ * 0 pass, 1 mismatch, 2 invalid input, 3 does not fit (ENGINE_* values);
+ * every error is printed on stderr. */
+int run_program_file(const run_opts *o);
+
+/* ---- between run.c and run_out.c ---- */
+
+#define RUN_UNPLACED INT32_MIN
+#define RUN_DIFF_SHOW 20 /* differing elements listed in diff.txt */
+
+/* What --out-dir received of the outputs (summary.json's `outputs`). */
+typedef struct {
+  const char *engine; /* whose values DIR/NAME.txt hold: "ref", "model" or
+                         "rtl"; NULL: none written (no outputs gathered) */
+  int ref_written;    /* DIR/ref/NAME.txt */
+  size_t total;       /* output elements */
+  size_t differing;   /* of DIR/NAME.txt from the reference */
+  size_t unplaced;    /* elements no PE writes (written as RUN_UNPLACED) */
+  const char *diff;   /* the diff file's name in DIR; NULL: not written */
+} run_outputs;
+
+/* What one run produced, for the summary. */
+typedef struct {
+  const char *status; /* "pass" or "fail" */
+  interp_stats stats;
+  const char **from;  /* per array: the --in file, or NULL (random) */
+  const engine_outcome *eo; /* model, rtl, cosim: what the engines found */
+  int ref_ok;         /* the reference interpreter completed: its outputs hold */
+  run_outputs outs;   /* what --out-dir received (run_outputs_write) */
+} run_result;
+
+/* Returns 0 after creating directory `dir` (and its parents) if missing;
+ * -1 after an error. */
+int run_mkdir_p(const char *dir);
+
+/* Returns 0 after writing --out-dir: inputs, outputs (noted in
+ * res->outs), then summary.json; -1 after an error. */
+int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *params,
+                      const interp_array *arrays, run_result *res);
+
+/* Prints the human summary of a run on stdout. */
+void run_summary_print(const ast_program *p, const run_opts *o, const int64_t *params, const run_result *res);
+
+#endif

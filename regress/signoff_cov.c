@@ -1,0 +1,130 @@
+/*
+ * signoff_cov.c: the coverage step of the sign-off (docs/regress.md
+ * "Sign-off", signoff.h): verilator_coverage merges the counter files the
+ * coverage harness wrote into DIR/cov (one per run, cov-*) into
+ * DIR/coverage.dat; each of its point lines ("C '...\001page\002v_TYPE/module
+ * ...' COUNT") is counted per module and in total: v_line and v_branch
+ * points as line coverage, v_toggle points as toggle coverage; a point is
+ * covered when its count is above zero.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "signoff.h"
+
+/* Returns the coverage record of module m (index 0 is the total). */
+static signoff_cov *signoff_cov_of(signoff_state *s, const char *m) {
+  for (int i = 1; i < s->ncov; i++)
+    if (!strcmp(s->cov[i].module, m)) return &s->cov[i];
+  if (s->ncov > SIGNOFF_MAX_MODULES) return &s->cov[0];
+  signoff_cov *c = &s->cov[s->ncov++];
+  memset(c, 0, sizeof *c);
+  snprintf(c->module, sizeof c->module, "%s", m);
+  return c;
+}
+
+/* Adds one coverage point (its page "v_TYPE/module", its count). */
+static void signoff_cov_point(signoff_state *s, const char *page, long count) {
+  const char *slash = strchr(page, '/');
+  char type[32] = "", mod[64] = "";
+  if (!slash || (size_t)(slash - page) >= sizeof type) return;
+  memcpy(type, page, (size_t)(slash - page));
+  snprintf(mod, sizeof mod, "%s", slash + 1);
+  int toggle = !strcmp(type, "v_toggle"), line = !strcmp(type, "v_line") || !strcmp(type, "v_branch");
+  if (!toggle && !line) return;
+  signoff_cov *c[2] = {&s->cov[0], signoff_cov_of(s, mod)};
+  for (int k = 0; k < (c[1] == c[0] ? 1 : 2); k++) {
+    if (toggle) {
+      c[k]->tog_all++;
+      c[k]->tog_hit += count > 0;
+    } else {
+      c[k]->line_all++;
+      c[k]->line_hit += count > 0;
+    }
+  }
+}
+
+/* Returns the exit status of verilator_coverage merging the files cov-*
+ * of directory cov into dat (log appended to log), -1 when there is none
+ * or it cannot run, -2 out of memory; *files: how many. */
+static int signoff_cov_merge(const char *cov, const char *dat, const char *log, int *files) {
+  char **argv = calloc(100000, sizeof *argv);
+  int n = 0;
+  DIR *d = opendir(cov);
+  struct dirent *e;
+  *files = 0;
+  if (!argv) {
+    if (d) closedir(d);
+    return -2;
+  }
+  argv[n++] = "verilator_coverage";
+  argv[n++] = "--write";
+  argv[n++] = (char *)dat;
+  int first = n;
+  while (d && (e = readdir(d)) && n < 99999) {
+    if (strncmp(e->d_name, "cov-", 4)) continue;
+    char *p = malloc(SIGNOFF_PATH + 300);
+    if (!p) break;
+    snprintf(p, SIGNOFF_PATH + 300, "%s/%s", cov, e->d_name);
+    argv[n++] = p;
+  }
+  if (d) closedir(d);
+  *files = n - first;
+  int rc = *files ? signoff_exec(argv, log, NULL) : -1;
+  for (int i = first; i < n; i++) free(argv[i]);
+  free(argv);
+  return rc;
+}
+
+/* Counts the points of the merged coverage file text t (modified) into
+ * s->cov. */
+static void signoff_cov_parse(signoff_state *s, char *t) {
+  for (char *line = t; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = '\0';
+    char *pg = line[0] == 'C' ? strstr(line, "\001page\002") : NULL;
+    char *q = line[0] == 'C' ? strrchr(line, '\'') : NULL;
+    if (pg && q) {
+      char page[128];
+      size_t k = 0;
+      for (pg += 6; *pg && *pg != '\001' && *pg != '\'' && k + 1 < sizeof page; pg++) page[k++] = *pg;
+      page[k] = '\0';
+      signoff_cov_point(s, page, strtol(q + 1, NULL, 10));
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+}
+
+/* Step 6: merges the counters and counts them per module (signoff.h). */
+void signoff_coverage(signoff_state *s) {
+  signoff_step *st = &s->st[SIGNOFF_ST_COVER];
+  char cov[SIGNOFF_PATH], dat[SIGNOFF_PATH], log[SIGNOFF_PATH];
+  signoff_path(cov, s, "cov");
+  signoff_path(dat, s, "coverage.dat");
+  signoff_path(log, s, "coverage.log");
+  remove(log);
+  remove(dat);
+  st->ran = 1;
+  memset(&s->cov[0], 0, sizeof s->cov[0]);
+  snprintf(s->cov[0].module, sizeof s->cov[0].module, "total");
+  s->ncov = 1;
+  int files;
+  int rc = signoff_cov_merge(cov, dat, log, &files);
+  if (rc == -2) return;
+  size_t len;
+  char *t = rc == 0 ? fileio_read_all(dat, &len) : NULL;
+  signoff_cov_parse(s, t);
+  free(t);
+  const signoff_cov *c = &s->cov[0];
+  st->ok = rc == 0 && c->line_all > 0 && c->tog_all > 0;
+  if (!files) snprintf(st->detail, sizeof st->detail, "no coverage file in cov/ (no run reached the RTL)");
+  else if (rc) snprintf(st->detail, sizeof st->detail, "verilator_coverage exit %d (coverage.log)", rc);
+  else
+    snprintf(st->detail, sizeof st->detail, "%d run%s merged: line %.1f%% (%ld/%ld points), toggle %.1f%% (%ld/%ld)",
+             files, files == 1 ? "" : "s", c->line_all ? 100.0 * (double)c->line_hit / (double)c->line_all : 0.0,
+             c->line_hit, c->line_all, c->tog_all ? 100.0 * (double)c->tog_hit / (double)c->tog_all : 0.0,
+             c->tog_hit, c->tog_all);
+}

@@ -1,0 +1,232 @@
+/*
+ * signoff_report.c: the report of a sign-off (docs/regress.md "Sign-off",
+ * signoff.h), written twice from one function, as Markdown (DIR/report.md)
+ * and as HTML (DIR/report.html): the verdict PASS or FAIL at the top, the
+ * tool's version and git revision (version.h), the steps, the runs not as
+ * expected with their failure signatures, every run that does not fit with
+ * its resource (needed, available, over by; signoff_nofit.h), coverage per
+ * module and Yosys cells per module. Each file is written to a temporary
+ * file and renamed (datafile.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafile.h"
+#include "regress.h"
+#include "signoff.h"
+#include "signoff_nofit.h"
+#include "version.h"
+
+/* The two report formats. */
+typedef enum { SIGNOFF_MD, SIGNOFF_HTML } signoff_fmt;
+
+/* Writes text escaped for the format. */
+static void signoff_text(FILE *f, signoff_fmt fmt, const char *s) {
+  for (; s && *s; s++) {
+    if (fmt == SIGNOFF_HTML && strchr("<>&\"", *s))
+      fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : "&quot;", f);
+    else if (fmt == SIGNOFF_MD && *s == '|') fputs("\\|", f);
+    else if (*s == '\n') fputc(' ', f);
+    else fputc(*s, f);
+  }
+}
+
+/* Writes a heading. */
+static void signoff_heading(FILE *f, signoff_fmt fmt, const char *s) {
+  fputs(fmt == SIGNOFF_MD ? "\n## " : "<h2>", f);
+  signoff_text(f, fmt, s);
+  fputs(fmt == SIGNOFF_MD ? "\n\n" : "</h2>\n", f);
+}
+
+/* Writes a table row of n cells (header row when head). */
+static void signoff_row(FILE *f, signoff_fmt fmt, int head, int n, const char *const *cells) {
+  if (fmt == SIGNOFF_HTML) {
+    fputs("<tr>", f);
+    for (int i = 0; i < n; i++) {
+      fputs(head ? "<th>" : "<td>", f);
+      signoff_text(f, fmt, cells[i]);
+      fputs(head ? "</th>" : "</td>", f);
+    }
+    fputs("</tr>\n", f);
+    return;
+  }
+  fputs("|", f);
+  for (int i = 0; i < n; i++) {
+    fputc(' ', f);
+    signoff_text(f, fmt, cells[i]);
+    fputs(" |", f);
+  }
+  fputc('\n', f);
+  if (head) {
+    fputs("|", f);
+    for (int i = 0; i < n; i++) fputs("---|", f);
+    fputc('\n', f);
+  }
+}
+
+/* Begins / ends a table. */
+static void signoff_table(FILE *f, signoff_fmt fmt, int end) {
+  if (fmt == SIGNOFF_HTML) fputs(end ? "</table>\n" : "<table>\n", f);
+  else if (end) fputc('\n', f);
+}
+
+/* Writes the per-module coverage table. */
+static void signoff_report_coverage(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Coverage per module (line: line and block points; toggle: signal bits)");
+  static const char *const hd[] = {"module", "line covered", "line points", "line %", "toggle covered",
+                                   "toggle points", "toggle %"};
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, 7, hd);
+  for (int i = 1; i <= s->ncov; i++) {
+    const signoff_cov *c = &s->cov[i == s->ncov ? 0 : i];
+    char b[6][32];
+    snprintf(b[0], 32, "%ld", c->line_hit);
+    snprintf(b[1], 32, "%ld", c->line_all);
+    snprintf(b[2], 32, "%.1f", c->line_all ? 100.0 * (double)c->line_hit / (double)c->line_all : 0.0);
+    snprintf(b[3], 32, "%ld", c->tog_hit);
+    snprintf(b[4], 32, "%ld", c->tog_all);
+    snprintf(b[5], 32, "%.1f", c->tog_all ? 100.0 * (double)c->tog_hit / (double)c->tog_all : 0.0);
+    const char *row[] = {c->module, b[0], b[1], b[2], b[3], b[4], b[5]};
+    signoff_row(f, fmt, 0, 7, row);
+  }
+  signoff_table(f, fmt, 1);
+}
+
+/* Writes the table of runs that do not fit. */
+static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Programs that do not fit");
+  static const char *const hd[] = {"program", "parameters", "region", "resource", "needed", "available",
+                                   "over by", "message"};
+  int any = 0;
+  for (size_t i = 0; i < s->runs.n; i++) {
+    const regress_run *r = &s->runs.v[i];
+    if (r->verdict != REGRESS_NOFIT) continue;
+    if (!any++) {
+      signoff_table(f, fmt, 0);
+      signoff_row(f, fmt, 1, 8, hd);
+    }
+    signoff_nofit nf = signoff_nofit_parse(r->message);
+    char need[32] = "?", have[32] = "?", over[32] = "?";
+    if (nf.need >= 0) snprintf(need, sizeof need, "%ld", nf.need);
+    if (nf.have >= 0) snprintf(have, sizeof have, "%ld", nf.have);
+    if (nf.need >= 0 && nf.have >= 0) snprintf(over, sizeof over, "%ld", nf.need - nf.have);
+    const char *row[] = {r->name, r->params, r->pes, nf.resource[0] ? nf.resource : "?", need, have, over,
+                         r->message ? r->message : ""};
+    signoff_row(f, fmt, 0, 8, row);
+  }
+  if (any) signoff_table(f, fmt, 1);
+  else fputs(fmt == SIGNOFF_MD ? "Every run fits.\n" : "<p>Every run fits.</p>\n", f);
+}
+
+/* Writes the runs that were not as expected, with their signatures. */
+static void signoff_report_failures(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Runs not as expected");
+  static const char *const hd[] = {"run", "verdict", "seed", "signature", "message"};
+  int any = 0;
+  for (size_t i = 0; i < s->runs.n; i++) {
+    const regress_run *r = &s->runs.v[i];
+    if (r->ok) continue;
+    if (!any++) {
+      signoff_table(f, fmt, 0);
+      signoff_row(f, fmt, 1, 5, hd);
+    }
+    char seed[32], *sig = regress_signature_text(&r->sig);
+    snprintf(seed, sizeof seed, "%" PRIu64, r->seed);
+    const char *row[] = {r->id, regress_verdict_name(r->verdict), seed, sig, r->message ? r->message : ""};
+    signoff_row(f, fmt, 0, 5, row);
+    free(sig);
+  }
+  if (any) signoff_table(f, fmt, 1);
+  else fputs(fmt == SIGNOFF_MD ? "None.\n" : "<p>None.</p>\n", f);
+}
+
+/* Writes the verdict, the title and the tool's version. */
+static void signoff_report_title(FILE *f, signoff_fmt fmt, const signoff_state *s, int pass) {
+  char title[SIGNOFF_PATH + 64];
+  snprintf(title, sizeof title, "Sign-off of %s: %s", s->arch, pass ? "PASS" : "FAIL");
+  if (fmt == SIGNOFF_HTML) {
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
+    signoff_text(f, fmt, title);
+    fputs("</title><style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%;text-align:left}</style></head><body>\n", f);
+    fprintf(f, "<h1 style=\"color:%s\">%s</h1>\n<h1>", pass ? "#070" : "#b00", pass ? "PASS" : "FAIL");
+    signoff_text(f, fmt, title);
+    fputs("</h1>\n", f);
+  } else {
+    fprintf(f, "# %s\n\n# Sign-off of %s\n", pass ? "PASS" : "FAIL", s->arch);
+  }
+  char tool[128];
+  snprintf(tool, sizeof tool, "Tool: tcpa %s (git %s).", version_tool(), version_git_rev());
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
+  signoff_text(f, fmt, tool);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
+}
+
+/* Writes the table of steps and the paragraph on the suite. */
+static void signoff_report_steps(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Steps");
+  static const char *const hd[] = {"step", "result", "detail", "log", "seconds"};
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, 5, hd);
+  for (int i = 0; i < SIGNOFF_ST_N; i++) {
+    const signoff_step *st = &s->st[i];
+    char sec[32] = "";
+    if (st->ran) snprintf(sec, sizeof sec, "%.0f", st->seconds);
+    const char *row[] = {st->name, !st->ran ? "skipped" : st->ok ? "pass" : "FAIL",
+                         st->ran ? st->detail : "(an earlier step failed)", st->log, sec};
+    signoff_row(f, fmt, 0, 5, row);
+  }
+  signoff_table(f, fmt, 1);
+  char text[SIGNOFF_PATH];
+  snprintf(text, sizeof text, "Suite %s in cosim on every region of the array (-j %d); JUnit XML: junit.xml; the "
+                              "regression's own report: regress/report.html. Wall time of the sign-off: %.0f s.",
+           s->suite, s->jobs, s->seconds);
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
+  signoff_text(f, fmt, text);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
+}
+
+/* Writes the table of Yosys cells per module (none without synthesis). */
+static void signoff_report_cells(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  if (!s->ncells) return;
+  signoff_heading(f, fmt, "Synthesis: Yosys cells per module");
+  static const char *const ch[] = {"module", "cells", "variants"};
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, 3, ch);
+  for (int i = 0; i < s->ncells; i++) {
+    const char *row[] = {s->cells[i][0], s->cells[i][1], s->cells[i][2]};
+    signoff_row(f, fmt, 0, 3, row);
+  }
+  char tot[32];
+  snprintf(tot, sizeof tot, "%ld", s->total_cells);
+  const char *row[] = {"TOTAL (flattened)", tot, ""};
+  signoff_row(f, fmt, 0, 3, row);
+  signoff_table(f, fmt, 1);
+}
+
+/* Writes the whole report in one format. */
+static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int pass) {
+  signoff_report_title(f, fmt, s, pass);
+  signoff_report_steps(f, fmt, s);
+  signoff_report_failures(f, fmt, s);
+  signoff_report_nofit(f, fmt, s);
+  if (s->st[SIGNOFF_ST_COVER].ok) signoff_report_coverage(f, fmt, s);
+  signoff_report_cells(f, fmt, s);
+  if (fmt == SIGNOFF_HTML) fputs("</body></html>\n", f);
+}
+
+/* Returns 0 after writing DIR/name in format fmt; -1. */
+static int signoff_report_file(const signoff_state *s, const char *name, signoff_fmt fmt, int pass) {
+  char path[SIGNOFF_PATH];
+  datafile_tmp t;
+  if (datafile_tmp_open(&t, signoff_path(path, s, name))) return -1;
+  signoff_report(t.f, fmt, s, pass);
+  return datafile_tmp_commit(&t);
+}
+
+/* Returns 0 after writing DIR/report.md and DIR/report.html; -1. */
+int signoff_report_write(const signoff_state *s, int pass) {
+  return signoff_report_file(s, "report.md", SIGNOFF_MD, pass) | signoff_report_file(s, "report.html", SIGNOFF_HTML, pass);
+}
