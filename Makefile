@@ -24,7 +24,7 @@ SRC_DIRS     := common $(COMPILER_DIRS) cmodel tb regress cli
 SRC_INC      := $(addprefix -I,$(SRC_DIRS))
 # Programs of their own, not library code: the tcpa command's main and the
 # generators of the SystemVerilog and C++ copies of the contracts.
-PROGRAM_SRC  := cli/main.c $(wildcard common/gen/*.c) tb/gen_isa_pkg.c
+PROGRAM_SRC  := cli/main.c $(wildcard common/gen/*.c)
 LIB_SRC      := $(filter-out $(PROGRAM_SRC),$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 GEN_SRC      := $(BUILD)/gen/arch_default_ini.c
 LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/arch_default_ini.o
@@ -91,7 +91,7 @@ test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
 	@BUILD=$(BUILD) TCPA_TIER=fast bash tests/run.sh $(T)
 
 test-full: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
-test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
 	@BUILD=$(BUILD) TCPA_TIER=full bash tests/run.sh $(T)
 
 # Each folder includes only from the folders README.md "Layout" lets it.
@@ -113,9 +113,13 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ==== RTL (owner: rtl/, tb/, scripts/synth.sh) ===============================
-# build/gen/tcpa_isa_pkg.sv: the instruction layout, printed from isa.h by
-# tb/gen_isa_pkg.c; build/gen/tcpa_params_pkg.sv: the parameter package of
-# configs/default.ini (lint, synthesis). The Verilated harnesses are built
+# The copies of C contracts in other languages, printed at build time by the
+# generators of common/gen/ from their one C definition (docs/rtl.md
+# "Generated packages"), built before any lint, synthesis or harness:
+# build/gen/tcpa_isa_pkg.sv (common/isa.h), tcpa_stream_pkg.sv
+# (common/stream.h) and tcpa_trace_events.h (common/trace.h, for tb/);
+# `make gen` builds them. build/gen/tcpa_params_pkg.sv: the parameter
+# package of configs/default.ini (lint, synthesis). The Verilated harnesses are built
 # by the one recipe of tb/harness.mk into the harness cache
 # build/harness/<kind>-<key>/, through `tcpa harness` (docs/rtl.md
 # "Harness cache"): any configuration file, rebuilt whenever anything that
@@ -125,24 +129,34 @@ clean:
 RTL_ARCH  ?= configs/default.ini
 RTL_SV    := rtl/tcpa_pkg.sv $(filter-out rtl/tcpa_pkg.sv,$(sort $(wildcard rtl/tcpa_*.sv)))
 VERILATOR ?= verilator
+GEN_SV    := $(BUILD)/gen/tcpa_isa_pkg.sv $(BUILD)/gen/tcpa_stream_pkg.sv
+GEN_HDR   := $(BUILD)/gen/tcpa_trace_events.h
 include tb/harness.mk
 
-.PHONY: rtl rtl-lint synth harness-rtl harness-mutants harness-sc
+.PHONY: rtl rtl-lint synth harness-rtl harness-mutants harness-sc gen
 
-$(BUILD)/tb/gen_isa_pkg: tb/gen_isa_pkg.c common/isa.h | $(SETUP_STAMP)
+# common/gen/gen_X.c -> BUILD/gen/tools/gen_X (header dependencies in its .d;
+# gen_trace_events asks common/trace.c for the event names) -> its output
+$(BUILD)/gen/tools/gen_%: common/gen/gen_%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) $< $(filter %.o,$^) -o $@
+$(BUILD)/gen/tools/gen_trace_events: $(BUILD)/obj/common/trace.o
 
-$(BUILD)/gen/tcpa_isa_pkg.sv: $(BUILD)/tb/gen_isa_pkg
+$(BUILD)/gen/tcpa_isa_pkg.sv: $(BUILD)/gen/tools/gen_isa_pkg
+$(BUILD)/gen/tcpa_stream_pkg.sv: $(BUILD)/gen/tools/gen_stream_pkg
+$(BUILD)/gen/tcpa_trace_events.h: $(BUILD)/gen/tools/gen_trace_events
+$(GEN_SV) $(GEN_HDR):
 	@mkdir -p $(dir $@)
 	$< > $@.tmp && mv $@.tmp $@
+
+gen: $(GEN_SV) $(GEN_HDR)
 
 $(BUILD)/gen/tcpa_params_pkg.sv: configs/default.ini $(BUILD)/bin/tcpa
 	@mkdir -p $(dir $@)
 	$(BUILD)/bin/tcpa arch $< --sv -o $@
 
 # The harnesses of RTL_ARCH, built when missing (a progress line each).
-harness-rtl harness-mutants harness-sc: harness-%: $(BUILD)/bin/tcpa $(BUILD)/gen/tcpa_isa_pkg.sv
+harness-rtl harness-mutants harness-sc: harness-%: $(BUILD)/bin/tcpa $(GEN_SV) $(GEN_HDR)
 	@$(BUILD)/bin/tcpa harness --arch $(RTL_ARCH) --kind $* >/dev/null
 harness-sc: $(BUILD)/lib/libtcpa.a
 
@@ -150,16 +164,16 @@ rtl: harness-rtl
 	@mkdir -p $(BUILD)/bin
 	ln -sf "$$($(BUILD)/bin/tcpa harness --arch $(RTL_ARCH))" $(BUILD)/bin/tcpa-rtl
 
-rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV)
 	$(VERILATOR) --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt $^ $(RTL_SV)
 
-synth: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+synth: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV)
 	@BUILD=$(BUILD) bash scripts/synth.sh
 
 # The fast tier (make test) runs on the default configuration's rtl and
 # mutants harnesses, built first, one after the other (each Verilator
 # build uses every core); the full tier builds the others as it needs them.
-test: $(BUILD)/gen/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv harness-rtl harness-mutants
+test: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR) harness-rtl harness-mutants
 harness-mutants: | harness-rtl
 demo: harness-rtl $(BUILD)/tests/tools/refimpl
 # tcpa signoff (regress/signoff_run.c, docs/regress.md): the Yosys cell
@@ -167,9 +181,9 @@ demo: harness-rtl $(BUILD)/tests/tools/refimpl
 # configuration, seen or not; synth.sh on that package). Its coverage
 # model is the `cov` harness of the cache (tb/harness.mk).
 ifdef SIGNOFF_DIR
-$(SIGNOFF_DIR)/synth/table.txt: $(RTL_SV) scripts/synth.sh $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv
+$(SIGNOFF_DIR)/synth/table.txt: $(RTL_SV) scripts/synth.sh $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(GEN_SV)
 	@mkdir -p $(SIGNOFF_DIR)/gen
-	cp $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv $(SIGNOFF_DIR)/gen/
+	cp $(SIGNOFF_DIR)/tcpa_params_pkg.sv $(GEN_SV) $(SIGNOFF_DIR)/gen/
 	BUILD=$(SIGNOFF_DIR) bash scripts/synth.sh > $(SIGNOFF_DIR)/synth.log 2>&1 || { tail -30 $(SIGNOFF_DIR)/synth.log; exit 1; }
 endif
 # ==== end RTL ================================================================

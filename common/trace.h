@@ -21,6 +21,11 @@
 #define TRACE_VERSION 1
 #define TRACE_DETAIL_MAX 32 /* fault DETAIL, terminating NUL included */
 
+/* The two enums below are copied, generated, into the C++ harnesses'
+ * tcpa_trace_events.h (common/gen/gen_trace_events.c) under this same
+ * guard, so that either header may be included first. */
+#ifndef TCPA_TRACE_KINDS_DEFINED
+#define TCPA_TRACE_KINDS_DEFINED
 /* Event kinds, in the canonical order of trace.md. */
 typedef enum {
   TRACE_START, TRACE_SIG, TRACE_ISSUE, TRACE_HALT, TRACE_POP, TRACE_FDRD,
@@ -34,6 +39,7 @@ typedef enum {
   TRACE_FAULT_STRAY, TRACE_FAULT_AGMISS, TRACE_FAULT_AGRANGE,
   TRACE_FAULT_LEFTOVER, TRACE_FAULT_TIMEOUT, TRACE_FAULT_COUNT
 } trace_fault_kind;
+#endif
 
 /* One event. Only the fields of its kind are meaningful; the others are
  * zero (trace_line_parse leaves them zero, so parsed events compare equal

@@ -87,8 +87,8 @@ module tcpa_ag (
                ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
                ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
                ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
-  assign mine = hit && bus_type_i == tcpa_pkg::PKT_AG && bus_side_i == side_i && bus_index_i == bank_i;
-  assign mine_io = hit && bus_type_i == tcpa_pkg::PKT_IODATA && bus_side_i == side_i &&
+  assign mine = hit && bus_type_i == tcpa_stream_pkg::PKT_AG && bus_side_i == side_i && bus_index_i == bank_i;
+  assign mine_io = hit && bus_type_i == tcpa_stream_pkg::PKT_IODATA && bus_side_i == side_i &&
                    bus_index_i == bank_i;
 
   always_comb begin
@@ -148,7 +148,7 @@ module tcpa_ag (
   tcpa_stepper u_stepper (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .run_i     (run_i && mode_q != tcpa_pkg::AG_OFF),
+    .run_i     (run_i && mode_q != tcpa_stream_pkg::AG_OFF),
     .delay_i   (delay_i + phase_q),
     .ii_i      (ii_i),
     .ndims_i   (ndims_i),
@@ -222,10 +222,10 @@ module tcpa_ag (
       bwe = 1'b1;
       bwa = io_q[AW-1:0] + bus_addr_i[AW-1:0] - 1'b1;
       bwd = bus_data_i;
-    end else if (ev && inrange && mode_q == tcpa_pkg::AG_WRITE && arr_valid_i) begin
+    end else if (ev && inrange && mode_q == tcpa_stream_pkg::AG_WRITE && arr_valid_i) begin
       bwe = 1'b1;
     end
-    tok_d = ev && inrange && mode_q == tcpa_pkg::AG_READ;
+    tok_d = ev && inrange && mode_q == tcpa_stream_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
 `ifdef TCPA_MUTANTS
     // mutant 18: stuck control signal: a read AG's token valid is always 0
@@ -235,7 +235,7 @@ module tcpa_ag (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mode_q <= tcpa_pkg::AG_OFF;
+      mode_q <= tcpa_stream_pkg::AG_OFF;
       phase_q <= '0;
       base_q <= '0;
       nc_q <= '0;
@@ -267,14 +267,14 @@ module tcpa_ag (
 
   assign tok_valid_o = tok_q;
   assign tok_data_o = tokv_q;
-  assign consume_o = ev && mode_q == tcpa_pkg::AG_WRITE;
+  assign consume_o = ev && mode_q == tcpa_stream_pkg::AG_WRITE;
   assign pending_o = tok_d;
-  assign passed_o = !run_i || mode_q == tcpa_pkg::AG_OFF || slast;
-  assign acc_o = ev && inrange && (mode_q == tcpa_pkg::AG_READ ||
-                                   (mode_q == tcpa_pkg::AG_WRITE && arr_valid_i));
-  assign acc_wr_o = mode_q == tcpa_pkg::AG_WRITE;
+  assign passed_o = !run_i || mode_q == tcpa_stream_pkg::AG_OFF || slast;
+  assign acc_o = ev && inrange && (mode_q == tcpa_stream_pkg::AG_READ ||
+                                   (mode_q == tcpa_stream_pkg::AG_WRITE && arr_valid_i));
+  assign acc_wr_o = mode_q == tcpa_stream_pkg::AG_WRITE;
   assign acc_addr_o = addr;
-  assign acc_val_o = (mode_q == tcpa_pkg::AG_WRITE) ? arr_data_i : rdata;
-  assign agmiss_o = ev && inrange && mode_q == tcpa_pkg::AG_WRITE && !arr_valid_i;
+  assign acc_val_o = (mode_q == tcpa_stream_pkg::AG_WRITE) ? arr_data_i : rdata;
+  assign agmiss_o = ev && inrange && mode_q == tcpa_stream_pkg::AG_WRITE && !arr_valid_i;
   assign agrange_o = ev && !inrange;
 endmodule

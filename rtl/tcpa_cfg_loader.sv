@@ -125,44 +125,44 @@ module tcpa_cfg_loader (
 
   // packet header checks on word wcnt_q (3: NWORDS), rectangle from regs
   always_comb begin
-    hdr_err = tcpa_pkg::E_NONE;
+    hdr_err = tcpa_stream_pkg::E_NONE;
     if (wcnt_q == 3'd0) begin
-      if (started_q) hdr_err = tcpa_pkg::E_ORDER;
+      if (started_q) hdr_err = tcpa_stream_pkg::E_ORDER;
       else if (cfg_data_i[31:18] != 14'd0 || cfg_data_i[7:0] == 8'd0 || cfg_data_i[7:0] > 8'd7)
-        hdr_err = tcpa_pkg::E_TYPE;
+        hdr_err = tcpa_stream_pkg::E_TYPE;
     end else if (wcnt_q == 3'd3) begin
       if (prows_q == 16'd0 || pcols_q == 16'd0 ||
           {16'd0, prow0_q} + {16'd0, prows_q} > ROWS ||
           {16'd0, pcol0_q} + {16'd0, pcols_q} > COLS)
-        hdr_err = tcpa_pkg::E_RECT;
-      else if (ptype_q == tcpa_pkg::PKT_AG &&
+        hdr_err = tcpa_stream_pkg::E_RECT;
+      else if (ptype_q == tcpa_stream_pkg::PKT_AG &&
                !((pside_q == 2'd0 && prow0_q == 16'd0 && prows_q == 16'd1) ||
                  (pside_q == 2'd2 && {16'd0, prow0_q} == ROWS - 1 && prows_q == 16'd1) ||
                  (pside_q == 2'd3 && pcol0_q == 16'd0 && pcols_q == 16'd1) ||
                  (pside_q == 2'd1 && {16'd0, pcol0_q} == COLS - 1 && pcols_q == 16'd1)))
-        hdr_err = tcpa_pkg::E_RECT;
+        hdr_err = tcpa_stream_pkg::E_RECT;
       else if (cfg_data_i > remain)
-        hdr_err = tcpa_pkg::E_TRUNCATED;
+        hdr_err = tcpa_stream_pkg::E_TRUNCATED;
       else begin
         case (ptype_q)
-          tcpa_pkg::PKT_PROGRAM:
+          tcpa_stream_pkg::PKT_PROGRAM:
             if ({24'd0, pindex_q} >= tcpa_pkg::NFU || cfg_data_i[1:0] != 2'd0 ||
                 cfg_data_i == 32'd0 || cfg_data_i > 4 * tcpa_pkg::IMEM)
-              hdr_err = tcpa_pkg::E_PAYLOAD;
-          tcpa_pkg::PKT_REGCFG:
-            if (cfg_data_i != tcpa_pkg::NFD) hdr_err = tcpa_pkg::E_PAYLOAD;
-          tcpa_pkg::PKT_WRAPPER:
-            if (cfg_data_i != tcpa_pkg::NWRAPW) hdr_err = tcpa_pkg::E_PAYLOAD;
-          tcpa_pkg::PKT_GC:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NGC) hdr_err = tcpa_pkg::E_PAYLOAD;
-          tcpa_pkg::PKT_AG:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK) hdr_err = tcpa_pkg::E_PAYLOAD;
-          tcpa_pkg::PKT_IODATA:
+              hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+          tcpa_stream_pkg::PKT_REGCFG:
+            if (cfg_data_i != tcpa_pkg::NFD) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+          tcpa_stream_pkg::PKT_WRAPPER:
+            if (cfg_data_i != tcpa_pkg::NWRAPW) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+          tcpa_stream_pkg::PKT_GC:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NGC) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+          tcpa_stream_pkg::PKT_AG:
+            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+          tcpa_stream_pkg::PKT_IODATA:
             if ({24'd0, pindex_q} >= tcpa_pkg::NBANK || cfg_data_i == 32'd0)
-              hdr_err = tcpa_pkg::E_PAYLOAD;
+              hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           default:  // START
             if ({24'd0, pindex_q} >= tcpa_pkg::NGC || cfg_data_i != 32'd0)
-              hdr_err = tcpa_pkg::E_PAYLOAD;
+              hdr_err = tcpa_stream_pkg::E_PAYLOAD;
         endcase
       end
     end
@@ -206,7 +206,7 @@ module tcpa_cfg_loader (
   // payload parser: checks the word in field fld_q, says the next field;
   // its registers move only on an accepted payload word
   always_comb begin
-    pay_err = tcpa_pkg::E_NONE;
+    pay_err = tcpa_stream_pkg::E_NONE;
     nfld = fld_q;
     t_d = t_q;
     c_d = c_q;
@@ -220,37 +220,37 @@ module tcpa_cfg_loader (
     if (acc && st_q == S_PAY) begin
       case (fld_q)
         tcpa_pkg::F_DATA: begin
-          if (ptype_q == tcpa_pkg::PKT_REGCFG &&
+          if (ptype_q == tcpa_stream_pkg::PKT_REGCFG &&
               (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
-            pay_err = tcpa_pkg::E_PAYLOAD;
-          if (ptype_q == tcpa_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
-            pay_err = tcpa_pkg::E_PAYLOAD;
-          if (ptype_q == tcpa_pkg::PKT_IODATA && pidx_q == 32'd0 &&
+            pay_err = tcpa_stream_pkg::E_PAYLOAD;
+          if (ptype_q == tcpa_stream_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
+            pay_err = tcpa_stream_pkg::E_PAYLOAD;
+          if (ptype_q == tcpa_stream_pkg::PKT_IODATA && pidx_q == 32'd0 &&
               cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)
-            pay_err = tcpa_pkg::E_PAYLOAD;
+            pay_err = tcpa_stream_pkg::E_PAYLOAD;
         end
         tcpa_pkg::F_II: begin
-          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           gii_d = cfg_data_i;
           nfld = tcpa_pkg::F_NDIMS;
         end
         tcpa_pkg::F_MODE: begin
-          if (cfg_data_i > 32'd2) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i > 32'd2) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_NDIMS;
         end
         tcpa_pkg::F_NDIMS: begin
-          if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nd_d = cfg_data_i;
           d_d = 8'd0;
-          nfld = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
+          nfld = (ptype_q == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
         end
         tcpa_pkg::F_BOUND: begin
-          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           d_d = d_q + 8'd1;
           if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_EPILOG;
         end
         tcpa_pkg::F_EPILOG: begin
-          if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_DELAY0;
         end
         tcpa_pkg::F_DELAY0: begin
@@ -263,21 +263,21 @@ module tcpa_cfg_loader (
         end
         tcpa_pkg::F_DELAYC: begin
           if (!delays_ok(gd0_q, gdr_q, cfg_data_i, prows_q, pcols_q, gii_q))
-            pay_err = tcpa_pkg::E_PAYLOAD;
+            pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_NTERMS;
         end
         tcpa_pkg::F_NTERMS: begin
-          if (cfg_data_i > tcpa_pkg::NTERM) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i > tcpa_pkg::NTERM) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nt_d = cfg_data_i;
           t_d = 8'd0;
           nfld = (cfg_data_i == 32'd0) ? tcpa_pkg::F_END : tcpa_pkg::F_TSIG;
         end
         tcpa_pkg::F_TSIG: begin
-          if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_TNCONS;
         end
         tcpa_pkg::F_TNCONS, tcpa_pkg::F_NCONS: begin
-          if (cfg_data_i > tcpa_pkg::NCONS) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i > tcpa_pkg::NCONS) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nc_d = cfg_data_i;
           c_d = 8'd0;
           if (cfg_data_i != 32'd0) nfld = tcpa_pkg::F_CKIND;
@@ -288,7 +288,7 @@ module tcpa_cfg_loader (
           end
         end
         tcpa_pkg::F_CKIND: begin
-          if (cfg_data_i > 32'd1) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i > 32'd1) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           d_d = 8'd0;
           nfld = tcpa_pkg::F_CCOEF;
         end
@@ -299,14 +299,14 @@ module tcpa_cfg_loader (
         tcpa_pkg::F_CKONST: begin
           c_d = c_q + 8'd1;
           if ({24'd0, c_q} + 32'd1 < nc_q) nfld = tcpa_pkg::F_CKIND;
-          else if (ptype_q == tcpa_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+          else if (ptype_q == tcpa_stream_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
           else begin
             nfld = tcpa_pkg::F_TSIG;
             t_d = t_q + 8'd1;
           end
         end
         tcpa_pkg::F_PHASE: begin
-          if (cfg_data_i[31]) pay_err = tcpa_pkg::E_PAYLOAD;
+          if (cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_BASE;
         end
         tcpa_pkg::F_BASE: nfld = tcpa_pkg::F_ROWCOEF;
@@ -319,11 +319,11 @@ module tcpa_cfg_loader (
           d_d = d_q + 8'd1;
           if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_NCONS;
         end
-        default: pay_err = tcpa_pkg::E_PAYLOAD;  // F_END: a word too many
+        default: pay_err = tcpa_stream_pkg::E_PAYLOAD;  // F_END: a word too many
       endcase
       // the packet's last word must end the parse
       if (pidx_q + 32'd1 == pn_q && nfld != tcpa_pkg::F_END && fld_q != tcpa_pkg::F_DATA)
-        pay_err = tcpa_pkg::E_PAYLOAD;
+        pay_err = tcpa_stream_pkg::E_PAYLOAD;
     end
   end
 
@@ -368,10 +368,10 @@ module tcpa_cfg_loader (
         S_HDR: begin
           wcnt_d = wcnt_q + 3'd1;
           case (wcnt_q)
-            3'd0: if (cfg_data_i != tcpa_pkg::STREAM_MAGIC) err_d = tcpa_pkg::E_MAGIC;
-            3'd1: if (cfg_data_i != tcpa_pkg::STREAM_VERSION) err_d = tcpa_pkg::E_VERSION;
-            3'd2: if (cfg_data_i != FP[31:0]) err_d = tcpa_pkg::E_FINGERPRINT;
-            3'd3: if (cfg_data_i != FP[63:32]) err_d = tcpa_pkg::E_FINGERPRINT;
+            3'd0: if (cfg_data_i != tcpa_stream_pkg::STREAM_MAGIC) err_d = tcpa_stream_pkg::E_MAGIC;
+            3'd1: if (cfg_data_i != tcpa_stream_pkg::STREAM_VERSION) err_d = tcpa_stream_pkg::E_VERSION;
+            3'd2: if (cfg_data_i != FP[31:0]) err_d = tcpa_stream_pkg::E_FINGERPRINT;
+            3'd3: if (cfg_data_i != FP[63:32]) err_d = tcpa_stream_pkg::E_FINGERPRINT;
             3'd4: len_d = cfg_data_i;
             default: begin
               crc_exp_d = cfg_data_i;
@@ -379,11 +379,11 @@ module tcpa_cfg_loader (
               st_d = S_PKT;
             end
           endcase
-          if (err_d != tcpa_pkg::E_NONE) st_d = S_ERR;
+          if (err_d != tcpa_stream_pkg::E_NONE) st_d = S_ERR;
           else if (cfg_last_i) begin
             st_d = S_ERR;
-            err_d = (wcnt_q == 3'd5) ? ((len_q == 32'd0) ? tcpa_pkg::E_ORDER : tcpa_pkg::E_LENGTH)
-                                     : tcpa_pkg::E_SHORT;
+            err_d = (wcnt_q == 3'd5) ? ((len_q == 32'd0) ? tcpa_stream_pkg::E_ORDER : tcpa_stream_pkg::E_LENGTH)
+                                     : tcpa_stream_pkg::E_SHORT;
           end
         end
         S_PKT, S_PAY: begin
@@ -409,13 +409,13 @@ module tcpa_cfg_loader (
                 wcnt_d = 3'd0;
                 pn_d = cfg_data_i;
                 pidx_d = 32'd0;
-                fld_d = (ptype_q == tcpa_pkg::PKT_GC) ? tcpa_pkg::F_II :
-                        (ptype_q == tcpa_pkg::PKT_AG) ? tcpa_pkg::F_MODE : tcpa_pkg::F_DATA;
+                fld_d = (ptype_q == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_II :
+                        (ptype_q == tcpa_stream_pkg::PKT_AG) ? tcpa_pkg::F_MODE : tcpa_pkg::F_DATA;
                 st_d = (cfg_data_i == 32'd0) ? S_PKT : S_PAY;
-                if (perr_q == tcpa_pkg::E_NONE && hdr_err == tcpa_pkg::E_NONE) begin
+                if (perr_q == tcpa_stream_pkg::E_NONE && hdr_err == tcpa_stream_pkg::E_NONE) begin
                   bbeg_d = 1'b1;
                   bdata_d = cfg_data_i;
-                  if (ptype_q == tcpa_pkg::PKT_START) begin
+                  if (ptype_q == tcpa_stream_pkg::PKT_START) begin
                     started_d = 1'b1;
                     sgc_d = pindex_q[1:0];
                     srow0_d = prow0_q;
@@ -426,14 +426,14 @@ module tcpa_cfg_loader (
                 end
               end
             endcase
-            if (perr_q == tcpa_pkg::E_NONE) perr_d = hdr_err;
+            if (perr_q == tcpa_stream_pkg::E_NONE) perr_d = hdr_err;
           end else begin
             pidx_d = pidx_q + 32'd1;
             fld_d = nfld;
             if (pidx_q + 32'd1 == pn_q) st_d = S_PKT;
-            if (perr_q == tcpa_pkg::E_NONE) begin
+            if (perr_q == tcpa_stream_pkg::E_NONE) begin
               perr_d = pay_err;
-              bwe_d = (pay_err == tcpa_pkg::E_NONE);
+              bwe_d = (pay_err == tcpa_stream_pkg::E_NONE);
               bfld_d = fld_q;
               bt_d = t_q;
               bc_d = c_q;
@@ -443,13 +443,13 @@ module tcpa_cfg_loader (
             end
           end
           if (cfg_last_i || pos_q + 32'd1 == len_q) begin
-            if (!(cfg_last_i && pos_q + 32'd1 == len_q)) err_d = tcpa_pkg::E_LENGTH;
-            else if (fin_crc != crc_exp_q) err_d = tcpa_pkg::E_CRC;
-            else if (perr_d != tcpa_pkg::E_NONE) err_d = perr_d;
-            else if (st_d != S_PKT || wcnt_d != 3'd0) err_d = tcpa_pkg::E_TRUNCATED;
-            else if (!started_d) err_d = tcpa_pkg::E_ORDER;
+            if (!(cfg_last_i && pos_q + 32'd1 == len_q)) err_d = tcpa_stream_pkg::E_LENGTH;
+            else if (fin_crc != crc_exp_q) err_d = tcpa_stream_pkg::E_CRC;
+            else if (perr_d != tcpa_stream_pkg::E_NONE) err_d = perr_d;
+            else if (st_d != S_PKT || wcnt_d != 3'd0) err_d = tcpa_stream_pkg::E_TRUNCATED;
+            else if (!started_d) err_d = tcpa_stream_pkg::E_ORDER;
             st_d = S_ERR;
-            if (err_d == tcpa_pkg::E_NONE) begin
+            if (err_d == tcpa_stream_pkg::E_NONE) begin
               st_d = S_DONE;
               start_d = 1'b1;
             end
@@ -460,7 +460,7 @@ module tcpa_cfg_loader (
 `ifdef TCPA_MUTANTS
       // mutant 8: the first data word of every IODATA packet is skipped
       // (checked and counted, never written to the bank)
-      if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_pkg::PKT_IODATA && baddr_d == 32'd1)
+      if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_stream_pkg::PKT_IODATA && baddr_d == 32'd1)
         bwe_d = 1'b0;
       // mutant 21: off by one: the START rectangle loses its last column
       if (mutant == 32'd21 && started_d && !started_q) scols_d = pcols_q - 16'd1;
@@ -579,6 +579,6 @@ module tcpa_cfg_loader (
   assign start_col0_o = scol0_q;
   assign start_rows_o = srows_q;
   assign start_cols_o = scols_q;
-  assign err_o = (err_q != tcpa_pkg::E_NONE);
+  assign err_o = (err_q != tcpa_stream_pkg::E_NONE);
   assign err_code_o = err_q;
 endmodule

@@ -115,9 +115,9 @@ module tcpa_fu #(
   tcpa_imem u_imem (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .len_we_i (bus_begin_i && bus_type_i == tcpa_pkg::PKT_PROGRAM && bus_index_i == IDX),
+    .len_we_i (bus_begin_i && bus_type_i == tcpa_stream_pkg::PKT_PROGRAM && bus_index_i == IDX),
     .len_i    (bus_data_i >> 2),
-    .we_i     (bus_we_i && bus_type_i == tcpa_pkg::PKT_PROGRAM && bus_index_i == IDX),
+    .we_i     (bus_we_i && bus_type_i == tcpa_stream_pkg::PKT_PROGRAM && bus_index_i == IDX),
     .waddr_i  (bus_addr_i),
     .wdata_i  (bus_data_i),
     .raddr_i  (pc_q),

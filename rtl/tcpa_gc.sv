@@ -64,7 +64,7 @@ module tcpa_gc (
   logic                 hold;
   int unsigned          ci;
 
-  assign mine = (bus_type_i == tcpa_pkg::PKT_GC) && (bus_index_i == idx_i);
+  assign mine = (bus_type_i == tcpa_stream_pkg::PKT_GC) && (bus_index_i == idx_i);
 
   always_comb begin
     ii_d = ii_q;

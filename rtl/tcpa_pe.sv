@@ -265,7 +265,7 @@ module tcpa_pe (
     tcpa_fd u_fd (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
-      .depth_we_i (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_REGCFG && bus_addr_i == k),
+      .depth_we_i (bus_we_i && hit && bus_type_i == tcpa_stream_pkg::PKT_REGCFG && bus_addr_i == k),
       .depth_i    (bus_data_i),
       .rd_i       (fdrd[k]),
       .we_i       (fdwe[k]),
@@ -320,7 +320,7 @@ module tcpa_pe (
   always_comb begin
     wsel_d = wsel_q;
     // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
-    if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER) begin
+    if (bus_we_i && hit && bus_type_i == tcpa_stream_pkg::PKT_WRAPPER) begin
       for (int b = 0; b < tcpa_pkg::WSELS; b++) begin
         if (bus_addr_i * tcpa_pkg::WSELS + 32'(b) < NSINK)
           wsel_d[((bus_addr_i * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];

@@ -1,8 +1,10 @@
 // tcpa_pkg: constants of the TCPA RTL derived from the generated packages
-// (tcpa_params_pkg from the architecture INI, tcpa_isa_pkg from isa.h) and
-// the configuration stream format of docs/stream.md: packet types, the
-// field tags the loader puts on the configuration bus, loader error codes.
-// Nothing here is an architecture value of its own.
+// (tcpa_params_pkg from the architecture INI, tcpa_isa_pkg from isa.h,
+// tcpa_stream_pkg from stream.h) and the field tags the loader puts on the
+// configuration bus. The stream's own constants (packet kinds, loader error
+// codes, magic, version, AG modes) are in tcpa_stream_pkg, generated
+// (docs/rtl.md "Generated packages"). Nothing here is an architecture value
+// of its own.
 package tcpa_pkg;
   localparam int unsigned ROWS       = tcpa_params_pkg::ARRAY_ROWS;
   localparam int unsigned COLS       = tcpa_params_pkg::ARRAY_COLS;
@@ -46,7 +48,7 @@ package tcpa_pkg;
   localparam int unsigned NSINK   = NID + NWP;         // wrapper sinks
   localparam int unsigned SEL_W   = $clog2(NSRC + 1);
   // WRAPPER payload: the selects of WSELS sinks per word, one byte each
-  localparam int          WSELS   = 4;
+  localparam int          WSELS   = tcpa_stream_pkg::STREAM_WRAPPER_SELS;
   localparam int unsigned NWRAPW  = (NSINK + WSELS - 1) / WSELS;  // words
   localparam int unsigned PC_W    = tcpa_isa_pkg::ISA_PC_BITS;
   localparam int unsigned BADDR_W = (BANK_DEPTH > 1) ? $clog2(BANK_DEPTH) : 1;
@@ -54,15 +56,6 @@ package tcpa_pkg;
   localparam int unsigned FIFO_W  = $clog2(FIFO_DEPTH + 1);
   // signal history of the GC (steps a PE may lag behind the GC, see rtl.md)
   localparam int unsigned HIST    = tcpa_params_pkg::GC_HISTORY;
-
-  // packet types (docs/stream.md)
-  localparam logic [2:0] PKT_PROGRAM = 3'd1;
-  localparam logic [2:0] PKT_REGCFG  = 3'd2;
-  localparam logic [2:0] PKT_WRAPPER = 3'd3;
-  localparam logic [2:0] PKT_GC      = 3'd4;
-  localparam logic [2:0] PKT_AG      = 3'd5;
-  localparam logic [2:0] PKT_IODATA  = 3'd6;
-  localparam logic [2:0] PKT_START   = 3'd7;
 
   // field tags of a payload word on the configuration bus
   localparam logic [4:0] F_DATA    = 5'd0;   // PROGRAM, REGCFG, WRAPPER, IODATA
@@ -87,26 +80,4 @@ package tcpa_pkg;
   localparam logic [4:0] F_STRIDE  = 5'd19;
   localparam logic [4:0] F_NCONS   = 5'd20;
   localparam logic [4:0] F_END     = 5'd21;  // no more words expected
-
-  // loader error codes: the magnitude of stream.h's STREAM_ERR_*
-  localparam logic [3:0] E_NONE        = 4'd0;
-  localparam logic [3:0] E_SHORT       = 4'd1;
-  localparam logic [3:0] E_MAGIC       = 4'd2;
-  localparam logic [3:0] E_VERSION     = 4'd3;
-  localparam logic [3:0] E_FINGERPRINT = 4'd4;
-  localparam logic [3:0] E_LENGTH      = 4'd5;
-  localparam logic [3:0] E_CRC         = 4'd6;
-  localparam logic [3:0] E_TRUNCATED   = 4'd7;
-  localparam logic [3:0] E_TYPE        = 4'd8;
-  localparam logic [3:0] E_RECT        = 4'd9;
-  localparam logic [3:0] E_PAYLOAD     = 4'd10;
-  localparam logic [3:0] E_ORDER       = 4'd11;
-
-  localparam logic [31:0] STREAM_MAGIC   = 32'h41504354;
-  localparam logic [31:0] STREAM_VERSION = 32'd2;
-
-  // AG modes
-  localparam logic [1:0] AG_OFF   = 2'd0;
-  localparam logic [1:0] AG_READ  = 2'd1;
-  localparam logic [1:0] AG_WRITE = 2'd2;
 endpackage

@@ -5,26 +5,30 @@
 # prints a table of cells per module (each parameterized module once, with
 # the number of its parameter variants) and the total of the flattened
 # design (every instance counted). Takes about 5 minutes.
-# Needs $BUILD/gen/tcpa_params_pkg.sv and tcpa_isa_pkg.sv (`make synth`
-# generates them). The Yosys log is kept in $BUILD/synth/yosys.log.
+# Needs $BUILD/gen/tcpa_params_pkg.sv and the generated packages
+# tcpa_isa_pkg.sv and tcpa_stream_pkg.sv (`make synth` generates them,
+# docs/rtl.md "Generated packages"). The Yosys log is kept in
+# $BUILD/synth/yosys.log.
 set -eu
 BUILD=${BUILD:-build}
 out=$BUILD/synth
 mkdir -p "$out"
 # Yosys 0.23 cannot resolve a package parameter from inside another
-# package: for synthesis, tcpa_pkg gets the parameters of the two generated
-# packages copied into its body (same names, same values).
+# package: for synthesis, tcpa_pkg gets the parameters of the generated
+# packages copied into its body (same names, same values; the RTL modules
+# still read the packages themselves).
 inner() { sed -n 's/^ *\(localparam .*;\).*/  \1/p' "$1"; }
 {
   echo "package tcpa_pkg;"
   inner "$BUILD/gen/tcpa_params_pkg.sv"
   inner "$BUILD/gen/tcpa_isa_pkg.sv"
-  sed -e '1,/^package tcpa_pkg;/d' -e 's/tcpa_params_pkg:://g; s/tcpa_isa_pkg:://g' rtl/tcpa_pkg.sv
+  inner "$BUILD/gen/tcpa_stream_pkg.sv"
+  sed -e '1,/^package tcpa_pkg;/d' -e 's/tcpa_params_pkg:://g; s/tcpa_isa_pkg:://g; s/tcpa_stream_pkg:://g' rtl/tcpa_pkg.sv
 } > "$out/tcpa_pkg.sv"
 sv="$out/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | tr '\n' ' ')"
 # shellcheck disable=SC2086
 yosys -q -l "$out/yosys.log.tmp" -p "
-  read_verilog -sv $BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $sv
+  read_verilog -sv $BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv $sv
   synth -top tcpa_top -run begin:fine
   tee -o $out/stat.txt stat
 " >/dev/null

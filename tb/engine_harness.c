@@ -13,10 +13,13 @@
  *     INI file may live anywhere and only its effective values count;
  *   - every file of rtl/ (*.sv, *.svh, *.vlt) and tb/harness.mk (the
  *     Verilator recipe and its flags);
- *   - the sources of the generated ISA package (tb/gen_isa_pkg.c and the
- *     headers it includes, common/isa.h among them) and of the harness
- *     (tb/rtl_main.cpp, ...), each with the project headers it includes,
- *     found by following `#include "..."` lines;
+ *   - the sources of the generated copies of C contracts (the generators
+ *     common/gen/gen_*.c, docs/rtl.md "Generated packages", with the
+ *     headers they include: common/isa.h, common/stream.h,
+ *     common/trace.h, ...; and common/trace.c, which gives the event
+ *     names) and of the harness (tb/rtl_main.cpp, ...), each with the
+ *     project headers it includes, found by following `#include "..."`
+ *     lines;
  *   - BUILD/lib/libtcpa.a for the harness that links the C model;
  *   - the output of `verilator --version`.
  * The harness lives in BUILD/harness/<kind>-<key>/ (BUILD: the build
@@ -231,8 +234,13 @@ static int harness_inputs_collect(const engine_harness *h, const char *root, con
                                   harness_inputs *in, char *msg, size_t msgsz) {
   static const char *const rtl_suffixes[] = {".sv", ".svh", ".vlt", NULL};
   harness_inputs_add_dir(in, root, "rtl", rtl_suffixes);
-  int bad = harness_inputs_add(in, root, "tb/harness.mk") ||
-            harness_inputs_add_source(in, root, "tb/gen_isa_pkg.c");
+  static const char *const generators[] = {"common/gen/gen_isa_pkg.c", "common/gen/gen_stream_pkg.c",
+                                           "common/gen/gen_trace_events.c", "common/trace.c", NULL};
+  int bad = harness_inputs_add(in, root, "tb/harness.mk");
+  for (int i = 0; !bad && generators[i]; i++) {
+    bad = harness_inputs_add_source(in, root, generators[i]);
+    if (bad) snprintf(msg, msgsz, "%s: cannot read %s/%s, a generator source", h->what, root, generators[i]);
+  }
   for (int i = 0; !bad && h->sources[i]; i++) {
     const char *s = h->sources[i];
     size_t len = strlen(s);

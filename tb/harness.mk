@@ -4,8 +4,11 @@
 # (tb/engine_harness.c, docs/rtl.md "Harness cache") chooses from a
 # hash of everything that goes into the build: the effective configuration,
 # rtl/, the generated packages' sources, the harness sources, this file and
-# the Verilator version. tcpa writes the configuration's parameter package
-# and C header into that directory, then runs
+# the Verilator version. The generated copies of C contracts (GEN_SV,
+# GEN_HDR of the Makefile: tcpa_isa_pkg.sv, tcpa_stream_pkg.sv,
+# tcpa_trace_events.h in BUILD/gen, docs/rtl.md "Generated packages") are
+# built first. tcpa writes the configuration's parameter package and C
+# header into that directory, then runs
 #
 #   make harness HARNESS_DIR=<dir> HARNESS_KIND=<kind>
 #
@@ -55,14 +58,14 @@ HARNESS_DEP_sc         := $(BUILD)/lib/libtcpa.a
 ifdef HARNESS_DIR
 HARNESS_OUT := $(HARNESS_DIR)/$(HARNESS_BIN_$(HARNESS_KIND))
 
-harness: $(BUILD)/gen/tcpa_isa_pkg.sv $(HARNESS_DEP_$(HARNESS_KIND))
+harness: $(GEN_SV) $(GEN_HDR) $(HARNESS_DEP_$(HARNESS_KIND))
 	@test -n "$(HARNESS_BIN_$(HARNESS_KIND))" || { echo "harness: unknown HARNESS_KIND '$(HARNESS_KIND)'" >&2; exit 2; }
 	@flock $(HARNESS_DIR)/.lock sh -c 'test -x $(HARNESS_OUT) || { \
 	  $(VERILATOR) --exe --build -O1 -j $(HARNESS_JOBS) --top-module tcpa_top $(HARNESS_VFLAGS_$(HARNESS_KIND)) \
 	    $(HARNESS_OBJCACHE) $(HARNESS_MAKEFLAGS_$(HARNESS_KIND)) \
-	    -Mdir $(HARNESS_DIR)/obj -CFLAGS "-I$(HARNESS_DIR) -I$(abspath tb) $(HARNESS_INC_$(HARNESS_KIND))" \
+	    -Mdir $(HARNESS_DIR)/obj -CFLAGS "-I$(HARNESS_DIR) -I$(abspath tb) -I$(abspath $(BUILD)/gen) $(HARNESS_INC_$(HARNESS_KIND))" \
 	    $(if $(strip $(HARNESS_LD_$(HARNESS_KIND))),-LDFLAGS "$(HARNESS_LD_$(HARNESS_KIND))") \
-	    rtl/lint_waivers.vlt $(HARNESS_DIR)/tcpa_params_pkg.sv $(BUILD)/gen/tcpa_isa_pkg.sv $(RTL_SV) \
+	    rtl/lint_waivers.vlt $(HARNESS_DIR)/tcpa_params_pkg.sv $(GEN_SV) $(RTL_SV) \
 	    $(abspath $(HARNESS_SRC_$(HARNESS_KIND))) -o $(HARNESS_OUT).tmp > $(HARNESS_DIR)/build.log 2>&1 \
 	  && mv $(HARNESS_OUT).tmp $(HARNESS_OUT); }' \
 	  || { tail -30 $(HARNESS_DIR)/build.log >&2; exit 1; }

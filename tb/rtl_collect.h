@@ -5,9 +5,13 @@
 // Every cycle a harness settles tcpa_top with the clock low (the state at
 // the start of the cycle, the events of the cycle on the dbg_* ports) and
 // calls rtl_collect_pe and rtl_collect_ag for every PE; they turn the ports
-// into trace.md events (rtl_events.h) and form the faults that are
+// into trace.md events (rtl_event, below) and form the faults that are
 // relations between events (wconflict, underflow, overflow, stray, agmiss,
-// agrange). After the done cycle's clock edge, rtl_collect_leftover adds
+// agrange). Event and fault kinds, their order and their names are those of
+// common/trace.h and trace.c, through the header generated from them,
+// tcpa_trace_events.h (common/gen/gen_trace_events.c, docs/trace.md). The
+// harness sorts the events of a cycle canonically (rtl_event_sort) before
+// it writes them (rtl_event_format). After the done cycle's clock edge, rtl_collect_leftover adds
 // `leftover` for every non-empty FIFO. rtl_bank_files_write writes the
 // bank dump files of --dump-banks.
 //
@@ -18,6 +22,7 @@
 #ifndef TCPA_RTL_COLLECT_H
 #define TCPA_RTL_COLLECT_H
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -29,8 +34,49 @@
 #include <sys/stat.h>
 
 #include "Vtcpa_top.h"
-#include "rtl_events.h"
 #include "tcpa_params.h"
+#include "tcpa_trace_events.h"
+
+// One trace event as the harness collects it: kind (trace_kind), PE (row
+// -1: the whole machine, `-`), two sort keys and the text of its fields.
+struct rtl_event {
+  int kind, row, col, k1, k2; /* row -1: the whole machine (`-`) */
+  std::string text;           /* the fields after PLACE */
+};
+
+// Returns an event.
+inline rtl_event rtl_event_make(int kind, int row, int col, int k1, int k2,
+                                const std::string &text) {
+  return rtl_event{kind, row, col, k1, k2, text};
+}
+
+// Sorts the events of one cycle into the canonical order of trace.md:
+// event kind in the table's order, row, column (the machine, `-`, after
+// every PE), first field (FU, register index, side), second key
+// (destination order of wr, port or bank), then the text.
+inline void rtl_event_sort(std::vector<rtl_event> &ev) {
+  std::stable_sort(ev.begin(), ev.end(), [](const rtl_event &a, const rtl_event &b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    if (a.row != b.row) return (unsigned)a.row < (unsigned)b.row; /* `-` last */
+    if (a.col != b.col) return a.col < b.col;
+    if (a.k1 != b.k1) return a.k1 < b.k1;
+    if (a.k2 != b.k2) return a.k2 < b.k2;
+    return a.text < b.text;
+  });
+}
+
+// Returns the trace line of event e in cycle t.
+inline std::string rtl_event_format(long t, const rtl_event &e) {
+  std::string s = std::to_string(t) + " " + trace_events_kind_name(e.kind) + " ";
+  s += e.row < 0 ? std::string("-") : std::to_string(e.row) + "," + std::to_string(e.col);
+  if (!e.text.empty()) s += " " + e.text;
+  return s + "\n";
+}
+
+// Returns the name of fault kind f ("underflow", ...).
+inline const char *rtl_fault_name(trace_fault_kind f) {
+  return trace_events_fault_name(f);
+}
 
 // Returns w bits (w <= 32) at bit lo of an integral port value.
 template <typename T>
@@ -93,11 +139,11 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   const int nwp = 4 * TCPA_INTERCONNECT_PORTS;
   const char *const kSide = rtl_collect_sides;
   char s[96];
-  if (rtl_port_bits(t->dbg_start_o, p, 1)) ev.push_back(rtl_event_make(EV_START, r, c, 0, 0, ""));
+  if (rtl_port_bits(t->dbg_start_o, p, 1)) ev.push_back(rtl_event_make(TRACE_START, r, c, 0, 0, ""));
   uint32_t sig = rtl_port_bits(t->dbg_sig_o, p * TCPA_GC_SIGNALS, TCPA_GC_SIGNALS);
   if (sig != prev_sig[p]) {
     snprintf(s, sizeof s, "0x%08x", sig);
-    ev.push_back(rtl_event_make(EV_SIG, r, c, 0, 0, s));
+    ev.push_back(rtl_event_make(TRACE_SIG, r, c, 0, 0, s));
     prev_sig[p] = sig;
   }
   // wconflict: writers of each register this cycle
@@ -106,11 +152,11 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     int q = p * nfu + f;
     if (rtl_port_bits(t->dbg_issue_o, q, 1)) {
       snprintf(s, sizeof s, "%d %u", f, rtl_port_bits(t->dbg_pc_o, q * 8, 8));
-      ev.push_back(rtl_event_make(EV_ISSUE, r, c, f, 0, s));
+      ev.push_back(rtl_event_make(TRACE_ISSUE, r, c, f, 0, s));
     }
     if (rtl_port_bits(t->dbg_halt_o, q, 1)) {
       snprintf(s, sizeof s, "%d", f);
-      ev.push_back(rtl_event_make(EV_HALT, r, c, f, 0, s));
+      ev.push_back(rtl_event_make(TRACE_HALT, r, c, f, 0, s));
     }
     if (rtl_port_bits(t->dbg_wr_o, q, 1)) {
       uint32_t dst = rtl_port_bits(t->dbg_wr_dst_o, q * 8, 8);
@@ -120,13 +166,13 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
       if (cls == 1 || cls == 2) {
         std::string reg = (cls == 1 ? "rd" : "fd") + std::to_string(idx);
         snprintf(s, sizeof s, "%d %s 0x%08x", f, reg.c_str(), v);
-        ev.push_back(rtl_event_make(EV_WR, r, c, f, 0, s));
+        ev.push_back(rtl_event_make(TRACE_WR, r, c, f, 0, s));
         writes.push_back({reg, f});
       }
       for (int k = 0; k < 8; k++) {
         if (!(odm >> k & 1)) continue;
         snprintf(s, sizeof s, "%d od%d 0x%08x", f, k, v);
-        ev.push_back(rtl_event_make(EV_WR, r, c, f, 1 + k, s));
+        ev.push_back(rtl_event_make(TRACE_WR, r, c, f, 1 + k, s));
         writes.push_back({"od" + std::to_string(k), f});
       }
     }
@@ -134,8 +180,9 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   for (size_t i = 0; i < writes.size(); i++) {
     for (size_t j = 0; j < writes.size(); j++) {
       if (writes[i].first == writes[j].first && writes[j].second > writes[i].second) {
-        snprintf(s, sizeof s, "wconflict fu%d:%s", writes[i].second, writes[i].first.c_str());
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        snprintf(s, sizeof s, "%s fu%d:%s", rtl_fault_name(TRACE_FAULT_WCONFLICT), writes[i].second,
+                 writes[i].first.c_str());
+        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
         *fault = true;
         break;
       }
@@ -146,21 +193,21 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     bool rd = rtl_port_bits(t->dbg_idrd_o, q, 1), empty = rtl_port_bits(t->dbg_idempty_o, q, 1);
     if (rd && !empty) {
       snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_idhead_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_POP, r, c, k, 0, s));
+      ev.push_back(rtl_event_make(TRACE_POP, r, c, k, 0, s));
     }
     if (rd && empty) {
-      snprintf(s, sizeof s, "underflow id%d", k);
-      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+      snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_UNDERFLOW), k);
+      ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
       *fault = true;
     }
     if (rtl_port_bits(t->dbg_push_o, q, 1)) {
       if (rtl_port_bits(t->dbg_drop_o, q, 1)) {
-        snprintf(s, sizeof s, "overflow id%d", k);
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_OVERFLOW), k);
+        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
         *fault = true;
       } else {
         snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_push_val_o, q * 32, 32));
-        ev.push_back(rtl_event_make(EV_PUSH, r, c, k, 0, s));
+        ev.push_back(rtl_event_make(TRACE_PUSH, r, c, k, 0, s));
       }
     }
   }
@@ -168,7 +215,7 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     int q = p * TCPA_PE_FD + k;
     if (rtl_port_bits(t->dbg_fdrd_o, q, 1)) {
       snprintf(s, sizeof s, "fd%d 0x%08x", k, rtl_port_bits(t->dbg_fdval_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_FDRD, r, c, k, 0, s));
+      ev.push_back(rtl_event_make(TRACE_FDRD, r, c, k, 0, s));
     }
   }
   for (int k = 0; k < nwp; k++) {
@@ -177,11 +224,11 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     if (rtl_port_bits(t->dbg_hop_o, q, 1)) {
       snprintf(s, sizeof s, "%c %d 0x%08x", kSide[side], port,
                rtl_port_bits(t->dbg_hop_val_o, q * 32, 32));
-      ev.push_back(rtl_event_make(EV_HOP, r, c, side, port, s));
+      ev.push_back(rtl_event_make(TRACE_HOP, r, c, side, port, s));
     }
     if (rtl_port_bits(t->dbg_stray_o, q, 1)) {
-      snprintf(s, sizeof s, "stray %c%d", kSide[side], port);
-      ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+      snprintf(s, sizeof s, "%s %c%d", rtl_fault_name(TRACE_FAULT_STRAY), kSide[side], port);
+      ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
       *fault = true;
     }
   }
@@ -208,14 +255,14 @@ inline void rtl_collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool
                  rtl_port_bits(t->dbg_bank_wr_o, a, 1) ? "wr" : "rd",
                  rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32),
                  rtl_port_bits(t->dbg_bank_val_o, a * 32, 32));
-        ev.push_back(rtl_event_make(EV_BANK, r, c, side, b, s));
+        ev.push_back(rtl_event_make(TRACE_BANK, r, c, side, b, s));
       }
-      const char *kind = rtl_port_bits(t->dbg_agmiss_o, a, 1)    ? "agmiss"
-                         : rtl_port_bits(t->dbg_agrange_o, a, 1) ? "agrange"
+      const char *kind = rtl_port_bits(t->dbg_agmiss_o, a, 1)    ? rtl_fault_name(TRACE_FAULT_AGMISS)
+                         : rtl_port_bits(t->dbg_agrange_o, a, 1) ? rtl_fault_name(TRACE_FAULT_AGRANGE)
                                                                  : nullptr;
       if (kind) {
         snprintf(s, sizeof s, "%s %c%d", kind, kSide[side], b);
-        ev.push_back(rtl_event_make(EV_FAULT, r, c, 0, 0, s));
+        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
         *fault = true;
       }
     }
@@ -230,8 +277,8 @@ inline bool rtl_collect_leftover(Vtcpa_top *t, std::vector<rtl_event> &ev) {
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++)
     for (int k = 0; k < TCPA_PE_ID; k++)
       if (!rtl_port_bits(t->dbg_idempty_o, p * TCPA_PE_ID + k, 1)) {
-        snprintf(s, sizeof s, "leftover id%d", k);
-        ev.push_back(rtl_event_make(EV_FAULT, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, 0, 0, s));
+        snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_LEFTOVER), k);
+        ev.push_back(rtl_event_make(TRACE_FAULT, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, 0, 0, s));
         any = true;
       }
   return any;

@@ -320,10 +320,10 @@ int main(int argc, char **argv) {
       sim.settle();
       if (rtl_collect_leftover(sim.top, ev)) fault = true;
       snprintf(line, sizeof line, "%ld", t + 1);
-      ev.push_back(rtl_event_make(EV_DONE, -1, -1, 0, 0, line));
+      ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, line));
     } else if (t + 1 == o.max_cycles) {
-      snprintf(line, sizeof line, "timeout %ld", o.max_cycles);
-      ev.push_back(rtl_event_make(EV_FAULT, -1, -1, 0, 0, line));
+      snprintf(line, sizeof line, "%s %ld", rtl_fault_name(TRACE_FAULT_TIMEOUT), o.max_cycles);
+      ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
       fault = true;
     }
     rtl_event_sort(ev);

@@ -224,10 +224,10 @@ void sc_tb_module::run() {
       wait(neg);  // FIFO contents at the end of the done cycle
       rtl_collect_leftover(rtl_, ev);
       snprintf(text, sizeof text, "%" PRIu64, t + 1);
-      ev.push_back(rtl_event_make(EV_DONE, -1, -1, 0, 0, text));
+      ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, text));
     } else if (t + 1 == max_) {
-      snprintf(text, sizeof text, "timeout %" PRIu64, max_);
-      ev.push_back(rtl_event_make(EV_FAULT, -1, -1, 0, 0, text));
+      snprintf(text, sizeof text, "%s %" PRIu64, rtl_fault_name(TRACE_FAULT_TIMEOUT), max_);
+      ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, text));
     }
     check_cycle(t, ev);
     if (verdict != SC_TB_RUNNING) return;

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "Vtcpa_top.h"
-#include "rtl_events.h"
+#include "rtl_collect.h"
 #include "sc_model.h"
 
 extern "C" {

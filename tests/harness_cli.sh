@@ -6,8 +6,9 @@
 #     key order changed, has the default's key; a file with another value
 #     has another key and another directory;
 #   - in a scratch copy of the tree (its own build/bin/tcpa), the key
-#     changes when an RTL file changes, when common/isa.h (the source of
-#     the generated ISA package) changes, when a harness source changes,
+#     changes when an RTL file changes, when a source of the generated
+#     packages (common/isa.h, common/stream.h, common/trace.h and
+#     trace.c, common/gen/) changes, when a harness source changes,
 #     and when tb/harness.mk (the Verilator flags) changes, and not when a
 #     document does; a harness whose key changed is not built (`--check`
 #     exits 1), so the engines build it before they run it;
@@ -60,7 +61,9 @@ key_after() {
   cp "$tmp/saved" "$S/$1"
 }
 for edit in "rtl/tcpa_fu.sv|// an edit" "common/isa.h|/* an edit */" "tb/rtl_main.cpp|// an edit" \
-            "tb/harness.mk|# an edit" "rtl/lint_waivers.vlt|// an edit"; do
+            "tb/harness.mk|# an edit" "rtl/lint_waivers.vlt|// an edit" \
+            "common/stream.h|/* an edit */" "common/trace.h|/* an edit */" "common/trace.c|/* an edit */" \
+            "common/gen/gen_stream_pkg.c|/* an edit */" "common/gen/gen_trace_events.c|/* an edit */"; do
   f=${edit%%|*} line=${edit#*|}
   k=$(key_after "$f" "$line")
   [ -n "$k0" ] && [ -n "$k" ] && [ "$k" != "$k0" ]

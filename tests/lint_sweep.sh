@@ -25,10 +25,10 @@ TCPA=${TCPA:-$BUILD/bin/tcpa}
 VERILATOR=${VERILATOR:-verilator}
 . tests/tap.sh
 
-isa_pkg="$BUILD/gen/tcpa_isa_pkg.sv"
-if [ ! -f "$isa_pkg" ]; then
-  make -s "BUILD=$BUILD" "$isa_pkg" >"$tmp/isa.log" 2>&1
-  check "the ISA package builds ($isa_pkg)" $?
+gen_pkgs="$BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv"
+if [ ! -f "$BUILD/gen/tcpa_isa_pkg.sv" ] || [ ! -f "$BUILD/gen/tcpa_stream_pkg.sv" ]; then
+  make -s "BUILD=$BUILD" gen >"$tmp/gen.log" 2>&1
+  check "the generated packages build ($gen_pkgs)" $?
 fi
 sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
 
@@ -43,7 +43,7 @@ lint() {
   fi
   # shellcheck disable=SC2086
   nice "$VERILATOR" --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
-    "$dir/tcpa_params_pkg.sv" "$isa_pkg" $sv >"$dir/lint.log" 2>&1
+    "$dir/tcpa_params_pkg.sv" $gen_pkgs $sv >"$dir/lint.log" 2>&1
   st=$?
   if [ $st -eq 0 ]; then
     check "$name: lint clean" 0

@@ -37,7 +37,7 @@ same_events() { diff <(grep -v '^#' "$1") - >"$tmp/diff" 2>&1; }
 sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv)"
 # shellcheck disable=SC2086
 verilator --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
-  "$BUILD/gen/tcpa_params_pkg.sv" "$BUILD/gen/tcpa_isa_pkg.sv" $sv >"$tmp/lint" 2>&1
+  "$BUILD/gen/tcpa_params_pkg.sv" "$BUILD/gen/tcpa_isa_pkg.sv" "$BUILD/gen/tcpa_stream_pkg.sv" $sv >"$tmp/lint" 2>&1
 check "verilator --lint-only -Wall is clean" $?
 
 # The GC's signal history (HIST) is gc.history of the INI (docs/arch.md),
