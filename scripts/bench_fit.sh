@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench_fit.sh: the fit table of `make bench` (docs/symbolic.md "What
+# fits"). Every benchmark of regress/programs/ on every configuration of
+# configs/ on the regions 1x1, 1x4, 4x1, 2x2 and 4x4 (the 2-D regions for
+# programs of two or more dimensions, tiled with --map 0,1), at the
+# representative parameters of the mapping-quality table
+# (scripts/bench_quality.sh): `tcpa run --engine model` against the
+# reference and, where the configuration has an RTL (every one but
+# array32.ini, docs/arch.md), `--engine cosim`. A cell says
+#   runs     the model and cosim pass (model only for array32.ini)
+#   FAIL     a run exits 1 or 2: a bug, listed under the table
+#   X n/m    exit 3: the resource X that ran out, needed n, available m
+#   -        not applicable (a 1-D program on a 2-D region)
+# then the share of cells that run per configuration and in all.
+# A benchmark, never an assertion: exits 0 unless a run FAILs.
+#
+# Environment: BUILD, TCPA as bench.sh; FIT_COSIM=0 runs the model only
+# (no harness builds); FIT_CONFIGS="default" picks configurations.
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+FIT_COSIM=${FIT_COSIM:-1}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+REGIONS="1x1 1x4 4x1 2x2 4x4"
+
+# The representative parameters and params_of of the mapping-quality table.
+source <(sed -n '/^PARAMS=(/,/^)/p;/^params_of()/,/^}/p' scripts/bench_quality.sh)
+
+# Prints the short form of the does-not-fit message in file $1.
+short_reason() {
+  sed -n '1{s/^tcpa: error: //;s/^[a-z0-9_]* does not fit: //;p}' "$1" | sed -E \
+    -e 's/.*registers ([a-z]+): needs ([0-9]+), pe\.[a-z]+ = ([0-9]+).*/\1 \2\/\3/;t' \
+    -e 's/.*needs ([0-9]+) instruction words, pe\.imem is ([0-9]+).*/imem \1\/\2/;t' \
+    -e 's/.*control signals: ([0-9]+) needed.*gc\.signals is ([0-9]+).*/signals \1\/\2/;t' \
+    -e 's/.*control-signal history: the last PE starts ([0-9]+) cycles.*\(([0-9]+) cycles\).*/history \1\/\2/;t' \
+    -e 's/.*fd[0-9]+ needs depth ([0-9]+), pe\.fd_depth is ([0-9]+).*/fd_depth \1\/\2/;t' \
+    -e 's/.*spans ([0-9]+) bank words, iobuf\.depth is ([0-9]+).*/bank \1\/\2/;t' \
+    -e 's/.*([0-9]+) operations? needs? an? ([a-z]+) unit.*pe\.[a-z]+ = ([0-9]+).*/\2 \1\/\3/;t' \
+    -e 's/.*I\/O routing:.*channels needed ([0-9]+), available ([0-9]+).*/routing \1\/\2/;t' \
+    -e 's/.*holds up to ([0-9]+) values, pe\.fifo_depth = ([0-9]+).*/fifo \1\/\2/;t' \
+    -e 's/.*I\/O banks: ([0-9]+) accesses.*, ([0-9]+) usable.*/banks \1\/\2/;t' \
+    -e 's/ /_/g;s/^(.{14}).*/\1/'
+}
+
+# Prints the number of loop dimensions of program $1.
+dims_of() {
+  tr '\n' ' ' < "$1" | sed -n 's/.*par *(\([^)]*\)).*/\1/p' | tr ',' '\n' | grep -c '<'
+}
+
+[ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
+echo "Fit table: each benchmark on each configuration and region (tcpa run --engine model, then cosim)"
+status=0 all_runs=0 all_cells=0
+fails=()
+for cfg in configs/*.ini; do
+  cname=$(basename "$cfg" .ini)
+  case " ${FIT_CONFIGS:-$cname} " in *" $cname "*) ;; *) continue ;; esac
+  cosim=$FIT_COSIM; [ "$cname" = array32 ] && cosim=0
+  echo
+  printf '%-11s' "$cname"; for r in $REGIONS; do printf ' %-14s' "$r"; done; echo
+  runs=0 cells=0
+  for f in regress/programs/*.pla; do
+    prog=$(basename "$f" .pla)
+    args=(); for p in $(params_of "$prog" "$f"); do args+=(--param "$p"); done
+    nd=$(dims_of "$f")
+    printf '%-11s' "$prog"
+    for r in $REGIONS; do
+      map=()
+      case $r in 2x2|4x4) [ "$nd" -ge 2 ] || { printf ' %-14s' -; continue; }; map=(--map 0,1) ;; esac
+      cells=$((cells + 1))
+      "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine model > "$tmp/out" 2>&1
+      rc=$?
+      if [ $rc -eq 0 ] && [ "$cosim" = 1 ]; then
+        "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine cosim > "$tmp/out" 2>&1
+        rc=$?
+      fi
+      case $rc in
+        0) cell=runs; runs=$((runs + 1)) ;;
+        3) cell=$(short_reason "$tmp/out") ;;
+        *) cell=FAIL; status=1; fails+=("$cname $prog $r: exit $rc: $(grep -m1 -i 'error\|diverge\|mismatch' "$tmp/out")") ;;
+      esac
+      printf ' %-14s' "$cell"
+    done
+    echo
+  done
+  echo "$cname: $runs of $cells runs"
+  all_runs=$((all_runs + runs)) all_cells=$((all_cells + cells))
+done
+echo
+echo "In all: $all_runs of $all_cells (program, configuration, region) cells run" \
+  "($(awk -v a="$all_runs" -v b="$all_cells" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }') %)"
+echo "Parameters: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
+for x in "${fails[@]}"; do echo "FAIL $x"; done
+exit $status
