@@ -31,22 +31,49 @@ static int map_copy_names(map_config *m, const ast_program *p) {
 
 /* Returns MAP_OK after the steps (map_build, map_build_2d). */
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, map_config *m, char *msg, size_t msgsz);
+                         int mapped2, int ii_min, map_config *m, char *msg, size_t msgsz);
 
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, -1, m, msg, msgsz);
+  return map_build_any(p, g, arch, mapped, axis, -1, 0, m, msg, msgsz);
 }
 
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, rdim, 2, cdim, m, msg, msgsz);
+  return map_build_any(p, g, arch, rdim, 2, cdim, 0, m, msg, msgsz);
 }
 
+int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                 int ii_min, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, m, msg, msgsz);
+}
+
+static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                           int mapped2, int ii_min, int no_cse, map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build_steps' result, and when it does not fit, that of the
+ * next try with fewer rewrites (m->no_cse 1..3: no common subexpressions
+ * of different variables, whose op's value needs an fd or channel of its
+ * own; then outputs keep their `mov`, one od per producer otherwise; then
+ * no operand forwarding and no destinations per condition, the copies of
+ * before); when none fits, the last try's message. */
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, map_config *m, char *msg, size_t msgsz) {
+                         int mapped2, int ii_min, map_config *m, char *msg, size_t msgsz) {
+  int st = MAP_ERR_NOFIT;
+  for (int level = 0; level <= 3 && st == MAP_ERR_NOFIT; level++) {
+    if (level) map_config_free(m);
+    st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, level, m, msg, msgsz);
+  }
+  return st;
+}
+
+/* Returns MAP_OK after the steps of section 5 in order (one try). */
+static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                           int mapped2, int ii_min, int no_cse, map_config *m, char *msg, size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
+  m->ii_min = ii_min;
+  m->no_cse = no_cse;
   msg[0] = 0;
   m->prog = p;
   m->g = g;
@@ -98,6 +125,8 @@ void map_config_free(map_config *m) {
   for (int a = 0; m->array_name && a < m->narrays; a++) free(m->array_name[a]);
   free(m->array_name);
   for (int i = 0; i < m->nops; i++) map_dom_free(&m->ops[i].dom);
+  free(m->excl);
+  m->excl = NULL;
   free(m->ops);
   for (int i = 0; i < m->nedges; i++) {
     free(m->edges[i].index);

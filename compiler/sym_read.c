@@ -127,7 +127,7 @@ static int sym_find(const char *name, const char *const *names, int n) {
 
 /* Reads one record of line l into m; returns 0 or -1. */
 static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
-  static const char *const kinds[] = {"dep", "in", "const", "out"};
+  static const char *const kinds[] = {"dep", "in", "const", "out", "tie"};
   static const char *const slots[] = {"dest", "srcA", "srcB", "srcC", "od"};
   static const char *const fus[] = {"alu", "mul", "div", "any"};
   const char *kw = sym_tok(l);
@@ -235,7 +235,7 @@ static int sym_record(sym_line *l, map_config *m, int64_t *cap) {
   } else if (!strcmp(kw, "edge")) {
     if (!m->edges || m->nedges >= cap[1] || sym_int(l) != m->nedges) return -1;
     map_edge *e = &m->edges[m->nedges++];
-    int k = sym_find(sym_tok(l), kinds, 4);
+    int k = sym_find(sym_tok(l), kinds, 5);
     if (k < 0) return -1;
     e->kind = (map_edge_kind)k;
     e->src = (int)sym_int(l);
