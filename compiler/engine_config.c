@@ -225,15 +225,20 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
   }
   /* a mapping that does not instantiate for lack of control flow (branch
    * levels, signals, program words) is tried again at II + 1, twice at
-   * most; the first attempt's message is kept (docs/symbolic.md) */
+   * most; one that still does not (or fails otherwise) again with the
+   * mapper's conservative rewrites (level 3, then 4: the mapping of
+   * before); the first attempt's message is kept (docs/symbolic.md) */
   char first[512] = "";
   int st = ENGINE_ERR_NOFIT;
-  for (int tries = 0, ii_min = 0; tries < 3; tries++) {
+  for (int tries = 0, ii_min = 0, level = 0; tries < 5; tries++) {
     map_config m;
-    st = map_build_ii(p, g, arch, dim, c->axis, dim2, ii_min, &m, msg, msgsz);
+    int mapped = 0;
+    st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, &m, msg, msgsz);
     if (st == MAP_OK) {
+      mapped = 1;
       c->ii = m.ii;
       c->ii_min = ii_min;
+      c->map_level = level;
       c->resmii = m.resmii_all;
       c->recmii = m.recmii;
       st = engine_instantiate(&m, p, arch, params, ref, rows, cols, c, msg, msgsz);
@@ -241,8 +246,11 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     } else {
       st = engine_status_of(st);
     }
+    int used = m.no_cse;
     map_config_free(&m);
-    if (st != ENGINE_ERR_NOFIT || !engine_control_nofit(msg)) break;
+    if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
+    if (used >= 3) ii_min = 0, level = 4;
+    else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
     if (!tries) snprintf(first, sizeof first, "%s", msg);
     engine_config_free(c);
     c->dim = dim;

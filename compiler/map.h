@@ -206,7 +206,8 @@ typedef struct {
   int no_cse;              /* map_build's later tries (map_tile.c): 1: equal
                               subexpressions of different variables stay apart;
                               2: also outputs keep their `mov`; 3: also no operand
-                              forwarding and no destinations per condition */
+                              forwarding and no destinations per condition; 4:
+                              also one op per equation and no shared slots */
   char ii_reason[256];
   int order[AST_MAX_DIMS];
   int lk_p;        /* kp: 1 when lambda^K has the pi*p*S_m term */
@@ -252,6 +253,14 @@ int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
  * control flow (docs/symbolic.md). */
 int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
                  int ii_min, map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build_ii's result starting from rewrite level `level` (0:
+ * all rewrites; 3: no common subexpressions, output or operand forwarding
+ * or destinations per condition; 4: also one op per equation and no
+ * shared slots: the conservative mappings the run pipeline falls back to
+ * when a mapping does not instantiate). */
+int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                    int ii_min, int level, map_config *m, char *msg, size_t msgsz);
 
 /* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
  * the rows and `cdim` onto the columns (axis 2). */

@@ -865,7 +865,7 @@ static void map_tile_dedup_edges(map_config *m) {
 static int map_tile_same_var_op(const map_config *m, const int *op_of, int v) {
   const rdg *g = m->g;
   const rdg_node *n = &g->nodes[v];
-  if (n->var < 0) return -1;
+  if (n->var < 0 || m->no_cse >= 4) return -1; /* level 4: one op per equation, as before */
   for (int u = 0; u < v; u++) {
     const rdg_node *w = &g->nodes[u];
     if (w->kind == RDG_NODE_OP && w->var == n->var && w->op == n->op && w->nargs == n->nargs && op_of[u] >= 0)
