@@ -26,7 +26,7 @@
  * that the kernel of iteration J, which now runs in step s(J) + sigma,
  * reads the value meant for J. With sigma >= 2 the prolog is a loop on a
  * signal of its own (inst_prolog), whose sets are already over GC steps
- * (1 in steps 0..sigma-2, 0 in step sigma-1) and are not shifted.
+ * (1 in steps 0..sigma-2, 0 in every later step) and are not shifted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -357,7 +357,13 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
   isl_set *ones = isl_set_copy(x->sig[s].ones);
   isl_set *care = isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros));
-  if (!(x->prolog_loop && s == x->prolog_sig)) {
+  if (x->prolog_loop && s == x->prolog_sig) {
+    /* the prolog signal is 0 in every step after the prolog, not only in
+     * its last: program generation shares kernel words with the loop's
+     * `nop ; br cP` word (inst_proggen.c), which must then fall through */
+    isl_set_free(care);
+    care = isl_set_copy(all);
+  } else {
     /* kernel signals are over iterations J, which run sigma steps late */
     ones = inst_succ(x, ones, x->sigma);
     care = inst_succ(x, care, x->sigma);

@@ -187,15 +187,13 @@ static void check_case(int i) {
         const inst_fuprog *a = &x->pc[pc].fp[f], *b = &ref.x.pc[pc].fp[f];
         if (a->empty) continue;
         nfu++;
-        /* the nops program may share one of its prolog's nop words with an
-         * equal kernel word (inst_gen_dedupe), which the loop's `nop ; br`
-         * word cannot: then one word less is saved and the words after
-         * the prolog are laid out differently */
-        int exact = a->nwords == b->nwords - save;
-        words &= (exact || (save && a->nwords == b->nwords - save + 1)) &&
-                 inst_prolog_words(x) == (loop ? ii : x->sigma * ii);
+        /* a kernel word the nops program shares with its prolog's last
+         * nop is shared with the loop's `nop ; br` word too (cP is 0 after
+         * the prolog): exactly (sigma - 1) * pi words fewer, and the same
+         * words after the prolog */
+        words &= a->nwords == b->nwords - save && inst_prolog_words(x) == (loop ? ii : x->sigma * ii);
         runs &= prolog_runs(x, a);
-        if (exact) same &= same_after(a, inst_prolog_words(x), b, x->sigma * ii);
+        same &= same_after(a, inst_prolog_words(x), b, x->sigma * ii);
       }
     TEST_CHECK(nfu > 0 && words, "case %d: %d FU programs, each %d words shorter than with nops", i, nfu, save);
     TEST_CHECK(runs, "case %d: the prolog issues only nops for sigma * pi = %d cycles, then the start kernel", i,
