@@ -51,11 +51,11 @@ typedef struct {
   uint32_t *chan;   /* [t * nsink] the sinks the channels take (after step 1) */
   int penalty;      /* extra hops a west or east chain counts (io2d_side_key) */
   int *order, norder; /* the chains in placement order: a * t + k */
-  uint8_t *shift;     /* [t] the sides of shifting chains through a PE (io2d_chain_wire) */
+  uint16_t *shift;    /* [t] the sides of shifting chains through a PE (io2d_chain_wire) */
 } io2d;
 
 /* Port templates of a chain (io2d_port). */
-enum { IO2D_STRAIGHT, IO2D_SHIFT, IO2D_SHIFT_IN };
+enum { IO2D_STRAIGHT, IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_NTEMPL };
 
 /* Returns the side index of a route letter. */
 static int io2d_side(char c) {
@@ -192,12 +192,30 @@ static void io2d_step(const inst *x, int r, int c, int side, int h, int *pr, int
 /* Returns the port of link h of a chain to bank b (link 0: the bank's,
  * link h >= 1: between the PEs h - 1 and h hops from the border) with
  * template t: IO2D_STRAIGHT b on every link; IO2D_SHIFT b - h (every PE
- * on the way moves the value one port down, so the PE at the far end uses
- * port b - hops, the same for every chain of a column whose banks follow
- * the hops); IO2D_SHIFT_IN b on links 0 and 1, b + 1 - h further in (the
- * border PE passes straight). */
+ * on the way moves the value one port up toward the border, so the PE at
+ * the far end uses port b - hops, the same for every chain of a column
+ * whose banks follow the hops); IO2D_SHIFT_IN b on links 0 and 1, b + 1 -
+ * h further in (the border PE passes straight); IO2D_UP and IO2D_UP_IN
+ * the same moving down (b + h; b + h - 1), for banks that fall as the
+ * hops grow. */
 static int io2d_port(int b, int h, int t) {
-  return t == IO2D_STRAIGHT ? b : t == IO2D_SHIFT ? b - h : h ? b + 1 - h : b;
+  switch (t) {
+  case IO2D_SHIFT: return b - h;
+  case IO2D_SHIFT_IN: return h ? b + 1 - h : b;
+  case IO2D_UP: return b + h;
+  case IO2D_UP_IN: return h ? b + h - 1 : b;
+  default: return b;
+  }
+}
+
+/* Returns 1 when every link of a chain of `hops` to bank b with template t
+ * has a port (0 .. ports - 1). */
+static int io2d_ports_ok(const inst *x, int b, int hops, int t) {
+  for (int h = 0; h <= hops; h++) {
+    int q = io2d_port(b, h, t);
+    if (q < 0 || q >= x->arch.ports) return 0;
+  }
+  return 1;
 }
 
 /* Returns 1 when a chain from border `side` to PE (r, c) can use bank b
@@ -207,7 +225,7 @@ static int io2d_port(int b, int h, int t) {
 static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int side, int b, int bank_too, int t) {
   inst *x = s->x;
   int out = x->m->access[a].is_out, far = io2d_opp(side), hops = io2d_hops(x, r, c, side);
-  if (hops < 0 || io2d_port(b, hops, t) < 0) return 0;
+  if (hops < 0 || !io2d_ports_ok(x, b, hops, t)) return 0;
   int br, bc;
   io2d_step(x, r, c, side, 0, &br, &bc);
   if (bank_too && !io2d_bank_free(s, br, bc, side, b)) return 0;
@@ -224,7 +242,8 @@ static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int 
 
 /* Connects the sinks of the chain of access a from border `side` to PE
  * (r, c) over bank b with template t; marks the PEs of a shifting chain in
- * s->shift (bit side: an output's, bit 4 + side: an input's). */
+ * s->shift (bit 4 * kind + side; kind 0: an output's moving toward the
+ * border's higher ports, 1: an input's, 2 and 3: the same moving down). */
 static void io2d_chain_wire(io2d *s, int a, int r, int c, int side, int b, int t) {
   inst *x = s->x;
   const map_access *ac = &x->m->access[a];
@@ -239,7 +258,9 @@ static void io2d_chain_wire(io2d *s, int a, int r, int c, int side, int b, int t
       io2d_connect(s, pr, pc, io2d_sink_port(x, far, io2d_port(b, h + 1, t)), io2d_src_port(x, side, q));
     else
       io2d_connect(s, pr, pc, ac->reg.idx, io2d_src_port(x, side, q));
-    if (t != IO2D_STRAIGHT && s->shift) s->shift[pr * x->tc + pc] |= (uint8_t)(1u << (side + (ac->is_out ? 0 : 4)));
+    if (t != IO2D_STRAIGHT && s->shift)
+      s->shift[pr * x->tc + pc] |=
+          (uint16_t)(1u << (side + 4 * ((ac->is_out ? 0 : 1) + (t == IO2D_UP || t == IO2D_UP_IN ? 2 : 0))));
   }
 }
 
@@ -389,26 +410,45 @@ static void io2d_direct_wire(io2d *s, int a, int k) {
   else io2d_connect(s, r, c, ac->reg.idx, io2d_src_port(x, side, b));
 }
 
+/* Returns 1 when no sink of the PE next to (r, c) toward `side` reads its
+ * wrapper input (opposite side, q) in the sink tables w. */
+static int io2d_unread(const io2d *s, const uint32_t *w, int r, int c, int side, int q) {
+  const inst *x = s->x;
+  int nr = r + (side == IO_S) - (side == IO_N), nc = c + (side == IO_E) - (side == IO_W);
+  if (nr < 0 || nc < 0 || nr >= x->tr || nc >= x->tc) return 0;
+  const uint32_t *nw = w + (size_t)(nr * x->tc + nc) * (size_t)s->nsink;
+  uint32_t src = 1u + (uint32_t)io2d_src_port(x, io2d_opp(side), q);
+  for (int j = 0; j < s->nsink; j++)
+    if (nw[j] == src) return 0;
+  return 1;
+}
+
 /* Fills the free sinks of PE (r, c) on the sides its shifting chains take
- * with the same shift (an output's side S: S port q from the far side's
- * port q - 1; an input's: far port q from S port q + 1), except toward
- * the array border: the values go nowhere (no neighbour reads a port no
- * chain drives), but every PE of a column or row half then has the same
- * sinks, so one WRAPPER packet configures them all. */
-static void io2d_fill(io2d *s, int r, int c) {
+ * with the same shift (kind of io2d_chain_wire; an output's side S moving
+ * up: S port q from the far side's port q - 1; an input's: far port q - 1
+ * from S port q; moving down the same with q and q - 1 swapped), where the
+ * port leads to a neighbour in the region that reads it nowhere (real: the
+ * sinks before any fill): a token that takes a filled sink then only
+ * travels through other filled sinks and vanishes (timing.md 5 and 6: a
+ * wrapper input no sink reads drops it without a fault), never into a
+ * FIFO or a bank. Every PE of a column half then has the same sinks, so
+ * one WRAPPER packet configures them all. */
+static void io2d_fill(io2d *s, const uint32_t *real, int r, int c) {
   inst *x = s->x;
-  uint8_t m = s->shift[r * x->tc + c];
+  unsigned m = s->shift[r * x->tc + c];
   uint32_t *w = io2d_sinks(s, r, c);
-  for (int side = 0; side < 4; side++) {
-    int far = io2d_opp(side);
-    if (io2d_border(x, r, c, side) || io2d_border(x, r, c, far)) continue;
-    for (int q = 1; q < x->arch.ports; q++) {
-      if (m >> side & 1 && !w[io2d_sink_port(x, side, q)])
-        w[io2d_sink_port(x, side, q)] = 1u + (uint32_t)io2d_src_port(x, far, q - 1);
-      if (m >> (4 + side) & 1 && !w[io2d_sink_port(x, far, q - 1)])
-        w[io2d_sink_port(x, far, q - 1)] = 1u + (uint32_t)io2d_src_port(x, side, q);
+  for (int kind = 0; kind < 4; kind++)
+    for (int side = 0; side < 4; side++) {
+      if (!(m >> (4 * kind + side) & 1)) continue;
+      int far = io2d_opp(side), in = kind & 1, up = kind < 2;
+      for (int q = 1; q < x->arch.ports; q++) {
+        int hi = up ? q : q - 1, lo = up ? q - 1 : q; /* the port toward the border, the one inward */
+        int to = in ? far : side, from = in ? side : far;
+        int pto = in ? lo : hi, pfrom = in ? hi : lo;
+        int sk = io2d_sink_port(x, to, pto);
+        if (!w[sk] && io2d_unread(s, real, r, c, to, pto)) w[sk] = 1u + (uint32_t)io2d_src_port(x, from, pfrom);
+      }
     }
-  }
 }
 
 /* Wires the placed chains again, each over the same bank and hops (so the
@@ -422,7 +462,7 @@ static void io2d_reroute(io2d *s) {
   inst *x = s->x;
   size_t n = (size_t)x->t * (size_t)s->nsink;
   uint32_t *keep = malloc(n * sizeof *keep);
-  s->shift = calloc((size_t)x->t, 1);
+  s->shift = calloc((size_t)x->t, sizeof *s->shift);
   if (!keep || !s->shift) {
     free(keep);
     free(s->shift);
@@ -435,22 +475,23 @@ static void io2d_reroute(io2d *s) {
     for (int k = 0; k < x->t; k++)
       if (x->io[a].pside[k] >= 0 && x->io[a].hops[k] == 0) io2d_direct_wire(s, a, k);
   int ok = 1;
-  static const int templ[3] = {IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_STRAIGHT};
+  static const int templ[IO2D_NTEMPL] = {IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_STRAIGHT};
   for (int i = 0; i < s->norder && ok; i++) {
     int a = s->order[i] / x->t, k = s->order[i] % x->t, r, c;
     inst_pe_rc(x, k, &r, &c);
     int side = x->io[a].pside[k], b = x->io[a].pbank[k], u = 0;
-    while (u < 3 && !io2d_chain_fits(s, x->wsink, a, r, c, side, b, 0, templ[u])) u++;
-    if (u < 3) io2d_chain_wire(s, a, r, c, side, b, templ[u]);
-    ok = u < 3;
+    while (u < IO2D_NTEMPL && !io2d_chain_fits(s, x->wsink, a, r, c, side, b, 0, templ[u])) u++;
+    if (u < IO2D_NTEMPL) io2d_chain_wire(s, a, r, c, side, b, templ[u]);
+    ok = u < IO2D_NTEMPL;
   }
-  if (ok)
+  if (ok) {
+    memcpy(keep, x->wsink, n * sizeof *keep); /* the real sinks */
     for (int k = 0; k < x->t; k++) {
       int r, c;
       inst_pe_rc(x, k, &r, &c);
-      io2d_fill(s, r, c);
+      io2d_fill(s, keep, r, c);
     }
-  else
+  } else
     memcpy(x->wsink, keep, n * sizeof *keep);
   free(keep);
   free(s->shift);
