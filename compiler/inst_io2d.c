@@ -34,6 +34,12 @@
  *     write.
  * When no chain fits: NOFIT naming the side, the column or row, and the
  * channels needed and available.
+ *  4. once all fit, every chain is wired again over the same bank and
+ *     hops with a port that moves by one per hop where the sinks are free
+ *     (io2d_reroute), and the free sinks of those PEs get the same shift
+ *     where no neighbour reads the port (io2d_fill): the wrappers of a
+ *     column half become equal, one WRAPPER packet (docs/instantiate.md,
+ *     "2-D regions").
  */
 #include <stdlib.h>
 #include <string.h>
