@@ -39,7 +39,8 @@
  * `word` (the instruction at the FU's pc, encoded as in the instruction
  * memory) and `val` (its operands a, b, c at bits 0, 32, 64: rd, the fd's
  * or FIFO's head, or the immediate, read before the cycle as the model
- * reads them) are the RTL FU's signals of the same names; they come from
+ * reads them; all 0 in a cycle in which the FU issues nothing) are the
+ * RTL FU's signals of the same names; they come from
  * the model's decoded program (model_impl.h) and the state before the
  * cycle.
  */
@@ -387,7 +388,11 @@ static void model_fst_fetch(model_fst *w, const model *m, int i) {
       const isa_insn *in = &fu->imem[v->pc[f]];
       isa_encode(in, &word);
       const isa_op_info *op = isa_op_get(in->op);
-      for (int k = 0; op && k < op->nsrc && k < 3; k++) a[k] = model_fst_src(v, in->src[k], in->imm);
+      /* operands only in a cycle in which the FU issues (its bit of
+       * dbg_issue_o, set by this cycle's events); else 0, as the RTL's */
+      const uint32_t *iss = w->nxt + w->var[p->dbg_issue].off;
+      int issued = (int)(iss[f / 32] >> (f % 32) & 1);
+      for (int k = 0; issued && op && k < op->nsrc && k < 3; k++) a[k] = model_fst_src(v, in->src[k], in->imm);
     }
     for (int k = 0; k < ISA_WORDS; k++) model_fst_put(w, p->fu_word[f], 32 * k, 32, word.w[k]);
     for (int k = 0; k < 3; k++) model_fst_put(w, p->fu_val[f], 32 * k, 32, a[k]);

@@ -206,6 +206,14 @@ done:
   return st;
 }
 
+/* Returns 1 when a does-not-fit message of instantiation is about control
+ * flow (branch levels, control signals, GC terms, program memory), which a
+ * higher II may relieve. */
+static int engine_control_nofit(const char *msg) {
+  return strstr(msg, "branch levels") || strstr(msg, "control signals") || strstr(msg, "instruction words") ||
+         strstr(msg, "global controller");
+}
+
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
                         const interp_array *ref, int rows, int cols, int dim, const inst_opts *io,
                         engine_config *c, char *msg, size_t msgsz) {
@@ -231,18 +239,42 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     snprintf(msg, msgsz, "cannot build the dependence graph");
     return ENGINE_ERR_INPUT;
   }
-  map_config m;
-  int st = c->axis == 2 ? map_build_2d(p, g, arch, dim, dim2, &m, msg, msgsz)
-                        : map_build(p, g, arch, dim, c->axis, &m, msg, msgsz);
-  if (st == MAP_OK) {
-    c->ii = m.ii;
-    c->resmii = m.resmii_all;
-    c->recmii = m.recmii;
-    st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
-  } else {
-    st = engine_status_of(st);
+  /* a mapping that does not instantiate for lack of control flow (branch
+   * levels, signals, program words) is tried again at II + 1, twice at
+   * most; one that still does not (or fails otherwise) again with the
+   * mapper's conservative rewrites (level 3, then 4: the mapping of
+   * before); the first attempt's message is kept (docs/symbolic.md) */
+  char first[512] = "";
+  int st = ENGINE_ERR_NOFIT;
+  for (int tries = 0, ii_min = 0, level = 0; tries < 5; tries++) {
+    map_config m;
+    int mapped = 0;
+    st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, &m, msg, msgsz);
+    if (st == MAP_OK) {
+      mapped = 1;
+      c->ii = m.ii;
+      c->ii_min = ii_min;
+      c->map_level = level;
+      c->resmii = m.resmii_all;
+      c->recmii = m.recmii;
+      st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
+      ii_min = m.ii + 1;
+    } else {
+      st = engine_status_of(st);
+    }
+    int used = m.no_cse;
+    map_config_free(&m);
+    if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
+    if (used >= 3) ii_min = 0, level = 4;
+    else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
+    if (!tries) snprintf(first, sizeof first, "%s", msg);
+    engine_config_free(c);
+    c->dim = dim;
+    c->dim2 = dim2;
+    c->axis = rows > 1 && cols > 1 ? 2 : rows > 1 ? 1 : 0;
+    c->fingerprint = arch_config_fingerprint(arch);
   }
-  map_config_free(&m);
+  if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
   rdg_free(g);
   return st;
 }

@@ -94,8 +94,7 @@ static int repro_sym(const char *dir, const ast_program *p, const arch_config *a
     return -1;
   }
   map_config m;
-  int st = c->axis == 2 ? map_build_2d(p, g, arch, c->dim, c->dim2, &m, msg, msgsz)
-                        : map_build(p, g, arch, c->dim, c->axis, &m, msg, msgsz);
+  int st = map_build_level(p, g, arch, c->dim, c->axis, c->dim2, c->ii_min, c->map_level, &m, msg, msgsz);
   char *text = NULL;
   size_t len = 0;
   int rc = -1;

@@ -131,10 +131,11 @@ module tcpa_fu #(
                  word[tcpa_isa_pkg::ISA_POS_SRCA +: 8]};
   assign src_o = issue ? opnd : 24'd0;
 
-  // operand values: the immediate here, registers from the PE
+  // operand values: the immediate here, registers from the PE; all 0 in a
+  // cycle without issue (docs/trace.md, FST signals)
   always_comb begin
     val = '0;
-    for (int unsigned k = 0; k < 3; k++) begin
+    for (int unsigned k = 0; k < 3 && issue; k++) begin
       if ({29'd0, opnd[k*8 + tcpa_isa_pkg::ISA_POS_OPND_CLS +: 3]} == tcpa_isa_pkg::CLS_IMM)
         val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
       else

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # bench_quality.sh: the mapping-quality table of `make bench`
 # (docs/symbolic.md). For every benchmark in regress/programs/ and every configuration
-# in configs/, `tcpa compile` (1xC region, dimension 0) gives ResMII (with
-# the operations per unit class), RecMII, the II reached and, when the II
+# in configs/, `tcpa compile` (1xC region, dimension 0) gives the lowered
+# equations and the ops per iteration they became (one op per variable and
+# operation, forwarding, copies: docs/symbolic.md), ResMII (with the
+# operations per unit class and, where ops of disjoint conditions share
+# them, the slots), RecMII, the II reached and, when the II
 # is above max(ResMII, RecMII), the reason the mapper printed after the II
 # ("(no reason printed)" when it printed none), and the registers used per
 # register class; `tcpa instantiate --listing` at a small representative
@@ -70,8 +73,8 @@ imem_words() {
 [ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
 echo "Mapping quality: tcpa compile (1xC, dimension 0) and tcpa instantiate --listing (1x2)"
 echo
-fmt="%-11s %-8s %-52s %-6s %-3s %-29s %s\n"
-printf "$fmt" program config "ResMII (ops / units)" RecMII II "registers used (rd fd id od)" \
+fmt="%-11s %-8s %-8s %-52s %-6s %-3s %-29s %s\n"
+printf "$fmt" program config "eqs->ops" "ResMII (ops / units)" RecMII II "registers used (rd fd id od)" \
   "program words per FU of a PE (of pe.imem)"
 mapped=0 atmii=0 nofit=0
 for f in regress/programs/*.pla; do
@@ -92,6 +95,7 @@ for f in regress/programs/*.pla; do
     ii=$(sed -n 's/.*RecMII [0-9]*, II \([0-9]*\).*/\1/p' <<<"$line")
     why=$(sed -n 's/.*RecMII [0-9]*, II [0-9]*: //p' <<<"$line")
     regs=$(grep '^registers:' <<<"$out" | sed -e 's/^registers: //' -e 's/;.*//' -e 's/,//g')
+    ops=$(sed -n 's/^operations: \([0-9]*\) lowered equations -> \([0-9]*\) ops.*/\1->\2/p' <<<"$out")
     resmii=${res%% *}
     mii=$(( resmii > rec ? resmii : rec ))
     mapped=$((mapped + 1)); [ "$ii" -eq "$mii" ] && atmii=$((atmii + 1))
@@ -104,7 +108,7 @@ for f in regress/programs/*.pla; do
       if [ $rc -eq 3 ]; then imem="does not fit: $(errmsg "$tmp/err")"
       else imem="error (exit $rc): $(errmsg "$tmp/err")"; fi
     fi
-    printf "$fmt" "$prog" "$cname" "$res" "$rec" "$ii" "$regs" "$imem"
+    printf "$fmt" "$prog" "$cname" "${ops:--}" "$res" "$rec" "$ii" "$regs" "$imem"
     if [ "$ii" -gt "$mii" ]; then
       printf "%-24s II %d > max(ResMII, RecMII) = %d: %s\n" "" "$ii" "$mii" "${why:-(no reason printed)}"
     fi

@@ -53,6 +53,8 @@ typedef struct {
   int axis;                 /* 0: 1xC region, 1: Rx1, 2: RxC */
   int dim2;                 /* 2-D: the columns' loop dimension; -1 in 1-D */
   int ii, resmii, recmii;
+  int ii_min;               /* the smallest II the mapping was asked for (0: none) */
+  int map_level;            /* the mapper's rewrite level it started from (map_build_level) */
   int64_t p;                /* tile size */
   int t;                    /* PEs used (<= the region's) */
   int npc;                  /* processor classes */

@@ -140,6 +140,8 @@ done
 # -- does not fit: exit 3 ---------------------------------------------------
 $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 2x2 >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "tiles two loop dimensions" "$tmp/err"; check "1-D program on a 2x2 region: exit 3" $?
+# (matmul N=2 M=3 K=4 needed 41 instruction words here before one op per
+# variable; it now runs on 1x1 of default.ini: tests/fit_default.sh)
 $TCPA run regress/programs/conv.pla --param CO=2 --param R=3 --param C=3 --param CI=1 --param KR=2 --param KC=2 \
   --engine model >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "does not fit: registers fd: needs 6, pe.fd = 4" "$tmp/err"

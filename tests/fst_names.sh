@@ -117,10 +117,10 @@ st=$?
 nm=$(wc -l <"$tmp/mvars") nr=$(wc -l <"$tmp/rvars")
 check "every signal of the model's FST ($nm) is in the RTL's ($nr) with the same name and width, no model-only names${extra:+ (not in the RTL: $extra)}" $st
 
-# one register by name: rd1 of PE (0,1) at its first write
+# one register by name: the first rd PE (0,1) writes, at that write
 t0=$(sed -n 's/^# fst t0=\([0-9]*\) .*/\1/p' "$tmp/r/rtl.trace" | head -1)
-read -r wc wv < <(awk '$2 == "wr" && $3 == "0,1" && $5 == "rd1" { print $1, $6; exit }' "$tmp/m/model.trace")
-name="TOP.tcpa_top.g_row[0].g_col[1].u_pe.u_regfile.rd_q[1]"
+read -r wc wr wv < <(awk '$2 == "wr" && $3 == "0,1" && $5 ~ /^rd[0-9]+$/ { print $1, substr($5, 3), $6; exit }' "$tmp/m/model.trace")
+name="TOP.tcpa_top.g_row[0].g_col[1].u_pe.u_regfile.rd_q[${wr:-0}]"
 cycles=$(awk '$2 == "done" { print $4 }' "$tmp/m/model.trace")
 sample "$tmp/m.vcd" 0 "${cycles:-0}" >"$tmp/m.s"
 sample "$tmp/r.vcd" "${t0:-0}" "${cycles:-0}" >"$tmp/r.s"
@@ -130,7 +130,7 @@ rv1=$(awk -v t="${wc:--1}" -v n="$name" '$1 == t && $2 == n { print $3 }' "$tmp/
 wb=$(bin "${wv:-0x0}")
 [ -n "${wv:-}" ] && [ -n "$t0" ] && [ -n "$mv1" ] && [ "$mv1" = "$rv1" ] && [ "$mv1" = "$wb" ]
 st=$?
-check "rd1 of PE (0,1) after cycle ${wc:-?} (its first write, ${wv:-?}): model.fst $mv1, rtl.fst (t0 ${t0:-?}) $rv1" $st
+check "rd${wr:-?} of PE (0,1) after cycle ${wc:-?} (its first write, ${wv:-?}): model.fst $mv1, rtl.fst (t0 ${t0:-?}) $rv1" $st
 
 lines=$(wc -l <"$tmp/m.s") nsig=$(awk '{ print $2 }' "$tmp/m.s" | sort -u | wc -l)
 diffs=$(diff "$tmp/m.s" "$tmp/r.s" | grep '^[<>]' | head -4 | tr '\n' ' ')

@@ -16,7 +16,7 @@
  * that the kernel of iteration J, which now runs in step s(J) + sigma,
  * reads the value meant for J. With sigma >= 2 the prolog is a loop on a
  * signal of its own (inst_prolog), whose sets are already over GC steps
- * (1 in steps 0..sigma-2, 0 in step sigma-1) and are not shifted.
+ * (1 in steps 0..sigma-2, 0 in every later step) and are not shifted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +131,13 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
   isl_set *ones = isl_set_copy(x->sig[s].ones);
   isl_set *care = isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros));
-  if (!(x->prolog_loop && s == x->prolog_sig)) {
+  if (x->prolog_loop && s == x->prolog_sig) {
+    /* the prolog signal is 0 in every step after the prolog, not only in
+     * its last: program generation shares kernel words with the loop's
+     * `nop ; br cP` word (inst_proggen.c), which must then fall through */
+    isl_set_free(care);
+    care = isl_set_copy(all);
+  } else {
     /* kernel signals are over iterations J, which run sigma steps late */
     ones = inst_succ(x, ones, x->sigma);
     care = inst_succ(x, care, x->sigma);
@@ -391,22 +397,36 @@ static int inst_side_of(char c) {
   return c == 'N' ? STREAM_SIDE_NORTH : c == 'E' ? STREAM_SIDE_EAST : c == 'S' ? STREAM_SIDE_SOUTH : STREAM_SIDE_WEST;
 }
 
+/* Returns the number of rows from r on (at least 1) whose wrappers equal
+ * row r's, PE by PE. */
+static int inst_wrapper_rows(const inst *x, int r, int nsink) {
+  size_t row = (size_t)x->tc * (size_t)nsink;
+  int r1 = r + 1;
+  while (r1 < x->tr && !memcmp(x->wsink + (size_t)r * row, x->wsink + (size_t)r1 * row, row * sizeof *x->wsink))
+    r1++;
+  return r1 - r;
+}
+
 /* Returns INST_OK after appending the WRAPPER packets of a 2-D region:
- * one per run of PEs of a row with identical sinks (x->wsink). */
+ * one per run of PEs of a row with identical sinks (x->wsink), over every
+ * following row equal to it (rows whose pass-through chains are alike,
+ * inst_io2d.c, take one packet). */
 static int inst_emit_wrappers_2d(inst *x, stream_writer *w, int nsink, char *msg, size_t msgsz) {
   size_t sz = (size_t)nsink * sizeof *x->wsink;
-  for (int r = 0; r < x->tr; r++)
+  for (int r = 0, nr; r < x->tr; r += nr) {
+    nr = inst_wrapper_rows(x, r, nsink);
     for (int c0 = 0; c0 < x->tc;) {
       const uint32_t *s0 = x->wsink + (size_t)(r * x->tc + c0) * (size_t)nsink;
       int c1 = c0 + 1;
       while (c1 < x->tc && !memcmp(s0, x->wsink + (size_t)(r * x->tc + c1) * (size_t)nsink, sz)) c1++;
-      stream_rect rc = {r, c0, 1, c1 - c0};
+      stream_rect rc = {r, c0, nr, c1 - c0};
       if (stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, rc, s0, (uint32_t)nsink)) {
         snprintf(msg, msgsz, "WRAPPER packet: %s", w->msg);
         return INST_ERR_NOFIT;
       }
       c0 = c1;
     }
+  }
   return INST_OK;
 }
 

@@ -11,7 +11,8 @@
  * leaf is either wholly present or wholly absent, so its kernel is read off
  * the leaves present: per slot one instruction (op, dest, od mask, sources),
  * `nop` where nothing issues. An instruction left without any destination
- * (its value is not needed in these iterations) and reading no id is dead:
+ * (its value is not needed in these iterations) and reading no id or fd
+ * (a read pops the FIFO head or advances the read pointer) is dead:
  * it becomes `nop`, which lets more kernels merge (inst_merge.c).
  */
 #include <stdlib.h>
@@ -25,8 +26,8 @@
  * flags (loop control uses control signals), so it may issue as `nop`. */
 static int inst_insn_dead(const isa_insn *in) {
   if (in->op == ISA_OP_NOP || in->dst.cls != ISA_CLS_NONE || in->odmask) return 0;
-  for (int i = 0; i < 3; i++)
-    if (in->src[i].cls == ISA_CLS_ID) return 0;
+  for (int i = 0; i < 3; i++) /* an fd read advances its read pointer (docs/timing.md 4) */
+    if (in->src[i].cls == ISA_CLS_ID || in->src[i].cls == ISA_CLS_FD) return 0;
   return 1;
 }
 

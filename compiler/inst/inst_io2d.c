@@ -34,6 +34,12 @@
  *     write.
  * When no chain fits: NOFIT naming the side, the column or row, and the
  * channels needed and available.
+ *  4. once all fit, every chain is wired again over the same bank and
+ *     hops with a port that moves by one per hop where the sinks are free
+ *     (io2d_reroute), and the free sinks of those PEs get the same shift
+ *     where no neighbour reads the port (io2d_fill): the wrappers of a
+ *     column half become equal, one WRAPPER packet (docs/instantiate.md,
+ *     "2-D regions").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +56,12 @@ typedef struct {
   uint64_t *bank;   /* [t * 4] banks taken per PE and side */
   uint32_t *chan;   /* [t * nsink] the sinks the channels take (after step 1) */
   int penalty;      /* extra hops a west or east chain counts (io2d_side_key) */
+  int *order, norder; /* the chains in placement order: a * t + k */
+  uint16_t *shift;    /* [t] the sides of shifting chains through a PE (io2d_chain_wire) */
 } io2d;
+
+/* Port templates of a chain (io2d_port). */
+enum { IO2D_STRAIGHT, IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_NTEMPL };
 
 /* Returns the side index of a route letter. */
 static int io2d_side(char c) {
@@ -184,13 +195,43 @@ static void io2d_step(const inst *x, int r, int c, int side, int h, int *pr, int
   *pc = side == IO_W ? h : side == IO_E ? x->arch.cols - 1 - h : c;
 }
 
-/* Returns 1 when a chain from border `side` to PE (r, c) can use port b
- * for access a: the border bank is free and so is every sink the chain
- * needs in every wrapper on the way (w: the sink tables to check). */
-static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int side, int b, int bank_too) {
+/* Returns the port of link h of a chain to bank b (link 0: the bank's,
+ * link h >= 1: between the PEs h - 1 and h hops from the border) with
+ * template t: IO2D_STRAIGHT b on every link; IO2D_SHIFT b - h (every PE
+ * on the way moves the value one port up toward the border, so the PE at
+ * the far end uses port b - hops, the same for every chain of a column
+ * whose banks follow the hops); IO2D_SHIFT_IN b on links 0 and 1, b + 1 -
+ * h further in (the border PE passes straight); IO2D_UP and IO2D_UP_IN
+ * the same moving down (b + h; b + h - 1), for banks that fall as the
+ * hops grow. */
+static int io2d_port(int b, int h, int t) {
+  switch (t) {
+  case IO2D_SHIFT: return b - h;
+  case IO2D_SHIFT_IN: return h ? b + 1 - h : b;
+  case IO2D_UP: return b + h;
+  case IO2D_UP_IN: return h ? b + h - 1 : b;
+  default: return b;
+  }
+}
+
+/* Returns 1 when every link of a chain of `hops` to bank b with template t
+ * has a port (0 .. ports - 1). */
+static int io2d_ports_ok(const inst *x, int b, int hops, int t) {
+  for (int h = 0; h <= hops; h++) {
+    int q = io2d_port(b, h, t);
+    if (q < 0 || q >= x->arch.ports) return 0;
+  }
+  return 1;
+}
+
+/* Returns 1 when a chain from border `side` to PE (r, c) can use bank b
+ * with template t for access a: the border bank is free (bank_too) and so
+ * is every sink the chain needs in every wrapper on the way (w: the sink
+ * tables to check). */
+static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int side, int b, int bank_too, int t) {
   inst *x = s->x;
   int out = x->m->access[a].is_out, far = io2d_opp(side), hops = io2d_hops(x, r, c, side);
-  if (hops < 0) return 0;
+  if (hops < 0 || !io2d_ports_ok(x, b, hops, t)) return 0;
   int br, bc;
   io2d_step(x, r, c, side, 0, &br, &bc);
   if (bank_too && !io2d_bank_free(s, br, bc, side, b)) return 0;
@@ -198,29 +239,47 @@ static int io2d_chain_fits(io2d *s, const uint32_t *w, int a, int r, int c, int 
     int pr, pc;
     io2d_step(x, r, c, side, h, &pr, &pc);
     const uint32_t *pw = w + (size_t)(pr * x->tc + pc) * s->nsink;
-    if (out ? pw[io2d_sink_port(x, side, b)] != 0 : h < hops && pw[io2d_sink_port(x, far, b)] != 0) return 0;
+    if (out ? pw[io2d_sink_port(x, side, io2d_port(b, h, t))] != 0
+            : h < hops && pw[io2d_sink_port(x, far, io2d_port(b, h + 1, t))] != 0)
+      return 0;
   }
   return 1;
 }
 
+/* Connects the sinks of the chain of access a from border `side` to PE
+ * (r, c) over bank b with template t; marks the PEs of a shifting chain in
+ * s->shift (bit 4 * kind + side; kind 0: an output's moving toward the
+ * border's higher ports, 1: an input's, 2 and 3: the same moving down). */
+static void io2d_chain_wire(io2d *s, int a, int r, int c, int side, int b, int t) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  int far = io2d_opp(side), hops = io2d_hops(x, r, c, side);
+  for (int h = 0; h <= hops; h++) {
+    int pr, pc, q = io2d_port(b, h, t);
+    io2d_step(x, r, c, side, h, &pr, &pc);
+    if (ac->is_out)
+      io2d_connect(s, pr, pc, io2d_sink_port(x, side, q),
+                   h == hops ? ac->reg.idx : io2d_src_port(x, far, io2d_port(b, h + 1, t)));
+    else if (h < hops)
+      io2d_connect(s, pr, pc, io2d_sink_port(x, far, io2d_port(b, h + 1, t)), io2d_src_port(x, side, q));
+    else
+      io2d_connect(s, pr, pc, ac->reg.idx, io2d_src_port(x, side, q));
+    if (t != IO2D_STRAIGHT && s->shift)
+      s->shift[pr * x->tc + pc] |=
+          (uint16_t)(1u << (side + 4 * ((ac->is_out ? 0 : 1) + (t == IO2D_UP || t == IO2D_UP_IN ? 2 : 0))));
+  }
+}
+
 /* Connects the chain of access a from border `side` to PE k = (r, c) over
- * port b. */
+ * port b (straight) and records it. */
 static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int side, int b) {
   inst *x = s->x;
   const map_access *ac = &x->m->access[a];
-  int far = io2d_opp(side), hops = io2d_hops(x, r, c, side), br, bc;
+  int hops = io2d_hops(x, r, c, side), br, bc;
   io2d_step(x, r, c, side, 0, &br, &bc);
   io2d_bank_take(s, br, bc, side, b);
-  for (int h = 0; h <= hops; h++) {
-    int pr, pc;
-    io2d_step(x, r, c, side, h, &pr, &pc);
-    if (ac->is_out)
-      io2d_connect(s, pr, pc, io2d_sink_port(x, side, b), h == hops ? ac->reg.idx : io2d_src_port(x, far, b));
-    else if (h < hops)
-      io2d_connect(s, pr, pc, io2d_sink_port(x, far, b), io2d_src_port(x, side, b));
-    else
-      io2d_connect(s, pr, pc, ac->reg.idx, io2d_src_port(x, side, b));
-  }
+  io2d_chain_wire(s, a, r, c, side, b, IO2D_STRAIGHT);
+  if (s->order) s->order[s->norder++] = a * x->t + k;
   inst_io *io = &x->io[a];
   io->pside[k] = side;
   io->pbank[k] = b;
@@ -235,7 +294,7 @@ static void io2d_chain_take(io2d *s, int a, int k, int r, int c, int side, int b
  * carry). */
 static int io2d_chain_avail(io2d *s, int a, int r, int c, int side) {
   int n = 0;
-  for (int b = 0; b < s->nb; b++) n += io2d_chain_fits(s, s->chan, a, r, c, side, b, 0);
+  for (int b = 0; b < s->nb; b++) n += io2d_chain_fits(s, s->chan, a, r, c, side, b, 0, IO2D_STRAIGHT);
   return n;
 }
 
@@ -285,7 +344,7 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   for (int i = 0; i < 4; i++) {
     int side = sides[order[i]];
     for (int b = 0; b < s->nb; b++)
-      if (io2d_chain_fits(s, x->wsink, a, r, c, side, b, 1)) {
+      if (io2d_chain_fits(s, x->wsink, a, r, c, side, b, 1, IO2D_STRAIGHT)) {
         io2d_chain_take(s, a, k, r, c, side, b);
         return INST_OK;
       }
@@ -346,12 +405,111 @@ void inst_io_reset(inst *x) {
   }
 }
 
+/* Connects the bank port of access a on border PE k, placed by
+ * io2d_direct. */
+static void io2d_direct_wire(io2d *s, int a, int k) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  int r, c, side = x->io[a].pside[k], b = x->io[a].pbank[k];
+  inst_pe_rc(x, k, &r, &c);
+  if (ac->is_out) io2d_connect(s, r, c, io2d_sink_port(x, side, b), ac->reg.idx);
+  else io2d_connect(s, r, c, ac->reg.idx, io2d_src_port(x, side, b));
+}
+
+/* Returns 1 when no sink of the PE next to (r, c) toward `side` reads its
+ * wrapper input (opposite side, q) in the sink tables w. */
+static int io2d_unread(const io2d *s, const uint32_t *w, int r, int c, int side, int q) {
+  const inst *x = s->x;
+  int nr = r + (side == IO_S) - (side == IO_N), nc = c + (side == IO_E) - (side == IO_W);
+  if (nr < 0 || nc < 0 || nr >= x->tr || nc >= x->tc) return 0;
+  const uint32_t *nw = w + (size_t)(nr * x->tc + nc) * (size_t)s->nsink;
+  uint32_t src = 1u + (uint32_t)io2d_src_port(x, io2d_opp(side), q);
+  for (int j = 0; j < s->nsink; j++)
+    if (nw[j] == src) return 0;
+  return 1;
+}
+
+/* Fills the free sinks of PE (r, c) on the sides its shifting chains take
+ * with the same shift (kind of io2d_chain_wire; an output's side S moving
+ * up: S port q from the far side's port q - 1; an input's: far port q - 1
+ * from S port q; moving down the same with q and q - 1 swapped), where the
+ * port leads to a neighbour in the region that reads it nowhere (real: the
+ * sinks before any fill): a token that takes a filled sink then only
+ * travels through other filled sinks and vanishes (timing.md 5 and 6: a
+ * wrapper input no sink reads drops it without a fault), never into a
+ * FIFO or a bank. Every PE of a column half then has the same sinks, so
+ * one WRAPPER packet configures them all. */
+static void io2d_fill(io2d *s, const uint32_t *real, int r, int c) {
+  inst *x = s->x;
+  unsigned m = s->shift[r * x->tc + c];
+  uint32_t *w = io2d_sinks(s, r, c);
+  for (int kind = 0; kind < 4; kind++)
+    for (int side = 0; side < 4; side++) {
+      if (!(m >> (4 * kind + side) & 1)) continue;
+      int far = io2d_opp(side), in = kind & 1, up = kind < 2;
+      for (int q = 1; q < x->arch.ports; q++) {
+        int hi = up ? q : q - 1, lo = up ? q - 1 : q; /* the port toward the border, the one inward */
+        int to = in ? far : side, from = in ? side : far;
+        int pto = in ? lo : hi, pfrom = in ? hi : lo;
+        int sk = io2d_sink_port(x, to, pto);
+        if (!w[sk] && io2d_unread(s, real, r, c, to, pto)) w[sk] = 1u + (uint32_t)io2d_src_port(x, from, pfrom);
+      }
+    }
+}
+
+/* Wires the placed chains again, each over the same bank and hops (so the
+ * AGs and timing stay), with the first template of IO2D_SHIFT,
+ * IO2D_SHIFT_IN, IO2D_STRAIGHT whose sinks are free, in placement order;
+ * then fills the shifting PEs (io2d_fill). A straight chain's port differs
+ * from row to row, a shifting chain's end port does not: with the fill,
+ * the wrappers of a column's rows become equal. Keeps the straight wiring
+ * when some chain fits no template. */
+static void io2d_reroute(io2d *s) {
+  inst *x = s->x;
+  size_t n = (size_t)x->t * (size_t)s->nsink;
+  uint32_t *keep = malloc(n * sizeof *keep);
+  s->shift = calloc((size_t)x->t, sizeof *s->shift);
+  if (!keep || !s->shift) {
+    free(keep);
+    free(s->shift);
+    s->shift = NULL;
+    return;
+  }
+  memcpy(keep, x->wsink, n * sizeof *keep);
+  memcpy(x->wsink, s->chan, n * sizeof *keep);
+  for (int a = 0; a < x->m->naccess; a++)
+    for (int k = 0; k < x->t; k++)
+      if (x->io[a].pside[k] >= 0 && x->io[a].hops[k] == 0) io2d_direct_wire(s, a, k);
+  int ok = 1;
+  static const int templ[IO2D_NTEMPL] = {IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_STRAIGHT};
+  for (int i = 0; i < s->norder && ok; i++) {
+    int a = s->order[i] / x->t, k = s->order[i] % x->t, r, c;
+    inst_pe_rc(x, k, &r, &c);
+    int side = x->io[a].pside[k], b = x->io[a].pbank[k], u = 0;
+    while (u < IO2D_NTEMPL && !io2d_chain_fits(s, x->wsink, a, r, c, side, b, 0, templ[u])) u++;
+    if (u < IO2D_NTEMPL) io2d_chain_wire(s, a, r, c, side, b, templ[u]);
+    ok = u < IO2D_NTEMPL;
+  }
+  if (ok) {
+    memcpy(keep, x->wsink, n * sizeof *keep); /* the real sinks */
+    for (int k = 0; k < x->t; k++) {
+      int r, c;
+      inst_pe_rc(x, k, &r, &c);
+      io2d_fill(s, keep, r, c);
+    }
+  } else
+    memcpy(x->wsink, keep, n * sizeof *keep);
+  free(keep);
+  free(s->shift);
+  s->shift = NULL;
+}
+
 /* Returns INST_OK after placing every access of every PE with chains
  * preferring sides by io2d_side_key with `penalty`; NOFIT with the
  * message when some chain does not fit. */
 static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
-            NULL, NULL, penalty};
+            NULL, NULL, penalty, NULL, 0, NULL};
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
@@ -359,6 +517,7 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   if (!st) st = io2d_channels(&s, msg, msgsz);
   if (!st && !(s.chan = malloc((size_t)x->t * (size_t)s.nsink * sizeof *s.chan))) st = INST_ERR_INTERNAL;
   if (!st) memcpy(s.chan, x->wsink, (size_t)x->t * (size_t)s.nsink * sizeof *s.chan);
+  if (!st && !(s.order = malloc((size_t)x->t * (size_t)x->m->naccess * sizeof *s.order))) st = INST_ERR_INTERNAL;
   /* border PEs first (their banks also start the chains), then inner PEs
    * nearest the border first */
   for (int a = 0; a < x->m->naccess && !st; a++)
@@ -397,8 +556,10 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
         x->io[a].bank = x->io[a].pbank[k];
       }
   }
+  if (!st) io2d_reroute(&s);
   free(s.bank);
   free(s.chan);
+  free(s.order);
   return st;
 }
 

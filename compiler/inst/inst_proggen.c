@@ -382,6 +382,36 @@ static int inst_word_classes(const isa_insn *out, int n, int *cls) {
   return 0;
 }
 
+/* Returns 0 after giving every word of g->out its class in cls
+ * (inst_word_classes; rep: scratch of n ints). After the prolog loop its
+ * signal cP is 0 (inst_gc_ones), so kernel code sees the loop's last word
+ * `nop ; br cP ? L0 : L<pi>` as `nop ; goto L<pi>`: the classes are those of
+ * the words with that one replaced, so that a kernel's `nop ; goto L<pi>`
+ * (a start kernel's last slot, as a nops prolog's last word is) is shared
+ * with it, as it would be with the nops. Kept only when every prolog word
+ * stays the first of its class (the loop's branch is never dropped); else
+ * the classes of the words as they are. -1 on memory failure. */
+static int inst_gen_classes(const inst_gen *g, int *cls, int *rep) {
+  int n = g->n, pw = inst_prolog_words(g->x);
+  if (!g->x->prolog_loop || pw >= n) return inst_word_classes(g->out, n, cls);
+  isa_insn *w = malloc((size_t)n * sizeof *w);
+  if (!w) return -1;
+  memcpy(w, g->out, (size_t)n * sizeof *w);
+  isa_insn *b = &w[pw - 1];
+  b->br = ISA_BR_NEXT;
+  b->nsel = 0;
+  memset(b->sel, 0, sizeof b->sel);
+  memset(b->target, 0, sizeof b->target);
+  int st = inst_word_classes(w, n, cls), own = 1;
+  free(w);
+  if (st) return st;
+  for (int i = 0; i < n; i++) rep[i] = -1;
+  for (int i = 0; i < n; i++)
+    if (rep[cls[i]] < 0) rep[cls[i]] = i;
+  for (int i = 0; i < pw; i++) own &= rep[cls[i]] == i;
+  return own ? 0 : inst_word_classes(g->out, n, cls);
+}
+
 /* Returns 0 after removing every word that behaves like an earlier one
  * (inst_word_classes): references go to the earlier word, a `next` that no
  * longer reaches its successor becomes a `goto` (and a `goto` to the word
@@ -405,7 +435,7 @@ static int inst_gen_dedupe(inst_gen *g) {
   if (n < 2 || g->out[n - 1].br == ISA_BR_NEXT) return 0;
   int *cls = malloc((size_t)n * sizeof *cls), *rep = malloc((size_t)n * sizeof *rep);
   int *np = malloc((size_t)n * sizeof *np);
-  if (!cls || !rep || !np || inst_word_classes(g->out, n, cls)) {
+  if (!cls || !rep || !np || inst_gen_classes(g, cls, rep)) {
     free(cls);
     free(rep);
     free(np);

@@ -35,7 +35,9 @@ static void compile_report(const char *path, const map_config *m) {
   int first = 1;
   for (int c = 0; c < ISA_FU_ANY; c++) {
     if (!m->nclass[c]) continue;
-    printf("%s%s: %d ops / %d units", first ? "" : ", ", isa_fu_name(c), m->nclass[c], m->units[c]);
+    printf("%s%s: %d ops", first ? "" : ", ", isa_fu_name(c), m->nclass[c]);
+    if (m->nslots[c] && m->nslots[c] < m->nclass[c]) printf(" in %d slots", m->nslots[c]); /* disjoint ones share */
+    printf(" / %d units", m->units[c]);
     first = 0;
   }
   printf("), RecMII %d, II %d%s%s\n", m->recmii, m->ii, m->ii_reason[0] ? ": " : "", m->ii_reason);
@@ -59,6 +61,11 @@ static void compile_report(const char *path, const map_config *m) {
   printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
          m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
          m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);
+  int ties = 0;
+  for (int e = 0; e < m->nedges; e++) ties += m->edges[e].kind == MAP_EDGE_TIE && m->edges[e].pos >= 0;
+  printf("operations: %d lowered equations -> %d ops per iteration\n", m->g ? rdg_count_ops(m->g) : -1, m->nops);
+  printf("copies: %d writer (a value needed in two registers in one iteration), %d reader, %d input; "
+         "%d forwarded operands\n", m->ncopies[2], m->ncopies[1], m->ncopies[0], ties);
 }
 
 /* Writes m to `out` through a temporary file; returns the exit status. */

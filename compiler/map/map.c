@@ -29,21 +29,87 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
+/* Returns MAP_OK after the steps (map_build, map_build_2d). */
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                         size_t msgsz);
+
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
-  return map_build_opts(p, g, arch, mapped, axis, -1, NULL, m, msg, msgsz);
+  return map_build_any(p, g, arch, mapped, axis, -1, 0, 0, NULL, m, msg, msgsz);
 }
 
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz) {
-  return map_build_opts(p, g, arch, rdim, 2, cdim, NULL, m, msg, msgsz);
+  return map_build_any(p, g, arch, rdim, 2, cdim, 0, 0, NULL, m, msg, msgsz);
 }
 
-/* Returns MAP_OK after the steps (map.h). */
 int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                    int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, mapped2, 0, 0, o, m, msg, msgsz);
+}
+
+int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                 int ii_min, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, 0, NULL, m, msg, msgsz);
+}
+
+int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                    int ii_min, int level, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, level, NULL, m, msg, msgsz);
+}
+
+static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                           int mapped2, int ii_min, int no_cse, const map_opts *o, map_config *m, char *msg,
+                           size_t msgsz);
+
+/* Returns map_build_steps' result, and when it does not fit, that of the
+ * next try with fewer rewrites (m->no_cse 1..4: no common subexpressions
+ * of different variables, whose op's value needs an fd or channel of its
+ * own; then outputs keep their `mov`, one od per producer otherwise; then
+ * no operand forwarding and no destinations per condition, the copies of
+ * before; then one op per equation and no shared slots, the mapping of
+ * before); when none fits, the last try's message. */
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                         size_t msgsz) {
+  int st = MAP_ERR_NOFIT;
+  for (int l = level; l <= 4 && st == MAP_ERR_NOFIT; l++) {
+    if (l > level) map_config_free(m);
+    st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, l, o, m, msg, msgsz);
+  }
+  return st;
+}
+
+/* Returns MAP_OK when every op's result lands by the last output event of
+ * its iteration (the latest output access offset), as the run pipeline's
+ * latency prediction assumes (engine_predict.c: results in flight after a
+ * halt land before the last bank event of the step); else NOFIT, which
+ * makes map_build_any try with fewer rewrites (an output `mov` at the end
+ * kept this true before output forwarding). Not checked at level 3 or
+ * without outputs. */
+static int map_build_lands(const map_config *m, char *msg, size_t msgsz) {
+  int last = -1;
+  for (int a = 0; a < m->naccess; a++)
+    if (m->access[a].is_out && m->access[a].offset > last) last = m->access[a].offset;
+  if (last < 0 || m->no_cse >= 3) return MAP_OK;
+  for (int o = 0; o < m->nops; o++)
+    if (m->ops[o].tau + m->ops[o].lat > last) {
+      snprintf(msg, msgsz, "schedule: op %d's result lands at offset %d, after the last output event (%d)", o,
+               m->ops[o].tau + m->ops[o].lat, last);
+      return MAP_ERR_NOFIT;
+    }
+  return MAP_OK;
+}
+
+/* Returns MAP_OK after the steps of section 5 in order (one try). */
+static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                           int mapped2, int ii_min, int no_cse, const map_opts *o, map_config *m, char *msg,
+                           size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
+  m->ii_min = ii_min;
+  m->no_cse = no_cse;
   msg[0] = 0;
   m->prog = p;
   m->g = g;
@@ -77,6 +143,7 @@ int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, 
   if ((st = map_regs(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_route_channels(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_access_build(m, msg, msgsz)) != MAP_OK) return st;
+  if ((st = map_build_lands(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_pst(m, msg, msgsz)) != MAP_OK) return st;
   if (!o || !o->no_tile1) map_sched_tile1(m);
   return MAP_OK;
@@ -94,6 +161,8 @@ void map_config_free(map_config *m) {
   for (int a = 0; m->array_name && a < m->narrays; a++) free(m->array_name[a]);
   free(m->array_name);
   for (int i = 0; i < m->nops; i++) map_dom_free(&m->ops[i].dom);
+  free(m->excl);
+  m->excl = NULL;
   free(m->ops);
   for (int i = 0; i < m->nedges; i++) {
     free(m->edges[i].index);

@@ -7,9 +7,12 @@
  *   map_tile.c   LSGP tiling (5.1): bounds lo/hi of every dimension, the
  *                mapped dimension tiled with symbolic size p over t PEs,
  *                edges split by processor displacement delta (Theta/Delta),
- *                copy operations where one instruction cannot serve all
- *                registers a value needs (one register destination per
- *                instruction, one reader cycle per fd);
+ *                one op per variable and operation, common
+ *                subexpressions, output and operand forwarding,
+ *                destinations per condition space, copy operations where
+ *                one instruction still cannot serve all registers a value
+ *                needs (one register destination per instruction, one
+ *                reader cycle per fd);
  *   map_sched.c  symbolic modulo scheduling (5.2): ResMII, RecMII, II,
  *                offsets tau, FUs, the linear schedule lambda = (lJ, lK);
  *   map_regs.c   register allocation (5.3): rd, fd (depth), id/od, I/O;
@@ -91,7 +94,13 @@ typedef struct {
   map_reg dst;   /* its register destination: rd, fd or none */
 } map_op;
 
-typedef enum { MAP_EDGE_DEP, MAP_EDGE_IN, MAP_EDGE_CONST, MAP_EDGE_OUT } map_edge_kind;
+/* MAP_EDGE_TIE: operand forwarding (map_tile.c). A tie from a `mov` M to
+ * a reader C (pos >= 0) says that C's operand pos reads M's source
+ * register (the PST copies M's source leaves over the tie's use) in the
+ * cycle M reads it: the two issue at one offset (a FIFO head read by both
+ * is popped once); the tie back from C to M (pos -1) keeps them together.
+ * Ties carry no register; only the schedule sees them (latency 0). */
+typedef enum { MAP_EDGE_DEP, MAP_EDGE_IN, MAP_EDGE_CONST, MAP_EDGE_OUT, MAP_EDGE_TIE } map_edge_kind;
 
 typedef struct {
   map_edge_kind kind;
@@ -185,7 +194,20 @@ typedef struct {
   int resmii[ISA_FU_ANY]; /* per FU class */
   int units[ISA_FU_ANY];
   int nclass[ISA_FU_ANY];
+  int nslots[ISA_FU_ANY];  /* per FU class: slots needed per iteration when ops of
+                              disjoint condition spaces share one (<= nclass) */
+  unsigned char *excl;     /* nops x nops: 1 when two ops' condition spaces are
+                              disjoint (they may share a slot); NULL: none */
   int resmii_all, recmii, ii;
+  int ii_min;              /* the smallest II asked for (map_build_ii), 0: none */
+  int ncopies[3];          /* movs the mapper added: input, reader and writer copies
+                              (a writer copy: a value needed in two registers in
+                              one iteration) */
+  int no_cse;              /* map_build's later tries (map_tile.c): 1: equal
+                              subexpressions of different variables stay apart;
+                              2: also outputs keep their `mov`; 3: also no operand
+                              forwarding and no destinations per condition; 4:
+                              also one op per equation and no shared slots */
   char ii_reason[256];
   int order[AST_MAX_DIMS];
   int lk_p;        /* kp: 1 when lambda^K has the pi*p*S_m term */
@@ -223,6 +245,23 @@ enum { MAP_OK = 0, MAP_ERR_INPUT = 2, MAP_ERR_NOFIT = 3, MAP_ERR_INTERNAL = 4 };
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz);
 
+/* Returns map_build's (map_build_2d's when axis is 2, mapped2 the columns'
+ * dimension) result with the II at least ii_min (0: the smallest II the
+ * schedule reaches). A higher II gives the kernels more slots for their
+ * branches (pe.branch_targets per slot) and fewer kernel classes: the run
+ * pipeline maps again with ii_min = II + 1 when instantiation runs out of
+ * control flow (docs/symbolic.md). */
+int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                 int ii_min, map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build_ii's result starting from rewrite level `level` (0:
+ * all rewrites; 3: no common subexpressions, output or operand forwarding
+ * or destinations per condition; 4: also one op per equation and no
+ * shared slots: the conservative mappings the run pipeline falls back to
+ * when a mapping does not instantiate). */
+int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                    int ii_min, int level, map_config *m, char *msg, size_t msgsz);
+
 /* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
  * the rows and `cdim` onto the columns (axis 2). */
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
@@ -238,6 +277,13 @@ typedef struct {
  * dimension mapped2 onto the columns) with options o (NULL: defaults). */
 int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                    int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz);
+
+/* Returns 1 when op v may issue on unit u at offset t: every other op on
+ * u in the same slot (t mod II) has a condition space disjoint from v's
+ * and the same stage (floor(t / II)), so that no kernel issues both
+ * (folding moves both by the same number of iterations). `on` (NULL: all)
+ * says which ops count as placed. */
+int map_sched_slot_free(const map_config *m, int v, int u, int64_t t, const unsigned char *on);
 
 /* Returns 1 when DEP edge e crosses PEs (a tile displacement is nonzero). */
 int map_edge_cross(const map_edge *e);

@@ -13,8 +13,12 @@
  *  - slot 4 (od): one leaf per output register the op writes: a channel's
  *    od over the producer iterations whose value crosses (edge.def), an
  *    output edge's od over the op's space;
+ *    an op writing several registers (destinations per condition space,
+ *    map_tile.c) writes each over the defs of the edges reading it;
  *  - slots 1..3 (sources A..C): one leaf per incoming edge at that
- *    operand: its register (rd, fd, id) or immediate over edge.use.
+ *    operand: its register (rd, fd, id) or immediate over edge.use; a tie
+ *    (operand forwarding) gives the tied mov's source leaves instead, each
+ *    over its use within the tie's use.
  * It also estimates what instantiation will need: program memory (a loop
  * body of II words plus a halt per FU, a lower bound) and control signals
  * (ceil(log2(distinct leaf conditions + 1)), a lower bound); both are
@@ -75,20 +79,19 @@ static int map_pst_distinct(const map_config *m) {
  * the fd edges leaving o), as it is read exactly in the readers' uses; a
  * write in any other iteration would shift every later read. One leaf per
  * distinct def jkspace, their ispaces united. Returns 0 or -1. */
-static int map_pst_fd_dest(map_config *m, int o) {
-  const map_op *op = &m->ops[o];
+static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
   int first = m->nleaves, st = 0;
   isl_ctx *ctx = isl_ctx_alloc();
   if (!ctx) return -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) || x->rreg.cls != MAP_REG_FD ||
-        x->rreg.idx != op->dst.idx)
+    if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) || x->rreg.cls != dst.cls ||
+        x->rreg.idx != dst.idx)
       continue;
     int l = first;
     while (l < m->nleaves && strcmp(m->leaves[l].dom.jkspace, x->def.jkspace)) l++;
     if (l == m->nleaves) {
-      st = map_pst_add(m, o, 0, op->dst, 0, &x->def);
+      st = map_pst_add(m, o, 0, dst, 0, &x->def);
       continue;
     }
     isl_set *u = isl_set_union(isl_set_read_from_str(ctx, m->leaves[l].dom.ispace),
@@ -105,6 +108,67 @@ static int map_pst_fd_dest(map_config *m, int o) {
   return st;
 }
 
+/* Adds the dest leaves of op o: an op writing one register writes an rd
+ * over its space, an fd over the defs of its fd edges; an op with several
+ * destinations (one per condition space, map_tile.c) writes each register
+ * over the defs of the edges reading it. Returns 0 or -1. */
+static int map_pst_dests(map_config *m, int o) {
+  map_reg regs[8];
+  int n = 0, st = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) ||
+        (x->rreg.cls != MAP_REG_FD && x->rreg.cls != MAP_REG_RD))
+      continue;
+    int seen = 0;
+    for (int i = 0; i < n && !seen; i++) seen = regs[i].cls == x->rreg.cls && regs[i].idx == x->rreg.idx;
+    if (!seen && n < 8) regs[n++] = x->rreg;
+  }
+  const map_op *op = &m->ops[o];
+  if (n <= 1) { /* one destination: as always */
+    if (op->dst.cls == MAP_REG_FD) return map_pst_fd_dest(m, o, op->dst);
+    if (op->dst.cls != MAP_REG_NONE) return map_pst_add(m, o, 0, op->dst, 0, &op->dom);
+    return 0;
+  }
+  for (int i = 0; i < n && !st; i++) st = map_pst_fd_dest(m, o, regs[i]);
+  return st;
+}
+
+/* Returns the intersection of two set texts of one space as a new string
+ * (NULL on error), *empty set when it is empty. */
+static char *map_pst_meet(isl_ctx *ctx, const char *a, const char *b, int *empty) {
+  isl_set *u = isl_set_intersect(isl_set_read_from_str(ctx, a), isl_set_read_from_str(ctx, b));
+  char *txt = NULL, *c;
+  if (!u) return NULL;
+  u = isl_set_coalesce(u);
+  *empty = isl_set_is_empty(u) == isl_bool_true;
+  txt = isl_set_to_str(u);
+  c = map_strdup(txt);
+  free(txt);
+  isl_set_free(u);
+  return c;
+}
+
+/* Adds the source leaves of reader o's operand carried by tie x from mov
+ * M = x->src: M's own source leaves (its pos-0 edges), each over its use
+ * within the tie's use. Returns 0 or -1. */
+static int map_pst_forward(map_config *m, int o, const map_edge *x) {
+  isl_ctx *ctx = isl_ctx_alloc();
+  int st = ctx ? 0 : -1;
+  for (int e = 0; e < m->nedges && !st; e++) {
+    const map_edge *y = &m->edges[e];
+    if (y->dst != x->src || y->pos != 0 || y->kind == MAP_EDGE_OUT || y->kind == MAP_EDGE_TIE) continue;
+    int e1 = 0, e2 = 0;
+    map_dom d = {map_pst_meet(ctx, y->use.ispace, x->use.ispace, &e1),
+                 map_pst_meet(ctx, y->use.jkspace, x->use.jkspace, &e2)};
+    if (!d.ispace || !d.jkspace) st = -1;
+    else if (!e1 && !e2) st = map_pst_add(m, o, 1 + x->pos, y->rreg, y->value, &d);
+    map_dom_free(&d);
+  }
+  isl_ctx_free(ctx);
+  return st;
+}
+
 int map_pst(map_config *m, char *msg, size_t msgsz) {
   int *order = malloc((size_t)m->nops * sizeof *order + 1);
   if (!order) goto oom;
@@ -112,15 +176,11 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
   for (int oi = 0; oi < m->nops; oi++) {
     int o = order[oi];
     const map_op *op = &m->ops[o];
-    if (op->dst.cls == MAP_REG_FD) {
-      if (map_pst_fd_dest(m, o)) goto oom;
-    } else if (op->dst.cls != MAP_REG_NONE && map_pst_add(m, o, 0, op->dst, 0, &op->dom)) {
-      goto oom;
-    }
+    if (map_pst_dests(m, o)) goto oom;
     for (int e = 0; e < m->nedges; e++) {
       const map_edge *x = &m->edges[e];
       if (x->src != o) continue;
-      if (x->kind == MAP_EDGE_OUT && map_pst_add(m, o, 4, x->wreg, 0, &op->dom)) goto oom;
+      if (x->kind == MAP_EDGE_OUT && map_pst_add(m, o, 4, x->wreg, 0, &x->use)) goto oom;
       if (x->kind == MAP_EDGE_DEP && map_edge_cross(x)) {
         int dup = 0; /* one od leaf per channel register and domain */
         for (int l = 0; l < m->nleaves; l++)
@@ -134,7 +194,11 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
       for (int e = 0; e < m->nedges; e++) {
         const map_edge *x = &m->edges[e];
         if (x->dst != o || x->pos != pos || x->kind == MAP_EDGE_OUT) continue;
-        if (map_pst_add(m, o, 1 + pos, x->rreg, x->value, &x->use)) goto oom;
+        if (x->kind == MAP_EDGE_TIE) {
+          if (map_pst_forward(m, o, x)) goto oom;
+        } else if (map_pst_add(m, o, 1 + pos, x->rreg, x->value, &x->use)) {
+          goto oom;
+        }
       }
   }
   free(order);

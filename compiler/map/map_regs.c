@@ -416,7 +416,7 @@ static int map_regs_fd(map_config *m, int e) {
 
 /* Returns 1 when edge x constrains the modulo schedule (intra-PE DEP). */
 static int map_regs_local(const map_edge *x) {
-  return x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && x->src >= 0 && x->dst >= 0;
+  return (x->kind == MAP_EDGE_DEP || x->kind == MAP_EDGE_TIE) && !map_edge_cross(x) && x->src >= 0 && x->dst >= 0;
 }
 
 /* Returns the pressure of the current schedule: (the largest number of rd
@@ -454,6 +454,7 @@ static long map_regs_pressure(const map_config *m, unsigned char *busy, int *loa
 static int map_regs_movable(const map_config *m, int v) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
+    if (x->kind == MAP_EDGE_TIE && (x->src == v || x->dst == v)) return 0; /* issues with its partner */
     if (x->kind == MAP_EDGE_DEP && map_edge_cross(x) && (x->src == v || x->dst == v)) return 0;
   }
   return 1;
@@ -479,10 +480,7 @@ static int map_regs_free_unit(const map_config *m, int v, int64_t t) {
   int nunits = isa_fu_count(&m->arch);
   for (int u = 0; u < nunits; u++) {
     if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls) continue;
-    int taken = 0;
-    for (int o = 0; o < m->nops && !taken; o++)
-      taken = o != v && m->ops[o].fu == u && m->ops[o].tau % m->ii == t % m->ii;
-    if (!taken) return u;
+    if (map_sched_slot_free(m, v, u, t, NULL)) return u;
   }
   return -1;
 }
@@ -532,7 +530,8 @@ static int map_regs_relieve(map_config *m) {
           int64_t lo, hi, lo2, hi2;
           map_regs_window(m, v, &lo, &hi);
           map_regs_window(m, w, &lo2, &hi2);
-          long c = na >= lo && na <= hi && nb >= lo2 && nb <= hi2 ? map_regs_pressure(m, busy, load) : cost;
+          int slots = map_sched_slot_free(m, v, a->fu, a->tau, NULL) && map_sched_slot_free(m, w, b->fu, b->tau, NULL);
+          long c = slots && na >= lo && na <= hi && nb >= lo2 && nb <= hi2 ? map_regs_pressure(m, busy, load) : cost;
           if (c < cost) {
             cost = c, better = 1;
             ta = a->tau, fa = a->fu, tb = b->tau, fb = b->fu;
@@ -561,7 +560,7 @@ static int map_regs_assign(map_config *m) {
   for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
-    if (x->group >= 0 || map_regs_is_rd_edge(x)) continue;
+    if (x->group >= 0 || map_regs_is_rd_edge(x) || x->kind == MAP_EDGE_TIE) continue;
     if (x->kind == MAP_EDGE_CONST) {
       x->rreg.cls = MAP_REG_IMM;
       continue;

@@ -5,10 +5,14 @@
  *    dependence stays lexicographically positive in that order (then
  *    lambda^K is affine in p); otherwise the program order, innermost
  *    (last) dimension fastest, which the language guarantees positive.
- * 2. ResMII = max over FU classes of ceil(ops of the class / units);
+ * 2. ResMII = max over FU classes of ceil(slots of the class / units),
+ *    slots the fewest groups of its ops with pairwise disjoint condition
+ *    spaces (ops of one group may share a unit's slot when they are in the
+ *    same stage: map_sched_slot_free); a piecewise program gets II >= 2;
  *    RecMII = the smallest II with no positive cycle in the graph of
  *    intra-PE edges weighted lat - II * dist, dist = the smallest sequence
- *    distance s(d) over all valid extents (map_seq_dist_lb).
+ *    distance s(d) over all valid extents (map_seq_dist_lb); tie edges
+ *    (operand forwarding) weigh 0 both ways, so tied ops share an offset.
  * 3. Iterative modulo scheduling (Rau) with a resource reservation table
  *    per FU unit and a budget, then a bounded depth-first search over the
  *    slots [est, est + II) when IMS gives up; II grows only when neither
@@ -35,6 +39,7 @@
 
 #include <isl/aff.h>
 #include <isl/ctx.h>
+#include <isl/options.h>
 #include <isl/set.h>
 #include <isl/val.h>
 
@@ -93,6 +98,7 @@ int64_t map_lambda_k2(const map_config *m, const int64_t *E) {
 int map_edge_cross(const map_edge *e) { return e->theta != 0 || e->theta2 != 0; }
 
 int map_edge_latency(const map_config *m, const map_edge *e) {
+  if (e->kind == MAP_EDGE_TIE) return 0; /* issued in one cycle */
   int l = m->ops[e->src].lat;
   int hops = (e->theta != 0) + (e->theta2 != 0);
   return hops ? l + 1 + hops : l; /* od write, hops, FIFO push (timing.md 5) */
@@ -126,7 +132,7 @@ static void map_sched_choose_order(map_config *m) {
 
 /* Returns 1 when edge e constrains the modulo schedule (intra-PE DEP). */
 static int map_sched_local(const map_edge *e) {
-  return e->kind == MAP_EDGE_DEP && !map_edge_cross(e) && e->src >= 0 && e->dst >= 0;
+  return (e->kind == MAP_EDGE_DEP || e->kind == MAP_EDGE_TIE) && !map_edge_cross(e) && e->src >= 0 && e->dst >= 0;
 }
 
 /* Returns 1 when the graph has a cycle of positive weight lat - ii*dist. */
@@ -168,17 +174,36 @@ static int map_sched_recmii(const map_config *m) {
   return bound;
 }
 
+/* Returns floor(t / ii): the stage of offset t. */
+static int64_t map_sched_stage(int64_t t, int ii) { return t >= 0 ? t / ii : -((-t + ii - 1) / ii); }
+
+/* Returns 1 when op v at offset tv and op o at offset to may share a slot
+ * of one unit: their condition spaces are disjoint and they are in the
+ * same stage. */
+static int map_sched_pair_ok(const map_config *m, int v, int o, int64_t tv, int64_t to) {
+  return m->excl && m->excl[v * m->nops + o] && map_sched_stage(tv, m->ii) == map_sched_stage(to, m->ii);
+}
+
+int map_sched_slot_free(const map_config *m, int v, int u, int64_t t, const unsigned char *on) {
+  int ii = m->ii;
+  for (int o = 0; o < m->nops; o++) {
+    if (o == v || (on && !on[o]) || m->ops[o].fu != u || ((m->ops[o].tau - t) % ii + ii) % ii) continue;
+    if (!map_sched_pair_ok(m, v, o, t, m->ops[o].tau)) return 0;
+  }
+  return 1;
+}
+
 /* Iterative modulo scheduling at `ii`; returns 1 and sets tau/fu on
- * success, 0 when the budget runs out. */
+ * success, 0 when the budget runs out. A slot holds one op, or several
+ * of disjoint condition spaces and one stage (map_sched_slot_free). */
 static int map_sched_ims(map_config *m, int ii) {
   int n = m->nops, ok = 0;
-  int *sched = calloc((size_t)n, sizeof *sched);
-  int64_t *height = calloc((size_t)n, sizeof *height);
+  m->ii = ii;
+  unsigned char *sched = calloc((size_t)n + 1, 1);
+  int64_t *height = calloc((size_t)n + 1, sizeof *height);
   int nunits = isa_fu_count(&m->arch);
-  int *rrt = malloc((size_t)(nunits * ii + 1) * sizeof *rrt); /* op or -1 */
   int *last = malloc((size_t)(n + 1) * sizeof *last);
-  if (!sched || !height || !rrt || !last) goto done;
-  for (int i = 0; i < nunits * ii; i++) rrt[i] = -1;
+  if (!sched || !height || !last) goto done;
   for (int i = 0; i < n; i++) last[i] = -1;
   /* heights: longest weighted path to any sink (no positive cycle) */
   for (int it = 0; it < n + 1; it++)
@@ -205,20 +230,23 @@ static int map_sched_ims(map_config *m, int ii) {
     int t_found = -1, u_found = -1;
     for (int64_t t = est; t < est + ii && t_found < 0; t++)
       for (int u = 0; u < nunits; u++)
-        if (isa_fu_class_of(&m->arch, u) == m->ops[v].cls && rrt[u * ii + t % ii] < 0) {
+        if (isa_fu_class_of(&m->arch, u) == m->ops[v].cls && map_sched_slot_free(m, v, u, t, sched)) {
           t_found = (int)t;
           u_found = u;
           break;
         }
-    if (t_found < 0) { /* evict the occupant of the first unit at est */
+    if (t_found < 0) { /* evict the occupants of the first unit at est that clash with v */
       t_found = (int)est;
       for (int u = 0; u < nunits; u++)
         if (isa_fu_class_of(&m->arch, u) == m->ops[v].cls) { u_found = u; break; }
       if (u_found < 0) goto done;
-      int o = rrt[u_found * ii + t_found % ii];
-      if (o >= 0) sched[o] = 0;
+      m->ops[v].tau = t_found;
+      for (int o = 0; o < n; o++) {
+        if (!sched[o] || o == v || m->ops[o].fu != u_found) continue;
+        if (((m->ops[o].tau - t_found) % ii + ii) % ii) continue;
+        if (!map_sched_pair_ok(m, v, o, t_found, m->ops[o].tau)) sched[o] = 0;
+      }
     }
-    rrt[u_found * ii + t_found % ii] = v;
     m->ops[v].tau = t_found;
     m->ops[v].fu = u_found;
     sched[v] = 1;
@@ -233,24 +261,20 @@ static int map_sched_ims(map_config *m, int ii) {
         int w = a == v ? b : a;
         if (w == v) continue;
         sched[w] = 0;
-        for (int i = 0; i < nunits * ii; i++)
-          if (rrt[i] == w) rrt[i] = -1;
       }
     }
-    for (int i = 0; i < nunits * ii; i++)
-      if (rrt[i] >= 0 && !sched[rrt[i]]) rrt[i] = -1;
   }
 done:
   free(sched);
   free(height);
-  free(rrt);
   free(last);
   return ok;
 }
 
 typedef struct {
   map_config *m;
-  int ii, nunits, *rrt, *order, *placed;
+  int ii, nunits, *order;
+  unsigned char *placed;
   long nodes;
 } map_sched_dfs;
 
@@ -270,7 +294,7 @@ static int map_sched_dfs_place(map_sched_dfs *s, int i) {
   }
   for (int64_t t = est; t < est + s->ii; t++)
     for (int u = 0; u < s->nunits; u++) {
-      if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls || s->rrt[u * s->ii + t % s->ii] >= 0) continue;
+      if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls || !map_sched_slot_free(m, v, u, t, s->placed)) continue;
       int ok = 1; /* edges to already placed successors */
       for (int e = 0; e < m->nedges && ok; e++) {
         const map_edge *x = &m->edges[e];
@@ -281,10 +305,8 @@ static int map_sched_dfs_place(map_sched_dfs *s, int i) {
       m->ops[v].tau = (int)t;
       m->ops[v].fu = u;
       s->placed[v] = 1;
-      s->rrt[u * s->ii + t % s->ii] = v;
       if (map_sched_dfs_place(s, i + 1)) return 1;
       s->placed[v] = 0;
-      s->rrt[u * s->ii + t % s->ii] = -1;
       break; /* units of a class are interchangeable: try the next slot */
     }
   return 0;
@@ -294,12 +316,11 @@ static int map_sched_dfs_place(map_sched_dfs *s, int i) {
  * sets tau/fu on success. */
 static int map_sched_exhaustive(map_config *m, int ii) {
   map_sched_dfs s = {.m = m, .ii = ii, .nunits = isa_fu_count(&m->arch)};
+  m->ii = ii;
   int ok = 0;
-  s.rrt = malloc((size_t)(s.nunits * ii + 1) * sizeof *s.rrt);
   s.order = malloc((size_t)(m->nops + 1) * sizeof *s.order);
   s.placed = calloc((size_t)m->nops + 1, sizeof *s.placed);
-  if (s.rrt && s.order && s.placed) {
-    for (int i = 0; i < s.nunits * ii; i++) s.rrt[i] = -1;
+  if (s.order && s.placed) {
     /* topological order of the d = 0 edges (by repeated relaxation) */
     int n = 0;
     while (n < m->nops) {
@@ -308,7 +329,8 @@ static int map_sched_exhaustive(map_config *m, int ii) {
         int ready = !s.placed[v];
         for (int e = 0; e < m->nedges && ready; e++) {
           const map_edge *x = &m->edges[e];
-          if (map_sched_local(x) && x->dst == v && !s.placed[x->src] && map_seq_dist_lb(m, x) == 0 && x->src != v)
+          if (map_sched_local(x) && x->dst == v && !s.placed[x->src] && map_seq_dist_lb(m, x) == 0 && x->src != v &&
+              !(x->kind == MAP_EDGE_TIE && x->pos < 0)) /* a tie back closes a cycle */
             ready = 0;
         }
         if (ready) { s.order[n++] = v; s.placed[v] = 1; progress = 1; }
@@ -318,7 +340,6 @@ static int map_sched_exhaustive(map_config *m, int ii) {
     memset(s.placed, 0, (size_t)m->nops * sizeof *s.placed);
     if (n == m->nops) ok = map_sched_dfs_place(&s, 0);
   }
-  free(s.rrt);
   free(s.order);
   free(s.placed);
   return ok;
@@ -500,10 +521,78 @@ int map_sched_tile1(map_config *m) {
   return 1;
 }
 
+/* Fills m->excl: 1 for two ops of one FU class whose condition spaces
+ * (ispace) isl proves disjoint. Returns 0, or -1 when memory runs out. */
+static int map_sched_excl(map_config *m) {
+  free(m->excl);
+  m->excl = calloc((size_t)m->nops * (size_t)m->nops + 1, 1);
+  if (!m->excl) return -1;
+  if ((getenv("TCPA_MAP_SHARE") && !strcmp(getenv("TCPA_MAP_SHARE"), "0")) || m->no_cse >= 4) return 0;
+  isl_ctx *ctx = isl_ctx_alloc();
+  if (!ctx) return -1;
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  for (int a = 0; a < m->nops; a++)
+    for (int b = a + 1; b < m->nops; b++) {
+      if (m->ops[a].cls != m->ops[b].cls) continue;
+      isl_set *x = isl_set_read_from_str(ctx, m->ops[a].dom.ispace);
+      isl_set *y = isl_set_read_from_str(ctx, m->ops[b].dom.ispace);
+      isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
+      isl_set_free(x);
+      isl_set_free(y);
+      m->excl[a * m->nops + b] = m->excl[b * m->nops + a] = d == isl_bool_true;
+    }
+  isl_ctx_free(ctx);
+  return 0;
+}
+
+/* Returns 1 when the ops list[0..n) can be coloured with k colours, no
+ * two of one colour overlapping (backtracking from list[i]; a colour not
+ * used yet is tried once, colours being interchangeable). */
+static int map_sched_colour_k(const map_config *m, const int *list, int n, int k, int *col, int i, long *budget) {
+  if (i == n) return 1;
+  if (--*budget < 0) return 0;
+  int top = -1;
+  for (int j = 0; j < i; j++)
+    if (col[j] > top) top = col[j];
+  for (int c = 0; c < k && c <= top + 1; c++) {
+    int ok = 1;
+    for (int j = 0; j < i && ok; j++) ok = col[j] != c || m->excl[list[i] * m->nops + list[j]];
+    if (!ok) continue;
+    col[i] = c;
+    if (map_sched_colour_k(m, list, n, k, col, i + 1, budget)) return 1;
+  }
+  col[i] = -1;
+  return 0;
+}
+
+/* Returns the slots one iteration needs for the ops of class c: the
+ * fewest groups of ops with pairwise disjoint condition spaces (what the
+ * busiest kernel class issues; the number of ops when the search budget
+ * runs out). */
+static int map_sched_class_slots(const map_config *m, int c) {
+  int n = 0, *list = malloc((size_t)m->nops * sizeof *list + 1), *col = malloc((size_t)m->nops * sizeof *col + 1);
+  if (!list || !col) {
+    free(list);
+    free(col);
+    return m->nclass[c];
+  }
+  for (int i = 0; i < m->nops; i++)
+    if (m->ops[i].cls == (isa_fu_class)c) list[n++] = i;
+  int k = n;
+  for (int t = 1; t < n && m->excl; t++) {
+    long budget = 100000;
+    if (map_sched_colour_k(m, list, n, t, col, 0, &budget)) { k = t; break; }
+  }
+  free(list);
+  free(col);
+  return k;
+}
+
 /* Returns MAP_OK when every op's FU class has units; else NOFIT. */
 static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
   int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div};
   memset(m->nclass, 0, sizeof m->nclass);
+  memset(m->nslots, 0, sizeof m->nslots);
   for (int i = 0; i < m->nops; i++) m->nclass[m->ops[i].cls]++;
   m->resmii_all = 1;
   for (int c = 0; c < ISA_FU_ANY; c++) {
@@ -521,7 +610,8 @@ static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
                v >= 0 ? ast_op_name(m->g->nodes[v].op) : "?", key);
       return MAP_ERR_NOFIT;
     }
-    m->resmii[c] = (m->nclass[c] + units[c] - 1) / units[c];
+    m->nslots[c] = map_sched_class_slots(m, c);
+    m->resmii[c] = (m->nslots[c] + units[c] - 1) / units[c];
     if (m->resmii[c] > m->resmii_all) m->resmii_all = m->resmii[c];
   }
   return MAP_OK;
@@ -551,10 +641,7 @@ static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
   int nunits = isa_fu_count(&m->arch);
   for (int u = 0; u < nunits; u++) {
     if (isa_fu_class_of(&m->arch, u) != m->ops[v].cls) continue;
-    int busy = 0;
-    for (int o = 0; o < m->nops && !busy; o++)
-      busy = o != v && m->ops[o].fu == u && ((m->ops[o].tau - t) % ii + ii) % ii == 0;
-    if (!busy) {
+    if (map_sched_slot_free(m, v, u, t, NULL)) {
       *unit = u;
       return 1;
     }
@@ -593,25 +680,53 @@ static void map_sched_align(map_config *m) {
   }
 }
 
+/* Returns 1 when the ops or their operands have more than one condition
+ * space: the kernels then differ, and a kernel of II 1 has one slot, one
+ * branch of pe.branch_targets targets, to choose the next (a .sym must
+ * instantiate for every region: at II 1 piecewise programs often need
+ * more; the run pipeline may still raise II further, engine_config.c). */
+static int map_sched_conditional(const map_config *m) {
+  const char *first = m->nops ? m->ops[0].dom.ispace : NULL;
+  for (int o = 0; o < m->nops; o++)
+    if (strcmp(m->ops[o].dom.ispace, first)) return 1;
+  for (int e = 0; e < m->nedges; e++)
+    if (m->edges[e].kind != MAP_EDGE_OUT && strcmp(m->edges[e].use.ispace, first)) return 1;
+  return 0;
+}
+
 int map_sched(map_config *m, char *msg, size_t msgsz) {
   int st;
   map_sched_choose_order(m);
+  if (map_sched_excl(m)) {
+    snprintf(msg, msgsz, "out of memory");
+    return MAP_ERR_INTERNAL;
+  }
   if ((st = map_sched_resmii(m, msg, msgsz)) != MAP_OK) return st;
   m->recmii = map_sched_recmii(m);
   int mii = m->resmii_all > m->recmii ? m->resmii_all : m->recmii;
-  int limit = mii + m->nops * 4 + 16;
+  int start = m->ii_min > mii ? m->ii_min : mii;
+  int floor2 = start < 2 && map_sched_conditional(m);
+  if (floor2) start = 2;
+  int limit = start + m->nops * 4 + 16;
   m->ii_reason[0] = 0;
-  for (int ii = mii; ii <= limit; ii++) {
+  for (int ii = start; ii <= limit; ii++) {
     if (ii > m->arch.imem) break;
     if (map_sched_ims(m, ii) || map_sched_exhaustive(m, ii)) {
       m->ii = ii;
-      if (ii > mii)
+      if (ii > start)
         snprintf(m->ii_reason, sizeof m->ii_reason,
-                 "no modulo schedule found at II %d..%d within the search budget", mii, ii - 1);
+                 "no modulo schedule found at II %d..%d within the search budget", start, ii - 1);
+      else if (ii > mii && floor2)
+        snprintf(m->ii_reason, sizeof m->ii_reason,
+                 "piecewise program: at II 1 a kernel has one slot, one branch of pe.branch_targets "
+                 "targets, to select the next");
+      else if (ii > mii)
+        snprintf(m->ii_reason, sizeof m->ii_reason,
+                 "II %d asked for (more slots per kernel for its branches; II %d did not instantiate)", ii, ii - 1);
       map_sched_align(m);
       return map_sched_lambda_k_any(m, msg, msgsz);
     }
   }
-  snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", mii, limit);
+  snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", start, limit);
   return MAP_ERR_NOFIT;
 }

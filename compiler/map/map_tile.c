@@ -13,6 +13,17 @@
  * with both nonzero a diagonal displacement. Each split edge records the iterations in which it carries a
  * value (use: at the consumer; def: at the producer) as a map_dom.
  *
+ * Ops follow the paper's PST (5.5): the equations defining one variable
+ * with one operation are one op (its operands chosen per condition space by
+ * the PST leaves), equal operations on equal operands of different
+ * variables in disjoint spaces are one op (common subexpressions), and the
+ * IN edges of one operand reading one element are joined. An output `mov`
+ * is dropped, its producers writing the output's od (output forwarding);
+ * the d = 0 readers of a program `mov` whose value also has another use
+ * read the mov's source in its cycle (operand forwarding: tie edges); a
+ * producer writes each register itself over the iterations that read it
+ * where those are disjoint (destinations per condition space).
+ *
  * Then three rewrites keep every value within what one instruction can do:
  *  - input copy: when the accesses exceed the banks or the inputs the ids,
  *    an input element read by several operations in the same iterations is
@@ -23,7 +34,8 @@
  *    by several operations is read once by an added `mov` into an rd;
  *  - writer copy: an instruction has one register destination, so a value
  *    needed both in an rd (same iteration) and in an fd (later iteration),
- *    or in two fds, is copied by an added `mov` for each extra fd.
+ *    or in two fds, in the same iteration is copied by an added `mov` per
+ *    fd (docs/symbolic.md).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -112,6 +124,15 @@ static int map_tile_str_empty(isl_ctx *ctx, const char *s) {
   int e = set ? isl_set_is_empty(set) : -1;
   isl_set_free(set);
   return e;
+}
+
+/* Returns 1 when isl proves the sets of two texts (same space) disjoint. */
+static int map_tile_str_disjoint(isl_ctx *ctx, const char *a, const char *b) {
+  isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
+  isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
+  isl_set_free(x);
+  isl_set_free(y);
+  return d == isl_bool_true;
 }
 
 /* Returns the union of two set texts (same space) as a new string. */
@@ -436,6 +457,38 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Joins the IN edges of one operand of one op that read the same element
+ * (the cases of an op made of several equations: one access, one id):
+ * their use spaces are united. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    map_edge *x = &m->edges[e];
+    int into = -1;
+    for (int f = 0; f < n && into < 0 && x->kind == MAP_EDGE_IN; f++) {
+      const map_edge *y = &m->edges[f];
+      if (map_tile_same_input(x, y) && x->dst == y->dst && x->pos == y->pos) into = f;
+    }
+    if (into < 0) {
+      m->edges[n++] = *x;
+      continue;
+    }
+    map_edge *y = &m->edges[into];
+    char *u = map_tile_str_union(ctx, y->use.ispace, x->use.ispace);
+    if (!u) return MAP_ERR_INTERNAL;
+    free(y->use.ispace);
+    y->use.ispace = u;
+    free(y->def.ispace);
+    y->def.ispace = map_strdup(u);
+    free(x->index);
+    map_dom_free(&x->use);
+    map_dom_free(&x->def);
+    if (!y->def.ispace) return MAP_ERR_INTERNAL;
+  }
+  m->nedges = n;
+  return MAP_OK;
+}
+
 /* Reader copies: for every fd value read by more than one (op, pos), adds
  * a mov that reads it once and feeds the readers through an rd. Returns
  * MAP_OK or an error. */
@@ -488,6 +541,46 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Returns 1 when op o's edges selected by `pick` (0: rd uses, d = 0; 1:
+ * the fd edges of dependence d; 2: the fd edges of any other dependence)
+ * have defs (producer iterations) that may meet the defs of the fd edges
+ * of d: 0 when isl proves every pair disjoint (ispace or jkspace). */
+static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const int64_t *d) {
+  for (int a = 0; a < m->nedges; a++) {
+    const map_edge *x = &m->edges[a];
+    if (x->src != o || !map_tile_is_fd_edge(x) || memcmp(x->d, d, sizeof x->d)) continue;
+    for (int b = 0; b < m->nedges; b++) {
+      const map_edge *y = &m->edges[b];
+      if (y->src != o || y->kind != MAP_EDGE_DEP || map_edge_cross(y) || !memcmp(y->d, d, sizeof y->d)) continue;
+      isl_set *p = isl_set_read_from_str(ctx, x->def.ispace), *q = isl_set_read_from_str(ctx, y->def.ispace);
+      isl_bool di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
+      isl_set_free(p);
+      isl_set_free(q);
+      if (di == isl_bool_true) continue;
+      p = isl_set_read_from_str(ctx, x->def.jkspace);
+      q = isl_set_read_from_str(ctx, y->def.jkspace);
+      di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
+      isl_set_free(p);
+      isl_set_free(q);
+      if (di != isl_bool_true) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Destinations per condition space: returns 1 when every producer of
+ * value val writes its fd group of dependence d in iterations where it
+ * writes no other register (its rd uses and other fd groups have disjoint
+ * defs), so that it writes that fd itself (a dest leaf per condition,
+ * map_pst.c) and needs no copy. Off with TCPA_MAP_DESTS=0. */
+static int map_tile_dest_by_cond(const map_config *m, isl_ctx *ctx, int val, const int64_t *d) {
+  const char *env = getenv("TCPA_MAP_DESTS");
+  if ((env && !strcmp(env, "0")) || m->no_cse >= 3) return 0;
+  for (int o = 0; o < m->nops; o++)
+    if (m->ops[o].var == val && map_tile_defs_meet(m, ctx, o, d)) return 0;
+  return 1;
+}
+
 /* Writer copies: a value with an rd use and fd uses, or several fd
  * distances, keeps one register destination on its producers; every other
  * fd group is fed by an added mov. Returns MAP_OK or an error. */
@@ -507,7 +600,13 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
         if (!memcmp(gd[g], x->d, sizeof x->d)) found = 1;
       if (!found && ngroups < 16) memcpy(gd[ngroups++], x->d, sizeof x->d);
     }
-    int keep = has_rd ? 0 : 1; /* fd groups the producer writes itself */
+    /* fd groups the producers write themselves: each one whose defs meet
+     * no other destination's (destinations per condition space); when
+     * some group still needs a copy, the copy reads an rd the producers
+     * write in all their iterations, so then every group is copied */
+    int need = 0;
+    for (int g = 0; g < ngroups; g++) need |= !map_tile_dest_by_cond(m, ctx, val, gd[g]);
+    int keep = !need ? ngroups : has_rd ? 0 : ngroups == 1 ? 1 : 0;
     for (int g = keep; g < ngroups; g++) {
       /* the producers of val: every op defining it */
       int prod[64], nprod = 0;
@@ -548,6 +647,191 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Returns 1 when op M is a `mov` of the program (not one the mapper
+ * added) whose value has a d = 0 reader besides a loop-carried, channel
+ * or output use: the value would need two destinations in one iteration. */
+static int map_tile_fwd_candidate(const map_config *m, int o) {
+  const map_op *op = &m->ops[o];
+  if (op->rdg_node < 0 || op->op != ISA_OP_MOV || op->nargs != 1) return 0;
+  int rd = 0, other = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->dst == o && x->kind == MAP_EDGE_TIE && x->pos >= 0) return 0; /* no chains of forwarding */
+    if (x->src != o) continue;
+    if (x->kind == MAP_EDGE_OUT || (x->kind == MAP_EDGE_DEP && (map_edge_cross(x) || map_tile_is_fd_edge(x))))
+      other = 1;
+    else if (x->kind == MAP_EDGE_DEP && x->dst != o)
+      rd = 1;
+  }
+  return rd && other;
+}
+
+/* Returns 1 when op o forwards its source to a reader (a tie leaves it). */
+static int map_tile_forwards(const map_config *m, int o) {
+  for (int e = 0; e < m->nedges; e++)
+    if (m->edges[e].kind == MAP_EDGE_TIE && m->edges[e].src == o && m->edges[e].pos >= 0) return 1;
+  return 0;
+}
+
+/* Returns 1 when tying ops a and b leaves every group of ops joined by
+ * ties (they issue in one cycle) with no more ops of an FU class than the
+ * PE has units of it. */
+static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
+  unsigned char *in = calloc((size_t)m->nops + 1, 1);
+  if (!in) return 0;
+  in[a] = in[b] = 1;
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      if (x->kind != MAP_EDGE_TIE || in[x->src] == in[x->dst]) continue;
+      in[x->src] = in[x->dst] = 1;
+      grew = 1;
+    }
+  }
+  /* greedy groups of pairwise disjoint condition spaces: they may share a
+   * unit (unless slot sharing is off, map_sched.c) */
+  const char *share = getenv("TCPA_MAP_SHARE");
+  int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div}, ok = 1, excl = !share || strcmp(share, "0");
+  int *col = malloc((size_t)m->nops * sizeof *col + 1);
+  for (int c = 0; c < ISA_FU_ANY && ok && col; c++) {
+    int ncol = 0;
+    for (int o = 0; o < m->nops; o++) {
+      if (!in[o] || m->ops[o].cls != (isa_fu_class)c) continue;
+      col[o] = -1;
+      for (int k = 0; k < ncol && col[o] < 0; k++) {
+        int fits = 1;
+        for (int q = 0; q < o && fits; q++)
+          if (in[q] && m->ops[q].cls == (isa_fu_class)c && col[q] == k)
+            fits = excl && map_tile_str_disjoint(ctx, m->ops[o].dom.ispace, m->ops[q].dom.ispace);
+        if (fits) col[o] = k;
+      }
+      if (col[o] < 0) col[o] = ncol++;
+    }
+    ok = ncol <= units[c];
+  }
+  free(col);
+  free(in);
+  return ok;
+}
+
+/* Operand forwarding: a d = 0 reader C of such a mov M reads M's source
+ * register itself, in M's cycle (a tie M -> C carries the operand, a tie
+ * C -> M with pos -1 keeps the two at one offset), so M writes only its
+ * loop-carried, channel or output destinations and needs no copy (the
+ * PST's one instruction per variable, paper 5.5). Off with
+ * TCPA_MAP_FORWARD=0. Returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_forward(map_config *m, isl_ctx *ctx) {
+  const char *env = getenv("TCPA_MAP_FORWARD");
+  if ((env && !strcmp(env, "0")) || m->no_cse >= 3) return MAP_OK;
+  for (int o = 0; o < m->nops; o++) {
+    if (!map_tile_fwd_candidate(m, o)) continue;
+    int n0 = m->nedges;
+    for (int e = 0; e < n0; e++) {
+      map_edge *x = &m->edges[e];
+      if (x->src != o || x->kind != MAP_EDGE_DEP || x->dst == o || map_edge_cross(x) || map_tile_is_fd_edge(x))
+        continue;
+      if (map_tile_forwards(m, x->dst)) continue;                /* no chains of forwarding */
+      if (!map_tile_tie_fits(m, ctx, o, x->dst)) continue; /* too many ops of a class in one cycle */
+      x = &m->edges[e];
+      x->kind = MAP_EDGE_TIE;
+      map_edge b;
+      memset(&b, 0, sizeof b);
+      b.kind = MAP_EDGE_TIE;
+      b.src = x->dst;
+      b.dst = o;
+      b.pos = -1;
+      b.array = -1;
+      b.use = map_dom_copy(&x->use);
+      b.def = map_dom_copy(&x->def);
+      if (!b.use.ispace || !b.use.jkspace || !b.def.ispace || !b.def.jkspace || map_tile_add_edge(m, &b) < 0) {
+        map_dom_free(&b.use);
+        map_dom_free(&b.def);
+        return MAP_ERR_INTERNAL;
+      }
+    }
+  }
+  return MAP_OK;
+}
+
+/* Removes op o and every edge touching it, renumbering the rest. */
+static void map_tile_drop_op(map_config *m, int o) {
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) {
+    map_edge *x = &m->edges[e];
+    if (x->src == o || x->dst == o) {
+      free(x->index);
+      map_dom_free(&x->use);
+      map_dom_free(&x->def);
+      continue;
+    }
+    if (x->src > o) x->src--;
+    if (x->dst > o) x->dst--;
+    m->edges[n++] = *x;
+  }
+  m->nedges = n;
+  map_dom_free(&m->ops[o].dom);
+  memmove(&m->ops[o], &m->ops[o + 1], (size_t)(m->nops - o - 1) * sizeof *m->ops);
+  m->nops--;
+}
+
+/* Output forwarding: a program `mov` that only writes an output (`C[i,j]
+ * = c[i,j,k] if ...`), reading d = 0 values of its producers, is dropped:
+ * each producer writes the output's od itself over the iterations whose
+ * value goes out (the register an output bank reads, one destination per
+ * condition space). A producer is then an access of its own (its write
+ * offset), so this is done only while the accesses still fit the banks
+ * (and ports) of one border side. Off with TCPA_MAP_DESTS=0. Returns
+ * MAP_OK or MAP_ERR_INTERNAL. */
+static int map_tile_out_forward(map_config *m) {
+  const char *env = getenv("TCPA_MAP_DESTS");
+  if ((env && !strcmp(env, "0")) || m->no_cse >= 2) return MAP_OK;
+  int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  for (int o = 0; o < m->nops; o++) {
+    const map_op *op = &m->ops[o];
+    if (op->rdg_node < 0 || op->op != ISA_OP_MOV || op->nargs != 1) continue;
+    int out = -1, nout = 0, nsrc = 0, ok = 1, nio = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      nio += x->kind == MAP_EDGE_IN || x->kind == MAP_EDGE_OUT;
+      if (x->src == o) {
+        if (x->kind == MAP_EDGE_OUT) out = e, nout++;
+        else ok = 0; /* the value has other readers */
+      }
+      if (x->dst == o) {
+        if (x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && !map_tile_is_fd_edge(x) && x->src != o) nsrc++;
+        else ok = 0;
+      }
+    }
+    if (!ok || nout != 1 || nsrc < 1 || nio - 1 + nsrc > lim) continue;
+    int n0 = m->nedges;
+    for (int e = 0; e < n0; e++) {
+      const map_edge *x = &m->edges[e];
+      if (x->dst != o) continue;
+      map_edge w;
+      memset(&w, 0, sizeof w);
+      w.kind = MAP_EDGE_OUT;
+      w.src = x->src;
+      w.dst = -1;
+      w.pos = -1;
+      w.array = m->edges[out].array;
+      w.index = map_strdup(m->edges[out].index);
+      w.use = map_dom_copy(&x->use);
+      w.def = map_dom_copy(&x->use);
+      if (!w.index || !w.use.ispace || !w.use.jkspace || !w.def.ispace || !w.def.jkspace ||
+          map_tile_add_edge(m, &w) < 0) {
+        free(w.index);
+        map_dom_free(&w.use);
+        map_dom_free(&w.def);
+        return MAP_ERR_INTERNAL;
+      }
+    }
+    map_tile_drop_op(m, o);
+    o--;
+  }
+  return MAP_OK;
+}
+
 /* Returns 1 when DEP edges a and b carry the same values the same way. */
 static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
@@ -572,6 +856,83 @@ static void map_tile_dedup_edges(map_config *m) {
     }
   }
   m->nedges = n;
+}
+
+/* Returns the op already made for an earlier RDG node defining the same
+ * variable as node v with the same operation (its other cases), or -1:
+ * one instruction serves every case, its operands chosen per condition
+ * space by the PST leaves (paper 5.5). */
+static int map_tile_same_var_op(const map_config *m, const int *op_of, int v) {
+  const rdg *g = m->g;
+  const rdg_node *n = &g->nodes[v];
+  if (n->var < 0 || m->no_cse >= 4) return -1; /* level 4: one op per equation, as before */
+  for (int u = 0; u < v; u++) {
+    const rdg_node *w = &g->nodes[u];
+    if (w->kind == RDG_NODE_OP && w->var == n->var && w->op == n->op && w->nargs == n->nargs && op_of[u] >= 0)
+      return op_of[u];
+  }
+  return -1;
+}
+
+/* Returns 1 when RDG edges a and b (into two op nodes) bring the same
+ * operand: the same producer node and d, the same input element, or the
+ * same constant. */
+static int map_tile_same_operand(const rdg_edge *a, const rdg_edge *b) {
+  if (a->kind != b->kind || a->pos != b->pos) return 0;
+  if (a->kind == RDG_EDGE_IN)
+    return a->array == b->array && a->ndims == b->ndims && !memcmp(a->idx, b->idx, sizeof a->idx);
+  return a->src == b->src && !memcmp(a->d, b->d, sizeof a->d);
+}
+
+/* Returns 1 when op nodes a and b have the same operands (every operand
+ * edge of one has its twin in the other). */
+static int map_tile_same_operands(const rdg *g, const rdg_node *a, const rdg_node *b) {
+  if (a->nin != b->nin) return 0;
+  for (int i = 0; i < a->nin; i++) {
+    int twin = 0;
+    for (int k = 0; k < b->nin && !twin; k++) twin = map_tile_same_operand(&g->edges[a->in[i]], &g->edges[b->in[k]]);
+    if (!twin) return 0;
+  }
+  return 1;
+}
+
+/* Returns the op already made for an earlier RDG node computing the same
+ * operation on the same operands as node v (of another variable: `c = a *
+ * b if k == 0` and `c.t1 = a * b if k >= 1`) under a disjoint condition,
+ * or -1: equal subexpressions of different cases are computed once. The
+ * op then defines a value of its own (its var is made distinct from both
+ * variables' other producers), which may cost registers (an fd or channel
+ * per value): map_build maps again without it when the first mapping does
+ * not fit (m->no_cse). Off with TCPA_MAP_CSE=0. */
+static int map_tile_common_op(map_config *m, isl_ctx *ctx, const int *op_of, int v) {
+  const rdg *g = m->g;
+  const rdg_node *n = &g->nodes[v];
+  const char *env = getenv("TCPA_MAP_CSE");
+  if (n->var < 0 || m->no_cse || (env && !strcmp(env, "0"))) return -1;
+  char *cv = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+  int found = -1;
+  for (int u = 0; u < v && cv && found < 0; u++) {
+    const rdg_node *w = &g->nodes[u];
+    if (w->kind != RDG_NODE_OP || w->var < 0 || w->var == n->var || w->op != n->op || w->nargs != n->nargs ||
+        op_of[u] < 0 || !map_tile_same_operands(g, n, w))
+      continue;
+    if (map_tile_str_disjoint(ctx, m->ops[op_of[u]].dom.ispace, cv)) found = op_of[u];
+  }
+  free(cv);
+  if (found >= 0 && m->ops[found].var < g->nvars) m->ops[found].var = g->nvars + m->ops[found].rdg_node;
+  return found;
+}
+
+/* Unites the condition space of RDG node n with op o's; returns MAP_OK or
+ * MAP_ERR_INTERNAL. */
+static int map_tile_merge_dom(map_config *m, isl_ctx *ctx, int o, const rdg_node *n) {
+  char *c = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+  char *u = c ? map_tile_str_union(ctx, m->ops[o].dom.ispace, c) : NULL;
+  free(c);
+  if (!u) return MAP_ERR_INTERNAL;
+  free(m->ops[o].dom.ispace);
+  m->ops[o].dom.ispace = u;
+  return MAP_OK;
 }
 
 /* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
@@ -602,6 +963,13 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     const rdg_node *n = &g->nodes[v];
     op_of[v] = -1;
     if (n->kind != RDG_NODE_OP) continue;
+    int same = map_tile_same_var_op(m, op_of, v);
+    if (same < 0) same = map_tile_common_op(m, ctx, op_of, v);
+    if (same >= 0) { /* one op per variable and operation (the PST's one instruction) */
+      if (map_tile_merge_dom(m, ctx, same, n) != MAP_OK) goto done;
+      op_of[v] = same;
+      continue;
+    }
     map_op o;
     memset(&o, 0, sizeof o);
     o.rdg_node = v;
@@ -626,9 +994,18 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   m->p_min = m->p_min2 = 1;
   map_tile_widen(m);
   int nextval = g->nvars + g->nnodes;
+  if (map_tile_join_inputs(m, ctx) != MAP_OK) goto done;
+  int n0 = m->nops;
   if (map_tile_input_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  m->ncopies[0] = m->nops - n0;
+  n0 = m->nops;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  m->ncopies[1] = m->nops - n0;
+  if (map_tile_out_forward(m) != MAP_OK) goto done;
+  if (map_tile_forward(m, ctx) != MAP_OK) goto done;
+  n0 = m->nops;
   if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  m->ncopies[2] = m->nops - n0;
   map_tile_dedup_edges(m);
   st = MAP_OK;
 done:

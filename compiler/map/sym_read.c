@@ -376,11 +376,11 @@ static int sym_rec_op(sym_line *l, sym_reader *r) {
  * rreg R wreg R index I USE DEF": returns 0, -1 out of order or for an
  * unknown kind or a bad theta. */
 static int sym_rec_edge(sym_line *l, sym_reader *r) {
-  static const char *const kinds[] = {"dep", "in", "const", "out"};
+  static const char *const kinds[] = {"dep", "in", "const", "out", "tie"};
   map_config *m = r->m;
   if (!m->edges || m->nedges >= r->cap[SYM_CAP_EDGES] || sym_int(l) != m->nedges) return -1;
   map_edge *e = &m->edges[m->nedges++];
-  int k = sym_find(sym_tok(l), kinds, 4);
+  int k = sym_find(sym_tok(l), kinds, 5);
   if (k < 0) return -1;
   e->kind = (map_edge_kind)k;
   e->src = (int)sym_int(l);

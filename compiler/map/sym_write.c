@@ -9,7 +9,7 @@
 
 #include "sym.h"
 
-static const char *const sym_edge_kind[] = {"dep", "in", "const", "out"};
+static const char *const sym_edge_kind[] = {"dep", "in", "const", "out", "tie"};
 static const char *const sym_slot[] = {"dest", "srcA", "srcB", "srcC", "od"};
 
 /* Writes the vector d (n entries) comma-separated. */

@@ -270,8 +270,70 @@ done:
   ast_program_free(p);
 }
 
+/* 2-D wrappers (inst_io2d.c, io2d_reroute): matmul on the whole 8x8
+ * array with 8 banks and ports, so that inner PEs' outputs go over
+ * pass-through chains of up to 3 hops: the chains shift their port by one
+ * per hop, so the inner wrappers of rows 1 and 2 (north half) are equal
+ * (straight chains made every row differ), and no sink drives a bank port
+ * of the array border that no access of that border PE uses (a fill
+ * reaching a bank would be a stray token). */
+static void test_2d_wrappers(void) {
+  ast_program *p = parse_file("regress/programs/matmul.pla");
+  rdg *g = p ? rdg_build(p) : NULL;
+  arch_config a = arch_config_default();
+  a.rows = a.cols = 8;
+  a.rd = a.fd = a.id = a.od = 8;
+  a.imem = 256;
+  a.gc_signals = 16;
+  a.banks = a.ports = 8;
+  map_config m;
+  char msg[512];
+  int st = g ? map_build_2d(p, g, &a, 0, 1, &m, msg, sizeof msg) : -1;
+  TEST_CHECK(st == MAP_OK, "matmul maps onto 2-D (%s)", msg);
+  if (st != MAP_OK) goto done;
+  inst x;
+  char *pn[3] = {"N", "M", "K"};
+  int64_t pv[3] = {16, 16, 2};
+  st = inst_run(&x, &m, &a, 3, pn, pv, 8, 8, msg, sizeof msg);
+  TEST_CHECK(st == INST_OK, "matmul N=M=16 K=2 instantiates on 8x8 (%s)", msg);
+  if (st == INST_OK) {
+    int nsink = a.id + 4 * a.ports, hops = 0;
+    for (int ac = 0; ac < m.naccess; ac++)
+      for (int k = 0; k < x.t; k++) hops |= x.io[ac].pside[k] >= 0 && x.io[ac].hops[k] >= 2;
+    size_t row = (size_t)(x.tc - 2) * (size_t)nsink * sizeof *x.wsink;
+    const uint32_t *r1 = x.wsink + (size_t)(1 * x.tc + 1) * (size_t)nsink;
+    const uint32_t *r2 = x.wsink + (size_t)(2 * x.tc + 1) * (size_t)nsink;
+    TEST_CHECK(hops && !memcmp(r1, r2, row), "chains of 2 hops and more; rows 1 and 2 have equal inner wrappers");
+    int stray = 0;
+    for (int k = 0; k < x.t; k++) {
+      int r, c;
+      inst_pe_rc(&x, k, &r, &c);
+      for (int side = 0; side < 4; side++) {
+        int border = side == STREAM_SIDE_NORTH ? r == 0 : side == STREAM_SIDE_SOUTH ? r == a.rows - 1
+                     : side == STREAM_SIDE_WEST ? c == 0 : c == a.cols - 1;
+        for (int q = 0; border && q < a.ports; q++) {
+          if (!x.wsink[(size_t)k * (size_t)nsink + (size_t)(a.id + side * a.ports + q)]) continue;
+          int used = 0;
+          for (int ac = 0; ac < m.naccess; ac++)
+            for (int j = 0; j < x.t; j++)
+              used |= x.io[ac].pside[j] == side && x.io[ac].pbank[j] == q && x.io[ac].prow[j] == r &&
+                      x.io[ac].pcol[j] == c && m.access[ac].is_out;
+          stray += !used;
+        }
+      }
+    }
+    TEST_CHECK(stray == 0, "no sink drives a border bank port no output access uses (%d do)", stray);
+  }
+  inst_free(&x);
+  map_config_free(&m);
+done:
+  rdg_free(g);
+  ast_program_free(p);
+}
+
 int main(void) {
   test_2d();
+  test_2d_wrappers();
   test_partition();
   test_paper();
   return test_done();

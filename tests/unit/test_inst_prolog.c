@@ -185,6 +185,10 @@ static void check_case(int i) {
         const inst_fuprog *a = &x->pc[pc].fp[f], *b = &ref.x.pc[pc].fp[f];
         if (a->empty) continue;
         nfu++;
+        /* a kernel word the nops program shares with its prolog's last
+         * nop is shared with the loop's `nop ; br` word too (cP is 0 after
+         * the prolog): exactly (sigma - 1) * pi words fewer, and the same
+         * words after the prolog */
         words &= a->nwords == b->nwords - save && inst_prolog_words(x) == (loop ? ii : x->sigma * ii);
         runs &= prolog_runs(x, a);
         same &= same_after(a, inst_prolog_words(x), b, x->sigma * ii);
