@@ -8,7 +8,9 @@
  * class the PE has, every branch form), fd depths, wrappers (routes biased
  * so that tokens go somewhere: od to a side, a side to an id, one side
  * through to another), the GC (start delays, terms), AGs on border PEs
- * with their bank data, and START. Sizes are kept small (programs of at
+ * with their bank data, and START; now and then a second round of
+ * programs (a later packet replaces an earlier one), the GC packet of a
+ * controller that is not started, and the packets shuffled. Sizes are kept small (programs of at
  * most 16 words, at most 24 steps) so that a run ends in a few hundred
  * cycles; rare draws reach the edges (targets past the program, addresses
  * out of the bank, constraint constants, 32-bit immediates).
@@ -286,6 +288,28 @@ static void gen_gc(gen_ctx *g) {
   gen_push(g, STREAM_PKT_GC, g->gc, 0, g->region, w, n);
 }
 
+/* Appends the GC packet of another controller, never started (its region
+ * may overlap the started one; it must change nothing). */
+static void gen_gc_other(gen_ctx *g) {
+  gen_ctx h = *g;
+  h.gc = (g->gc + 1 + gen_below(g, STREAM_GCS - 1)) % STREAM_GCS;
+  h.region = gen_subrect(g, (stream_rect){0, 0, g->c->rows, g->c->cols});
+  h.r = rng_state_seed(rng_state_next(&g->r));
+  gen_gc(&h);
+  g->oom |= h.oom;
+}
+
+/* Shuffles the packets drawn so far (the order changes which of two
+ * packets for the same unit wins, nothing else; START stays last). */
+static void gen_shuffle(gen_ctx *g) {
+  gen_packet *p = g->s->pkt;
+  for (int k = g->s->n - 1; k > 0; k--) {
+    int j = gen_below(g, k + 1);
+    gen_packet t = p[k];
+    p[k] = p[j], p[j] = t;
+  }
+}
+
 /* Returns a random rectangle on border `side` of the array. */
 static stream_rect gen_border_rect(gen_ctx *g, int side) {
   const arch_config *c = g->c;
@@ -335,10 +359,13 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   g.region = gen_chance(&g, 1, 4) ? all : gen_subrect(&g, all);
   g.gc = gen_below(&g, STREAM_GCS);
   gen_programs(&g);
+  if (gen_chance(&g, 1, 4)) gen_programs(&g); /* later packets replace earlier ones */
   gen_regcfg(&g);
   gen_wrappers(&g);
   gen_gc(&g);
+  if (gen_chance(&g, 1, 4)) gen_gc_other(&g);
   for (int k = gen_below(&g, 7); k > 0; k--) gen_ag(&g);
+  if (gen_chance(&g, 1, 3)) gen_shuffle(&g);
   stream_rect start = gen_chance(&g, 4, 5) ? g.region : gen_subrect(&g, g.region);
   gen_push(&g, STREAM_PKT_START, g.gc, 0, start, NULL, 0);
   if (g.oom) {
