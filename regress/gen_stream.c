@@ -274,6 +274,7 @@ static void gen_gc(gen_ctx *g) {
   w[n++] = (uint32_t)gen_below(g, 3); /* epilog */
   int64_t max = (int64_t)(c->gc_history - 1) * g->ii;
   int64_t d0 = gen_below(g, 4), dr = gen_range(g, -1, 2), dc = gen_range(g, -1, 2);
+  if (gen_chance(g, 1, 8)) d0 = max, dr = dc = 0; /* the largest delay gc.history allows */
   if (!gen_delay_ok(d0, dr, dc, g->region.rows, g->region.cols, max)) dr = dc = 0;
   if (d0 > max) d0 = max;
   w[n++] = (uint32_t)d0, w[n++] = (uint32_t)dr, w[n++] = (uint32_t)dc;

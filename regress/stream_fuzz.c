@@ -216,13 +216,20 @@ static int fuzz_pass_wrapper(fuzz_shrink *z, int k) {
   return any;
 }
 
-/* Returns 1 when the rectangle of packet k could shrink to its first PE. */
+/* Returns 1 when the rectangle of packet k could shrink to its first PE
+ * (a GC's: to the rectangle of the START of its controller). */
 static int fuzz_pass_rect(fuzz_shrink *z, int k) {
   gen_packet *p = &z->cur->pkt[k];
-  if (p->type == STREAM_PKT_GC || (p->rect.rows == 1 && p->rect.cols == 1)) return 0;
+  stream_rect to = {p->rect.row0, p->rect.col0, 1, 1};
+  if (p->type == STREAM_PKT_GC) {
+    const gen_packet *last = &z->cur->pkt[z->cur->n - 1];
+    if (last->type != STREAM_PKT_START || last->index != p->index) return 0;
+    to = last->rect;
+  }
+  if (!memcmp(&to, &p->rect, sizeof to)) return 0;
   gen_stream cand;
   if (gen_stream_copy(&cand, z->cur)) return 0;
-  cand.pkt[k].rect.rows = cand.pkt[k].rect.cols = 1;
+  cand.pkt[k].rect = to;
   return fuzz_try(z, &cand);
 }
 

@@ -9,7 +9,8 @@
  * is shrunk by delta debugging over the packet list: drop packets (halves,
  * quarters, ..., one), shorten programs, replace instructions by `nop ;
  * next` or `nop ; halt`, drop GC terms and AG constraints, narrow
- * rectangles to one PE, unconnect wrapper sinks, shorten bank data;
+ * rectangles to one PE (a GC's to its START's), unconnect wrapper
+ * sinks, shorten bank data;
  * every step is kept while the stream is still valid and the engines
  * still diverge.
  */
