@@ -13,7 +13,10 @@
  * controller that is not started, and the packets shuffled. Sizes are kept small (programs of at
  * most 16 words, at most 24 steps) so that a run ends in a few hundred
  * cycles; rare draws reach the edges (targets past the program, addresses
- * out of the bank, constraint constants, 32-bit immediates).
+ * out of the bank, constraint constants, 32-bit immediates). One stream
+ * in four is tame: no id sources, od destinations or AGs, each FU writes
+ * only its own registers and branches only forward to a final halt, so
+ * that its run raises no fault and reaches done.
  */
 #include "gen_stream.h"
 
@@ -31,6 +34,8 @@ typedef struct {
   gen_stream *s;
   stream_rect region;  /* the GC's rectangle */
   int gc, ndims, ii;   /* the GC's index, dimensions, interval */
+  int tame;            /* no id, od, AG or bank data; each FU its own
+                          registers: a run without faults */
   int oom;
 } gen_ctx;
 
@@ -98,7 +103,7 @@ static isa_opnd gen_src(gen_ctx *g) {
     int k = gen_below(g, 4);
     if (k == 0 && c->rd) return (isa_opnd){ISA_CLS_RD, (uint8_t)gen_below(g, c->rd)};
     if (k == 1 && c->fd) return (isa_opnd){ISA_CLS_FD, (uint8_t)gen_below(g, c->fd)};
-    if (k == 2 && c->id) return (isa_opnd){ISA_CLS_ID, (uint8_t)gen_below(g, c->id)};
+    if (k == 2 && c->id && !g->tame) return (isa_opnd){ISA_CLS_ID, (uint8_t)gen_below(g, c->id)};
     if (k == 3) return (isa_opnd){ISA_CLS_IMM, 0};
   }
 }
@@ -114,9 +119,11 @@ static isa_op gen_opcode(gen_ctx *g, isa_fu_class cls) {
   return ops[gen_below(g, n)];
 }
 
-/* Returns a random branch target of a program of n words (now and then
- * past its end, where the memory holds `nop ; next`). */
-static uint16_t gen_target(gen_ctx *g, int n) {
+/* Returns a random branch target of the word at pc of a program of n
+ * words (now and then past its end, where the memory holds `nop ; next`;
+ * tame: forward, pc + 1..n - 1, so that the program ends). */
+static uint16_t gen_target(gen_ctx *g, int pc, int n) {
+  if (g->tame) return (uint16_t)(pc + 1 + gen_below(g, n - pc - 1));
   return (uint16_t)(gen_chance(g, 1, 16) ? gen_below(g, g->c->imem) : gen_below(g, n));
 }
 
@@ -125,11 +132,11 @@ static uint16_t gen_target(gen_ctx *g, int n) {
 static void gen_branch(gen_ctx *g, isa_insn *in, int pc, int n) {
   const arch_config *c = g->c;
   int k = gen_below(g, 20);
-  if (pc == n - 1 && gen_chance(g, 3, 4)) k = 19;
+  if (pc == n - 1 && (g->tame || gen_chance(g, 3, 4))) k = 19;
   if (k < 9) return; /* next */
   if (k < 12) {
     in->br = ISA_BR_GOTO;
-    in->target[0] = gen_target(g, n);
+    in->target[0] = gen_target(g, pc, n);
     return;
   }
   if (k >= 16) {
@@ -143,7 +150,17 @@ static void gen_branch(gen_ctx *g, isa_insn *in, int pc, int n) {
   for (int i = 0; i < in->nsel; i++)
     in->sel[i] = (uint8_t)(gen_chance(g, 1, 2) ? gen_below(g, c->gc_signals)
                                                : ISA_COND_FLAG + gen_below(g, isa_fu_count(c)));
-  for (int i = 0; i < (1 << in->nsel); i++) in->target[i] = gen_target(g, n);
+  for (int i = 0; i < (1 << in->nsel); i++) in->target[i] = gen_target(g, pc, n);
+}
+
+/* Returns a random destination index of FU fu among n registers; tame:
+ * only those of index fu modulo the FU count (no write conflicts), 0xff
+ * when there is none. */
+static int gen_reg(gen_ctx *g, int n, int fu) {
+  if (!g->tame) return gen_below(g, n);
+  int nfu = isa_fu_count(g->c);
+  if (fu >= n) return 0xff;
+  return fu + nfu * gen_below(g, (n - fu + nfu - 1) / nfu);
 }
 
 /* Returns the word of a random instruction of FU fu at pc of n words. */
@@ -158,9 +175,10 @@ static isa_word gen_insn(gen_ctx *g, int fu, int pc, int n) {
   const isa_op_info *info = isa_op_get(in.op);
   if (in.op != ISA_OP_NOP) {
     int d = gen_below(g, 4);
-    if (d == 1 && c->rd) in.dst = (isa_opnd){ISA_CLS_RD, (uint8_t)gen_below(g, c->rd)};
-    if (d >= 2 && c->fd) in.dst = (isa_opnd){ISA_CLS_FD, (uint8_t)gen_below(g, c->fd)};
-    if (c->od && gen_chance(g, 1, 2)) {
+    if (d == 1 && c->rd) in.dst = (isa_opnd){ISA_CLS_RD, (uint8_t)gen_reg(g, c->rd, fu)};
+    if (d >= 2 && c->fd) in.dst = (isa_opnd){ISA_CLS_FD, (uint8_t)gen_reg(g, c->fd, fu)};
+    if (in.dst.idx == 0xff) in.dst = (isa_opnd){ISA_CLS_NONE, 0};
+    if (c->od && !g->tame && gen_chance(g, 1, 2)) {
       in.odmask = 1u << gen_below(g, c->od);
       if (gen_chance(g, 1, 4)) in.odmask |= (uint32_t)gen_below(g, 1 << c->od);
     }
@@ -359,13 +377,14 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   stream_rect all = {0, 0, cfg->rows, cfg->cols};
   g.region = gen_chance(&g, 1, 4) ? all : gen_subrect(&g, all);
   g.gc = gen_below(&g, STREAM_GCS);
+  g.tame = gen_chance(&g, 1, 4);
   gen_programs(&g);
   if (gen_chance(&g, 1, 4)) gen_programs(&g); /* later packets replace earlier ones */
   gen_regcfg(&g);
   gen_wrappers(&g);
   gen_gc(&g);
   if (gen_chance(&g, 1, 4)) gen_gc_other(&g);
-  for (int k = gen_below(&g, 7); k > 0; k--) gen_ag(&g);
+  for (int k = g.tame ? 0 : gen_below(&g, 7); k > 0; k--) gen_ag(&g);
   if (gen_chance(&g, 1, 3)) gen_shuffle(&g);
   stream_rect start = gen_chance(&g, 4, 5) ? g.region : gen_subrect(&g, g.region);
   gen_push(&g, STREAM_PKT_START, g.gc, 0, start, NULL, 0);

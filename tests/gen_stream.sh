@@ -3,7 +3,7 @@
 # (`tcpa gen stream`, regress/gen_stream.h, docs/fuzz.md "Random streams on
 # both engines"). The same seed gives the same bytes and prints the seed;
 # a stream disassembles and assembles back to the same bytes; the streams
-# of seeds 1-25 on configs/default.ini and 1-12 on configs/big1d.ini run
+# of seeds 1-20 on configs/default.ini and 1-10 on configs/big1d.ini run
 # on the C model and the RTL in lockstep and agree in every cycle; over
 # those seeds the generator covers (counted in the disassembly) every
 # opcode of each FU class of the ISA table (common/isa.c), every branch
@@ -47,14 +47,14 @@ run_check() {
   check "$name: seeds $seeds agree on model and RTL in lockstep ($(tail -1 "$tmp/$name.log"))" $?
   [ $rc -eq 0 ] || grep -v ': agree' "$tmp/$name.log" | head -20 | sed 's/^/# /'
 }
-run_check default configs/default.ini 1-25 500
-run_check big1d configs/big1d.ini 1-12 300
+run_check default configs/default.ini 1-20 300
+run_check big1d configs/big1d.ini 1-10 300
 grep -q 'agree (done' "$tmp/default.log" && grep -q 'agree (timeout' "$tmp/default.log"
 check "both runs that reach done and runs that time out are compared" $?
 
 # -- coverage, counted in the disassembly ------------------------------------
-for s in $(seq 1 25); do "$TCPA" gen stream --seed "$s" --tasm 2>/dev/null; done >"$tmp/cov.tasm"
-for s in $(seq 1 12); do "$TCPA" gen stream --arch configs/big1d.ini --seed "$s" --tasm 2>/dev/null; done >>"$tmp/cov.tasm"
+for s in $(seq 1 20); do "$TCPA" gen stream --seed "$s" --tasm 2>/dev/null; done >"$tmp/cov.tasm"
+for s in $(seq 1 10); do "$TCPA" gen stream --arch configs/big1d.ini --seed "$s" --tasm 2>/dev/null; done >>"$tmp/cov.tasm"
 # every instruction as "CLASS OPCODE OPERANDS ; BRANCH-PART"
 awk '/^program fu / { cls = $3; sub(/[0-9]+$/, "", cls); next } /^[a-z]/ { cls = "" }
      cls != "" && NF { l = $0; sub(/ *\/\/.*/, "", l); sub(/^ */, "", l)
@@ -109,7 +109,7 @@ if ! MUT=$(harness "" mutants); then
 else
   printf '#!/bin/sh\nexec "%s" "$@" +mutant=5\n' "$MUT" >"$tmp/mut5.sh"
   chmod +x "$tmp/mut5.sh"
-  "$TCPA" gen stream --seed 5 --check --rtl "$tmp/mut5.sh" --max-cycles 200 --out-dir "$tmp/shr" \
+  "$TCPA" gen stream --seed 5 --check --rtl "$tmp/mut5.sh" --max-cycles 100 --out-dir "$tmp/shr" \
     >"$tmp/shr.log" 2>&1; rc=$?
   [ $rc -eq 1 ] && grep -q '^seed 5: DIVERGE: cycle' "$tmp/shr.log" &&
     grep -q 'first divergence of the shrunk stream: cycle' "$tmp/shr.log"
@@ -118,10 +118,10 @@ else
   i=$(awk '/^program / { on = 1; next } /^[a-z]/ { on = 0 } on && NF' "$tmp/shr/seed-5.min.tasm" 2>/dev/null | wc -l)
   [ -s "$tmp/shr/seed-5.bin" ] && [ "${p:-99}" -le 3 ] && [ "$i" -le 1 ]
   check "shrunk to seed-5.min.bin/.tasm: $p packets, $i instruction (from $(grep -c '^[a-z]' "$tmp/shr/seed-5.tasm"))" $?
-  "$TCPA" sim "$tmp/shr/seed-5.min.bin" --trace "$tmp/min.model" --max-cycles 200 >/dev/null 2>&1
-  "$MUT" "$tmp/shr/seed-5.min.bin" +mutant=5 --trace "$tmp/min.mut" --max-cycles 200 >/dev/null 2>&1
+  "$TCPA" sim "$tmp/shr/seed-5.min.bin" --trace "$tmp/min.model" --max-cycles 100 >/dev/null 2>&1
+  "$MUT" "$tmp/shr/seed-5.min.bin" +mutant=5 --trace "$tmp/min.mut" --max-cycles 100 >/dev/null 2>&1
   "$TCPA" cosim-check "$tmp/min.model" "$tmp/min.mut" >/dev/null 2>&1; rc=$?
-  RTL=$(harness) && "$RTL" "$tmp/shr/seed-5.min.bin" --trace "$tmp/min.rtl" --max-cycles 200 >/dev/null 2>&1
+  RTL=$(harness) && "$RTL" "$tmp/shr/seed-5.min.bin" --trace "$tmp/min.rtl" --max-cycles 100 >/dev/null 2>&1
   "$TCPA" cosim-check "$tmp/min.model" "$tmp/min.rtl" >/dev/null 2>&1; rc2=$?
   [ $rc -eq 1 ] && [ $rc2 -eq 0 ]
   check "the reproducer diverges on the mutant (exit $rc) and agrees on the clean RTL (exit $rc2)" $?
@@ -129,7 +129,7 @@ fi
 
 # -- long run: the full tier ----------------------------------------------------
 if full_tier; then
-  for job in "default configs/default.ini 26-300" "big1d configs/big1d.ini 13-120" \
+  for job in "default configs/default.ini 21-300" "big1d configs/big1d.ini 11-120" \
              "edge tests/configs/edge.ini 1-400" "unseen-2x3 configs/unseen-2x3.ini 1-150"; do
     set -- $job
     run_check "long-$1" "$2" "$3" 1000
