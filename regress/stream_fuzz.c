@@ -9,7 +9,6 @@
  * writer accepts it, the model loads it and the engines still diverge.
  * Passes repeat until one changes nothing or the budget is spent.
  */
-#define _GNU_SOURCE /* open_memstream (POSIX 2008) */
 #include "stream_fuzz.h"
 
 #include <stdio.h>
