@@ -74,4 +74,9 @@ int cli_wave(int argc, char **argv);
  * architecture configuration (cli_gen.c, arch_gen.h). */
 int cli_gen(int argc, char **argv);
 
+/* `tcpa gen stream ...`: random configuration streams, written or run on
+ * both engines (cli_gen_stream.c, regress/gen_stream.h); argv[0] is
+ * "stream". */
+int cli_gen_stream(int argc, char **argv);
+
 #endif

@@ -3,6 +3,7 @@
  * valid architecture configuration of seed N as an INI file on stdout
  * (arch_gen.h; docs/rtl.md section "Every valid configuration"). The same
  * seed prints the same file; tests/lint_sweep.sh lints the RTL on them.
+ * `tcpa gen stream` (random configuration streams) is cli_gen_stream.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,8 @@
 
 /* Prints the usage of `tcpa gen` to `f`. */
 static void cli_gen_usage(FILE *f) {
-  fputs("usage: tcpa gen arch --seed N [--max-pes K]\n\n"
+  fputs("usage: tcpa gen arch --seed N [--max-pes K]\n"
+        "       tcpa gen stream ... (tcpa gen stream --help)\n\n"
         "Prints a random valid architecture configuration (INI, docs/arch.md)\n"
         "on stdout, biased to edge values; the same seed prints the same file.\n\n"
         "  --seed N     the seed (0..2^64-1)\n"
@@ -42,8 +44,9 @@ int cli_gen(int argc, char **argv) {
     cli_gen_usage(stdout);
     return CLI_EXIT_OK;
   }
+  if (argc >= 2 && !strcmp(argv[1], "stream")) return cli_gen_stream(argc - 1, argv + 1);
   if (argc < 2 || strcmp(argv[1], "arch")) {
-    diag_error_plain("gen: expected 'arch' (tcpa gen arch --seed N)");
+    diag_error_plain("gen: expected 'arch' or 'stream' (tcpa gen arch --seed N)");
     cli_gen_usage(stderr);
     return CLI_EXIT_INPUT;
   }

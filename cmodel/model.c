@@ -240,15 +240,17 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   }
 }
 
-/* Performs the fd reads and FIFO pops of PE p recorded in the masks. */
+/* Performs the fd reads and FIFO pops of PE p recorded in the masks (one
+ * bit per register; the loops stop at the class's count, as a shift by 32
+ * would not). */
 static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
-  for (int k = 0; fdmask >> k; k++) {
+  for (int k = 0; k < m->cfg.fd; k++) {
     if (!(fdmask >> k & 1)) continue;
     model_fd *d = &p->fd[k];
     model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
     d->r = (d->r + 1) % d->depth;
   }
-  for (int k = 0; idmask >> k; k++) {
+  for (int k = 0; k < m->cfg.id; k++) {
     if (!(idmask >> k & 1)) continue;
     model_fifo *q = &p->fifo[k];
     if (!q->count) {

@@ -270,11 +270,45 @@ static void test_wconflict(void) {
   tb_free(&b);
 }
 
+/* ---- 32 registers of a class --------------------------------------------------------- */
+
+/* pe.fd = pe.id = 32 (the largest): one instruction reads fd0 and fd31,
+ * another id0 and id31 (empty: underflow). Each register is read exactly
+ * once; the read loops of the model once ran past register 31 (a shift
+ * by 32 wrapped round) into memory past the PE's registers and crashed. */
+static void test_full_classes(void) {
+  tb b;
+  arch_config c = tb_default_arch();
+  c.fd = 32, c.id = 32;
+  tb_init(&b, c);
+  static const char *const a0[] = {"add rd0, fd0, fd31 ; halt"};
+  static const char *const a1[] = {"add rd1, id0, id31 ; halt"};
+  tb_prog(&b, PE00, 0, a0, 1);
+  tb_prog(&b, PE00, 1, a1, 1);
+  gc_simple(&b, PE00, 1, 1);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "32 fds and ids: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  run(m, 100);
+  TEST_CHECK(tb_has(&b, "0 fdrd 0,0 fd0 0x00000000") && tb_has(&b, "0 fdrd 0,0 fd31 0x00000000"),
+             "32 fds: fd0 and fd31 read in cycle 0");
+  int reads = 0;
+  for (const char *q = b.trace; q && (q = strstr(q, " fdrd ")); q++) reads++;
+  TEST_CHECK(reads == 2, "32 fds: exactly two fd reads (got %d)", reads);
+  TEST_CHECK(model_faults(m, TRACE_FAULT_UNDERFLOW) == 2 && tb_has(&b, "0 fault 0,0 underflow id31"),
+             "32 ids: id0 and id31 underflow once each (got %llu)",
+             (unsigned long long)model_faults(m, TRACE_FAULT_UNDERFLOW));
+  model_free(m);
+  tb_free(&b);
+}
+
 int main(void) {
   test_worked_example();
   test_programs();
   test_latencies();
   test_feedback();
   test_wconflict();
+  test_full_classes();
   return test_done();
 }

@@ -1,0 +1,460 @@
+/*
+ * gen_stream.c: the random valid configuration streams of gen_stream.h
+ * (docs/fuzz.md "Random streams on both engines").
+ *
+ * One splitmix64 generator (common/rng.h) seeded with the seed draws, in a
+ * fixed order: the region and its global controller, the programs of every
+ * FU (opcodes from the ISA table for the FU's class, operands of every
+ * class the PE has, every branch form), fd depths, wrappers (routes biased
+ * so that tokens go somewhere: od to a side, a side to an id, one side
+ * through to another), the GC (start delays, terms), AGs on border PEs
+ * with their bank data, and START; now and then a second round of
+ * programs (a later packet replaces an earlier one), the GC packet of a
+ * controller that is not started, and the packets shuffled. Sizes are kept small (programs of at
+ * most 16 words, at most 24 steps) so that a run ends in a few hundred
+ * cycles; rare draws reach the edges (targets past the program, addresses
+ * out of the bank, constraint constants, 32-bit immediates). One stream
+ * in four is tame: no id sources, od destinations or AGs, each FU writes
+ * only its own registers and branches only forward to a final halt, so
+ * that its run raises no fault and reaches done.
+ */
+#include "gen_stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa.h"
+#include "rng.h"
+
+/* The generator state of one stream. */
+typedef struct {
+  rng_state r;
+  const arch_config *c;
+  gen_stream *s;
+  stream_rect region;  /* the GC's rectangle */
+  int gc, ndims, ii;   /* the GC's index, dimensions, interval */
+  int tame;            /* no id, od, AG or bank data; each FU its own
+                          registers: a run without faults */
+  int oom;
+} gen_ctx;
+
+/* Returns a value uniform in 0..n-1 (0 when n <= 1). */
+static int gen_below(gen_ctx *g, int n) {
+  return n <= 1 ? 0 : (int)rng_state_range(&g->r, 0, n - 1);
+}
+
+/* Returns 1 with probability num/den. */
+static int gen_chance(gen_ctx *g, int num, int den) { return gen_below(g, den) < num; }
+
+/* Returns a value uniform in lo..hi. */
+static int gen_range(gen_ctx *g, int lo, int hi) { return lo + gen_below(g, hi - lo + 1); }
+
+/* Returns a random 32-bit value biased to the edges of the data width. */
+static int32_t gen_value(gen_ctx *g) {
+  static const int32_t edge[] = {0, 1, -1, 2, 3, 7, 31, 32, 33, INT32_MIN, INT32_MAX, -2};
+  int k = gen_below(g, 4);
+  if (k == 0) return edge[gen_below(g, (int)(sizeof edge / sizeof edge[0]))];
+  if (k == 1) return (int32_t)(uint32_t)rng_state_next(&g->r);
+  return gen_range(g, -8, 40);
+}
+
+/* Returns 0 after appending a packet (payload copied) to the stream. */
+static int gen_push(gen_ctx *g, stream_packet_type type, int index, int side, stream_rect rect,
+                    const uint32_t *payload, uint32_t nwords) {
+  gen_stream *s = g->s;
+  if (s->n == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 32;
+    gen_packet *p = realloc(s->pkt, (size_t)cap * sizeof *p);
+    if (!p) return g->oom = 1, -1;
+    s->pkt = p, s->cap = cap;
+  }
+  gen_packet *p = &s->pkt[s->n];
+  p->payload = malloc((nwords ? nwords : 1) * sizeof(uint32_t));
+  if (!p->payload) return g->oom = 1, -1;
+  if (nwords) memcpy(p->payload, payload, nwords * sizeof(uint32_t));
+  p->type = type, p->index = index, p->side = side, p->rect = rect, p->nwords = nwords;
+  s->n++;
+  return 0;
+}
+
+/* Returns a random rectangle inside the rectangle `in`. */
+static stream_rect gen_subrect(gen_ctx *g, stream_rect in) {
+  stream_rect r;
+  r.row0 = in.row0 + gen_below(g, in.rows);
+  r.col0 = in.col0 + gen_below(g, in.cols);
+  r.rows = 1 + gen_below(g, in.row0 + in.rows - r.row0);
+  r.cols = 1 + gen_below(g, in.col0 + in.cols - r.col0);
+  return r;
+}
+
+/* Returns the rectangle of a PE packet: the region, the whole array or a
+ * part of it. */
+static stream_rect gen_pe_rect(gen_ctx *g) {
+  stream_rect all = {0, 0, g->c->rows, g->c->cols};
+  int k = gen_below(g, 10);
+  return k < 6 ? g->region : k < 8 ? all : gen_subrect(g, all);
+}
+
+/* Returns a random source operand among the classes the PE has. */
+static isa_opnd gen_src(gen_ctx *g) {
+  const arch_config *c = g->c;
+  for (;;) {
+    int k = gen_below(g, 4);
+    if (k == 0 && c->rd) return (isa_opnd){ISA_CLS_RD, (uint8_t)gen_below(g, c->rd)};
+    if (k == 1 && c->fd) return (isa_opnd){ISA_CLS_FD, (uint8_t)gen_below(g, c->fd)};
+    if (k == 2 && c->id && !g->tame) return (isa_opnd){ISA_CLS_ID, (uint8_t)gen_below(g, c->id)};
+    if (k == 3) return (isa_opnd){ISA_CLS_IMM, 0};
+  }
+}
+
+/* Returns a random opcode FU class `cls` executes (nop included). */
+static isa_op gen_opcode(gen_ctx *g, isa_fu_class cls) {
+  isa_op ops[ISA_OP_COUNT];
+  int n = 0;
+  for (int op = 0; op < ISA_OP_COUNT; op++) {
+    const isa_op_info *info = isa_op_get((isa_op)op);
+    if (info->fu == cls || (info->fu == ISA_FU_ANY && gen_chance(g, 1, 2))) ops[n++] = (isa_op)op;
+  }
+  return ops[gen_below(g, n)];
+}
+
+/* Returns a random branch target of the word at pc of a program of n
+ * words (now and then past its end, where the memory holds `nop ; next`;
+ * tame: forward, pc + 1..n - 1, so that the program ends). */
+static uint16_t gen_target(gen_ctx *g, int pc, int n) {
+  if (g->tame) return (uint16_t)(pc + 1 + gen_below(g, n - pc - 1));
+  return (uint16_t)(gen_chance(g, 1, 16) ? gen_below(g, g->c->imem) : gen_below(g, n));
+}
+
+/* Fills the branch part of *in: next, goto, br on 1..ISA_SEL_COUNT
+ * conditions (signals or FU flags), or halt (likely on the last word). */
+static void gen_branch(gen_ctx *g, isa_insn *in, int pc, int n) {
+  const arch_config *c = g->c;
+  int k = gen_below(g, 20);
+  if (pc == n - 1 && (g->tame || gen_chance(g, 3, 4))) k = 19;
+  if (k < 9) return; /* next */
+  if (k < 12) {
+    in->br = ISA_BR_GOTO;
+    in->target[0] = gen_target(g, pc, n);
+    return;
+  }
+  if (k >= 16) {
+    in->br = ISA_BR_HALT;
+    return;
+  }
+  int maxsel = 0;
+  while (maxsel < ISA_SEL_COUNT && (2 << maxsel) <= c->branch_targets) maxsel++;
+  in->br = ISA_BR_COND;
+  in->nsel = 1 + gen_below(g, maxsel);
+  for (int i = 0; i < in->nsel; i++)
+    in->sel[i] = (uint8_t)(gen_chance(g, 1, 2) ? gen_below(g, c->gc_signals)
+                                               : ISA_COND_FLAG + gen_below(g, isa_fu_count(c)));
+  for (int i = 0; i < (1 << in->nsel); i++) in->target[i] = gen_target(g, pc, n);
+}
+
+/* Returns a random destination index of FU fu among n registers; tame:
+ * only those of index fu modulo the FU count (no write conflicts), 0xff
+ * when there is none. */
+static int gen_reg(gen_ctx *g, int n, int fu) {
+  if (!g->tame) return gen_below(g, n);
+  int nfu = isa_fu_count(g->c);
+  if (fu >= n) return 0xff;
+  return fu + nfu * gen_below(g, (n - fu + nfu - 1) / nfu);
+}
+
+/* Returns the word of a random instruction of FU fu at pc of n words. */
+static isa_word gen_insn(gen_ctx *g, int fu, int pc, int n) {
+  const arch_config *c = g->c;
+  isa_fu_class cls = isa_fu_class_of(c, fu);
+  isa_insn in;
+  isa_word w;
+  memset(&in, 0, sizeof in);
+  memset(&w, 0, sizeof w);
+  in.op = gen_opcode(g, cls);
+  const isa_op_info *info = isa_op_get(in.op);
+  if (in.op != ISA_OP_NOP) {
+    int d = gen_below(g, 4);
+    if (d == 1 && c->rd) in.dst = (isa_opnd){ISA_CLS_RD, (uint8_t)gen_reg(g, c->rd, fu)};
+    if (d >= 2 && c->fd) in.dst = (isa_opnd){ISA_CLS_FD, (uint8_t)gen_reg(g, c->fd, fu)};
+    if (in.dst.idx == 0xff) in.dst = (isa_opnd){ISA_CLS_NONE, 0};
+    if (c->od && !g->tame && gen_chance(g, 1, 2)) {
+      in.odmask = 1u << gen_below(g, c->od);
+      if (gen_chance(g, 1, 4)) in.odmask |= (uint32_t)gen_below(g, 1 << c->od);
+    }
+    int has_imm = 0;
+    for (int i = 0; i < info->nsrc; i++) {
+      in.src[i] = gen_src(g);
+      has_imm |= in.src[i].cls == ISA_CLS_IMM;
+    }
+    if (has_imm) in.imm = gen_value(g);
+  }
+  gen_branch(g, &in, pc, n);
+  if (isa_insn_check(&in, cls, c, NULL, 0) != ISA_OK || isa_encode(&in, &w) != ISA_OK)
+    memset(&w, 0, sizeof w); /* cannot happen; `nop ; next` keeps the stream valid */
+  return w;
+}
+
+/* Appends the programs: most FUs get one, on the region or elsewhere. */
+static void gen_programs(gen_ctx *g) {
+  const arch_config *c = g->c;
+  isa_word prog[16];
+  for (int fu = 0; fu < isa_fu_count(c); fu++) {
+    if (gen_chance(g, 1, 5)) continue;
+    int max = c->imem < 8 ? c->imem : 8;
+    if (gen_chance(g, 1, 8)) max = c->imem < 16 ? c->imem : 16;
+    int n = 1 + gen_below(g, max);
+    for (int pc = 0; pc < n; pc++) prog[pc] = gen_insn(g, fu, pc, n);
+    gen_push(g, STREAM_PKT_PROGRAM, fu, 0, gen_pe_rect(g), prog[0].w, (uint32_t)(ISA_WORDS * n));
+  }
+}
+
+/* Appends a REGCFG packet of random fd depths (when the PE has fds). */
+static void gen_regcfg(gen_ctx *g) {
+  const arch_config *c = g->c;
+  uint32_t depth[ISA_MAX_REGS];
+  if (!c->fd || gen_chance(g, 1, 4)) return;
+  for (int k = 0; k < c->fd; k++)
+    depth[k] = (uint32_t)(gen_chance(g, 1, 8) ? c->fd_depth : 1 + gen_below(g, c->fd_depth < 4 ? c->fd_depth : 4));
+  gen_push(g, STREAM_PKT_REGCFG, 0, 0, gen_pe_rect(g), depth, (uint32_t)c->fd);
+}
+
+/* Returns a random select (1 + source) for sink s: od or wrapper inputs,
+ * biased to routes that carry tokens (od out to a side, a side into an id,
+ * a side through to the opposite one). */
+static uint32_t gen_select(gen_ctx *g, int s) {
+  const arch_config *c = g->c;
+  int P = c->ports, nsrc = c->od + 4 * P;
+  if (s < c->id) { /* an id: mostly from a side */
+    if (gen_chance(g, 2, 3)) return 1 + (uint32_t)(c->od + gen_below(g, 4 * P));
+  } else { /* a wrapper output of side (s - id) / P */
+    int side = (s - c->id) / P;
+    if (c->od && gen_chance(g, 1, 2)) return 1 + (uint32_t)gen_below(g, c->od);
+    if (gen_chance(g, 1, 2)) return 1 + (uint32_t)(c->od + ((side + 2) % 4) * P + gen_below(g, P));
+  }
+  return 1 + (uint32_t)gen_below(g, nsrc);
+}
+
+/* Appends wrappers: one per PE of the region (mostly), a few elsewhere. */
+static void gen_wrappers(gen_ctx *g) {
+  const arch_config *c = g->c;
+  int nsinks = c->id + 4 * c->ports, npkt = 0;
+  uint32_t sel[ISA_MAX_REGS + 4 * ARCH_MAX_PORTS];
+  for (int r = 0; r < c->rows; r++)
+    for (int col = 0; col < c->cols && npkt < 64; col++) {
+      const stream_rect *q = &g->region;
+      int in = r >= q->row0 && r < q->row0 + q->rows && col >= q->col0 && col < q->col0 + q->cols;
+      if (!gen_chance(g, in ? 7 : 2, 8)) continue;
+      for (int s = 0; s < nsinks; s++) sel[s] = gen_chance(g, 2, 5) ? gen_select(g, s) : 0;
+      gen_push(g, STREAM_PKT_WRAPPER, 0, 0, (stream_rect){r, col, 1, 1}, sel, (uint32_t)nsinks);
+      npkt++;
+    }
+}
+
+/* Appends to w at n a random constraint list (at most max constraints)
+ * over nd dimensions; returns the new n. */
+static uint32_t gen_cons(gen_ctx *g, uint32_t *w, uint32_t n, int nd, int max) {
+  int k = gen_below(g, max + 1);
+  w[n++] = (uint32_t)k;
+  for (int i = 0; i < k; i++) {
+    w[n++] = (uint32_t)gen_below(g, 2);
+    for (int d = 0; d < nd; d++) w[n++] = (uint32_t)gen_range(g, -1, 1);
+    w[n++] = (uint32_t)(gen_chance(g, 1, 16) ? gen_value(g) : gen_range(g, -2, 2));
+  }
+  return n;
+}
+
+/* Returns 1 when delay d0 + dr*r + dc*c lies in 0..max on every PE of a
+ * region of rows x cols (its corners suffice). */
+static int gen_delay_ok(int64_t d0, int64_t dr, int64_t dc, int rows, int cols, int64_t max) {
+  for (int i = 0; i < 4; i++) {
+    int64_t d = d0 + dr * ((i & 1) ? rows - 1 : 0) + dc * ((i & 2) ? cols - 1 : 0);
+    if (d < 0 || d > max) return 0;
+  }
+  return 1;
+}
+
+/* Appends the GC packet of the region. */
+static void gen_gc(gen_ctx *g) {
+  const arch_config *c = g->c;
+  uint32_t w[1024], n = 0;
+  g->ii = gen_chance(g, 1, 8) ? 4 : 1 + gen_below(g, 3);
+  g->ndims = 1 + gen_below(g, c->gc_dims < 3 ? c->gc_dims : 3);
+  w[n++] = (uint32_t)g->ii;
+  w[n++] = (uint32_t)g->ndims;
+  int steps = 1;
+  for (int d = 0; d < g->ndims; d++) {
+    int b = 1 + gen_below(g, 4);
+    while (b > 1 && steps * b > 24) b--;
+    steps *= b;
+    w[n++] = (uint32_t)b;
+  }
+  w[n++] = (uint32_t)gen_below(g, 3); /* epilog */
+  int64_t max = (int64_t)(c->gc_history - 1) * g->ii;
+  int64_t d0 = gen_below(g, 4), dr = gen_range(g, -1, 2), dc = gen_range(g, -1, 2);
+  if (gen_chance(g, 1, 8)) d0 = max, dr = dc = 0; /* the largest delay gc.history allows */
+  if (!gen_delay_ok(d0, dr, dc, g->region.rows, g->region.cols, max)) dr = dc = 0;
+  if (d0 > max) d0 = max;
+  w[n++] = (uint32_t)d0, w[n++] = (uint32_t)dr, w[n++] = (uint32_t)dc;
+  int maxterms = STREAM_GC_MAX_TERMS(c) < 4 ? STREAM_GC_MAX_TERMS(c) : 4;
+  int nt = gen_below(g, maxterms + 1);
+  int maxcons = STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2;
+  w[n++] = (uint32_t)nt;
+  for (int t = 0; t < nt; t++) {
+    w[n++] = (uint32_t)gen_below(g, c->gc_signals);
+    n = gen_cons(g, w, n, g->ndims, maxcons);
+  }
+  gen_push(g, STREAM_PKT_GC, g->gc, 0, g->region, w, n);
+}
+
+/* Appends the GC packet of another controller, never started (its region
+ * may overlap the started one; it must change nothing). */
+static void gen_gc_other(gen_ctx *g) {
+  gen_ctx h = *g;
+  h.gc = (g->gc + 1 + gen_below(g, STREAM_GCS - 1)) % STREAM_GCS;
+  h.region = gen_subrect(g, (stream_rect){0, 0, g->c->rows, g->c->cols});
+  h.r = rng_state_seed(rng_state_next(&g->r));
+  gen_gc(&h);
+  g->oom |= h.oom;
+}
+
+/* Shuffles the packets drawn so far (the order changes which of two
+ * packets for the same unit wins, nothing else; START stays last). */
+static void gen_shuffle(gen_ctx *g) {
+  gen_packet *p = g->s->pkt;
+  for (int k = g->s->n - 1; k > 0; k--) {
+    int j = gen_below(g, k + 1);
+    gen_packet t = p[k];
+    p[k] = p[j], p[j] = t;
+  }
+}
+
+/* Returns a random rectangle on border `side` of the array. */
+static stream_rect gen_border_rect(gen_ctx *g, int side) {
+  const arch_config *c = g->c;
+  stream_rect r = gen_subrect(g, (stream_rect){0, 0, c->rows, c->cols});
+  if (gen_chance(g, 2, 3)) r.rows = r.cols = 1;
+  if (side == STREAM_SIDE_NORTH) r.row0 = 0, r.rows = 1;
+  if (side == STREAM_SIDE_SOUTH) r.row0 = c->rows - 1, r.rows = 1;
+  if (side == STREAM_SIDE_WEST) r.col0 = 0, r.cols = 1;
+  if (side == STREAM_SIDE_EAST) r.col0 = c->cols - 1, r.cols = 1;
+  return r;
+}
+
+/* Appends an AG (every mode, enable constraints, mostly in range) and
+ * now and then the bank data it reads, on a random border rectangle. */
+static void gen_ag(gen_ctx *g) {
+  const arch_config *c = g->c;
+  uint32_t w[512], n = 0;
+  int side = gen_below(g, 4);
+  int bank = gen_below(g, c->banks < c->ports ? c->banks : c->ports);
+  stream_rect r = gen_border_rect(g, side);
+  int nd = gen_chance(g, 1, 8) ? 1 + gen_below(g, c->gc_dims) : g->ndims;
+  int mode = gen_chance(g, 1, 6) ? STREAM_AG_OFF : gen_chance(g, 1, 2) ? STREAM_AG_READ : STREAM_AG_WRITE;
+  w[n++] = (uint32_t)mode;
+  w[n++] = (uint32_t)nd;
+  w[n++] = (uint32_t)gen_below(g, 2 * g->ii + 2);
+  w[n++] = (uint32_t)(gen_chance(g, 1, 16) ? c->bank_depth - 2 : gen_below(g, 9));
+  w[n++] = (uint32_t)gen_range(g, -1, 2), w[n++] = (uint32_t)gen_range(g, -1, 2);
+  for (int d = 0; d < nd; d++) w[n++] = (uint32_t)gen_range(g, -1, 3);
+  n = gen_cons(g, w, n, nd, STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2);
+  gen_push(g, STREAM_PKT_AG, bank, side, r, w, n);
+  if (mode == STREAM_AG_WRITE || gen_chance(g, 1, 4)) return;
+  uint32_t io[9];
+  int nw = 1 + gen_below(g, 8);
+  if (nw > c->bank_depth) nw = c->bank_depth;
+  io[0] = (uint32_t)gen_below(g, c->bank_depth - nw + 1 < 8 ? c->bank_depth - nw + 1 : 8);
+  for (int k = 1; k <= nw; k++) io[k] = (uint32_t)gen_value(g);
+  gen_push(g, STREAM_PKT_IODATA, bank, side, r, io, (uint32_t)nw + 1);
+}
+
+int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *msg, size_t msgsz) {
+  memset(s, 0, sizeof *s);
+  s->cfg = *cfg;
+  s->seed = seed;
+  if (isa_arch_check(cfg, msg, msgsz) != ISA_OK) return -1;
+  gen_ctx g = {.r = rng_state_seed_named(seed, "gen-stream"), .c = &s->cfg, .s = s};
+  stream_rect all = {0, 0, cfg->rows, cfg->cols};
+  g.region = gen_chance(&g, 1, 4) ? all : gen_subrect(&g, all);
+  g.gc = gen_below(&g, STREAM_GCS);
+  g.tame = gen_chance(&g, 1, 4);
+  gen_programs(&g);
+  if (gen_chance(&g, 1, 4)) gen_programs(&g); /* later packets replace earlier ones */
+  gen_regcfg(&g);
+  gen_wrappers(&g);
+  gen_gc(&g);
+  if (gen_chance(&g, 1, 4)) gen_gc_other(&g);
+  for (int k = g.tame ? 0 : gen_below(&g, 7); k > 0; k--) gen_ag(&g);
+  if (gen_chance(&g, 1, 3)) gen_shuffle(&g);
+  stream_rect start = gen_chance(&g, 4, 5) ? g.region : gen_subrect(&g, g.region);
+  gen_push(&g, STREAM_PKT_START, g.gc, 0, start, NULL, 0);
+  if (g.oom) {
+    snprintf(msg, msgsz, "out of memory");
+    gen_stream_free(s);
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 with every packet of s written into w; -1 with msg. */
+static int gen_stream_write(const gen_stream *s, stream_writer *w, char *msg, size_t msgsz) {
+  stream_writer_init(w, &s->cfg);
+  for (int k = 0; k < s->n; k++) {
+    const gen_packet *p = &s->pkt[k];
+    if (stream_writer_packet(w, p->type, p->index, p->side, p->rect, p->payload, p->nwords)) {
+      snprintf(msg, msgsz, "packet %d: %s", k, w->msg);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int gen_stream_bytes(const gen_stream *s, uint8_t **buf, size_t *len, char *msg, size_t msgsz) {
+  stream_writer w;
+  int rc = gen_stream_write(s, &w, msg, msgsz);
+  if (!rc && stream_writer_finish(&w, buf, len)) {
+    snprintf(msg, msgsz, "%s", w.msg);
+    rc = -1;
+  }
+  stream_writer_free(&w);
+  return rc;
+}
+
+int gen_stream_save(const gen_stream *s, const char *path, char *msg, size_t msgsz) {
+  stream_writer w;
+  int rc = gen_stream_write(s, &w, msg, msgsz);
+  if (!rc && stream_writer_save(&w, path)) {
+    snprintf(msg, msgsz, "%s: %s", path, w.msg[0] ? w.msg : "cannot write the stream");
+    rc = -1;
+  }
+  stream_writer_free(&w);
+  return rc;
+}
+
+int gen_stream_copy(gen_stream *dst, const gen_stream *src) {
+  memset(dst, 0, sizeof *dst);
+  dst->cfg = src->cfg;
+  dst->seed = src->seed;
+  gen_ctx g = {.c = &dst->cfg, .s = dst};
+  for (int k = 0; k < src->n && !g.oom; k++) {
+    const gen_packet *p = &src->pkt[k];
+    gen_push(&g, p->type, p->index, p->side, p->rect, p->payload, p->nwords);
+  }
+  if (g.oom) gen_stream_free(dst);
+  return g.oom ? -1 : 0;
+}
+
+int gen_stream_drop(gen_stream *s, int k) {
+  if (k < 0 || k >= s->n) return -1;
+  free(s->pkt[k].payload);
+  memmove(&s->pkt[k], &s->pkt[k + 1], (size_t)(s->n - k - 1) * sizeof s->pkt[0]);
+  s->n--;
+  return 0;
+}
+
+void gen_stream_free(gen_stream *s) {
+  for (int k = 0; k < s->n; k++) free(s->pkt[k].payload);
+  free(s->pkt);
+  s->pkt = NULL;
+  s->n = s->cap = 0;
+}
