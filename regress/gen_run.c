@@ -3,7 +3,9 @@
  * section "Random programs").
  *
  * Per seed S, in OUT_DIR/seedS/: prog.pla (gp_program_print), arch.ini
- * when the configuration is random (arch_gen.h, seed S); then three child
+ * when the configuration is random (arch_gen.h, seed S, with the keys
+ * below which almost nothing maps raised to the default's: gr_arch_relax);
+ * then three child
  * processes of the tcpa binary, each with its output in a log file and a
  * timeout (SIGALRM kept across exec; the child's process group is killed
  * after it ends, so that a harness it started does not outlive it):
@@ -254,6 +256,27 @@ static void gr_dir_remove(const char *dir) {
   if (strchr(dir, '\'') == NULL && system(cmd) != 0) {}
 }
 
+/* Raises in *cfg the keys below which almost no program maps (loop
+ * dimensions, control signals, registers, program memory, bank depth) to
+ * at least the default's; the shape, the functional units, their
+ * latencies, FIFOs, ports and banks stay as drawn. */
+static void gr_arch_relax(arch_config *cfg) {
+  const arch_config d = arch_config_default();
+#define GR_RAISE(k) \
+  if (cfg->k < d.k) cfg->k = d.k
+  GR_RAISE(gc_dims);
+  GR_RAISE(gc_signals);
+  GR_RAISE(gc_history);
+  GR_RAISE(rd);
+  GR_RAISE(fd);
+  GR_RAISE(fd_depth);
+  GR_RAISE(id);
+  GR_RAISE(od);
+  GR_RAISE(imem);
+  GR_RAISE(bank_depth);
+#undef GR_RAISE
+}
+
 /* Returns 0 after choosing the configuration and region of seed `seed`
  * into *s (random ones written to DIR/arch.ini). */
 static int gr_seed_setup(const gen_run_opts *o, uint64_t seed, gr_seed *s) {
@@ -261,10 +284,13 @@ static int gr_seed_setup(const gen_run_opts *o, uint64_t seed, gr_seed *s) {
   s->arch[0] = '\0';
   if (o->arch_random) {
     if (arch_gen_config(seed, o->max_pes, &cfg) != 0) return -1;
+    gr_arch_relax(&cfg);
     snprintf(s->arch, sizeof s->arch, "%s/arch.ini", s->dir);
     FILE *f = fopen(s->arch, "w");
     if (!f) return -1;
-    fprintf(f, "; tcpa gen arch --seed %llu --max-pes %d\n", (unsigned long long)seed, o->max_pes);
+    fprintf(f, "; tcpa gen arch --seed %llu --max-pes %d, registers, imem, gc and bank depth\n"
+               "; raised to at least the default's (tcpa gen program --arch random)\n",
+            (unsigned long long)seed, o->max_pes);
     arch_config_write_ini(&cfg, f);
     if (fclose(f) != 0) return -1;
   } else if (o->arch) {
