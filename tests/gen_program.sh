@@ -94,6 +94,14 @@ printf '%s\n' 'program lit2(N) {' '  out int32 o;' '  par (0 <= i < N) {' \
   '  }' '}' >"$tmp/lit2.pla"
 "$TCPA" run "$tmp/lit2.pla" --param N=2 --engine model >"$tmp/lit2.log" 2>&1
 check "two different literals in one operation (3 + 1, c ? 10 : -3) on the model" $?
+#    The benchmark satarith had it latent: `a[i] < 0 ? 0x80000000 : 0x7fffffff`
+#    saturated to one value for both signs (random inputs never overflow).
+printf '2147483647 -2147483648 5 2000000000\n' >"$tmp/sa.txt"
+printf '1 -1 5 2000000000\n' >"$tmp/sb.txt"
+"$TCPA" run regress/programs/satarith.pla --arch configs/big1d.ini --param N=4 --in a="$tmp/sa.txt" \
+  --in b="$tmp/sb.txt" --engine model --out-dir "$tmp/sat" >"$tmp/sat.log" 2>&1; st=$?
+check_eval "satarith saturates both ways on the model (exit $st: $(cat "$tmp/sat/sat.txt" 2>/dev/null))" \
+  '[ $st -eq 0 ] && [ "$(tr -s " \n" " " <"$tmp/sat/sat.txt")" = "2147483647 -2147483648 10 2147483647 " ]'
 # 2. A branch to the FU's `nop ; halt` word: done one cycle after the
 #    schedule's prediction (seed 65, N=3 on 1x2).
 printf '%s\n' 'program late(N) {' '  out int32 o;' '  par (0 <= i < N) {' '    v[i] = v[i-1] if (i >= 1);' \
@@ -103,6 +111,17 @@ for pr in "3 1x2" "5 1x3" "8 1x2"; do
   "$TCPA" run "$tmp/late.pla" --param N=$1 --pes $2 --engine model >"$tmp/late.log" 2>&1
   check "halt reached by a branch: done as predicted (N=$1, $2)" $?
 done
+
+# 3. Two pieces of one fd value (a multiply and an ALU op) written II or
+#    more cycles apart: wconflict faults with 4 ALUs (seed 1194 on a random
+#    configuration, shrunk; now aligned, or a larger II).
+printf '%s\n' 'program g1194(N, M) {' '  out int32 O0[N, N, M];' \
+  '  par (0 <= i < N, 0 <= j < N, 0 <= k < M, i <= l < N) {' \
+  '    v0[i,j,k,l] = (max(0, 1) < 0);' '    v1[i,j,k,l] = (v0[i,j,k,l] * v1[i,j,k,l-1]) if (i - l <= -1);' \
+  '    v1[i,j,k,l] = (max(0, 1) < 0) if (i - l >= 0);' '    O0[N-i-1,j,k] = 0 if (l == N - 1);' '  }' '}' >"$tmp/fd.pla"
+printf '[pe]\nalu = 4\nrd = 32\nimem = 128\n' >"$tmp/alu4.ini"
+"$TCPA" run "$tmp/fd.pla" --param N=3 --param M=1 --arch "$tmp/alu4.ini" --engine model >"$tmp/fd.log" 2>&1
+check "the pieces of an fd value write less than II apart (no wconflict)" $?
 
 if full_tier; then
   run_seeds "seeds 1000-1299, model, random configurations and regions" --seeds 1000-1299 --arch random
