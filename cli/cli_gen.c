@@ -132,7 +132,9 @@ static int cli_gen_program(int argc, char **argv) {
       o.max_pes = (int)v;
       break;
     case GEN_OPT_PES:
-      if (sscanf(p.arg, "%dx%d", &o.pes_r, &o.pes_c) != 2 || o.pes_r < 1 || o.pes_c < 1) {
+      int used = 0;
+      if (sscanf(p.arg, "%dx%d%n", &o.pes_r, &o.pes_c, &used) != 2 || p.arg[used] || o.pes_r < 1 || o.pes_c < 1 ||
+          o.pes_r > 64 || o.pes_c > 64) {
         diag_error_plain("gen program: --pes: expected RxC (e.g. 1x2), got '%s'", p.arg);
         return CLI_EXIT_INPUT;
       }

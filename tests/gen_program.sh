@@ -13,7 +13,7 @@
 # "miscomputes" every program with `>>`, so the runner must report FAIL,
 # shrink, and leave a smaller min.pla that still has `>>` and a repro.sh;
 # one test per bug the generator found (docs/fuzz.md).
-# Full tier: 300 seeds on random configurations (tcpa gen arch) and
+# Full tier: 400 seeds on random configurations (tcpa gen arch) and
 # regions, 200 on the default 1x2, and 20 in cosim on random regions.
 # Seeds fixed; GEN_SEEDS=A-B runs those in the fast part instead.
 set -u
@@ -124,7 +124,7 @@ printf '[pe]\nalu = 4\nrd = 32\nimem = 128\n' >"$tmp/alu4.ini"
 check "the pieces of an fd value write less than II apart (no wconflict)" $?
 
 if full_tier; then
-  run_seeds "seeds 1000-1299, model, random configurations and regions" --seeds 1000-1299 --arch random
+  run_seeds "seeds 1000-1399, model, random configurations and regions" --seeds 1000-1399 --arch random
   run_seeds "seeds 2000-2199, model, default.ini 1x2" --seeds 2000-2199 --pes 1x2
   if [ -n "${RTL:-}" ]; then
     run_seeds "seeds 3000-3019, cosim, default.ini random regions" --seeds 3000-3019 --engine cosim
