@@ -101,8 +101,8 @@ static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned lon
 /* Returns the exit status of `tcpa gen program` (argv[0] is "program"). */
 static int cli_gen_program(int argc, char **argv) {
   const char *self = getenv("TCPA_GEN_SELF"); /* the tcpa the runner runs (tests: a wrapper) */
-  gen_run_opts o = {self && *self ? self : "/proc/self/exe", 0, 0, NULL, 0, ARCH_GEN_MAX_PES_DEFAULT, 0, 0, "model",
-                    "gen-program.out", 1, 120, 0, stdout};
+  gen_run_opts o = {.self = self && *self ? self : "/proc/self/exe", .max_pes = ARCH_GEN_MAX_PES_DEFAULT,
+                    .engine = "model", .out_dir = "gen-program.out", .shrink = 1, .timeout = 120, .log = stdout};
   const char *out = NULL;
   int have = 0, check = 0;
   cli_opt p;
