@@ -14,7 +14,8 @@
 # shrink, and leave a smaller min.pla that still has `>>` and a repro.sh;
 # one test per bug the generator found (docs/fuzz.md).
 # Full tier: 400 seeds on random configurations (tcpa gen arch) and
-# regions, 200 on the default 1x2, and 20 in cosim on random regions.
+# regions, 200 on the default 1x2, and in cosim on random regions 20 on
+# the default and 40 on configs/big1d.ini (its dividers).
 # Seeds fixed; GEN_SEEDS=A-B runs those in the fast part instead.
 set -u
 BUILD=${BUILD:-build}
@@ -128,6 +129,13 @@ if full_tier; then
   run_seeds "seeds 2000-2199, model, default.ini 1x2" --seeds 2000-2199 --pes 1x2
   if [ -n "${RTL:-}" ]; then
     run_seeds "seeds 3000-3019, cosim, default.ini random regions" --seeds 3000-3019 --engine cosim
+  fi
+  harness configs/big1d.ini >"$tmp/harness-big1d.log" 2>&1; st=$?
+  if [ $st -ne 0 ]; then
+    unbuilt "gen program in cosim on configs/big1d.ini"
+  else
+    run_seeds "seeds 6000-6039, cosim, big1d.ini (dividers) random regions" --seeds 6000-6039 --engine cosim \
+      --arch configs/big1d.ini
   fi
 fi
 exit $fail
