@@ -24,7 +24,8 @@
 
 /* Prints the usage of `tcpa gen` to `f`. */
 static void cli_gen_usage(FILE *f) {
-  fputs("usage: tcpa gen arch --seed N [--max-pes K]\n\n"
+  fputs("usage: tcpa gen arch --seed N [--max-pes K]\n"
+        "       tcpa gen program --seed N | --seeds A-B --check ... (tcpa gen program --help)\n\n"
         "Prints a random valid architecture configuration (INI, docs/arch.md)\n"
         "on stdout, biased to edge values; the same seed prints the same file.\n\n"
         "  --seed N     the seed (0..2^64-1)\n"
