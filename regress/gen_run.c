@@ -20,13 +20,15 @@
  * tried in turn on the smallest failing program so far and kept when the
  * same step fails the same way (same stage, same exit status or signal),
  * until a whole pass keeps none; min.pla, its parameters and the command
- * that shows the failure (repro.sh) are written next to prog.pla.
+ * that shows the failure (repro.sh) are written next to prog.pla, with a
+ * copy of the configuration file (arch.ini).
  * A 1-D program on a region of several rows runs on 1xC (the tiled
  * dimensions of an RxC region are dimensions 0 and 1).
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -312,6 +314,22 @@ static int gr_seed_setup(const gen_run_opts *o, uint64_t seed, gr_seed *s) {
   return 0;
 }
 
+/* Copies a configuration file given with --arch into the seed's
+ * directory (arch.ini) and uses the copy, so that a failure's directory
+ * holds everything repro.sh needs; keeps the original when it cannot. */
+static void gr_arch_keep(gr_seed *s) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/arch.ini", s->dir);
+  if (!s->arch[0] || !strcmp(s->arch, path)) return;
+  size_t len;
+  char *text = fileio_read_all(s->arch, &len);
+  FILE *f = text ? fopen(path, "w") : NULL;
+  int ok = f && fwrite(text, 1, len, f) == len;
+  if (f && fclose(f) != 0) ok = 0;
+  free(text);
+  if (ok) snprintf(s->arch, sizeof s->arch, "%s", path);
+}
+
 /* Prints the shape of p ("2-D, 5 equations") to f. */
 static void gr_shape_print(const gp_program *p, FILE *f) {
   fprintf(f, "%d-D, %d equations, ", p->ndims, gr_equations(p));
@@ -348,6 +366,7 @@ static void gr_seed_run(const gen_run_opts *o, uint64_t seed, gen_run_totals *t)
     return;
   }
   t->fail++;
+  gr_arch_keep(&s);
   fprintf(log, "FAIL: %s ", gr_stage_names[r.stage]);
   if (r.stage == GR_STAGE_ENGINE) fprintf(log, "%s ", o->engine);
   if (r.status >= 256)
@@ -376,8 +395,11 @@ int gen_run_seeds(const gen_run_opts *o, gen_run_totals *t) {
     diag_error_plain("gen program: cannot create directory '%s': %s", failed, strerror(errno));
     return -1;
   }
+  char abs[PATH_MAX];
+  gen_run_opts ao = *o; /* the seeds' paths absolute, so repro.sh runs from anywhere */
+  if (realpath(o->out_dir, abs)) ao.out_dir = abs;
   for (uint64_t seed = o->first;; seed++) {
-    gr_seed_run(o, seed, t);
+    gr_seed_run(&ao, seed, t);
     fflush(o->log);
     if (seed == o->last) break;
   }
