@@ -123,6 +123,17 @@ printf '%s\n' 'program g1194(N, M) {' '  out int32 O0[N, N, M];' \
 printf '[pe]\nalu = 4\nrd = 32\nimem = 128\n' >"$tmp/alu4.ini"
 "$TCPA" run "$tmp/fd.pla" --param N=3 --param M=1 --arch "$tmp/alu4.ini" --engine model >"$tmp/fd.log" 2>&1
 check "the pieces of an fd value write less than II apart (no wconflict)" $?
+# 4. A value read at two fd distances and nowhere in an rd (v1[i-1] and
+#    v1[i-2]): the producer wrote one fd and a copy read its rd, the other
+#    fd was never written (seeds 20371 and 21275, shrunk to 5 equations).
+printf '%s\n' 'program g20371(N) {' '  out int32 O0;' '  par (0 <= i < N) {' '    v0[i] = v1[i-2] if (i >= 2);' \
+  '    v0[i] = 0 if (i <= 1);' '    v1[i] = v1[i-1] if (i >= 1);' '    v1[i] = 1 if (i <= 0);' \
+  '    O0 = v0[i] if (i == N - 1);' '  }' '}' >"$tmp/fd2.pla"
+for pr in "3 1x1" "4 1x1"; do
+  set -- $pr
+  "$TCPA" run "$tmp/fd2.pla" --param N=$1 --pes $2 --engine model >"$tmp/fd2.log" 2>&1
+  check "a value read at two fd distances (N=$1, $2)" $?
+done
 
 if full_tier; then
   run_seeds "seeds 1000-1399, model, random configurations and regions" --seeds 1000-1399 --arch random

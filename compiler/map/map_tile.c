@@ -23,7 +23,8 @@
  *    by several operations is read once by an added `mov` into an rd;
  *  - writer copy: an instruction has one register destination, so a value
  *    needed both in an rd (same iteration) and in an fd (later iteration),
- *    or in two fds, is copied by an added `mov` for each extra fd.
+ *    or in two fds, is written to an rd and copied by an added `mov` into
+ *    each fd.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -489,8 +490,9 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
 }
 
 /* Writer copies: a value with an rd use and fd uses, or several fd
- * distances, keeps one register destination on its producers; every other
- * fd group is fed by an added mov. Returns MAP_OK or an error. */
+ * distances, keeps one register destination on its producers, the rd;
+ * every fd group is fed by an added mov (of a value with one fd distance
+ * and no rd use the producers write the fd). Returns MAP_OK or an error. */
 static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   (void)ctx;
   int nvals = *nextval;
@@ -507,7 +509,9 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
         if (!memcmp(gd[g], x->d, sizeof x->d)) found = 1;
       if (!found && ngroups < 16) memcpy(gd[ngroups++], x->d, sizeof x->d);
     }
-    int keep = has_rd ? 0 : 1; /* fd groups the producer writes itself */
+    /* fd groups the producer writes itself: none when it has an rd use or
+     * when copies are added (each copy reads the producer's rd) */
+    int keep = has_rd || ngroups > 1 ? 0 : 1;
     for (int g = keep; g < ngroups; g++) {
       /* the producers of val: every op defining it */
       int prod[64], nprod = 0;
