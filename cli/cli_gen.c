@@ -4,6 +4,11 @@
  * (arch_gen.h; docs/rtl.md section "Every valid configuration"). The same
  * seed prints the same file; tests/lint_sweep.sh lints the RTL on them.
  * `tcpa gen stream` (random configuration streams) is cli_gen_stream.c.
+ *
+ * `tcpa gen program --seed N [-o FILE]` prints the random valid loop
+ * program of seed N (gen_program.h); `tcpa gen program --seeds A-B --check
+ * ...` takes each through check, the reference and an engine and shrinks
+ * the failures (gen_run.h; docs/fuzz.md "Random programs").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +18,16 @@
 #include "arch.h"
 #include "arch_gen.h"
 #include "cli.h"
+#include "cli_opt.h"
 #include "diag.h"
+#include "gen_program.h"
+#include "gen_run.h"
 
 /* Prints the usage of `tcpa gen` to `f`. */
 static void cli_gen_usage(FILE *f) {
   fputs("usage: tcpa gen arch --seed N [--max-pes K]\n"
         "       tcpa gen stream ... (tcpa gen stream --help)\n\n"
+        "       tcpa gen program --seed N | --seeds A-B --check ... (tcpa gen program --help)\n\n"
         "Prints a random valid architecture configuration (INI, docs/arch.md)\n"
         "on stdout, biased to edge values; the same seed prints the same file.\n\n"
         "  --seed N     the seed (0..2^64-1)\n"
@@ -37,6 +46,153 @@ static int cli_gen_number(const char *s, unsigned long long *v) {
   return (errno || *end) ? -1 : 0;
 }
 
+/* Prints the usage of `tcpa gen program` to `f`. */
+static void cli_gen_program_usage(FILE *f) {
+  fputs("usage: tcpa gen program --seed N [-o FILE]\n"
+        "       tcpa gen program --seeds A[-B] --check [--arch FILE|random] [--max-pes K]\n"
+        "                        [--pes RxC] [--engine model|cosim] [--out-dir DIR]\n"
+        "                        [--no-shrink] [--keep] [--timeout S]\n\n"
+        "Prints a random loop program, valid by construction (docs/fuzz.md \"Random\n"
+        "programs\"); the same seed prints the same text, its parameter values on\n"
+        "the line `// params: N=5 M=3`. With --check, takes every seed's program\n"
+        "through tcpa check, the reference and the engine, prints per seed pass,\n"
+        "does not fit (the resource) or FAIL, shrinks each failure to DIR/seedS/min.pla\n"
+        "(with DIR/seedS/repro.sh), and prints the totals.\n\n"
+        "  --seed N         the program of seed N\n"
+        "  --seeds A[-B]    seeds A to B\n"
+        "  -o FILE          write the program(s) to FILE instead of stdout\n"
+        "  --check          run the seeds (default engine model, embedded default\n"
+        "                   configuration, random region of at most 2x4)\n"
+        "  --arch F|random  the configuration, or random (tcpa gen arch --seed S)\n"
+        "  --max-pes K      random configurations: at most K PEs (default 16)\n"
+        "  --pes RxC        the region (default: random within the array)\n"
+        "  --engine E       model or cosim (default model)\n"
+        "  --out-dir DIR    where programs and failures go (default gen-program.out)\n"
+        "  --no-shrink      do not shrink failures\n"
+        "  --keep           keep the directories of seeds that pass or do not fit\n"
+        "  --timeout S      seconds per tcpa run (default 120)\n\n"
+        "The runner runs this binary, or $TCPA_GEN_SELF when set.\n\n"
+        "exit status: 0 printed or no FAIL, 1 some seed failed, 2 bad option\n", f);
+}
+
+/* The codes of the options of `tcpa gen program`. */
+enum {
+  GEN_OPT_SEED = CLI_OPT_LONG, GEN_OPT_SEEDS, GEN_OPT_CHECK, GEN_OPT_ARCH, GEN_OPT_MAX_PES, GEN_OPT_PES,
+  GEN_OPT_ENGINE, GEN_OPT_OUT_DIR, GEN_OPT_NO_SHRINK, GEN_OPT_KEEP, GEN_OPT_TIMEOUT
+};
+
+static const struct option cli_gen_program_opts[] = {
+    {"help", no_argument, NULL, 'h'},           {"seed", required_argument, NULL, GEN_OPT_SEED},
+    {"seeds", required_argument, NULL, GEN_OPT_SEEDS}, {"check", no_argument, NULL, GEN_OPT_CHECK},
+    {"arch", required_argument, NULL, GEN_OPT_ARCH}, {"max-pes", required_argument, NULL, GEN_OPT_MAX_PES},
+    {"pes", required_argument, NULL, GEN_OPT_PES}, {"engine", required_argument, NULL, GEN_OPT_ENGINE},
+    {"out-dir", required_argument, NULL, GEN_OPT_OUT_DIR}, {"no-shrink", no_argument, NULL, GEN_OPT_NO_SHRINK},
+    {"keep", no_argument, NULL, GEN_OPT_KEEP}, {"timeout", required_argument, NULL, GEN_OPT_TIMEOUT},
+    {NULL, 0, NULL, 0}};
+
+/* Returns 0 after reading "A" or "A-B" (A <= B) into *a, *b; -1 otherwise. */
+static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned long long *b) {
+  char buf[64];
+  const char *dash = strchr(s, '-');
+  if (!dash) return cli_gen_number(s, a) ? -1 : (*b = *a, 0);
+  if ((size_t)(dash - s) >= sizeof buf) return -1;
+  memcpy(buf, s, (size_t)(dash - s));
+  buf[dash - s] = '\0';
+  return cli_gen_number(buf, a) || cli_gen_number(dash + 1, b) || *a > *b ? -1 : 0;
+}
+
+/* Returns the exit status of `tcpa gen program` (argv[0] is "program"). */
+static int cli_gen_program(int argc, char **argv) {
+  const char *self = getenv("TCPA_GEN_SELF"); /* the tcpa the runner runs (tests: a wrapper) */
+  gen_run_opts o = {.self = self && *self ? self : "/proc/self/exe", .max_pes = ARCH_GEN_MAX_PES_DEFAULT,
+                    .engine = "model", .out_dir = "gen-program.out", .shrink = 1, .timeout = 120, .log = stdout};
+  const char *out = NULL;
+  int have = 0, check = 0;
+  cli_opt p;
+  cli_opt_init(&p, "gen program", argc, argv, "ho:", cli_gen_program_opts);
+  for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
+    int64_t v;
+    switch (c) {
+    case 'h': cli_gen_program_usage(stdout); return CLI_EXIT_OK;
+    case 'o': out = p.arg; break;
+    case GEN_OPT_SEED:
+    case GEN_OPT_SEEDS:
+      if ((c == GEN_OPT_SEED ? cli_gen_number(p.arg, &o.first) : cli_gen_seed_range(p.arg, &o.first, &o.last))) {
+        diag_error_plain("gen program: %s: expected %s, got '%s'", p.name,
+                         c == GEN_OPT_SEED ? "a number" : "A or A-B with A <= B", p.arg);
+        return CLI_EXIT_INPUT;
+      }
+      if (c == GEN_OPT_SEED) o.last = o.first;
+      have = 1;
+      break;
+    case GEN_OPT_CHECK: check = 1; break;
+    case GEN_OPT_ARCH:
+      o.arch_random = !strcmp(p.arg, "random");
+      o.arch = o.arch_random ? NULL : p.arg;
+      break;
+    case GEN_OPT_MAX_PES:
+      if (cli_opt_int(&p, 1, 4096, "a number of PEs", &v)) return CLI_EXIT_INPUT;
+      o.max_pes = (int)v;
+      break;
+    case GEN_OPT_PES:
+      int used = 0;
+      if (sscanf(p.arg, "%dx%d%n", &o.pes_r, &o.pes_c, &used) != 2 || p.arg[used] || o.pes_r < 1 || o.pes_c < 1 ||
+          o.pes_r > 64 || o.pes_c > 64) {
+        diag_error_plain("gen program: --pes: expected RxC (e.g. 1x2), got '%s'", p.arg);
+        return CLI_EXIT_INPUT;
+      }
+      break;
+    case GEN_OPT_ENGINE:
+      if (strcmp(p.arg, "model") && strcmp(p.arg, "cosim")) {
+        diag_error_plain("gen program: --engine: expected model or cosim, got '%s'", p.arg);
+        return CLI_EXIT_INPUT;
+      }
+      o.engine = p.arg;
+      break;
+    case GEN_OPT_OUT_DIR: o.out_dir = p.arg; break;
+    case GEN_OPT_NO_SHRINK: o.shrink = 0; break;
+    case GEN_OPT_KEEP: o.keep = 1; break;
+    case GEN_OPT_TIMEOUT:
+      if (cli_opt_int(&p, 1, 86400, "seconds", &v)) return CLI_EXIT_INPUT;
+      o.timeout = (int)v;
+      break;
+    case CLI_OPT_ARG: diag_error_plain("gen program: unexpected argument '%s'", p.arg); return CLI_EXIT_INPUT;
+    default: return CLI_EXIT_INPUT;
+    }
+  }
+  if (!have) {
+    diag_error_plain("gen program: --seed N or --seeds A-B is required (the same seed prints the same program)");
+    return CLI_EXIT_INPUT;
+  }
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", out ? out : "");
+  FILE *f = !out ? stdout : fopen(check ? out : tmp, "w"); /* a program: whole or nothing */
+  if (!f) {
+    diag_error_plain("gen program: cannot write '%s'", out);
+    return CLI_EXIT_INPUT;
+  }
+  o.log = f;
+  if (check) {
+    gen_run_totals t;
+    int rc = gen_run_seeds(&o, &t);
+    if (out) fclose(f);
+    return rc ? CLI_EXIT_INPUT : t.fail ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
+  }
+  for (unsigned long long s = o.first;; s++) {
+    gp_program prog;
+    gp_program_generate(s, &prog);
+    gp_program_print(&prog, f);
+    gp_program_free(&prog);
+    if (s == o.last) break;
+  }
+  if (out && (fclose(f) != 0 || rename(tmp, out) != 0)) {
+    diag_error_plain("gen program: cannot write '%s'", out);
+    remove(tmp);
+    return CLI_EXIT_INPUT;
+  }
+  return CLI_EXIT_OK;
+}
+
 int cli_gen(int argc, char **argv) {
   unsigned long long seed = 0, max_pes = ARCH_GEN_MAX_PES_DEFAULT;
   int have_seed = 0;
@@ -45,8 +201,9 @@ int cli_gen(int argc, char **argv) {
     return CLI_EXIT_OK;
   }
   if (argc >= 2 && !strcmp(argv[1], "stream")) return cli_gen_stream(argc - 1, argv + 1);
+  if (argc >= 2 && !strcmp(argv[1], "program")) return cli_gen_program(argc - 1, argv + 1);
   if (argc < 2 || strcmp(argv[1], "arch")) {
-    diag_error_plain("gen: expected 'arch' or 'stream' (tcpa gen arch --seed N)");
+    diag_error_plain("gen: expected 'arch', 'stream' or 'program' (tcpa gen arch --seed N)");
     cli_gen_usage(stderr);
     return CLI_EXIT_INPUT;
   }

@@ -30,7 +30,7 @@ static const main_subcommand main_subcommands[] = {
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
     {"harness", cli_harness, "build (when missing) and print the Verilated harness of a configuration"},
     {"wave", cli_wave, "open GTKWave on a run directory's waveform (rtl.fst, model.fst) and .gtkw"},
-    {"gen", cli_gen, "random valid architecture configurations and streams (gen arch|stream)"},
+    {"gen", cli_gen, "random valid configurations, streams and programs (gen arch|stream|program)"},
     {"stream-poke", cli_stream_poke, "fault injection: flip bits of a stream word, fix the CRC; --fields maps words"},
 };
 

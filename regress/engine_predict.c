@@ -17,7 +17,9 @@
  * The machine is done (timing.md 7) when every AG has passed its last event
  * d(k) + (S-1)*pi + phase and every FU program (sigma prolog steps, then
  * P + its epilog steps) has issued its final word, at local time
- * (sigma + P + epilog_fu) * pi - 1; `done` is the later of the two + 1.
+ * (sigma + P + epilog_fu) * pi - 1, one cycle later when a branch
+ * reaches its halt (the `nop ; halt` word after the kernels, halt_late in
+ * inst.h); `done` is the later of the two + 1.
  * Results still in flight after a halt always land before the last AG
  * event of the same step (an output's write event comes after its od write)
  * so they do not appear in the formula; a mismatch with an engine's done
@@ -66,7 +68,7 @@ void engine_predict(const inst *x, uint64_t *done, uint64_t *cycles) {
     const inst_pclass *pc = &x->pc[x->pe_class[k]];
     for (int f = 0; f < x->nfu; f++) {
       if (pc->fp[f].empty) continue;
-      int64_t halt = d + (x->sigma + x->P + pc->fp[f].epilog) * pi - 1;
+      int64_t halt = d + (x->sigma + x->P + pc->fp[f].epilog) * pi - 1 + pc->fp[f].halt_late;
       if (halt > last_done) last_done = halt;
     }
   }

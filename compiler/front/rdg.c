@@ -143,6 +143,7 @@ static int rdg_temp_add(rdg_builder *b, int eq) {
 #define RDG_NEW_TEMP (-2)
 
 static int rdg_lower(rdg_builder *b, int eq, const ast_expr *e, int var, int array);
+static int rdg_lower_consts(rdg_builder *b, int eq, rdg_operand *o, int nargs);
 
 /* Lowers an operand expression into *o; an operation becomes a temporary
  * defined by its own node. Returns 0 or -1. */
@@ -174,6 +175,30 @@ static int rdg_lower_operand(rdg_builder *b, int eq, const ast_expr *e, rdg_oper
   return -1;
 }
 
+/* Returns 0 after making every literal operand of o[0..nargs) whose value
+ * differs from an earlier literal operand's a temporary defined by a MOV of
+ * it: an instruction has one immediate, shared by all its IMM sources
+ * (docs/isa.md), so `3 + 1` is `t = 1; 3 + t`; -1 when out of memory. */
+static int rdg_lower_consts(rdg_builder *b, int eq, rdg_operand *o, int nargs) {
+  for (int i = 1; i < nargs; i++) {
+    if (o[i].kind != RDG_OPND_CONST) continue;
+    int clash = 0;
+    for (int j = 0; j < i; j++) clash |= o[j].kind == RDG_OPND_CONST && o[j].value != o[i].value;
+    if (!clash) continue;
+    ast_expr lit;
+    memset(&lit, 0, sizeof lit);
+    lit.kind = AST_EXPR_CONST;
+    lit.value = o[i].value;
+    lit.loc = b->p->eqs[eq].loc;
+    int n = rdg_lower(b, eq, &lit, RDG_NEW_TEMP, -1);
+    if (n < 0) return -1;
+    memset(&o[i], 0, sizeof o[i]);
+    o[i].kind = RDG_OPND_VAR;
+    o[i].var = b->g->nodes[n].var;
+  }
+  return 0;
+}
+
 /* Lowers expression `e` of equation `eq` into an op node defining variable
  * `var` (a new temporary when RDG_NEW_TEMP; none when -1, the node then
  * writes output `array`); returns the node id or -1. */
@@ -188,6 +213,7 @@ static int rdg_lower(rdg_builder *b, int eq, const ast_expr *e, int var, int arr
     loc = e->loc;
     for (int i = 0; i < nargs; i++)
       if (rdg_lower_operand(b, eq, e->arg[i], &o[i])) return -1;
+    if (rdg_lower_consts(b, eq, o, nargs)) return -1;
   } else if (rdg_lower_operand(b, eq, e, &o[0])) {
     return -1;
   }

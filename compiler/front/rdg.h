@@ -7,6 +7,9 @@
  * becomes a temporary internal variable `c.t1[i,j,k] = a[..] * b[..]` and
  * `c[i,j,k] = c[i,j,k-1] + c.t1[i,j,k]`, both under the equation's
  * condition. A right-hand side that is a single operand becomes a MOV.
+ * An instruction has one immediate (docs/isa.md): of the literal operands
+ * of one operation that differ, all but the first become temporaries
+ * defined by a MOV (`3 + 1` is `t = 1; 3 + t`).
  *
  * Nodes (rdg.nodes):
  *  - RDG_NODE_OP: one per (lowered) equation: op, nargs operands, the

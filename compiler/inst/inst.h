@@ -93,6 +93,9 @@ typedef struct {
   int nk_orig;        /* kernel classes before merging (inst_merge.c) */
   int body_orig;      /* words of one copy of the unmerged CFG's kernels */
   int halt_orig;      /* 1: the unmerged program needs a `nop ; halt` word */
+  int halt_late;      /* 1: a branch reaches the halt, in the `nop ; halt` word
+                         after the kernels: the FU halts one cycle after its
+                         last step (engine_predict.c) */
   int nwords_orig;    /* words of the program without the size reductions */
 } inst_fuprog;
 

@@ -313,6 +313,7 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
         for (int e = 0; e < f->ne; e++) need_halt |= f->e[e].from == v && f->e[e].to < 0;
     }
   if (need_halt) g->halt_pc = pc++;
+  f->halt_late = need_halt;
   *words = pc;
   return INST_OK;
 }

@@ -288,6 +288,16 @@ int map_sched_slot_free(const map_config *m, int v, int u, int64_t t, const unsi
 /* Returns 1 when DEP edge e crosses PEs (a tile displacement is nonzero). */
 int map_edge_cross(const map_edge *e);
 
+/* Returns 1 when intra-PE DEP edges x and y carry the same value through
+ * one fd (same variable, same non-zero d) from two different producers
+ * (the pieces of a piecewise variable): their write offsets tau + lat must
+ * stay less than II apart (map_sched.c, write-offset alignment). */
+int map_edges_same_fd(const map_config *m, const map_edge *x, const map_edge *y);
+
+/* Returns 1 when op v is a producer of an fd value with another producer
+ * (map_edges_same_fd): register pressure relief must not move it. */
+int map_op_shares_fd(const map_config *m, int v);
+
 /* Returns the opcode that implements language operation op (map_op.c);
  * ISA_OP_NOP for none. */
 isa_op map_op_isa(ast_op op);

@@ -450,8 +450,10 @@ static long map_regs_pressure(const map_config *m, unsigned char *busy, int *loa
 }
 
 /* Returns 1 when op v may move: it is not at either end of a channel
- * (lambda^K was computed from their offsets). */
+ * (lambda^K was computed from their offsets) nor one of several producers
+ * of an fd value (aligned by map_sched.c). */
 static int map_regs_movable(const map_config *m, int v) {
+  if (map_op_shares_fd(m, v)) return 0;
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind == MAP_EDGE_TIE && (x->src == v || x->dst == v)) return 0; /* issues with its partner */

@@ -626,6 +626,36 @@ static int map_sched_same_channel(const map_config *m, const map_edge *x, const 
          x->pos == y->pos;
 }
 
+int map_edges_same_fd(const map_config *m, const map_edge *x, const map_edge *y) {
+  int nonzero = 0;
+  for (int k = 0; k < AST_MAX_DIMS; k++) nonzero |= x->d[k] != 0;
+  return nonzero && x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && !map_edge_cross(x) &&
+         !map_edge_cross(y) && x->src >= 0 && y->src >= 0 && x->src != y->src &&
+         m->ops[x->src].var == m->ops[y->src].var && !memcmp(x->d, y->d, sizeof x->d);
+}
+
+int map_op_shares_fd(const map_config *m, int v) {
+  for (int e = 0; e < m->nedges; e++)
+    for (int f = 0; f < m->nedges; f++)
+      if (m->edges[e].src == v && map_edges_same_fd(m, &m->edges[e], &m->edges[f])) return 1;
+  return 0;
+}
+
+/* Returns 1 when two producers of one fd value still write II or more
+ * cycles apart after alignment: consecutive iterations alternating between
+ * them would write the fd in one cycle (wconflict) or out of order. */
+static int map_sched_fd_apart(const map_config *m) {
+  for (int e = 0; e < m->nedges; e++)
+    for (int f = 0; f < m->nedges; f++) {
+      const map_edge *x = &m->edges[e], *y = &m->edges[f];
+      if (!map_edges_same_fd(m, x, y)) continue;
+      int64_t wa = (int64_t)m->ops[x->src].tau + m->ops[x->src].lat;
+      int64_t wb = (int64_t)m->ops[y->src].tau + m->ops[y->src].lat;
+      if (wb - wa >= m->ii) return 1;
+    }
+  return 0;
+}
+
 /* Returns 1 when op v may issue at offset t: every intra-PE edge into and
  * out of v holds and a unit of v's class has slot t mod II free (the unit
  * is stored in *unit). */
@@ -649,21 +679,23 @@ static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
   return 0;
 }
 
-/* Write-offset alignment (docs/symbolic.md): the producers of one channel (ops of a
- * piecewise variable) whose results are written (tau + lat) II or more
+/* Write-offset alignment (docs/symbolic.md): the producers of one channel
+ * or of one fd value (ops of a piecewise variable) whose results are
+ * written (tau + lat) II or more
  * cycles before another producer's are moved later, to the latest write
  * offset if possible, else as close to it as the intra-PE edges and the
  * reservation table allow; where one cannot come within II cycles, the
  * instantiator checks the concrete order of the tokens (inst_fifo.c: exit
- * 3 "channel order" when two would cross). Runs before lambda^K, which is
- * computed from the new offsets. */
+ * 3 "channel order" when two would cross); producers of one fd that stay
+ * II or more apart make map_sched try the next II. Runs before lambda^K,
+ * which is computed from the new offsets. */
 static void map_sched_align(map_config *m) {
   for (int pass = 0, moved = 1; moved && pass < 8; pass++) {
     moved = 0;
     for (int e = 0; e < m->nedges; e++)
       for (int f = 0; f < m->nedges; f++) {
         const map_edge *x = &m->edges[e], *y = &m->edges[f];
-        if (!map_sched_same_channel(m, x, y)) continue;
+        if (!map_sched_same_channel(m, x, y) && !map_edges_same_fd(m, x, y)) continue;
         map_op *a = &m->ops[x->src];
         const map_op *b = &m->ops[y->src];
         int64_t wa = (int64_t)a->tau + a->lat, wb = (int64_t)b->tau + b->lat;
@@ -709,13 +741,21 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   if (floor2) start = 2;
   int limit = start + m->nops * 4 + 16;
   m->ii_reason[0] = 0;
+  int fd_apart = 0;
   for (int ii = start; ii <= limit; ii++) {
     if (ii > m->arch.imem) break;
     if (map_sched_ims(m, ii) || map_sched_exhaustive(m, ii)) {
       m->ii = ii;
+      map_sched_align(m);
+      if (map_sched_fd_apart(m)) { /* the pieces of an fd value cannot be aligned at this II */
+        fd_apart = 1;
+        continue;
+      }
       if (ii > start)
         snprintf(m->ii_reason, sizeof m->ii_reason,
-                 "no modulo schedule found at II %d..%d within the search budget", start, ii - 1);
+                 fd_apart ? "the producers of an fd value write II or more cycles apart at II %d..%d"
+                          : "no modulo schedule found at II %d..%d within the search budget",
+                 start, ii - 1);
       else if (ii > mii && floor2)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "piecewise program: at II 1 a kernel has one slot, one branch of pe.branch_targets "
@@ -723,7 +763,6 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       else if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "II %d asked for (more slots per kernel for its branches; II %d did not instantiate)", ii, ii - 1);
-      map_sched_align(m);
       return map_sched_lambda_k_any(m, msg, msgsz);
     }
   }

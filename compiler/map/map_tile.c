@@ -582,8 +582,9 @@ static int map_tile_dest_by_cond(const map_config *m, isl_ctx *ctx, int val, con
 }
 
 /* Writer copies: a value with an rd use and fd uses, or several fd
- * distances, keeps one register destination on its producers; every other
- * fd group is fed by an added mov. Returns MAP_OK or an error. */
+ * distances, keeps one register destination on its producers, the rd;
+ * every fd group is fed by an added mov (of a value with one fd distance
+ * and no rd use the producers write the fd). Returns MAP_OK or an error. */
 static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   (void)ctx;
   int nvals = *nextval;

@@ -1,0 +1,40 @@
+/*
+ * gen_run.h: the runner of random programs (docs/fuzz.md, section "Random
+ * programs"), behind `tcpa gen program --seeds A-B --check`: each seed's
+ * program (gen_program.h) goes through `tcpa check`, the reference
+ * (`tcpa run --engine ref`) and an engine (`tcpa run --engine model` or
+ * cosim) on a configuration and region, each a child process of the same
+ * binary; a failure is shrunk (gp_shrink_apply) while it persists and the
+ * smallest program is written with its configuration and command.
+ */
+#ifndef TCPA_GEN_RUN_H
+#define TCPA_GEN_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+  const char *self;    /* the tcpa binary to run (/proc/self/exe) */
+  unsigned long long first, last; /* the seeds, inclusive */
+  const char *arch;    /* a configuration file; NULL: the embedded default */
+  int arch_random;     /* 1: `tcpa gen arch --seed S` per seed (at most max_pes PEs) */
+  int max_pes;
+  int pes_r, pes_c;    /* the region; 0: random within the array (2x4 at most) */
+  const char *engine;  /* "model" or "cosim" */
+  const char *out_dir; /* each seed in OUT_DIR/seed<S>/ */
+  int shrink;          /* 1: shrink failures */
+  int timeout;         /* seconds per child run */
+  int keep;            /* 1: keep the directories of passing seeds */
+  FILE *log;           /* one line per seed and the totals */
+} gen_run_opts;
+
+/* The totals of a run. */
+typedef struct {
+  int pass, nofit, fail;
+} gen_run_totals;
+
+/* Returns 0 after running every seed (totals in *t, lines on o->log); -1
+ * when the output directory cannot be made. */
+int gen_run_seeds(const gen_run_opts *o, gen_run_totals *t);
+
+#endif

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# gen_program.sh: random valid loop programs through the whole flow
+# (`tcpa gen program`, regress/gen_program.c, regress/gen_run.c;
+# docs/fuzz.md "Random programs").
+#
+# Fast tier: the same seed prints the same text, with its seed and its
+# `// params:` line, on stdout and with -o; 30 seeds through check, the
+# reference and the C model on the embedded configs/default.ini, region
+# 1x2: none may FAIL (a program check rejects is a generator bug, a
+# mismatch an engine bug), the fraction that fits is printed; 4 seeds in
+# cosim on 1x1 (1-D to 4-D, all fit; the default harness, built once by `tcpa harness`); the
+# shrinker, end to end: a wrapper of tcpa ($TCPA_GEN_SELF) whose model
+# "miscomputes" every program with `>>`, so the runner must report FAIL,
+# shrink, and leave a smaller min.pla that still has `>>` and a repro.sh;
+# one test per bug the generator found (docs/fuzz.md).
+# Full tier: 400 seeds on random configurations (tcpa gen arch) and
+# regions, 200 on the default 1x2, and in cosim on random regions 20 on
+# the default and 40 on configs/big1d.ini (its dividers).
+# Seeds fixed; GEN_SEEDS=A-B runs those in the fast part instead.
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+. tests/tap.sh
+tcpa_abs=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
+
+# run_seeds NAME ARGS...: `tcpa gen program --check ARGS`; one check that
+# no seed FAILs (the FAIL lines in the message), the totals as a comment.
+run_seeds() {
+  local name=$1 log="$tmp/run.$n.log" st
+  shift
+  nice "$TCPA" gen program --check --out-dir "$tmp/out.$n" "$@" >"$log" 2>&1
+  st=$?
+  echo "# $name: $(tail -n 1 "$log")"
+  grep -A1 ': FAIL:' "$log" | sed 's/^/# /'
+  check "$name: no seed fails (exit $st)" $st
+}
+
+# -- the same seed, the same text ------------------------------------------
+"$TCPA" gen program --seed 7 >"$tmp/a.pla"; st=$?
+"$TCPA" gen program --seed 7 -o "$tmp/b.pla"; st2=$?
+check_eval "gen program --seed 7 prints a program, twice the same (stdout and -o)" \
+  '[ $st -eq 0 ] && [ $st2 -eq 0 ] && [ -s "$tmp/a.pla" ] && cmp -s "$tmp/a.pla" "$tmp/b.pla"'
+check_eval "the text names its seed and its parameters" \
+  'grep -q "^// tcpa gen program --seed 7:" "$tmp/a.pla" && grep -Eq "^// params:( [A-Z]=[0-9]+)+$" "$tmp/a.pla"'
+"$TCPA" gen program --seed 8 >"$tmp/c.pla"
+check_eval "another seed, another program" '! cmp -s "$tmp/a.pla" "$tmp/c.pla"'
+"$TCPA" check "$tmp/a.pla" >"$tmp/check.log" 2>&1
+check "tcpa check accepts it" $?
+"$TCPA" gen program --seeds 5-3 >/dev/null 2>&1; st=$?
+check_eval "--seeds 5-3 is a bad option (exit 2)" '[ $st -eq 2 ]'
+"$TCPA" gen program >/dev/null 2>&1; st=$?
+check_eval "no seed is a bad option (exit 2)" '[ $st -eq 2 ]'
+
+# -- seeds through the flow -------------------------------------------------
+run_seeds "seeds ${GEN_SEEDS:-1-30}, model, default.ini 1x2" --seeds "${GEN_SEEDS:-1-30}" --pes 1x2
+fits=$(tail -n 1 "$tmp/run.$((n - 1)).log" 2>/dev/null)
+check_eval "some seeds fit and pass ($fits)" '[ "$(echo "$fits" | sed -n "s/.*: \([0-9]*\) pass.*/\1/p")" -gt 0 ]'
+
+RTL=$(harness 2>"$tmp/harness.log"); st=$?
+if [ $st -ne 0 ]; then
+  unbuilt "gen program in cosim"
+else
+  run_seeds "seeds 10-13, cosim, default.ini 1x1" --seeds 10-13 --engine cosim --pes 1x1
+fi
+
+# -- the shrinker, end to end -----------------------------------------------
+cat >"$tmp/fake.sh" <<EOF
+#!/usr/bin/env bash
+# a tcpa whose model fails every program with an arithmetic shift right
+if [ "\$1" = run ] && grep -q ' >> ' "\$2" && printf '%s\n' "\$@" | grep -qx model; then
+  echo "tcpa: error: model: fake mismatch on >>" >&2; exit 1
+fi
+exec "$tcpa_abs" "\$@"
+EOF
+chmod +x "$tmp/fake.sh"
+seed=""
+for s in $(seq 1 60); do # the first seed whose program has a `>>`
+  "$TCPA" gen program --seed "$s" | grep -q ' >> ' && { seed=$s; break; }
+done
+TCPA_GEN_SELF="$tmp/fake.sh" "$TCPA" gen program --check --seeds "$seed" --pes 1x1 \
+  --out-dir "$tmp/shrink" >"$tmp/shrink.log" 2>&1; st=$?
+d="$tmp/shrink/seed$seed"
+check_eval "a failing seed ($seed) is reported FAIL (exit 1) and shrunk" \
+  '[ $st -eq 1 ] && grep -q "FAIL: engine model exit 1" "$tmp/shrink.log" && grep -q "shrunk in" "$tmp/shrink.log"'
+check_eval "min.pla is smaller than prog.pla, still has >>, passes check" \
+  '[ $(wc -c <"$d/min.pla") -lt $(wc -c <"$d/prog.pla") ] && grep -q " >> " "$d/min.pla" && "$TCPA" check "$d/min.pla" >/dev/null 2>&1'
+TCPA="$tmp/fake.sh" sh "$d/repro.sh" >/dev/null 2>&1; st=$?
+check_eval "repro.sh shows the failure (exit 1)" '[ $st -eq 1 ]'
+sed -n 's/^/# /p' "$tmp/shrink.log" | head -3
+
+# -- bugs the generator found (docs/fuzz.md "Random programs") ---------------
+# 1. An instruction has one immediate: `3 + 1` computed 1 + 1 (seed 28).
+printf '%s\n' 'program lit2(N) {' '  out int32 o;' '  par (0 <= i < N) {' \
+  '    v[i] = (3 + 1) + (7 << 2);' '    w[i] = (v[i] > 5) ? 10 : (-3);' '    o = w[i] - v[i] if (i == N - 1);' \
+  '  }' '}' >"$tmp/lit2.pla"
+"$TCPA" run "$tmp/lit2.pla" --param N=2 --engine model >"$tmp/lit2.log" 2>&1
+check "two different literals in one operation (3 + 1, c ? 10 : -3) on the model" $?
+#    The benchmark satarith had it latent: `a[i] < 0 ? 0x80000000 : 0x7fffffff`
+#    saturated to one value for both signs (random inputs never overflow).
+printf '2147483647 -2147483648 5 2000000000\n' >"$tmp/sa.txt"
+printf '1 -1 5 2000000000\n' >"$tmp/sb.txt"
+"$TCPA" run regress/programs/satarith.pla --arch configs/big1d.ini --param N=4 --in a="$tmp/sa.txt" \
+  --in b="$tmp/sb.txt" --engine model --out-dir "$tmp/sat" >"$tmp/sat.log" 2>&1; st=$?
+check_eval "satarith saturates both ways on the model (exit $st: $(cat "$tmp/sat/sat.txt" 2>/dev/null))" \
+  '[ $st -eq 0 ] && [ "$(tr -s " \n" " " <"$tmp/sat/sat.txt")" = "2147483647 -2147483648 10 2147483647 " ]'
+# 2. A branch to the FU's `nop ; halt` word: done one cycle after the
+#    schedule's prediction (seed 65, N=3 on 1x2).
+printf '%s\n' 'program late(N) {' '  out int32 o;' '  par (0 <= i < N) {' '    v[i] = v[i-1] if (i >= 1);' \
+  '    v[i] = 0 if (i <= 0);' '    o = v[i] if (i == 0);' '  }' '}' >"$tmp/late.pla"
+for pr in "3 1x2" "5 1x3" "8 1x2"; do
+  set -- $pr
+  "$TCPA" run "$tmp/late.pla" --param N=$1 --pes $2 --engine model >"$tmp/late.log" 2>&1
+  check "halt reached by a branch: done as predicted (N=$1, $2)" $?
+done
+
+# 3. Two pieces of one fd value (a multiply and an ALU op) written II or
+#    more cycles apart: wconflict faults with 4 ALUs (seed 1194 on a random
+#    configuration, shrunk; now aligned, or a larger II).
+printf '%s\n' 'program g1194(N, M) {' '  out int32 O0[N, N, M];' \
+  '  par (0 <= i < N, 0 <= j < N, 0 <= k < M, i <= l < N) {' \
+  '    v0[i,j,k,l] = (max(0, 1) < 0);' '    v1[i,j,k,l] = (v0[i,j,k,l] * v1[i,j,k,l-1]) if (i - l <= -1);' \
+  '    v1[i,j,k,l] = (max(0, 1) < 0) if (i - l >= 0);' '    O0[N-i-1,j,k] = 0 if (l == N - 1);' '  }' '}' >"$tmp/fd.pla"
+printf '[pe]\nalu = 4\nrd = 32\nimem = 128\n' >"$tmp/alu4.ini"
+"$TCPA" run "$tmp/fd.pla" --param N=3 --param M=1 --arch "$tmp/alu4.ini" --engine model >"$tmp/fd.log" 2>&1
+check "the pieces of an fd value write less than II apart (no wconflict)" $?
+# 4. A value read at two fd distances and nowhere in an rd (v1[i-1] and
+#    v1[i-2]): the producer wrote one fd and a copy read its rd, the other
+#    fd was never written (seeds 20371 and 21275, shrunk to 5 equations).
+printf '%s\n' 'program g20371(N) {' '  out int32 O0;' '  par (0 <= i < N) {' '    v0[i] = v1[i-2] if (i >= 2);' \
+  '    v0[i] = 0 if (i <= 1);' '    v1[i] = v1[i-1] if (i >= 1);' '    v1[i] = 1 if (i <= 0);' \
+  '    O0 = v0[i] if (i == N - 1);' '  }' '}' >"$tmp/fd2.pla"
+for pr in "3 1x1" "4 1x1"; do
+  set -- $pr
+  "$TCPA" run "$tmp/fd2.pla" --param N=$1 --pes $2 --engine model >"$tmp/fd2.log" 2>&1
+  check "a value read at two fd distances (N=$1, $2)" $?
+done
+
+if full_tier; then
+  run_seeds "seeds 1000-1399, model, random configurations and regions" --seeds 1000-1399 --arch random
+  run_seeds "seeds 2000-2199, model, default.ini 1x2" --seeds 2000-2199 --pes 1x2
+  if [ -n "${RTL:-}" ]; then
+    run_seeds "seeds 3000-3019, cosim, default.ini random regions" --seeds 3000-3019 --engine cosim
+  fi
+  harness configs/big1d.ini >"$tmp/harness-big1d.log" 2>&1; st=$?
+  if [ $st -ne 0 ]; then
+    unbuilt "gen program in cosim on configs/big1d.ini"
+  else
+    run_seeds "seeds 6000-6039, cosim, big1d.ini (dividers) random regions" --seeds 6000-6039 --engine cosim \
+      --arch configs/big1d.ini
+  fi
+fi
+exit $fail
