@@ -9,6 +9,8 @@
 // cycle later (tok_*); a write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
 // do nothing; a write event without a token raises agmiss.
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_ag (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -74,14 +76,8 @@ module tcpa_ag (
   logic               en, ev, inrange, bwe;
   logic [AW-1:0]      bwa;
   logic [31:0]        bwd;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
                ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
@@ -136,13 +132,10 @@ module tcpa_ag (
       endcase
     end
     if (mine_io && bus_we_i && bus_addr_i == 32'd0) io_d = bus_data_i;
-`ifdef TCPA_MUTANTS
     // mutant 2: every address of the AG is off by one (base + 1)
-    if (mutant == 32'd2 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE)
-      base_d = bus_data_i + 32'd1;
+    `TCPA_MUTATE(2, if (mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE) base_d = bus_data_i + 32'd1;)
     // mutant 19: the stride write is lost (addresses stay at the base)
-    if (mutant == 32'd19 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_STRIDE) stride_d = stride_q;
-`endif
+    `TCPA_MUTATE(19, if (mine && bus_we_i && bus_field_i == tcpa_pkg::F_STRIDE) stride_d = stride_q;)
   end
 
   tcpa_stepper u_stepper (
@@ -227,10 +220,8 @@ module tcpa_ag (
     end
     tok_d = ev && inrange && mode_q == tcpa_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
-`ifdef TCPA_MUTANTS
     // mutant 18: stuck control signal: a read AG's token valid is always 0
-    if (mutant == 32'd18) tok_d = 1'b0;
-`endif
+    `TCPA_MUTATE(18, tok_d = 1'b0;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

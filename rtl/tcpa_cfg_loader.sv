@@ -15,6 +15,8 @@
 // (TYPE, RECT, TRUNCATED, PAYLOAD, ORDER; applying stops at it), else ORDER
 // when no START came. Only a stream with no error raises start_o (one cycle,
 // one cycle after the last word); a rejected stream never starts anything.
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_cfg_loader (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -110,14 +112,8 @@ module tcpa_cfg_loader (
   logic [4:0]  nfld;        // field of the next payload word
   logic [31:0] remain;      // payload words after this one
   logic [31:0] fin_crc;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign cfg_ready_o = (st_q != S_DONE);
   assign acc = cfg_valid_i && cfg_ready_o;
@@ -457,14 +453,11 @@ module tcpa_cfg_loader (
         end
         default: ;  // S_DONE, S_ERR: words are ignored
       endcase
-`ifdef TCPA_MUTANTS
       // mutant 8: the first data word of every IODATA packet is skipped
       // (checked and counted, never written to the bank)
-      if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_pkg::PKT_IODATA && baddr_d == 32'd1)
-        bwe_d = 1'b0;
+      `TCPA_MUTATE(8, if (bwe_d && ptype_q == tcpa_pkg::PKT_IODATA && baddr_d == 32'd1) bwe_d = 1'b0;)
       // mutant 21: off by one: the START rectangle loses its last column
-      if (mutant == 32'd21 && started_d && !started_q) scols_d = pcols_q - 16'd1;
-`endif
+      `TCPA_MUTATE(21, if (started_d && !started_q) scols_d = pcols_q - 16'd1;)
     end
   end
 

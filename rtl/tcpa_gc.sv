@@ -11,6 +11,8 @@
 // cycle before any PE reaches step s. A PE with start delay d reads the
 // vector of its own step from the ring (timing.md section 2: the GC's value
 // delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -161,14 +163,8 @@ module tcpa_gc (
     );
   end
 
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   // signal i: some term of i has all its constraints true at J(s)
   always_comb begin
@@ -188,12 +184,10 @@ module tcpa_gc (
       for (int unsigned i = 0; i < NSIG; i++)
         if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
-`ifdef TCPA_MUTANTS
     // mutant 4: control signal c0 stuck at 0
-    if (mutant == 32'd4) sig[0] = 1'b0;
+    `TCPA_MUTATE(4, sig[0] = 1'b0;)
     // mutant 20: control signal c1 stuck at 1
-    if (mutant == 32'd20) sig[(NSIG > 1) ? 1 : 0] = 1'b1;
-`endif
+    `TCPA_MUTATE(20, sig[(NSIG > 1) ? 1 : 0] = 1'b1;)
   end
 
   always_comb begin

@@ -15,6 +15,8 @@
 // simulation harness; they are plain wires of the datapath).
 // The od registers are an unpacked array so that a waveform names each:
 // od_q[K] is the last value written to odK (docs/rtl.md "Signal names").
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_pe (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -121,14 +123,8 @@ module tcpa_pe (
   logic [NSINK-1:0]    sinkv;
   logic [NSINK*32-1:0] sinkd;
 
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
                ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
@@ -227,10 +223,8 @@ module tcpa_pe (
     for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
     for (int unsigned f = 0; f < NFU; f++) begin
       rdwi[f*5 +: 5] = fdst[f*8 +: 5];
-`ifdef TCPA_MUTANTS
       // mutant 13: register write to the wrong index (rd k writes rd k^1)
-      if (mutant == 32'd13) rdwi[f*5] = !fdst[f*8];
-`endif
+      `TCPA_MUTATE(13, rdwi[f*5] = !fdst[f*8];)
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
           in_class({27'd0, fdst[f*8 +: 5]}, NFD)) begin
@@ -244,12 +238,8 @@ module tcpa_pe (
         end
       end
     end
-`ifdef TCPA_MUTANTS
     // mutant 14: dropped register enable: od values are never updated
-    if (mutant == 32'd14) begin
-      for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
-    end
-`endif
+    `TCPA_MUTATE(14, for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];)
   end
 
   tcpa_regfile u_regfile (
@@ -328,10 +318,8 @@ module tcpa_pe (
     end
     link_d = sinkv[NSINK-1:NID];
     linkv_d = sinkd[NSINK*32-1:NID*32];
-`ifdef TCPA_MUTANTS
     // mutant 15: dropped push into the link stage: no hop ever leaves a PE
-    if (mutant == 32'd15) link_d = '0;
-`endif
+    `TCPA_MUTATE(15, link_d = '0;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
