@@ -9,6 +9,7 @@
 // cycle later (tok_*); a write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
 // do nothing; a write event without a token raises agmiss.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_ag (
@@ -255,6 +256,15 @@ module tcpa_ag (
       tokv_q <= tokv_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the mode is one of the three,
+  // the constraint count is in range; a bank access is in range (an
+  // out-of-range address is the agrange fault and accesses nothing); a
+  // write event without a token (agmiss) writes nothing
+  `TCPA_ASSERT(AgModeLegal, mode_q != 2'd3, clk_i, rst_ni)
+  `TCPA_ASSERT(AgNconsInRange, nc_q <= NCONS, clk_i, rst_ni)
+  `TCPA_ASSERT(AgAccessInRange, acc_o |-> inrange, clk_i, rst_ni)
+  `TCPA_ASSERT(AgMissWritesNothing, agmiss_o && !mine_io |-> !bwe, clk_i, rst_ni)
 
   assign tok_valid_o = tok_q;
   assign tok_data_o = tokv_q;

@@ -15,6 +15,7 @@
 // (TYPE, RECT, TRUNCATED, PAYLOAD, ORDER; applying stops at it), else ORDER
 // when no START came. Only a stream with no error raises start_o (one cycle,
 // one cycle after the last word); a rejected stream never starts anything.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_cfg_loader (
@@ -59,11 +60,15 @@ module tcpa_cfg_loader (
   // may reach HIST_STEPS * ii cycles, docs/timing.md section 2)
   localparam logic [63:0] HIST_STEPS = {32'd0, tcpa_params_pkg::GC_HISTORY - 32'd1};
 
-  localparam logic [2:0] S_HDR  = 3'd0;
-  localparam logic [2:0] S_PKT  = 3'd1;
-  localparam logic [2:0] S_PAY  = 3'd2;
-  localparam logic [2:0] S_DONE = 3'd3;
-  localparam logic [2:0] S_ERR  = 3'd4;
+  // loader states: stream header, packet header, packet payload, started,
+  // rejected
+  typedef enum logic [2:0] {
+    S_HDR  = 3'd0,
+    S_PKT  = 3'd1,
+    S_PAY  = 3'd2,
+    S_DONE = 3'd3,
+    S_ERR  = 3'd4
+  } state_e;
 
   // Returns the CRC-32 register after one more little-endian word.
   function automatic logic [31:0] crc_word(input logic [31:0] crc, input logic [31:0] data);
@@ -75,7 +80,7 @@ module tcpa_cfg_loader (
     crc_word = c;
   endfunction
 
-  logic [2:0]  st_q, st_d;
+  state_e      st_q, st_d;
   logic [2:0]  wcnt_q, wcnt_d;         // word within header / packet header
   logic [31:0] len_q, len_d;           // LENGTH
   logic [31:0] crc_exp_q, crc_exp_d;   // header CRC
@@ -574,4 +579,24 @@ module tcpa_cfg_loader (
   assign start_cols_o = scols_q;
   assign err_o = (err_q != tcpa_pkg::E_NONE);
   assign err_code_o = err_q;
+
+  // invariants (docs/rtl.md "Assertions"): the state is one of the five;
+  // word counters stay inside the header, packet header and payload; while
+  // no packet error is seen, the parser's counts are in the ranges the
+  // loader checks (so every bus word has legal indices); S_ERR holds
+  // exactly when an error code is set; start comes once, with no error,
+  // after the last word (no word accepted after it); the bus carries a
+  // header or a payload word, never both
+  `TCPA_ASSERT(LoaderStateLegal, st_q inside {S_HDR, S_PKT, S_PAY, S_DONE, S_ERR}, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderHdrWordInRange, st_q == S_HDR |-> wcnt_q <= 3'd5, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderPktWordInRange, st_q == S_PKT |-> wcnt_q <= 3'd3, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderPayIndexInRange, st_q == S_PAY |-> pidx_q < pn_q, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderCountsInRange,
+               perr_q == tcpa_pkg::E_NONE |->
+                 nd_q <= tcpa_pkg::NDIM && {24'd0, d_q} <= nd_q &&
+                 nt_q <= tcpa_pkg::NTERM && {24'd0, t_q} < tcpa_pkg::NTERM &&
+                 nc_q <= tcpa_pkg::NCONS && {24'd0, c_q} <= nc_q, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderErrorIffRejected, (st_q == S_ERR) == (err_q != tcpa_pkg::E_NONE), clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderStartWhenDone, start_q |-> st_q == S_DONE && !cfg_ready_o, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderBusOneKind, !(bwe_q && bbeg_q), clk_i, rst_ni)
 endmodule

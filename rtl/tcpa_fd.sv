@@ -4,6 +4,7 @@
 // stores ring[W] and advances W; both wrap at the depth. The ring is a
 // memory without reset; a valid bit per entry (reset to 0) makes unwritten
 // entries read as the reset value 0.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_fd (
@@ -65,4 +66,10 @@ module tcpa_fd (
   end
 
   assign head_o = valid_q[r_q] ? ring[r_q] : 32'd0;
+
+  // invariants (docs/rtl.md "Assertions"): the depth is in 1..fd_depth
+  // (REGCFG, checked by the loader) and both pointers stay below it
+  `TCPA_ASSERT(FdDepthInRange, depth_q >= 32'd1 && depth_q <= D, clk_i, rst_ni)
+  `TCPA_ASSERT(FdPtrInRange, {{(32-PW){1'b0}}, r_q} < depth_q && {{(32-PW){1'b0}}, w_q} < depth_q,
+               clk_i, rst_ni)
 endmodule

@@ -2,6 +2,7 @@
 // The head is readable while not empty; pop_i removes it at the end of the
 // cycle (nothing when empty: the PE reports underflow), then push_i appends.
 // A push finding the FIFO full after the pop is dropped (drop_o: overflow).
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_fifo (
@@ -59,4 +60,13 @@ module tcpa_fifo (
 
   assign empty_o = (cnt_q == '0);
   assign head_o = empty_o ? 32'd0 : buf_q[31:0];
+
+  // invariants (docs/rtl.md "Assertions"): the occupancy stays in 0..D; a
+  // pop of an empty FIFO (underflow, reported by the PE) and a push that
+  // finds it full (overflow, drop_o) are the documented fault paths and
+  // change nothing; every other pop and push moves the count by one
+  `TCPA_ASSERT(FifoCntInRange, {{(32-CW){1'b0}}, cnt_q} <= D, clk_i, rst_ni)
+  `TCPA_ASSERT(FifoDropOnlyWhenFull, drop_o |-> push_i && {{(32-CW){1'b0}}, after} == D, clk_i, rst_ni)
+  `TCPA_ASSERT(FifoCntTracksPushPop,
+               cnt_d == cnt_q - CW'(pop_i && !empty_o) + CW'(push_i && !drop_o), clk_i, rst_ni)
 endmodule

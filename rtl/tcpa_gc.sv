@@ -11,6 +11,7 @@
 // cycle before any PE reaches step s. A PE with start delay d reads the
 // vector of its own step from the ring (timing.md section 2: the GC's value
 // delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_gc (
@@ -235,6 +236,12 @@ module tcpa_gc (
       hist_q <= hist_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the stored GC packet has the
+  // ranges the loader checks (it applies nothing past a packet error)
+  `TCPA_ASSERT(GcIiPositive, ii_q != 32'd0 && !ii_q[31], clk_i, rst_ni)
+  `TCPA_ASSERT(GcNdimsInRange, nd_q >= 32'd1 && nd_q <= NDIM, clk_i, rst_ni)
+  `TCPA_ASSERT(GcNtermsInRange, nt_q <= NTERM, clk_i, rst_ni)
 
   assign ii_o = ii_q;
   assign ndims_o = nd_q;

@@ -15,6 +15,7 @@
 // simulation harness; they are plain wires of the datapath).
 // The od registers are an unpacked array so that a waveform names each:
 // od_q[K] is the last value written to odK (docs/rtl.md "Signal names").
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_pe (
@@ -81,6 +82,14 @@ module tcpa_pe (
     in_class = idx < n;
   endfunction
   localparam int unsigned NWP   = tcpa_pkg::NWP;
+  localparam int unsigned SW_   = tcpa_pkg::SEL_W;
+
+  // Returns whether every select of sel is 0 (no source) or 1 + a source.
+  function automatic logic sels_legal(input logic [tcpa_pkg::NSINK*SW_-1:0] sel);
+    sels_legal = 1'b1;
+    for (int unsigned k = 0; k < tcpa_pkg::NSINK; k++)
+      if ({{(32-SW_){1'b0}}, sel[k*SW_ +: SW_]} > tcpa_pkg::NSRC) sels_legal = 1'b0;
+  endfunction
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned NSRC  = tcpa_pkg::NSRC;
   localparam int unsigned NSINK = tcpa_pkg::NSINK;
@@ -337,6 +346,10 @@ module tcpa_pe (
       linkv_q <= linkv_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): every wrapper select names no
+  // source or one that exists (the loader checks WRAPPER words)
+  `TCPA_ASSERT(PeWrapperSelLegal, sels_legal(wsel_q), clk_i, rst_ni)
 
   assign wout_valid_o = link_q;
   assign wout_data_o = linkv_q;

@@ -8,6 +8,7 @@
 // inc_o (one-hot) which dimension increments and clr_o which lower
 // dimensions wrap to 0: the affine evaluators (tcpa_affine) follow J with
 // additions only.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_stepper (
@@ -108,6 +109,13 @@ module tcpa_stepper (
       j_q <= j_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the phase stays below ii while
+  // the unit is active; exactly one dimension increments, none of those
+  // that wrap (ndims_i is in 1..NDIM: the loader checks it)
+  `TCPA_ASSERT(StepPhaseInRange, active |-> ph_q < ii_i, clk_i, rst_ni)
+  `TCPA_ASSERT(StepIncOneHot, $onehot(inc), clk_i, rst_ni)
+  `TCPA_ASSERT(StepIncClrDisjoint, (inc & clr) == '0, clk_i, rst_ni)
 
   assign started_o = started;
   assign first_o = started && !was_q;

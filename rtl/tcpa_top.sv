@@ -9,6 +9,8 @@
 // (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
 // read port into every bank for dumping results.
+`include "rtl/tcpa_assert.svh"
+
 module tcpa_top (
   input  logic                                    clk_i,
   input  logic                                    rst_ni,
@@ -359,4 +361,9 @@ module tcpa_top (
   end
 
   assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_pend == '0);
+
+  // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
+  // once, before the run; the run, once started, never stops
+  `TCPA_ASSERT(TopStartOnce, start |-> !run_q, clk_i, rst_ni)
+  `TCPA_ASSERT(TopRunSticky, $past(run_q) |-> run_q, clk_i, rst_ni)
 endmodule
