@@ -19,20 +19,7 @@ module tcpa_ag (
   input  logic [15:0]                  col_i,
   input  logic [1:0]                   side_i,
   input  logic [7:0]                   bank_i,
-  input  logic                         bus_we_i,
-  input  logic                         bus_begin_i,
-  input  logic [2:0]                   bus_type_i,
-  input  logic [7:0]                   bus_index_i,
-  input  logic [1:0]                   bus_side_i,
-  input  logic [15:0]                  bus_row0_i,
-  input  logic [15:0]                  bus_col0_i,
-  input  logic [15:0]                  bus_rows_i,
-  input  logic [15:0]                  bus_cols_i,
-  input  logic [4:0]                   bus_field_i,
-  input  logic [7:0]                   bus_c_i,
-  input  logic [7:0]                   bus_d_i,
-  input  logic [31:0]                  bus_addr_i,
-  input  logic [31:0]                  bus_data_i,
+  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
   input  logic                         run_i,     // the PE's region runs
   input  logic [31:0]                  delay_i,   // d(r,c)
   input  logic [31:0]                  ii_i,
@@ -55,6 +42,10 @@ module tcpa_ag (
   input  logic [tcpa_pkg::BADDR_W-1:0] dbg_addr_i,
   output logic [31:0]                  dbg_data_o
 );
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.t};
+
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
   localparam int unsigned AW    = tcpa_pkg::BADDR_W;
@@ -80,13 +71,13 @@ module tcpa_ag (
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
-  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
-               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
-               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
-               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
-  assign mine = hit && bus_type_i == tcpa_pkg::PKT_AG && bus_side_i == side_i && bus_index_i == bank_i;
-  assign mine_io = hit && bus_type_i == tcpa_pkg::PKT_IODATA && bus_side_i == side_i &&
-                   bus_index_i == bank_i;
+  assign hit = ({1'b0, bus_i.row0} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_i.row0} + {1'b0, bus_i.rows}) &&
+               ({1'b0, bus_i.col0} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_i.col0} + {1'b0, bus_i.cols});
+  assign mine = hit && bus_i.ptype == tcpa_pkg::PKT_AG && bus_i.side == side_i && bus_i.index == bank_i;
+  assign mine_io = hit && bus_i.ptype == tcpa_pkg::PKT_IODATA && bus_i.side == side_i &&
+                   bus_i.index == bank_i;
 
   always_comb begin
     mode_d = mode_q;
@@ -100,43 +91,43 @@ module tcpa_ag (
     kind_d = kind_q;
     coef_d = coef_q;
     konst_d = konst_q;
-    if (mine && bus_begin_i) begin
-      row0_d = bus_row0_i;
-      col0_d = bus_col0_i;
+    if (mine && bus_i.hdr) begin
+      row0_d = bus_i.row0;
+      col0_d = bus_i.col0;
       stride_d = '0;
       coef_d = '0;
       nc_d = '0;
     end
-    if (mine && bus_we_i) begin
-      case (bus_field_i)
-        tcpa_pkg::F_MODE: mode_d = bus_data_i[1:0];
-        tcpa_pkg::F_PHASE: phase_d = bus_data_i;
-        tcpa_pkg::F_BASE: base_d = bus_data_i;
-        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_data_i * ({16'd0, row_i} - {16'd0, row0_q});
-        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_data_i * ({16'd0, col_i} - {16'd0, col0_q});
+    if (mine && bus_i.we) begin
+      case (bus_i.field)
+        tcpa_pkg::F_MODE: mode_d = bus_i.data[1:0];
+        tcpa_pkg::F_PHASE: phase_d = bus_i.data;
+        tcpa_pkg::F_BASE: base_d = bus_i.data;
+        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_i.data * ({16'd0, row_i} - {16'd0, row0_q});
+        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_i.data * ({16'd0, col_i} - {16'd0, col0_q});
         tcpa_pkg::F_STRIDE:
           for (int unsigned d = 0; d < NDIM; d++)
-            if ({24'd0, bus_d_i} == d) stride_d[d*32 +: 32] = bus_data_i;
-        tcpa_pkg::F_NCONS: nc_d = bus_data_i;
+            if ({24'd0, bus_i.d} == d) stride_d[d*32 +: 32] = bus_i.data;
+        tcpa_pkg::F_NCONS: nc_d = bus_i.data;
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_c_i} == k) kind_d[k] = bus_data_i[0];
+            if ({24'd0, bus_i.c} == k) kind_d[k] = bus_i.data[0];
         tcpa_pkg::F_CCOEF:
           for (int unsigned k = 0; k < NCONS; k++)
             for (int unsigned d = 0; d < NDIM; d++)
-              if ({24'd0, bus_c_i} == k && {24'd0, bus_d_i} == d)
-                coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+              if ({24'd0, bus_i.c} == k && {24'd0, bus_i.d} == d)
+                coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_c_i} == k) konst_d[k*32 +: 32] = bus_data_i;
+            if ({24'd0, bus_i.c} == k) konst_d[k*32 +: 32] = bus_i.data;
         default: ;
       endcase
     end
-    if (mine_io && bus_we_i && bus_addr_i == 32'd0) io_d = bus_data_i;
+    if (mine_io && bus_i.we && bus_i.addr == 32'd0) io_d = bus_i.data;
     // mutant 2: every address of the AG is off by one (base + 1)
-    `TCPA_MUTATE(2, if (mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE) base_d = bus_data_i + 32'd1;)
+    `TCPA_MUTATE(2, if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_BASE) base_d = bus_i.data + 32'd1;)
     // mutant 19: the stride write is lost (addresses stay at the base)
-    `TCPA_MUTATE(19, if (mine && bus_we_i && bus_field_i == tcpa_pkg::F_STRIDE) stride_d = stride_q;)
+    `TCPA_MUTATE(19, if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_STRIDE) stride_d = stride_q;)
   end
 
   tcpa_stepper u_stepper (
@@ -212,10 +203,10 @@ module tcpa_ag (
     bwe = 1'b0;
     bwa = addr[AW-1:0];
     bwd = arr_data_i;
-    if (mine_io && bus_we_i && bus_addr_i != 32'd0) begin
+    if (mine_io && bus_i.we && bus_i.addr != 32'd0) begin
       bwe = 1'b1;
-      bwa = io_q[AW-1:0] + bus_addr_i[AW-1:0] - 1'b1;
-      bwd = bus_data_i;
+      bwa = io_q[AW-1:0] + bus_i.addr[AW-1:0] - 1'b1;
+      bwd = bus_i.data;
     end else if (ev && inrange && mode_q == tcpa_pkg::AG_WRITE && arr_valid_i) begin
       bwe = 1'b1;
     end

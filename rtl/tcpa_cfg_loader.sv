@@ -1,7 +1,7 @@
 // tcpa_cfg_loader: takes the configuration stream (docs/stream.md) one
 // 32-bit word per cycle through a valid/ready port (last marks the final
-// word of the file) and drives the configuration bus that every PE, global
-// controller and address generator listens to.
+// word of the file) and drives the configuration bus (tcpa_pkg::cfg_bus_t)
+// that every PE, global controller and address generator listens to.
 //
 // Header: magic, version and fingerprint (against the package's
 // ARCH_FINGERPRINT) are checked as they arrive; a failure stops the loader at
@@ -27,21 +27,7 @@ module tcpa_cfg_loader (
   input  logic [31:0] cfg_data_i,
   input  logic        cfg_last_i,
   // configuration bus (registered)
-  output logic        bus_we_o,     // a payload word
-  output logic        bus_begin_o,  // a packet header (bus_data_o = NWORDS)
-  output logic [2:0]  bus_type_o,
-  output logic [7:0]  bus_index_o,
-  output logic [1:0]  bus_side_o,
-  output logic [15:0] bus_row0_o,
-  output logic [15:0] bus_col0_o,
-  output logic [15:0] bus_rows_o,
-  output logic [15:0] bus_cols_o,
-  output logic [4:0]  bus_field_o,
-  output logic [7:0]  bus_t_o,
-  output logic [7:0]  bus_c_o,
-  output logic [7:0]  bus_d_o,
-  output logic [31:0] bus_addr_o,   // payload word index in the packet
-  output logic [31:0] bus_data_o,
+  output tcpa_pkg::cfg_bus_t bus_o,
   // start of the configured region
   output logic        start_o,
   output logic [1:0]  start_gc_o,
@@ -556,21 +542,24 @@ module tcpa_cfg_loader (
     end
   end
 
-  assign bus_we_o = bwe_q;
-  assign bus_begin_o = bbeg_q;
-  assign bus_type_o = ptype_q;
-  assign bus_index_o = pindex_q;
-  assign bus_side_o = pside_q;
-  assign bus_row0_o = prow0_q;
-  assign bus_col0_o = pcol0_q;
-  assign bus_rows_o = prows_q;
-  assign bus_cols_o = pcols_q;
-  assign bus_field_o = bfld_q;
-  assign bus_t_o = bt_q;
-  assign bus_c_o = bc_q;
-  assign bus_d_o = bd_q;
-  assign bus_addr_o = baddr_q;
-  assign bus_data_o = bdata_q;
+  always_comb begin
+    bus_o = '0;
+    bus_o.we = bwe_q;
+    bus_o.hdr = bbeg_q;
+    bus_o.ptype = ptype_q;
+    bus_o.index = pindex_q;
+    bus_o.side = pside_q;
+    bus_o.row0 = prow0_q;
+    bus_o.col0 = pcol0_q;
+    bus_o.rows = prows_q;
+    bus_o.cols = pcols_q;
+    bus_o.field = bfld_q;
+    bus_o.t = bt_q;
+    bus_o.c = bc_q;
+    bus_o.d = bd_q;
+    bus_o.addr = baddr_q;
+    bus_o.data = bdata_q;
+  end
   assign start_o = start_q;
   assign start_gc_o = sgc_q;
   assign start_row0_o = srow0_q;

@@ -18,17 +18,7 @@ module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic [7:0]                          idx_i,     // GC number (a constant)
-  input  logic                                bus_we_i,
-  input  logic                                bus_begin_i,
-  input  logic [2:0]                          bus_type_i,
-  input  logic [7:0]                          bus_index_i,
-  input  logic [15:0]                         bus_row0_i,
-  input  logic [15:0]                         bus_col0_i,
-  input  logic [4:0]                          bus_field_i,
-  input  logic [7:0]                          bus_t_i,
-  input  logic [7:0]                          bus_c_i,
-  input  logic [7:0]                          bus_d_i,
-  input  logic [31:0]                         bus_data_i,
+  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
   input  logic                                run_i,
   output logic [31:0]                         ii_o,
   output logic [31:0]                         ndims_o,
@@ -41,6 +31,10 @@ module tcpa_gc (
   output logic [15:0]                         col0_o,
   output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o
 );
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.rows, bus_i.cols, bus_i.addr};
+
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
@@ -67,7 +61,7 @@ module tcpa_gc (
   logic                 hold;
   int unsigned          ci;
 
-  assign mine = (bus_type_i == tcpa_pkg::PKT_GC) && (bus_index_i == idx_i);
+  assign mine = (bus_i.ptype == tcpa_pkg::PKT_GC) && (bus_i.index == idx_i);
 
   always_comb begin
     ii_d = ii_q;
@@ -86,45 +80,45 @@ module tcpa_gc (
     kind_d = kind_q;
     coef_d = coef_q;
     konst_d = konst_q;
-    ci = {24'd0, bus_t_i} * NCONS + {24'd0, bus_c_i};
-    if (mine && bus_begin_i) begin
-      row0_d = bus_row0_i;
-      col0_d = bus_col0_i;
+    ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
+    if (mine && bus_i.hdr) begin
+      row0_d = bus_i.row0;
+      col0_d = bus_i.col0;
       prod_d = 32'd1;
       bound_d = '0;
       coef_d = '0;
       nt_d = '0;
     end
-    if (mine && bus_we_i) begin
-      case (bus_field_i)
-        tcpa_pkg::F_II: ii_d = bus_data_i;
-        tcpa_pkg::F_NDIMS: nd_d = bus_data_i;
+    if (mine && bus_i.we) begin
+      case (bus_i.field)
+        tcpa_pkg::F_II: ii_d = bus_i.data;
+        tcpa_pkg::F_NDIMS: nd_d = bus_i.data;
         tcpa_pkg::F_BOUND: begin
           for (int unsigned d = 0; d < NDIM; d++)
-            if ({24'd0, bus_d_i} == d) bound_d[d*32 +: 32] = bus_data_i;
-          prod_d = prod_q * bus_data_i;
+            if ({24'd0, bus_i.d} == d) bound_d[d*32 +: 32] = bus_i.data;
+          prod_d = prod_q * bus_i.data;
         end
-        tcpa_pkg::F_EPILOG: epi_d = bus_data_i;
-        tcpa_pkg::F_DELAY0: dl0_d = bus_data_i;
-        tcpa_pkg::F_DELAYR: dlr_d = bus_data_i;
-        tcpa_pkg::F_DELAYC: dlc_d = bus_data_i;
-        tcpa_pkg::F_NTERMS: nt_d = bus_data_i;
+        tcpa_pkg::F_EPILOG: epi_d = bus_i.data;
+        tcpa_pkg::F_DELAY0: dl0_d = bus_i.data;
+        tcpa_pkg::F_DELAYR: dlr_d = bus_i.data;
+        tcpa_pkg::F_DELAYC: dlc_d = bus_i.data;
+        tcpa_pkg::F_NTERMS: nt_d = bus_i.data;
         tcpa_pkg::F_TSIG:
           for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_t_i} == t) tsig_d[t*8 +: 8] = bus_data_i[7:0];
+            if ({24'd0, bus_i.t} == t) tsig_d[t*8 +: 8] = bus_i.data[7:0];
         tcpa_pkg::F_TNCONS:
           for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_t_i} == t) tnc_d[t*8 +: 8] = bus_data_i[7:0];
+            if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) kind_d[k] = bus_data_i[0];
+            if (ci == k) kind_d[k] = bus_i.data[0];
         tcpa_pkg::F_CCOEF:
           for (int unsigned k = 0; k < NC; k++)
             for (int unsigned d = 0; d < NDIM; d++)
-              if (ci == k && {24'd0, bus_d_i} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+              if (ci == k && {24'd0, bus_i.d} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) konst_d[k*32 +: 32] = bus_data_i;
+            if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
         default: ;
       endcase
     end

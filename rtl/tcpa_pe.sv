@@ -23,16 +23,7 @@ module tcpa_pe (
   input  logic                                rst_ni,
   input  logic [15:0]                         row_i,      // position (constants)
   input  logic [15:0]                         col_i,
-  input  logic                                bus_we_i,
-  input  logic                                bus_begin_i,
-  input  logic [2:0]                          bus_type_i,
-  input  logic [7:0]                          bus_index_i,
-  input  logic [15:0]                         bus_row0_i,
-  input  logic [15:0]                         bus_col0_i,
-  input  logic [15:0]                         bus_rows_i,
-  input  logic [15:0]                         bus_cols_i,
-  input  logic [31:0]                         bus_addr_i,
-  input  logic [31:0]                         bus_data_i,
+  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
   input  logic                                run_i,      // region running
   input  logic [31:0]                         delay_i,
   input  logic [31:0]                         ii_i,
@@ -66,6 +57,10 @@ module tcpa_pe (
   output logic [tcpa_pkg::NWP-1:0]            dbg_hop_o,
   output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o
 );
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
+
   localparam int unsigned NFU   = tcpa_pkg::NFU;
   localparam int unsigned NRD   = tcpa_pkg::NRD;
   localparam int unsigned NFD   = tcpa_pkg::NFD;
@@ -135,10 +130,10 @@ module tcpa_pe (
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
-  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
-               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
-               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
-               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
+  assign hit = ({1'b0, bus_i.row0} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_i.row0} + {1'b0, bus_i.rows}) &&
+               ({1'b0, bus_i.col0} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_i.col0} + {1'b0, bus_i.cols});
 
   tcpa_stepper u_stepper (
     .clk_i     (clk_i),
@@ -170,12 +165,12 @@ module tcpa_pe (
     ) u_fu (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .bus_we_i    (bus_we_i && hit),
-      .bus_begin_i (bus_begin_i && hit),
-      .bus_type_i  (bus_type_i),
-      .bus_index_i (bus_index_i),
-      .bus_addr_i  (bus_addr_i),
-      .bus_data_i  (bus_data_i),
+      .bus_we_i    (bus_i.we && hit),
+      .bus_begin_i (bus_i.hdr && hit),
+      .bus_type_i  (bus_i.ptype),
+      .bus_index_i (bus_i.index),
+      .bus_addr_i  (bus_i.addr),
+      .bus_data_i  (bus_i.data),
       .run_i       (started),
       .sig_i       (sig),
       .flag_i      (fflag),
@@ -264,8 +259,8 @@ module tcpa_pe (
     tcpa_fd u_fd (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
-      .depth_we_i (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_REGCFG && bus_addr_i == k),
-      .depth_i    (bus_data_i),
+      .depth_we_i (bus_i.we && hit && bus_i.ptype == tcpa_pkg::PKT_REGCFG && bus_i.addr == k),
+      .depth_i    (bus_i.data),
       .rd_i       (fdrd[k]),
       .we_i       (fdwe[k]),
       .wdata_i    (fdwd[k*32 +: 32]),
@@ -319,10 +314,10 @@ module tcpa_pe (
   always_comb begin
     wsel_d = wsel_q;
     // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
-    if (bus_we_i && hit && bus_type_i == tcpa_pkg::PKT_WRAPPER) begin
+    if (bus_i.we && hit && bus_i.ptype == tcpa_pkg::PKT_WRAPPER) begin
       for (int b = 0; b < tcpa_pkg::WSELS; b++) begin
-        if (bus_addr_i * tcpa_pkg::WSELS + 32'(b) < NSINK)
-          wsel_d[((bus_addr_i * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];
+        if (bus_i.addr * tcpa_pkg::WSELS + 32'(b) < NSINK)
+          wsel_d[((bus_i.addr * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_i.data[8*b +: SW];
       end
     end
     link_d = sinkv[NSINK-1:NID];

@@ -66,19 +66,13 @@ module tcpa_top (
   localparam int unsigned HS    = tcpa_pkg::HIST * NSIG;
 
   // configuration bus
-  logic        bwe, bbeg;
-  logic [2:0]  btype;
-  logic [7:0]  bindex, bt, bc, bd;
-  logic [1:0]  bside;
-  logic [15:0] brow0, bcol0, brows, bcols;
-  logic [4:0]  bfield;
-  logic [31:0] baddr, bdata;
+  tcpa_pkg::cfg_bus_t bus;
   logic        start;
   logic [1:0]  sgc;
   logic [15:0] srow0, scol0, srows, scols;
   logic        run_q, run_d;
 
-  // global controllers
+  // global controllers (flat: Yosys 0.23 has no packed 2-D arrays)
   logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
   logic [NGC*NDIM*32-1:0] g_bound;
   logic [NGC*16-1:0]      g_row0, g_col0;
@@ -103,21 +97,7 @@ module tcpa_top (
     .cfg_ready_o  (cfg_ready_o),
     .cfg_data_i   (cfg_data_i),
     .cfg_last_i   (cfg_last_i),
-    .bus_we_o     (bwe),
-    .bus_begin_o  (bbeg),
-    .bus_type_o   (btype),
-    .bus_index_o  (bindex),
-    .bus_side_o   (bside),
-    .bus_row0_o   (brow0),
-    .bus_col0_o   (bcol0),
-    .bus_rows_o   (brows),
-    .bus_cols_o   (bcols),
-    .bus_field_o  (bfield),
-    .bus_t_o      (bt),
-    .bus_c_o      (bc),
-    .bus_d_o      (bd),
-    .bus_addr_o   (baddr),
-    .bus_data_o   (bdata),
+    .bus_o        (bus),
     .start_o      (start),
     .start_gc_o   (sgc),
     .start_row0_o (srow0),
@@ -140,17 +120,7 @@ module tcpa_top (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
-      .bus_we_i    (bwe),
-      .bus_begin_i (bbeg),
-      .bus_type_i  (btype),
-      .bus_index_i (bindex),
-      .bus_row0_i  (brow0),
-      .bus_col0_i  (bcol0),
-      .bus_field_i (bfield),
-      .bus_t_i     (bt),
-      .bus_c_i     (bc),
-      .bus_d_i     (bd),
-      .bus_data_i  (bdata),
+      .bus_i       (bus),
       .run_i       ((start || run_q) && sgc == g[1:0]),
       .ii_o        (g_ii[g*32 +: 32]),
       .ndims_o     (g_nd[g*32 +: 32]),
@@ -234,16 +204,7 @@ module tcpa_top (
         .rst_ni          (rst_ni),
         .row_i           (r[15:0]),
         .col_i           (c[15:0]),
-        .bus_we_i        (bwe),
-        .bus_begin_i     (bbeg),
-        .bus_type_i      (btype),
-        .bus_index_i     (bindex),
-        .bus_row0_i      (brow0),
-        .bus_col0_i      (bcol0),
-        .bus_rows_i      (brows),
-        .bus_cols_i      (bcols),
-        .bus_addr_i      (baddr),
-        .bus_data_i      (bdata),
+        .bus_i           (bus),
         .run_i           (inreg[P]),
         .delay_i         (delay[P*32 +: 32]),
         .ii_i            (ii),
@@ -305,20 +266,7 @@ module tcpa_top (
               .col_i       (c[15:0]),
               .side_i      (s[1:0]),
               .bank_i      (b[7:0]),
-              .bus_we_i    (bwe),
-              .bus_begin_i (bbeg),
-              .bus_type_i  (btype),
-              .bus_index_i (bindex),
-              .bus_side_i  (bside),
-              .bus_row0_i  (brow0),
-              .bus_col0_i  (bcol0),
-              .bus_rows_i  (brows),
-              .bus_cols_i  (bcols),
-              .bus_field_i (bfield),
-              .bus_c_i     (bc),
-              .bus_d_i     (bd),
-              .bus_addr_i  (baddr),
-              .bus_data_i  (bdata),
+              .bus_i       (bus),
               .run_i       (inreg[P]),
               .delay_i     (delay[P*32 +: 32]),
               .ii_i        (ii),
