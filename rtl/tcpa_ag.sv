@@ -1,10 +1,11 @@
 // tcpa_ag: the address generator of bank bank_i on side side_i of the border
-// PE (row_i, col_i) (constant ports: one module for synthesis), with its bank (timing.md section 6). It stores its AG packet
-// (mode, phase, base + row/col offset of this PE, strides, enable
-// constraints) and the IODATA words for its bank. Running, it follows the
-// region's steps with start delay d(r,c) + phase (tcpa_stepper): the event
-// of step s is at phase 0 of its own step s, enabled when every constraint
-// holds at J(s) (tcpa_affine). A read event reads the bank word (contents at
+// PE (row_i, col_i) (constant ports: one module for synthesis), with its
+// bank (timing.md section 6). It stores its AG packet (mode, phase, base +
+// row/col offset of this PE, strides, enable constraints) and the IODATA
+// words for its bank. Running, it follows the region's steps with start
+// delay d(r,c) + phase (tcpa_cons_eval, shared with the GC): the event of
+// step s is at phase 0 of its own step s, enabled when every constraint
+// holds at J(s); the address follows J in a tcpa_affine. A read event reads the bank word (contents at
 // the start of the cycle) and drives it onto the PE's wrapper input one
 // cycle later (tok_*); a write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
@@ -64,7 +65,7 @@ module tcpa_ag (
   logic               sbegin, slast, sadv;
   logic [NDIM-1:0]    sinc, sclr;
   logic [31:0]        addr, rdata;
-  logic [NCONS*32-1:0] cval;
+  logic [NCONS-1:0]   cuse, chold;
   logic               en, ev, inrange, bwe;
   logic [AW-1:0]      bwa;
   logic [31:0]        bwd;
@@ -130,24 +131,35 @@ module tcpa_ag (
     `TCPA_MUTATE(19, if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_STRIDE) stride_d = stride_q;)
   end
 
-  tcpa_stepper u_stepper (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .run_i     (run_i && mode_q != tcpa_pkg::AG_OFF),
-    .delay_i   (delay_i + phase_q),
-    .ii_i      (ii_i),
-    .ndims_i   (ndims_i),
-    .bound_i   (bound_i),
-    .nsteps_i  (nsteps_i),
-    .started_o (),
-    .first_o   (),
-    .active_o  (),
-    .begin_o   (sbegin),
-    .last_o    (slast),
-    .step_o    (),
-    .adv_o     (sadv),
-    .inc_o     (sinc),
-    .clr_o     (sclr)
+  // constraint k is in use when k is below the AG's constraint count
+  always_comb begin
+    cuse = '0;
+    for (int unsigned k = 0; k < NCONS; k++) cuse[k] = (k < nc_q);
+  end
+
+  tcpa_cons_eval #(
+    .N (NCONS)
+  ) u_cons (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .run_i    (run_i && mode_q != tcpa_pkg::AG_OFF),
+    .delay_i  (delay_i + phase_q),
+    .ii_i     (ii_i),
+    .ndims_i  (ndims_i),
+    .bound_i  (bound_i),
+    .nsteps_i (nsteps_i),
+    .begin_o  (sbegin),
+    .last_o   (slast),
+    .step_o   (),
+    .adv_o    (sadv),
+    .inc_o    (sinc),
+    .clr_o    (sclr),
+    .clear_i  (!run_i),
+    .use_i    (cuse),
+    .kind_i   (kind_q),
+    .coef_i   (coef_q),
+    .konst_i  (konst_q),
+    .hold_o   (chold)
   );
 
   tcpa_affine u_addr (
@@ -162,28 +174,7 @@ module tcpa_ag (
     .value_o (addr)
   );
 
-  for (genvar k = 0; k < NCONS; k++) begin : g_cons
-    tcpa_affine u_affine (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .clear_i (!run_i),
-      .adv_i   (sadv),
-      .inc_i   (sinc),
-      .clr_i   (sclr),
-      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
-      .konst_i (konst_q[k*32 +: 32]),
-      .value_o (cval[k*32 +: 32])
-    );
-  end
-
-  always_comb begin
-    en = 1'b1;
-    for (int unsigned k = 0; k < NCONS; k++) begin
-      if (k < nc_q) begin
-        if (kind_q[k] ? (cval[k*32 +: 32] != 32'd0) : cval[k*32 + 31]) en = 1'b0;
-      end
-    end
-  end
+  assign en = &chold;
 
   assign ev = sbegin && en;
   assign inrange = addr < tcpa_pkg::BANK_DEPTH;

@@ -5,8 +5,8 @@
 // S = prod(bounds) + epilog is formed while the bounds arrive.
 //
 // Running (run_i from the start pulse on, one cycle before cycle 0 of the
-// PEs), it walks the steps itself (tcpa_stepper, delay 0) and evaluates the
-// terms at J(s) with tcpa_affine accumulators; at phase 0 of step s it stores
+// PEs), it walks the steps itself and evaluates the terms' constraints at
+// J(s) (tcpa_cons_eval, delay 0, shared with the AGs); at phase 0 of step s it stores
 // the signal vector of s in a ring of HIST vectors, so it is in place one
 // cycle before any PE reaches step s. A PE with start delay d reads the
 // vector of its own step from the ring (timing.md section 2: the GC's value
@@ -53,10 +53,9 @@ module tcpa_gc (
   logic [NC*32-1:0]     konst_q, konst_d;
   logic [HIST*NSIG-1:0] hist_q, hist_d;
 
-  logic                 mine, sbegin, sadv;
+  logic                 mine, sbegin;
   logic [31:0]          sstep;
-  logic [NDIM-1:0]      sinc, sclr;
-  logic [NC*32-1:0]     cval;
+  logic [NC-1:0]        cuse, chold;
   logic [NSIG-1:0]      sig;
   logic                 hold;
   int unsigned          ci;
@@ -124,39 +123,39 @@ module tcpa_gc (
     end
   end
 
-  tcpa_stepper u_stepper (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .run_i     (run_i),
-    .delay_i   (32'd0),
-    .ii_i      (ii_q),
-    .ndims_i   (nd_q),
-    .bound_i   (bound_q),
-    .nsteps_i  (prod_q + epi_q),
-    .started_o (),
-    .first_o   (),
-    .active_o  (),
-    .begin_o   (sbegin),
-    .last_o    (),
-    .step_o    (sstep),
-    .adv_o     (sadv),
-    .inc_o     (sinc),
-    .clr_o     (sclr)
-  );
-
-  for (genvar k = 0; k < NC; k++) begin : g_cons
-    tcpa_affine u_affine (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .clear_i (!run_i),
-      .adv_i   (sadv),
-      .inc_i   (sinc),
-      .clr_i   (sclr),
-      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
-      .konst_i (konst_q[k*32 +: 32]),
-      .value_o (cval[k*32 +: 32])
-    );
+  // constraint c of term t (number t * NCONS + c) is in use when c is
+  // below the term's constraint count
+  always_comb begin
+    cuse = '0;
+    for (int unsigned t = 0; t < NTERM; t++)
+      for (int unsigned c = 0; c < NCONS; c++)
+        cuse[t*NCONS + c] = (c < {24'd0, tnc_q[t*8 +: 8]});
   end
+
+  tcpa_cons_eval #(
+    .N (NC)
+  ) u_cons (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .run_i    (run_i),
+    .delay_i  (32'd0),
+    .ii_i     (ii_q),
+    .ndims_i  (nd_q),
+    .bound_i  (bound_q),
+    .nsteps_i (prod_q + epi_q),
+    .begin_o  (sbegin),
+    .last_o   (),
+    .step_o   (sstep),
+    .adv_o    (),
+    .inc_o    (),
+    .clr_o    (),
+    .clear_i  (!run_i),
+    .use_i    (cuse),
+    .kind_i   (kind_q),
+    .coef_i   (coef_q),
+    .konst_i  (konst_q),
+    .hold_o   (chold)
+  );
 
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
@@ -166,16 +165,7 @@ module tcpa_gc (
     sig = '0;
     hold = 1'b0;
     for (int unsigned t = 0; t < NTERM; t++) begin
-      hold = (t < nt_q);
-      for (int unsigned c = 0; c < NCONS; c++) begin
-        if (c < {24'd0, tnc_q[t*8 +: 8]}) begin
-          if (kind_q[t*NCONS + c]) begin
-            if (cval[(t*NCONS + c)*32 +: 32] != 32'd0) hold = 1'b0;
-          end else begin
-            if (cval[(t*NCONS + c)*32 + 31]) hold = 1'b0;
-          end
-        end
-      end
+      hold = (t < nt_q) && (&chold[t*NCONS +: NCONS]);
       for (int unsigned i = 0; i < NSIG; i++)
         if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
