@@ -20,7 +20,7 @@ module tcpa_ag (
   input  logic [15:0]                  col_i,
   input  logic [1:0]                   side_i,
   input  logic [7:0]                   bank_i,
-  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
+  input  tcpa_pkg::cfg_bus_t           bus_i,
   input  logic                         run_i,     // the PE's region runs
   input  logic [31:0]                  delay_i,   // d(r,c)
   input  logic [31:0]                  ii_i,
@@ -43,13 +43,13 @@ module tcpa_ag (
   input  logic [tcpa_pkg::BADDR_W-1:0] dbg_addr_i,
   output logic [31:0]                  dbg_data_o
 );
-  // fields of the configuration bus this unit does not look at
-  logic unused_bus;
-  assign unused_bus = ^{bus_i.t};
-
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
   localparam int unsigned AW    = tcpa_pkg::BADDR_W;
+
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.t};
 
   logic               hit, mine, mine_io;
   logic [1:0]         mode_q, mode_d;

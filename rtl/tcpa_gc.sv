@@ -18,7 +18,7 @@ module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic [7:0]                          idx_i,     // GC number (a constant)
-  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
+  input  tcpa_pkg::cfg_bus_t                  bus_i,
   input  logic                                run_i,
   output logic [31:0]                         ii_o,
   output logic [31:0]                         ndims_o,
@@ -31,16 +31,16 @@ module tcpa_gc (
   output logic [15:0]                         col0_o,
   output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o
 );
-  // fields of the configuration bus this unit does not look at
-  logic unused_bus;
-  assign unused_bus = ^{bus_i.side, bus_i.rows, bus_i.cols, bus_i.addr};
-
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned HIST  = tcpa_pkg::HIST;
   localparam int unsigned NC    = NTERM * NCONS;
+
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.rows, bus_i.cols, bus_i.addr};
 
   logic [31:0]          ii_q, ii_d, nd_q, nd_d, epi_q, epi_d, prod_q, prod_d;
   logic [31:0]          dl0_q, dl0_d, dlr_q, dlr_d, dlc_q, dlc_d, nt_q, nt_d;

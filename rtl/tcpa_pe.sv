@@ -23,7 +23,7 @@ module tcpa_pe (
   input  logic                                rst_ni,
   input  logic [15:0]                         row_i,      // position (constants)
   input  logic [15:0]                         col_i,
-  input  tcpa_pkg::cfg_bus_t                 bus_i,  // configuration bus
+  input  tcpa_pkg::cfg_bus_t                  bus_i,
   input  logic                                run_i,      // region running
   input  logic [31:0]                         delay_i,
   input  logic [31:0]                         ii_i,
@@ -57,10 +57,6 @@ module tcpa_pe (
   output logic [tcpa_pkg::NWP-1:0]            dbg_hop_o,
   output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o
 );
-  // fields of the configuration bus this unit does not look at
-  logic unused_bus;
-  assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
-
   localparam int unsigned NFU   = tcpa_pkg::NFU;
   localparam int unsigned NRD   = tcpa_pkg::NRD;
   localparam int unsigned NFD   = tcpa_pkg::NFD;
@@ -70,6 +66,10 @@ module tcpa_pe (
   localparam int unsigned NFD_S = tcpa_pkg::NFD_S;
   localparam int unsigned NID_S = tcpa_pkg::NID_S;
   localparam int unsigned NOD_S = tcpa_pkg::NOD_S;
+
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
 
   // Returns whether index idx names one of the n registers of a class (n may
   // be 0: a function, not a comparison with a constant 0, keeps the lint quiet).
