@@ -1,14 +1,18 @@
 // tcpa_ag: the address generator of bank bank_i on side side_i of the border
-// PE (row_i, col_i) (constant ports: one module for synthesis), with its bank (timing.md section 6). It stores its AG packet
-// (mode, phase, base + row/col offset of this PE, strides, enable
-// constraints) and the IODATA words for its bank. Running, it follows the
-// region's steps with start delay d(r,c) + phase (tcpa_stepper): the event
-// of step s is at phase 0 of its own step s, enabled when every constraint
-// holds at J(s) (tcpa_affine). A read event reads the bank word (contents at
+// PE (row_i, col_i) (constant ports: one module for synthesis), with its
+// bank (timing.md section 6). It stores its AG packet (mode, phase, base +
+// row/col offset of this PE, strides, enable constraints) and the IODATA
+// words for its bank. Running, it follows the region's steps with start
+// delay d(r,c) + phase (tcpa_cons_eval, shared with the GC): the event of
+// step s is at phase 0 of its own step s, enabled when every constraint
+// holds at J(s); the address follows J in a tcpa_affine. A read event reads the bank word (contents at
 // the start of the cycle) and drives it onto the PE's wrapper input one
 // cycle later (tok_*); a write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
 // do nothing; a write event without a token raises agmiss.
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_ag (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -16,20 +20,7 @@ module tcpa_ag (
   input  logic [15:0]                  col_i,
   input  logic [1:0]                   side_i,
   input  logic [7:0]                   bank_i,
-  input  logic                         bus_we_i,
-  input  logic                         bus_begin_i,
-  input  logic [2:0]                   bus_type_i,
-  input  logic [7:0]                   bus_index_i,
-  input  logic [1:0]                   bus_side_i,
-  input  logic [15:0]                  bus_row0_i,
-  input  logic [15:0]                  bus_col0_i,
-  input  logic [15:0]                  bus_rows_i,
-  input  logic [15:0]                  bus_cols_i,
-  input  logic [4:0]                   bus_field_i,
-  input  logic [7:0]                   bus_c_i,
-  input  logic [7:0]                   bus_d_i,
-  input  logic [31:0]                  bus_addr_i,
-  input  logic [31:0]                  bus_data_i,
+  input  tcpa_pkg::cfg_bus_t           bus_i,
   input  logic                         run_i,     // the PE's region runs
   input  logic [31:0]                  delay_i,   // d(r,c)
   input  logic [31:0]                  ii_i,
@@ -56,6 +47,10 @@ module tcpa_ag (
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
   localparam int unsigned AW    = tcpa_pkg::BADDR_W;
 
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.t};
+
   logic               hit, mine, mine_io;
   logic [1:0]         mode_q, mode_d;
   logic [31:0]        phase_q, phase_d, base_q, base_d, nc_q, nc_d, io_q, io_d;
@@ -70,26 +65,20 @@ module tcpa_ag (
   logic               sbegin, slast, sadv;
   logic [NDIM-1:0]    sinc, sclr;
   logic [31:0]        addr, rdata;
-  logic [NCONS*32-1:0] cval;
+  logic [NCONS-1:0]   cuse, chold;
   logic               en, ev, inrange, bwe;
   logic [AW-1:0]      bwa;
   logic [31:0]        bwd;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
-  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
-               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
-               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
-               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
-  assign mine = hit && bus_type_i == tcpa_stream_pkg::PKT_AG && bus_side_i == side_i && bus_index_i == bank_i;
-  assign mine_io = hit && bus_type_i == tcpa_stream_pkg::PKT_IODATA && bus_side_i == side_i &&
-                   bus_index_i == bank_i;
+  assign hit = ({1'b0, bus_i.row0} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_i.row0} + {1'b0, bus_i.rows}) &&
+               ({1'b0, bus_i.col0} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_i.col0} + {1'b0, bus_i.cols});
+  assign mine = hit && bus_i.ptype == tcpa_stream_pkg::PKT_AG && bus_i.side == side_i && bus_i.index == bank_i;
+  assign mine_io = hit && bus_i.ptype == tcpa_stream_pkg::PKT_IODATA && bus_i.side == side_i &&
+                   bus_i.index == bank_i;
 
   always_comb begin
     mode_d = mode_q;
@@ -103,66 +92,74 @@ module tcpa_ag (
     kind_d = kind_q;
     coef_d = coef_q;
     konst_d = konst_q;
-    if (mine && bus_begin_i) begin
-      row0_d = bus_row0_i;
-      col0_d = bus_col0_i;
+    if (mine && bus_i.hdr) begin
+      row0_d = bus_i.row0;
+      col0_d = bus_i.col0;
       stride_d = '0;
       coef_d = '0;
       nc_d = '0;
     end
-    if (mine && bus_we_i) begin
-      case (bus_field_i)
-        tcpa_pkg::F_MODE: mode_d = bus_data_i[1:0];
-        tcpa_pkg::F_PHASE: phase_d = bus_data_i;
-        tcpa_pkg::F_BASE: base_d = bus_data_i;
-        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_data_i * ({16'd0, row_i} - {16'd0, row0_q});
-        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_data_i * ({16'd0, col_i} - {16'd0, col0_q});
+    if (mine && bus_i.we) begin
+      case (bus_i.field)
+        tcpa_pkg::F_MODE: mode_d = bus_i.data[1:0];
+        tcpa_pkg::F_PHASE: phase_d = bus_i.data;
+        tcpa_pkg::F_BASE: base_d = bus_i.data;
+        tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_i.data * ({16'd0, row_i} - {16'd0, row0_q});
+        tcpa_pkg::F_COLCOEF: base_d = base_q + bus_i.data * ({16'd0, col_i} - {16'd0, col0_q});
         tcpa_pkg::F_STRIDE:
           for (int unsigned d = 0; d < NDIM; d++)
-            if ({24'd0, bus_d_i} == d) stride_d[d*32 +: 32] = bus_data_i;
-        tcpa_pkg::F_NCONS: nc_d = bus_data_i;
+            if ({24'd0, bus_i.d} == d) stride_d[d*32 +: 32] = bus_i.data;
+        tcpa_pkg::F_NCONS: nc_d = bus_i.data;
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_c_i} == k) kind_d[k] = bus_data_i[0];
+            if ({24'd0, bus_i.c} == k) kind_d[k] = bus_i.data[0];
         tcpa_pkg::F_CCOEF:
           for (int unsigned k = 0; k < NCONS; k++)
             for (int unsigned d = 0; d < NDIM; d++)
-              if ({24'd0, bus_c_i} == k && {24'd0, bus_d_i} == d)
-                coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+              if ({24'd0, bus_i.c} == k && {24'd0, bus_i.d} == d)
+                coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_c_i} == k) konst_d[k*32 +: 32] = bus_data_i;
+            if ({24'd0, bus_i.c} == k) konst_d[k*32 +: 32] = bus_i.data;
         default: ;
       endcase
     end
-    if (mine_io && bus_we_i && bus_addr_i == 32'd0) io_d = bus_data_i;
-`ifdef TCPA_MUTANTS
+    if (mine_io && bus_i.we && bus_i.addr == 32'd0) io_d = bus_i.data;
     // mutant 2: every address of the AG is off by one (base + 1)
-    if (mutant == 32'd2 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_BASE)
-      base_d = bus_data_i + 32'd1;
+    `TCPA_MUTATE(2, if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_BASE) base_d = bus_i.data + 32'd1;)
     // mutant 19: the stride write is lost (addresses stay at the base)
-    if (mutant == 32'd19 && mine && bus_we_i && bus_field_i == tcpa_pkg::F_STRIDE) stride_d = stride_q;
-`endif
+    `TCPA_MUTATE(19, if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_STRIDE) stride_d = stride_q;)
   end
 
-  tcpa_stepper u_stepper (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .run_i     (run_i && mode_q != tcpa_stream_pkg::AG_OFF),
-    .delay_i   (delay_i + phase_q),
-    .ii_i      (ii_i),
-    .ndims_i   (ndims_i),
-    .bound_i   (bound_i),
-    .nsteps_i  (nsteps_i),
-    .started_o (),
-    .first_o   (),
-    .active_o  (),
-    .begin_o   (sbegin),
-    .last_o    (slast),
-    .step_o    (),
-    .adv_o     (sadv),
-    .inc_o     (sinc),
-    .clr_o     (sclr)
+  // constraint k is in use when k is below the AG's constraint count
+  always_comb begin
+    cuse = '0;
+    for (int unsigned k = 0; k < NCONS; k++) cuse[k] = (k < nc_q);
+  end
+
+  tcpa_cons_eval #(
+    .N (NCONS)
+  ) u_cons (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .run_i    (run_i && mode_q != tcpa_stream_pkg::AG_OFF),
+    .delay_i  (delay_i + phase_q),
+    .ii_i     (ii_i),
+    .ndims_i  (ndims_i),
+    .bound_i  (bound_i),
+    .nsteps_i (nsteps_i),
+    .begin_o  (sbegin),
+    .last_o   (slast),
+    .step_o   (),
+    .adv_o    (sadv),
+    .inc_o    (sinc),
+    .clr_o    (sclr),
+    .clear_i  (!run_i),
+    .use_i    (cuse),
+    .kind_i   (kind_q),
+    .coef_i   (coef_q),
+    .konst_i  (konst_q),
+    .hold_o   (chold)
   );
 
   tcpa_affine u_addr (
@@ -177,28 +174,7 @@ module tcpa_ag (
     .value_o (addr)
   );
 
-  for (genvar k = 0; k < NCONS; k++) begin : g_cons
-    tcpa_affine u_affine (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .clear_i (!run_i),
-      .adv_i   (sadv),
-      .inc_i   (sinc),
-      .clr_i   (sclr),
-      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
-      .konst_i (konst_q[k*32 +: 32]),
-      .value_o (cval[k*32 +: 32])
-    );
-  end
-
-  always_comb begin
-    en = 1'b1;
-    for (int unsigned k = 0; k < NCONS; k++) begin
-      if (k < nc_q) begin
-        if (kind_q[k] ? (cval[k*32 +: 32] != 32'd0) : cval[k*32 + 31]) en = 1'b0;
-      end
-    end
-  end
+  assign en = &chold;
 
   assign ev = sbegin && en;
   assign inrange = addr < tcpa_pkg::BANK_DEPTH;
@@ -218,19 +194,17 @@ module tcpa_ag (
     bwe = 1'b0;
     bwa = addr[AW-1:0];
     bwd = arr_data_i;
-    if (mine_io && bus_we_i && bus_addr_i != 32'd0) begin
+    if (mine_io && bus_i.we && bus_i.addr != 32'd0) begin
       bwe = 1'b1;
-      bwa = io_q[AW-1:0] + bus_addr_i[AW-1:0] - 1'b1;
-      bwd = bus_data_i;
+      bwa = io_q[AW-1:0] + bus_i.addr[AW-1:0] - 1'b1;
+      bwd = bus_i.data;
     end else if (ev && inrange && mode_q == tcpa_stream_pkg::AG_WRITE && arr_valid_i) begin
       bwe = 1'b1;
     end
     tok_d = ev && inrange && mode_q == tcpa_stream_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
-`ifdef TCPA_MUTANTS
     // mutant 18: stuck control signal: a read AG's token valid is always 0
-    if (mutant == 32'd18) tok_d = 1'b0;
-`endif
+    `TCPA_MUTATE(18, tok_d = 1'b0;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -264,6 +238,15 @@ module tcpa_ag (
       tokv_q <= tokv_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the mode is one of the three,
+  // the constraint count is in range; a bank access is in range (an
+  // out-of-range address is the agrange fault and accesses nothing); a
+  // write event without a token (agmiss) writes nothing
+  `TCPA_ASSERT(AgModeLegal, mode_q != 2'd3, clk_i, rst_ni)
+  `TCPA_ASSERT(AgNconsInRange, nc_q <= NCONS, clk_i, rst_ni)
+  `TCPA_ASSERT(AgAccessInRange, acc_o |-> inrange, clk_i, rst_ni)
+  `TCPA_ASSERT(AgMissWritesNothing, agmiss_o && !mine_io |-> !bwe, clk_i, rst_ni)
 
   assign tok_valid_o = tok_q;
   assign tok_data_o = tokv_q;

@@ -2,6 +2,8 @@
 // instruction it issues (docs/isa.md): next (pc + 1, wrapping at pe.imem),
 // goto BT0, br (target index formed from up to two condition bits: control
 // signals c<j> as seen by the PE, or FU flags f<k>), halt.
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_branch_unit (
   input  logic [tcpa_pkg::PC_W-1:0]   pc_i,
   input  logic [1:0]                  kind_i,
@@ -29,14 +31,8 @@ module tcpa_branch_unit (
   endfunction
 
   logic [1:0] idx;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   always_comb begin
     idx = {(nsel_i == 2'd2) && cond(sel1_i, sig_i, flag_i), cond(sel0_i, sig_i, flag_i)};
@@ -49,13 +45,11 @@ module tcpa_branch_unit (
       tcpa_isa_pkg::BR_COND[1:0]: next_o = target_i[idx*PC_W +: PC_W];
       default: halt_o = 1'b1;
     endcase
-`ifdef TCPA_MUTANTS
     // mutant 6: br takes the other target (bit 0 of the index inverted)
-    if (mutant == 32'd6 && kind_i == tcpa_isa_pkg::BR_COND[1:0])
-      next_o = target_i[{30'd0, idx ^ 2'd1}*PC_W +: PC_W];
+    `TCPA_MUTATE(6, if (kind_i == tcpa_isa_pkg::BR_COND[1:0])
+                      next_o = target_i[{30'd0, idx ^ 2'd1}*PC_W +: PC_W];)
     // mutant 12: wrong mux select: a one-condition br reads condition sel0 + 1
-    if (mutant == 32'd12 && kind_i == tcpa_isa_pkg::BR_COND[1:0] && nsel_i == 2'd1)
-      next_o = target_i[{31'd0, cond(sel0_i + 6'd1, sig_i, flag_i)}*PC_W +: PC_W];
-`endif
+    `TCPA_MUTATE(12, if (kind_i == tcpa_isa_pkg::BR_COND[1:0] && nsel_i == 2'd1)
+                       next_o = target_i[{31'd0, cond(sel0_i + 6'd1, sig_i, flag_i)}*PC_W +: PC_W];)
   end
 endmodule

@@ -1,7 +1,7 @@
 // tcpa_cfg_loader: takes the configuration stream (docs/stream.md) one
 // 32-bit word per cycle through a valid/ready port (last marks the final
-// word of the file) and drives the configuration bus that every PE, global
-// controller and address generator listens to.
+// word of the file) and drives the configuration bus (tcpa_pkg::cfg_bus_t)
+// that every PE, global controller and address generator listens to.
 //
 // Header: magic, version and fingerprint (against the package's
 // ARCH_FINGERPRINT) are checked as they arrive; a failure stops the loader at
@@ -15,6 +15,9 @@
 // (TYPE, RECT, TRUNCATED, PAYLOAD, ORDER; applying stops at it), else ORDER
 // when no START came. Only a stream with no error raises start_o (one cycle,
 // one cycle after the last word); a rejected stream never starts anything.
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_cfg_loader (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -24,21 +27,7 @@ module tcpa_cfg_loader (
   input  logic [31:0] cfg_data_i,
   input  logic        cfg_last_i,
   // configuration bus (registered)
-  output logic        bus_we_o,     // a payload word
-  output logic        bus_begin_o,  // a packet header (bus_data_o = NWORDS)
-  output logic [2:0]  bus_type_o,
-  output logic [7:0]  bus_index_o,
-  output logic [1:0]  bus_side_o,
-  output logic [15:0] bus_row0_o,
-  output logic [15:0] bus_col0_o,
-  output logic [15:0] bus_rows_o,
-  output logic [15:0] bus_cols_o,
-  output logic [4:0]  bus_field_o,
-  output logic [7:0]  bus_t_o,
-  output logic [7:0]  bus_c_o,
-  output logic [7:0]  bus_d_o,
-  output logic [31:0] bus_addr_o,   // payload word index in the packet
-  output logic [31:0] bus_data_o,
+  output tcpa_pkg::cfg_bus_t bus_o,
   // start of the configured region
   output logic        start_o,
   output logic [1:0]  start_gc_o,
@@ -57,11 +46,15 @@ module tcpa_cfg_loader (
   // may reach HIST_STEPS * ii cycles, docs/timing.md section 2)
   localparam logic [63:0] HIST_STEPS = {32'd0, tcpa_params_pkg::GC_HISTORY - 32'd1};
 
-  localparam logic [2:0] S_HDR  = 3'd0;
-  localparam logic [2:0] S_PKT  = 3'd1;
-  localparam logic [2:0] S_PAY  = 3'd2;
-  localparam logic [2:0] S_DONE = 3'd3;
-  localparam logic [2:0] S_ERR  = 3'd4;
+  // loader states: stream header, packet header, packet payload, started,
+  // rejected
+  typedef enum logic [2:0] {
+    S_HDR  = 3'd0,
+    S_PKT  = 3'd1,
+    S_PAY  = 3'd2,
+    S_DONE = 3'd3,
+    S_ERR  = 3'd4
+  } state_e;
 
   // Returns the CRC-32 register after one more little-endian word.
   function automatic logic [31:0] crc_word(input logic [31:0] crc, input logic [31:0] data);
@@ -73,7 +66,7 @@ module tcpa_cfg_loader (
     crc_word = c;
   endfunction
 
-  logic [2:0]  st_q, st_d;
+  state_e      st_q, st_d;
   logic [2:0]  wcnt_q, wcnt_d;         // word within header / packet header
   logic [31:0] len_q, len_d;           // LENGTH
   logic [31:0] crc_exp_q, crc_exp_d;   // header CRC
@@ -110,14 +103,8 @@ module tcpa_cfg_loader (
   logic [4:0]  nfld;        // field of the next payload word
   logic [31:0] remain;      // payload words after this one
   logic [31:0] fin_crc;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign cfg_ready_o = (st_q != S_DONE);
   assign acc = cfg_valid_i && cfg_ready_o;
@@ -457,14 +444,11 @@ module tcpa_cfg_loader (
         end
         default: ;  // S_DONE, S_ERR: words are ignored
       endcase
-`ifdef TCPA_MUTANTS
       // mutant 8: the first data word of every IODATA packet is skipped
       // (checked and counted, never written to the bank)
-      if (mutant == 32'd8 && bwe_d && ptype_q == tcpa_stream_pkg::PKT_IODATA && baddr_d == 32'd1)
-        bwe_d = 1'b0;
+      `TCPA_MUTATE(8, if (bwe_d && ptype_q == tcpa_stream_pkg::PKT_IODATA && baddr_d == 32'd1) bwe_d = 1'b0;)
       // mutant 21: off by one: the START rectangle loses its last column
-      if (mutant == 32'd21 && started_d && !started_q) scols_d = pcols_q - 16'd1;
-`endif
+      `TCPA_MUTATE(21, if (started_d && !started_q) scols_d = pcols_q - 16'd1;)
     end
   end
 
@@ -558,21 +542,24 @@ module tcpa_cfg_loader (
     end
   end
 
-  assign bus_we_o = bwe_q;
-  assign bus_begin_o = bbeg_q;
-  assign bus_type_o = ptype_q;
-  assign bus_index_o = pindex_q;
-  assign bus_side_o = pside_q;
-  assign bus_row0_o = prow0_q;
-  assign bus_col0_o = pcol0_q;
-  assign bus_rows_o = prows_q;
-  assign bus_cols_o = pcols_q;
-  assign bus_field_o = bfld_q;
-  assign bus_t_o = bt_q;
-  assign bus_c_o = bc_q;
-  assign bus_d_o = bd_q;
-  assign bus_addr_o = baddr_q;
-  assign bus_data_o = bdata_q;
+  always_comb begin
+    bus_o = '0;
+    bus_o.we = bwe_q;
+    bus_o.hdr = bbeg_q;
+    bus_o.ptype = ptype_q;
+    bus_o.index = pindex_q;
+    bus_o.side = pside_q;
+    bus_o.row0 = prow0_q;
+    bus_o.col0 = pcol0_q;
+    bus_o.rows = prows_q;
+    bus_o.cols = pcols_q;
+    bus_o.field = bfld_q;
+    bus_o.t = bt_q;
+    bus_o.c = bc_q;
+    bus_o.d = bd_q;
+    bus_o.addr = baddr_q;
+    bus_o.data = bdata_q;
+  end
   assign start_o = start_q;
   assign start_gc_o = sgc_q;
   assign start_row0_o = srow0_q;
@@ -581,4 +568,24 @@ module tcpa_cfg_loader (
   assign start_cols_o = scols_q;
   assign err_o = (err_q != tcpa_stream_pkg::E_NONE);
   assign err_code_o = err_q;
+
+  // invariants (docs/rtl.md "Assertions"): the state is one of the five;
+  // word counters stay inside the header, packet header and payload; while
+  // no packet error is seen, the parser's counts are in the ranges the
+  // loader checks (so every bus word has legal indices); S_ERR holds
+  // exactly when an error code is set; start comes once, with no error,
+  // after the last word (no word accepted after it); the bus carries a
+  // header or a payload word, never both
+  `TCPA_ASSERT(LoaderStateLegal, st_q inside {S_HDR, S_PKT, S_PAY, S_DONE, S_ERR}, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderHdrWordInRange, st_q == S_HDR |-> wcnt_q <= 3'd5, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderPktWordInRange, st_q == S_PKT |-> wcnt_q <= 3'd3, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderPayIndexInRange, st_q == S_PAY |-> pidx_q < pn_q, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderCountsInRange,
+               perr_q == tcpa_stream_pkg::E_NONE |->
+                 nd_q <= tcpa_pkg::NDIM && {24'd0, d_q} <= nd_q &&
+                 nt_q <= tcpa_pkg::NTERM && {24'd0, t_q} < tcpa_pkg::NTERM &&
+                 nc_q <= tcpa_pkg::NCONS && {24'd0, c_q} <= nc_q, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderErrorIffRejected, (st_q == S_ERR) == (err_q != tcpa_stream_pkg::E_NONE), clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderStartWhenDone, start_q |-> st_q == S_DONE && !cfg_ready_o, clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderBusOneKind, !(bwe_q && bbeg_q), clk_i, rst_ni)
 endmodule

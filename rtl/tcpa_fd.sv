@@ -4,6 +4,9 @@
 // stores ring[W] and advances W; both wrap at the depth. The ring is a
 // memory without reset; a valid bit per entry (reset to 0) makes unwritten
 // entries read as the reset value 0.
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_fd (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -21,14 +24,8 @@ module tcpa_fd (
   logic [D-1:0]  valid_q, valid_d;
   logic [PW-1:0] r_q, r_d, w_q, w_d;
   logic [31:0]   depth_q, depth_d;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   // Returns pointer p advanced by one in a ring of `depth` entries.
   function automatic logic [PW-1:0] bump(input logic [PW-1:0] p, input logic [31:0] depth);
@@ -46,10 +43,8 @@ module tcpa_fd (
       w_d = bump(w_q, depth_q);
       valid_d[w_q] = 1'b1;
     end
-`ifdef TCPA_MUTANTS
     // mutant 7: the read pointer does not advance
-    if (mutant == 32'd7) r_d = r_q;
-`endif
+    `TCPA_MUTATE(7, r_d = r_q;)
   end
 
   always_ff @(posedge clk_i) begin
@@ -71,4 +66,10 @@ module tcpa_fd (
   end
 
   assign head_o = valid_q[r_q] ? ring[r_q] : 32'd0;
+
+  // invariants (docs/rtl.md "Assertions"): the depth is in 1..fd_depth
+  // (REGCFG, checked by the loader) and both pointers stay below it
+  `TCPA_ASSERT(FdDepthInRange, depth_q >= 32'd1 && depth_q <= D, clk_i, rst_ni)
+  `TCPA_ASSERT(FdPtrInRange, {{(32-PW){1'b0}}, r_q} < depth_q && {{(32-PW){1'b0}}, w_q} < depth_q,
+               clk_i, rst_ni)
 endmodule

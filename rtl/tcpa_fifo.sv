@@ -2,6 +2,9 @@
 // The head is readable while not empty; pop_i removes it at the end of the
 // cycle (nothing when empty: the PE reports underflow), then push_i appends.
 // A push finding the FIFO full after the pop is dropped (drop_o: overflow).
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_fifo (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -18,14 +21,8 @@ module tcpa_fifo (
   logic [D*32-1:0] buf_q, buf_d;
   logic [CW-1:0]   cnt_q, cnt_d;
   logic [CW-1:0]   after;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   always_comb begin
     buf_d = buf_q;
@@ -45,12 +42,10 @@ module tcpa_fifo (
         cnt_d = after + 1'b1;
       end
     end
-`ifdef TCPA_MUTANTS
     // mutant 3: pushes are dropped (the count does not grow)
-    if (mutant == 32'd3 && push_i) cnt_d = after;
+    `TCPA_MUTATE(3, if (push_i) cnt_d = after;)
     // mutant 17: a pop counts but does not shift the data (head stays)
-    if (mutant == 32'd17 && pop_i && cnt_q != '0) buf_d = buf_q;
-`endif
+    `TCPA_MUTATE(17, if (pop_i && cnt_q != '0) buf_d = buf_q;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -65,4 +60,13 @@ module tcpa_fifo (
 
   assign empty_o = (cnt_q == '0);
   assign head_o = empty_o ? 32'd0 : buf_q[31:0];
+
+  // invariants (docs/rtl.md "Assertions"): the occupancy stays in 0..D; a
+  // pop of an empty FIFO (underflow, reported by the PE) and a push that
+  // finds it full (overflow, drop_o) are the documented fault paths and
+  // change nothing; every other pop and push moves the count by one
+  `TCPA_ASSERT(FifoCntInRange, {{(32-CW){1'b0}}, cnt_q} <= D, clk_i, rst_ni)
+  `TCPA_ASSERT(FifoDropOnlyWhenFull, drop_o |-> push_i && {{(32-CW){1'b0}}, after} == D, clk_i, rst_ni)
+  `TCPA_ASSERT(FifoCntTracksPushPop,
+               cnt_d == cnt_q - CW'(pop_i && !empty_o) + CW'(push_i && !drop_o), clk_i, rst_ni)
 endmodule

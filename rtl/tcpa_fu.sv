@@ -6,6 +6,8 @@
 // returns their values in the same cycle; the result of an instruction
 // issued at t is written (wb_*) at the end of t + L - 1. The flag is
 // `result != 0` of the last write.
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_fu #(
   parameter logic [7:0]  IDX = 8'd0,   // FU number (alu, then mul, then div)
   parameter int unsigned LAT = 1       // latency of the FU's class
@@ -98,19 +100,16 @@ module tcpa_fu #(
   logic [3*8-1:0]   opnd;
   logic [3*32-1:0]  val;
   logic [PW-1:0]    res, wb;
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-  logic [PW-1:0]    late_q;  // mutant 5: the result one cycle later
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) late_q <= '0;
-    else late_q <= res;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
+  // mutant 5: the result one cycle later
+  `TCPA_MUTANT_ONLY(
+    logic [PW-1:0] late_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) late_q <= '0;
+      else late_q <= res;
+    end
+  )
 
   tcpa_imem u_imem (
     .clk_i    (clk_i),
@@ -140,10 +139,8 @@ module tcpa_fu #(
         val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
       else
         val[k*32 +: 32] = src_val_i[k*32 +: 32];
-`ifdef TCPA_MUTANTS
       // mutant 1: SRCB takes the register path even for an immediate
-      if (mutant == 32'd1 && k == 1) val[k*32 +: 32] = src_val_i[k*32 +: 32];
-`endif
+      `TCPA_MUTATE(1, if (k == 1) val[k*32 +: 32] = src_val_i[k*32 +: 32];)
     end
   end
 
@@ -179,18 +176,15 @@ module tcpa_fu #(
       pipe_d = pipe_q << PW;
       pipe_d[0 +: PW] = res;
     end
-`ifdef TCPA_MUTANTS
     // mutant 5: a latency-1 FU writes its result one cycle late
-    if (mutant == 32'd5 && LAT == 1) begin
-      wb = late_q;
-      inflight_o = res[PW-1];
-    end
+    `TCPA_MUTATE(5, if (LAT == 1) begin
+                      wb = late_q;
+                      inflight_o = res[PW-1];
+                    end)
     // mutant 9: wrong ALU result mux: `and` computes a | b
-    if (mutant == 32'd9 && LAT == 1 && {26'd0, op} == tcpa_isa_pkg::OP_AND)
-      wb[31:0] = val[31:0] | val[63:32];
+    `TCPA_MUTATE(9, if (LAT == 1 && {26'd0, op} == tcpa_isa_pkg::OP_AND) wb[31:0] = val[31:0] | val[63:32];)
     // mutant 11: latency off by one: a multi-cycle FU writes one cycle early
-    if (mutant == 32'd11 && LAT > 1) wb = (NP > 1) ? pipe_q[(NP-2)*PW +: PW] : res;
-`endif
+    `TCPA_MUTATE(11, if (LAT > 1) wb = (NP > 1) ? pipe_q[(NP-2)*PW +: PW] : res;)
   end
 
   always_comb begin
@@ -202,10 +196,8 @@ module tcpa_fu #(
       halted_d = bhalt;
     end
     if (wb[PW-1]) flag_d = (wb[31:0] != 32'd0);
-`ifdef TCPA_MUTANTS
     // mutant 10: stuck control signal: halt is never latched (the FU runs on)
-    if (mutant == 32'd10) halted_d = halted_q;
-`endif
+    `TCPA_MUTATE(10, halted_d = halted_q;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

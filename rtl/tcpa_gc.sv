@@ -5,27 +5,20 @@
 // S = prod(bounds) + epilog is formed while the bounds arrive.
 //
 // Running (run_i from the start pulse on, one cycle before cycle 0 of the
-// PEs), it walks the steps itself (tcpa_stepper, delay 0) and evaluates the
-// terms at J(s) with tcpa_affine accumulators; at phase 0 of step s it stores
+// PEs), it walks the steps itself and evaluates the terms' constraints at
+// J(s) (tcpa_cons_eval, delay 0, shared with the AGs); at phase 0 of step s it stores
 // the signal vector of s in a ring of HIST vectors, so it is in place one
 // cycle before any PE reaches step s. A PE with start delay d reads the
 // vector of its own step from the ring (timing.md section 2: the GC's value
 // delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic [7:0]                          idx_i,     // GC number (a constant)
-  input  logic                                bus_we_i,
-  input  logic                                bus_begin_i,
-  input  logic [2:0]                          bus_type_i,
-  input  logic [7:0]                          bus_index_i,
-  input  logic [15:0]                         bus_row0_i,
-  input  logic [15:0]                         bus_col0_i,
-  input  logic [4:0]                          bus_field_i,
-  input  logic [7:0]                          bus_t_i,
-  input  logic [7:0]                          bus_c_i,
-  input  logic [7:0]                          bus_d_i,
-  input  logic [31:0]                         bus_data_i,
+  input  tcpa_pkg::cfg_bus_t                  bus_i,
   input  logic                                run_i,
   output logic [31:0]                         ii_o,
   output logic [31:0]                         ndims_o,
@@ -45,6 +38,10 @@ module tcpa_gc (
   localparam int unsigned HIST  = tcpa_pkg::HIST;
   localparam int unsigned NC    = NTERM * NCONS;
 
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.rows, bus_i.cols, bus_i.addr};
+
   logic [31:0]          ii_q, ii_d, nd_q, nd_d, epi_q, epi_d, prod_q, prod_d;
   logic [31:0]          dl0_q, dl0_d, dlr_q, dlr_d, dlc_q, dlc_d, nt_q, nt_d;
   logic [15:0]          row0_q, row0_d, col0_q, col0_d;
@@ -56,15 +53,14 @@ module tcpa_gc (
   logic [NC*32-1:0]     konst_q, konst_d;
   logic [HIST*NSIG-1:0] hist_q, hist_d;
 
-  logic                 mine, sbegin, sadv;
+  logic                 mine, sbegin;
   logic [31:0]          sstep;
-  logic [NDIM-1:0]      sinc, sclr;
-  logic [NC*32-1:0]     cval;
+  logic [NC-1:0]        cuse, chold;
   logic [NSIG-1:0]      sig;
   logic                 hold;
   int unsigned          ci;
 
-  assign mine = (bus_type_i == tcpa_stream_pkg::PKT_GC) && (bus_index_i == idx_i);
+  assign mine = (bus_i.ptype == tcpa_stream_pkg::PKT_GC) && (bus_i.index == idx_i);
 
   always_comb begin
     ii_d = ii_q;
@@ -83,117 +79,100 @@ module tcpa_gc (
     kind_d = kind_q;
     coef_d = coef_q;
     konst_d = konst_q;
-    ci = {24'd0, bus_t_i} * NCONS + {24'd0, bus_c_i};
-    if (mine && bus_begin_i) begin
-      row0_d = bus_row0_i;
-      col0_d = bus_col0_i;
+    ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
+    if (mine && bus_i.hdr) begin
+      row0_d = bus_i.row0;
+      col0_d = bus_i.col0;
       prod_d = 32'd1;
       bound_d = '0;
       coef_d = '0;
       nt_d = '0;
     end
-    if (mine && bus_we_i) begin
-      case (bus_field_i)
-        tcpa_pkg::F_II: ii_d = bus_data_i;
-        tcpa_pkg::F_NDIMS: nd_d = bus_data_i;
+    if (mine && bus_i.we) begin
+      case (bus_i.field)
+        tcpa_pkg::F_II: ii_d = bus_i.data;
+        tcpa_pkg::F_NDIMS: nd_d = bus_i.data;
         tcpa_pkg::F_BOUND: begin
           for (int unsigned d = 0; d < NDIM; d++)
-            if ({24'd0, bus_d_i} == d) bound_d[d*32 +: 32] = bus_data_i;
-          prod_d = prod_q * bus_data_i;
+            if ({24'd0, bus_i.d} == d) bound_d[d*32 +: 32] = bus_i.data;
+          prod_d = prod_q * bus_i.data;
         end
-        tcpa_pkg::F_EPILOG: epi_d = bus_data_i;
-        tcpa_pkg::F_DELAY0: dl0_d = bus_data_i;
-        tcpa_pkg::F_DELAYR: dlr_d = bus_data_i;
-        tcpa_pkg::F_DELAYC: dlc_d = bus_data_i;
-        tcpa_pkg::F_NTERMS: nt_d = bus_data_i;
+        tcpa_pkg::F_EPILOG: epi_d = bus_i.data;
+        tcpa_pkg::F_DELAY0: dl0_d = bus_i.data;
+        tcpa_pkg::F_DELAYR: dlr_d = bus_i.data;
+        tcpa_pkg::F_DELAYC: dlc_d = bus_i.data;
+        tcpa_pkg::F_NTERMS: nt_d = bus_i.data;
         tcpa_pkg::F_TSIG:
           for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_t_i} == t) tsig_d[t*8 +: 8] = bus_data_i[7:0];
+            if ({24'd0, bus_i.t} == t) tsig_d[t*8 +: 8] = bus_i.data[7:0];
         tcpa_pkg::F_TNCONS:
           for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_t_i} == t) tnc_d[t*8 +: 8] = bus_data_i[7:0];
+            if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) kind_d[k] = bus_data_i[0];
+            if (ci == k) kind_d[k] = bus_i.data[0];
         tcpa_pkg::F_CCOEF:
           for (int unsigned k = 0; k < NC; k++)
             for (int unsigned d = 0; d < NDIM; d++)
-              if (ci == k && {24'd0, bus_d_i} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_data_i;
+              if (ci == k && {24'd0, bus_i.d} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) konst_d[k*32 +: 32] = bus_data_i;
+            if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
         default: ;
       endcase
     end
   end
 
-  tcpa_stepper u_stepper (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .run_i     (run_i),
-    .delay_i   (32'd0),
-    .ii_i      (ii_q),
-    .ndims_i   (nd_q),
-    .bound_i   (bound_q),
-    .nsteps_i  (prod_q + epi_q),
-    .started_o (),
-    .first_o   (),
-    .active_o  (),
-    .begin_o   (sbegin),
-    .last_o    (),
-    .step_o    (sstep),
-    .adv_o     (sadv),
-    .inc_o     (sinc),
-    .clr_o     (sclr)
+  // constraint c of term t (number t * NCONS + c) is in use when c is
+  // below the term's constraint count
+  always_comb begin
+    cuse = '0;
+    for (int unsigned t = 0; t < NTERM; t++)
+      for (int unsigned c = 0; c < NCONS; c++)
+        cuse[t*NCONS + c] = (c < {24'd0, tnc_q[t*8 +: 8]});
+  end
+
+  tcpa_cons_eval #(
+    .N (NC)
+  ) u_cons (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .run_i    (run_i),
+    .delay_i  (32'd0),
+    .ii_i     (ii_q),
+    .ndims_i  (nd_q),
+    .bound_i  (bound_q),
+    .nsteps_i (prod_q + epi_q),
+    .begin_o  (sbegin),
+    .last_o   (),
+    .step_o   (sstep),
+    .adv_o    (),
+    .inc_o    (),
+    .clr_o    (),
+    .clear_i  (!run_i),
+    .use_i    (cuse),
+    .kind_i   (kind_q),
+    .coef_i   (coef_q),
+    .konst_i  (konst_q),
+    .hold_o   (chold)
   );
 
-  for (genvar k = 0; k < NC; k++) begin : g_cons
-    tcpa_affine u_affine (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .clear_i (!run_i),
-      .adv_i   (sadv),
-      .inc_i   (sinc),
-      .clr_i   (sclr),
-      .coef_i  (coef_q[k*NDIM*32 +: NDIM*32]),
-      .konst_i (konst_q[k*32 +: 32]),
-      .value_o (cval[k*32 +: 32])
-    );
-  end
-
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   // signal i: some term of i has all its constraints true at J(s)
   always_comb begin
     sig = '0;
     hold = 1'b0;
     for (int unsigned t = 0; t < NTERM; t++) begin
-      hold = (t < nt_q);
-      for (int unsigned c = 0; c < NCONS; c++) begin
-        if (c < {24'd0, tnc_q[t*8 +: 8]}) begin
-          if (kind_q[t*NCONS + c]) begin
-            if (cval[(t*NCONS + c)*32 +: 32] != 32'd0) hold = 1'b0;
-          end else begin
-            if (cval[(t*NCONS + c)*32 + 31]) hold = 1'b0;
-          end
-        end
-      end
+      hold = (t < nt_q) && (&chold[t*NCONS +: NCONS]);
       for (int unsigned i = 0; i < NSIG; i++)
         if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
-`ifdef TCPA_MUTANTS
     // mutant 4: control signal c0 stuck at 0
-    if (mutant == 32'd4) sig[0] = 1'b0;
+    `TCPA_MUTATE(4, sig[0] = 1'b0;)
     // mutant 20: control signal c1 stuck at 1
-    if (mutant == 32'd20) sig[(NSIG > 1) ? 1 : 0] = 1'b1;
-`endif
+    `TCPA_MUTATE(20, sig[(NSIG > 1) ? 1 : 0] = 1'b1;)
   end
 
   always_comb begin
@@ -241,6 +220,12 @@ module tcpa_gc (
       hist_q <= hist_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the stored GC packet has the
+  // ranges the loader checks (it applies nothing past a packet error)
+  `TCPA_ASSERT(GcIiPositive, ii_q != 32'd0 && !ii_q[31], clk_i, rst_ni)
+  `TCPA_ASSERT(GcNdimsInRange, nd_q >= 32'd1 && nd_q <= NDIM, clk_i, rst_ni)
+  `TCPA_ASSERT(GcNtermsInRange, nt_q <= NTERM, clk_i, rst_ni)
 
   assign ii_o = ii_q;
   assign ndims_o = nd_q;

@@ -15,21 +15,15 @@
 // simulation harness; they are plain wires of the datapath).
 // The od registers are an unpacked array so that a waveform names each:
 // od_q[K] is the last value written to odK (docs/rtl.md "Signal names").
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_pe (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic [15:0]                         row_i,      // position (constants)
   input  logic [15:0]                         col_i,
-  input  logic                                bus_we_i,
-  input  logic                                bus_begin_i,
-  input  logic [2:0]                          bus_type_i,
-  input  logic [7:0]                          bus_index_i,
-  input  logic [15:0]                         bus_row0_i,
-  input  logic [15:0]                         bus_col0_i,
-  input  logic [15:0]                         bus_rows_i,
-  input  logic [15:0]                         bus_cols_i,
-  input  logic [31:0]                         bus_addr_i,
-  input  logic [31:0]                         bus_data_i,
+  input  tcpa_pkg::cfg_bus_t                  bus_i,
   input  logic                                run_i,      // region running
   input  logic [31:0]                         delay_i,
   input  logic [31:0]                         ii_i,
@@ -73,12 +67,24 @@ module tcpa_pe (
   localparam int unsigned NID_S = tcpa_pkg::NID_S;
   localparam int unsigned NOD_S = tcpa_pkg::NOD_S;
 
+  // fields of the configuration bus this unit does not look at
+  logic unused_bus;
+  assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
+
   // Returns whether index idx names one of the n registers of a class (n may
   // be 0: a function, not a comparison with a constant 0, keeps the lint quiet).
   function automatic logic in_class(input logic [31:0] idx, input int unsigned n);
     in_class = idx < n;
   endfunction
   localparam int unsigned NWP   = tcpa_pkg::NWP;
+  localparam int unsigned SW_   = tcpa_pkg::SEL_W;
+
+  // Returns whether every select of sel is 0 (no source) or 1 + a source.
+  function automatic logic sels_legal(input logic [tcpa_pkg::NSINK*SW_-1:0] sel);
+    sels_legal = 1'b1;
+    for (int unsigned k = 0; k < tcpa_pkg::NSINK; k++)
+      if ({{(32-SW_){1'b0}}, sel[k*SW_ +: SW_]} > tcpa_pkg::NSRC) sels_legal = 1'b0;
+  endfunction
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned NSRC  = tcpa_pkg::NSRC;
   localparam int unsigned NSINK = tcpa_pkg::NSINK;
@@ -121,19 +127,13 @@ module tcpa_pe (
   logic [NSINK-1:0]    sinkv;
   logic [NSINK*32-1:0] sinkd;
 
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
-  assign hit = ({1'b0, bus_row0_i} <= {1'b0, row_i}) &&
-               ({1'b0, row_i} < {1'b0, bus_row0_i} + {1'b0, bus_rows_i}) &&
-               ({1'b0, bus_col0_i} <= {1'b0, col_i}) &&
-               ({1'b0, col_i} < {1'b0, bus_col0_i} + {1'b0, bus_cols_i});
+  assign hit = ({1'b0, bus_i.row0} <= {1'b0, row_i}) &&
+               ({1'b0, row_i} < {1'b0, bus_i.row0} + {1'b0, bus_i.rows}) &&
+               ({1'b0, bus_i.col0} <= {1'b0, col_i}) &&
+               ({1'b0, col_i} < {1'b0, bus_i.col0} + {1'b0, bus_i.cols});
 
   tcpa_stepper u_stepper (
     .clk_i     (clk_i),
@@ -165,12 +165,12 @@ module tcpa_pe (
     ) u_fu (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .bus_we_i    (bus_we_i && hit),
-      .bus_begin_i (bus_begin_i && hit),
-      .bus_type_i  (bus_type_i),
-      .bus_index_i (bus_index_i),
-      .bus_addr_i  (bus_addr_i),
-      .bus_data_i  (bus_data_i),
+      .bus_we_i    (bus_i.we && hit),
+      .bus_begin_i (bus_i.hdr && hit),
+      .bus_type_i  (bus_i.ptype),
+      .bus_index_i (bus_i.index),
+      .bus_addr_i  (bus_i.addr),
+      .bus_data_i  (bus_i.data),
       .run_i       (started),
       .sig_i       (sig),
       .flag_i      (fflag),
@@ -227,10 +227,8 @@ module tcpa_pe (
     for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
     for (int unsigned f = 0; f < NFU; f++) begin
       rdwi[f*5 +: 5] = fdst[f*8 +: 5];
-`ifdef TCPA_MUTANTS
       // mutant 13: register write to the wrong index (rd k writes rd k^1)
-      if (mutant == 32'd13) rdwi[f*5] = !fdst[f*8];
-`endif
+      `TCPA_MUTATE(13, rdwi[f*5] = !fdst[f*8];)
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
           in_class({27'd0, fdst[f*8 +: 5]}, NFD)) begin
@@ -244,12 +242,8 @@ module tcpa_pe (
         end
       end
     end
-`ifdef TCPA_MUTANTS
     // mutant 14: dropped register enable: od values are never updated
-    if (mutant == 32'd14) begin
-      for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
-    end
-`endif
+    `TCPA_MUTATE(14, for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];)
   end
 
   tcpa_regfile u_regfile (
@@ -265,8 +259,8 @@ module tcpa_pe (
     tcpa_fd u_fd (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
-      .depth_we_i (bus_we_i && hit && bus_type_i == tcpa_stream_pkg::PKT_REGCFG && bus_addr_i == k),
-      .depth_i    (bus_data_i),
+      .depth_we_i (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_REGCFG && bus_i.addr == k),
+      .depth_i    (bus_i.data),
       .rd_i       (fdrd[k]),
       .we_i       (fdwe[k]),
       .wdata_i    (fdwd[k*32 +: 32]),
@@ -320,18 +314,16 @@ module tcpa_pe (
   always_comb begin
     wsel_d = wsel_q;
     // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
-    if (bus_we_i && hit && bus_type_i == tcpa_stream_pkg::PKT_WRAPPER) begin
+    if (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_WRAPPER) begin
       for (int b = 0; b < tcpa_pkg::WSELS; b++) begin
-        if (bus_addr_i * tcpa_pkg::WSELS + 32'(b) < NSINK)
-          wsel_d[((bus_addr_i * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_data_i[8*b +: SW];
+        if (bus_i.addr * tcpa_pkg::WSELS + 32'(b) < NSINK)
+          wsel_d[((bus_i.addr * tcpa_pkg::WSELS + 32'(b)) % NSINK)*SW +: SW] = bus_i.data[8*b +: SW];
       end
     end
     link_d = sinkv[NSINK-1:NID];
     linkv_d = sinkd[NSINK*32-1:NID*32];
-`ifdef TCPA_MUTANTS
     // mutant 15: dropped push into the link stage: no hop ever leaves a PE
-    if (mutant == 32'd15) link_d = '0;
-`endif
+    `TCPA_MUTATE(15, link_d = '0;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -349,6 +341,10 @@ module tcpa_pe (
       linkv_q <= linkv_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): every wrapper select names no
+  // source or one that exists (the loader checks WRAPPER words)
+  `TCPA_ASSERT(PeWrapperSelLegal, sels_legal(wsel_q), clk_i, rst_ni)
 
   assign wout_valid_o = link_q;
   assign wout_data_o = linkv_q;

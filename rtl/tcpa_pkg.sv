@@ -80,4 +80,28 @@ package tcpa_pkg;
   localparam logic [4:0] F_STRIDE  = 5'd19;
   localparam logic [4:0] F_NCONS   = 5'd20;
   localparam logic [4:0] F_END     = 5'd21;  // no more words expected
+
+  // The configuration bus (docs/rtl.md "Configuration bus"): one registered
+  // word of the loader per cycle, seen by every PE, GC and AG. A packet
+  // header (hdr) carries the packet's NWORDS in data; a payload word (we)
+  // its field tag (F_*) with the term, constraint and dimension of a GC or
+  // AG word, its index in the packet (addr) and the word itself (data).
+  // The packet's type, index, side and rectangle hold for its whole length.
+  typedef struct packed {
+    logic        we;     // a payload word
+    logic        hdr;    // a packet header (data = NWORDS)
+    logic [2:0]  ptype;  // PKT_*
+    logic [7:0]  index;
+    logic [1:0]  side;
+    logic [15:0] row0;
+    logic [15:0] col0;
+    logic [15:0] rows;
+    logic [15:0] cols;
+    logic [4:0]  field;  // F_*
+    logic [7:0]  t;      // term
+    logic [7:0]  c;      // constraint
+    logic [7:0]  d;      // dimension
+    logic [31:0] addr;   // payload word index in the packet
+    logic [31:0] data;
+  } cfg_bus_t;
 endpackage

@@ -8,6 +8,9 @@
 // inc_o (one-hot) which dimension increments and clr_o which lower
 // dimensions wrap to 0: the affine evaluators (tcpa_affine) follow J with
 // additions only.
+`include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_stepper (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -37,14 +40,8 @@ module tcpa_stepper (
   logic               started, active, adv, found;
   logic [NDIM-1:0]    inc, clr;
 
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign started = run_i && (cnt_q >= delay_i);
   assign active = started && (s_q < nsteps_i);
@@ -92,11 +89,9 @@ module tcpa_stepper (
         ph_d = ph_q + 32'd1;
       end
     end
-`ifdef TCPA_MUTANTS
     // mutant 22: off by one: the delay counter restarts at 1, so every unit
     // with a start delay (PE, AG phase) starts one cycle early
-    if (mutant == 32'd22 && !run_i) cnt_d = 32'd1;
-`endif
+    `TCPA_MUTATE(22, if (!run_i) cnt_d = 32'd1;)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -114,6 +109,13 @@ module tcpa_stepper (
       j_q <= j_d;
     end
   end
+
+  // invariants (docs/rtl.md "Assertions"): the phase stays below ii while
+  // the unit is active; exactly one dimension increments, none of those
+  // that wrap (ndims_i is in 1..NDIM: the loader checks it)
+  `TCPA_ASSERT(StepPhaseInRange, active |-> ph_q < ii_i, clk_i, rst_ni)
+  `TCPA_ASSERT(StepIncOneHot, $onehot(inc), clk_i, rst_ni)
+  `TCPA_ASSERT(StepIncClrDisjoint, (inc & clr) == '0, clk_i, rst_ni)
 
   assign started_o = started;
   assign first_o = started && !was_q;

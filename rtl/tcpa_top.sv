@@ -9,6 +9,8 @@
 // (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
 // read port into every bank for dumping results.
+`include "rtl/tcpa_assert.svh"
+
 module tcpa_top (
   input  logic                                    clk_i,
   input  logic                                    rst_ni,
@@ -19,7 +21,9 @@ module tcpa_top (
   output logic                                    err_o,
   output logic [3:0]                              err_code_o,
   output logic                                    run_o,
-  output logic                                    done_o,
+  output logic                                    done_o
+`ifdef TCPA_DEBUG_PORTS
+  ,
   // trace events per PE
   output logic [tcpa_pkg::NPE-1:0]                dbg_start_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0] dbg_sig_o,
@@ -51,6 +55,7 @@ module tcpa_top (
   // bank contents
   input  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr_i,
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data_o
+`endif
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
   localparam int unsigned COLS  = tcpa_pkg::COLS;
@@ -63,20 +68,45 @@ module tcpa_top (
   localparam int unsigned NBANK = tcpa_pkg::NBANK;
   localparam int unsigned HS    = tcpa_pkg::HIST * NSIG;
 
+  // trace events and bank read port (the dbg_* ports with
+  // TCPA_DEBUG_PORTS; without it they stay inside and synthesis removes them)
+  logic [tcpa_pkg::NPE-1:0]                      dbg_start;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0]       dbg_sig;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_issue;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_pc;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_halt;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_wr;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_wr_dst;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_wr_odmask;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*32-1:0]     dbg_wr_val;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_idrd;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_idempty;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*32-1:0]   dbg_idhead;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_push;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*32-1:0]   dbg_push_val;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_drop;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S-1:0]      dbg_fdrd;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S*32-1:0]   dbg_fdval;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]        dbg_hop;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NWP*32-1:0]     dbg_hop_val;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NWP-1:0]        dbg_stray;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bank;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bank_wr;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bank_addr;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bank_val;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agmiss;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange;
+  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data;
+
   // configuration bus
-  logic        bwe, bbeg;
-  logic [2:0]  btype;
-  logic [7:0]  bindex, bt, bc, bd;
-  logic [1:0]  bside;
-  logic [15:0] brow0, bcol0, brows, bcols;
-  logic [4:0]  bfield;
-  logic [31:0] baddr, bdata;
+  tcpa_pkg::cfg_bus_t bus;
   logic        start;
   logic [1:0]  sgc;
   logic [15:0] srow0, scol0, srows, scols;
   logic        run_q, run_d;
 
-  // global controllers
+  // global controllers (flat: Yosys 0.23 has no packed 2-D arrays)
   logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
   logic [NGC*NDIM*32-1:0] g_bound;
   logic [NGC*16-1:0]      g_row0, g_col0;
@@ -101,21 +131,7 @@ module tcpa_top (
     .cfg_ready_o  (cfg_ready_o),
     .cfg_data_i   (cfg_data_i),
     .cfg_last_i   (cfg_last_i),
-    .bus_we_o     (bwe),
-    .bus_begin_o  (bbeg),
-    .bus_type_o   (btype),
-    .bus_index_o  (bindex),
-    .bus_side_o   (bside),
-    .bus_row0_o   (brow0),
-    .bus_col0_o   (bcol0),
-    .bus_rows_o   (brows),
-    .bus_cols_o   (bcols),
-    .bus_field_o  (bfield),
-    .bus_t_o      (bt),
-    .bus_c_o      (bc),
-    .bus_d_o      (bd),
-    .bus_addr_o   (baddr),
-    .bus_data_o   (bdata),
+    .bus_o        (bus),
     .start_o      (start),
     .start_gc_o   (sgc),
     .start_row0_o (srow0),
@@ -138,17 +154,7 @@ module tcpa_top (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
-      .bus_we_i    (bwe),
-      .bus_begin_i (bbeg),
-      .bus_type_i  (btype),
-      .bus_index_i (bindex),
-      .bus_row0_i  (brow0),
-      .bus_col0_i  (bcol0),
-      .bus_field_i (bfield),
-      .bus_t_i     (bt),
-      .bus_c_i     (bc),
-      .bus_d_i     (bd),
-      .bus_data_i  (bdata),
+      .bus_i       (bus),
       .run_i       ((start || run_q) && sgc == g[1:0]),
       .ii_o        (g_ii[g*32 +: 32]),
       .ndims_o     (g_nd[g*32 +: 32]),
@@ -232,16 +238,7 @@ module tcpa_top (
         .rst_ni          (rst_ni),
         .row_i           (r[15:0]),
         .col_i           (c[15:0]),
-        .bus_we_i        (bwe),
-        .bus_begin_i     (bbeg),
-        .bus_type_i      (btype),
-        .bus_index_i     (bindex),
-        .bus_row0_i      (brow0),
-        .bus_col0_i      (bcol0),
-        .bus_rows_i      (brows),
-        .bus_cols_i      (bcols),
-        .bus_addr_i      (baddr),
-        .bus_data_i      (bdata),
+        .bus_i           (bus),
         .run_i           (inreg[P]),
         .delay_i         (delay[P*32 +: 32]),
         .ii_i            (ii),
@@ -254,25 +251,25 @@ module tcpa_top (
         .wout_valid_o    (wout_v[P*NWP +: NWP]),
         .wout_data_o     (wout_d[P*NWP*32 +: NWP*32]),
         .quiet_o         (quiet[P]),
-        .dbg_start_o     (dbg_start_o[P]),
-        .dbg_sig_o       (dbg_sig_o[P*NSIG +: NSIG]),
-        .dbg_issue_o     (dbg_issue_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_pc_o        (dbg_pc_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_halt_o      (dbg_halt_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_wr_o        (dbg_wr_o[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_wr_dst_o    (dbg_wr_dst_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_wr_odmask_o (dbg_wr_odmask_o[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_wr_val_o    (dbg_wr_val_o[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
-        .dbg_idrd_o      (dbg_idrd_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_idempty_o   (dbg_idempty_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_idhead_o    (dbg_idhead_o[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
-        .dbg_push_o      (dbg_push_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_push_val_o  (dbg_push_val_o[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
-        .dbg_drop_o      (dbg_drop_o[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_fdrd_o      (dbg_fdrd_o[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
-        .dbg_fdval_o     (dbg_fdval_o[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
-        .dbg_hop_o       (dbg_hop_o[P*NWP +: NWP]),
-        .dbg_hop_val_o   (dbg_hop_val_o[P*NWP*32 +: NWP*32])
+        .dbg_start_o     (dbg_start[P]),
+        .dbg_sig_o       (dbg_sig[P*NSIG +: NSIG]),
+        .dbg_issue_o     (dbg_issue[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_pc_o        (dbg_pc[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_halt_o      (dbg_halt[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_o        (dbg_wr[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_dst_o    (dbg_wr_dst[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_odmask_o (dbg_wr_odmask[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_val_o    (dbg_wr_val[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
+        .dbg_idrd_o      (dbg_idrd[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idempty_o   (dbg_idempty[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idhead_o    (dbg_idhead[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_push_o      (dbg_push[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_push_val_o  (dbg_push_val[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_drop_o      (dbg_drop[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_fdrd_o      (dbg_fdrd[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
+        .dbg_fdval_o     (dbg_fdval[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
+        .dbg_hop_o       (dbg_hop[P*NWP +: NWP]),
+        .dbg_hop_val_o   (dbg_hop_val[P*NWP*32 +: NWP*32])
       );
 
       // border sides: banks with AGs; tokens leaving the array meet them
@@ -281,16 +278,16 @@ module tcpa_top (
                                 (s == 2 && r == ROWS - 1) || (s == 3 && c == 0);
         for (genvar k = 0; k < NPORT; k++) begin : g_stray
           if (BORDER && k < NBANK) begin : g_b
-            assign dbg_stray_o[P*NWP + s*NPORT + k] =
+            assign dbg_stray[P*NWP + s*NPORT + k] =
                 wout_v[P*NWP + s*NPORT + k] && !ag_consume[(P*4 + s)*NBANK + k];
           end else if (BORDER) begin : g_nb
             // no bank behind this port (iobuf.banks < ports): a token
             // leaving here is a stray; its data goes nowhere
             logic unused_stray_d;
             assign unused_stray_d = ^wout_d[(P*NWP + s*NPORT + k)*32 +: 32];
-            assign dbg_stray_o[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
+            assign dbg_stray[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
           end else begin : g_in
-            assign dbg_stray_o[P*NWP + s*NPORT + k] = 1'b0;
+            assign dbg_stray[P*NWP + s*NPORT + k] = 1'b0;
           end
         end
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
@@ -303,20 +300,7 @@ module tcpa_top (
               .col_i       (c[15:0]),
               .side_i      (s[1:0]),
               .bank_i      (b[7:0]),
-              .bus_we_i    (bwe),
-              .bus_begin_i (bbeg),
-              .bus_type_i  (btype),
-              .bus_index_i (bindex),
-              .bus_side_i  (bside),
-              .bus_row0_i  (brow0),
-              .bus_col0_i  (bcol0),
-              .bus_rows_i  (brows),
-              .bus_cols_i  (bcols),
-              .bus_field_i (bfield),
-              .bus_c_i     (bc),
-              .bus_d_i     (bd),
-              .bus_addr_i  (baddr),
-              .bus_data_i  (bdata),
+              .bus_i       (bus),
               .run_i       (inreg[P]),
               .delay_i     (delay[P*32 +: 32]),
               .ii_i        (ii),
@@ -330,14 +314,14 @@ module tcpa_top (
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
               .pending_o   (ag_pend[A]),
-              .acc_o       (dbg_bank_o[A]),
-              .acc_wr_o    (dbg_bank_wr_o[A]),
-              .acc_addr_o  (dbg_bank_addr_o[A*32 +: 32]),
-              .acc_val_o   (dbg_bank_val_o[A*32 +: 32]),
-              .agmiss_o    (dbg_agmiss_o[A]),
-              .agrange_o   (dbg_agrange_o[A]),
-              .dbg_addr_i  (dbg_rd_addr_i),
-              .dbg_data_o  (dbg_rd_data_o[A*32 +: 32])
+              .acc_o       (dbg_bank[A]),
+              .acc_wr_o    (dbg_bank_wr[A]),
+              .acc_addr_o  (dbg_bank_addr[A*32 +: 32]),
+              .acc_val_o   (dbg_bank_val[A*32 +: 32]),
+              .agmiss_o    (dbg_agmiss[A]),
+              .agrange_o   (dbg_agrange[A]),
+              .dbg_addr_i  (dbg_rd_addr),
+              .dbg_data_o  (dbg_rd_data[A*32 +: 32])
             );
           end else begin : g_none
             assign ag_tok[A] = 1'b0;
@@ -345,13 +329,13 @@ module tcpa_top (
             assign ag_consume[A] = 1'b0;
             assign ag_passed[A] = 1'b1;
             assign ag_pend[A] = 1'b0;
-            assign dbg_bank_o[A] = 1'b0;
-            assign dbg_bank_wr_o[A] = 1'b0;
-            assign dbg_bank_addr_o[A*32 +: 32] = '0;
-            assign dbg_bank_val_o[A*32 +: 32] = '0;
-            assign dbg_agmiss_o[A] = 1'b0;
-            assign dbg_agrange_o[A] = 1'b0;
-            assign dbg_rd_data_o[A*32 +: 32] = '0;
+            assign dbg_bank[A] = 1'b0;
+            assign dbg_bank_wr[A] = 1'b0;
+            assign dbg_bank_addr[A*32 +: 32] = '0;
+            assign dbg_bank_val[A*32 +: 32] = '0;
+            assign dbg_agmiss[A] = 1'b0;
+            assign dbg_agrange[A] = 1'b0;
+            assign dbg_rd_data[A*32 +: 32] = '0;
           end
         end
       end
@@ -359,4 +343,70 @@ module tcpa_top (
   end
 
   assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_pend == '0);
+
+  // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
+  // once, before the run; the run, once started, never stops
+  `TCPA_ASSERT(TopStartOnce, start |-> !run_q, clk_i, rst_ni)
+  `TCPA_ASSERT(TopRunSticky, $past(run_q) |-> run_q, clk_i, rst_ni)
+`ifdef TCPA_DEBUG_PORTS
+  // the harnesses' view (tb/rtl_collect.h, docs/rtl.md "Trace extraction")
+  assign dbg_start_o = dbg_start;
+  assign dbg_sig_o = dbg_sig;
+  assign dbg_issue_o = dbg_issue;
+  assign dbg_pc_o = dbg_pc;
+  assign dbg_halt_o = dbg_halt;
+  assign dbg_wr_o = dbg_wr;
+  assign dbg_wr_dst_o = dbg_wr_dst;
+  assign dbg_wr_odmask_o = dbg_wr_odmask;
+  assign dbg_wr_val_o = dbg_wr_val;
+  assign dbg_idrd_o = dbg_idrd;
+  assign dbg_idempty_o = dbg_idempty;
+  assign dbg_idhead_o = dbg_idhead;
+  assign dbg_push_o = dbg_push;
+  assign dbg_push_val_o = dbg_push_val;
+  assign dbg_drop_o = dbg_drop;
+  assign dbg_fdrd_o = dbg_fdrd;
+  assign dbg_fdval_o = dbg_fdval;
+  assign dbg_hop_o = dbg_hop;
+  assign dbg_hop_val_o = dbg_hop_val;
+  assign dbg_stray_o = dbg_stray;
+  assign dbg_bank_o = dbg_bank;
+  assign dbg_bank_wr_o = dbg_bank_wr;
+  assign dbg_bank_addr_o = dbg_bank_addr;
+  assign dbg_bank_val_o = dbg_bank_val;
+  assign dbg_agmiss_o = dbg_agmiss;
+  assign dbg_agrange_o = dbg_agrange;
+  assign dbg_rd_data_o = dbg_rd_data;
+  assign dbg_rd_addr = dbg_rd_addr_i;
+`else
+  assign dbg_rd_addr = '0;
+  logic unused_dbg;
+  assign unused_dbg = ^{dbg_start,
+                        dbg_sig,
+                        dbg_issue,
+                        dbg_pc,
+                        dbg_halt,
+                        dbg_wr,
+                        dbg_wr_dst,
+                        dbg_wr_odmask,
+                        dbg_wr_val,
+                        dbg_idrd,
+                        dbg_idempty,
+                        dbg_idhead,
+                        dbg_push,
+                        dbg_push_val,
+                        dbg_drop,
+                        dbg_fdrd,
+                        dbg_fdval,
+                        dbg_hop,
+                        dbg_hop_val,
+                        dbg_stray,
+                        dbg_bank,
+                        dbg_bank_wr,
+                        dbg_bank_addr,
+                        dbg_bank_val,
+                        dbg_agmiss,
+                        dbg_agrange,
+                        dbg_rd_data};
+`endif
 endmodule

@@ -3,6 +3,8 @@
 // id0.., then wrapper outputs n, e, s, w 0..P-1) takes the token of the
 // source its select names (0: none; else 1 + source number: od0.., then
 // wrapper inputs n, e, s, w 0..P-1), in the same cycle.
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_wrapper (
   input  logic [tcpa_pkg::NSINK*tcpa_pkg::SEL_W-1:0] sel_i,
   input  logic [tcpa_pkg::NSRC-1:0]                  src_valid_i,
@@ -16,14 +18,8 @@ module tcpa_wrapper (
 
   logic [SW-1:0] s;
 
-`ifdef TCPA_MUTANTS
-  // fault injection (docs/rtl.md "Fault injection"): +mutant=N selects one
-  // mutation of the whole design; 0 (no plusarg) is the correct RTL
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   always_comb begin
     sink_valid_o = '0;
@@ -36,12 +32,8 @@ module tcpa_wrapper (
         sink_data_o[k*32 +: 32] = src_data_i[(({{(32-SW){1'b0}}, s} - 32'd1) % NSRC)*32 +: 32];
       end
     end
-`ifdef TCPA_MUTANTS
     // mutant 16: wrapper port swap: sinks 0 and 1 (id0, id1) are crossed
-    if (mutant == 32'd16) begin
-      sink_valid_o[1:0] = {sink_valid_o[0], sink_valid_o[1]};
-      sink_data_o[63:0] = {sink_data_o[31:0], sink_data_o[63:32]};
-    end
-`endif
+    `TCPA_MUTATE(16, sink_valid_o[1:0] = {sink_valid_o[0], sink_valid_o[1]};
+                     sink_data_o[63:0] = {sink_data_o[31:0], sink_data_o[63:32]};)
   end
 endmodule

@@ -22,6 +22,9 @@
 #            (--engine systemc); links build/lib/libtcpa.a
 #   cov      tcpa-rtl-cov: line and toggle coverage for the sign-off
 #            (docs/regress.md "Sign-off"), C++ at -O0
+# Every kind is built with Verilator's --assert and +define+TCPA_ASSERT_ON
+# (the assertions of rtl/tcpa_assert.svh run in every simulation) and with
+# +define+TCPA_DEBUG_PORTS (the dbg_* ports of tcpa_top the harnesses read).
 # The binary is linked under a temporary name and renamed, under a lock on
 # the directory, so a harness is either complete or absent; a second build
 # of the same key waits for the first and then finds it there.
@@ -31,11 +34,16 @@ HARNESS_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # ccache, when present, through Verilator's OBJCACHE
 HARNESS_OBJCACHE := $(if $(shell command -v ccache 2>/dev/null),-MAKEFLAGS OBJCACHE=ccache)
 
-HARNESS_VFLAGS_rtl     := --cc --trace-fst
-HARNESS_VFLAGS_mutants := --cc --trace-fst +define+TCPA_MUTANTS --x-initial unique --x-assign unique
-HARNESS_VFLAGS_sc      := --sc
+# every kind runs the assertions of rtl/tcpa_assert.svh (docs/rtl.md
+# "Assertions") and reads the trace events from the dbg_* ports of
+# tcpa_top, which exist only with TCPA_DEBUG_PORTS (synthesis sees none)
+HARNESS_VFLAGS_ALL     := --assert +define+TCPA_ASSERT_ON +define+TCPA_DEBUG_PORTS
+HARNESS_VFLAGS_rtl     := --cc --trace-fst $(HARNESS_VFLAGS_ALL)
+HARNESS_VFLAGS_mutants := --cc --trace-fst +define+TCPA_MUTANTS --x-initial unique --x-assign unique \
+                          $(HARNESS_VFLAGS_ALL)
+HARNESS_VFLAGS_sc      := --sc $(HARNESS_VFLAGS_ALL)
 HARNESS_VFLAGS_cov     := --cc --trace-fst --coverage-line --coverage-toggle --coverage-max-width 32 \
-                          scripts/signoff-coverage.vlt
+                          scripts/signoff-coverage.vlt $(HARNESS_VFLAGS_ALL)
 # C++ optimization: Verilator's own (-Os) for the harnesses that run long
 # programs; -O0 for the two that run short ones (a quarter of the build time)
 HARNESS_MAKEFLAGS_mutants := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"

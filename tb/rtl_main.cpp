@@ -31,9 +31,16 @@
 // SIGTERM: the harness then prints `tcpa-rtl: stopped after N cycles (WHY)`
 // on stderr, closes the FST (valid up to there) and exits 4.
 //
-// Exit: 0 done without faults, 1 timeout or a fault, 2 the loader rejected
-// the stream (its error code is printed), 3 usage or I/O, 4 stopped by the
-// reader of --trace-stream.
+// Assertions (docs/rtl.md "Assertions"): the harness is built with
+// Verilator's --assert and +define+TCPA_ASSERT_ON (tb/harness.mk). A failing
+// assertion prints its name on stdout (`[ASSERT FAILED] NAME`, through
+// $error) and the run goes on to the end, so the trace stays complete for
+// the checker (tests/faults.sh); the harness then says on stderr in which
+// cycle the first one failed and exits 1.
+//
+// Exit: 0 done without faults, 1 timeout, a fault or a failed assertion,
+// 2 the loader rejected the stream (its error code is printed), 3 usage or
+// I/O, 4 stopped by the reader of --trace-stream.
 #include <csignal>
 #include <cerrno>
 #include <cstdint>
@@ -146,6 +153,8 @@ struct Sim {
   uint64_t unit = 1000;           // FST time units per cycle (1 ns)
   long cycle = -1;                // the cycle being clocked; < 0: reset, loading
   long from = 0, to = LONG_MAX;   // the cycles dumped (--fst-window)
+  bool asserted = false;          // an assertion failed
+  long assert_cycle = -1;         // in this cycle (< 0: reset, loading)
 
   // Returns true when cycle t is dumped into the FST.
   bool dumps(long t) const { return fst && cycle >= 0 && t >= from && t <= to; }
@@ -163,6 +172,7 @@ struct Sim {
     top->clk_i = 1;
     top->eval();
     if (dumps(cycle) || dumps(cycle + 1)) fst->dump((uint64_t)(cycle + 1) * unit);
+    if (!asserted && Verilated::gotError()) asserted = true, assert_cycle = cycle;
   }
   // Settles the combinational outputs of the current cycle (clock low).
   void settle() {
@@ -170,6 +180,19 @@ struct Sim {
     top->eval();
   }
 };
+
+// Returns true after printing on stderr in which cycle the first assertion
+// failed, when one did; false when none did.
+bool report_assertions(const Sim &sim) {
+  if (!sim.asserted) return false;
+  if (sim.assert_cycle < 0)
+    fprintf(stderr, "tcpa-rtl: an assertion failed while loading the stream "
+                    "(the [ASSERT FAILED] line on stdout names it)\n");
+  else
+    fprintf(stderr, "tcpa-rtl: an assertion failed in cycle %ld "
+                    "(the [ASSERT FAILED] line on stdout names it)\n", sim.assert_cycle);
+  return true;
+}
 
 // Returns 0 after writing every border bank of the array to DIR
 // (rtl_bank_files_write), read through dbg_rd_addr_i / dbg_rd_data_o.
@@ -263,6 +286,7 @@ int main(int argc, char **argv) {
     }
   }
   Verilated::commandArgs(argc, argv);  // +plusargs for the RTL (+mutant=N)
+  Verilated::fatalOnError(false);      // a failed assertion: report, go on
   Sim sim;
   if (o.fst) Verilated::traceEverOn(true);  // before the model is built
   sim.top = new Vtcpa_top;
@@ -283,6 +307,7 @@ int main(int argc, char **argv) {
   if (code) {
     fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
             o.stream, code, rtl_collect_error_name(code));
+    report_assertions(sim);
     if (sim.fst) sim.fst->close();
     if (live) fclose(live);
     delete sim.top;
@@ -338,11 +363,13 @@ int main(int argc, char **argv) {
   if (stopped) {
     // t cycles were clocked: 0..t-1
     fprintf(stderr, "tcpa-rtl: stopped after %ld cycles (%s)\n", t, stopped);
+    report_assertions(sim);
     delete sim.top;
     return 4;
   }
 
-  rc = (done && !fault) ? 0 : 1;
+  bool asserted = report_assertions(sim);
+  rc = (done && !fault && !asserted) ? 0 : 1;
   if (o.trace) {
     std::string tmp = std::string(o.trace) + ".tmp";
     FILE *f = fopen(tmp.c_str(), "w");

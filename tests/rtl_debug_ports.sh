@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# rtl_debug_ports.sh: the dbg_* ports of tcpa_top exist only with
+# +define+TCPA_DEBUG_PORTS (docs/rtl.md "Trace extraction"): the harnesses
+# set it (tb/harness.mk), synthesis and `make rtl-lint` do not. Without the
+# define tcpa_top has its 10 functional ports and no dbg_* port; with it,
+# 26 dbg_* event outputs, dbg_rd_addr_i and dbg_rd_data_o more. The RTL
+# is `verilator --lint-only -Wall` clean both ways (with the define also
+# together with the assertions and the mutation hooks, as the mutants
+# harness is built), and tb/harness.mk passes the define to every harness
+# kind. Prints TAP.
+set -u
+BUILD=${BUILD:-build}
+TCPA=${TCPA:-$BUILD/bin/tcpa}
+VERILATOR=${VERILATOR:-verilator}
+. tests/tap.sh
+
+sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
+pkgs="$BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv"
+
+# Prints the number of ports of tcpa_top matching ERE $1 in the text that
+# `verilator -E -P` makes of rtl/tcpa_top.sv with the defines after $1.
+nports() {
+  local re=$1; shift
+  "$VERILATOR" -E -P "$@" rtl/tcpa_top.sv 2>/dev/null >"$tmp/top.sv"
+  awk '/^ *module tcpa_top/ { on = 1 } on && /^ *\);/ { exit } on' "$tmp/top.sv" |
+    grep -Ec "^ *(input|output) +logic.*$re"
+}
+check_eval "without TCPA_DEBUG_PORTS: no dbg_* port" '[ "$(nports " dbg_")" -eq 0 ]'
+check_eval "without TCPA_DEBUG_PORTS: the 10 functional ports" '[ "$(nports " [a-z_]+_n?[io],?$")" -eq 10 ]'
+check_eval "with TCPA_DEBUG_PORTS: 27 dbg_* outputs (26 event ports, dbg_rd_data_o)" \
+  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 27 ]'
+check_eval "with TCPA_DEBUG_PORTS: the bank read address input" \
+  '[ "$(nports " dbg_rd_addr_i,?$" +define+TCPA_DEBUG_PORTS)" -eq 1 ]'
+
+for defs in "" "+define+TCPA_DEBUG_PORTS" \
+            "+define+TCPA_DEBUG_PORTS +define+TCPA_ASSERT_ON +define+TCPA_MUTANTS --assert"; do
+  # shellcheck disable=SC2086
+  "$VERILATOR" --lint-only -Wall $defs --top-module tcpa_top rtl/lint_waivers.vlt \
+    $pkgs $sv >"$tmp/lint.log" 2>&1
+  st=$?
+  [ $st -eq 0 ] || head -5 "$tmp/lint.log" | sed 's/^/# /'
+  check "verilator --lint-only -Wall ${defs:-(no define)} is clean" $st
+done
+
+# every kind of tb/harness.mk gets the define
+for kind in rtl mutants sc cov; do
+  printf 'include tb/harness.mk\nprint-flags: ; @echo $(HARNESS_VFLAGS_%s)\n' $kind >"$tmp/flags.mk"
+  flags=$(make -s --no-print-directory -f "$tmp/flags.mk" print-flags 2>/dev/null)
+  case " $flags " in *" +define+TCPA_DEBUG_PORTS "*) st=0 ;; *) st=1 ;; esac
+  check "harness kind $kind is built with +define+TCPA_DEBUG_PORTS" $st
+done
+exit $fail
