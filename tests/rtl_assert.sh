@@ -18,7 +18,7 @@ VERILATOR=${VERILATOR:-verilator}
 . tests/tap.sh
 
 sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
-pkgs="$BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv"
+pkgs="$BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv"
 
 # -- lint and preprocessing ---------------------------------------------------
 for defs in "+define+TCPA_ASSERT_ON" "+define+TCPA_ASSERT_ON +define+TCPA_MUTANTS"; do

@@ -15,7 +15,7 @@ VERILATOR=${VERILATOR:-verilator}
 . tests/tap.sh
 
 sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
-pkgs="$BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv"
+pkgs="$BUILD/gen/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv"
 
 # Prints the number of ports of tcpa_top matching ERE $1 in the text that
 # `verilator -E -P` makes of rtl/tcpa_top.sv with the defines after $1.
