@@ -134,7 +134,7 @@ module tcpa_fu #(
   // cycle without issue (docs/trace.md, FST signals)
   always_comb begin
     val = '0;
-    for (int unsigned k = 0; k < 3 && issue; k++) begin
+    for (int unsigned k = 0; k < 3; k++) begin
       if ({29'd0, opnd[k*8 + tcpa_isa_pkg::ISA_POS_OPND_CLS +: 3]} == tcpa_isa_pkg::CLS_IMM)
         val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
       else
@@ -142,6 +142,7 @@ module tcpa_fu #(
       // mutant 1: SRCB takes the register path even for an immediate
       `TCPA_MUTATE(1, if (k == 1) val[k*32 +: 32] = src_val_i[k*32 +: 32];)
     end
+    if (!issue) val = '0;
   end
 
   tcpa_branch_unit u_branch (
