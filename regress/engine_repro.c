@@ -140,7 +140,7 @@ static void repro_args(FILE *f, const ast_program *p, const int64_t *params, int
   fputs(" --arch \"$here/arch.ini\"", f);
   for (int i = 0; i < p->nparams; i++) fprintf(f, " --param %s=%" PRId64, p->param[i], params[i]);
   fprintf(f, " --pes %dx%d --map %s", rows, cols, p->index[c->dim]);
-  if (c->axis == 2) fprintf(f, ",%s", p->index[c->dim2]);
+  if (c->axis == MAP_AXIS_2D) fprintf(f, ",%s", p->index[c->dim2]);
   for (int a = 0; a < p->narrays; a++)
     if (p->arrays[a].kind == AST_ARRAY_IN)
       fprintf(f, " --in %s=\"$here/inputs/%s.txt\"", p->arrays[a].name, p->arrays[a].name);

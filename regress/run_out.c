@@ -40,7 +40,7 @@
 /* Writes the tiled loop index ("i"), or both of a 2-D region ("i,j": rows,
  * columns), into buf. */
 static void run_tiled_dims(const ast_program *p, const engine_config *c, char *buf, size_t size) {
-  if (c->axis == 2 && c->dim2 >= 0) snprintf(buf, size, "%s,%s", p->index[c->dim], p->index[c->dim2]);
+  if (c->axis == MAP_AXIS_2D && c->dim2 >= 0) snprintf(buf, size, "%s,%s", p->index[c->dim], p->index[c->dim2]);
   else snprintf(buf, size, "%s", p->index[c->dim]);
 }
 

@@ -90,7 +90,7 @@ static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
   isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped);
   long k = isl_val_get_num_si(v);
   isl_val_free(v);
-  if (mk->x->m->axis == 2) { /* k = r * tc + c */
+  if (mk->x->m->axis == MAP_AXIS_2D) { /* k = r * tc + c */
     v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped2);
     long c = isl_val_get_num_si(v);
     isl_val_free(v);

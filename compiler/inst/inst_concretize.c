@@ -89,9 +89,9 @@ static void inst_jk_names(int n, int withk, char *buf, size_t sz) {
 static const char *inst_kbox(const inst *x, int k) {
   static char buf[64];
   const map_config *m = x->m;
-  if (m->axis == 2 && (k == m->mapped || k == m->mapped2))
+  if (m->axis == MAP_AXIS_2D && (k == m->mapped || k == m->mapped2))
     snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, k == m->mapped ? x->tr : x->tc);
-  else if (m->axis != 2 && k == m->mapped)
+  else if (m->axis != MAP_AXIS_2D && k == m->mapped)
     snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, x->t);
   else
     snprintf(buf, sizeof buf, "k%d = 0 and ", k);
@@ -106,7 +106,7 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   inst_jk_names(x->n, 1, names, sizeof names);
   inst_cat(buf, sizeof buf, &len, "{ [%s] -> [", names);
   for (int k = 0; k < x->n; k++) {
-    if (k == m->mapped || (m->axis == 2 && k == m->mapped2))
+    if (k == m->mapped || (m->axis == MAP_AXIS_2D && k == m->mapped2))
       inst_cat(buf, sizeof buf, &len, "%s%lld + %lld * k%d + j%d", k ? ", " : "", (long long)x->lo[k],
                (long long)(k == m->mapped ? x->p : x->p2), k, k);
     else
@@ -117,9 +117,9 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   isl_set *is = isl_set_read_from_str(x->ctx, d->ispace);
   is = inst_fix_params(is, m->nparams, m->param_name, x->params);
   char *pn[4] = {"p", "t", "pc", "tc"};
-  int64_t pv[4] = {x->p, m->axis == 2 ? x->tr : x->t, x->p2, x->tc};
+  int64_t pv[4] = {x->p, m->axis == MAP_AXIS_2D ? x->tr : x->t, x->p2, x->tc};
   isl_set *jk = isl_set_read_from_str(x->ctx, d->jkspace);
-  jk = inst_fix_params(jk, m->axis == 2 ? 4 : 2, pn, pv);
+  jk = inst_fix_params(jk, m->axis == MAP_AXIS_2D ? 4 : 2, pn, pv);
   if (!ma || !is || !jk) {
     isl_multi_aff_free(ma);
     isl_set_free(is);
@@ -228,10 +228,10 @@ isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
 }
 
 void inst_pe_rc(const inst *x, int k, int *r, int *c) {
-  if (x->m->axis == 2) {
+  if (x->m->axis == MAP_AXIS_2D) {
     *r = x->tc ? k / x->tc : 0;
     *c = x->tc ? k % x->tc : 0;
-  } else if (x->m->axis == 1) {
+  } else if (x->m->axis == MAP_AXIS_ROWS) {
     *r = k;
     *c = 0;
   } else {
@@ -243,7 +243,7 @@ void inst_pe_rc(const inst *x, int k, int *r, int *c) {
 int64_t inst_pe_delay(const inst *x, int k) {
   int r, c;
   inst_pe_rc(x, k, &r, &c);
-  int64_t lr = x->m->axis == 0 ? 0 : x->lk, lc = x->m->axis == 0 ? x->lk : x->lk2;
+  int64_t lr = x->m->axis == MAP_AXIS_COLS ? 0 : x->lk, lc = x->m->axis == MAP_AXIS_COLS ? x->lk : x->lk2;
   int64_t d0 = (lr < 0 ? -lr * (x->tr - 1) : 0) + (lc < 0 ? -lc * (x->tc - 1) : 0);
   return d0 + lr * r + lc * c;
 }
@@ -251,7 +251,7 @@ int64_t inst_pe_delay(const inst *x, int k) {
 isl_set *inst_split(const inst *x, isl_set *s, int k) {
   isl_set *r = isl_set_copy(s);
   int m = x->m->mapped;
-  if (x->m->axis == 2) {
+  if (x->m->axis == MAP_AXIS_2D) {
     int pr, pc;
     inst_pe_rc(x, k, &pr, &pc);
     r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + m), pr);
@@ -345,7 +345,7 @@ char *inst_set_str(isl_set *s) {
  * INST_ERR_NOFIT naming the resource otherwise. */
 static int inst_delay_check(const inst *x, char *msg, size_t msgsz) {
   int64_t dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->t - 1);
-  if (x->m->axis == 2) /* |LR| (tr - 1) + |LC| (tc - 1) */
+  if (x->m->axis == MAP_AXIS_2D) /* |LR| (tr - 1) + |LC| (tc - 1) */
     dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->tr - 1) + (x->lk2 < 0 ? -x->lk2 : x->lk2) * (x->tc - 1);
   int64_t cap = (int64_t)(x->arch.gc_history - 1) * x->m->ii;
   if (dmax <= cap) return INST_OK;
@@ -370,12 +370,12 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->E[k] = hi - lo + 1;
   }
   int64_t em = x->E[m->mapped];
-  int treq = m->axis == 2 ? x->rows : x->t_req;
+  int treq = m->axis == MAP_AXIS_2D ? x->rows : x->t_req;
   x->p = (em + treq - 1) / treq;
   if (x->p < m->p_min) x->p = m->p_min;
   x->t = (int)((em + x->p - 1) / x->p);
   x->E[m->mapped] = x->p;
-  if (m->axis == 2) {
+  if (m->axis == MAP_AXIS_2D) {
     int64_t ec = x->E[m->mapped2];
     x->p2 = (ec + x->cols - 1) / x->cols;
     if (x->p2 < m->p_min2) x->p2 = m->p_min2;
@@ -456,7 +456,7 @@ static int inst_params(inst *x, int nparam, char **pname, const int64_t *pval, c
 /* Returns INST_OK after checking the region shape and size. */
 static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
   const map_config *m = x->m;
-  if (rows < 1 || cols < 1 || (m->axis == 0 && rows != 1) || (m->axis == 1 && cols != 1)) {
+  if (rows < 1 || cols < 1 || (m->axis == MAP_AXIS_COLS && rows != 1) || (m->axis == MAP_AXIS_ROWS && cols != 1)) {
     if (rows > 1 && cols > 1)
       snprintf(msg, msgsz, "region %dx%d: this configuration was compiled for a %s region (compile with "
                "--map I,J for an RxC region)", rows, cols, m->axis ? "Rx1" : "1xC");
@@ -472,7 +472,7 @@ static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
   }
   x->rows = rows;
   x->cols = cols;
-  x->t_req = m->axis == 2 ? rows * cols : m->axis ? rows : cols;
+  x->t_req = m->axis == MAP_AXIS_2D ? rows * cols : m->axis ? rows : cols;
   return INST_OK;
 }
 

@@ -54,7 +54,7 @@ static void inst_w(inst_buf *b, int64_t v) {
  * 2-D one, the PEs used (k0 = 0, k1 = t - 1) or PE k0 (k0 == k1). */
 static stream_rect inst_rect(const inst *x, int k0, int k1) {
   stream_rect r;
-  if (x->m->axis == 2) {
+  if (x->m->axis == MAP_AXIS_2D) {
     int r0, c0;
     inst_pe_rc(x, k0, &r0, &c0);
     if (k0 == k1) r = (stream_rect){r0, c0, 1, 1};
@@ -176,7 +176,7 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   inst_w(&b, x->n);
   for (int g = 0; g < x->n; g++) inst_w(&b, x->E[x->m->order[g]]);
   inst_w(&b, x->epilog + x->sigma);
-  int64_t lr = x->m->axis == 0 ? 0 : x->lk, lc = x->m->axis == 0 ? x->lk : x->m->axis == 2 ? x->lk2 : 0;
+  int64_t lr = x->m->axis == MAP_AXIS_COLS ? 0 : x->lk, lc = x->m->axis == MAP_AXIS_COLS ? x->lk : x->m->axis == MAP_AXIS_2D ? x->lk2 : 0;
   inst_w(&b, inst_pe_delay(x, 0));
   inst_w(&b, lr);
   inst_w(&b, lc);
@@ -358,7 +358,7 @@ static int inst_emit_ags_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) 
 /* Returns INST_OK after appending the AG packets of every access, one per
  * run of consecutive PEs with equal enables. */
 static int inst_emit_ags(inst *x, stream_writer *w, char *msg, size_t msgsz) {
-  if (x->m->axis == 2) return inst_emit_ags_2d(x, w, msg, msgsz);
+  if (x->m->axis == MAP_AXIS_2D) return inst_emit_ags_2d(x, w, msg, msgsz);
   for (int a = 0; a < x->m->naccess; a++) {
     int k0 = 0;
     isl_set *cur = inst_split(x, x->acc[a], 0);
@@ -437,7 +437,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   for (int i = 0; i < x->arch.fd; i++) fd[i] = (uint32_t)x->fd_depth[i];
   int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, all, fd, (uint32_t)x->arch.fd) : 0;
   int nsink = x->arch.id + 4 * x->arch.ports;
-  if (x->m->axis == 2) {
+  if (x->m->axis == MAP_AXIS_2D) {
     if (rc) {
       snprintf(msg, msgsz, "region packets: %s", w->msg);
       return INST_ERR_NOFIT;
@@ -505,7 +505,7 @@ static int inst_emit_programs_2d(inst *x, stream_writer *w, char *msg, size_t ms
 
 /* Returns INST_OK after appending the PROGRAM packets. */
 static int inst_emit_programs(inst *x, stream_writer *w, char *msg, size_t msgsz) {
-  if (x->m->axis == 2) return inst_emit_programs_2d(x, w, msg, msgsz);
+  if (x->m->axis == MAP_AXIS_2D) return inst_emit_programs_2d(x, w, msg, msgsz);
   for (int c = 0; c < x->npc; c++)
     for (int k0 = 0; k0 < x->t; k0++) {
       if (x->pe_class[k0] != c || (k0 > 0 && x->pe_class[k0 - 1] == c)) continue;
@@ -551,7 +551,7 @@ static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, ch
       buf[lo] = (uint32_t)lo;
       int bank = x->io[a].bank, side = x->io[a].side;
       stream_rect rc = inst_rect(x, k, k);
-      if (x->m->axis == 2) {
+      if (x->m->axis == MAP_AXIS_2D) {
         bank = x->io[a].pbank[k];
         side = x->io[a].pside[k];
         rc = (stream_rect){x->io[a].prow[k], x->io[a].pcol[k], 1, 1};

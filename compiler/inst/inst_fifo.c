@@ -175,7 +175,7 @@ static inst_fifo_list *inst_fifo_get(const inst *x, inst_fifo_list *lists, char 
 static int inst_fifo_consumer(const inst *x, const map_route *rt, int k) {
   int r, c;
   inst_pe_rc(x, k, &r, &c);
-  if (x->m->axis == 2) {
+  if (x->m->axis == MAP_AXIS_2D) {
     r += rt->delta;
     c += rt->delta2;
     return r >= 0 && r < x->tr && c >= 0 && c < x->tc ? r * x->tc + c : -1;

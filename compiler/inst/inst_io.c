@@ -94,10 +94,10 @@ static int inst_affine_read(const inst *x, const char *txt, inst_affine *a) {
 /* Computes the iteration I of (J, PE k). */
 static void inst_iter(const inst *x, const int64_t *J, int k, int64_t *I) {
   int r = k, c = 0;
-  if (x->m->axis == 2) inst_pe_rc(x, k, &r, &c);
+  if (x->m->axis == MAP_AXIS_2D) inst_pe_rc(x, k, &r, &c);
   for (int d = 0; d < x->n; d++)
     I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * r : 0) +
-           (x->m->axis == 2 && d == x->m->mapped2 ? x->p2 * c : 0);
+           (x->m->axis == MAP_AXIS_2D && d == x->m->mapped2 ? x->p2 * c : 0);
 }
 
 /* Computes J from a sequence number s < P. */
@@ -229,7 +229,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
   for (int a = 0; a < m->naccess && !st; a++) {
     x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
     x->io[a].bank = a;
-    if (a >= nb && m->axis != 2) {
+    if (a >= nb && m->axis != MAP_AXIS_2D) {
       snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
                m->naccess, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
       st = INST_ERR_NOFIT;
@@ -262,7 +262,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
   }
   free(aff);
   free(text);
-  if (!st && m->axis == 2) st = inst_place_io_2d(x, msg, msgsz);
+  if (!st && m->axis == MAP_AXIS_2D) st = inst_place_io_2d(x, msg, msgsz);
   return st;
 }
 
@@ -278,7 +278,7 @@ void inst_layout(const inst *x, FILE *f) {
         int64_t J[AST_MAX_DIMS];
         inst_io_unseq(x, s, J);
         int row = x->m->axis ? k : 0, col = x->m->axis ? 0 : k, side = x->io[a].side, bank = x->io[a].bank;
-        if (x->m->axis == 2) {
+        if (x->m->axis == MAP_AXIS_2D) {
           row = x->io[a].prow[k];
           col = x->io[a].pcol[k];
           side = x->io[a].pside[k];

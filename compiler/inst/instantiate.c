@@ -101,7 +101,7 @@ static int instantiate_sym_load(const char *path, map_config *m) {
 static void instantiate_summary_print(const instantiate_opts *o, const inst *x, const stream_writer *w) {
   const map_config *m = x->m;
   size_t data_bytes = instantiate_data_bytes(w), total_bytes = 4 * (6 + w->n);
-  if (m->axis == 2) {
+  if (m->axis == MAP_AXIS_2D) {
     printf("%s: region %dx%d, %dx%d PEs used, p = %lld x %lld, II %d, %d processor classes, %d control signals, "
            "stream %zu bytes\n",
            o->out, o->rows, o->cols, x->tr, x->tc, (long long)x->p, (long long)x->p2, m->ii, x->npc, x->nsig,

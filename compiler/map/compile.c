@@ -24,7 +24,7 @@
 
 /* Prints the bounds, II and schedule of m to stdout. */
 static void compile_report(const char *path, const map_config *m) {
-  if (m->axis == 2)
+  if (m->axis == MAP_AXIS_2D)
     printf("%s: mapped dimensions %s onto the rows (tile size p >= %d over t PE rows) and %s onto the "
            "columns (pc >= %d over tc PE columns) of an RxC region\n",
            path, m->dim_name[m->mapped], m->p_min, m->dim_name[m->mapped2], m->p_min2);
@@ -48,12 +48,12 @@ static void compile_report(const char *path, const map_config *m) {
     printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped ? "" : "*S", m->lk_c < 0 ? '-' : '+',
            m->lk_c < 0 ? -m->lk_c : m->lk_c);
   else printf("%" PRId64 "\n", m->lk_c);
-  if (m->axis == 2) {
+  if (m->axis == MAP_AXIS_2D) {
     printf("          columns: lambda^K2 = ");
     if (m->lk_p2) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c2 < 0 ? '-' : '+', m->lk_c2 < 0 ? -m->lk_c2 : m->lk_c2);
     else printf("%" PRId64 "\n", m->lk_c2);
   }
-  if (m->wide && m->axis == 2)
+  if (m->wide && m->axis == MAP_AXIS_2D)
     printf("          tiles of at least %d x %d: constants %" PRId64 " (rows) and %" PRId64 " (columns)\n",
            m->p_wide, m->p_wide2, m->lk_cw, m->lk_cw2);
   else if (m->wide)

@@ -119,7 +119,7 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
   m->nparams = p->nparams;
   m->mapped = mapped;
   m->axis = axis;
-  m->mapped2 = axis == 2 ? mapped2 : -1;
+  m->mapped2 = axis == MAP_AXIS_2D ? mapped2 : -1;
   if (map_copy_names(m, p)) {
     snprintf(msg, msgsz, "out of memory");
     return MAP_ERR_INTERNAL;
@@ -129,7 +129,7 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
              p->ndims == 1 ? "" : "s", p->ndims - 1);
     return MAP_ERR_INPUT;
   }
-  if (axis == 2 && (mapped2 < 0 || mapped2 >= p->ndims || mapped2 == mapped)) {
+  if (axis == MAP_AXIS_2D && (mapped2 < 0 || mapped2 >= p->ndims || mapped2 == mapped)) {
     snprintf(msg, msgsz, "--map: a 2-D region needs two different loop dimensions (the program has %d)",
              p->ndims);
     return MAP_ERR_INPUT;

@@ -167,6 +167,13 @@ typedef struct {
   map_dom dom;
 } map_pst_leaf;
 
+/* The shape of a region and so which loop dimensions its PEs tile. */
+typedef enum {
+  MAP_AXIS_COLS = 0, /* a 1xC region: dimension `mapped` along the columns */
+  MAP_AXIS_ROWS = 1, /* an Rx1 region: dimension `mapped` along the rows */
+  MAP_AXIS_2D = 2    /* an RxC region: `mapped` along the rows, `mapped2` the columns */
+} map_axis;
+
 typedef struct {
   /* input (prog and g are NULL in a configuration read back by sym_read) */
   const ast_program *prog;
@@ -181,7 +188,7 @@ typedef struct {
   int ndims, nparams;
   /* tiling */
   int mapped;     /* the mapped dimension m (2-D: the rows' dimension) */
-  int axis;       /* 0: region 1xC (columns), 1: region Rx1 (rows), 2: RxC */
+  map_axis axis;  /* the region's shape: which loop dimensions its PEs tile */
   int mapped2;    /* 2-D: the columns' dimension; -1 in 1-D */
   int p_min2;     /* 2-D: smallest column tile size */
   char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */

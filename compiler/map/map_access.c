@@ -42,7 +42,7 @@ int map_access_build(map_config *m, char *msg, size_t msgsz) {
   /* 2-D: a PE may use the banks of two border sides (the corner PE (0,0)
    * has the north and the west ones); which PE needs what is decided at
    * instantiation (inst_io2d.c) */
-  int sides = m->axis == 2 ? 2 : 1;
+  int sides = m->axis == MAP_AXIS_2D ? 2 : 1;
   if (m->naccess > sides * per_side) {
     if (sides == 1)
       snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",

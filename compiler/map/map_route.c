@@ -103,11 +103,11 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz) {
     r->delta2 = x->theta2;
     r->od = x->wreg;
     r->id = x->rreg;
-    if (m->axis == 2) {
+    if (m->axis == MAP_AXIS_2D) {
       map_route_2d(m, r, used);
     } else {
       int fwd = x->theta > 0;
-      r->out_side = map_route_out(m->axis == 1, fwd ? 1 : -1);
+      r->out_side = map_route_out(m->axis == MAP_AXIS_ROWS, fwd ? 1 : -1);
       r->in_side = map_route_opp(r->out_side);
       r->port = used[map_route_side(r->out_side)]++;
       r->hops = 1;

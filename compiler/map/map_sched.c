@@ -65,7 +65,7 @@ int64_t map_seq_dist_lb(const map_config *m, const map_edge *e) {
      * inside the tile along it (theta 0) has instances only when
      * p >= |d_m| + 1, one crossing tiles (theta != 0) already at p = |d_m| */
     if (k == m->mapped && (e->theta || E[k] < m->p_min)) E[k] = m->p_min;
-    if (m->axis == 2 && k == m->mapped2 && (e->theta2 || E[k] < m->p_min2)) E[k] = m->p_min2;
+    if (m->axis == MAP_AXIS_2D && k == m->mapped2 && (e->theta2 || E[k] < m->p_min2)) E[k] = m->p_min2;
   }
   return map_seq_dist(m, e->d, E);
 }
@@ -81,7 +81,7 @@ int64_t map_stride_mapped(const map_config *m, const int64_t *E) { return map_st
 /* Returns 1 when extents E have tiles of at least p_wide (x p_wide2), so
  * that the wide constants of lambda^K hold. */
 static int map_sched_is_wide(const map_config *m, const int64_t *E) {
-  return m->wide && E[m->mapped] >= m->p_wide && (m->axis != 2 || E[m->mapped2] >= m->p_wide2);
+  return m->wide && E[m->mapped] >= m->p_wide && (m->axis != MAP_AXIS_2D || E[m->mapped2] >= m->p_wide2);
 }
 
 int64_t map_lambda_k(const map_config *m, const int64_t *E) {
@@ -90,7 +90,7 @@ int64_t map_lambda_k(const map_config *m, const int64_t *E) {
 }
 
 int64_t map_lambda_k2(const map_config *m, const int64_t *E) {
-  if (m->axis != 2) return 0;
+  if (m->axis != MAP_AXIS_2D) return 0;
   int64_t c = map_sched_is_wide(m, E) ? m->lk_cw2 : m->lk_c2;
   return m->lk_p2 * (int64_t)m->ii * E[m->mapped2] * map_stride_dim(m, m->mapped2, E) + c;
 }
@@ -122,10 +122,10 @@ static int map_sched_order_ok(const map_config *m) {
 /* Chooses the scan order (see the top of the file). */
 static void map_sched_choose_order(map_config *m) {
   int n = 0;
-  if (m->axis == 2) m->order[n++] = m->mapped2;
+  if (m->axis == MAP_AXIS_2D) m->order[n++] = m->mapped2;
   m->order[n++] = m->mapped;
   for (int k = m->ndims - 1; k >= 0; k--)
-    if (k != m->mapped && (m->axis != 2 || k != m->mapped2)) m->order[n++] = k;
+    if (k != m->mapped && (m->axis != MAP_AXIS_2D || k != m->mapped2)) m->order[n++] = k;
   if (map_sched_order_ok(m)) return;
   for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
 }
@@ -465,7 +465,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
 /* Returns lambda^K's status (map_sched_lambda_k or _2d); *m gets the
  * constants. With p_min = max |d| + 1 the wide constants are the same. */
 static int map_sched_lambda_k_any(map_config *m, char *msg, size_t msgsz) {
-  int st = m->axis == 2 ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
+  int st = m->axis == MAP_AXIS_2D ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
   m->wide = 0;
   m->p_wide = m->p_min;
   m->p_wide2 = m->p_min2;
@@ -476,7 +476,7 @@ static int map_sched_lambda_k_any(map_config *m, char *msg, size_t msgsz) {
 
 /* Returns 1 when the mapped dimensions are the fastest of the scan order. */
 static int map_sched_mapped_fastest(const map_config *m) {
-  if (m->axis != 2) return m->order[0] == m->mapped;
+  if (m->axis != MAP_AXIS_2D) return m->order[0] == m->mapped;
   return (m->order[0] == m->mapped && m->order[1] == m->mapped2) ||
          (m->order[0] == m->mapped2 && m->order[1] == m->mapped);
 }
@@ -488,14 +488,14 @@ int map_sched_tile1(map_config *m) {
     if (x->kind != MAP_EDGE_DEP) continue;
     int64_t a = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
     if (a > pn) pn = (int)a;
-    if (m->axis != 2) continue;
+    if (m->axis != MAP_AXIS_2D) continue;
     a = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
     if (a > pn2) pn2 = (int)a;
   }
-  if ((pn >= m->p_min && (m->axis != 2 || pn2 >= m->p_min2)) || !map_sched_mapped_fastest(m)) return 0;
+  if ((pn >= m->p_min && (m->axis != MAP_AXIS_2D || pn2 >= m->p_min2)) || !map_sched_mapped_fastest(m)) return 0;
   map_config w = *m; /* shallow: reads ops and edges, writes only scalars */
   w.p_min = pn < m->p_min ? pn : m->p_min;
-  if (m->axis == 2) w.p_min2 = pn2 < m->p_min2 ? pn2 : m->p_min2;
+  if (m->axis == MAP_AXIS_2D) w.p_min2 = pn2 < m->p_min2 ? pn2 : m->p_min2;
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (map_sched_local(x) && m->ops[x->dst].tau - m->ops[x->src].tau <
@@ -506,7 +506,7 @@ int map_sched_tile1(map_config *m) {
   if (map_sched_lambda_k_any(&w, msg, sizeof msg) != MAP_OK || w.lk_p != m->lk_p || w.lk_p2 != m->lk_p2) return 0;
   m->wide = 1;
   m->p_wide = m->p_min;
-  m->p_wide2 = m->axis == 2 ? m->p_min2 : 0;
+  m->p_wide2 = m->axis == MAP_AXIS_2D ? m->p_min2 : 0;
   m->lk_cw = m->lk_c;
   m->lk_cw2 = m->lk_c2;
   m->p_min = w.p_min;

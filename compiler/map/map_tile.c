@@ -98,12 +98,12 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
   size_t o;
   map_tile_jk_names(m, names, sizeof names);
   o = (size_t)snprintf(buf, sizeof buf, "%s -> { [%s] : p >= 1 and t >= 1%s",
-                       m->axis == 2 ? "[p, t, pc, tc]" : "[p, t]", names,
-                       m->axis == 2 ? " and pc >= 1 and tc >= 1" : "");
+                       m->axis == MAP_AXIS_2D ? "[p, t, pc, tc]" : "[p, t]", names,
+                       m->axis == MAP_AXIS_2D ? " and pc >= 1 and tc >= 1" : "");
   for (int k = 0; k < m->ndims; k++) {
     if (k == m->mapped)
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < p and 0 <= k%d < t", k, k);
-    else if (m->axis == 2 && k == m->mapped2)
+    else if (m->axis == MAP_AXIS_2D && k == m->mapped2)
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < pc and 0 <= k%d < tc", k, k);
     else
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
@@ -209,8 +209,8 @@ static void map_tile_theta_jk(int k, const char *pn, int64_t dm, int theta, int 
 static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, int th2, int use, char *buf,
                                 size_t size) {
   char a[128] = "", b[128] = "";
-  if (d[m->mapped] || m->axis != 2) map_tile_theta_jk(m->mapped, "p", d[m->mapped], th, use, a, sizeof a);
-  if (m->axis == 2 && d[m->mapped2]) map_tile_theta_jk(m->mapped2, "pc", d[m->mapped2], th2, use, b, sizeof b);
+  if (d[m->mapped] || m->axis != MAP_AXIS_2D) map_tile_theta_jk(m->mapped, "p", d[m->mapped], th, use, a, sizeof a);
+  if (m->axis == MAP_AXIS_2D && d[m->mapped2]) map_tile_theta_jk(m->mapped2, "pc", d[m->mapped2], th2, use, b, sizeof b);
   snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
 }
 
@@ -227,7 +227,7 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
   int thetas[2] = {0, 0}, nth = 1, th2s[2] = {0, 0}, nth2 = 1;
   int64_t dm = re->d[m->mapped];
   if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
-  int64_t dm2 = m->axis == 2 ? re->d[m->mapped2] : 0;
+  int64_t dm2 = m->axis == MAP_AXIS_2D ? re->d[m->mapped2] : 0;
   if (dm2) th2s[nth2++] = dm2 > 0 ? 1 : -1;
   for (int i = 0; i < nth * nth2; i++) {
     map_edge e;
@@ -945,7 +945,7 @@ static void map_tile_widen(map_config *m) {
     if (x->kind != MAP_EDGE_DEP) continue;
     int64_t dm = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
     if (dm + 1 > m->p_min) m->p_min = (int)dm + 1;
-    if (m->axis != 2) continue;
+    if (m->axis != MAP_AXIS_2D) continue;
     int64_t dm2 = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
     if (dm2 + 1 > m->p_min2) m->p_min2 = (int)dm2 + 1;
   }

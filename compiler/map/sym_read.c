@@ -200,7 +200,7 @@ static int sym_rec_mapped(sym_line *l, sym_reader *r) {
   m->axis = !strcmp(ax, "both") ? 2 : !strcmp(ax, "rows");
   sym_kw(l, "p_min");
   m->p_min = (int)sym_int(l);
-  if (m->axis != 2) m->mapped2 = -1;
+  if (m->axis != MAP_AXIS_2D) m->mapped2 = -1;
   return 0;
 }
 
@@ -210,7 +210,7 @@ static int sym_rec_mapped2(sym_line *l, sym_reader *r) {
   m->mapped2 = (int)sym_int(l);
   sym_kw(l, "p_min");
   m->p_min2 = (int)sym_int(l);
-  if (m->axis != 2 || m->mapped2 < 0 || m->mapped2 >= AST_MAX_DIMS || m->mapped2 == m->mapped) return -1;
+  if (m->axis != MAP_AXIS_2D || m->mapped2 < 0 || m->mapped2 >= AST_MAX_DIMS || m->mapped2 == m->mapped) return -1;
   return 0;
 }
 
@@ -267,7 +267,7 @@ static int sym_rec_lambda_k_wide(sym_line *l, sym_reader *r) {
 
 /* "lambda-k2-wide P C" (2-D, after lambda-k-wide): returns 0 or -1. */
 static int sym_rec_lambda_k2_wide(sym_line *l, sym_reader *r) {
-  if (r->m->axis != 2 || !r->m->wide) return -1;
+  if (r->m->axis != MAP_AXIS_2D || !r->m->wide) return -1;
   r->m->p_wide2 = (int)sym_int(l);
   r->m->lk_cw2 = sym_int(l);
   return 0;
@@ -275,7 +275,7 @@ static int sym_rec_lambda_k2_wide(sym_line *l, sym_reader *r) {
 
 /* "lambda-k2 P C" (2-D): returns 0 or -1. */
 static int sym_rec_lambda_k2(sym_line *l, sym_reader *r) {
-  if (r->m->axis != 2) return -1;
+  if (r->m->axis != MAP_AXIS_2D) return -1;
   r->m->lk_p2 = (int)sym_int(l);
   r->m->lk_c2 = sym_int(l);
   return 0;
@@ -388,7 +388,7 @@ static int sym_rec_edge(sym_line *l, sym_reader *r) {
   sym_kw(l, "pos"); e->pos = (int)sym_int(l);
   sym_kw(l, "d"); sym_vec(l, e->d, m->ndims);
   sym_kw(l, "theta");
-  if (sym_pair(l, &e->theta, &e->theta2, m->axis == 2)) return -1;
+  if (sym_pair(l, &e->theta, &e->theta2, m->axis == MAP_AXIS_2D)) return -1;
   sym_kw(l, "value"); e->value = (int32_t)sym_int(l);
   sym_kw(l, "array"); e->array = (int)sym_int(l);
   sym_kw(l, "group"); e->group = (int)sym_int(l);
@@ -425,7 +425,7 @@ static int sym_rec_route(sym_line *l, sym_reader *r) {
   map_route *rt = &m->routes[m->nroutes++];
   sym_kw(l, "edge"); rt->edge = (int)sym_int(l);
   sym_kw(l, "delta");
-  if (sym_pair(l, &rt->delta, &rt->delta2, m->axis == 2)) return -1;
+  if (sym_pair(l, &rt->delta, &rt->delta2, m->axis == MAP_AXIS_2D)) return -1;
   rt->od = sym_reg(l);
   const char *a = sym_tok(l), *b = sym_tok(l);
   rt->out_side = a[0];
@@ -564,12 +564,12 @@ int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
     }
   }
   free(buf);
-  if (ended && (m->axis == 2) != (version == MAP_SYM_VERSION_2D)) {
+  if (ended && (m->axis == MAP_AXIS_2D) != (version == MAP_SYM_VERSION_2D)) {
     snprintf(msg, msgsz, "line 1: version %d does not match the region axis of the file", version);
     map_config_free(m);
     return -1;
   }
-  if (ended && m->wide && (m->p_wide < m->p_min || (m->axis == 2 && m->p_wide2 < m->p_min2))) {
+  if (ended && m->wide && (m->p_wide < m->p_min || (m->axis == MAP_AXIS_2D && m->p_wide2 < m->p_min2))) {
     snprintf(msg, msgsz, "lambda-k-wide: the wide tile sizes must be at least p_min (and 2-D needs lambda-k2-wide)");
     map_config_free(m);
     return -1;

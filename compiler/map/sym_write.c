@@ -32,7 +32,7 @@ static void sym_write_dom(FILE *f, const map_dom *d) {
 
 /* Writes the header records. */
 static void sym_write_head(const map_config *m, FILE *f) {
-  fprintf(f, "tcpa-sym %d\n", m->axis == 2 ? MAP_SYM_VERSION_2D : MAP_SYM_VERSION);
+  fprintf(f, "tcpa-sym %d\n", m->axis == MAP_AXIS_2D ? MAP_SYM_VERSION_2D : MAP_SYM_VERSION);
   fprintf(f, "program %s\n", m->name);
   fprintf(f, "arch-fingerprint 0x%016" PRIx64 "\n", m->fingerprint);
   fprintf(f, "arch alu %d mul %d div %d lat %d %d %d\n", m->arch.alu, m->arch.mul, m->arch.div,
@@ -43,9 +43,9 @@ static void sym_write_head(const map_config *m, FILE *f) {
   for (int k = 0; k < m->ndims; k++) fprintf(f, " %s", m->dim_name[k]);
   fprintf(f, "\narrays %d", m->narrays);
   for (int k = 0; k < m->narrays; k++) fprintf(f, " %s", m->array_name[k]);
-  fprintf(f, "\nmapped %d axis %s p_min %d\n", m->mapped, m->axis == 2 ? "both" : m->axis ? "rows" : "cols",
+  fprintf(f, "\nmapped %d axis %s p_min %d\n", m->mapped, m->axis == MAP_AXIS_2D ? "both" : m->axis ? "rows" : "cols",
           m->p_min);
-  if (m->axis == 2) fprintf(f, "mapped2 %d p_min %d\n", m->mapped2, m->p_min2);
+  if (m->axis == MAP_AXIS_2D) fprintf(f, "mapped2 %d p_min %d\n", m->mapped2, m->p_min2);
   for (int k = 0; k < m->ndims; k++) fprintf(f, "bound %d \"%s\" \"%s\"\n", k, m->lo[k], m->hi[k]);
   fprintf(f, "order");
   for (int r = 0; r < m->ndims; r++) fprintf(f, " %d", m->order[r]);
@@ -55,8 +55,8 @@ static void sym_write_head(const map_config *m, FILE *f) {
   fprintf(f, "ii %d \"%s\"\n", m->ii, m->ii_reason);
   fprintf(f, "lambda-k %d %" PRId64 "\n", m->lk_p, m->lk_c);
   if (m->wide) fprintf(f, "lambda-k-wide %d %" PRId64 "\n", m->p_wide, m->lk_cw);
-  if (m->axis == 2) fprintf(f, "lambda-k2 %d %" PRId64 "\n", m->lk_p2, m->lk_c2);
-  if (m->axis == 2 && m->wide) fprintf(f, "lambda-k2-wide %d %" PRId64 "\n", m->p_wide2, m->lk_cw2);
+  if (m->axis == MAP_AXIS_2D) fprintf(f, "lambda-k2 %d %" PRId64 "\n", m->lk_p2, m->lk_c2);
+  if (m->axis == MAP_AXIS_2D && m->wide) fprintf(f, "lambda-k2-wide %d %" PRId64 "\n", m->p_wide2, m->lk_cw2);
   fprintf(f, "estimate imem %d signals %d\n", m->imem_estimate, m->signals_estimate);
 }
 
@@ -76,7 +76,7 @@ int sym_write(const map_config *m, FILE *f) {
     const map_edge *e = &m->edges[i];
     fprintf(f, "edge %d %s %d %d pos %d d ", i, sym_edge_kind[e->kind], e->src, e->dst, e->pos);
     sym_write_vec(f, e->d, m->ndims);
-    if (m->axis == 2) fprintf(f, " theta %d,%d", e->theta, e->theta2);
+    if (m->axis == MAP_AXIS_2D) fprintf(f, " theta %d,%d", e->theta, e->theta2);
     else fprintf(f, " theta %d", e->theta);
     fprintf(f, " value %d array %d group %d route %d rreg ", (int)e->value, e->array, e->group, e->route);
     sym_write_reg(f, e->rreg);
@@ -99,7 +99,7 @@ int sym_write(const map_config *m, FILE *f) {
   fprintf(f, "routes %d\n", m->nroutes);
   for (int i = 0; i < m->nroutes; i++) {
     const map_route *r = &m->routes[i];
-    if (m->axis == 2) fprintf(f, "route %d edge %d delta %d,%d ", i, r->edge, r->delta, r->delta2);
+    if (m->axis == MAP_AXIS_2D) fprintf(f, "route %d edge %d delta %d,%d ", i, r->edge, r->delta, r->delta2);
     else fprintf(f, "route %d edge %d delta %d ", i, r->edge, r->delta);
     sym_write_reg(f, r->od);
     fprintf(f, " %c%d %c%d ", r->out_side, r->port, r->in_side, r->port);
