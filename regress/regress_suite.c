@@ -70,13 +70,11 @@ static const char *const suite_key_names[K_NKEYS] = {"arch",   "engine",  "pes",
 
 /* Prints an error at column col of the current line. */
 __attribute__((format(printf, 3, 4))) static void suite_error(suite_parser *sp, int col, const char *fmt, ...) {
-  char msg[1024];
+  diag_loc loc = {sp->path, sp->line, col};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_verror(&loc, sp->text, fmt, ap);
   va_end(ap);
-  diag_loc loc = {sp->path, sp->line, col};
-  diag_error(&loc, sp->text, "%s", msg);
   sp->errors++;
 }
 
