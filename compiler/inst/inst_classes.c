@@ -87,11 +87,11 @@ typedef struct {
 /* Returns isl_stat_ok after marking point pt's PE with the class. */
 static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
   inst_mark *mk = user;
-  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped);
+  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped[0]);
   long k = isl_val_get_num_si(v);
   isl_val_free(v);
   if (mk->x->m->axis == MAP_AXIS_2D) { /* k = r * tc + c */
-    v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped2);
+    v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped[1]);
     long c = isl_val_get_num_si(v);
     isl_val_free(v);
     k = c >= 0 && c < mk->x->tc ? k * mk->x->tc + c : -1;

@@ -2,7 +2,7 @@
  * inst_concretize.c: concretization (step 1 of section 6): the program
  * parameters, the tile size p = max(p_min, ceil(E_m / t)) and the number of
  * PEs used ceil(E_m / p) replace every symbol of the .sym (2-D: the same
- * for the columns' dimension, pc = max(p_min2, ceil(E_m2 / cols)); the PEs
+ * for the columns' dimension, pc = max(p_min[1], ceil(E_m2 / cols)); the PEs
  * are numbered k = r tc + c). Each bound lo/hi
  * is evaluated (an isl pw_aff with the parameters fixed), giving the extents
  * E_k; the scan order gives s(J); the lambda-k record gives lambda^K; each
@@ -89,9 +89,9 @@ static void inst_jk_names(int n, int withk, char *buf, size_t sz) {
 static const char *inst_kbox(const inst *x, int k) {
   static char buf[64];
   const map_config *m = x->m;
-  if (m->axis == MAP_AXIS_2D && (k == m->mapped || k == m->mapped2))
-    snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, k == m->mapped ? x->tr : x->tc);
-  else if (m->axis != MAP_AXIS_2D && k == m->mapped)
+  if (m->axis == MAP_AXIS_2D && (k == m->mapped[0] || k == m->mapped[1]))
+    snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, k == m->mapped[0] ? x->tr : x->tc);
+  else if (m->axis != MAP_AXIS_2D && k == m->mapped[0])
     snprintf(buf, sizeof buf, "0 <= k%d < %d and ", k, x->t);
   else
     snprintf(buf, sizeof buf, "k%d = 0 and ", k);
@@ -106,9 +106,9 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   inst_jk_names(x->n, 1, names, sizeof names);
   inst_cat(buf, sizeof buf, &len, "{ [%s] -> [", names);
   for (int k = 0; k < x->n; k++) {
-    if (k == m->mapped || (m->axis == MAP_AXIS_2D && k == m->mapped2))
+    if (k == m->mapped[0] || (m->axis == MAP_AXIS_2D && k == m->mapped[1]))
       inst_cat(buf, sizeof buf, &len, "%s%lld + %lld * k%d + j%d", k ? ", " : "", (long long)x->lo[k],
-               (long long)(k == m->mapped ? x->p : x->p2), k, k);
+               (long long)(k == m->mapped[0] ? x->p : x->p2), k, k);
     else
       inst_cat(buf, sizeof buf, &len, "%s%lld + j%d", k ? ", " : "", (long long)x->lo[k], k);
   }
@@ -250,12 +250,12 @@ int64_t inst_pe_delay(const inst *x, int k) {
 
 isl_set *inst_split(const inst *x, isl_set *s, int k) {
   isl_set *r = isl_set_copy(s);
-  int m = x->m->mapped;
+  int m = x->m->mapped[0];
   if (x->m->axis == MAP_AXIS_2D) {
     int pr, pc;
     inst_pe_rc(x, k, &pr, &pc);
     r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + m), pr);
-    r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + x->m->mapped2), pc);
+    r = isl_set_fix_si(r, isl_dim_set, (unsigned)(x->n + x->m->mapped[1]), pc);
     r = isl_set_project_out(r, isl_dim_set, (unsigned)x->n, (unsigned)x->n);
     return isl_set_coalesce(r);
   }
@@ -369,20 +369,20 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->lo[k] = lo;
     x->E[k] = hi - lo + 1;
   }
-  int64_t em = x->E[m->mapped];
+  int64_t em = x->E[m->mapped[0]];
   int treq = m->axis == MAP_AXIS_2D ? x->rows : x->t_req;
   x->p = (em + treq - 1) / treq;
-  if (x->p < m->p_min) x->p = m->p_min;
+  if (x->p < m->p_min[0]) x->p = m->p_min[0];
   x->t = (int)((em + x->p - 1) / x->p);
-  x->E[m->mapped] = x->p;
+  x->E[m->mapped[0]] = x->p;
   if (m->axis == MAP_AXIS_2D) {
-    int64_t ec = x->E[m->mapped2];
+    int64_t ec = x->E[m->mapped[1]];
     x->p2 = (ec + x->cols - 1) / x->cols;
-    if (x->p2 < m->p_min2) x->p2 = m->p_min2;
+    if (x->p2 < m->p_min[1]) x->p2 = m->p_min[1];
     x->tr = x->t;
     x->tc = (int)((ec + x->p2 - 1) / x->p2);
     x->t = x->tr * x->tc;
-    x->E[m->mapped2] = x->p2;
+    x->E[m->mapped[1]] = x->p2;
   } else {
     x->tr = m->axis ? x->t : 1;
     x->tc = m->axis ? 1 : x->t;

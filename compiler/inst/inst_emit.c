@@ -448,8 +448,8 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   if (!sink) return INST_ERR_INTERNAL;
   for (int r = 0; r < x->m->nroutes; r++) {
     const map_route *rt = &x->m->routes[r];
-    sink[inst_sink_port(x, inst_side_of(rt->out_side), rt->port)] = 1u + (uint32_t)rt->od.idx;
-    sink[rt->id.idx] = 1u + (uint32_t)inst_src_port(x, inst_side_of(rt->in_side), rt->port);
+    sink[inst_sink_port(x, inst_side_of(rt->out_side[0]), rt->port[0])] = 1u + (uint32_t)rt->od.idx;
+    sink[rt->id.idx] = 1u + (uint32_t)inst_src_port(x, inst_side_of(rt->in_side[0]), rt->port[0]);
   }
   for (int a = 0; a < x->m->naccess; a++) {
     const map_access *ac = &x->m->access[a];

@@ -176,11 +176,11 @@ static int inst_fifo_consumer(const inst *x, const map_route *rt, int k) {
   int r, c;
   inst_pe_rc(x, k, &r, &c);
   if (x->m->axis == MAP_AXIS_2D) {
-    r += rt->delta;
-    c += rt->delta2;
+    r += rt->delta[0];
+    c += rt->delta[1];
     return r >= 0 && r < x->tr && c >= 0 && c < x->tc ? r * x->tc + c : -1;
   }
-  k += rt->delta;
+  k += rt->delta[0];
   return k >= 0 && k < x->t ? k : -1;
 }
 
@@ -260,7 +260,7 @@ int inst_fifo_check(inst *x, char *msg, size_t msgsz) {
     for (int j = 0; j < i && !dup; j++) {
       const map_route *a = &x->m->routes[i], *b = &x->m->routes[j];
       dup = a->od.cls == b->od.cls && a->od.idx == b->od.idx && a->id.cls == b->id.cls && a->id.idx == b->id.idx &&
-            a->delta == b->delta && a->delta2 == b->delta2;
+            a->delta[0] == b->delta[0] && a->delta[1] == b->delta[1];
     }
     if (dup) continue;
     int st = inst_fifo_route(x, i, msg, msgsz);

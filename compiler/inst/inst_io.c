@@ -96,8 +96,8 @@ static void inst_iter(const inst *x, const int64_t *J, int k, int64_t *I) {
   int r = k, c = 0;
   if (x->m->axis == MAP_AXIS_2D) inst_pe_rc(x, k, &r, &c);
   for (int d = 0; d < x->n; d++)
-    I[d] = x->lo[d] + J[d] + (d == x->m->mapped ? x->p * r : 0) +
-           (x->m->axis == MAP_AXIS_2D && d == x->m->mapped2 ? x->p2 * c : 0);
+    I[d] = x->lo[d] + J[d] + (d == x->m->mapped[0] ? x->p * r : 0) +
+           (x->m->axis == MAP_AXIS_2D && d == x->m->mapped[1] ? x->p2 * c : 0);
 }
 
 /* Computes J from a sequence number s < P. */

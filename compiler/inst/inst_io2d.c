@@ -101,16 +101,16 @@ static int io2d_channels(io2d *s, char *msg, size_t msgsz) {
   inst *x = s->x;
   for (int i = 0; i < x->m->nroutes; i++) {
     const map_route *rt = &x->m->routes[i];
-    int o1 = io2d_side(rt->out_side), i1 = io2d_side(rt->in_side);
+    int o1 = io2d_side(rt->out_side[0]), i1 = io2d_side(rt->in_side[0]);
     int two = rt->hops == 2;
-    int o2 = two ? io2d_side(rt->out_side2) : -1, i2 = two ? io2d_side(rt->in_side2) : -1;
-    int last_in = two ? i2 : i1, last_port = two ? rt->port2 : rt->port;
+    int o2 = two ? io2d_side(rt->out_side[1]) : -1, i2 = two ? io2d_side(rt->in_side[1]) : -1;
+    int last_in = two ? i2 : i1, last_port = two ? rt->port[1] : rt->port[0];
     for (int r = 0; r < x->tr; r++)
       for (int c = 0; c < x->tc; c++) {
         int bad = 0;
-        if (!io2d_border(x, r, c, o1)) bad |= io2d_connect(s, r, c, io2d_sink_port(x, o1, rt->port), rt->od.idx);
+        if (!io2d_border(x, r, c, o1)) bad |= io2d_connect(s, r, c, io2d_sink_port(x, o1, rt->port[0]), rt->od.idx);
         if (two && !io2d_border(x, r, c, i1) && !io2d_border(x, r, c, o2))
-          bad |= io2d_connect(s, r, c, io2d_sink_port(x, o2, rt->port2), io2d_src_port(x, i1, rt->port));
+          bad |= io2d_connect(s, r, c, io2d_sink_port(x, o2, rt->port[1]), io2d_src_port(x, i1, rt->port[0]));
         if (!io2d_border(x, r, c, last_in))
           bad |= io2d_connect(s, r, c, rt->id.idx, io2d_src_port(x, last_in, last_port));
         if (bad) {

@@ -27,10 +27,10 @@ static void compile_report(const char *path, const map_config *m) {
   if (m->axis == MAP_AXIS_2D)
     printf("%s: mapped dimensions %s onto the rows (tile size p >= %d over t PE rows) and %s onto the "
            "columns (pc >= %d over tc PE columns) of an RxC region\n",
-           path, m->dim_name[m->mapped], m->p_min, m->dim_name[m->mapped2], m->p_min2);
+           path, m->dim_name[m->mapped[0]], m->p_min[0], m->dim_name[m->mapped[1]], m->p_min[1]);
   else
     printf("%s: mapped dimension %s onto a %s region, tile size p (>= %d) over t PEs\n", path,
-           m->dim_name[m->mapped], m->axis ? "Rx1" : "1xC", m->p_min);
+           m->dim_name[m->mapped[0]], m->axis ? "Rx1" : "1xC", m->p_min[0]);
   printf("ResMII %d (", m->resmii_all);
   int first = 1;
   for (int c = 0; c < ISA_FU_ANY; c++) {
@@ -44,20 +44,20 @@ static void compile_report(const char *path, const map_config *m) {
   printf("schedule: lambda^J = pi * s(J), scan order");
   for (int r = 0; r < m->ndims; r++) printf(" %s", m->dim_name[m->order[r]]);
   printf(" (fastest first); lambda^K = ");
-  if (m->lk_p)
-    printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped ? "" : "*S", m->lk_c < 0 ? '-' : '+',
-           m->lk_c < 0 ? -m->lk_c : m->lk_c);
-  else printf("%" PRId64 "\n", m->lk_c);
+  if (m->lk_p[0])
+    printf("%d*p%s %c %" PRId64 "\n", m->ii, m->order[0] == m->mapped[0] ? "" : "*S", m->lk_c[0] < 0 ? '-' : '+',
+           m->lk_c[0] < 0 ? -m->lk_c[0] : m->lk_c[0]);
+  else printf("%" PRId64 "\n", m->lk_c[0]);
   if (m->axis == MAP_AXIS_2D) {
     printf("          columns: lambda^K2 = ");
-    if (m->lk_p2) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c2 < 0 ? '-' : '+', m->lk_c2 < 0 ? -m->lk_c2 : m->lk_c2);
-    else printf("%" PRId64 "\n", m->lk_c2);
+    if (m->lk_p[1]) printf("%d*pc*S %c %" PRId64 "\n", m->ii, m->lk_c[1] < 0 ? '-' : '+', m->lk_c[1] < 0 ? -m->lk_c[1] : m->lk_c[1]);
+    else printf("%" PRId64 "\n", m->lk_c[1]);
   }
   if (m->wide && m->axis == MAP_AXIS_2D)
     printf("          tiles of at least %d x %d: constants %" PRId64 " (rows) and %" PRId64 " (columns)\n",
-           m->p_wide, m->p_wide2, m->lk_cw, m->lk_cw2);
+           m->p_wide[0], m->p_wide[1], m->lk_cw[0], m->lk_cw[1]);
   else if (m->wide)
-    printf("          tiles of at least %d: constant %" PRId64 "\n", m->p_wide, m->lk_cw);
+    printf("          tiles of at least %d: constant %" PRId64 "\n", m->p_wide[0], m->lk_cw[0]);
   printf("registers: rd %d/%d, fd %d/%d, id %d/%d, od %d/%d; channels %d; accesses %d\n",
          m->used[MAP_REG_RD], m->arch.rd, m->used[MAP_REG_FD], m->arch.fd, m->used[MAP_REG_ID], m->arch.id,
          m->used[MAP_REG_OD], m->arch.od, m->nroutes, m->naccess);

@@ -117,9 +117,9 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
   m->fingerprint = arch_config_fingerprint(arch);
   m->ndims = p->ndims;
   m->nparams = p->nparams;
-  m->mapped = mapped;
+  m->mapped[0] = mapped;
   m->axis = axis;
-  m->mapped2 = axis == MAP_AXIS_2D ? mapped2 : -1;
+  m->mapped[1] = axis == MAP_AXIS_2D ? mapped2 : -1;
   if (map_copy_names(m, p)) {
     snprintf(msg, msgsz, "out of memory");
     return MAP_ERR_INTERNAL;

@@ -30,14 +30,14 @@
  * dimensions [J_0..J_{n-1}, K_0..K_{n-1}] (paper: I* = J (+) K), so that a
  * second mapped dimension (2-D regions) only adds a p and a t.
  *
- * 2-D regions (axis 2). Dimension `mapped` is tiled onto the rows with
- * tile size p over t PE rows, dimension `mapped2` onto the columns with
+ * 2-D regions (axis 2). Dimension `mapped[0]` is tiled onto the rows with
+ * tile size p over t PE rows, dimension `mapped[1]` onto the columns with
  * tile size pc over tc PE columns (jkspace parameters [p, t, pc, tc]).
- * A dependence is split by both tile displacements (theta, theta2) in
- * {0, sign d_mapped} x {0, sign d_mapped2}; (theta, theta2) is the
+ * A dependence is split by both tile displacements (theta[0], theta[1]) in
+ * {0, sign d_mapped[0]} x {0, sign d_mapped[1]}; theta is the
  * processor displacement (rows, columns), diagonals included (two hops).
- * lambda^K = (LR, LC), LR = lk_p * pi * p * S_mapped + lk_c, LC = lk_p2 *
- * pi * pc * S_mapped2 + lk_c2; PE (r, c) starts at r LR + c LC (plus the
+ * lambda^K = (LR, LC), LR = lk_p[0] * pi * p * S_mapped[0] + lk_c[0], LC =
+ * lk_p[1] * pi * pc * S_mapped[1] + lk_c[1]; PE (r, c) starts at r LR + c LC (plus the
  * offset making every start delay >= 0).
  *
  * Because p*K is not affine, a tiled condition space is kept as a pair
@@ -69,6 +69,11 @@
 
 /* Register classes of a PE (section 3.2). */
 typedef enum { MAP_REG_NONE, MAP_REG_RD, MAP_REG_FD, MAP_REG_ID, MAP_REG_OD, MAP_REG_IMM } map_reg_cls;
+
+/* Loop dimensions a region tiles at most: index 0 is the mapped dimension
+ * (a 1-D region's only one, a 2-D region's rows'), index 1 a 2-D region's
+ * columns'. The per-tile fields below are arrays of this size. */
+#define MAP_NTILED 2
 
 typedef struct {
   int cls; /* map_reg_cls */
@@ -107,8 +112,8 @@ typedef struct {
   int src, dst;  /* op indices; IN: src -1; OUT: dst -1 */
   int pos;       /* operand position in dst; -1 for OUT */
   int64_t d[AST_MAX_DIMS]; /* DEP: dependence vector */
-  int theta;     /* DEP: tile displacement along the mapped dimension: 0, +1, -1 */
-  int theta2;    /* DEP, 2-D: tile displacement along mapped2 (columns); 0 in 1-D */
+  int theta[MAP_NTILED]; /* DEP: tile displacement along each tiled dimension
+                            (map_config.mapped): 0, +1, -1; [1] 0 in 1-D */
   int32_t value; /* CONST */
   int array;     /* IN, OUT: ast_program.arrays index */
   char *index;   /* IN, OUT: isl map I -> array element */
@@ -132,18 +137,18 @@ typedef struct {
 
 /* A propagation channel (5.4): od -> wrapper ports -> id. A diagonal
  * displacement takes two hops: od -> out_side port -> (hop) in_side port of
- * the intermediate PE, whose wrapper connects it to out_side2 port2 ->
- * (hop) in_side2 port2 of the consumer -> id. */
+ * the intermediate PE, whose wrapper connects it to out_side[1] port[1] ->
+ * (hop) in_side[1] port[1] of the consumer -> id. */
 typedef struct {
   int edge;      /* the split DEP edge */
-  int delta;     /* processor displacement along the mapped dimension (rows in 2-D) */
-  int delta2;    /* 2-D: processor displacement along the columns; 0 in 1-D */
+  int delta[MAP_NTILED]; /* processor displacement along each tiled dimension
+                            ([0] rows in 2-D, [1] columns; [1] 0 in 1-D) */
   map_reg od, id;
-  char out_side; /* 'E', 'W', 'S', 'N': wrapper sink the od drives */
-  char in_side;  /* the neighbour's wrapper source it arrives at */
-  int port;      /* wrapper port index on both sides */
-  char out_side2, in_side2; /* second hop (hops == 2), else 0 */
-  int port2;
+  /* per hop h (0, and 1 when hops == 2; else 0): */
+  char out_side[2]; /* 'E', 'W', 'S', 'N': wrapper sink the od (hop 1: the
+                       intermediate PE's wrapper) drives */
+  char in_side[2];  /* the neighbour's wrapper source it arrives at */
+  int port[2];      /* wrapper port index on both sides */
   int hops;
 } map_route;
 
@@ -171,7 +176,7 @@ typedef struct {
 typedef enum {
   MAP_AXIS_COLS = 0, /* a 1xC region: dimension `mapped` along the columns */
   MAP_AXIS_ROWS = 1, /* an Rx1 region: dimension `mapped` along the rows */
-  MAP_AXIS_2D = 2    /* an RxC region: `mapped` along the rows, `mapped2` the columns */
+  MAP_AXIS_2D = 2    /* an RxC region: `mapped[0]` along the rows, `mapped[1]` the columns */
 } map_axis;
 
 typedef struct {
@@ -187,12 +192,12 @@ typedef struct {
   uint64_t fingerprint;
   int ndims, nparams;
   /* tiling */
-  int mapped;     /* the mapped dimension m (2-D: the rows' dimension) */
+  /* per tiled dimension t (MAP_NTILED: [0] the mapped dimension m, 2-D the
+   * rows'; [1] 2-D only, the columns'): */
+  int mapped[MAP_NTILED]; /* the loop dimension; [1] -1 in 1-D */
   map_axis axis;  /* the region's shape: which loop dimensions its PEs tile */
-  int mapped2;    /* 2-D: the columns' dimension; -1 in 1-D */
-  int p_min2;     /* 2-D: smallest column tile size */
   char *lo[AST_MAX_DIMS], *hi[AST_MAX_DIMS]; /* isl pw_aff strings */
-  int p_min;      /* smallest tile size the schedule assumes */
+  int p_min[MAP_NTILED]; /* smallest tile size the schedule assumes */
   /* graph */
   int nops, nedges;
   map_op *ops;
@@ -217,16 +222,15 @@ typedef struct {
                               also one op per equation and no shared slots */
   char ii_reason[256];
   int order[AST_MAX_DIMS];
-  int lk_p;        /* kp: 1 when lambda^K has the pi*p*S_m term */
-  int64_t lk_c;    /* kc */
-  int lk_p2;       /* 2-D: the same for the columns' dimension */
-  int64_t lk_c2;
+  int lk_p[MAP_NTILED];     /* kp: 1 when lambda^K has the pi*p*S_m term */
+  int64_t lk_c[MAP_NTILED]; /* kc */
   /* tile size 1 (p_min = |d_m| < p_wide = max |d_m| + 1): the constants of
-   * lambda^K when the tiles are wider (p >= p_wide and, 2-D, pc >= p_wide2),
-   * where the sequence distances are larger; wide 0: lk_c/lk_c2 always */
+   * lambda^K when the tiles are wider (p >= p_wide[0] and, 2-D, pc >=
+   * p_wide[1]), where the sequence distances are larger; wide 0: lk_c
+   * always */
   int wide;
-  int p_wide, p_wide2;
-  int64_t lk_cw, lk_cw2;
+  int p_wide[MAP_NTILED];
+  int64_t lk_cw[MAP_NTILED];
   /* registers */
   int nregs;
   map_regfile_entry *regs;
@@ -314,7 +318,7 @@ isa_op map_op_isa(ast_op op);
 int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E);
 
 /* Returns the columns' lambda^K (2-D; 0 in 1-D) for extents E (the wide
- * constant lk_cw2 when the tiles are at least p_wide x p_wide2). */
+ * constant lk_cw[1] when the tiles are at least p_wide[0] x p_wide[1]). */
 int64_t map_lambda_k2(const map_config *m, const int64_t *E);
 
 /* Frees everything *m owns (not the program or the RDG). */
@@ -330,12 +334,12 @@ int map_pst(map_config *m, char *msg, size_t msgsz);
 
 int map_access_build(map_config *m, char *msg, size_t msgsz);
 
-/* Tile size 1: lowers p_min (p_min2) of a finished mapping to max |d_m|
+/* Tile size 1: lowers p_min[0] (p_min[1]) of a finished mapping to max |d_m|
  * (at least 1) when its schedule stays valid there: the mapped dimensions
  * are scanned fastest (so map_seq_dist_lb, taking E_m = p_min for a
  * tile-crossing edge, is a lower bound), every intra-PE edge holds with the
  * smaller distances, and a lambda^K of the same form exists; the constants
- * of the wider tiles are kept as lk_cw (lk_cw2) from p_wide. Nothing else
+ * of the wider tiles are kept as lk_cw from p_wide. Nothing else
  * of the mapping changes. Returns 1 when lowered, else 0. */
 int map_sched_tile1(map_config *m);
 
@@ -354,7 +358,7 @@ int64_t map_seq_dist_lb(const map_config *m, const map_edge *e);
 int64_t map_stride_mapped(const map_config *m, const int64_t *E);
 
 /* Returns lambda^K_m for extents E (E[mapped] = p): the wide constant
- * lk_cw when the tiles are at least p_wide (x p_wide2), else lk_c. */
+ * lk_cw when the tiles are at least p_wide[0] (x p_wide[1]), else lk_c. */
 int64_t map_lambda_k(const map_config *m, const int64_t *E);
 
 /* Returns the communication latency of a DEP edge: the producer's latency,

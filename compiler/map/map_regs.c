@@ -370,7 +370,7 @@ done:
 }
 
 /* Allocates the od/id pair of channel edge e and binds every edge of the
- * same (value, d, theta, theta2, consumer, operand); returns 0 or -1. */
+ * same (value, d, theta[0], theta[1], consumer, operand); returns 0 or -1. */
 static int map_regs_channel(map_config *m, int e) {
   map_edge *x = &m->edges[e];
   int val = m->ops[x->src].var;
@@ -380,7 +380,7 @@ static int map_regs_channel(map_config *m, int e) {
   memcpy(m->regs[id].d, x->d, sizeof x->d);
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
-    if (y->kind == MAP_EDGE_DEP && y->theta == x->theta && y->theta2 == x->theta2 && m->ops[y->src].var == val &&
+    if (y->kind == MAP_EDGE_DEP && y->theta[0] == x->theta[0] && y->theta[1] == x->theta[1] && m->ops[y->src].var == val &&
         !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
       y->group = id;
       y->rreg = m->regs[id].reg;

@@ -47,15 +47,15 @@ static char map_route_opp(char c) { return c == 'N' ? 'S' : c == 'S' ? 'N' : c =
  * side `side` (section 5.4 prefix sharing), or -1. */
 static int map_route_shared(const map_config *m, map_reg od, char side) {
   for (int r = 0; r < m->nroutes; r++)
-    if (m->routes[r].od.cls == od.cls && m->routes[r].od.idx == od.idx && m->routes[r].out_side == side)
-      return m->routes[r].port;
+    if (m->routes[r].od.cls == od.cls && m->routes[r].od.idx == od.idx && m->routes[r].out_side[0] == side)
+      return m->routes[r].port[0];
   return -1;
 }
 
 /* Fills the sides and ports of route r (2-D) from its displacement, using
  * used[4] (ports taken per output side). */
 static void map_route_2d(const map_config *m, map_route *r, int *used) {
-  int dr = r->delta, dc = r->delta2;
+  int dr = r->delta[0], dc = r->delta[1];
   char first, second = 0;
   if (!dr || !dc) {
     first = dr ? map_route_out(1, dr) : map_route_out(0, dc);
@@ -66,14 +66,14 @@ static void map_route_2d(const map_config *m, map_route *r, int *used) {
     second = hfree ? v : h;
   }
   int sh = map_route_shared(m, r->od, first);
-  r->out_side = first;
-  r->in_side = map_route_opp(first);
-  r->port = sh >= 0 ? sh : used[map_route_side(first)]++;
+  r->out_side[0] = first;
+  r->in_side[0] = map_route_opp(first);
+  r->port[0] = sh >= 0 ? sh : used[map_route_side(first)]++;
   r->hops = 1;
   if (second) {
-    r->out_side2 = second;
-    r->in_side2 = map_route_opp(second);
-    r->port2 = used[map_route_side(second)]++;
+    r->out_side[1] = second;
+    r->in_side[1] = map_route_opp(second);
+    r->port[1] = used[map_route_side(second)]++;
     r->hops = 2;
   }
 }
@@ -99,17 +99,17 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz) {
     map_route *r = &m->routes[m->nroutes];
     memset(r, 0, sizeof *r);
     r->edge = e;
-    r->delta = x->theta; /* the producer is at K - theta: data moves by +theta */
-    r->delta2 = x->theta2;
+    r->delta[0] = x->theta[0]; /* the producer is at K - theta: data moves by +theta */
+    r->delta[1] = x->theta[1];
     r->od = x->wreg;
     r->id = x->rreg;
     if (m->axis == MAP_AXIS_2D) {
       map_route_2d(m, r, used);
     } else {
-      int fwd = x->theta > 0;
-      r->out_side = map_route_out(m->axis == MAP_AXIS_ROWS, fwd ? 1 : -1);
-      r->in_side = map_route_opp(r->out_side);
-      r->port = used[map_route_side(r->out_side)]++;
+      int fwd = x->theta[0] > 0;
+      r->out_side[0] = map_route_out(m->axis == MAP_AXIS_ROWS, fwd ? 1 : -1);
+      r->in_side[0] = map_route_opp(r->out_side[0]);
+      r->port[0] = used[map_route_side(r->out_side[0])]++;
       r->hops = 1;
     }
     x->route = m->nroutes++;

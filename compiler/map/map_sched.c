@@ -64,8 +64,8 @@ int64_t map_seq_dist_lb(const map_config *m, const map_edge *e) {
     /* a mapped dimension's extent is the tile size p >= p_min; an edge
      * inside the tile along it (theta 0) has instances only when
      * p >= |d_m| + 1, one crossing tiles (theta != 0) already at p = |d_m| */
-    if (k == m->mapped && (e->theta || E[k] < m->p_min)) E[k] = m->p_min;
-    if (m->axis == MAP_AXIS_2D && k == m->mapped2 && (e->theta2 || E[k] < m->p_min2)) E[k] = m->p_min2;
+    if (k == m->mapped[0] && (e->theta[0] || E[k] < m->p_min[0])) E[k] = m->p_min[0];
+    if (m->axis == MAP_AXIS_2D && k == m->mapped[1] && (e->theta[1] || E[k] < m->p_min[1])) E[k] = m->p_min[1];
   }
   return map_seq_dist(m, e->d, E);
 }
@@ -76,31 +76,31 @@ int64_t map_stride_dim(const map_config *m, int dim, const int64_t *E) {
   return w;
 }
 
-int64_t map_stride_mapped(const map_config *m, const int64_t *E) { return map_stride_dim(m, m->mapped, E); }
+int64_t map_stride_mapped(const map_config *m, const int64_t *E) { return map_stride_dim(m, m->mapped[0], E); }
 
-/* Returns 1 when extents E have tiles of at least p_wide (x p_wide2), so
+/* Returns 1 when extents E have tiles of at least p_wide[0] (x p_wide[1]), so
  * that the wide constants of lambda^K hold. */
 static int map_sched_is_wide(const map_config *m, const int64_t *E) {
-  return m->wide && E[m->mapped] >= m->p_wide && (m->axis != MAP_AXIS_2D || E[m->mapped2] >= m->p_wide2);
+  return m->wide && E[m->mapped[0]] >= m->p_wide[0] && (m->axis != MAP_AXIS_2D || E[m->mapped[1]] >= m->p_wide[1]);
 }
 
 int64_t map_lambda_k(const map_config *m, const int64_t *E) {
-  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw : m->lk_c;
-  return m->lk_p * (int64_t)m->ii * E[m->mapped] * map_stride_mapped(m, E) + c;
+  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw[0] : m->lk_c[0];
+  return m->lk_p[0] * (int64_t)m->ii * E[m->mapped[0]] * map_stride_mapped(m, E) + c;
 }
 
 int64_t map_lambda_k2(const map_config *m, const int64_t *E) {
   if (m->axis != MAP_AXIS_2D) return 0;
-  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw2 : m->lk_c2;
-  return m->lk_p2 * (int64_t)m->ii * E[m->mapped2] * map_stride_dim(m, m->mapped2, E) + c;
+  int64_t c = map_sched_is_wide(m, E) ? m->lk_cw[1] : m->lk_c[1];
+  return m->lk_p[1] * (int64_t)m->ii * E[m->mapped[1]] * map_stride_dim(m, m->mapped[1], E) + c;
 }
 
-int map_edge_cross(const map_edge *e) { return e->theta != 0 || e->theta2 != 0; }
+int map_edge_cross(const map_edge *e) { return e->theta[0] != 0 || e->theta[1] != 0; }
 
 int map_edge_latency(const map_config *m, const map_edge *e) {
   if (e->kind == MAP_EDGE_TIE) return 0; /* issued in one cycle */
   int l = m->ops[e->src].lat;
-  int hops = (e->theta != 0) + (e->theta2 != 0);
+  int hops = (e->theta[0] != 0) + (e->theta[1] != 0);
   return hops ? l + 1 + hops : l; /* od write, hops, FIFO push (timing.md 5) */
 }
 
@@ -122,10 +122,10 @@ static int map_sched_order_ok(const map_config *m) {
 /* Chooses the scan order (see the top of the file). */
 static void map_sched_choose_order(map_config *m) {
   int n = 0;
-  if (m->axis == MAP_AXIS_2D) m->order[n++] = m->mapped2;
-  m->order[n++] = m->mapped;
+  if (m->axis == MAP_AXIS_2D) m->order[n++] = m->mapped[1];
+  m->order[n++] = m->mapped[0];
   for (int k = m->ndims - 1; k >= 0; k--)
-    if (k != m->mapped && (m->axis != MAP_AXIS_2D || k != m->mapped2)) m->order[n++] = k;
+    if (k != m->mapped[0] && (m->axis != MAP_AXIS_2D || k != m->mapped[1])) m->order[n++] = k;
   if (map_sched_order_ok(m)) return;
   for (int r = 0; r < m->ndims; r++) m->order[r] = m->ndims - 1 - r;
 }
@@ -352,10 +352,10 @@ static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
   const int64_t ii = m->ii;
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || !x->theta) continue;
+    if (x->kind != MAP_EDGE_DEP || !x->theta[0]) continue;
     int64_t c = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x);
     int64_t s = map_seq_dist_lb(m, x);
-    if (x->theta > 0) {
+    if (x->theta[0] > 0) {
       have_pos = 1;
       if (c - ii * s > kc_lo) kc_lo = c - ii * s;
     } else {
@@ -364,23 +364,23 @@ static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
     }
   }
   if (!have_pos && !have_neg) {
-    m->lk_p = 0;
-    m->lk_c = 0;
+    m->lk_p[0] = 0;
+    m->lk_c[0] = 0;
     return MAP_OK;
   }
   if (!have_pos) { /* values flow only toward lower PEs: lambda^K <= 0 */
-    int64_t hi = kc_hi + ii * m->p_min; /* lambda^K <= pi p S + pi s - c */
-    m->lk_p = 0;
-    m->lk_c = hi < 0 ? hi : 0;
+    int64_t hi = kc_hi + ii * m->p_min[0]; /* lambda^K <= pi p S + pi s - c */
+    m->lk_p[0] = 0;
+    m->lk_c[0] = hi < 0 ? hi : 0;
     return MAP_OK;
   }
-  m->lk_p = 1;
-  m->lk_c = kc_lo;
+  m->lk_p[0] = 1;
+  m->lk_c[0] = kc_lo;
   if (have_neg && kc_lo > kc_hi) {
     snprintf(msg, msgsz,
              "schedule: values flow both ways along dimension %s and no inter-tile schedule "
              "lambda^K = pi*p*S + c satisfies both (c >= %" PRId64 " and c <= %" PRId64 ")",
-             m->prog->index[m->mapped], kc_lo, kc_hi);
+             m->prog->index[m->mapped[0]], kc_lo, kc_hi);
     return MAP_ERR_NOFIT;
   }
   return MAP_OK;
@@ -394,7 +394,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
-    int th[2] = {x->theta, x->theta2};
+    int th[2] = {x->theta[0], x->theta[1]};
     for (int i = 0; i < 2; i++) {
       pos[i] |= th[i] > 0;
       any[i] |= th[i] != 0;
@@ -403,14 +403,14 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
   /* kX = LX - pi p_X S_X when lk_p = 1; LX itself when 0 (no channel
    * toward higher PEs along X: LX <= 0 preferred) */
   int64_t k[2] = {0, 0};
-  int pmin[2] = {m->p_min, m->p_min2};
+  int pmin[2] = {m->p_min[0], m->p_min[1]};
   /* start from the channels along one axis only (the 1-D bounds): the
    * smallest kX they allow (lk_p = 1), the largest kX <= 0 (lk_p = 0) */
   int have[2] = {0, 0};
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
-    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || (x->theta && x->theta2)) continue;
-    int i = x->theta ? 0 : 1, th = x->theta ? x->theta : x->theta2;
+    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || (x->theta[0] && x->theta[1])) continue;
+    int i = x->theta[0] ? 0 : 1, th = x->theta[0] ? x->theta[0] : x->theta[1];
     int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x);
     if (pos[i] && th > 0 && (!have[i] || b > k[i])) k[i] = b, have[i] = 1;
     if (!pos[i] && th < 0 && -(b - ii * pmin[i]) < k[i]) k[i] = -(b - ii * pmin[i]);
@@ -420,7 +420,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
     for (int e = 0; e < m->nedges && bad < 0; e++) {
       const map_edge *x = &m->edges[e];
       if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x)) continue;
-      int th[2] = {x->theta, x->theta2};
+      int th[2] = {x->theta[0], x->theta[1]};
       int64_t b = m->ops[x->src].tau - m->ops[x->dst].tau + map_edge_latency(m, x) - ii * map_seq_dist_lb(m, x);
       int64_t lhs = 0;
       for (int i = 0; i < 2; i++) {
@@ -442,15 +442,15 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
         snprintf(msg, msgsz,
                  "schedule: values flow both ways along %s/%s (channel of edge %d, displacement (%d,%d)) "
                  "and no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every channel",
-                 m->dim_name[m->mapped], m->dim_name[m->mapped2], e, x->theta, x->theta2);
+                 m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]], e, x->theta[0], x->theta[1]);
         return MAP_ERR_NOFIT;
       }
     }
     if (bad == -1) {
-      m->lk_p = pos[0];
-      m->lk_c = k[0];
-      m->lk_p2 = pos[1];
-      m->lk_c2 = k[1];
+      m->lk_p[0] = pos[0];
+      m->lk_c[0] = k[0];
+      m->lk_p[1] = pos[1];
+      m->lk_c[1] = k[1];
       (void)any;
       return MAP_OK;
     }
@@ -458,7 +458,7 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
   snprintf(msg, msgsz,
            "schedule: no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every "
            "channel of the 2-D region along %s/%s (values flow both ways)",
-           m->dim_name[m->mapped], m->dim_name[m->mapped2]);
+           m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]]);
   return MAP_ERR_NOFIT;
 }
 
@@ -467,18 +467,18 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
 static int map_sched_lambda_k_any(map_config *m, char *msg, size_t msgsz) {
   int st = m->axis == MAP_AXIS_2D ? map_sched_lambda_k_2d(m, msg, msgsz) : map_sched_lambda_k(m, msg, msgsz);
   m->wide = 0;
-  m->p_wide = m->p_min;
-  m->p_wide2 = m->p_min2;
-  m->lk_cw = m->lk_c;
-  m->lk_cw2 = m->lk_c2;
+  m->p_wide[0] = m->p_min[0];
+  m->p_wide[1] = m->p_min[1];
+  m->lk_cw[0] = m->lk_c[0];
+  m->lk_cw[1] = m->lk_c[1];
   return st;
 }
 
 /* Returns 1 when the mapped dimensions are the fastest of the scan order. */
 static int map_sched_mapped_fastest(const map_config *m) {
-  if (m->axis != MAP_AXIS_2D) return m->order[0] == m->mapped;
-  return (m->order[0] == m->mapped && m->order[1] == m->mapped2) ||
-         (m->order[0] == m->mapped2 && m->order[1] == m->mapped);
+  if (m->axis != MAP_AXIS_2D) return m->order[0] == m->mapped[0];
+  return (m->order[0] == m->mapped[0] && m->order[1] == m->mapped[1]) ||
+         (m->order[0] == m->mapped[1] && m->order[1] == m->mapped[0]);
 }
 
 int map_sched_tile1(map_config *m) {
@@ -486,16 +486,16 @@ int map_sched_tile1(map_config *m) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP) continue;
-    int64_t a = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
+    int64_t a = x->d[m->mapped[0]] < 0 ? -x->d[m->mapped[0]] : x->d[m->mapped[0]];
     if (a > pn) pn = (int)a;
     if (m->axis != MAP_AXIS_2D) continue;
-    a = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
+    a = x->d[m->mapped[1]] < 0 ? -x->d[m->mapped[1]] : x->d[m->mapped[1]];
     if (a > pn2) pn2 = (int)a;
   }
-  if ((pn >= m->p_min && (m->axis != MAP_AXIS_2D || pn2 >= m->p_min2)) || !map_sched_mapped_fastest(m)) return 0;
+  if ((pn >= m->p_min[0] && (m->axis != MAP_AXIS_2D || pn2 >= m->p_min[1])) || !map_sched_mapped_fastest(m)) return 0;
   map_config w = *m; /* shallow: reads ops and edges, writes only scalars */
-  w.p_min = pn < m->p_min ? pn : m->p_min;
-  if (m->axis == MAP_AXIS_2D) w.p_min2 = pn2 < m->p_min2 ? pn2 : m->p_min2;
+  w.p_min[0] = pn < m->p_min[0] ? pn : m->p_min[0];
+  if (m->axis == MAP_AXIS_2D) w.p_min[1] = pn2 < m->p_min[1] ? pn2 : m->p_min[1];
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (map_sched_local(x) && m->ops[x->dst].tau - m->ops[x->src].tau <
@@ -503,16 +503,16 @@ int map_sched_tile1(map_config *m) {
       return 0;
   }
   char msg[512];
-  if (map_sched_lambda_k_any(&w, msg, sizeof msg) != MAP_OK || w.lk_p != m->lk_p || w.lk_p2 != m->lk_p2) return 0;
+  if (map_sched_lambda_k_any(&w, msg, sizeof msg) != MAP_OK || w.lk_p[0] != m->lk_p[0] || w.lk_p[1] != m->lk_p[1]) return 0;
   m->wide = 1;
-  m->p_wide = m->p_min;
-  m->p_wide2 = m->axis == MAP_AXIS_2D ? m->p_min2 : 0;
-  m->lk_cw = m->lk_c;
-  m->lk_cw2 = m->lk_c2;
-  m->p_min = w.p_min;
-  m->p_min2 = w.p_min2;
-  m->lk_c = w.lk_c;
-  m->lk_c2 = w.lk_c2;
+  m->p_wide[0] = m->p_min[0];
+  m->p_wide[1] = m->axis == MAP_AXIS_2D ? m->p_min[1] : 0;
+  m->lk_cw[0] = m->lk_c[0];
+  m->lk_cw[1] = m->lk_c[1];
+  m->p_min[0] = w.p_min[0];
+  m->p_min[1] = w.p_min[1];
+  m->lk_c[0] = w.lk_c[0];
+  m->lk_c[1] = w.lk_c[1];
   for (int e = 0; e < m->nedges; e++) { /* the fds' smallest depths */
     const map_edge *x = &m->edges[e];
     if (x->kind == MAP_EDGE_DEP && x->group >= 0 && x->group < m->nregs && m->regs[x->group].reg.cls == MAP_REG_FD)
@@ -622,7 +622,7 @@ static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
 static int map_sched_same_channel(const map_config *m, const map_edge *x, const map_edge *y) {
   return x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && map_edge_cross(y) &&
          x->src >= 0 && y->src >= 0 && x->src != y->src && m->ops[x->src].var == m->ops[y->src].var &&
-         x->theta == y->theta && x->theta2 == y->theta2 && !memcmp(x->d, y->d, sizeof x->d) && x->dst == y->dst &&
+         x->theta[0] == y->theta[0] && x->theta[1] == y->theta[1] && !memcmp(x->d, y->d, sizeof x->d) && x->dst == y->dst &&
          x->pos == y->pos;
 }
 

@@ -8,8 +8,8 @@
  * dependence edge with d_m != 0 along the mapped dimension m is split by
  * its tile displacements Theta(d) = {0, sign(d_m)}: theta = 0 inside a PE,
  * theta = sign(d_m) from the neighbour PE (processor displacement delta =
- * theta). On a 2-D region both mapped dimensions split it: (theta,
- * theta2) in {0, sign d_m} x {0, sign d_m2}, up to four edges, the one
+ * theta). On a 2-D region both mapped dimensions split it: (theta[0],
+ * theta[1]) in {0, sign d_m} x {0, sign d_m2}, up to four edges, the one
  * with both nonzero a diagonal displacement. Each split edge records the iterations in which it carries a
  * value (use: at the consumer; def: at the producer) as a map_dom.
  *
@@ -101,9 +101,9 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
                        m->axis == MAP_AXIS_2D ? "[p, t, pc, tc]" : "[p, t]", names,
                        m->axis == MAP_AXIS_2D ? " and pc >= 1 and tc >= 1" : "");
   for (int k = 0; k < m->ndims; k++) {
-    if (k == m->mapped)
+    if (k == m->mapped[0])
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < p and 0 <= k%d < t", k, k);
-    else if (m->axis == MAP_AXIS_2D && k == m->mapped2)
+    else if (m->axis == MAP_AXIS_2D && k == m->mapped[1])
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and 0 <= j%d < pc and 0 <= k%d < tc", k, k);
     else
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
@@ -209,8 +209,8 @@ static void map_tile_theta_jk(int k, const char *pn, int64_t dm, int theta, int 
 static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, int th2, int use, char *buf,
                                 size_t size) {
   char a[128] = "", b[128] = "";
-  if (d[m->mapped] || m->axis != MAP_AXIS_2D) map_tile_theta_jk(m->mapped, "p", d[m->mapped], th, use, a, sizeof a);
-  if (m->axis == MAP_AXIS_2D && d[m->mapped2]) map_tile_theta_jk(m->mapped2, "pc", d[m->mapped2], th2, use, b, sizeof b);
+  if (d[m->mapped[0]] || m->axis != MAP_AXIS_2D) map_tile_theta_jk(m->mapped[0], "p", d[m->mapped[0]], th, use, a, sizeof a);
+  if (m->axis == MAP_AXIS_2D && d[m->mapped[1]]) map_tile_theta_jk(m->mapped[1], "pc", d[m->mapped[1]], th2, use, b, sizeof b);
   snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
 }
 
@@ -225,9 +225,9 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     if (re->d[k]) zero = 0;
   }
   int thetas[2] = {0, 0}, nth = 1, th2s[2] = {0, 0}, nth2 = 1;
-  int64_t dm = re->d[m->mapped];
+  int64_t dm = re->d[m->mapped[0]];
   if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
-  int64_t dm2 = m->axis == MAP_AXIS_2D ? re->d[m->mapped2] : 0;
+  int64_t dm2 = m->axis == MAP_AXIS_2D ? re->d[m->mapped[1]] : 0;
   if (dm2) th2s[nth2++] = dm2 > 0 ? 1 : -1;
   for (int i = 0; i < nth * nth2; i++) {
     map_edge e;
@@ -239,8 +239,8 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     e.pos = re->pos;
     e.array = -1;
     memcpy(e.d, re->d, sizeof e.d);
-    e.theta = thetas[i % nth];
-    e.theta2 = th2s[i / nth];
+    e.theta[0] = thetas[i % nth];
+    e.theta[1] = th2s[i / nth];
     isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
     e.use.ispace = map_tile_iset(isl_set_intersect(
         isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
@@ -249,9 +249,9 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
       e.use.jkspace = map_tile_jk(m, "");
       e.def.jkspace = map_tile_jk(m, "");
     } else {
-      map_tile_theta_both(m, re->d, e.theta, e.theta2, 1, jk, sizeof jk);
+      map_tile_theta_both(m, re->d, e.theta[0], e.theta[1], 1, jk, sizeof jk);
       e.use.jkspace = map_tile_jk(m, jk);
-      map_tile_theta_both(m, re->d, e.theta, e.theta2, 0, jk, sizeof jk);
+      map_tile_theta_both(m, re->d, e.theta[0], e.theta[1], 0, jk, sizeof jk);
       e.def.jkspace = map_tile_jk(m, jk);
     }
     if (!e.use.ispace || !e.def.ispace || !e.use.jkspace || !e.def.jkspace) {
@@ -836,7 +836,7 @@ static int map_tile_out_forward(map_config *m) {
 /* Returns 1 when DEP edges a and b carry the same values the same way. */
 static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
-         a->pos == b->pos && a->theta == b->theta && a->theta2 == b->theta2 && !memcmp(a->d, b->d, sizeof a->d) &&
+         a->pos == b->pos && a->theta[0] == b->theta[0] && a->theta[1] == b->theta[1] && !memcmp(a->d, b->d, sizeof a->d) &&
          !strcmp(a->use.ispace, b->use.ispace) && !strcmp(a->use.jkspace, b->use.jkspace) &&
          !strcmp(a->def.ispace, b->def.ispace) && !strcmp(a->def.jkspace, b->def.jkspace);
 }
@@ -936,18 +936,18 @@ static int map_tile_merge_dom(map_config *m, isl_ctx *ctx, int o, const rdg_node
   return MAP_OK;
 }
 
-/* Raises p_min (p_min2) to max |d| + 1 over the dependences: the smallest
+/* Raises p_min[0] (p_min[1]) to max |d| + 1 over the dependences: the smallest
  * tile in which every dependence also has instances inside the tile.
  * Returns nothing. */
 static void map_tile_widen(map_config *m) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP) continue;
-    int64_t dm = x->d[m->mapped] < 0 ? -x->d[m->mapped] : x->d[m->mapped];
-    if (dm + 1 > m->p_min) m->p_min = (int)dm + 1;
+    int64_t dm = x->d[m->mapped[0]] < 0 ? -x->d[m->mapped[0]] : x->d[m->mapped[0]];
+    if (dm + 1 > m->p_min[0]) m->p_min[0] = (int)dm + 1;
     if (m->axis != MAP_AXIS_2D) continue;
-    int64_t dm2 = x->d[m->mapped2] < 0 ? -x->d[m->mapped2] : x->d[m->mapped2];
-    if (dm2 + 1 > m->p_min2) m->p_min2 = (int)dm2 + 1;
+    int64_t dm2 = x->d[m->mapped[1]] < 0 ? -x->d[m->mapped[1]] : x->d[m->mapped[1]];
+    if (dm2 + 1 > m->p_min[1]) m->p_min[1] = (int)dm2 + 1;
   }
 }
 
@@ -992,7 +992,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   /* the smallest tile the schedule assumes: p_min = max |d_m| + 1;
    * map_sched_tile1 lowers it to max |d_m| (tile size 1) afterwards when
    * the schedule allows */
-  m->p_min = m->p_min2 = 1;
+  m->p_min[0] = m->p_min[1] = 1;
   map_tile_widen(m);
   int nextval = g->nvars + g->nnodes;
   if (map_tile_join_inputs(m, ctx) != MAP_OK) goto done;

@@ -194,23 +194,23 @@ static int sym_rec_arrays(sym_line *l, sym_reader *r) {
 /* "mapped I axis cols|rows|both p_min P": returns 0. */
 static int sym_rec_mapped(sym_line *l, sym_reader *r) {
   map_config *m = r->m;
-  m->mapped = (int)sym_int(l);
+  m->mapped[0] = (int)sym_int(l);
   sym_kw(l, "axis");
   const char *ax = sym_tok(l);
   m->axis = !strcmp(ax, "both") ? 2 : !strcmp(ax, "rows");
   sym_kw(l, "p_min");
-  m->p_min = (int)sym_int(l);
-  if (m->axis != MAP_AXIS_2D) m->mapped2 = -1;
+  m->p_min[0] = (int)sym_int(l);
+  if (m->axis != MAP_AXIS_2D) m->mapped[1] = -1;
   return 0;
 }
 
 /* "mapped2 J p_min P" (2-D): returns 0, -1 when it does not fit 'mapped'. */
 static int sym_rec_mapped2(sym_line *l, sym_reader *r) {
   map_config *m = r->m;
-  m->mapped2 = (int)sym_int(l);
+  m->mapped[1] = (int)sym_int(l);
   sym_kw(l, "p_min");
-  m->p_min2 = (int)sym_int(l);
-  if (m->axis != MAP_AXIS_2D || m->mapped2 < 0 || m->mapped2 >= AST_MAX_DIMS || m->mapped2 == m->mapped) return -1;
+  m->p_min[1] = (int)sym_int(l);
+  if (m->axis != MAP_AXIS_2D || m->mapped[1] < 0 || m->mapped[1] >= AST_MAX_DIMS || m->mapped[1] == m->mapped[0]) return -1;
   return 0;
 }
 
@@ -252,32 +252,32 @@ static int sym_rec_ii(sym_line *l, sym_reader *r) {
 
 /* "lambda-k P C": returns 0. */
 static int sym_rec_lambda_k(sym_line *l, sym_reader *r) {
-  r->m->lk_p = (int)sym_int(l);
-  r->m->lk_c = sym_int(l);
+  r->m->lk_p[0] = (int)sym_int(l);
+  r->m->lk_c[0] = sym_int(l);
   return 0;
 }
 
 /* "lambda-k-wide P C": returns 0. */
 static int sym_rec_lambda_k_wide(sym_line *l, sym_reader *r) {
   r->m->wide = 1;
-  r->m->p_wide = (int)sym_int(l);
-  r->m->lk_cw = sym_int(l);
+  r->m->p_wide[0] = (int)sym_int(l);
+  r->m->lk_cw[0] = sym_int(l);
   return 0;
 }
 
 /* "lambda-k2-wide P C" (2-D, after lambda-k-wide): returns 0 or -1. */
 static int sym_rec_lambda_k2_wide(sym_line *l, sym_reader *r) {
   if (r->m->axis != MAP_AXIS_2D || !r->m->wide) return -1;
-  r->m->p_wide2 = (int)sym_int(l);
-  r->m->lk_cw2 = sym_int(l);
+  r->m->p_wide[1] = (int)sym_int(l);
+  r->m->lk_cw[1] = sym_int(l);
   return 0;
 }
 
 /* "lambda-k2 P C" (2-D): returns 0 or -1. */
 static int sym_rec_lambda_k2(sym_line *l, sym_reader *r) {
   if (r->m->axis != MAP_AXIS_2D) return -1;
-  r->m->lk_p2 = (int)sym_int(l);
-  r->m->lk_c2 = sym_int(l);
+  r->m->lk_p[1] = (int)sym_int(l);
+  r->m->lk_c[1] = sym_int(l);
   return 0;
 }
 
@@ -388,7 +388,7 @@ static int sym_rec_edge(sym_line *l, sym_reader *r) {
   sym_kw(l, "pos"); e->pos = (int)sym_int(l);
   sym_kw(l, "d"); sym_vec(l, e->d, m->ndims);
   sym_kw(l, "theta");
-  if (sym_pair(l, &e->theta, &e->theta2, m->axis == MAP_AXIS_2D)) return -1;
+  if (sym_pair(l, &e->theta[0], &e->theta[1], m->axis == MAP_AXIS_2D)) return -1;
   sym_kw(l, "value"); e->value = (int32_t)sym_int(l);
   sym_kw(l, "array"); e->array = (int)sym_int(l);
   sym_kw(l, "group"); e->group = (int)sym_int(l);
@@ -425,22 +425,22 @@ static int sym_rec_route(sym_line *l, sym_reader *r) {
   map_route *rt = &m->routes[m->nroutes++];
   sym_kw(l, "edge"); rt->edge = (int)sym_int(l);
   sym_kw(l, "delta");
-  if (sym_pair(l, &rt->delta, &rt->delta2, m->axis == MAP_AXIS_2D)) return -1;
+  if (sym_pair(l, &rt->delta[0], &rt->delta[1], m->axis == MAP_AXIS_2D)) return -1;
   rt->od = sym_reg(l);
   const char *a = sym_tok(l), *b = sym_tok(l);
-  rt->out_side = a[0];
-  rt->in_side = b[0];
-  rt->port = atoi(a + (a[0] ? 1 : 0));
+  rt->out_side[0] = a[0];
+  rt->in_side[0] = b[0];
+  rt->port[0] = atoi(a + (a[0] ? 1 : 0));
   if (l->at < l->n && strchr("NESW", l->tok[l->at][0]) && l->tok[l->at][0]) { /* second hop */
     a = sym_tok(l);
     b = sym_tok(l);
-    rt->out_side2 = a[0];
-    rt->in_side2 = b[0];
-    rt->port2 = atoi(a + 1);
+    rt->out_side[1] = a[0];
+    rt->in_side[1] = b[0];
+    rt->port[1] = atoi(a + 1);
   }
   rt->id = sym_reg(l);
   sym_kw(l, "hops"); rt->hops = (int)sym_int(l);
-  if (rt->hops != (rt->out_side2 ? 2 : 1)) return -1;
+  if (rt->hops != (rt->out_side[1] ? 2 : 1)) return -1;
   return 0;
 }
 
@@ -569,16 +569,16 @@ int sym_read(FILE *f, map_config *m, char *msg, size_t msgsz) {
     map_config_free(m);
     return -1;
   }
-  if (ended && m->wide && (m->p_wide < m->p_min || (m->axis == MAP_AXIS_2D && m->p_wide2 < m->p_min2))) {
+  if (ended && m->wide && (m->p_wide[0] < m->p_min[0] || (m->axis == MAP_AXIS_2D && m->p_wide[1] < m->p_min[1]))) {
     snprintf(msg, msgsz, "lambda-k-wide: the wide tile sizes must be at least p_min (and 2-D needs lambda-k2-wide)");
     map_config_free(m);
     return -1;
   }
   if (!m->wide) { /* no tile size 1: the wide constants are lambda-k's */
-    m->p_wide = m->p_min;
-    m->p_wide2 = m->p_min2;
-    m->lk_cw = m->lk_c;
-    m->lk_cw2 = m->lk_c2;
+    m->p_wide[0] = m->p_min[0];
+    m->p_wide[1] = m->p_min[1];
+    m->lk_cw[0] = m->lk_c[0];
+    m->lk_cw[1] = m->lk_c[1];
   }
   if (!ended) {
     snprintf(msg, msgsz, "line %d: the file ends without 'end'", lineno);

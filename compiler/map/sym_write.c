@@ -43,9 +43,9 @@ static void sym_write_head(const map_config *m, FILE *f) {
   for (int k = 0; k < m->ndims; k++) fprintf(f, " %s", m->dim_name[k]);
   fprintf(f, "\narrays %d", m->narrays);
   for (int k = 0; k < m->narrays; k++) fprintf(f, " %s", m->array_name[k]);
-  fprintf(f, "\nmapped %d axis %s p_min %d\n", m->mapped, m->axis == MAP_AXIS_2D ? "both" : m->axis ? "rows" : "cols",
-          m->p_min);
-  if (m->axis == MAP_AXIS_2D) fprintf(f, "mapped2 %d p_min %d\n", m->mapped2, m->p_min2);
+  fprintf(f, "\nmapped %d axis %s p_min %d\n", m->mapped[0], m->axis == MAP_AXIS_2D ? "both" : m->axis ? "rows" : "cols",
+          m->p_min[0]);
+  if (m->axis == MAP_AXIS_2D) fprintf(f, "mapped2 %d p_min %d\n", m->mapped[1], m->p_min[1]);
   for (int k = 0; k < m->ndims; k++) fprintf(f, "bound %d \"%s\" \"%s\"\n", k, m->lo[k], m->hi[k]);
   fprintf(f, "order");
   for (int r = 0; r < m->ndims; r++) fprintf(f, " %d", m->order[r]);
@@ -53,10 +53,10 @@ static void sym_write_head(const map_config *m, FILE *f) {
           m->nclass[ISA_FU_ALU], m->units[ISA_FU_ALU], m->nclass[ISA_FU_MUL], m->units[ISA_FU_MUL],
           m->nclass[ISA_FU_DIV], m->units[ISA_FU_DIV]);
   fprintf(f, "ii %d \"%s\"\n", m->ii, m->ii_reason);
-  fprintf(f, "lambda-k %d %" PRId64 "\n", m->lk_p, m->lk_c);
-  if (m->wide) fprintf(f, "lambda-k-wide %d %" PRId64 "\n", m->p_wide, m->lk_cw);
-  if (m->axis == MAP_AXIS_2D) fprintf(f, "lambda-k2 %d %" PRId64 "\n", m->lk_p2, m->lk_c2);
-  if (m->axis == MAP_AXIS_2D && m->wide) fprintf(f, "lambda-k2-wide %d %" PRId64 "\n", m->p_wide2, m->lk_cw2);
+  fprintf(f, "lambda-k %d %" PRId64 "\n", m->lk_p[0], m->lk_c[0]);
+  if (m->wide) fprintf(f, "lambda-k-wide %d %" PRId64 "\n", m->p_wide[0], m->lk_cw[0]);
+  if (m->axis == MAP_AXIS_2D) fprintf(f, "lambda-k2 %d %" PRId64 "\n", m->lk_p[1], m->lk_c[1]);
+  if (m->axis == MAP_AXIS_2D && m->wide) fprintf(f, "lambda-k2-wide %d %" PRId64 "\n", m->p_wide[1], m->lk_cw[1]);
   fprintf(f, "estimate imem %d signals %d\n", m->imem_estimate, m->signals_estimate);
 }
 
@@ -76,8 +76,8 @@ int sym_write(const map_config *m, FILE *f) {
     const map_edge *e = &m->edges[i];
     fprintf(f, "edge %d %s %d %d pos %d d ", i, sym_edge_kind[e->kind], e->src, e->dst, e->pos);
     sym_write_vec(f, e->d, m->ndims);
-    if (m->axis == MAP_AXIS_2D) fprintf(f, " theta %d,%d", e->theta, e->theta2);
-    else fprintf(f, " theta %d", e->theta);
+    if (m->axis == MAP_AXIS_2D) fprintf(f, " theta %d,%d", e->theta[0], e->theta[1]);
+    else fprintf(f, " theta %d", e->theta[0]);
     fprintf(f, " value %d array %d group %d route %d rreg ", (int)e->value, e->array, e->group, e->route);
     sym_write_reg(f, e->rreg);
     fputs(" wreg ", f);
@@ -99,11 +99,11 @@ int sym_write(const map_config *m, FILE *f) {
   fprintf(f, "routes %d\n", m->nroutes);
   for (int i = 0; i < m->nroutes; i++) {
     const map_route *r = &m->routes[i];
-    if (m->axis == MAP_AXIS_2D) fprintf(f, "route %d edge %d delta %d,%d ", i, r->edge, r->delta, r->delta2);
-    else fprintf(f, "route %d edge %d delta %d ", i, r->edge, r->delta);
+    if (m->axis == MAP_AXIS_2D) fprintf(f, "route %d edge %d delta %d,%d ", i, r->edge, r->delta[0], r->delta[1]);
+    else fprintf(f, "route %d edge %d delta %d ", i, r->edge, r->delta[0]);
     sym_write_reg(f, r->od);
-    fprintf(f, " %c%d %c%d ", r->out_side, r->port, r->in_side, r->port);
-    if (r->hops == 2) fprintf(f, "%c%d %c%d ", r->out_side2, r->port2, r->in_side2, r->port2);
+    fprintf(f, " %c%d %c%d ", r->out_side[0], r->port[0], r->in_side[0], r->port[0]);
+    if (r->hops == 2) fprintf(f, "%c%d %c%d ", r->out_side[1], r->port[1], r->in_side[1], r->port[1]);
     sym_write_reg(f, r->id);
     fprintf(f, " hops %d\n", r->hops);
   }

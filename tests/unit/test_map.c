@@ -187,10 +187,10 @@ static void test_running_example(void) {
   for (int r = 0; r < f.m.nregs; r++)
     if (f.m.regs[r].reg.cls == MAP_REG_FD) fd_ok = f.m.regs[r].depth_lb == 1 && f.m.regs[r].extra == 0;
   TEST_CHECK(fd_ok, "bitextract: fd0 depth lambda^J d / pi = 1");
-  TEST_CHECK(f.m.nroutes == 1 && f.m.routes[0].out_side == 'E' && f.m.routes[0].in_side == 'W' &&
-                 f.m.routes[0].delta == 1,
+  TEST_CHECK(f.m.nroutes == 1 && f.m.routes[0].out_side[0] == 'E' && f.m.routes[0].in_side[0] == 'W' &&
+                 f.m.routes[0].delta[0] == 1,
              "bitextract: one channel east -> west, delta 1");
-  TEST_CHECK(f.m.lk_p == 1 && f.m.order[0] == 0, "bitextract: lambda^K = pi*p + c");
+  TEST_CHECK(f.m.lk_p[0] == 1 && f.m.order[0] == 0, "bitextract: lambda^K = pi*p + c");
   TEST_CHECK(f.m.naccess == 2, "bitextract: access mappings for v and bits");
   release(&f);
 }
@@ -253,14 +253,14 @@ typedef struct {
  * p2, *K2 the column tile). */
 static int64_t issue2(const verify_ctx *v, const int64_t *I, int o, int64_t *K, int64_t *K2) {
   int64_t J[AST_MAX_DIMS];
-  int mm = v->m->mapped;
+  int mm = v->m->mapped[0];
   for (int k = 0; k < v->m->ndims; k++) J[k] = I[k] - v->lo[k];
   *K = J[mm] / v->p;
   J[mm] -= *K * v->p;
   *K2 = 0;
   if (v->m->axis == 2) {
-    *K2 = J[v->m->mapped2] / v->p2;
-    J[v->m->mapped2] -= *K2 * v->p2;
+    *K2 = J[v->m->mapped[1]] / v->p2;
+    J[v->m->mapped[1]] -= *K2 * v->p2;
   }
   return v->m->ii * map_seq_dist(v->m, J, v->E) + map_lambda_k(v->m, v->E) * *K +
          map_lambda_k2(v->m, v->E) * *K2 + v->m->ops[o].tau;
@@ -285,7 +285,7 @@ static isl_stat verify_point(__isl_take isl_point *pt, void *user) {
   int64_t K2, Ks2;
   int64_t tw = issue2(v, I, v->e->dst, &K, &K2), tv = issue2(v, S, v->e->src, &Ks, &Ks2);
   (void)issue;
-  if (K - Ks != v->e->theta || K2 - Ks2 != v->e->theta2) return isl_stat_ok; /* another split edge's */
+  if (K - Ks != v->e->theta[0] || K2 - Ks2 != v->e->theta[1]) return isl_stat_ok; /* another split edge's */
   v->checked++;
   if (tw < tv + map_edge_latency(v->m, v->e)) v->bad++;
   return isl_stat_ok;
@@ -315,14 +315,14 @@ static void verify_any(const char *path, const int64_t *params, int t, int tc) {
     v.lo[k] = eval_bound(ctx, f.m.lo[k], f.p, params);
     v.E[k] = eval_bound(ctx, f.m.hi[k], f.p, params) - v.lo[k] + 1;
   }
-  int mm = f.m.mapped;
+  int mm = f.m.mapped[0];
   v.p = (v.E[mm] + t - 1) / t;
-  if (v.p < f.m.p_min) v.p = f.m.p_min;
+  if (v.p < f.m.p_min[0]) v.p = f.m.p_min[0];
   v.E[mm] = v.p;
   if (tc > 0) {
-    int m2 = f.m.mapped2;
+    int m2 = f.m.mapped[1];
     v.p2 = (v.E[m2] + tc - 1) / tc;
-    if (v.p2 < f.m.p_min2) v.p2 = f.m.p_min2;
+    if (v.p2 < f.m.p_min[1]) v.p2 = f.m.p_min[1];
     v.E[m2] = v.p2;
   }
   for (int e = 0; e < f.m.nedges; e++) { /* ties too: reader and mov at one offset */
@@ -360,30 +360,30 @@ static void test_2d_fir(void) {
   f.p = parse_file("regress/programs/fir.pla");
   f.g = rdg_build(f.p);
   f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
-  TEST_CHECK(f.st == MAP_OK && f.m.axis == 2 && f.m.mapped == 0 && f.m.mapped2 == 1, "fir maps 2-D (%s)", f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.axis == 2 && f.m.mapped[0] == 0 && f.m.mapped[1] == 1, "fir maps 2-D (%s)", f.msg);
   int th[2][2] = {{0, 0}, {0, 0}}, diag_lat = 0;
   for (int e = 0; f.st == MAP_OK && e < f.m.nedges; e++) {
     const map_edge *x = &f.m.edges[e];
     if (x->kind != MAP_EDGE_DEP || x->d[0] != 1 || x->d[1] != 1 || x->src < 0)
       continue;
-    th[x->theta][x->theta2] = 1;
-    if (x->theta && x->theta2) diag_lat = map_edge_latency(&f.m, x) == f.m.ops[x->src].lat + 3;
+    th[x->theta[0]][x->theta[1]] = 1;
+    if (x->theta[0] && x->theta[1]) diag_lat = map_edge_latency(&f.m, x) == f.m.ops[x->src].lat + 3;
   }
   TEST_CHECK(th[0][0] && th[0][1] && th[1][0] && th[1][1], "fir 2-D: d = (1,1) split into (0,0) (0,1) (1,0) (1,1)");
   TEST_CHECK(diag_lat, "fir 2-D: the diagonal channel's latency counts two hops");
   int two = 0, sides_ok = 1;
   for (int r = 0; r < f.m.nroutes; r++) {
     const map_route *rt = &f.m.routes[r];
-    if (rt->delta && rt->delta2) {
-      two = rt->hops == 2 && strchr("EW", rt->out_side) && strchr("NS", rt->out_side2) &&
-            rt->in_side == (rt->out_side == 'E' ? 'W' : 'E') && rt->in_side2 == (rt->out_side2 == 'S' ? 'N' : 'S');
+    if (rt->delta[0] && rt->delta[1]) {
+      two = rt->hops == 2 && strchr("EW", rt->out_side[0]) && strchr("NS", rt->out_side[1]) &&
+            rt->in_side[0] == (rt->out_side[0] == 'E' ? 'W' : 'E') && rt->in_side[1] == (rt->out_side[1] == 'S' ? 'N' : 'S');
     } else {
-      sides_ok &= rt->hops == 1 && rt->out_side == (rt->delta > 0 ? 'S' : rt->delta < 0 ? 'N' : rt->delta2 > 0 ? 'E' : 'W');
+      sides_ok &= rt->hops == 1 && rt->out_side[0] == (rt->delta[0] > 0 ? 'S' : rt->delta[0] < 0 ? 'N' : rt->delta[1] > 0 ? 'E' : 'W');
     }
   }
   TEST_CHECK(two, "fir 2-D: the diagonal route is E/W then S/N over two hops");
   TEST_CHECK(sides_ok, "fir 2-D: straight routes leave by the side of their displacement");
-  TEST_CHECK(f.m.lk_p == 1 && f.m.lk_p2 == 1, "fir 2-D: both lambda^K have the pi*p*S term (values flow down and right)");
+  TEST_CHECK(f.m.lk_p[0] == 1 && f.m.lk_p[1] == 1, "fir 2-D: both lambda^K have the pi*p*S term (values flow down and right)");
   release(&f);
   /* too few ports: the channels toward the south do not fit */
   a.ports = 1;
@@ -410,36 +410,36 @@ static void test_tile1(void) {
   f.p = parse_file("regress/programs/matmul.pla");
   f.g = rdg_build(f.p);
   f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
-  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.p_min2 == 1, "matmul i,j: p_min 1 x 1 (%d x %d, %s)",
-             f.m.p_min, f.m.p_min2, f.msg);
-  TEST_CHECK(f.st == MAP_OK && f.m.wide && f.m.p_wide == 2 && f.m.p_wide2 == 2 && f.m.lk_cw < f.m.lk_c &&
-                 f.m.lk_cw2 <= f.m.lk_c2,
-             "matmul i,j: wide lambda^K for 2x2 tiles and more (rows c %lld < %lld)", (long long)f.m.lk_cw,
-             (long long)f.m.lk_c);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min[0] == 1 && f.m.p_min[1] == 1, "matmul i,j: p_min 1 x 1 (%d x %d, %s)",
+             f.m.p_min[0], f.m.p_min[1], f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.wide && f.m.p_wide[0] == 2 && f.m.p_wide[1] == 2 && f.m.lk_cw[0] < f.m.lk_c[0] &&
+                 f.m.lk_cw[1] <= f.m.lk_c[1],
+             "matmul i,j: wide lambda^K for 2x2 tiles and more (rows c %lld < %lld)", (long long)f.m.lk_cw[0],
+             (long long)f.m.lk_c[0]);
   int64_t E1[AST_MAX_DIMS] = {1, 1, 4}, E2[AST_MAX_DIMS] = {2, 2, 4};
-  TEST_CHECK(f.st == MAP_OK && map_lambda_k(&f.m, E1) == f.m.ii * 1 * 1 + f.m.lk_c &&
-                 map_lambda_k(&f.m, E2) == f.m.ii * 2 * 2 + f.m.lk_cw,
+  TEST_CHECK(f.st == MAP_OK && map_lambda_k(&f.m, E1) == f.m.ii * 1 * 1 + f.m.lk_c[0] &&
+                 map_lambda_k(&f.m, E2) == f.m.ii * 2 * 2 + f.m.lk_cw[0],
              "matmul i,j: lambda^K takes the wide constant only for tiles of at least 2 x 2");
   release(&f);
   build(&f, "regress/programs/trimv.pla", NULL, a, 0);
-  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.wide && f.m.p_wide == 2, "trimv 1-D on i: p_min 1 (%d, %s)",
-             f.m.p_min, f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min[0] == 1 && f.m.wide && f.m.p_wide[0] == 2, "trimv 1-D on i: p_min 1 (%d, %s)",
+             f.m.p_min[0], f.msg);
   release(&f);
   build(&f, "regress/programs/fir.pla", NULL, a, 0);
-  TEST_CHECK(f.st == MAP_OK && f.m.p_min == 1 && f.m.wide && f.m.p_wide == 2,
-             "fir 1-D on i: p_min 1 (its II 2 schedule allows it since operand forwarding) (%d, %s)", f.m.p_min,
+  TEST_CHECK(f.st == MAP_OK && f.m.p_min[0] == 1 && f.m.wide && f.m.p_wide[0] == 2,
+             "fir 1-D on i: p_min 1 (its II 2 schedule allows it since operand forwarding) (%d, %s)", f.m.p_min[0],
              f.msg);
   release(&f);
   a.rd = a.fd = a.id = a.od = 8;
   a.banks = a.ports = 8;
   a.div = 1;
   build(&f, "regress/programs/jacobi.pla", NULL, a, 1);
-  TEST_CHECK(f.st == MAP_OK && f.m.order[0] == 1 && f.m.p_min == 2 && !f.m.wide,
-             "jacobi on i: p_min 2 (its schedule needs it) (%d, %s)", f.m.p_min, f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.order[0] == 1 && f.m.p_min[0] == 2 && !f.m.wide,
+             "jacobi on i: p_min 2 (its schedule needs it) (%d, %s)", f.m.p_min[0], f.msg);
   release(&f);
   build(&f, "regress/programs/jacobi.pla", NULL, a, 0);
-  TEST_CHECK(f.st == MAP_OK && f.m.order[0] != 0 && f.m.p_min == 2 && !f.m.wide,
-             "jacobi on t (scanned after i): p_min 2 (%d, %s)", f.m.p_min, f.msg);
+  TEST_CHECK(f.st == MAP_OK && f.m.order[0] != 0 && f.m.p_min[0] == 2 && !f.m.wide,
+             "jacobi on t (scanned after i): p_min 2 (%d, %s)", f.m.p_min[0], f.msg);
   release(&f);
 }
 
@@ -508,7 +508,7 @@ static void test_pst_invariants(void) {
     }
     for (int r = 0; r < f.m.nregs; r++) {
       const map_regfile_entry *e = &f.m.regs[r];
-      if (e->reg.cls != MAP_REG_FD || e->d[f.m.mapped]) continue; /* per-PE sets differ along the tiles */
+      if (e->reg.cls != MAP_REG_FD || e->d[f.m.mapped[0]]) continue; /* per-PE sets differ along the tiles */
       isl_set *w = leaf_union(ctx, &f.m, -1, 0, MAP_REG_FD, e->reg.idx), *rd = NULL;
       for (int s = 1; s <= 3; s++) {
         isl_set *x = leaf_union(ctx, &f.m, -1, s, MAP_REG_FD, e->reg.idx);

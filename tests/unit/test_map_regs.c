@@ -273,8 +273,8 @@ static void check_schedule(const char *name, const map_config *m) {
     if (x->kind != MAP_EDGE_DEP && x->kind != MAP_EDGE_TIE) continue;
     int64_t need = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x);
     int64_t have = m->ops[x->dst].tau - m->ops[x->src].tau;
-    if (!x->theta && have < need) bad++;
-    if (x->theta > 0 && m->lk_p && m->lk_c < need - have) bad++;
+    if (!x->theta[0] && have < need) bad++;
+    if (x->theta[0] > 0 && m->lk_p[0] && m->lk_c[0] < need - have) bad++;
   }
   for (int a = 0; a < m->nops; a++) {
     if (m->ops[a].tau < 0) bad++;

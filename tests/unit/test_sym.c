@@ -56,10 +56,10 @@ static void round_trip_any(const char *path, int two) {
       char *t2 = text_of(&r);
       TEST_CHECK(!strcmp(t1, t2), "%s: write, read, write gives the same text", path);
       TEST_CHECK(r.ii == m.ii && r.nops == m.nops && r.nleaves == m.nleaves, "%s: counts survive", path);
-      TEST_CHECK(r.p_min == m.p_min && r.wide == m.wide && r.p_wide == m.p_wide && r.lk_cw == m.lk_cw &&
-                     (!two || (r.p_wide2 == m.p_wide2 && r.lk_cw2 == m.lk_cw2)),
-                 "%s: p_min %d and the wide lambda-k (%d: p >= %d, c %lld) survive", path, r.p_min, r.wide,
-                 r.p_wide, (long long)r.lk_cw);
+      TEST_CHECK(r.p_min[0] == m.p_min[0] && r.wide == m.wide && r.p_wide[0] == m.p_wide[0] && r.lk_cw[0] == m.lk_cw[0] &&
+                     (!two || (r.p_wide[1] == m.p_wide[1] && r.lk_cw[1] == m.lk_cw[1])),
+                 "%s: p_min %d and the wide lambda-k (%d: p >= %d, c %lld) survive", path, r.p_min[0], r.wide,
+                 r.p_wide[0], (long long)r.lk_cw[0]);
       if (two && m.wide) { /* lambda-k-wide without lambda-k2-wide is refused */
         char *nw = malloc(strlen(t1) + 1);
         strcpy(nw, t1);
@@ -73,11 +73,11 @@ static void round_trip_any(const char *path, int two) {
       TEST_CHECK(!strncmp(t1, two ? "tcpa-sym 2\n" : "tcpa-sym 1\n", 11), "%s: version %d", path, two ? 2 : 1);
       if (two) {
         int diag = 0, pairs = 1;
-        for (int i = 0; i < r.nroutes; i++) diag |= r.routes[i].hops == 2 && r.routes[i].out_side2;
+        for (int i = 0; i < r.nroutes; i++) diag |= r.routes[i].hops == 2 && r.routes[i].out_side[1];
         for (int i = 0; i < r.nedges; i++)
-          pairs &= r.edges[i].theta == m.edges[i].theta && r.edges[i].theta2 == m.edges[i].theta2;
-        TEST_CHECK(r.axis == 2 && r.mapped2 == m.mapped2 && r.p_min2 == m.p_min2 && r.lk_p2 == m.lk_p2 &&
-                       r.lk_c2 == m.lk_c2 && pairs,
+          pairs &= r.edges[i].theta[0] == m.edges[i].theta[0] && r.edges[i].theta[1] == m.edges[i].theta[1];
+        TEST_CHECK(r.axis == 2 && r.mapped[1] == m.mapped[1] && r.p_min[1] == m.p_min[1] && r.lk_p[1] == m.lk_p[1] &&
+                       r.lk_c[1] == m.lk_c[1] && pairs,
                    "%s 2-D: mapped2, p_min2, lambda-k2 and theta pairs survive", path);
         if (strstr(path, "fir")) TEST_CHECK(diag, "%s 2-D: a two-hop route survives", path);
         /* a 2-D file claiming version 1 is refused */
@@ -88,7 +88,7 @@ static void round_trip_any(const char *path, int two) {
         TEST_CHECK(read_text(v1, &y, msg, sizeof msg) < 0, "%s 2-D: version 1 header refused (%s)", path, msg);
         free(v1);
       } else {
-        TEST_CHECK(r.axis != 2 && r.mapped2 == -1, "%s: a version 1 file reads as 1-D", path);
+        TEST_CHECK(r.axis != 2 && r.mapped[1] == -1, "%s: a version 1 file reads as 1-D", path);
       }
       /* damage: drop the last line, change the version, truncate a record */
       size_t n = strlen(t1);
