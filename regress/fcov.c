@@ -154,15 +154,16 @@ static void fcov_def_isa(fcov_set *s, const arch_config *cfg, fcov_idx *x, int *
 }
 
 /* Defines the bins of values lo..max: `prefix` then the value or range
- * of each bucket below max, max_name for max. */
+ * of each bucket that holds a value from lo to max - 1 (named by its whole
+ * range: a bucket 5-8 of max 8 counts 5..7), max_name for max. */
 static void fcov_def_buckets(fcov_set *s, fcov_buckets *x, int lo, int max, const char *prefix, const char *max_name,
                              int *err) {
   for (int b = 0; b < FCOV_BUCKETS; b++) x->b[b] = -1;
   x->top = max;
   for (int b = fcov_bucket(lo); max - 1 >= lo && b <= fcov_bucket(max - 1); b++) {
+    /* the bucket's whole range, so that configurations of different
+     * maxima name the same values alike (max itself is in its own bin) */
     int from = b < 2 ? b : (1 << (b - 2)) + 1, to = b < 2 ? b : 1 << (b - 1);
-    if (from < lo) from = lo;
-    if (to > max - 1) to = max - 1;
     x->b[b] = from == to ? fcov_def(s, err, "%s%d", prefix, from) : fcov_def(s, err, "%s%d-%d", prefix, from, to);
   }
   x->max = fcov_def(s, err, "%s", max_name);
@@ -636,7 +637,7 @@ void fcov_report_text(FILE *f, const fcov_set *s, const char *indent, int max_ho
     for (size_t j = i; j < s->n; j++) {
       if (!fcov_in_group(&s->v[j], s->v[i].name) || s->v[j].count) continue;
       if (max_holes && shown == max_holes) {
-        fprintf(f, " ...(%zu in all)", ga - gh);
+        fprintf(f, " ... (%zu holes)", ga - gh);
         break;
       }
       fprintf(f, "%s%s", shown++ ? " " : "; holes: ", s->v[j].name);

@@ -48,10 +48,10 @@ static void test_bins(void) {
   } cases[] = {
       {"op.alu.add", 1},     {"op.mul.mul", 1},   {"op.alu.nop", 1},    {"op.mul.nop", 1},
       {"op.div.div", 0},     {"op.alu.mul", 0},   {"branch.br1", 1},    {"branch.br2", 0}, /* 2 targets */
-      {"branch.target1", 1}, {"branch.target2", 0}, {"fifo.level1", 1}, {"fifo.level5-7", 1},
-      {"fifo.full", 1},      {"fifo.level8", 0},  {"fd.depth1", 1},     {"fd.depth17-31", 1},
+      {"branch.target1", 1}, {"branch.target2", 0}, {"fifo.level1", 1}, {"fifo.level5-8", 1},
+      {"fifo.full", 1},      {"fifo.level8", 0},  {"fd.depth1", 1},     {"fd.depth17-32", 1},
       {"fd.depth_max", 1},   {"route.w-id", 1},   {"route.od-od", 0},   {"ag.s.wr", 1},
-      {"ag.enable0", 1},     {"ag.enable9-11", 1}, {"ag.enable_max", 1}, {"sig.c7.fall", 1},
+      {"ag.enable0", 1},     {"ag.enable9-16", 1}, {"ag.enable_max", 1}, {"sig.c7.fall", 1},
       {"sig.c8.rise", 0},    {"bank.same_side", 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -60,6 +60,11 @@ static void test_bins(void) {
   size_t before = s.n;
   fcov_bins_define(&s, &cfg);
   TEST_CHECK(s.n == before, "bins: defining them again adds none (%zu)", s.n);
+  arch_config deep = cfg;
+  deep.fifo_depth = 16;
+  fcov_bins_define(&s, &deep);
+  TEST_CHECK(s.n == before + 1 && count_of(&s, "fifo.level9-16") == 0,
+             "bins: a deeper FIFO adds its one bucket, the others named alike (%zu)", s.n - before);
   fcov_free(&s);
 }
 
