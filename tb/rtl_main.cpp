@@ -132,6 +132,13 @@ int parse_args(int argc, char **argv, Options &o) {
       return 3;
     }
   }
+#if !(defined(VM_COVERAGE) && VM_COVERAGE)
+  if (o.coverage) {
+    fprintf(stderr, "tcpa-rtl: --coverage %s: this harness is built without coverage (tcpa harness --kind cov)\n",
+            o.coverage);
+    return 3;
+  }
+#endif
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] "
                     "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
@@ -313,37 +320,31 @@ void sim_start(Sim &sim, const Options &o, int argc, char **argv) {
   sim.tick();
 }
 
-// Returns 0 after writing the line and toggle counters of a harness built
-// with Verilator's --coverage (VM_COVERAGE) through Verilator's own API to
-// --coverage FILE, else to $TCPA_COVERAGE_DIR/cov-<pid>.dat when that is
-// set (one file per run; `verilator_coverage --write` merges them,
-// docs/regress.md "Sign-off"); 0 when neither asks for them; 3 when they
-// are asked of a harness built without coverage.
-int coverage_write(const Options &o) {
+// Writes the line and toggle counters of a harness built with Verilator's
+// --coverage (VM_COVERAGE) through Verilator's own API to --coverage FILE,
+// else to $TCPA_COVERAGE_DIR/cov-<pid>.dat when that is set (one file per
+// run; `verilator_coverage --write` merges them, docs/regress.md
+// "Sign-off"). A harness built without coverage writes nothing (parse_args
+// refused --coverage; the environment variable reaches every harness).
+void coverage_write(const Options &o) {
+#if defined(VM_COVERAGE) && VM_COVERAGE
   const char *dir = std::getenv("TCPA_COVERAGE_DIR");
   std::string path = o.coverage ? o.coverage : "";
   if (path.empty() && dir && *dir) path = std::string(dir) + "/cov-" + std::to_string((long)getpid()) + ".dat";
-  if (path.empty()) return 0;
-#if defined(VM_COVERAGE) && VM_COVERAGE
-  Verilated::threadContextp()->coveragep()->write(path.c_str());
-  return 0;
+  if (!path.empty()) Verilated::threadContextp()->coveragep()->write(path.c_str());
 #else
-  if (!o.coverage) return 0;  // the environment reaches every harness: only the option is an error
-  fprintf(stderr, "tcpa-rtl: --coverage %s: this harness is built without coverage (tcpa harness --kind cov)\n",
-          o.coverage);
-  return 3;
+  (void)o;
 #endif
 }
 
-// Returns rc, or 3 when the coverage counters could not be written, after
-// closing the FST and the live trace, writing the coverage counters and
-// destroying the model.
+// Returns rc after closing the FST and the live trace, writing the
+// coverage counters and destroying the model.
 int sim_finish(Sim &sim, const Options &o, FILE *live, int rc) {
   if (sim.fst) sim.fst->close();
   if (live) fclose(live);
-  int cov = coverage_write(o);
+  coverage_write(o);
   delete sim.top;
-  return cov ? cov : rc;
+  return rc;
 }
 
 // The outcome of the clocked part of a run.
