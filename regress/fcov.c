@@ -109,6 +109,7 @@ typedef struct {
   long ag_ge, ag_eq;
   long bank_same_side, bank_two_sides, bank_read_write;
   long sig[ISA_MAX_SIGNALS][2];      /* rise, fall */
+  fcov_buckets sig_high;             /* signals high at once after a change */
 } fcov_idx;
 
 /* Adds bin name (printf format) to s; returns its index, or -1 and sets *err. */
@@ -198,6 +199,7 @@ static void fcov_def_arch(fcov_set *s, const arch_config *cfg, fcov_idx *x, int 
   x->bank_read_write = fcov_def(s, err, "bank.read_write");
   for (int i = 0; i < ISA_MAX_SIGNALS; i++)
     for (int e = 0; e < 2; e++) x->sig[i][e] = i < cfg->gc_signals ? fcov_def(s, err, "sig.c%d.%s", i, e ? "fall" : "rise") : -1;
+  fcov_def_buckets(s, &x->sig_high, 0, cfg->gc_signals, "sig.high", "sig.high_all", err);
 }
 
 /* Returns 0 after defining the bins of cfg in s with their indices in x;
@@ -446,11 +448,16 @@ static void fcov_bank(fcov_walk *w, int pe, const trace_event *e) {
     }
 }
 
-/* Counts a `sig` change of PE pe: every signal's edges. */
+/* Counts a `sig` change of PE pe: every signal's edges, how many are
+ * high together. */
 static void fcov_sig(fcov_walk *w, int pe, uint32_t v) {
   uint32_t d = v ^ w->sig[pe];
-  for (int i = 0; i < w->cfg->gc_signals && i < ISA_MAX_SIGNALS; i++)
+  int high = 0;
+  for (int i = 0; i < w->cfg->gc_signals && i < ISA_MAX_SIGNALS; i++) {
     if (d >> i & 1) fcov_hit(w, w->x.sig[i][v >> i & 1 ? 0 : 1]);
+    high += v >> i & 1;
+  }
+  fcov_hit(w, fcov_bucket_bin(&w->x.sig_high, high));
   w->sig[pe] = v;
 }
 

@@ -52,7 +52,8 @@ static void test_bins(void) {
       {"fifo.full", 1},      {"fifo.level8", 0},  {"fd.depth1", 1},     {"fd.depth17-32", 1},
       {"fd.depth_max", 1},   {"route.w-id", 1},   {"route.od-od", 0},   {"ag.s.wr", 1},
       {"ag.enable0", 1},     {"ag.enable9-16", 1}, {"ag.enable_max", 1}, {"sig.c7.fall", 1},
-      {"sig.c8.rise", 0},    {"bank.same_side", 1},
+      {"sig.c8.rise", 0},    {"bank.same_side", 1}, {"sig.high0", 1},   {"sig.high5-8", 1},
+      {"sig.high_all", 1},   {"sig.high8", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     TEST_CHECK((count_of(&s, cases[i].name) == 0) == cases[i].defined, "bins: %s %s", cases[i].name,
@@ -119,7 +120,8 @@ static void test_worked_example(void) {
       {"route.od-id", 1},     {"route.od-n", 1},       {"route.e-w", 0},       {"ag.w.rd", 1},
       {"ag.n.wr", 1},         {"ag.n.rd", 0},          {"ag.enable0", 1},      {"ag.enable1", 1},
       {"ag.enable.ge", 1},    {"ag.enable.eq", 0},     {"sig.c0.rise", 1},     {"sig.c0.fall", 1},
-      {"sig.c1.rise", 0},     {"bank.two_sides", 0},   {"bank.read_write", 0},
+      {"sig.c1.rise", 0},     {"bank.two_sides", 0},   {"bank.read_write", 0}, {"sig.high1", 1},
+      {"sig.high0", 1},       {"sig.high2", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     TEST_CHECK(count_of(&s, cases[i].name) == cases[i].want, "worked example: %s = %lld (got %lld)", cases[i].name,
