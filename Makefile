@@ -117,7 +117,8 @@ clean:
 # generators of common/gen/ from their one C definition (docs/rtl.md
 # "Generated packages"), built before any lint, synthesis or harness:
 # build/gen/tcpa_isa_pkg.sv (common/isa.h), tcpa_stream_pkg.sv
-# (common/stream.h) and tcpa_trace_events.h (common/trace.h, for tb/);
+# (common/stream.h), tcpa_trace_events.h (common/trace.h, for tb/) and
+# tcpa_stream_errors.h (the loader's error names, common/stream.c, for tb/);
 # `make gen` builds them. build/gen/tcpa_params_pkg.sv: the parameter
 # package of configs/default.ini (lint, synthesis). The Verilated harnesses are built
 # by the one recipe of tb/harness.mk into the harness cache
@@ -130,7 +131,7 @@ RTL_ARCH  ?= configs/default.ini
 RTL_SV    := rtl/tcpa_pkg.sv $(filter-out rtl/tcpa_pkg.sv,$(sort $(wildcard rtl/tcpa_*.sv)))
 VERILATOR ?= verilator
 GEN_SV    := $(BUILD)/gen/tcpa_isa_pkg.sv $(BUILD)/gen/tcpa_stream_pkg.sv
-GEN_HDR   := $(BUILD)/gen/tcpa_trace_events.h
+GEN_HDR   := $(BUILD)/gen/tcpa_trace_events.h $(BUILD)/gen/tcpa_stream_errors.h
 include tb/harness.mk
 
 .PHONY: rtl rtl-lint synth harness-rtl harness-mutants harness-sc gen
@@ -141,10 +142,15 @@ $(BUILD)/gen/tools/gen_%: common/gen/gen_%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(filter %.o,$^) -o $@
 $(BUILD)/gen/tools/gen_trace_events: $(BUILD)/obj/common/trace.o
+# gen_stream_errors asks common/stream.c (linked with the library) for the names
+$(BUILD)/gen/tools/gen_stream_errors: common/gen/gen_stream_errors.c $(BUILD)/lib/libtcpa.a | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/gen/tcpa_isa_pkg.sv: $(BUILD)/gen/tools/gen_isa_pkg
 $(BUILD)/gen/tcpa_stream_pkg.sv: $(BUILD)/gen/tools/gen_stream_pkg
 $(BUILD)/gen/tcpa_trace_events.h: $(BUILD)/gen/tools/gen_trace_events
+$(BUILD)/gen/tcpa_stream_errors.h: $(BUILD)/gen/tools/gen_stream_errors
 $(GEN_SV) $(GEN_HDR):
 	@mkdir -p $(dir $@)
 	$< > $@.tmp && mv $@.tmp $@

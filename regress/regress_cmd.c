@@ -17,6 +17,10 @@
  *            DIR/rerun unless --out-dir says otherwise;
  *   --merge DIR...   read each DIR/summary.json and write one report of
  *            all their runs (shards of one suite, or several suites).
+ * After the runs (and in --merge), the functional coverage of every run
+ * (DIR/ID/fcov.json, fcov.h; with --merge each DIR/fcov.json) is merged
+ * into --out-dir's fcov.json and fcov.txt (every hole) and summarized on
+ * stdout (docs/regress.md "Functional coverage").
  * `--list` prints the runs (id, seed, command) without running them.
  * `--waves` makes model and rtl runs dump their waveform (tcpa run --fst
  * DIR/ID/ENGINE.fst) and gives cosim runs a 200-cycle --window.
@@ -34,8 +38,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datafile.h"
 #include "diag.h"
 #include "engine.h"
+#include "fcov.h"
 #include "fileio.h"
 #include "regress.h"
 #include "regress_cmd.h"
@@ -148,6 +154,47 @@ static size_t regress_summary_print(const regress_list *l, const char *out) {
   }
   printf("%s: %s/junit.xml, %s/summary.json, %s/report.html\n", bad ? "FAIL" : "PASS", out, out, out);
   return bad + n[REGRESS_PENDING];
+}
+
+#define REGRESS_FCOV_HOLES 10 /* holes per group on stdout; fcov.txt lists all */
+
+/* Merges the functional coverage of the runs of l (their DIR/fcov.json),
+ * or with --merge of each merged directory (DIR/fcov.json), into
+ * out/fcov.json and out/fcov.txt and prints its summary on stdout; a
+ * missing file is a run without coverage (ref, no fit, no trace), an
+ * unreadable one a warning. */
+static void regress_fcov_merge(const regress_opts *o, const regress_list *l, const char *out) {
+  fcov_set s = {0};
+  char path[4200], msg[600];
+  size_t files = 0, missing = 0;
+  size_t n = o->nmerge ? (size_t)o->nmerge : l->n;
+  for (size_t i = 0; i < n; i++) {
+    snprintf(path, sizeof path, "%s/fcov.json", o->nmerge ? o->merge[i] : l->v[i].dir);
+    if (access(path, R_OK)) missing++;
+    else if (fcov_load(&s, path, msg, sizeof msg)) fprintf(stderr, "tcpa regress: warning: %s\n", msg);
+    else files++;
+  }
+  if (files) {
+    snprintf(path, sizeof path, "%s/fcov.json", out);
+    int bad = fcov_save(&s, path);
+    snprintf(path, sizeof path, "%s/fcov.txt", out);
+    datafile_tmp t;
+    if (!bad && !(bad = datafile_tmp_open(&t, path) != 0)) {
+      fcov_report_text(t.f, &s, "", 0);
+      bad = datafile_tmp_commit(&t) != 0;
+    }
+    if (bad) fprintf(stderr, "tcpa regress: warning: %s: cannot write the functional coverage\n", path);
+    printf("\n");
+    fcov_report_text(stdout, &s, "", REGRESS_FCOV_HOLES);
+    printf("(%zu run%s without functional coverage: ref engine, no fit or no trace; every hole: %s/fcov.txt)\n",
+           missing, missing == 1 ? "" : "s", out);
+  } else {
+    snprintf(path, sizeof path, "%s/fcov.json", out);
+    remove(path);
+    snprintf(path, sizeof path, "%s/fcov.txt", out);
+    remove(path);
+  }
+  fcov_free(&s);
 }
 
 /* Switches the failed runs of l to waveform settings and drops the others. */
@@ -263,6 +310,7 @@ int regress_cmd_run(const regress_opts *o) {
     regress_exec_all(&l, &eo);
   }
   if (regress_report_write(&l, out, title, o->shard)) goto done;
+  regress_fcov_merge(o, &l, out);
   rc = regress_summary_print(&l, out) ? REGRESS_CMD_FAIL : REGRESS_CMD_OK;
 done:
   free(out);

@@ -17,6 +17,11 @@
  * present is a complete file, and a file of an earlier run that this run
  * does not write (DIR/NAME.txt when the engine gathered no outputs,
  * diff.txt on a pass) is removed.
+ *
+ * DIR/fcov.json: the run's functional coverage (fcov.h, docs/regress.md
+ * "Functional coverage"), counted from the stream and the trace the run
+ * kept (DIR/model.trace, else DIR/rtl.trace), for every engine that builds
+ * a configuration; removed when there is no trace to count.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -30,6 +35,7 @@
 #include "datafile.h"
 #include "diag.h"
 #include "engine_flow.h"
+#include "fcov.h"
 #include "fileio.h"
 #include "interp.h"
 #include "json.h"
@@ -365,8 +371,37 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
   json_writer_end_object(&w);
 }
 
+/* Writes DIR/fcov.json from the stream of eo and the trace in DIR (the
+ * model's, else the RTL's); removes it when there is none. A trace that
+ * does not read is a warning: coverage never changes the run's verdict. */
+static void run_fcov_write(const run_opts *o, const engine_outcome *eo) {
+  size_t len = strlen(o->out_dir) + 32;
+  char *path = malloc(len), *trace = malloc(len), msg[512];
+  if (!path || !trace) goto done;
+  snprintf(path, len, "%s/fcov.json", o->out_dir);
+  snprintf(trace, len, "%s/model.trace", o->out_dir);
+  FILE *f = eo && eo->built ? fopen(trace, "r") : NULL;
+  if (!f && eo && eo->built) {
+    snprintf(trace, len, "%s/rtl.trace", o->out_dir);
+    f = fopen(trace, "r");
+  }
+  arch_config cfg;
+  int loaded = f && (o->arch ? arch_config_load(o->arch, &cfg) : arch_config_load_default(&cfg)) == 0;
+  fcov_set s = {0};
+  if (loaded && fcov_run_count(&s, &cfg, eo->c.stream, eo->c.stream_len, f, msg, sizeof msg) != 0)
+    diag_note("functional coverage not written: %s: %s", trace, msg);
+  else if (loaded && fcov_save(&s, path) == 0) path[0] = '\0';
+  if (path[0]) remove(path);
+  if (f) fclose(f);
+  fcov_free(&s);
+done:
+  free(path);
+  free(trace);
+}
+
 /* Returns 0 after writing --out-dir: inputs, outputs (run_outputs_write,
- * noted in res->outs), then summary.json; -1 after an error. */
+ * noted in res->outs), the functional coverage, then summary.json; -1
+ * after an error. */
 int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *params,
                       const interp_array *arrays, run_result *res) {
   size_t len = strlen(o->out_dir) + 32;
@@ -377,6 +412,7 @@ int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *pa
   if (run_mkdir_p(o->out_dir) != 0 || run_mkdir_p(sub) != 0) goto error;
   if (run_arrays_write(p, arrays, AST_ARRAY_IN, o->out_dir, "inputs") != 0) goto error;
   if (run_outputs_write(p, o, arrays, res) != 0) goto error;
+  run_fcov_write(o, res->eo);
   snprintf(sub, len, "%s/summary.json", o->out_dir);
   datafile_tmp t;
   if (datafile_tmp_open(&t, sub) != 0) goto error;

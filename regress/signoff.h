@@ -7,12 +7,15 @@
  *   signoff_run.c     the steps in order, each a child process (tcpa arch,
  *                     verilator, make, tcpa regress) with its log in DIR;
  *   signoff_cov.c     the coverage step: verilator_coverage merges the
- *                     counters, which are then counted per module;
+ *                     counters (counted per module) and writes them as an
+ *                     lcov tracefile and annotated sources, genhtml renders
+ *                     them; the regression's functional coverage;
  *   signoff_report.c  DIR/report.md and DIR/report.html.
  */
 #ifndef TCPA_SIGNOFF_H
 #define TCPA_SIGNOFF_H
 
+#include "fcov.h"
 #include "regress.h"
 
 /* The options of one sign-off (`tcpa signoff --help`). */
@@ -81,6 +84,8 @@ typedef struct {
   regress_list runs;
   int jobs, timeout;
   double seconds; /* wall time of the whole sign-off */
+  fcov_set fcov;  /* the regression's functional coverage (DIR/regress/fcov.json) */
+  int html;       /* genhtml wrote DIR/coverage-html/index.html */
 } signoff_state;
 
 /* Returns the exit status of argv run with stdout and stderr appended to

@@ -5,7 +5,9 @@
  * tool's version and git revision (version.h), the steps, the runs not as
  * expected with their failure signatures, every run that does not fit with
  * its resource (needed, available, over by; signoff_nofit.h), coverage per
- * module and Yosys cells per module. Each file is written to a temporary
+ * module (with links to the genhtml pages and the annotated sources), the
+ * functional coverage of the regression per group with its holes (fcov.h)
+ * and Yosys cells per module. Each file is written to a temporary
  * file and renamed (datafile.h).
  */
 #include <inttypes.h>
@@ -75,6 +77,12 @@ static void signoff_table(FILE *f, signoff_fmt fmt, int end) {
 /* Writes the per-module coverage table. */
 static void signoff_report_coverage(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Coverage per module (line: line and block points; toggle: signal bits)");
+  if (s->html)
+    fputs(fmt == SIGNOFF_HTML ? "<p>Line by line: <a href=\"coverage-html/index.html\">coverage-html/index.html</a> "
+                                "(genhtml), annotated/ (verilator_coverage --annotate).</p>\n"
+                              : "Line by line: coverage-html/index.html (genhtml), annotated/ (verilator_coverage "
+                                "--annotate).\n\n",
+          f);
   static const char *const hd[] = {"module", "line covered", "line points", "line %", "toggle covered",
                                    "toggle points", "toggle %"};
   signoff_table(f, fmt, 0);
@@ -90,6 +98,53 @@ static void signoff_report_coverage(FILE *f, signoff_fmt fmt, const signoff_stat
     snprintf(b[5], 32, "%.1f", c->tog_all ? 100.0 * (double)c->tog_hit / (double)c->tog_all : 0.0);
     const char *row[] = {c->module, b[0], b[1], b[2], b[3], b[4], b[5]};
     signoff_row(f, fmt, 0, 7, row);
+  }
+  signoff_table(f, fmt, 1);
+}
+
+/* Writes the functional coverage of the regression: per group the bins
+ * hit, defined, the share and every hole (fcov.h). */
+static void signoff_report_fcov(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Functional coverage (bins from the ISA and the configuration; holes: bins never hit)");
+  size_t hit, all;
+  fcov_totals(&s->fcov, &hit, &all);
+  char text[256];
+  snprintf(text, sizeof text, "%zu of %zu bins hit (%.1f%%) over %llu runs; regress/fcov.json, regress/fcov.txt.",
+           hit, all, all ? 100.0 * (double)hit / (double)all : 0.0, (unsigned long long)s->fcov.runs);
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "", f);
+  signoff_text(f, fmt, text);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n\n", f);
+  static const char *const hd[] = {"group", "bins hit", "bins", "%", "hits", "holes"};
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, 6, hd);
+  for (size_t i = 0; i < s->fcov.n; i++) {
+    const char *name = s->fcov.v[i].name;
+    size_t g = strcspn(name, "."), gh = 0, ga = 0, seen = 0;
+    for (size_t j = 0; j < i && !seen; j++) seen = !strncmp(s->fcov.v[j].name, name, g + 1);
+    if (seen) continue;
+    unsigned long long hits = 0;
+    char *holes = calloc(1, 1);
+    size_t hl = 0;
+    for (size_t j = i; j < s->fcov.n; j++) {
+      const fcov_bin *b = &s->fcov.v[j];
+      if (strncmp(b->name, name, g + 1)) continue;
+      ga++;
+      gh += b->count > 0;
+      hits += b->count;
+      char *h = b->count || !holes ? holes : realloc(holes, hl + strlen(b->name) + 3);
+      if (!h) continue;
+      holes = h;
+      if (!b->count) hl += (size_t)sprintf(holes + hl, "%s%s", hl ? ", " : "", b->name);
+    }
+    char grp[FCOV_NAME], c[4][32];
+    snprintf(grp, sizeof grp, "%.*s", (int)g, name);
+    snprintf(c[0], 32, "%zu", gh);
+    snprintf(c[1], 32, "%zu", ga);
+    snprintf(c[2], 32, "%.1f", ga ? 100.0 * (double)gh / (double)ga : 0.0);
+    snprintf(c[3], 32, "%llu", hits);
+    const char *row[] = {grp, c[0], c[1], c[2], c[3], holes && *holes ? holes : "none"};
+    signoff_row(f, fmt, 0, 6, row);
+    free(holes);
   }
   signoff_table(f, fmt, 1);
 }
@@ -213,6 +268,7 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
   signoff_report_failures(f, fmt, s);
   signoff_report_nofit(f, fmt, s);
   if (s->st[SIGNOFF_ST_COVER].ok) signoff_report_coverage(f, fmt, s);
+  if (s->fcov.n) signoff_report_fcov(f, fmt, s);
   signoff_report_cells(f, fmt, s);
   if (fmt == SIGNOFF_HTML) fputs("</body></html>\n", f);
 }

@@ -18,7 +18,9 @@
  *      writing its counters into DIR/cov (TCPA_COVERAGE_DIR);
  *   6. coverage: the counters merged by verilator_coverage into
  *      DIR/coverage.dat, line (line and block points) and toggle coverage
- *      counted per module from it (signoff_cov.c).
+ *      counted per module from it, its lcov tracefile, annotated sources
+ *      and genhtml pages, and the regression's functional coverage
+ *      (signoff_cov.c).
  *
  * Then DIR/report.md and DIR/report.html (signoff_report.c; verdict PASS or FAIL at the top,
  * the tool's version and git revision (version.h), the steps, cells per module, coverage per module, the failure buckets,
@@ -396,6 +398,7 @@ int signoff_run(const signoff_opts *o) {
     rc = signoff_finish(s);
   }
   regress_list_free(&s->runs);
+  fcov_free(&s->fcov);
   free(s);
   return rc;
 }

@@ -26,6 +26,7 @@ packages=(
   netpbm            # xwdtopnm, pnmtopng: that screenshot as a PNG (docs/img/)
   clang             # libFuzzer targets (make fuzz, tests/fuzz.sh)
   libclang-rt-14-dev # libFuzzer and sanitizer runtimes of clang 14
+  lcov              # genhtml: the sign-off's line and toggle coverage as HTML (verilator_coverage --write-info)
 )
 
 missing=()

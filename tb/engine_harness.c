@@ -234,8 +234,9 @@ static int harness_inputs_collect(const engine_harness *h, const char *root, con
                                   harness_inputs *in, char *msg, size_t msgsz) {
   static const char *const rtl_suffixes[] = {".sv", ".svh", ".vlt", NULL};
   harness_inputs_add_dir(in, root, "rtl", rtl_suffixes);
-  static const char *const generators[] = {"common/gen/gen_isa_pkg.c", "common/gen/gen_stream_pkg.c",
-                                           "common/gen/gen_trace_events.c", "common/trace.c", NULL};
+  static const char *const generators[] = {"common/gen/gen_isa_pkg.c",        "common/gen/gen_stream_pkg.c",
+                                           "common/gen/gen_trace_events.c",   "common/trace.c",
+                                           "common/gen/gen_stream_errors.c", "common/stream.c", NULL};
   int bad = harness_inputs_add(in, root, "tb/harness.mk");
   for (int i = 0; !bad && generators[i]; i++) {
     bad = harness_inputs_add_source(in, root, generators[i]);
@@ -334,8 +335,7 @@ static int harness_mkdir_p(const char *dir) {
 
 static const char *const harness_src_rtl[] = {"tb/rtl_main.cpp", NULL};
 static const char *const harness_src_sc[] = {"tb/sc_main.cpp", "tb/sc_model.cpp", "tb/sc_tb.cpp", NULL};
-static const char *const harness_src_cov[] = {"tb/rtl_main.cpp", "scripts/signoff-coverage.cpp",
-                                              "scripts/signoff-coverage.vlt", NULL};
+static const char *const harness_src_cov[] = {"tb/rtl_main.cpp", "scripts/signoff-coverage.vlt", NULL};
 const engine_harness engine_harness_rtl = {"tcpa-rtl", "rtl", "--engine rtl", "TCPA_RTL", harness_src_rtl, 0};
 const engine_harness engine_harness_mutants = {"tcpa-rtl", "mutants", "the mutants harness", "TCPA_RTL_MUTANTS",
                                                harness_src_rtl, 0};

@@ -6,7 +6,7 @@
 # rtl/, the generated packages' sources, the harness sources, this file and
 # the Verilator version. The generated copies of C contracts (GEN_SV,
 # GEN_HDR of the Makefile: tcpa_isa_pkg.sv, tcpa_stream_pkg.sv,
-# tcpa_trace_events.h in BUILD/gen, docs/rtl.md "Generated packages") are
+# tcpa_trace_events.h, tcpa_stream_errors.h in BUILD/gen, docs/rtl.md "Generated packages") are
 # built first. tcpa writes the configuration's parameter package and C
 # header into that directory, then runs
 #
@@ -21,7 +21,8 @@
 #   sc       tcpa-sc: the RTL as a SystemC module beside the C model
 #            (--engine systemc); links build/lib/libtcpa.a
 #   cov      tcpa-rtl-cov: line and toggle coverage for the sign-off
-#            (docs/regress.md "Sign-off"), C++ at -O0
+#            (docs/regress.md "Sign-off"), C++ at -O0; tb/rtl_main.cpp
+#            writes the counters (VM_COVERAGE)
 # Every kind is built with Verilator's --assert and +define+TCPA_ASSERT_ON
 # (the assertions of rtl/tcpa_assert.svh run in every simulation) and with
 # +define+TCPA_DEBUG_PORTS (the dbg_* ports of tcpa_top the harnesses read).
@@ -51,7 +52,7 @@ HARNESS_MAKEFLAGS_cov     := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O
 HARNESS_SRC_rtl        := tb/rtl_main.cpp
 HARNESS_SRC_mutants    := tb/rtl_main.cpp
 HARNESS_SRC_sc         := tb/sc_main.cpp tb/sc_model.cpp tb/sc_tb.cpp
-HARNESS_SRC_cov        := tb/rtl_main.cpp scripts/signoff-coverage.cpp
+HARNESS_SRC_cov        := tb/rtl_main.cpp
 HARNESS_BIN_rtl        := tcpa-rtl
 HARNESS_BIN_mutants    := tcpa-rtl
 HARNESS_BIN_sc         := tcpa-sc
@@ -59,7 +60,6 @@ HARNESS_BIN_cov        := tcpa-rtl-cov
 HARNESS_INC_sc         := $(foreach d,common cmodel tb,-I$(abspath $(d)))
 HARNESS_LD_sc          = $(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) \
                          $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc) $(LDLIBS)
-HARNESS_LD_cov         := -Wl,--wrap=_ZN13VerilatedSymsD2Ev
 HARNESS_DEP_sc         := $(BUILD)/lib/libtcpa.a
 
 .PHONY: harness

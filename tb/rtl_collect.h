@@ -11,7 +11,9 @@
 // common/trace.h and trace.c, through the header generated from them,
 // tcpa_trace_events.h (common/gen/gen_trace_events.c, docs/trace.md). The
 // harness sorts the events of a cycle canonically (rtl_event_sort) before
-// it writes them (rtl_event_format). After the done cycle's clock edge, rtl_collect_leftover adds
+// it writes them (rtl_event_format). The loader's error names come from
+// common/stream.c through the generated tcpa_stream_errors.h
+// (common/gen/gen_stream_errors.c). After the done cycle's clock edge, rtl_collect_leftover adds
 // `leftover` for every non-empty FIFO. rtl_bank_files_write writes the
 // bank dump files of --dump-banks.
 //
@@ -35,6 +37,7 @@
 
 #include "Vtcpa_top.h"
 #include "tcpa_params.h"
+#include "tcpa_stream_errors.h"
 #include "tcpa_trace_events.h"
 
 // One trace event as the harness collects it: kind (trace_kind), PE (row
@@ -120,14 +123,10 @@ const char rtl_collect_sides[] = "nesw";
 const int rtl_collect_nbank = TCPA_IOBUF_BANKS < TCPA_INTERCONNECT_PORTS ? TCPA_IOBUF_BANKS
                                                                           : TCPA_INTERCONNECT_PORTS;
 
-// Returns the name of loader error code `code` (err_code_o; rtl.md).
+// Returns the name of loader error code `code` (err_code_o; rtl.md): the
+// text of common/stream.c, through the generated tcpa_stream_errors.h.
 inline const char *rtl_collect_error_name(int code) {
-  static const char *const names[] = {
-      "ok", "stream too short", "bad magic", "unsupported version",
-      "fingerprint mismatch", "payload length mismatch", "CRC mismatch",
-      "truncated packet", "bad packet type", "bad rectangle", "bad payload",
-      "bad packet order"};
-  return code >= 0 && code < 12 ? names[code] : "?";
+  return stream_errors_name(code);
 }
 
 // Appends the events of the current cycle of PE p to ev; updates prev_sig;

@@ -2,7 +2,7 @@
 //
 //   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
-//            [--cfg-gaps N]
+//            [--cfg-gaps N] [--coverage FILE]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
 // port (--cfg-gaps N: N idle cycles after every word, valid low and
@@ -38,9 +38,17 @@
 // the checker (tests/faults.sh); the harness then says on stderr in which
 // cycle the first one failed and exits 1.
 //
+// Coverage (docs/regress.md "Sign-off"): a harness built with Verilator's
+// --coverage (the `cov` kind of tb/harness.mk, VM_COVERAGE) writes its line
+// and toggle counters through Verilator's API
+// (VerilatedContext::coveragep()->write) when the run ends, whatever its
+// outcome: to --coverage FILE, else to $TCPA_COVERAGE_DIR/cov-<pid>.dat
+// when that is set (one file per run, merged by verilator_coverage).
+//
 // Exit: 0 done without faults, 1 timeout, a fault or a failed assertion,
 // 2 the loader rejected the stream (its error code is printed), 3 usage or
-// I/O, 4 stopped by the reader of --trace-stream.
+// I/O (or --coverage on a harness without coverage), 4 stopped by the
+// reader of --trace-stream.
 #include <csignal>
 #include <cerrno>
 #include <cstdint>
@@ -53,17 +61,21 @@
 #include <vector>
 #include <algorithm>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "Vtcpa_top.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#if defined(VM_COVERAGE) && VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 #include "rtl_collect.h"
 
 namespace {
 
 struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
-             *banks = nullptr, *live = nullptr;
+             *banks = nullptr, *live = nullptr, *coverage = nullptr;
   long max_cycles = 100000;
   long cfg_gaps = 0;  // idle cycles after every stream word
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
@@ -88,9 +100,10 @@ int parse_args(int argc, char **argv, Options &o) {
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
          a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" ||
-         a == "--cfg-gaps") && i + 1 < argc) {
+         a == "--cfg-gaps" || a == "--coverage") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
+      else if (a == "--coverage") o.coverage = v;
       else if (a == "--trace-stream") o.live = v;
       else if (a == "--fst-window") {
         if (parse_window(v, o)) return 3;
@@ -119,10 +132,17 @@ int parse_args(int argc, char **argv, Options &o) {
       return 3;
     }
   }
+#if !(defined(VM_COVERAGE) && VM_COVERAGE)
+  if (o.coverage) {
+    fprintf(stderr, "tcpa-rtl: --coverage %s: this harness is built without coverage (tcpa harness --kind cov)\n",
+            o.coverage);
+    return 3;
+  }
+#endif
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] "
                     "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
-                    "[--cfg-gaps N]\n");
+                    "[--cfg-gaps N] [--coverage FILE]\n");
     return 3;
   }
   return 0;
@@ -265,29 +285,25 @@ bool live_write(FILE *f, const std::string &text) {
   return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
 }
 
-}  // namespace
-
-// Returns the exit code of the run (see the top of the file).
-int main(int argc, char **argv) {
-  Options o;
-  int rc = parse_args(argc, argv, o);
-  if (rc) return rc;
-  std::vector<uint32_t> words;
-  size_t bytes = 0;
-  if ((rc = load_stream(o.stream, words, bytes))) return rc;
-
-  FILE *live = nullptr;
-  if (o.live) {
-    std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a failed write
-    std::signal(SIGTERM, on_term);
-    if (!(live = fopen(o.live, "w"))) {
-      fprintf(stderr, "tcpa-rtl: --trace-stream %s: %s\n", o.live, strerror(errno));
-      return 3;
-    }
+// Returns 0 with the live trace (--trace-stream) opened into *live (NULL
+// without the option), SIGPIPE ignored and SIGTERM caught; 3 on an error.
+int live_open(const Options &o, FILE **live) {
+  *live = nullptr;
+  if (!o.live) return 0;
+  std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a failed write
+  std::signal(SIGTERM, on_term);
+  if (!(*live = fopen(o.live, "w"))) {
+    fprintf(stderr, "tcpa-rtl: --trace-stream %s: %s\n", o.live, strerror(errno));
+    return 3;
   }
+  return 0;
+}
+
+// Builds the Verilated model into sim (with its FST when --fst), then
+// holds it in reset for three cycles and releases it for one.
+void sim_start(Sim &sim, const Options &o, int argc, char **argv) {
   Verilated::commandArgs(argc, argv);  // +plusargs for the RTL (+mutant=N)
   Verilated::fatalOnError(false);      // a failed assertion: report, go on
-  Sim sim;
   if (o.fst) Verilated::traceEverOn(true);  // before the model is built
   sim.top = new Vtcpa_top;
   if (o.fst) {
@@ -302,19 +318,74 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 3; k++) sim.tick();
   sim.top->rst_ni = 1;
   sim.tick();
+}
 
-  int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words, o.cfg_gaps);
-  if (code) {
-    fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
-            o.stream, code, rtl_collect_error_name(code));
-    report_assertions(sim);
-    if (sim.fst) sim.fst->close();
-    if (live) fclose(live);
-    delete sim.top;
-    return 2;
+// Writes the line and toggle counters of a harness built with Verilator's
+// --coverage (VM_COVERAGE) through Verilator's own API to --coverage FILE,
+// else to $TCPA_COVERAGE_DIR/cov-<pid>.dat when that is set (one file per
+// run; `verilator_coverage --write` merges them, docs/regress.md
+// "Sign-off"). A harness built without coverage writes nothing (parse_args
+// refused --coverage; the environment variable reaches every harness).
+void coverage_write(const Options &o) {
+#if defined(VM_COVERAGE) && VM_COVERAGE
+  const char *dir = std::getenv("TCPA_COVERAGE_DIR");
+  std::string path = o.coverage ? o.coverage : "";
+  if (path.empty() && dir && *dir) path = std::string(dir) + "/cov-" + std::to_string((long)getpid()) + ".dat";
+  if (!path.empty()) Verilated::threadContextp()->coveragep()->write(path.c_str());
+#else
+  (void)o;
+#endif
+}
+
+// Returns rc after closing the FST and the live trace, writing the
+// coverage counters and destroying the model.
+int sim_finish(Sim &sim, const Options &o, FILE *live, int rc) {
+  if (sim.fst) sim.fst->close();
+  if (live) fclose(live);
+  coverage_write(o);
+  delete sim.top;
+  return rc;
+}
+
+// The outcome of the clocked part of a run.
+struct RunEnd {
+  long t = 0;                   // cycles clocked: 0..t-1
+  bool done = false, fault = false;
+  const char *stopped = nullptr;  // why the reader stopped the run, or NULL
+};
+
+// Returns the trace lines of cycle t after collecting its events from the
+// dbg_* ports (the leftover FIFOs and `done` in the done cycle, the
+// timeout in the last cycle allowed); sets e.done and e.fault.
+std::string cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &prev_sig, RunEnd &e) {
+  char line[160];
+  std::vector<rtl_event> ev;
+  for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
+    rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
+    rtl_collect_ag(sim.top, p, ev, &e.fault);
   }
+  if (sim.top->done_o) {
+    e.done = true;
+    sim.tick();  // FIFO contents at the end of the done cycle
+    sim.settle();
+    if (rtl_collect_leftover(sim.top, ev)) e.fault = true;
+    snprintf(line, sizeof line, "%ld", t + 1);
+    ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, line));
+  } else if (t + 1 == o.max_cycles) {
+    snprintf(line, sizeof line, "%s %ld", rtl_fault_name(TRACE_FAULT_TIMEOUT), o.max_cycles);
+    ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
+    e.fault = true;
+  }
+  rtl_event_sort(ev);
+  std::string cyc;
+  for (const rtl_event &x : ev) cyc += rtl_event_format(t, x);
+  return cyc;
+}
 
-  std::string out;
+// Returns how the run ended after clocking it from cycle 0 until done, the
+// cycle limit, or the reader of the live trace stopping it; the trace
+// (header first) is appended to out, and streamed to live.
+RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   char line[160];
   snprintf(line, sizeof line, "# tcpa-trace 1 fp=0x%016llx\n# engine tcpa-rtl\n",
            (unsigned long long)TCPA_ARCH_FINGERPRINT);
@@ -322,66 +393,70 @@ int main(int argc, char **argv) {
   snprintf(line, sizeof line, "# fst t0=0 period=%llu\n", (unsigned long long)sim.unit);
   out += line;
   sim.begin();
-  const int npe = TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS;
-  std::vector<uint32_t> prev_sig(npe, 0);
-  bool fault = false, done = false;
-  const char *stopped = live_write(live, out) ? nullptr : "the trace reader closed the stream";
-  long t = 0;
-  for (; t < o.max_cycles && !done && !stopped; t++) {
+  std::vector<uint32_t> prev_sig(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0);
+  RunEnd e;
+  if (!live_write(live, out)) e.stopped = "the trace reader closed the stream";
+  for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
     if (g_term) {
-      stopped = "SIGTERM";
+      e.stopped = "SIGTERM";
       break;
     }
-    sim.cycle = t;
+    sim.cycle = e.t;
     sim.settle();
-    std::vector<rtl_event> ev;
-    for (int p = 0; p < npe; p++) {
-      rtl_collect_pe(sim.top, p, ev, prev_sig, &fault);
-      rtl_collect_ag(sim.top, p, ev, &fault);
-    }
-    if (sim.top->done_o) {
-      done = true;
-      sim.tick();  // FIFO contents at the end of the done cycle
-      sim.settle();
-      if (rtl_collect_leftover(sim.top, ev)) fault = true;
-      snprintf(line, sizeof line, "%ld", t + 1);
-      ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, line));
-    } else if (t + 1 == o.max_cycles) {
-      snprintf(line, sizeof line, "%s %ld", rtl_fault_name(TRACE_FAULT_TIMEOUT), o.max_cycles);
-      ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
-      fault = true;
-    }
-    rtl_event_sort(ev);
-    std::string cyc;
-    for (const rtl_event &e : ev) cyc += rtl_event_format(t, e);
+    std::string cyc = cycle_collect(sim, o, e.t, prev_sig, e);
     if (o.trace) out += cyc;
-    if (!live_write(live, cyc)) stopped = "the trace reader closed the stream";
-    if (!done) sim.tick();
+    if (!live_write(live, cyc)) e.stopped = "the trace reader closed the stream";
+    if (!e.done) sim.tick();
   }
-  if (sim.fst) sim.fst->close();
-  if (live) fclose(live);
-  if (stopped) {
-    // t cycles were clocked: 0..t-1
-    fprintf(stderr, "tcpa-rtl: stopped after %ld cycles (%s)\n", t, stopped);
-    report_assertions(sim);
-    delete sim.top;
-    return 4;
-  }
+  return e;
+}
 
-  bool asserted = report_assertions(sim);
-  rc = (done && !fault && !asserted) ? 0 : 1;
-  if (o.trace) {
-    std::string tmp = std::string(o.trace) + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    if (!f || fwrite(out.data(), 1, out.size(), f) != out.size() || fclose(f) != 0 ||
-        rename(tmp.c_str(), o.trace) != 0) {
-      fprintf(stderr, "tcpa-rtl: %s: %s\n", o.trace, strerror(errno));
-      remove(tmp.c_str());
-      rc = 3;
-    }
+// Returns 0 after writing text to path through a temporary file renamed
+// into place; 3 after an error message.
+int trace_file_write(const char *path, const std::string &text) {
+  std::string tmp = std::string(path) + ".tmp";
+  FILE *f = fopen(tmp.c_str(), "w");
+  if (!f || fwrite(text.data(), 1, text.size(), f) != text.size() || fclose(f) != 0 ||
+      rename(tmp.c_str(), path) != 0) {
+    fprintf(stderr, "tcpa-rtl: %s: %s\n", path, strerror(errno));
+    remove(tmp.c_str());
+    return 3;
   }
+  return 0;
+}
+
+}  // namespace
+
+// Returns the exit code of the run (see the top of the file).
+int main(int argc, char **argv) {
+  Options o;
+  int rc = parse_args(argc, argv, o);
+  if (rc) return rc;
+  std::vector<uint32_t> words;
+  size_t bytes = 0;
+  FILE *live = nullptr;
+  if ((rc = load_stream(o.stream, words, bytes)) || (rc = live_open(o, &live))) return rc;
+  Sim sim;
+  sim_start(sim, o, argc, argv);
+
+  int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words, o.cfg_gaps);
+  if (code) {
+    fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
+            o.stream, code, rtl_collect_error_name(code));
+    report_assertions(sim);
+    return sim_finish(sim, o, live, 2);
+  }
+  std::string out;
+  RunEnd e = cycles_run(sim, o, live, out);
+  if (e.stopped) {
+    fprintf(stderr, "tcpa-rtl: stopped after %ld cycles (%s)\n", e.t, e.stopped);
+    report_assertions(sim);
+    return sim_finish(sim, o, live, 4);
+  }
+  bool asserted = report_assertions(sim);
+  rc = (e.done && !e.fault && !asserted) ? 0 : 1;
+  if (o.trace && trace_file_write(o.trace, out)) rc = 3;
   if (o.banks && rc != 3 && dump_banks(sim, o.banks)) rc = 3;
-  if (!done) fprintf(stderr, "tcpa-rtl: timeout after %ld cycles\n", o.max_cycles);
-  delete sim.top;
-  return rc;
+  if (!e.done) fprintf(stderr, "tcpa-rtl: timeout after %ld cycles\n", o.max_cycles);
+  return sim_finish(sim, o, live, rc);
 }

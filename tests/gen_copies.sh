@@ -13,11 +13,14 @@
 #     every event and fault kind of common/trace.h the value and the name
 #     that trace.h and common/trace.c give it; with trace.h it compiles in
 #     either order;
+#   - build/gen/tcpa_stream_errors.h names every error code of the RTL
+#     loader as common/stream.c's stream_error_name does;
 #   - a changed C constant changes the generated file (each generator run
 #     on an edited copy of its header);
 #   - no hand-written copy is back in rtl/ or tb/: the magic number,
 #     localparams or enum members named after packet kinds, error codes,
-#     AG modes or opcodes, a trace-kind enum or name table, tb/rtl_events.h
+#     AG modes or opcodes, a trace-kind enum or name table, a table of the
+#     loader's error names, tb/rtl_events.h
 #     (the same search finds the copies this project used to keep, so it
 #     can fail).
 # Prints TAP.
@@ -125,6 +128,28 @@ for order in '"tcpa_trace_events.h" "trace.h"' '"trace.h" "tcpa_trace_events.h"'
   check "C++ includes both headers in the order $order" $?
 done
 
+# -- the loader's error names ----------------------------------------------
+# tcpa_stream_errors.h names every code the RTL loader reports as
+# common/stream.c's stream_error_name names the same error (as C and C++)
+{
+  echo '#include <stdio.h>'
+  echo '#include <string.h>'
+  echo '#include "stream.h"'
+  echo '#include "tcpa_stream_errors.h"'
+  echo 'int main(void) {'
+  echo '  int bad = TCPA_STREAM_ERRORS != 1 - STREAM_ERR_ORDER || strcmp(stream_errors_name(TCPA_STREAM_ERRORS), "?");'
+  echo '  for (int c = 0; c < TCPA_STREAM_ERRORS; c++)'
+  echo '    if (strcmp(stream_errors_name(c), stream_error_name(-c))) bad = 1, printf("%d: %s\n", c, stream_errors_name(c));'
+  echo '  return bad;'
+  echo '}'
+} >"$tmp/se.c"
+libs="$BUILD/lib/libtcpa.a $(pkg-config --libs isl 2>/dev/null || echo -lisl) -lgmp -linih -lz -lm"
+$CC $CFLAGS -Icommon -I"$G" "$tmp/se.c" $libs -o "$tmp/se_c" 2>"$tmp/se_c.log" && "$tmp/se_c" >"$tmp/se_c.txt"
+check "tcpa_stream_errors.h (as C): codes 0..$(( $(sed -n 's/^#define TCPA_STREAM_ERRORS //p' "$G/tcpa_stream_errors.h") - 1 )) named as stream_error_name names them ($(cat "$tmp/se_c.log" "$tmp/se_c.txt" | head -c 200 | tr '\n' ' '))" $?
+$CXX -Wall -Wextra -Werror -fsyntax-only -x c++ -I"$G" - <<<'#include "tcpa_stream_errors.h"
+int main() { return stream_errors_name(6)[0] == 0; }' 2>"$tmp/se_xx.log"
+check "tcpa_stream_errors.h compiles as C++ ($(head -c 200 "$tmp/se_xx.log" | tr '\n' ' '))" $?
+
 # -- a changed C constant changes the generated file -------------------------
 mkdir -p "$tmp/inc"
 sed 's/^#define STREAM_VERSION 2u/#define STREAM_VERSION 9u/' common/stream.h >"$tmp/inc/stream.h"
@@ -156,7 +181,8 @@ hand_copies() {
   for f in $(grep -rlI . "$@"); do
     perl -0777 -ne 'print "$ARGV: an enum of trace kinds\n" if /enum\b[^;{]*\{[^}]*\b\w*START\b[^}]*\b\w*ISSUE\b/s;
                     print "$ARGV: a table of trace kind names\n"
-                      if /"start"\s*,\s*"sig"\s*,\s*"issue"\s*,\s*"halt"\s*,\s*"pop"|"underflow"\s*,\s*"overflow"\s*,\s*"wconflict"/' "$f"
+                      if /"start"\s*,\s*"sig"\s*,\s*"issue"\s*,\s*"halt"\s*,\s*"pop"|"underflow"\s*,\s*"overflow"\s*,\s*"wconflict"/;
+                    print "$ARGV: a table of loader error names\n" if /"stream too short"/' "$f"
   done
   find "$@" -name rtl_events.h
 }
@@ -171,6 +197,7 @@ printf '  localparam logic [31:0] STREAM_MAGIC   = 32'"'"'h41504354;\n' >"$tmp/o
 printf '  localparam logic [3:0] E_CRC         = 4'"'"'d6;\n' >"$tmp/old/rtl/c.sv"
 printf 'enum rtl_event_kind {\n  EV_START, EV_SIG, EV_ISSUE, EV_HALT\n};\n' >"$tmp/old/tb/d.h"
 printf 'static const char *const n[] = {"start", "sig",  "issue", "halt",\n  "pop", "fdrd"};\n' >"$tmp/old/tb/e.h"
+printf 'static const char *const names[] = {\n  "ok", "stream too short", "bad magic"};\n' >"$tmp/old/tb/f.h"
 for f in a.sv b.sv c.sv; do
   hand_copies "$tmp/old/rtl/$f" >"$tmp/found" 2>/dev/null
   [ -s "$tmp/found" ]
@@ -181,4 +208,6 @@ hand_copies "$tmp/old/tb/d.h" | grep -q 'an enum of trace kinds'
 check "the search finds an old enum of trace kinds" $?
 hand_copies "$tmp/old/tb/e.h" | grep -q 'a table of trace kind names'
 check "the search finds an old table of trace kind names" $?
+hand_copies "$tmp/old/tb/f.h" | grep -q 'a table of loader error names'
+check "the search finds an old table of the loader's error names (tb/rtl_collect.h kept one)" $?
 exit $fail

@@ -490,6 +490,31 @@ check_eval "smoke: junit.xml well-formed, no failures" \
   'python3 -c "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); s = d.getElementsByTagName(\"testsuite\")[0]; sys.exit(s.getAttribute(\"failures\") != \"0\" or s.getAttribute(\"errors\") != \"0\")" "$tmp/smoke/junit.xml"'
 check_eval "smoke: cycles plotted for the passing engine runs" \
   '[ "$(grep -c "<circle" "$tmp/smoke/report.html")" -gt 20 ]'
+# the merged functional coverage (docs/regress.md "Functional coverage"):
+# on stdout per group with its holes, in fcov.json (one count per bin, the
+# runs that had a trace) and fcov.txt (every hole)
+fc=$(sed -n 's/^functional coverage: \([0-9]*\) of \([0-9]*\) bins hit .* over \([0-9]*\) runs$/\1 \2 \3/p' "$tmp/smoke.out")
+nfc=$(ls "$tmp"/smoke/*/fcov.json 2>/dev/null | wc -l)
+echo "# functional coverage (hit, bins, runs): $fc; $nfc runs wrote fcov.json"
+read -r fch fca fcr <<<"$fc"
+check_eval "smoke: functional coverage merged over every run with a trace, some bins hit, some holes" \
+  '[ -n "$fcr" ] && [ "$fcr" -eq "$nfc" ] && [ "$nfc" -ge 20 ] && [ "$fch" -ge 40 ] && [ "$fch" -lt "$fca" ]'
+check_eval "smoke: every group of bins reported, with its holes" \
+  'for g in op branch operand fifo fd route ag bank sig; do grep -q "^  $g  *[0-9]*/[0-9]* " "$tmp/smoke.out" || exit 1; done; grep -q "; holes: " "$tmp/smoke.out"'
+python3 - "$tmp/smoke/fcov.json" >"$tmp/fcov.chk" <<'EOF'
+import json, sys
+b = json.load(open(sys.argv[1]))["bins"]
+# every program adds, halts and moves tokens through FIFOs, wrappers and
+# banks under control signals; counts are integers >= 0
+ok = b["op.alu.add"] > 100 and b["branch.halt"] > 0 and b["fifo.level1"] > 0 and \
+     b["route.od-e"] + b["route.w-id"] > 0 and b["ag.n.rd"] + b["ag.w.rd"] > 0 and b["sig.c0.rise"] > 0 and \
+     all(isinstance(v, int) and v >= 0 for v in b.values())
+print("ok" if ok else "bad", len(b), sum(1 for v in b.values() if v == 0))
+EOF
+read -r fck fcn fcz <"$tmp/fcov.chk"
+check_eval "smoke: fcov.json counts are plausible ($fck: $fcn bins, $fcz holes)" '[ "$fck" = ok ]'
+check_eval "smoke: fcov.txt lists every hole ($fcz)" \
+  '[ "$(grep -o "holes: .*" "$tmp/smoke/fcov.txt" | tr " " "\n" | grep -c "\.")" -eq "$fcz" ]'
 
 # real divergences: the RTL mutants harness (tests/faults.sh) as TCPA_RTL
 if MUT=$(harness "" mutants); then

@@ -184,13 +184,13 @@ cp "$tmp/timing_example.bin" "$tmp/badcrc.bin"
 printf '\x55' | dd of="$tmp/badcrc.bin" bs=1 seek=40 conv=notrunc status=none
 "$RTL" "$tmp/badcrc.bin" --trace "$tmp/badcrc.trace" >"$tmp/badcrc.log" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q 'error 6 (CRC mismatch)' "$tmp/badcrc.log" && [ ! -e "$tmp/badcrc.trace" ]
+[ $rc -eq 2 ] && grep -q 'error 6 (payload CRC mismatch)' "$tmp/badcrc.log" && [ ! -e "$tmp/badcrc.trace" ]
 check "a corrupted payload is rejected with the loader's CRC error (exit 2, no trace)" $?
 cp "$tmp/timing_example.bin" "$tmp/badfp.bin"
 printf '\x00\x00\x00\x00' | dd of="$tmp/badfp.bin" bs=1 seek=8 conv=notrunc status=none
 "$RTL" "$tmp/badfp.bin" >"$tmp/badfp.log" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q 'error 4 (fingerprint mismatch)' "$tmp/badfp.log"
+[ $rc -eq 2 ] && grep -q 'error 4 (architecture fingerprint mismatch)' "$tmp/badfp.log"
 check "a stream for another fingerprint is rejected (exit 2, error 4)" $?
 head -c 20 "$tmp/timing_example.bin" > "$tmp/short.bin"
 "$RTL" "$tmp/short.bin" >"$tmp/short.log" 2>&1

@@ -88,10 +88,22 @@ check_eval "signoff: jacobi does not fit: pe.div, needs 1, has 0, over by 1" \
   '[ "$(grep -c "^| jacobi | T=2 N=4 | 1x[12] | pe.div | 1 | 0 | 1 |" "$R/report.md")" -eq 2 ]'
 line=$(sed -n 's/^| total | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) |$/\1 \2 \4 \5/p' "$R/report.md")
 echo "# coverage (line hit, points, toggle hit, points): $line"
+read -r lh la th ta <<<"$line"
 check_eval "signoff: line and toggle coverage collected, some points hit, some not" \
-  'set -- $line; [ $# -eq 4 ] && [ $1 -gt 0 ] && [ $1 -lt $2 ] && [ $3 -gt 0 ] && [ $3 -lt $4 ]'
+  '[ -n "$ta" ] && [ $lh -gt 0 ] && [ $lh -lt $la ] && [ $th -gt 0 ] && [ $th -lt $ta ]'
 check_eval "signoff: the merged coverage.dat comes from the 2 runs that reached the RTL" \
   '[ -s "$R/coverage.dat" ] && [ "$(ls "$R/cov" | grep -c "^cov-")" -eq 2 ]'
+check_eval "signoff: verilator_coverage's tracefile and annotated sources, genhtml's pages, linked from the report" \
+  'grep -q "^SF:.*tcpa_pe.sv$" "$R/coverage.info" && grep -q "^%000000	" "$R/annotated/tcpa_pe.sv" &&
+   [ -s "$R/coverage-html/index.html" ] && grep -q "href=\"coverage-html/index.html\"" "$R/report.html" &&
+   grep -q "^| coverage | pass | .*source lines [0-9.]*% ([1-9][0-9]*/[1-9][0-9]*, coverage.info)" "$R/report.md"'
+fsum=$(sed -n 's/^\([0-9]*\) of \([0-9]*\) bins hit .* over \([0-9]*\) runs; regress\/fcov.json.*/\1 \2 \3/p' "$R/report.md")
+echo "# functional coverage (hit, bins, runs): $fsum"
+read -r fh fa fr <<<"$fsum"
+check_eval "signoff: the regression's functional coverage in the report, over the 2 runs that ran, with its holes" \
+  '[ "$fr" = 2 ] && [ "$fh" -gt 10 ] && [ "$fh" -lt "$fa" ] && grep -q "^## Functional coverage" "$R/report.md" &&
+   grep -q "^| op | [1-9][0-9]* | [0-9]* | [0-9.]* | [1-9][0-9]* | op\.alu\.[a-z]*, " "$R/report.md" &&
+   grep -q "<th>holes</th>" "$R/report.html"'
 
 # a FAIL: the same configuration (builds reused) with a run expected to pass
 # that does not fit

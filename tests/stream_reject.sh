@@ -81,12 +81,12 @@ for job in "alu_single $tmp/as.bin" "bitextract $tmp/bx/config.bin"; do
   fi
   words=$(( $(stat -c %s "$s") / 4 ))
   c=$tmp/c.bin
-  poke "$s" "$c" 5 'W ^ 1' && reject "$tag: wrong CRC (header CRC xor 1)" "$c" 'CRC' 20 6 'CRC'
+  poke "$s" "$c" 5 'W ^ 1' && reject "$tag: wrong CRC (header CRC xor 1)" "$c" 'CRC' 20 6 'payload CRC'
   poke "$s" "$c" $((words - 2)) 'W ^ 0x100' &&
-    reject "$tag: payload word $((words - 2)) flipped, CRC stale" "$c" 'CRC' 20 6 'CRC'
-  poke "$s" "$c" 2 'W ^ 1' && reject "$tag: wrong fingerprint (low word xor 1)" "$c" 'fingerprint' 8 4 'fingerprint'
+    reject "$tag: payload word $((words - 2)) flipped, CRC stale" "$c" 'CRC' 20 6 'payload CRC'
+  poke "$s" "$c" 2 'W ^ 1' && reject "$tag: wrong fingerprint (low word xor 1)" "$c" 'fingerprint' 8 4 'architecture fingerprint'
   poke "$s" "$c" 3 'W ^ 0x80000000' &&
-    reject "$tag: wrong fingerprint (high word xor 0x80000000)" "$c" 'fingerprint' 8 4 'fingerprint'
+    reject "$tag: wrong fingerprint (high word xor 0x80000000)" "$c" 'fingerprint' 8 4 'architecture fingerprint'
   poke "$s" "$c" 1 '1' && reject "$tag: wrong version (1, the previous one)" "$c" 'version' 4 3 'unsupported version|version'
   poke "$s" "$c" 1 '0' && reject "$tag: wrong version (0)" "$c" 'version' 4 3 'unsupported version|version'
   poke "$s" "$c" 4 'W + 1' && reject "$tag: wrong length (header one word more)" "$c" 'length' 16 5 'payload length|length'
@@ -109,7 +109,7 @@ hdr=$(awk -v p="$pkt" '$2 == p && $8 == "hdr0" { print $1 }' "$tmp/fields")
 check "bitextract: stream-poke --fields names the first WRAPPER word sinks0-3 with its four select bytes (word $w)" $?
 "$TCPA" stream-poke "$s" --word "$w" --xor 0xff000000 -o "$tmp/wb.bin" >/dev/null 2>&1 &&
   reject "bitextract: WRAPPER sink 3 select byte xor 0xff (past the sources, CRC fixed)" "$tmp/wb.bin" \
-    'sink 3 selects source' $((4 * hdr)) 10 'bad payload'
+    'sink 3 selects source' $((4 * hdr)) 10 'bad packet payload'
 
 # GC start delays (docs/stream.md, docs/timing.md section 2): every PE of
 # the packet's region must start within [0, (gc.history - 1) * ii] cycles.
@@ -128,7 +128,7 @@ for c in "255 rejected" "266 rejected" "-10 rejected" "254 accepted"; do
   check "bitextract: delay_col poked to $v" $?
   if [ "$2" = rejected ]; then
     reject "bitextract: GC start delay $v of PE (0,1) (history allows 254 cycles, CRC fixed)" "$tmp/gd.bin" \
-      "start delay $v of PE \\(0,1\\) (exceeds the control-signal history|out of range)" $((4 * ghdr)) 10 'bad payload'
+      "start delay $v of PE \\(0,1\\) (exceeds the control-signal history|out of range)" $((4 * ghdr)) 10 'bad packet payload'
     continue
   fi
   "$TCPA" sim "$tmp/gd.bin" >/dev/null 2>&1
