@@ -14,8 +14,8 @@
 # program must fit pe.imem). A program that does not fit prints
 # "does not fit: <resource>" from exit status 3 with the tool's message.
 # Four more columns (docs/symbolic.md "Mapping quality"): the ops per
-# iteration before merging (one per equation, as the mapping of one op per
-# equation had) and after it (the RDG operations left after one op per
+# iteration before merging (one op per equation, as the mapping of before
+# had it) and after it (the RDG operations left after one op per
 # variable and operation, common subexpressions and output forwarding,
 # without the mapper's copies; "L<n>" when the mapper fell back to rewrite
 # level n), both from the "merging:" line of `tcpa compile`; the paper's pi

@@ -102,7 +102,8 @@ check_eval "signoff: fit per program and region: bitextract fits on 1x1 and 1x2,
 line=$(sed -n 's/^| total | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) |$/\1 \2 \4 \5/p' "$R/report.md")
 echo "# coverage (line hit, points, toggle hit, points): $line"
 check_eval "signoff: line and toggle coverage collected, some points hit, some not" \
-  'set -- $line; [ $# -eq 4 ] && [ $1 -gt 0 ] && [ $1 -lt $2 ] && [ $3 -gt 0 ] && [ $3 -lt $4 ]'
+  'read -r lh lp th tp extra <<<"$line"; [ -n "$tp" ] && [ -z "$extra" ] && [ $lh -gt 0 ] && [ $lh -lt $lp ] &&
+   [ $th -gt 0 ] && [ $th -lt $tp ]'
 check_eval "signoff: the merged coverage.dat comes from the 2 runs that reached the RTL" \
   '[ -s "$R/coverage.dat" ] && [ "$(ls "$R/cov" | grep -c "^cov-")" -eq 2 ]'
 
