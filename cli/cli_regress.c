@@ -49,6 +49,7 @@
 static void regress_usage(FILE *f) {
   fputs("usage: tcpa regress SUITE... [-j N] [--timeout S] [--out-dir DIR] [--shard K/N]\n"
         "                    [--seed-base N] [--arch FILE] [--engine E] [--pes LIST]\n"
+        "                    [--scale small|real]\n"
         "                    [--filter GLOB]... [--exclude GLOB]... [--seeds LIST|random:K]\n"
         "                    [--waves] [--no-time-instantiate] [--list]\n"
         "       tcpa regress --rerun-failed DIR [-j N] [--timeout S] [--out-dir DIR]\n"
@@ -65,6 +66,8 @@ static void regress_usage(FILE *f) {
         "  --arch FILE          every run on this architecture\n"
         "  --engine E           every run on this engine (ref, model, rtl, cosim)\n"
         "  --pes LIST           every run on these regions (RxC, 1d, all; comma list)\n"
+        "  --scale S            only the run lines of scale=S: small (the default of a\n"
+        "                       run line) or real (real problem sizes; docs/regress.md)\n"
         "  --filter GLOB        only the runs whose id matches GLOB (fnmatch; several:\n"
         "                       any of them)\n"
         "  --exclude GLOB       not the runs whose id matches GLOB (several allowed)\n"
@@ -189,7 +192,7 @@ bad:
 /* Long options; the values above 255 stand for options without a short form. */
 enum {
   OPT_TIMEOUT = 256, OPT_OUT_DIR, OPT_SHARD, OPT_SEED_BASE, OPT_ARCH, OPT_ENGINE, OPT_PES, OPT_RERUN,
-  OPT_MERGE, OPT_LIST, OPT_NO_TIME, OPT_FILTER, OPT_EXCLUDE, OPT_SEEDS, OPT_WAVES
+  OPT_MERGE, OPT_LIST, OPT_NO_TIME, OPT_FILTER, OPT_EXCLUDE, OPT_SEEDS, OPT_WAVES, OPT_SCALE
 };
 static const struct option regress_long_opts[] = {
     {"help", no_argument, NULL, 'h'},
@@ -209,6 +212,7 @@ static const struct option regress_long_opts[] = {
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
     {"seeds", required_argument, NULL, OPT_SEEDS},
     {"waves", no_argument, NULL, OPT_WAVES},
+    {"scale", required_argument, NULL, OPT_SCALE},
     {NULL, 0, NULL, 0}};
 
 /* Returns 0 after adding a glob of --filter or --exclude to list; -1. */
@@ -251,6 +255,13 @@ static int regress_opt_value(regress_opts *o, int c, const char *v, int is_short
   case OPT_FILTER: return regress_glob_add("--filter", o->filter, &o->nfilter, v);
   case OPT_EXCLUDE: return regress_glob_add("--exclude", o->exclude, &o->nexclude, v);
   case OPT_SEEDS: return regress_seeds_opt(o, v);
+  case OPT_SCALE:
+    if (strcmp(v, "small") && strcmp(v, "real")) {
+      diag_error_plain("--scale: expected small or real, got '%s'", v);
+      return -1;
+    }
+    o->so.scale = v;
+    return 0;
   default: return -1;
   }
 }

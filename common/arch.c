@@ -144,13 +144,11 @@ static void arch_error(arch_loader *ld, int col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void arch_error(arch_loader *ld, int col, const char *fmt, ...) {
-  char msg[1024];
+  diag_loc loc = {ld->path, ld->line, col};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_verror(&loc, ld->text, fmt, ap);
   va_end(ap);
-  diag_loc loc = {ld->path, ld->line, col};
-  diag_error(&loc, ld->text, "%s", msg);
   ld->errors++;
 }
 

@@ -25,16 +25,20 @@ static void diag_print_caret(const char *source, int line, int col) {
   fputs("^\n", stderr);
 }
 
-void diag_error(const diag_loc *loc, const char *source, const char *fmt, ...) {
-  va_list ap;
+void diag_verror(const diag_loc *loc, const char *source, const char *fmt, va_list ap) {
   fprintf(stderr, "%s:%d:%d: error: ", loc->file ? loc->file : "<input>",
           loc->line, loc->col);
-  va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   fputc('\n', stderr);
   if (source && loc->line > 0) diag_print_caret(source, loc->line, loc->col);
   diag_count++;
+}
+
+void diag_error(const diag_loc *loc, const char *source, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_verror(loc, source, fmt, ap);
+  va_end(ap);
 }
 
 void diag_error_plain(const char *fmt, ...) {

@@ -9,6 +9,8 @@
 #ifndef TCPA_DIAG_H
 #define TCPA_DIAG_H
 
+#include <stdarg.h>
+
 /* A place in a source file. */
 typedef struct {
   const char *file; /* owned by whoever read the file */
@@ -19,6 +21,10 @@ typedef struct {
  * to omit the caret line. */
 void diag_error(const diag_loc *loc, const char *source, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same as diag_error, with the arguments as a va_list (for a module's
+ * own error helper that adds its location and counts its errors). */
+void diag_verror(const diag_loc *loc, const char *source, const char *fmt, va_list ap);
 
 /* Prints an error that has no source location (`tcpa: error: TEXT`). */
 void diag_error_plain(const char *fmt, ...)

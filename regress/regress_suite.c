@@ -9,7 +9,9 @@
  *   set KEY=VALUE...        defaults for the `run` lines that follow
  *   run PROGRAM KEY=VALUE...  runs of PROGRAM
  *
- * Keys: arch, engine, pes, map, seeds (or seed), expect, timeout, window;
+ * Keys: arch, engine, pes, map, seeds (or seed), expect, timeout, window,
+ * scale (small or real: a run line of another scale than --scale asks for
+ * expands to nothing);
  * any other KEY=VALUE is a program parameter (`param:NAME=V` for a
  * parameter whose name is one of the keys). Values of arch, engine, pes,
  * map, seeds and parameters are comma-separated lists; an integer range
@@ -40,7 +42,7 @@
 
 /* The keys of a `set` or `run` line, as written (owned strings). */
 typedef struct {
-  char *arch, *engine, *pes, *map, *seeds, *expect, *timeout, *window;
+  char *arch, *engine, *pes, *map, *seeds, *expect, *timeout, *window, *scale;
   char *pname[SUITE_MAX_PARAMS], *pval[SUITE_MAX_PARAMS];
   int np;
   int col[16]; /* column of each key's value, for messages */
@@ -64,26 +66,24 @@ typedef struct {
   int n;
 } suite_values;
 
-enum { K_ARCH, K_ENGINE, K_PES, K_MAP, K_SEEDS, K_EXPECT, K_TIMEOUT, K_WINDOW, K_NKEYS };
-static const char *const suite_key_names[K_NKEYS] = {"arch",   "engine",  "pes",    "map",
-                                                     "seeds",  "expect",  "timeout", "window"};
+enum { K_ARCH, K_ENGINE, K_PES, K_MAP, K_SEEDS, K_EXPECT, K_TIMEOUT, K_WINDOW, K_SCALE, K_NKEYS };
+static const char *const suite_key_names[K_NKEYS] = {"arch",   "engine",  "pes",     "map",   "seeds",
+                                                     "expect", "timeout", "window", "scale"};
 
 /* Prints an error at column col of the current line. */
 __attribute__((format(printf, 3, 4))) static void suite_error(suite_parser *sp, int col, const char *fmt, ...) {
-  char msg[1024];
+  diag_loc loc = {sp->path, sp->line, col};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_verror(&loc, sp->text, fmt, ap);
   va_end(ap);
-  diag_loc loc = {sp->path, sp->line, col};
-  diag_error(&loc, sp->text, "%s", msg);
   sp->errors++;
 }
 
 /* Returns a pointer to the slot of key k in keys. */
 static char **suite_key_slot(suite_keys *keys, int k) {
-  char **slots[K_NKEYS] = {&keys->arch,   &keys->engine, &keys->pes,     &keys->map,
-                           &keys->seeds,  &keys->expect, &keys->timeout, &keys->window};
+  char **slots[K_NKEYS] = {&keys->arch,   &keys->engine,  &keys->pes,    &keys->map,  &keys->seeds,
+                           &keys->expect, &keys->timeout, &keys->window, &keys->scale};
   return slots[k];
 }
 
@@ -162,7 +162,7 @@ static int suite_word_parse(suite_parser *sp, const char *word, int col, suite_k
     }
   const char *pname = strncmp(key, "param:", 6) ? key : key + 6;
   if (!suite_ident(pname)) {
-    suite_error(sp, col, "'%s' is neither a key (arch, engine, pes, map, seeds, expect, timeout, window) "
+    suite_error(sp, col, "'%s' is neither a key (arch, engine, pes, map, seeds, expect, timeout, window, scale) "
                 "nor a parameter name", key);
     return -1;
   }
@@ -440,6 +440,15 @@ static int suite_run_expand(suite_parser *sp, const char *prog, int pcol, const 
     goto error;
   }
   const regress_suite_opts *o = sp->o;
+  const char *scale = k->scale ? k->scale : "small";
+  if (strcmp(scale, "small") && strcmp(scale, "real")) {
+    suite_error(sp, k->col[K_SCALE], "scale: expected small or real, got '%s'", scale);
+    goto error;
+  }
+  if (o->scale && strcmp(o->scale, scale)) {
+    rc = 0; /* not of the scale asked for: no runs */
+    goto error;
+  }
   if (suite_split(sp, "arch", o->arch ? o->arch : k->arch ? k->arch : "default", k->col[K_ARCH], 0, &archs) ||
       suite_split(sp, "engine", o->engine ? o->engine : k->engine ? k->engine : "model", k->col[K_ENGINE], 0,
                   &engines) ||

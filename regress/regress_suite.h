@@ -22,6 +22,8 @@ typedef struct {
   uint64_t seed_base; /* --seed-base: mixed into `seeds=random:K` */
   const char *seeds;  /* --seeds: decimal seeds "S1,S2,..." replacing every
                          run line's `seeds=` (NULL: the suite's) */
+  const char *scale;  /* --scale: only the run lines of this `scale=`
+                         ("small" or "real"; NULL: all) */
 } regress_suite_opts;
 
 /* Returns 0 after appending the runs of the suite file `path` to l (run

@@ -10,7 +10,13 @@
 #           compile, the reference and the comparison it includes);
 # and prints cycles (the model's `done in N cycles`, which cosim shows the
 # RTL matches), PEs, seconds (the fastest of REPEAT runs), PE-cycles per
-# second and cycles per second, and cosim's time over the RTL's alone.
+# second and cycles per second, the verdict against the reference
+# interpreter (`tcpa run --engine model` for the model row, the cosim run
+# itself for the cosim row), and cosim's time over the RTL's alone. The
+# cases are the real problem sizes of docs/testing.md "Simulator speed":
+# bitextract N = 4000 and FIR N = 1024 (64 taps, as the paper's tables)
+# on 1x4, matmul N = M = K = 32 and a conv layer of 16x16 pixels on 4x4 of
+# configs/default.ini, and matmul on 4x4 of configs/big1d.ini.
 # A benchmark, never an assertion: it exits 0 however slow a simulator is
 # (non-zero only when a run itself fails). The model's seconds include the
 # process start and the stream's loading: short runs understate its speed.
@@ -25,9 +31,11 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # name|program|parameters|configuration|region|--map
 CASES=(
-  "mm4x4-default|matmul|N=4 M=4 K=1000|configs/default.ini|4x4|0,1"
-  "mm4x4-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"
-  "bitextract-1x4|bitextract|N=160|configs/default.ini|1x4|"
+  "bitextract-1x4|bitextract|N=4000|configs/default.ini|1x4|"
+  "fir-1x4|fir|N=1024 T=64|configs/default.ini|1x4|"
+  "mm32-4x4|matmul|N=32 M=32 K=32|configs/default.ini|4x4|0,1"
+  "conv16-4x4|conv|CO=4 R=16 C=16 CI=2 KR=3 KC=3|configs/default.ini|4x4|1,2"
+  "mm16-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"
 )
 
 # Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took;
@@ -44,16 +52,16 @@ best_of() {
   printf '%.3f' "$best"
 }
 
-# Prints one row: engine, case, cycles, PEs, seconds.
+# Prints one row: engine, case, cycles, PEs, seconds, verdict.
 row() {
-  awk -v e="$1" -v n="$2" -v c="$3" -v p="$4" -v s="$5" \
-    'BEGIN { printf "%-7s %-16s %8d %4d %9s %14.0f %11.0f\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0) }'
+  awk -v e="$1" -v n="$2" -v c="$3" -v p="$4" -v s="$5" -v v="$6" \
+    'BEGIN { printf "%-7s %-16s %8d %4d %9s %14.0f %11.0f  %s\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0), v }'
 }
 
 echo "Simulator speed (no waveforms, no trace; fastest of $REPEAT runs)"
 echo
-printf '%-7s %-16s %8s %4s %9s %14s %11s\n' engine case cycles PEs seconds PE-cycles/s cycles/s
-printf '%-7s %-16s %8s %4s %9s %14s %11s\n' ------- ---------------- -------- ---- --------- -------------- -----------
+printf '%-7s %-16s %8s %4s %9s %14s %11s  %s\n' engine case cycles PEs seconds PE-cycles/s cycles/s verdict
+printf '%-7s %-16s %8s %4s %9s %14s %11s  %s\n' ------- ---------------- -------- ---- --------- -------------- ----------- -------
 status=0
 ratios=()
 for c in "${CASES[@]}"; do
@@ -64,19 +72,22 @@ for c in "${CASES[@]}"; do
   sym=$tmp/$name.sym bin=$tmp/$name.bin
   if ! "$TCPA" compile "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" -o "$sym" > "$tmp/log" 2>&1 ||
      ! "$TCPA" instantiate "$sym" --arch "$cfg" "${args[@]}" --pes "$pes" -o "$bin" >> "$tmp/log" 2>&1; then
-    echo "$name: does not build: $(tail -n 1 "$tmp/log")"; status=1; continue
+    echo "$name ($prog $params, $pes): does not build: $(tail -n 1 "$tmp/log")"; status=1; continue
   fi
   cycles=$("$TCPA" sim "$bin" --arch "$cfg" 2>/dev/null | sed -n 's/.*done in \([0-9]*\) cycles.*/\1/p')
   npe=$(( ${pes%x*} * ${pes#*x} ))
   if [ -z "$cycles" ]; then echo "$name: the model does not reach done"; status=1; continue; fi
   rtl=$("$TCPA" harness --arch "$cfg" 2>"$tmp/log") || { echo "$name: no RTL harness: $(tail -n 1 "$tmp/log")"; status=1; continue; }
   tm=$(best_of "$TCPA" sim "$bin" --arch "$cfg") || { echo "$name: model run failed"; status=1; continue; }
+  vm=pass
+  "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+    --engine model > "$tmp/log" 2>&1 || { vm="FAIL (exit $?)"; status=1; }
   tr=$(best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { echo "$name: RTL run failed"; status=1; continue; }
   tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
-  row model "$name" "$cycles" "$npe" "$tm"
-  row rtl "$name" "$cycles" "$npe" "$tr"
-  row cosim "$name" "$cycles" "$npe" "$tc"
+  row model "$name" "$cycles" "$npe" "$tm" "$vm"
+  row rtl "$name" "$cycles" "$npe" "$tr" -
+  row cosim "$name" "$cycles" "$npe" "$tc" pass
   ratios+=("$(awk -v n="$name" -v c="$tc" -v r="$tr" 'BEGIN { printf "%-16s %6.2f", n, (r > 0 ? c / r : 0) }')")
 done
 echo

@@ -5,10 +5,9 @@
 # on configs/array32.ini (one for 1-D regions, `--map` of one dimension, and
 # one for 2-D regions, `--map I,J`) and instantiates it on 1, 16 and 32 PEs
 # (1x1, 1x16, 1x32) and on 4x4, 8x8 and 32x32 regions; the loop bounds are
-# large enough for 32 PEs along each mapped dimension, and 4x4 and 8x8 use
-# the same bounds wherever they fit; where they do not (the start delays
-# exceed gc.history, 512 steps at most), smaller ones (marked `*`; the
-# paper, too, chose the bounds per tiling). Printed, next to the paper's:
+# large enough for 32 PEs along each mapped dimension (p >= 2 on each), and
+# every region uses the same bounds, so that the 32x32-over-4x4 ratios
+# compare one problem. Printed, next to the paper's:
 #   Table 1: instantiation time (`tcpa instantiate --time`: the wall time of
 #     inst_run, i.e. concretization, processor classes, folding, CFGs,
 #     control signals, program generation and I/O placement; best of REPEAT
@@ -38,18 +37,17 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 REGIONS=(1x1 1x16 1x32 4x4 8x8 32x32)
 HEADS=(1 16 32 4x4 8x8 32x32)
 # program|dimension for 1-D regions|dimensions for 2-D regions (empty: the
-# program is 1-D)|parameters (1x1, 1x16, 1x32, 32x32: p >= 2 on 32 PEs of
-# each mapped dimension)|parameters of 4x4 and 8x8 (smaller, so that the
-# start delays fit gc.history; empty: the same)
+# program is 1-D)|parameters of every region (p >= 2 on 32 PEs of each
+# mapped dimension)
 CASES=(
-  "bitextract|i||N=64|"
-  "fir|i|i,j|N=64 T=64|N=16 T=16"
-  "matmul|i|i,j|N=64 M=64 K=4|N=16 M=16 K=4"
-  "conv|o|o,r|CO=64 R=64 C=1 CI=1 KR=1 KC=2|CO=16 R=16 C=1 CI=1 KR=1 KC=2"
+  "bitextract|i||N=64"
+  "fir|i|i,j|N=64 T=64"
+  "matmul|i|i,j|N=64 M=64 K=4"
+  "conv|o|o,r|CO=64 R=64 C=1 CI=1 KR=1 KC=2"
 )
 NEEDS2D="needs 2-D mapping"
 
-declare -A TIME CLS BYTES CBYTES SMALL ERR SYMB II MAP2
+declare -A TIME CLS BYTES CBYTES ERR SYMB II MAP2
 
 # Adds the note $1 to $tmp/notes (a file: callers run in command
 # substitutions) and prints its footnote mark; a repeated note keeps its mark.
@@ -128,7 +126,7 @@ verdict() {
 
 # Measure every cell. K1/K2: the .sym keys of the 1-D and 2-D regions.
 for c in "${CASES[@]}"; do
-  IFS='|' read -r prog map1 map2 ps ps2 <<<"$c"
+  IFS='|' read -r prog map1 map2 ps <<<"$c"
   MAP2[$prog]=$map2
   compile "$prog" "$map1" "$prog.1"
   [ -n "$map2" ] && compile "$prog" "$map2" "$prog.2"
@@ -137,14 +135,7 @@ for c in "${CASES[@]}"; do
     if [ -z "$map2" ] && [ "$key" = "$prog.2" ]; then continue; fi
     if [ -n "${ERR[$key]:-}" ]; then ERR[$key,$r]=${ERR[$key]}; continue; fi
     # shellcheck disable=SC2086
-    instantiate "$prog" "$key" "$r" $ps && continue
-    # 4x4 and 8x8: the 32x32 bounds do not fit (gc.history): the smaller ones
-    case $r in 4x4|8x8) ;; *) continue ;; esac
-    [ -n "$ps2" ] || continue
-    unset "ERR[$key,$r]"
-    # shellcheck disable=SC2086
-    instantiate "$prog" "$key" "$r" $ps2 && SMALL[$key,$r]=1
-
+    instantiate "$prog" "$key" "$r" $ps
   done
 done
 
@@ -153,12 +144,11 @@ cell() {
   local key=$1 r=$2 tab=$3 base
   [ -n "${ERR[$key,$r]:-}" ] && { echo "${ERR[$key,$r]}"; return; }
   [ -n "${TIME[$key,$r]:-}" ] || { echo -; return; }
-  local m=; [ -n "${SMALL[$key,$r]:-}" ] && m="*"
-  if [ "$tab" = t2 ]; then echo "$(ratio "${CBYTES[$key,$r]}" "${SYMB[$key]}")$m"; return; fi
-  if [ "$tab" = t2b ]; then echo "$(ratio "${BYTES[$key,$r]}" "${SYMB[$key]}")$m"; return; fi
+  if [ "$tab" = t2 ]; then ratio "${CBYTES[$key,$r]}" "${SYMB[$key]}"; return; fi
+  if [ "$tab" = t2b ]; then ratio "${BYTES[$key,$r]}" "${SYMB[$key]}"; return; fi
   base=${TIME[${key%.*}.1,1x1]:-}
   [ -n "$base" ] || { echo "- (${CLS[$key,$r]})"; return; }
-  echo "$(ratio "${TIME[$key,$r]}" "$base") (${CLS[$key,$r]})$m"
+  echo "$(ratio "${TIME[$key,$r]}" "$base") (${CLS[$key,$r]})"
 }
 
 # goal PROG TABLE: the verdict cell of one program.
@@ -172,13 +162,12 @@ goal() {
     a=$(awk -v x="${TIME[$k,32x32]}" -v y="${TIME[$k,4x4]}" 'BEGIN { print x / y }')
     echo "$(verdict "$a" 1.25) (goal <= 1.25x)"
   else
-    local same=; [ -n "${SMALL[$k,4x4]:-}" ] && same=", 4x4 smaller bounds"
     a=$(awk -v x="${CBYTES[$k,32x32]}" -v y="${CBYTES[$k,4x4]}" 'BEGIN { print x / y }')
     b=$(awk -v x="${BYTES[$k,32x32]}" -v y="${BYTES[$k,4x4]}" 'BEGIN { print x / y }')
     if [ "$tab" = t2 ]; then
-      echo "$(verdict "$a" 2) (goal <= 2x; with data $(ratio "${BYTES[$k,32x32]}" "${BYTES[$k,4x4]}")x$same)"
+      echo "$(verdict "$a" 2) (goal <= 2x; with data $(ratio "${BYTES[$k,32x32]}" "${BYTES[$k,4x4]}")x)"
     else
-      echo "$(verdict "$b" 2) (goal <= 2x; without data $(ratio "${CBYTES[$k,32x32]}" "${CBYTES[$k,4x4]}")x$same)"
+      echo "$(verdict "$b" 2) (goal <= 2x; without data $(ratio "${CBYTES[$k,32x32]}" "${CBYTES[$k,4x4]}")x)"
     fi
   fi
 }
@@ -192,7 +181,7 @@ table() {
   for h in "${HEADS[@]}"; do printf " %-18s" "$h"; done
   printf " %s\n" "32x32 vs 4x4"
   for c in "${CASES[@]}"; do
-    IFS='|' read -r prog map1 map2 ps ps2 <<<"$c"
+    IFS='|' read -r prog map1 map2 ps <<<"$c"
     printf "$fmt" "$prog" ours "${II[$prog.1]:--}"
     for r in "${REGIONS[@]}"; do
       case $r in 1x*) key=$prog.1 ;; *) key=$prog.2 ;; esac
@@ -215,9 +204,9 @@ table() {
 echo "The paper's tables on this flow ($ARCH)"
 echo
 for c in "${CASES[@]}"; do
-  IFS='|' read -r prog map1 map2 ps ps2 <<<"$c"
+  IFS='|' read -r prog map1 map2 ps <<<"$c"
   printf "  %-11s --map %s: %s; 1-PE time %s s\n" "$prog" "$map1" "$ps" "${TIME[$prog.1,1x1]:--}"
-  [ -z "$map2" ] || printf "  %-11s --map %s: %s on 32x32, and on 4x4 and 8x8 where it fits; else (*) %s\n" "" "$map2" "$ps" "${ps2:-$ps}"
+  [ -z "$map2" ] || printf "  %-11s --map %s: %s on every 2-D region\n" "" "$map2" "$ps"
 done
 echo
 table t1 "Table 1: instantiation time normalised to 1 PE (processor classes); best of $REPEAT runs"
@@ -226,8 +215,7 @@ table t2b "Table 2b: whole concrete stream bytes (configuration and input data) 
 echo "II: the initiation interval of the 1-D mapping here, the paper's pi there. Every time is"
 echo "normalised to the 1-D configuration's 1x1 time; table 2 divides by the size of the .sym each"
 echo "stream was instantiated from; table 2 leaves out the IODATA packets (the input data, which"
-echo "grow with the problem), table 2b keeps them. A cell marked * used the smaller bounds (the"
-echo "32x32 ones exceed gc.history there): its goal ratio compares different problem sizes."
+echo "grow with the problem), table 2b keeps them. Every region runs the same loop bounds."
 echo "Times are wall times of inst_run on a shared machine: expect noise."
 [ -s "$tmp/notes" ] && { echo; awk '{ printf "[%d] %s\n", NR, $0 }' "$tmp/notes"; }
 exit 0

@@ -58,6 +58,26 @@ check_eval "suite: seeds=random:K differ between runs" \
   '[ "$(echo $s1 | tr " " "\n" | sort -u | wc -l)" -eq 4 ]'
 s3=$("$TCPA" regress "$tmp/a.suite" --list --seed-base 5 | grep "^matmul" | sed 's/.* seed=\([0-9]*\).*/\1/' | tr '\n' ' ')
 check_eval "suite: --seed-base changes the random seeds" '[ -n "$s3" ] && [ "$s3" != "$s1" ]'
+
+# scale=real run lines and --scale (docs/regress.md): the default takes
+# both scales, --scale picks one, a bad value is an error at its column.
+printf '%s\n' 'run bitextract N=13' 'run bitextract N=4000 pes=1x4 scale=real' \
+  'run fir N=1024 T=64 pes=1x4 scale=real' >"$tmp/sc.suite"
+"$TCPA" regress "$tmp/sc.suite" --list >"$tmp/sc.all" 2>&1; st=$?
+check "scale: --list of both scales exits 0" $st
+check_eval "scale: no --scale lists all 3 runs" '[ "$(wc -l <"$tmp/sc.all")" -eq 3 ]'
+check_eval "scale: --scale small keeps only the small run" \
+  '[ "$("$TCPA" regress "$tmp/sc.suite" --list --scale small | cut -d" " -f1)" = bitextract_N13_1x1_model_default_s1 ]'
+check_eval "scale: --scale real keeps the 2 real runs" \
+  '[ "$("$TCPA" regress "$tmp/sc.suite" --list --scale real | grep -c "N4000\|N1024")" -eq 2 ]'
+"$TCPA" regress "$tmp/sc.suite" --list --scale huge >/dev/null 2>"$tmp/sc.err"; st=$?
+check_eval "scale: --scale huge exits 2 naming the value (exit $st)" '[ $st -eq 2 ] && grep -q "huge" "$tmp/sc.err"'
+printf 'run bitextract N=13 scale=tiny\n' >"$tmp/sc2.suite"
+"$TCPA" regress "$tmp/sc2.suite" --list >/dev/null 2>"$tmp/sc2.err"; st=$?
+check_eval "scale: scale=tiny in a suite exits 2 at its column (exit $st)" \
+  '[ $st -eq 2 ] && grep -q "sc2.suite:1:[0-9]*: error: scale: expected small or real" "$tmp/sc2.err"'
+check_eval "scale: the full suite ends with 4 real-size runs, expected to pass" \
+  '[ "$("$TCPA" regress regress/suites/full --list --scale real | grep -c "expect=pass")" -eq 4 ]'
 check_eval "suite: the default output directory is build/regress/<suite file>" \
   'grep -q -- "--out-dir build/regress/a/bitextract_N13_1x1_model_default_s1\$" "$tmp/a.list"'
 "$TCPA" regress "$tmp/a.suite" --list --arch configs/big1d.ini --engine cosim --pes 1x3 >"$tmp/o.list"
