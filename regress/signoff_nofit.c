@@ -18,6 +18,10 @@
  * needed", "1 operation needs"),
  * and the availability the number after " is ", " = ", "at most " or
  * "which has " following the key.
+ *
+ * A run fits when it was mapped and instantiated (pass, fail, timeout,
+ * crash); the cell of the report's fit table names the resource of a run
+ * that does not (signoff_fit_cell).
  */
 #include "signoff_nofit.h"
 
@@ -25,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "regress.h"
 
 /* Returns the integer right after the first occurrence of one of the words
  * in s (skipping spaces), or -1. */
@@ -119,4 +125,28 @@ signoff_nofit signoff_nofit_parse(const char *msg) {
   r.have = after ? nofit_num_after(after, have) : -1;
   if (r.have < 0) r.have = nofit_num_after(msg, have);
   return r;
+}
+
+int signoff_fit_verdict(int v) {
+  return v == REGRESS_PASS || v == REGRESS_FAIL || v == REGRESS_TIMEOUT || v == REGRESS_CRASH;
+}
+
+size_t signoff_fit_count(const regress_list *l) {
+  size_t n = 0;
+  for (size_t i = 0; i < l->n; i++) n += (size_t)signoff_fit_verdict(l->v[i].verdict);
+  return n;
+}
+
+char *signoff_fit_cell(int v, const char *msg, char *buf, size_t n) {
+  if (signoff_fit_verdict(v)) {
+    snprintf(buf, n, v == REGRESS_PASS ? "fits" : "fits, %s", regress_verdict_name((regress_verdict)v));
+  } else if (v == REGRESS_NOFIT) {
+    signoff_nofit nf = signoff_nofit_parse(msg);
+    if (!nf.resource[0]) snprintf(buf, n, "does not fit");
+    else if (nf.need >= 0 && nf.have >= 0) snprintf(buf, n, "%s %ld/%ld", nf.resource, nf.need, nf.have);
+    else snprintf(buf, n, "%s", nf.resource);
+  } else {
+    snprintf(buf, n, "%s", v == REGRESS_INVALID ? "invalid" : "not run");
+  }
+  return buf;
 }

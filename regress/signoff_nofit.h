@@ -2,10 +2,15 @@
  * signoff_nofit.h: what the message of a run that does not fit (exit 3)
  * says about the resource that ran out: its name, how much the program
  * needs and how much the configuration has, for the sign-off report's
- * "Programs that do not fit" table (signoff_report.c).
+ * "Programs that do not fit" table, and the cells of its table of fit per
+ * program and region (signoff_report.c).
  */
 #ifndef SIGNOFF_NOFIT_H
 #define SIGNOFF_NOFIT_H
+
+#include <stddef.h>
+
+#include "regress.h"
 
 typedef struct {
   char resource[64]; /* "pe.rd", "I/O channels", ...; "" when unknown */
@@ -14,5 +19,19 @@ typedef struct {
 
 /* Returns what msg (the text after "does not fit: ", or NULL) says. */
 signoff_nofit signoff_nofit_parse(const char *msg);
+
+/* Returns 1 when a run of verdict v (regress_verdict) was mapped and
+ * instantiated, i.e. fits: it passed, failed, timed out or crashed; 0 for
+ * a run that does not fit (exit 3), an invalid one (exit 2) or one not run. */
+int signoff_fit_verdict(int v);
+
+/* Returns the runs of l that fit (signoff_fit_verdict). */
+size_t signoff_fit_count(const regress_list *l);
+
+/* Writes into buf (size n) the cell of the sign-off report's fit table for
+ * a run of verdict v (regress_verdict) and message msg: "fits" (with the
+ * verdict when it is not pass), the resource that ran out with need/have
+ * ("pe.rd 5/4"), "invalid" or "not run". Returns buf. */
+char *signoff_fit_cell(int v, const char *msg, char *buf, size_t n);
 
 #endif

@@ -3,7 +3,9 @@
  * signoff.h), written twice from one function, as Markdown (DIR/report.md)
  * and as HTML (DIR/report.html): the verdict PASS or FAIL at the top, the
  * tool's version and git revision (version.h), the steps, the runs not as
- * expected with their failure signatures, every run that does not fit with
+ * expected with their failure signatures, the count of fitting runs and a
+ * table of fit per program and region (the resource that ran out where a
+ * program does not fit), every run that does not fit with
  * its resource (needed, available, over by; signoff_nofit.h), coverage per
  * module (with links to the genhtml pages and the annotated sources), the
  * functional coverage of the regression per group with its holes (fcov.h)
@@ -175,6 +177,77 @@ static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *
   else fputs(fmt == SIGNOFF_MD ? "Every run fits.\n" : "<p>Every run fits.</p>\n", f);
 }
 
+/* Returns the index of the first run of l with the name, parameters and
+ * region of run r, a run that does not fit before any other (so a cell
+ * names the resource when one of its runs ran out); -1 for none. */
+static long signoff_fit_run(const regress_list *l, const char *name, const char *params, const char *pes) {
+  long first = -1;
+  for (size_t i = 0; i < l->n; i++) {
+    const regress_run *r = &l->v[i];
+    if (strcmp(r->name, name) || strcmp(r->params ? r->params : "", params) || strcmp(r->pes, pes)) continue;
+    if (r->verdict == REGRESS_NOFIT) return (long)i;
+    if (first < 0) first = (long)i;
+  }
+  return first;
+}
+
+/* Returns 1 when run i of l has the name and parameters (row) or the
+ * region (column) of an earlier run. */
+static int signoff_fit_seen(const regress_list *l, size_t i, int column) {
+  const regress_run *r = &l->v[i];
+  for (size_t j = 0; j < i; j++) {
+    const regress_run *q = &l->v[j];
+    if (column ? !strcmp(q->pes, r->pes)
+               : !strcmp(q->name, r->name) && !strcmp(q->params ? q->params : "", r->params ? r->params : ""))
+      return 1;
+  }
+  return 0;
+}
+
+/* Writes the count of fitting runs and the table of fit per program (and
+ * parameters) and region: "fits", or the resource that ran out. */
+static void signoff_report_fit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  const regress_list *l = &s->runs;
+  size_t fit = signoff_fit_count(l), nofit = 0;
+  for (size_t i = 0; i < l->n; i++) nofit += l->v[i].verdict == REGRESS_NOFIT;
+  signoff_heading(f, fmt, "Fit per program and region");
+  char text[256];
+  snprintf(text, sizeof text, "fitting runs: %zu of %zu (%zu do not fit: the resource that ran out, needed/available)",
+           fit, l->n, nofit);
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "", f);
+  signoff_text(f, fmt, text);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n\n", f);
+  const char **cols = calloc(l->n + 2, sizeof *cols), **row = calloc(l->n + 2, sizeof *row);
+  char(*cells)[96] = calloc(l->n + 2, sizeof *cells);
+  if (!cols || !row || !cells || !l->n) goto done;
+  size_t nc = 2;
+  cols[0] = "program";
+  cols[1] = "parameters";
+  for (size_t i = 0; i < l->n; i++)
+    if (!signoff_fit_seen(l, i, 1)) cols[nc++] = l->v[i].pes;
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, (int)nc, cols);
+  for (size_t i = 0; i < l->n; i++) {
+    const regress_run *r = &l->v[i];
+    if (signoff_fit_seen(l, i, 0)) continue;
+    size_t k = 0;
+    row[k++] = r->name;
+    row[k++] = r->params ? r->params : "";
+    for (size_t c = 2; c < nc; c++) {
+      long j = signoff_fit_run(l, r->name, row[1], cols[c]);
+      if (j < 0) snprintf(cells[c], sizeof *cells, "-");
+      else signoff_fit_cell(l->v[j].verdict, l->v[j].message, cells[c], sizeof *cells);
+      row[k++] = cells[c];
+    }
+    signoff_row(f, fmt, 0, (int)k, row);
+  }
+  signoff_table(f, fmt, 1);
+done:
+  free(cols);
+  free(row);
+  free(cells);
+}
+
 /* Writes the runs that were not as expected, with their signatures. */
 static void signoff_report_failures(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Runs not as expected");
@@ -266,6 +339,7 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
   signoff_report_title(f, fmt, s, pass);
   signoff_report_steps(f, fmt, s);
   signoff_report_failures(f, fmt, s);
+  signoff_report_fit(f, fmt, s);
   signoff_report_nofit(f, fmt, s);
   if (s->st[SIGNOFF_ST_COVER].ok) signoff_report_coverage(f, fmt, s);
   if (s->fcov.n) signoff_report_fcov(f, fmt, s);

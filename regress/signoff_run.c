@@ -24,8 +24,10 @@
  *
  * Then DIR/report.md and DIR/report.html (signoff_report.c; verdict PASS or FAIL at the top,
  * the tool's version and git revision (version.h), the steps, cells per module, coverage per module, the failure buckets,
- * and every run that does not fit with its resource: needed, available,
- * over by), and DIR/junit.xml (the regression's). A step that fails skips
+ * the fitting runs out of all and the fit per program and region, and every
+ * run that does not fit with its resource: needed, available, over by), and
+ * DIR/junit.xml (the regression's); stdout says where, and "fitting runs:
+ * F of N". A step that fails skips
  * the steps that need it. PASS: every step passed and every run met its
  * expectation (signoff.h).
  * Runs from the project's root directory (rtl/, scripts/, Makefile).
@@ -49,6 +51,7 @@
 #include "regress.h"
 #include "regress_report.h"
 #include "signoff.h"
+#include "signoff_nofit.h"
 
 /* Returns the exit status of argv run with stdout and stderr appended to
  * log, the environment variables env[0]=env[1], ... (NULL-terminated
@@ -281,9 +284,10 @@ static void signoff_regress(signoff_state *s) {
   st->ok = rc == 0 && bad == 0;
   snprintf(st->detail, sizeof st->detail,
            "%zu runs: %zu pass, %zu fail, %zu invalid, %zu nofit, %zu timeout, %zu crash; %zu not as expected, "
-           "in %zu bucket%s", s->runs.n, n[REGRESS_PASS], n[REGRESS_FAIL], n[REGRESS_INVALID], n[REGRESS_NOFIT],
-           n[REGRESS_TIMEOUT], n[REGRESS_CRASH], bad, regress_report_buckets(&s->runs),
-           regress_report_buckets(&s->runs) == 1 ? "" : "s");
+           "in %zu bucket%s; fitting runs: %zu of %zu", s->runs.n, n[REGRESS_PASS], n[REGRESS_FAIL],
+           n[REGRESS_INVALID], n[REGRESS_NOFIT], n[REGRESS_TIMEOUT], n[REGRESS_CRASH], bad,
+           regress_report_buckets(&s->runs), regress_report_buckets(&s->runs) == 1 ? "" : "s",
+           signoff_fit_count(&s->runs), s->runs.n);
 }
 
 /* Returns 0 after copying file from to to (atomically); -1. */
@@ -376,6 +380,7 @@ static int signoff_finish(signoff_state *s) {
   if (s->st[SIGNOFF_ST_REGRESS].ran && signoff_copy(from, to) != 0) pass = 0;
   int rc = signoff_report_write(s, pass);
   printf("%s: %s/report.md, %s/report.html, %s/junit.xml\n", pass ? "PASS" : "FAIL", s->dir, s->dir, s->dir);
+  if (s->st[SIGNOFF_ST_REGRESS].ran) printf("fitting runs: %zu of %zu\n", signoff_fit_count(&s->runs), s->runs.n);
   if (rc) return SIGNOFF_ERR_INPUT;
   return pass ? SIGNOFF_PASS : SIGNOFF_FAIL;
 }

@@ -13,12 +13,26 @@
 # functional unit of the largest processor class (the words of one FU
 # program must fit pe.imem). A program that does not fit prints
 # "does not fit: <resource>" from exit status 3 with the tool's message.
+# Four more columns (docs/symbolic.md "Mapping quality"): the ops per
+# iteration before merging (one op per equation, as the mapping of before
+# had it) and after it (the RDG operations left after one op per
+# variable and operation, common subexpressions and output forwarding,
+# without the mapper's copies; "L<n>" when the mapper fell back to rewrite
+# level n), both from the "merging:" line of `tcpa compile`; the paper's pi
+# beside our II; and the processor classes of the 1x2 instantiation with
+# their kernel classes (summed over every FU program) beside the paper's
+# processor classes. The paper's figures are its Table 1 (section 7,
+# Witterauf et al., "Symbolic loop compilation for tightly coupled
+# processor arrays"), kept in scripts/bench_paper.txt: pi, and the classes
+# on 1, 16 and 32 PEs / 4x4, 8x8 and 32x32 regions; "-" where the paper has
+# no such benchmark or region.
 # A table, not an assertion: exits 0 unless the tools are missing.
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa).
 set -u
 BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
+PAPER=scripts/bench_paper.txt
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # Representative parameters (dimension 0 spans both PEs of 1x2); a
@@ -70,12 +84,38 @@ imem_words() {
     }' "$1"
 }
 
+# Prints the paper's pi of program $1 (Table 1), or "-".
+paper_pi() {
+  awk -v p="$1" '$1 == "t1" && $2 == p { print $3; f = 1 } END { if (!f) print "-" }' "$PAPER" 2>/dev/null
+}
+
+# Prints the paper's processor classes of program $1 (Table 1) as
+# "1,16,32/4x4,8x8,32x32" ("-" for a region it does not have), or "-".
+paper_classes() {
+  awk -v p="$1" '
+    function cls(c) { return c == "-" ? "-" : substr(c, index(c, ":") + 1) }
+    $1 == "t1" && $2 == p {
+      printf "%s,%s,%s/%s,%s,%s\n", cls($4), cls($5), cls($6), cls($7), cls($8), cls($9); f = 1
+    }
+    END { if (!f) print "-" }' "$PAPER" 2>/dev/null | sed 's|/-,-,-$|/-|'
+}
+
+# Prints "P (K)" for listing $1: its processor classes and their kernel
+# classes summed over every FU program; "-" without a listing.
+classes_of() {
+  awk '
+    /^processor classes: [0-9]+/ { pc = $3 }
+    /^    [a-z]+[0-9]+: [0-9]+ kernel classes/ { kc += $2 }
+    END { if (pc == "") print "-"; else printf "%d (%d)\n", pc, kc }' "$1" 2>/dev/null
+}
+
 [ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
 echo "Mapping quality: tcpa compile (1xC, dimension 0) and tcpa instantiate --listing (1x2)"
 echo
-fmt="%-11s %-8s %-8s %-52s %-6s %-3s %-29s %s\n"
-printf "$fmt" program config "eqs->ops" "ResMII (ops / units)" RecMII II "registers used (rd fd id od)" \
-  "program words per FU of a PE (of pe.imem)"
+fmt="%-11s %-8s %-8s %-6s %-7s %-52s %-6s %-3s %-5s %-29s %-9s %-11s %s\n"
+printf "$fmt" program config "eqs->ops" before after "ResMII (ops / units)" RecMII II "paper" \
+  "registers used (rd fd id od)" "PCs (KCs)" "paper PCs" "program words per FU of a PE (of pe.imem)"
+printf "$fmt" "" "" "" "(1/eq)" "(merge)" "" "" "" "pi" "" "on 1x2" "1,16,32/2-D" ""
 mapped=0 atmii=0 nofit=0
 for f in regress/programs/*.pla; do
   prog=$(basename "$f" .pla)
@@ -96,19 +136,26 @@ for f in regress/programs/*.pla; do
     why=$(sed -n 's/.*RecMII [0-9]*, II [0-9]*: //p' <<<"$line")
     regs=$(grep '^registers:' <<<"$out" | sed -e 's/^registers: //' -e 's/;.*//' -e 's/,//g')
     ops=$(sed -n 's/^operations: \([0-9]*\) lowered equations -> \([0-9]*\) ops.*/\1->\2/p' <<<"$out")
+    before=$(sed -n 's/^merging: \([0-9]*\) ops per iteration before.*/\1/p' <<<"$out")
+    after=$(sed -n 's/^merging: .* before [^,]*, \([0-9]*\) after .*rewrite level \([0-9]*\)).*/\1 L\2/p' <<<"$out" \
+      | sed 's/ L0$//')
     resmii=${res%% *}
     mii=$(( resmii > rec ? resmii : rec ))
     mapped=$((mapped + 1)); [ "$ii" -eq "$mii" ] && atmii=$((atmii + 1))
     lim=$("$TCPA" arch "$cfg" --dump 2>/dev/null | sed -n 's/^imem *= *\([0-9]*\).*/\1/p' | head -n 1)
+    rm -f "$tmp/p.lst"
     if "$TCPA" instantiate "$tmp/p.sym" --arch "$cfg" "${args[@]}" --pes 1x2 -o "$tmp/p.bin" \
         --listing "$tmp/p.lst" >/dev/null 2>"$tmp/err"; then
       imem="$(imem_words "$tmp/p.lst") of ${lim:-?}"
+      cls=$(classes_of "$tmp/p.lst")
     else
       rc=$?
+      cls=-
       if [ $rc -eq 3 ]; then imem="does not fit: $(errmsg "$tmp/err")"
       else imem="error (exit $rc): $(errmsg "$tmp/err")"; fi
     fi
-    printf "$fmt" "$prog" "$cname" "${ops:--}" "$res" "$rec" "$ii" "$regs" "$imem"
+    printf "$fmt" "$prog" "$cname" "${ops:--}" "${before:--}" "${after:--}" "$res" "$rec" "$ii" "$(paper_pi "$prog")" \
+      "$regs" "$cls" "$(paper_classes "$prog")" "$imem"
     if [ "$ii" -gt "$mii" ]; then
       printf "%-24s II %d > max(ResMII, RecMII) = %d: %s\n" "" "$ii" "$mii" "${why:-(no reason printed)}"
     fi
@@ -117,4 +164,10 @@ done
 echo
 echo "$mapped mappings, $atmii of them at II = max(ResMII, RecMII); $nofit do not fit at compile time"
 echo "Parameters of the 1x2 instantiations: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
+echo "before: ops per iteration with one op per equation; after: the RDG ops left after merging (one per"
+echo "variable and operation, common subexpressions, output forwarding; Ln: the mapper fell back to rewrite"
+echo "level n), eqs->ops adds the mapper's copies. paper pi and paper PCs: Table 1 of the paper"
+echo "($PAPER): its pi, and its processor classes on 1, 16 and 32 PEs / 4x4, 8x8 and 32x32 regions"
+echo "(its regions and bounds, not this table's 1x2: scripts/bench_tables.sh compares those region by"
+echo "region). PCs (KCs): processor classes of the 1x2 instantiation (kernel classes of all FU programs)."
 exit 0

@@ -7,6 +7,18 @@ set -u
 out=$($TCPA compile regress/programs/bitextract.pla -o "$tmp/b.sym"); st=$?
 check_eval "bitextract compiles (exit 0)" '[ $st -eq 0 ]'
 check_eval "prints ResMII, RecMII and II" 'echo "$out" | grep -q "ResMII 2 (alu: 3 ops / 2 units), RecMII 2, II 2"'
+# the ops per iteration before and after merging (docs/symbolic.md "Mapping quality")
+check_eval "bitextract: 4 ops before merging (one per equation), 3 after (x's two cases one mov)" \
+  'echo "$out" | grep -qx "merging: 4 ops per iteration before (one per equation), 3 after (one per variable and operation; rewrite level 0)"'
+for c in "matmul 8 4" "fir 9 4" "maxpool 13 7"; do
+  set -- $c
+  prog=$1 eqs=$2 merged=$3
+  o=$($TCPA compile regress/programs/$prog.pla -o "$tmp/mg.sym" 2>&1)
+  copies=$(echo "$o" | sed -n 's/^copies: \([0-9]*\) writer.*, \([0-9]*\) reader, \([0-9]*\) input;.*/\1 + \2 + \3/p')
+  check_eval "$prog on default.ini: $eqs ops before merging, $merged after, plus the copies (${copies:-?}) in 'operations:'" \
+    'echo "$o" | grep -q "^merging: $eqs ops per iteration before (one per equation), $merged after " &&
+     echo "$o" | grep -q "^operations: $eqs lowered equations -> $(( merged + ${copies:-999} )) ops"'
+done
 check_eval ".sym starts with its version" '[ "$(head -1 "$tmp/b.sym")" = "tcpa-sym 1" ]'
 fp=$($TCPA arch configs/default.ini --fingerprint 2>/dev/null | head -1)
 check_eval ".sym holds the architecture fingerprint" 'grep -q "^arch-fingerprint" "$tmp/b.sym" && { [ -z "$fp" ] || grep -q "$fp" "$tmp/b.sym"; }'

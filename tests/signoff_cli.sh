@@ -6,7 +6,8 @@
 # available), on every region of the array (1x1, 1x2) in cosim. One
 # sign-off: it lints, synthesizes (Yosys, minutes) and builds the coverage
 # harness (Verilator, minutes), so it runs once; the report is then checked
-# piece by piece. Option errors are checked first (fast). The sign-off's
+# piece by piece (the fitting runs out of all, printed and in the report,
+# equal to the runs listed). Option errors are checked first (fast). The sign-off's
 # directory is build/test-signoff, kept between runs so that make reuses the
 # harness and the synthesis while the RTL does not change.
 . "$(dirname "$0")/tap.sh"
@@ -86,6 +87,18 @@ check_eval "signoff: every region of the 1x2 array, in cosim (4 runs)" \
   '[ "$(grep -c "<testcase" "$R/junit.xml")" -eq 4 ] && [ "$(grep -c "<testcase [^>]*name=\"[a-z]*_[^\"]*_1x[12]_cosim_pair_s1\"" "$R/junit.xml")" -eq 4 ]'
 check_eval "signoff: jacobi does not fit: pe.div, needs 1, has 0, over by 1" \
   '[ "$(grep -c "^| jacobi | T=2 N=4 | 1x[12] | pe.div | 1 | 0 | 1 |" "$R/report.md")" -eq 2 ]'
+# the fitting runs out of all, printed and in the report, equal to the runs
+# listed: the junit test cases less the rows of "Programs that do not fit"
+runs=$(grep -c "<testcase" "$R/junit.xml")
+nofit=$(grep -c "^| [a-z]* | [^|]* | [0-9]*x[0-9]* | [^|]* | [0-9?]* | [0-9?]* | [0-9?-]* |" "$R/report.md")
+check_eval "signoff: prints 'fitting runs: 2 of 4' ($runs runs listed, $nofit do not fit)" \
+  'grep -qx "fitting runs: 2 of 4" "$tmp/out" && [ $((runs - nofit)) -eq 2 ] && [ "$runs" -eq 4 ]'
+check_eval "signoff: report.md and report.html say 'fitting runs: 2 of 4', the regression step too" \
+  'grep -q "^fitting runs: 2 of 4 (2 do not fit" "$R/report.md" && grep -q "<p>fitting runs: 2 of 4 (" "$R/report.html" &&
+   grep -q "^| regression | pass | .*; fitting runs: 2 of 4 |" "$R/report.md"'
+check_eval "signoff: fit per program and region: bitextract fits on 1x1 and 1x2, jacobi needs pe.div" \
+  'grep -qx "| program | parameters | 1x1 | 1x2 |" "$R/report.md" && grep -qx "| bitextract | N=13 | fits | fits |" "$R/report.md" &&
+   grep -qx "| jacobi | T=2 N=4 | pe.div 1/0 | pe.div 1/0 |" "$R/report.md"'
 line=$(sed -n 's/^| total | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) | \([0-9]*\) | \([0-9.]*\) |$/\1 \2 \4 \5/p' "$R/report.md")
 echo "# coverage (line hit, points, toggle hit, points): $line"
 read -r lh la th ta <<<"$line"

@@ -22,6 +22,15 @@
 #include "rdg.h"
 #include "sym.h"
 
+/* Returns the ops of m that implement RDG operations (its equations after
+ * merging: one op per variable and operation, common subexpressions,
+ * output forwarding; docs/symbolic.md), without the mapper's copies. */
+static int compile_merged_ops(const map_config *m) {
+  int n = 0;
+  for (int o = 0; o < m->nops; o++) n += m->ops[o].rdg_node >= 0;
+  return n;
+}
+
 /* Prints the bounds, II and schedule of m to stdout. */
 static void compile_report(const char *path, const map_config *m) {
   if (m->axis == MAP_AXIS_2D)
@@ -64,6 +73,8 @@ static void compile_report(const char *path, const map_config *m) {
   int ties = 0;
   for (int e = 0; e < m->nedges; e++) ties += m->edges[e].kind == MAP_EDGE_TIE && m->edges[e].pos >= 0;
   printf("operations: %d lowered equations -> %d ops per iteration\n", m->g ? rdg_count_ops(m->g) : -1, m->nops);
+  printf("merging: %d ops per iteration before (one per equation), %d after (one per variable and operation; "
+         "rewrite level %d)\n", m->g ? rdg_count_ops(m->g) : -1, compile_merged_ops(m), m->no_cse);
   printf("copies: %d writer (a value needed in two registers in one iteration), %d reader, %d input; "
          "%d forwarded operands\n", m->ncopies[2], m->ncopies[1], m->ncopies[0], ties);
 }

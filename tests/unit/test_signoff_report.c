@@ -1,0 +1,127 @@
+/*
+ * test_signoff_report.c: the fit part of the sign-off report
+ * (regress/signoff_report.c, docs/regress.md "Sign-off"): from a table of
+ * runs (program, parameters, region, verdict, message), the report states
+ * "fitting runs: F of N" with F the runs that fit (pass, fail, timeout,
+ * crash) and draws one row per program and parameters and one column per
+ * region, each cell "fits" or the resource that ran out (needed/available);
+ * the count equals the fitting cells when each cell has one run, in
+ * report.md and report.html. Also the cells of signoff_fit_cell alone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "regress.h"
+#include "signoff.h"
+#include "signoff_nofit.h"
+#include "test.h"
+
+typedef struct {
+  const char *name, *params, *pes;
+  regress_verdict verdict;
+  const char *message;
+} run_case;
+
+static const run_case runs[] = {
+    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL},
+    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL},
+    {"bitextract", "N=13", "2x2", REGRESS_NOFIT,
+     "region 2x2: an RxC region tiles two loop dimensions onto its rows and columns, program 'bitextract' has 1"},
+    {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
+    {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
+    {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
+    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4"},
+    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ"},
+    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL},
+};
+#define NRUNS (sizeof runs / sizeof *runs)
+
+/* Returns the number of times needle occurs in hay. */
+static int count_of(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+/* Fills s with the runs of the table and a title; returns 0. */
+static int state_fill(signoff_state *s, const char *dir) {
+  s->arch = "test.ini";
+  s->suite = "test.suite";
+  snprintf(s->adir, sizeof s->adir, "%s", dir);
+  for (size_t i = 0; i < NRUNS; i++) {
+    regress_run *r = regress_list_add(&s->runs);
+    if (!r) return -1;
+    char id[128];
+    snprintf(id, sizeof id, "%s_%s", runs[i].name, runs[i].pes);
+    r->id = regress_strdup(id);
+    r->name = regress_strdup(runs[i].name);
+    r->params = regress_strdup(runs[i].params);
+    r->pes = regress_strdup(runs[i].pes);
+    r->verdict = runs[i].verdict;
+    r->ok = 1;
+    r->message = regress_strdup(runs[i].message);
+  }
+  return 0;
+}
+
+/* The cells on their own. */
+static void test_cells(void) {
+  char b[96];
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, b, sizeof b), "fits"), "pass: fits (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_FAIL, "x", b, sizeof b), "fits, fail"), "fail: fits, fail (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "registers fd: needs 6, pe.fd = 4", b, sizeof b), "pe.fd 6/4"),
+             "nofit: pe.fd 6/4 (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "something else", b, sizeof b), "does not fit"),
+             "nofit, resource unknown: does not fit (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_INVALID, NULL, b, sizeof b), "invalid"), "invalid (%s)", b);
+  TEST_CHECK(!signoff_fit_verdict(REGRESS_NOFIT) && !signoff_fit_verdict(REGRESS_INVALID) &&
+                 !signoff_fit_verdict(REGRESS_PENDING) && signoff_fit_verdict(REGRESS_CRASH),
+             "fits: pass, fail, timeout, crash; not nofit, invalid, pending");
+}
+
+/* The report of the table's runs. */
+static void test_report(void) {
+  char dir[] = "/tmp/test_signoff_report-XXXXXX";
+  TEST_CHECK(mkdtemp(dir) != NULL, "a temporary directory");
+  signoff_state *s = calloc(1, sizeof *s);
+  if (!s || state_fill(s, dir)) {
+    TEST_CHECK(0, "out of memory");
+    free(s);
+    return;
+  }
+  TEST_CHECK(signoff_fit_count(&s->runs) == 4, "4 of the 9 runs fit (got %zu)", signoff_fit_count(&s->runs));
+  TEST_CHECK(signoff_report_write(s, 0) == 0, "the report is written");
+  char md[4200], html[4200];
+  snprintf(md, sizeof md, "%s/report.md", dir);
+  snprintf(html, sizeof html, "%s/report.html", dir);
+  size_t len;
+  char *m = fileio_read_all(md, &len), *h = fileio_read_all(html, &len);
+  TEST_CHECK(m && strstr(m, "\nfitting runs: 4 of 9 (5 do not fit: "), "report.md: fitting runs: 4 of 9");
+  TEST_CHECK(h && strstr(h, "<p>fitting runs: 4 of 9 ("), "report.html: fitting runs: 4 of 9");
+  TEST_CHECK(m && strstr(m, "\n| program | parameters | 1x1 | 1x2 | 2x2 |\n"),
+             "report.md: a column per region, in the order of the runs");
+  TEST_CHECK(m && strstr(m, "\n| bitextract | N=13 | fits | fits | loop dimensions 2/1 |\n"),
+             "report.md: bitextract fits on 1-D regions, needs 2 loop dimensions on 2x2");
+  TEST_CHECK(m && strstr(m, "\n| jacobi | T=2 N=4 | pe.div 1/0 | pe.div 1/0 | pe.div 1/0 |\n"),
+             "report.md: jacobi needs a divider on every region");
+  TEST_CHECK(m && strstr(m, "\n| band | N=5 W=4 | pe.rd 5/4 | fits, fail | fits, timeout |\n"),
+             "report.md: band: pe.rd on 1x1, fits (and fails, times out) elsewhere");
+  TEST_CHECK(count_of(m, "| fits") == 4, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
+  TEST_CHECK(h && strstr(h, "<tr><td>jacobi</td><td>T=2 N=4</td><td>pe.div 1/0</td>"), "report.html: the same table");
+  free(m);
+  free(h);
+  remove(md);
+  remove(html);
+  rmdir(dir);
+  regress_list_free(&s->runs);
+  free(s);
+}
+
+int main(void) {
+  test_cells();
+  test_report();
+  return test_done();
+}
