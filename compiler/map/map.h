@@ -330,6 +330,12 @@ int map_pst(map_config *m, char *msg, size_t msgsz);
 
 int map_access_build(map_config *m, char *msg, size_t msgsz);
 
+/* Returns the route whose id access a (an input of a 1-D mapping) reads,
+ * or -1: such an input is read only on the first PE of the region
+ * (map_regs.c), whose wrapper input of the route's port (in_side, port)
+ * is on the array border; the instantiator puts the input's bank there. */
+int map_access_on_channel(const map_config *m, int a);
+
 /* Tile size 1: lowers p_min (p_min2) of a finished mapping to max |d_m|
  * (at least 1) when its schedule stays valid there: the mapped dimensions
  * are scanned fastest (so map_seq_dist_lb, taking E_m = p_min for a
