@@ -174,6 +174,26 @@ typedef enum {
   MAP_AXIS_2D = 2    /* an RxC region: `mapped` along the rows, `mapped2` the columns */
 } map_axis;
 
+/* A program whose propagated inputs are read again (map_reread.c): a
+ * shallow copy of the original (sharing names, conditions and arrays) with
+ * its own equations array and new right-hand sides, and its RDG. */
+typedef struct {
+  ast_program prog;
+  rdg *g;
+  ast_expr **exprs; /* the new right-hand sides */
+  int nexprs;
+  int nvars;        /* variables rewritten */
+} map_reread;
+
+/* Returns the program p with every variable whose equations are copies of
+ * one input element along directions that leave its index unchanged
+ * reading that element in each equation (g not built yet), or NULL when
+ * no variable qualifies (or out of memory). p must outlive it. */
+map_reread *map_reread_build(const ast_program *p);
+
+/* Frees r (and its RDG); NULL is allowed. */
+void map_reread_free(map_reread *r);
+
 typedef struct {
   /* input (prog and g are NULL in a configuration read back by sym_read) */
   const ast_program *prog;
@@ -240,6 +260,9 @@ typedef struct {
   map_pst_leaf *leaves;
   int imem_estimate;
   int signals_estimate;
+  map_reread *reread; /* owned: the program mapped when the inputs it
+                         propagates are read again (prog and g point into
+                         it), else NULL */
 } map_config;
 
 /* Status of the mapping steps. */
