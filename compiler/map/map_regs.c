@@ -656,12 +656,18 @@ static int map_regs_assign(map_config *m, int share) {
   return st ? st : map_regs_rd(m);
 }
 
-/* Checks one register class; returns MAP_OK or NOFIT with a message. */
-static int map_regs_check(const map_config *m, int cls, int have, const char *key, char *msg, size_t msgsz) {
+/* Checks the register classes; returns MAP_OK or NOFIT with a message
+ * naming every class that runs out, the first as before ("registers rd:
+ * needs 8, pe.rd = 4"), the others after it ("; id: needs 5, pe.id = 4"). */
+static int map_regs_check(const map_config *m, char *msg, size_t msgsz) {
   static const char *const names[] = {"-", "rd", "fd", "id", "od"};
-  if (m->used[cls] <= have) return MAP_OK;
-  snprintf(msg, msgsz, "registers %s: needs %d, %s = %d", names[cls], m->used[cls], key, have);
-  return MAP_ERR_NOFIT;
+  const int have[] = {0, m->arch.rd, m->arch.fd, m->arch.id, m->arch.od};
+  size_t len = 0;
+  for (int cls = MAP_REG_RD; cls <= MAP_REG_OD && len < msgsz; cls++)
+    if (m->used[cls] > have[cls])
+      len += (size_t)snprintf(msg + len, msgsz - len, "%s%s: needs %d, pe.%s = %d", len ? "; " : "registers ",
+                              names[cls], m->used[cls], names[cls], have[cls]);
+  return len ? MAP_ERR_NOFIT : MAP_OK;
 }
 
 int map_regs(map_config *m, char *msg, size_t msgsz) {
@@ -679,10 +685,7 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
     if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m, share) != MAP_OK) goto oom;
   }
   int st;
-  if ((st = map_regs_check(m, MAP_REG_RD, m->arch.rd, "pe.rd", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_FD, m->arch.fd, "pe.fd", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_ID, m->arch.id, "pe.id", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_OD, m->arch.od, "pe.od", msg, msgsz))) return st;
+  if ((st = map_regs_check(m, msg, msgsz))) return st;
   for (int r = 0; r < m->nregs; r++) {
     const map_regfile_entry *x = &m->regs[r];
     if (x->reg.cls == MAP_REG_FD && x->depth_lb + x->extra > m->arch.fd_depth) {
