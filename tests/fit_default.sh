@@ -24,7 +24,11 @@
 #   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
 #     `make rtl`; skipped while it is missing or older than rtl/ and tb/),
 #     two per 2-D region (bounds that divide the region and that do not).
-#   - register sharing: maxpool maps (rd), dotprod needs at most 5 ids;
+#   - register sharing: maxpool maps (rd), dotprod needs at most 4 ids
+#     (its bias on the id of a channel, docs/symbolic.md "Registers");
+#   - re-read inputs (docs/symbolic.md): conv maps with 4 fds;
+#   - bent I/O chains (docs/instantiate.md): maxpool and conv on 2-D
+#     regions whose inner PEs straight chains cannot serve;
 # Prints TAP lines.
 set -u
 . tests/tap.sh
@@ -45,8 +49,8 @@ trimv N=3                           -- fit fit fit fit
 trimv N=5                           -- fit fit fit fit
 trimv N=7                           -- fit no fit fit
 band N=5 W=4                        -- no no no no
-conv CO=1 R=2 C=2 CI=1 KR=1 KC=1    -- no no no no
-dotprod N=7                         -- no no no no
+conv CO=1 R=2 C=2 CI=1 KR=1 KC=1    -- fit fit fit fit
+dotprod N=7                         -- fit fit fit fit
 editdist N=3 M=3                    -- no no no no
 gcd N=3 S=5                         -- no no no no
 jacobi T=2 N=4                      -- no no no no
@@ -114,9 +118,37 @@ $TCPA compile regress/programs/maxpool.pla --arch configs/default.ini -o "$tmp/m
 rc=$?
 check "maxpool maps on default.ini (rd 4: exclusive conditions share rds) (exit $rc)" $rc
 $TCPA compile regress/programs/dotprod.pla --arch configs/default.ini -o "$tmp/dp.sym" > /dev/null 2> "$tmp/err"
-need=$(grep -o "registers id: needs [0-9]*" "$tmp/err" | grep -o "[0-9]*$")
-[ -n "$need" ] && [ "$need" -le 5 ]
-check "dotprod on default.ini: id ${need:-?} <= 5 (input pieces read once)" $?
+rc=$?
+[ $rc -eq 0 ] && grep -q '^access [0-9]* in edge [0-9]* array 2 reg id[0-9]' "$tmp/dp.sym" &&
+  [ "$(grep -c '^reg id' "$tmp/dp.sym")" -le 4 ]
+check "dotprod maps on default.ini with 4 ids: bias on a channel's id (exit $rc)" $?
+# the bias's bank is the west one behind that channel's port (1x4) and
+# the north one (4x1); the run passes against the reference
+for pes in 1x4 4x1; do
+  rm -rf "$tmp/o"
+  $TCPA run regress/programs/dotprod.pla --engine model --arch configs/default.ini --pes $pes --param N=9 \
+    --out-dir "$tmp/o" > /dev/null 2>&1
+  rc=$?
+  side=west; [ $pes = 4x1 ] && side=north
+  [ $rc -eq 0 ] && grep -q "read bias via id[0-9]*, $side bank" "$tmp/o/config.lst"
+  check "dotprod N=9 on $pes: bias read from the $side bank of the first PE (exit $rc)" $?
+done
+# conv: its propagated inputs w and x are read again (fd 6 -> 4)
+$TCPA compile regress/programs/conv.pla --arch configs/default.ini -o "$tmp/cv.sym" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^reg fd' "$tmp/cv.sym")" -le 4 ]
+check "conv maps on default.ini with at most 4 fds (inputs read again) (exit $rc)" $?
+TCPA_MAP_REREAD=0 $TCPA compile regress/programs/conv.pla --arch configs/default.ini -o "$tmp/cv0.sym" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "registers fd" "$tmp/err"
+check "conv without re-reading (TCPA_MAP_REREAD=0): exit 3 naming registers fd (exit $rc)" $?
+
+# A register message names every class that runs out: satarith needs 8
+# rds and 5 ids (five input streams, pe.id = 4), docs/symbolic.md "What fits"
+$TCPA compile regress/programs/satarith.pla --arch configs/default.ini -o "$tmp/sa.sym" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "registers rd: needs 8, pe.rd = 4; id: needs 5, pe.id = 4" "$tmp/err"
+check "satarith on default.ini: exit 3 naming rd 8/4 and id 5/4 (exit $rc)" $?
 
 # Shared tails and prefixes: fir N=4 T=2 on 1x1 needed the tails and fir
 # N=6 T=3 on 1x4 the prefixes to fit until fir mapped at II 2 (one op per
@@ -184,18 +216,18 @@ matmul N=2*R M=2*C K=1           -- fit fit fit fit fit
 matmul N=R+1 M=C+1 K=3           -- fit fit fit fit fit
 fir N=R T=C                      -- no no no no no
 fir N=R+1 T=C+1                  -- no no no no no
-trimv N=R                        -- no no no no no
-trimv N=R+1                      -- no no no no no
+trimv N=R                        -- fit fit fit fit fit
+trimv N=R+1                      -- fit fit fit fit fit
 band N=R W=2                     -- no no no no no
 band N=R+1 W=2                   -- no no no no no
-conv CO=R R=C C=1 CI=1 KR=1 KC=2 -- no no no no no
+conv CO=R R=C C=1 CI=1 KR=1 KC=2 -- fit fit fit no fit
 editdist N=R-1 M=C-1             -- no no no no no
 editdist N=R M=C                 -- no no no no no
 gcd N=R S=C                      -- no no no no no
 gcd N=R+1 S=C+1                  -- no no no no no
 jacobi T=R N=C+2                 -- no no no no no
-maxpool R=R C=C                  -- no no no no no
-maxpool R=R+1 C=C+1              -- no no no no no
+maxpool R=R C=C                  -- fit fit fit no fit
+maxpool R=R+1 C=C+1              -- fit fit fit fit no
 bitextract N=R*C                 -- no no no no no
 dotprod N=R*C                    -- no no no no no
 satarith N=R*C                   -- no no no no no
@@ -276,6 +308,15 @@ matmul 3x3 N=3 M=3 K=3
 matmul 3x3 N=6 M=6 K=1
 matmul 4x4 N=4 M=4 K=3
 matmul 4x4 N=5 M=5 K=1
+matmul 4x4 N=16 M=16 K=16
+dotprod 1x4 N=10
+dotprod 4x1 N=7
+conv 1x1 CO=4 R=2 C=2 CI=1 KR=2 KC=2
+conv 1x4 CO=4 R=2 C=2 CI=1 KR=2 KC=2
+conv 4x4 CO=4 R=2 C=2 CI=1 KR=2 KC=2
+maxpool 2x2 R=4 C=4
+maxpool 4x4 R=4 C=4
+trimv 2x2 N=6
 EOF
 fi
 exit $fail

@@ -69,15 +69,15 @@ run "$tmp/q.pla" --engine ref --param N=3
 check $rc "parameter meeting the par constraint: exit 0"
 
 # --- engines, region, map, seed ---------------------------------------
-# (the engines themselves: tests/engine_cli.sh; conv needs more feedback
-# registers than the default architecture's pe.fd)
-CONV="regress/programs/conv.pla --param CO=2 --param R=3 --param C=3 --param CI=1 --param KR=2 --param KC=2"
-run $CONV --engine model
-expect 3 "pe.fd = 4" "engine model, conv on the default array: exit 3 naming pe.fd"
-run $CONV --engine rtl
-expect 3 "does not fit" "engine rtl, conv: exit 3 before the RTL is needed"
-run $CONV
-expect 3 "does not fit" "default engine (cosim), conv: exit 3"
+# (the engines themselves: tests/engine_cli.sh; gcd divides and the
+# default architecture has no divider, pe.div = 0)
+GCD="regress/programs/gcd.pla --param N=4 --param S=6"
+run $GCD --engine model
+expect 3 "pe.div = 0" "engine model, gcd on the default array: exit 3 naming pe.div"
+run $GCD --engine rtl
+expect 3 "does not fit" "engine rtl, gcd: exit 3 before the RTL is needed"
+run $GCD
+expect 3 "does not fit" "default engine (cosim), gcd: exit 3"
 run $MATMUL --engine turbo $P3
 expect 2 "--engine: expected ref, model, rtl, cosim or systemc" "unknown engine: exit 2"
 run $MATMUL --engine ref $P3 --pes 2y3

@@ -138,7 +138,7 @@ $TCPA run regress/programs/matmul.pla --param N=4 --param M=4 --param K=3 --pes 
 st=$?
 check_eval "--map with one index on 2x2: exit 2" "[ $st -eq 2 ] && grep -q 'two loop indices' $tmp/err"
 # (matmul N=4 M=4 K=2 fits 2x2 of default.ini since it maps at II 2: below)
-for prog in "fir N=8 T=4" "trimv N=6"; do
+for prog in "fir N=8 T=4"; do
   set -- $prog
   p=$1
   shift
@@ -150,18 +150,30 @@ for prog in "fir N=8 T=4" "trimv N=6"; do
   check_eval "$p on configs/default.ini 2x2: exit 3 naming the resource ($(grep -o 'does not fit: [a-z. ]*' "$tmp/err" | head -1))" \
     "[ $st -eq 3 ] && grep -Eq 'does not fit: .*(pe\\.|imem|ports|banks)' $tmp/err"
 done
+# trimv fits 2x2 of default.ini since its propagated x is read again
+# (docs/symbolic.md, "Re-reading propagated inputs"; it needed id 5)
+$TCPA run regress/programs/trimv.pla --param N=6 --pes 2x2 --engine model > /dev/null 2>&1
+check "trimv N=6 on configs/default.ini 2x2: fits, model = reference" $?
 $TCPA run regress/programs/matmul.pla --param N=4 --param M=4 --param K=2 --pes 2x2 --engine model > /dev/null 2>&1
 check "matmul N=4 M=4 K=2 on configs/default.ini 2x2: fits, model = reference" $?
-# an inner PE's output that the interconnect cannot carry: two ports and two
-# banks per side; PE (0,1) and (1,0) take both of their border side's banks
-# for their own accesses, so C of PE (1,1) finds no channel north or west
-sed 's/^ports = 8/ports = 2/; s/^banks = 8/banks = 2/' $BIG > "$tmp/narrow.ini"
-$TCPA run regress/programs/matmul.pla --arch "$tmp/narrow.ini" --param N=4 --param M=4 --param K=2 --pes 2x2 \
+# an inner PE's I/O that the interconnect cannot carry: three ports and
+# three banks per side; maxpool's border PEs take all three of their side's
+# banks for their own accesses (the corners keep three), and the bent
+# chains from the corners (docs/instantiate.md) carry only part of PE
+# (1,1)'s three accesses
+sed 's/^ports = 8/ports = 3/; s/^banks = 8/banks = 3/' $BIG > "$tmp/narrow.ini"
+$TCPA run regress/programs/maxpool.pla --arch "$tmp/narrow.ini" --param R=3 --param C=3 --pes 3x3 \
   --engine model > /dev/null 2>"$tmp/err"
 st=$?
 check_eval "inner PE I/O that cannot be routed: exit 3" "[ $st -eq 3 ]"
 check_eval "... naming the PE, the side, the column and row, channels needed and available" \
-  "grep -q 'PE (1,1) is not on the array border' $tmp/err && grep -q 'north side, column 1 (1 hops): channels needed 3, available 2' $tmp/err && grep -q 'west side, row 1 (1 hops): channels needed 3, available 2' $tmp/err"
+  "grep -q 'PE (1,1) is not on the array border' $tmp/err && grep -q 'north side, column 1 (1 hops): channels needed 4, available 3' $tmp/err && grep -q 'west side, row 1 (1 hops): channels needed 4, available 3' $tmp/err"
+# with two ports and two banks (matmul's PE (1,1) once found no straight
+# chain north or west) a bent chain from PE (0,0) carries C
+sed 's/^ports = 8/ports = 2/; s/^banks = 8/banks = 2/' $BIG > "$tmp/two.ini"
+$TCPA run regress/programs/matmul.pla --arch "$tmp/two.ini" --param N=4 --param M=4 --param K=2 --pes 2x2 \
+  --engine model --out-dir "$tmp/bent" > /dev/null 2>&1
+check "matmul on 2x2 with two ports and banks: PE (1,1) served by a bent chain, model = reference" $?
 # the same program with banks to spare routes it (pass-through hops)
 sed 's/^ports = 8/ports = 3/; s/^banks = 8/banks = 3/' $BIG > "$tmp/mid.ini"
 $TCPA run regress/programs/matmul.pla --arch "$tmp/mid.ini" --param N=4 --param M=4 --param K=2 --pes 2x2 \

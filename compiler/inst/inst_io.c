@@ -4,7 +4,11 @@
  *
  * I/O placement (inst_place_io). Every access gets its own bank on the
  * region's border side (north for 1xC, west for Rx1; bank b is wrapper port
- * b). An access's index map is affine: element e = C I + c0, I = lo + P K +
+ * b), except an input that shares a channel's id (read only on the first
+ * PE, docs/symbolic.md "Registers"): it gets the bank behind the channel's
+ * port on the side the channel arrives from (west for 1xC, north for Rx1),
+ * which is the array border at the first PE, so the one WRAPPER of the
+ * region connects that id to the bank there and to the channel elsewhere. An access's index map is affine: element e = C I + c0, I = lo + P K +
  * J; arrays are numbered row-major over their accessed bounding box from 0
  * (the element's linear index, as data files and the layout give it). A
  * bank is tile-local: it holds the elements its PE's tile accesses,
@@ -89,6 +93,11 @@ static int inst_affine_read(const inst *x, const char *txt, inst_affine *a) {
   }
   isl_multi_aff_free(ma);
   return bad ? -1 : 0;
+}
+
+/* Returns the stream side of route side letter c (N, E, S, W). */
+static int inst_io_side(char c) {
+  return c == 'N' ? STREAM_SIDE_NORTH : c == 'E' ? STREAM_SIDE_EAST : c == 'S' ? STREAM_SIDE_SOUTH : STREAM_SIDE_WEST;
 }
 
 /* Computes the iteration I of (J, PE k). */
@@ -225,13 +234,23 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     return INST_ERR_INTERNAL;
   }
   int nb = x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports;
-  int st = INST_OK;
+  int st = INST_OK, next = 0;
   for (int a = 0; a < m->naccess && !st; a++) {
+    int r = m->axis != MAP_AXIS_2D ? map_access_on_channel(m, a) : -1;
     x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
     x->io[a].bank = a;
-    if (a >= nb && m->axis != MAP_AXIS_2D) {
+    if (m->axis != MAP_AXIS_2D) x->io[a].bank = r >= 0 ? m->routes[r].port[0] : next++;
+    if (r >= 0) x->io[a].side = inst_io_side(m->routes[r].in_side[0]);
+    if (r >= 0 && x->io[a].bank >= nb) {
+      snprintf(msg, msgsz, "I/O banks: access %d (%s) is read through port %d of the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
+               a, m->array_name[m->access[a].array], x->io[a].bank, m->axis ? "north" : "west", nb, x->arch.banks,
+               x->arch.ports);
+      st = INST_ERR_NOFIT;
+      break;
+    }
+    if (r < 0 && x->io[a].bank >= nb && m->axis != MAP_AXIS_2D) {
       snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
-               m->naccess, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
+               next, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
       st = INST_ERR_NOFIT;
       break;
     }
@@ -243,6 +262,15 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     }
   }
   if (!st) st = inst_io_elements(x, aff, text, msg, msgsz);
+  for (int a = 0; a < m->naccess && !st && m->axis != MAP_AXIS_2D; a++) {
+    if (map_access_on_channel(m, a) < 0) continue;
+    for (int64_t i = x->P; i < (int64_t)x->P * x->t && !st; i++)
+      if (x->io[a].elem_lin[i] >= 0) {
+        snprintf(msg, msgsz, "access %d (%s): read through a channel's port, but on PE %lld, not only the first",
+                 a, m->array_name[m->access[a].array], (long long)(i / x->P));
+        st = INST_ERR_INTERNAL;
+      }
+  }
   for (int a = 0; a < m->naccess && !st; a++) {
     inst_io *ad = &x->io[a];
     int64_t lo = 0, hi = 0;

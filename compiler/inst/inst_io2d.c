@@ -27,7 +27,10 @@
  *     in that order too; the whole placement is tried with the largest
  *     penalty first and lower ones until it fits, the last 0 (nearest
  *     side);
- *     the port b must be free in every wrapper of the chain. Every hop is
+ *     the port b must be free in every wrapper of the chain; where no
+ *     straight chain fits, a bent one (io2d_bent): an L-shaped path from
+ *     a free bank of any border PE of the region, one link port free in
+ *     every wrapper on the way, the fewest hops first. Every hop is
  *     one cycle (timing.md 5), so the bank event on the border PE's AG
  *     comes `lag` cycles after PE k's own would: d(k) - d(border) - hops
  *     for a read (the value must arrive hops cycles earlier), + hops for a
@@ -58,7 +61,17 @@ typedef struct {
   int penalty;      /* extra hops a west or east chain counts (io2d_side_key) */
   int *order, norder; /* the chains in placement order: a * t + k */
   uint16_t *shift;    /* [t] the sides of shifting chains through a PE (io2d_chain_wire) */
+  int *bent, nbent;   /* bent chains (io2d_bent_take): 6 ints each: a, k, border PE
+                         number, side, bank, hfirst * IO2D_MAXPORT + link port */
 } io2d;
+
+/* A path of a bent chain: PEs p[0] (the border PE) .. p[n] (the one
+ * served), dir[h] the side of p[h] the value leaves by toward p[h + 1]. */
+enum { IO2D_MAXPATH = 130, IO2D_MAXPORT = 4096 };
+typedef struct {
+  int n;
+  int r[IO2D_MAXPATH], c[IO2D_MAXPATH], dir[IO2D_MAXPATH];
+} io2d_path;
 
 /* Port templates of a chain (io2d_port). */
 enum { IO2D_STRAIGHT, IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_NTEMPL };
@@ -323,6 +336,111 @@ static int io2d_side_key(const io2d *s, int r, int c, int side) {
   return (side == IO_W || side == IO_E) * s->penalty + h;
 }
 
+/* Returns 1 and the path of an L-shaped chain from border PE (br, bc) to
+ * PE (r, c), along the row first when hfirst, else along the column
+ * first; 0 when the two PEs share a row or a column (a straight chain) or
+ * the path is too long. */
+static int io2d_bent_path(int br, int bc, int r, int c, int hfirst, io2d_path *p) {
+  if (br == r || bc == c || abs(br - r) + abs(bc - c) >= IO2D_MAXPATH) return 0;
+  int cr = br, cc = bc;
+  p->n = 0;
+  for (int leg = 0; leg < 2; leg++) {
+    int horiz = leg == 0 ? hfirst : !hfirst;
+    while (horiz ? cc != c : cr != r) {
+      int dir = horiz ? (c > cc ? IO_E : IO_W) : (r > cr ? IO_S : IO_N);
+      p->r[p->n] = cr;
+      p->c[p->n] = cc;
+      p->dir[p->n++] = dir;
+      if (horiz) cc += c > cc ? 1 : -1;
+      else cr += r > cr ? 1 : -1;
+    }
+  }
+  p->r[p->n] = cr;
+  p->c[p->n] = cc;
+  return 1;
+}
+
+/* Connects (wire) or checks (returns 1 when every sink is free in the
+ * sink tables w) the sinks of bent chain p for access a: bank b of border
+ * side `side` on p[0], link port q on every hop. */
+static int io2d_bent_sinks(io2d *s, uint32_t *w, const io2d_path *p, int a, int side, int b, int q, int wire) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  for (int h = 0; h <= p->n; h++) {
+    int sink, src;
+    if (!ac->is_out) {
+      src = h ? io2d_src_port(x, io2d_opp(p->dir[h - 1]), q) : io2d_src_port(x, side, b);
+      sink = h < p->n ? io2d_sink_port(x, p->dir[h], q) : ac->reg.idx;
+    } else {
+      src = h < p->n ? io2d_src_port(x, p->dir[h], q) : ac->reg.idx;
+      sink = h ? io2d_sink_port(x, io2d_opp(p->dir[h - 1]), q) : io2d_sink_port(x, side, b);
+    }
+    uint32_t *pw = w + (size_t)(p->r[h] * x->tc + p->c[h]) * s->nsink;
+    if (wire) io2d_connect(s, p->r[h], p->c[h], sink, src);
+    else if (pw[sink] && !(!ac->is_out && h == p->n)) return 0;
+  }
+  return 1;
+}
+
+/* Wires bent chain i of s->bent (io2d_reroute wires them again). */
+static void io2d_bent_wire(io2d *s, int i) {
+  const int *e = &s->bent[6 * i];
+  int br, bc, r, c;
+  io2d_path p;
+  inst_pe_rc(s->x, e[2], &br, &bc);
+  inst_pe_rc(s->x, e[1], &r, &c);
+  if (io2d_bent_path(br, bc, r, c, e[5] / IO2D_MAXPORT, &p))
+    io2d_bent_sinks(s, s->x->wsink, &p, e[0], e[3], e[4], e[5] % IO2D_MAXPORT, 1);
+}
+
+/* Places access a of inner PE k through a bent chain: an L-shaped path
+ * from a free bank of any border PE of the region over a link port free
+ * in every wrapper on the way (the fewest hops first), where no straight
+ * chain fits; returns 1 when placed. */
+static int io2d_bent(io2d *s, int a, int k) {
+  inst *x = s->x;
+  int r, c, best = -1, bk = 0, bside = 0, bb = 0, bq = 0, bh = 0;
+  inst_pe_rc(x, k, &r, &c);
+  io2d_path p;
+  for (int kb = 0; kb < x->t; kb++) {
+    int br, bc;
+    inst_pe_rc(x, kb, &br, &bc);
+    int len = abs(br - r) + abs(bc - c);
+    if (best >= 0 && len >= best) continue;
+    for (int side = 0; side < 4; side++) {
+      if (!io2d_border(x, br, bc, side)) continue;
+      for (int hf = 0; hf < 2; hf++) {
+        if (!io2d_bent_path(br, bc, r, c, hf, &p)) continue;
+        for (int b = 0; b < s->nb && (best < 0 || len < best); b++) {
+          if (!io2d_bank_free(s, br, bc, side, b)) continue;
+          for (int q = 0; q < x->arch.ports && q < IO2D_MAXPORT; q++)
+            if (io2d_bent_sinks(s, x->wsink, &p, a, side, b, q, 0)) {
+              best = len, bk = kb, bside = side, bb = b, bq = q, bh = hf;
+              break;
+            }
+        }
+      }
+    }
+  }
+  int *nb = best >= 0 ? realloc(s->bent, (size_t)(s->nbent + 1) * 6 * sizeof *nb) : NULL;
+  if (!nb) return 0;
+  s->bent = nb;
+  int *e = &s->bent[6 * s->nbent];
+  e[0] = a, e[1] = k, e[2] = bk, e[3] = bside, e[4] = bb, e[5] = bh * IO2D_MAXPORT + bq;
+  io2d_bent_wire(s, s->nbent++);
+  int br, bc;
+  inst_pe_rc(x, bk, &br, &bc);
+  io2d_bank_take(s, br, bc, bside, bb);
+  inst_io *io = &x->io[a];
+  io->pside[k] = bside;
+  io->pbank[k] = bb;
+  io->prow[k] = br;
+  io->pcol[k] = bc;
+  io->hops[k] = best;
+  io->lag[k] = inst_pe_delay(x, k) - inst_pe_delay(x, bk) + (x->m->access[a].is_out ? best : -best);
+  return 1;
+}
+
 /* Places access a of inner PE k through a chain (step 3), from the border
  * side io2d_side_key prefers that has a port free; INST_OK or NOFIT with
  * the message. */
@@ -349,6 +467,7 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
         return INST_OK;
       }
   }
+  if (io2d_bent(s, a, k)) return INST_OK;
   /* needed: the banks of the border PE already taken (its own accesses
    * and earlier chains) plus this one; available: the ports no
    * propagation channel takes on the way */
@@ -368,7 +487,8 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   if (len < msgsz)
     snprintf(msg + len, msgsz - len,
              " (a channel is a bank of the border PE and its port in every wrapper on the way: "
-             "min(iobuf.banks %d, interconnect.ports %d), less the ports the propagation channels take)",
+             "min(iobuf.banks %d, interconnect.ports %d), less the ports the propagation channels take; "
+             "no L-shaped path from another border PE has a free bank and port either)",
              x->arch.banks, x->arch.ports);
   return INST_ERR_NOFIT;
 }
@@ -480,6 +600,7 @@ static void io2d_reroute(io2d *s) {
   for (int a = 0; a < x->m->naccess; a++)
     for (int k = 0; k < x->t; k++)
       if (x->io[a].pside[k] >= 0 && x->io[a].hops[k] == 0) io2d_direct_wire(s, a, k);
+  for (int i = 0; i < s->nbent; i++) io2d_bent_wire(s, i);
   int ok = 1;
   static const int templ[IO2D_NTEMPL] = {IO2D_SHIFT, IO2D_SHIFT_IN, IO2D_UP, IO2D_UP_IN, IO2D_STRAIGHT};
   for (int i = 0; i < s->norder && ok; i++) {
@@ -509,7 +630,7 @@ static void io2d_reroute(io2d *s) {
  * message when some chain does not fit. */
 static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   io2d s = {x, x->arch.id + 4 * x->arch.ports, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports,
-            NULL, NULL, penalty, NULL, 0, NULL};
+            NULL, NULL, penalty, NULL, 0, NULL, NULL, 0};
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
@@ -560,6 +681,7 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   free(s.bank);
   free(s.chan);
   free(s.order);
+  free(s.bent);
   return st;
 }
 

@@ -62,9 +62,14 @@ int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch,
 static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                            int mapped2, int ii_min, int no_cse, const map_opts *o, map_config *m, char *msg,
                            size_t msgsz);
+static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                            size_t msgsz);
 
-/* Returns map_build_steps' result, and when it does not fit, that of the
- * next try with fewer rewrites (m->no_cse 1..4: no common subexpressions
+/* Returns map_build_levels' result, and when nothing fits, that of the
+ * program with its propagated inputs read again (map_reread.c) if it
+ * fits; map_build_levels: map_build_steps' result, and when it does not
+ * fit, that of the next try with fewer rewrites (m->no_cse 1..4: no common subexpressions
  * of different variables, whose op's value needs an fd or channel of its
  * own; then outputs keep their `mov`, one od per producer otherwise; then
  * no operand forwarding and no destinations per condition, the copies of
@@ -73,6 +78,37 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                          int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
                          size_t msgsz) {
+  int st = map_build_levels(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+  const char *env = getenv("TCPA_MAP_REREAD");
+  if (st != MAP_ERR_NOFIT || (env && !strcmp(env, "0"))) return st;
+  /* inputs read again instead of propagated (map_reread.c); the first
+   * message stays when that does not fit either */
+  map_reread *r = map_reread_build(p);
+  if (!r || !(r->g = rdg_build(&r->prog))) {
+    map_reread_free(r);
+    return st;
+  }
+  char *keep = map_strdup(msg);
+  map_config_free(m);
+  int st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+  if (st2 == MAP_OK) {
+    m->reread = r;
+    free(keep);
+    return MAP_OK;
+  }
+  m->prog = p;
+  m->g = g;
+  map_reread_free(r);
+  if (st2 == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
+  free(keep);
+  return st2 == MAP_ERR_NOFIT ? st : st2;
+}
+
+/* Returns map_build_steps' result from rewrite level `level` on, each
+ * level tried while the previous one does not fit (map_build_any). */
+static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                            size_t msgsz) {
   int st = MAP_ERR_NOFIT;
   for (int l = level; l <= 4 && st == MAP_ERR_NOFIT; l++) {
     if (l > level) map_config_free(m);
@@ -179,5 +215,6 @@ void map_config_free(map_config *m) {
   free(m->access);
   for (int i = 0; i < m->nleaves; i++) map_dom_free(&m->leaves[i].dom);
   free(m->leaves);
+  map_reread_free(m->reread);
   memset(m, 0, sizeof *m);
 }

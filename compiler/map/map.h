@@ -179,6 +179,26 @@ typedef enum {
   MAP_AXIS_2D = 2    /* an RxC region: `mapped[0]` along the rows, `mapped[1]` the columns */
 } map_axis;
 
+/* A program whose propagated inputs are read again (map_reread.c): a
+ * shallow copy of the original (sharing names, conditions and arrays) with
+ * its own equations array and new right-hand sides, and its RDG. */
+typedef struct {
+  ast_program prog;
+  rdg *g;
+  ast_expr **exprs; /* the new right-hand sides */
+  int nexprs;
+  int nvars;        /* variables rewritten */
+} map_reread;
+
+/* Returns the program p with every variable whose equations are copies of
+ * one input element along directions that leave its index unchanged
+ * reading that element in each equation (g not built yet), or NULL when
+ * no variable qualifies (or out of memory). p must outlive it. */
+map_reread *map_reread_build(const ast_program *p);
+
+/* Frees r (and its RDG); NULL is allowed. */
+void map_reread_free(map_reread *r);
+
 typedef struct {
   /* input (prog and g are NULL in a configuration read back by sym_read) */
   const ast_program *prog;
@@ -244,6 +264,9 @@ typedef struct {
   map_pst_leaf *leaves;
   int imem_estimate;
   int signals_estimate;
+  map_reread *reread; /* owned: the program mapped when the inputs it
+                         propagates are read again (prog and g point into
+                         it), else NULL */
 } map_config;
 
 /* Status of the mapping steps. */
@@ -333,6 +356,12 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz);
 int map_pst(map_config *m, char *msg, size_t msgsz);
 
 int map_access_build(map_config *m, char *msg, size_t msgsz);
+
+/* Returns the route whose id access a (an input of a 1-D mapping) reads,
+ * or -1: such an input is read only on the first PE of the region
+ * (map_regs.c), whose wrapper input of the route's port (in_side[0], port[0])
+ * is on the array border; the instantiator puts the input's bank there. */
+int map_access_on_channel(const map_config *m, int a);
 
 /* Tile size 1: lowers p_min[0] (p_min[1]) of a finished mapping to max |d_m|
  * (at least 1) when its schedule stays valid there: the mapped dimensions

@@ -18,6 +18,14 @@
 
 #include "map.h"
 
+int map_access_on_channel(const map_config *m, int a) {
+  const map_access *ac = &m->access[a];
+  if (ac->is_out || m->axis == MAP_AXIS_2D) return -1;
+  for (int r = 0; r < m->nroutes; r++)
+    if (m->routes[r].id.cls == ac->reg.cls && m->routes[r].id.idx == ac->reg.idx) return r;
+  return -1;
+}
+
 int map_access_build(map_config *m, char *msg, size_t msgsz) {
   for (int e = 0; e < m->nedges; e++) {
     const map_edge *x = &m->edges[e];
@@ -42,11 +50,16 @@ int map_access_build(map_config *m, char *msg, size_t msgsz) {
   /* 2-D: a PE may use the banks of two border sides (the corner PE (0,0)
    * has the north and the west ones); which PE needs what is decided at
    * instantiation (inst_io2d.c) */
-  int sides = m->axis == MAP_AXIS_2D ? 2 : 1;
-  if (m->naccess > sides * per_side) {
+  int sides = m->axis == MAP_AXIS_2D ? 2 : 1, n = m->naccess;
+  /* 1-D: an input on a channel's id (read on the first PE only,
+   * map_regs.c) takes the bank behind that channel's port on the border
+   * side it arrives from, not one of the region's side */
+  for (int a = 0; sides == 1 && a < m->naccess; a++)
+    if (map_access_on_channel(m, a) >= 0) n--;
+  if (n > sides * per_side) {
     if (sides == 1)
       snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
-               m->naccess, key, per_side);
+               n, key, per_side);
     else
       snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
                "2 border sides x %s %d = %d available", m->naccess, key, per_side, 2 * per_side);

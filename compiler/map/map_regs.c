@@ -53,7 +53,9 @@
 #include <string.h>
 
 #include <isl/ctx.h>
+#include <isl/aff.h>
 #include <isl/set.h>
+#include <isl/space.h>
 
 #include "map.h"
 
@@ -556,49 +558,134 @@ static void map_regs_reset(map_config *m) {
   for (int e = 0; e < m->nedges; e++) m->edges[e].group = -1;
 }
 
-/* Allocates every register class (see the top of the file); returns
- * MAP_OK or MAP_ERR_INTERNAL. */
-static int map_regs_assign(map_config *m) {
-  for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
+/* Returns 1 when input edge x of a 1-D mapping is read only on the first
+ * PE of the region: isl proves that its use (ispace) has the mapped
+ * dimension at its lower bound lo_m (a function of the parameters), so
+ * K_m = 0 (I_m = lo_m + p K_m + J_m with 0 <= J_m < p). */
+static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_edge *x) {
+  if (x->kind != MAP_EDGE_IN || m->axis == MAP_AXIS_2D || !m->lo[m->mapped[0]]) return 0;
+  isl_set *s = isl_set_read_from_str(ctx, x->use.ispace);
+  isl_pw_aff *lo = isl_pw_aff_read_from_str(ctx, m->lo[m->mapped[0]]);
+  if (!s || !lo || isl_set_is_empty(s) != isl_bool_false) {
+    isl_set_free(s);
+    isl_pw_aff_free(lo);
+    return 0;
+  }
+  isl_pw_aff *mx = isl_set_dim_max(s, m->mapped[0]);
+  isl_space *sp = isl_space_align_params(isl_pw_aff_get_space(mx), isl_pw_aff_get_space(lo));
+  mx = isl_pw_aff_align_params(mx, isl_space_copy(sp));
+  lo = isl_pw_aff_align_params(lo, sp);
+  isl_set *above = isl_pw_aff_gt_set(mx, lo);
+  int r = isl_set_is_empty(above) == isl_bool_true;
+  isl_set_free(above);
+  return r;
+}
+
+/* Returns the number of I/O edges (one access, bank and wrapper port
+ * each). */
+static int map_regs_io_edges(const map_config *m) {
+  int n = 0;
+  for (int e = 0; e < m->nedges; e++) n += m->edges[e].kind == MAP_EDGE_IN || m->edges[e].kind == MAP_EDGE_OUT;
+  return n;
+}
+
+/* Binds the inputs marked in first[] (read only on the first PE of a 1-D
+ * region) to the ids of channels from the previous PE (theta +1), one
+ * input per channel id, and gives the rest an id of their own: the first
+ * PE has no previous PE, its wrapper input of that channel's port is the
+ * array border, where the instantiator puts the input's bank
+ * (inst_io.c), so one wrapper connection serves both (docs/symbolic.md,
+ * "Registers"). Returns 0 or -1. */
+static int map_regs_share_first(map_config *m, const unsigned char *first) {
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
-    if (x->group >= 0 || map_regs_is_rd_edge(x) || x->kind == MAP_EDGE_TIE) continue;
+    if (!first[e]) continue;
+    int g = -1;
+    for (int f = 0; f < m->nedges && g < 0; f++) {
+      const map_edge *y = &m->edges[f];
+      if (y->kind != MAP_EDGE_DEP || !map_edge_cross(y) || y->theta[0] <= 0 || y->group < 0) continue;
+      int taken = 0;
+      for (int h = 0; h < m->nedges && !taken; h++)
+        taken = m->edges[h].kind == MAP_EDGE_IN && m->edges[h].group == y->group;
+      if (!taken) g = y->group;
+    }
+    if (g < 0 && (g = map_regs_new(m, MAP_REG_ID, 1)) < 0) return -1;
+    x->group = g;
+    x->rreg = m->regs[g].reg;
+  }
+  return 0;
+}
+
+/* Allocates every register class (see the top of the file); an input read
+ * only on the first PE shares a channel's id when `share` (map_regs);
+ * returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_regs_assign(map_config *m, int share) {
+  unsigned char *first = calloc((size_t)m->nedges + 1, 1);
+  isl_ctx *ctx = share ? isl_ctx_alloc() : NULL;
+  if (!first || (share && !ctx)) {
+    free(first);
+    if (ctx) isl_ctx_free(ctx);
+    return MAP_ERR_INTERNAL;
+  }
+  for (int e = 0; share && e < m->nedges; e++) first[e] = map_regs_first_pe_input(m, ctx, &m->edges[e]);
+  if (ctx) isl_ctx_free(ctx);
+  int st = MAP_OK;
+  for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
+  for (int e = 0; e < m->nedges && !st; e++) {
+    map_edge *x = &m->edges[e];
+    if (x->group >= 0 || map_regs_is_rd_edge(x) || x->kind == MAP_EDGE_TIE || first[e]) continue;
     if (x->kind == MAP_EDGE_CONST) {
       x->rreg.cls = MAP_REG_IMM;
       continue;
     }
     if (x->kind == MAP_EDGE_IN || x->kind == MAP_EDGE_OUT) {
       int r = map_regs_new(m, x->kind == MAP_EDGE_IN ? MAP_REG_ID : MAP_REG_OD, 1);
-      if (r < 0) return MAP_ERR_INTERNAL;
+      if (r < 0) {
+        st = MAP_ERR_INTERNAL;
+        break;
+      }
       x->group = r;
       if (x->kind == MAP_EDGE_IN) x->rreg = m->regs[r].reg;
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((map_edge_cross(x) ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) return MAP_ERR_INTERNAL;
+    if ((map_edge_cross(x) ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) st = MAP_ERR_INTERNAL;
   }
-  return map_regs_rd(m);
+  if (!st && share && map_regs_share_first(m, first)) st = MAP_ERR_INTERNAL;
+  free(first);
+  return st ? st : map_regs_rd(m);
 }
 
-/* Checks one register class; returns MAP_OK or NOFIT with a message. */
-static int map_regs_check(const map_config *m, int cls, int have, const char *key, char *msg, size_t msgsz) {
+/* Checks the register classes; returns MAP_OK or NOFIT with a message
+ * naming every class that runs out, the first as before ("registers rd:
+ * needs 8, pe.rd = 4"), the others after it ("; id: needs 5, pe.id = 4"). */
+static int map_regs_check(const map_config *m, char *msg, size_t msgsz) {
   static const char *const names[] = {"-", "rd", "fd", "id", "od"};
-  if (m->used[cls] <= have) return MAP_OK;
-  snprintf(msg, msgsz, "registers %s: needs %d, %s = %d", names[cls], m->used[cls], key, have);
-  return MAP_ERR_NOFIT;
+  const int have[] = {0, m->arch.rd, m->arch.fd, m->arch.id, m->arch.od};
+  size_t len = 0;
+  for (int cls = MAP_REG_RD; cls <= MAP_REG_OD && len < msgsz; cls++)
+    if (m->used[cls] > have[cls])
+      len += (size_t)snprintf(msg + len, msgsz - len, "%s%s: needs %d, pe.%s = %d", len ? "; " : "registers ",
+                              names[cls], m->used[cls], names[cls], have[cls]);
+  return len ? MAP_ERR_NOFIT : MAP_OK;
 }
 
 int map_regs(map_config *m, char *msg, size_t msgsz) {
-  if (map_regs_assign(m) != MAP_OK) goto oom;
+  /* inputs of the first PE share channel ids only where ids or banks run
+   * out, so that the mappings that fit without it stay as they were */
+  int per_side = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
+  if (map_regs_assign(m, 0) != MAP_OK) goto oom;
+  int share = m->axis != MAP_AXIS_2D && (m->used[MAP_REG_ID] > m->arch.id || map_regs_io_edges(m) > per_side);
+  if (share) {
+    map_regs_reset(m);
+    if (map_regs_assign(m, 1) != MAP_OK) goto oom;
+  }
   if (m->used[MAP_REG_RD] > m->arch.rd) { /* try a schedule with less pressure */
     map_regs_reset(m);
-    if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m) != MAP_OK) goto oom;
+    if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m, share) != MAP_OK) goto oom;
   }
   int st;
-  if ((st = map_regs_check(m, MAP_REG_RD, m->arch.rd, "pe.rd", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_FD, m->arch.fd, "pe.fd", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_ID, m->arch.id, "pe.id", msg, msgsz))) return st;
-  if ((st = map_regs_check(m, MAP_REG_OD, m->arch.od, "pe.od", msg, msgsz))) return st;
+  if ((st = map_regs_check(m, msg, msgsz))) return st;
   for (int r = 0; r < m->nregs; r++) {
     const map_regfile_entry *x = &m->regs[r];
     if (x->reg.cls == MAP_REG_FD && x->depth_lb + x->extra > m->arch.fd_depth) {

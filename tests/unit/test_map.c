@@ -201,11 +201,13 @@ static void test_nofit(void) {
       {"regress/programs/matmul.pla", "mul", 0, "pe.mul = 0"},
       {"regress/programs/fir.pla", "rd", 0, "registers rd"}, /* rd 1 since operand forwarding */
       {"regress/programs/bitextract.pla", "fd", 0, "registers fd"},
-      {"regress/programs/bitextract.pla", "id", 1, "registers id"},
+      /* (bitextract maps with id 1 and banks 1: x, read at i = 0 only, on
+       * its channel's id and the bank behind it, map_regs.c) */
+      {"regress/programs/dotprod.pla", "id", 2, "registers id"},
       {"regress/programs/bitextract.pla", "od", 1, "registers od"},
       {"regress/programs/bitextract.pla", "imem", 2, "program memory"},
       {"regress/programs/bitextract.pla", "signals", 1, "control signals"},
-      {"regress/programs/bitextract.pla", "banks", 1, "I/O banks"},
+      {"regress/programs/dotprod.pla", "banks", 2, "I/O banks"},
       {"regress/programs/gcd.pla", "div", 0, "pe.div = 0"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

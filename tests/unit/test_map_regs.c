@@ -15,7 +15,9 @@
  *    overlap and add up to the count;
  *  - small programs with a known answer: a chain whose values are never
  *    live together needs one rd, two values live together need two;
- *  - sharing happens: band needs fewer rds than it has rd values.
+ *  - sharing happens: band needs fewer rds than it has rd values;
+ *  - an input of the first PE on a channel's id (firstpe), and a
+ *    propagated input read again when the program does not fit (prop).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,8 +317,10 @@ typedef struct {
 static const outcome TABLE[] = {
     {"band", "registers rd: needs", "registers rd: needs"},
     {"bitextract", NULL, NULL},
-    {"conv", "registers fd: needs 6, pe.fd = 4", "loop dimensions"},
-    {"dotprod", "registers id: needs", "registers rd: needs"},
+    /* conv: its propagated inputs read again (map_reread.c) */
+    {"conv", NULL, "loop dimensions"},
+    /* dotprod: bias on the id of a channel (first PE only) */
+    {"dotprod", NULL, "registers rd: needs"},
     {"editdist", "registers rd: needs", "registers rd: needs"},
     {"fir", NULL, "registers rd: needs"},
     {"gcd", "pe.div = 0", "registers rd: needs"},
@@ -324,7 +328,7 @@ static const outcome TABLE[] = {
     {"matmul", NULL, "registers rd: needs"},
     {"maxpool", NULL, "registers rd: needs"},
     /* 8: the second literal of `? 0x80000000 : 0x7fffffff` is a MOV temporary (rdg.h) */
-    {"satarith", "registers rd: needs 8, pe.rd = 4", "registers rd: needs"},
+    {"satarith", "registers rd: needs 8, pe.rd = 4; id: needs 5, pe.id = 4", "registers rd: needs"},
     {"trimv", NULL, "registers rd: needs 3, pe.rd = 2"},
 };
 
@@ -497,6 +501,71 @@ static void test_pieces(void) {
   release(&f);
 }
 
+static const char *FIRSTPE = /* bias at i == 0 only: on the first PE */
+    "program firstpe(N) { in int32 a[N], bias; out int32 r;\n"
+    " par (0 <= i < N) { s[i] = bias + a[i] if (i == 0); s[i] = s[i-1] + a[i] if (i >= 1);\n"
+    " r = s[i] if (i == N-1); } }\n";
+
+/* An input of the first PE shares a channel's id (map_regs_share_first):
+ * a, bias and the channel of s need 3 ids; with pe.id = 2 bias reads the
+ * channel's id, its access is on the channel (map_access_on_channel) and
+ * takes no bank of the region's side (2 banks for a and r); with pe.id =
+ * 3 nothing is shared. */
+static void test_first_pe(void) {
+  arch_config a = arch_config_default();
+  for (int id = 2; id <= 3; id++) {
+    a.id = id;
+    a.banks = a.ports = 4;
+    fixture f;
+    build(&f, "firstpe", FIRSTPE, &a);
+    TEST_CHECK(f.st == MAP_OK, "firstpe maps with pe.id = %d (%s)", id, f.msg);
+    if (f.st == MAP_OK) {
+      int on = 0;
+      for (int x = 0; x < f.m.naccess; x++) on += map_access_on_channel(&f.m, x) >= 0;
+      TEST_CHECK(f.m.used[MAP_REG_ID] == id && on == (id == 2),
+                 "firstpe, pe.id = %d: %d ids, %d inputs on a channel's id (want %d, %d)", id,
+                 f.m.used[MAP_REG_ID], on, id, id == 2);
+      check_rd_sim("firstpe", &f.m);
+    }
+    release(&f);
+  }
+}
+
+static const char *PROP = /* x[j] propagated along i */
+    "program prop(N, M) { in int32 x[M]; out int32 y[N, M];\n"
+    " par (0 <= i < N, 0 <= j < M) { w[i,j] = x[j] if (i == 0); w[i,j] = w[i-1,j] if (i >= 1);\n"
+    " y[i,j] = w[i,j] + 1; } }\n";
+
+/* Propagated inputs read again (map_reread.c): prop's w costs an fd and a
+ * channel; with pe.fd = 0 it maps only with x read in every iteration (no
+ * fd, no route); TCPA_MAP_REREAD=0 keeps the message of the program as
+ * written. */
+static void test_reread(void) {
+  arch_config a = arch_config_default();
+  a.fd = 0;
+  fixture f;
+  build(&f, "prop", PROP, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.reread && f.m.reread->nvars == 1,
+             "prop with pe.fd = 0 maps with one variable read again (%s)", f.msg);
+  if (f.st == MAP_OK) {
+    TEST_CHECK(f.m.used[MAP_REG_FD] == 0 && f.m.nroutes == 0, "prop: %d fds, %d routes (want 0, 0)",
+               f.m.used[MAP_REG_FD], f.m.nroutes);
+    check_rd_sim("prop", &f.m);
+  }
+  release(&f);
+  setenv("TCPA_MAP_REREAD", "0", 1);
+  build(&f, "prop", PROP, &a);
+  TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "fd: needs 1, pe.fd = 0"),
+             "prop with TCPA_MAP_REREAD=0: does not fit, fd 1/0 (%s)", f.msg);
+  release(&f);
+  unsetenv("TCPA_MAP_REREAD");
+  a.fd = 4;
+  build(&f, "prop", PROP, &a);
+  TEST_CHECK(f.st == MAP_OK && !f.m.reread && f.m.used[MAP_REG_FD] == 1,
+             "prop with pe.fd = 4: maps as written, one fd (%s)", f.msg);
+  release(&f);
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -527,6 +596,8 @@ int main(void) {
   test_small();
   test_excl();
   test_pieces();
+  test_first_pe();
+  test_reread();
   test_table();
   test_large();
   return test_done();
