@@ -14,7 +14,8 @@
 
 /* Prints the usage of `tcpa compile` to f. */
 static void cli_compile_usage(FILE *f) {
-  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] [--no-tile1] -o P.sym\n\n"
+  fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] [--no-tile1]\n"
+        "                    [--disable LIST] -o P.sym\n\n"
         "Maps a loop program symbolically (tile size p and region size t stay\n"
         "parameters) and writes the symbolic configuration.\n\n"
         "  --arch A.ini  architecture configuration (default: the embedded default)\n"
@@ -23,6 +24,8 @@ static void cli_compile_usage(FILE *f) {
         "  --rows        map onto an Rx1 region (default 1xC)\n"
         "  --no-tile1    keep the smallest tile size at max |d| + 1 (no tile size 1; for\n"
         "                comparing with it, docs/symbolic.md)\n"
+        "  --disable LIST  turn off the mapper's rewrites in LIST (comma-separated: cse,\n"
+        "                forward, dests, share, reread; for comparing, docs/symbolic.md)\n"
         "  -o P.sym      output file\n"
         "  -h, --help    print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit the architecture\n",
@@ -32,12 +35,13 @@ static void cli_compile_usage(FILE *f) {
 /* Returns 0 after reading the command line into *o, 1 for --help, -1 after
  * printing what is wrong. */
 static int cli_compile_parse(int argc, char **argv, compile_opts *o) {
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1 };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1, OPT_DISABLE };
   static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                            {"arch", required_argument, NULL, OPT_ARCH},
                                            {"map", required_argument, NULL, OPT_MAP},
                                            {"rows", no_argument, NULL, OPT_ROWS},
                                            {"no-tile1", no_argument, NULL, OPT_NO_TILE1},
+                                           {"disable", required_argument, NULL, OPT_DISABLE},
                                            {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   cli_opt p;
@@ -50,6 +54,14 @@ static int cli_compile_parse(int argc, char **argv, compile_opts *o) {
     case OPT_MAP: o->map = p.arg; break;
     case OPT_ROWS: o->axis = 1; break;
     case OPT_NO_TILE1: o->mopts.no_tile1 = 1; break;
+    case OPT_DISABLE: {
+      char msg[256];
+      if (map_opts_off_parse(p.arg, &o->mopts.off, msg, sizeof msg)) {
+        diag_error_plain("compile: --disable: %s", msg);
+        return -1;
+      }
+      break;
+    }
     case CLI_OPT_ARG:
       if (o->path) {
         diag_error_plain("compile: one program at a time: '%s' after '%s'", p.arg, o->path);

@@ -21,7 +21,7 @@ static void run_usage(FILE *f) {
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
         "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
         "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n"
-        "                [--no-fifo-check] [--share-all] [--prolog-nops]\n\n"
+        "                [--no-fifo-check] [--share-all] [--prolog-nops] [--disable LIST]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -51,7 +51,9 @@ static void run_usage(FILE *f) {
         "                     default DIR/model.fst with --out-dir); rtl: the RTL's\n"
         "  --no-fifo-check, --share-all, --prolog-nops\n"
         "                     instantiate as `tcpa instantiate` does with them (for\n"
-        "                     comparing with what they turn off; tcpa instantiate --help)\n\n"
+        "                     comparing with what they turn off; tcpa instantiate --help)\n"
+        "  --disable LIST     map as `tcpa compile --disable LIST` does (the mapper's\n"
+        "                     rewrites cse, forward, dests, share, reread turned off)\n\n"
         "exit status: 0 pass, 1 mismatch, 2 invalid input, 3 does not fit\n", f);
 }
 
@@ -131,7 +133,8 @@ static void run_opts_free(run_opts *o) {
 enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
   RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
-  RUN_OPT_PROLOG_NOPS
+  RUN_OPT_PROLOG_NOPS,
+  RUN_OPT_DISABLE
 };
 
 static const struct option run_longopts[] = {
@@ -149,6 +152,7 @@ static const struct option run_longopts[] = {
     {"no-fifo-check", no_argument, NULL, RUN_OPT_NO_FIFO_CHECK},
     {"share-all", no_argument, NULL, RUN_OPT_SHARE_ALL},
     {"prolog-nops", no_argument, NULL, RUN_OPT_PROLOG_NOPS},
+    {"disable", required_argument, NULL, RUN_OPT_DISABLE},
     {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading option c of p (its value in p->arg) into o; -1
@@ -203,6 +207,14 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
   case RUN_OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; return 0;
   case RUN_OPT_SHARE_ALL: o->inst.share_all = 1; return 0;
   case RUN_OPT_PROLOG_NOPS: o->inst.prolog_nops = 1; return 0;
+  case RUN_OPT_DISABLE: {
+    char msg[256];
+    if (map_opts_off_parse(v, &o->mopts.off, msg, sizeof msg)) {
+      diag_error_plain("--disable: %s", msg);
+      return -1;
+    }
+    return 0;
+  }
   case RUN_OPT_WINDOW: {
     int64_t w;
     if (run_int_parse(v, 1, 1000000, &w) != 0) {

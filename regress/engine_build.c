@@ -215,9 +215,10 @@ static int engine_control_nofit(const char *msg) {
 }
 
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
-                        const interp_array *ref, int rows, int cols, int dim, const inst_opts *io,
-                        engine_config *c, char *msg, size_t msgsz) {
+                        const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
+                        const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
   memset(c, 0, sizeof *c);
+  c->map_off = mo ? mo->off : 0;
   msg[0] = 0;
   int dim2 = -1;
   c->axis = rows > 1 ? 1 : 0;
@@ -249,7 +250,7 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
   for (int tries = 0, ii_min = 0, level = 0; tries < 5; tries++) {
     map_config m;
     int mapped = 0;
-    st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, &m, msg, msgsz);
+    st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, mo, &m, msg, msgsz);
     if (st == MAP_OK) {
       mapped = 1;
       c->ii = m.ii;

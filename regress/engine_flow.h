@@ -38,8 +38,8 @@
  * ENGINE_ERR_NOFIT (the resource, needed and available in msg) or
  * ENGINE_ERR_INPUT (msg says why). */
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
-                        const interp_array *ref, int rows, int cols, int dim, const inst_opts *io,
-                        engine_config *c, char *msg, size_t msgsz);
+                        const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
+                        const inst_opts *io, engine_config *c, char *msg, size_t msgsz);
 
 /* Computes from the instantiation x what the schedule predicts
  * (engine_predict.c, docs/user-guide.md): *done the done event's cycles,
@@ -54,12 +54,13 @@ size_t engine_outputs_compare(const ast_program *p, const interp_array *ref, con
 
 /* Returns the ENGINE_* status of running program p (its reference outputs
  * in ref) on the engines of o, region rows x cols, tiled dimension dim,
- * instantiated with the options io (inst.h);
+ * mapped with the options mo (map.h, NULL: defaults) and instantiated with
+ * the options io (inst.h);
  * every failure is printed on stderr (engine_run.c). *out is filled as far
  * as the run got; free it with engine_outcome_free. */
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
-               int rows, int cols, int dim, const inst_opts *io, const engine_run_opts *o,
-               engine_outcome *out);
+               int rows, int cols, int dim, const map_opts *mo, const inst_opts *io,
+               const engine_run_opts *o, engine_outcome *out);
 
 /* Returns 0 after writing the reproduction bundle of a failing cosim run
  * into out_dir/repro (engine_repro.c: repro.sh, command.txt, program,

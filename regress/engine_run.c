@@ -371,10 +371,11 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
 }
 
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
-               int rows, int cols, int dim, const inst_opts *io, const engine_run_opts *o, engine_outcome *out) {
+               int rows, int cols, int dim, const map_opts *mo, const inst_opts *io, const engine_run_opts *o,
+               engine_outcome *out) {
   char msg[1024];
   memset(out, 0, sizeof *out);
-  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, io, &out->c, msg, sizeof msg);
+  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, mo, io, &out->c, msg, sizeof msg);
   if (st == ENGINE_ERR_NOFIT) {
     diag_error_plain("%s does not fit: %s", p->name, msg);
     return st;

@@ -271,7 +271,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
     engine_run_opts ro = {.kind = (engine_kind)o->engine, .out_dir = o->out_dir, .arch_path = o->arch,
                           .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
                           .program_path = o->program, .seed = o->seed};
-    rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->inst, &ro, &eo);
+    rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->mopts, &o->inst, &ro, &eo);
     have_eo = 1;
     res.eo = &eo;
     if (rc == ENGINE_ERR_NOFIT) goto error_eo; /* nothing ran: no summary */

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "inst.h"
 #include "interp.h"
+#include "map.h"
 
 #define RUN_MAX_OPTS 64   /* --param and --in options each */
 
@@ -54,6 +55,7 @@ typedef struct {
   char **argv;
   int help;
   inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
+  map_opts mopts; /* --disable */
 } run_opts;
 
 /* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in

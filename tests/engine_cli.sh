@@ -144,7 +144,7 @@ $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 2x2 >
 # variable; it now runs on 1x1 of default.ini: tests/fit_default.sh)
 # (conv fits default.ini with its propagated inputs read again,
 # docs/symbolic.md; without that it needs 6 fds)
-TCPA_MAP_REREAD=0 $TCPA run regress/programs/conv.pla --param CO=2 --param R=3 --param C=3 --param CI=1 --param KR=2 \
+$TCPA run --disable reread regress/programs/conv.pla --param CO=2 --param R=3 --param C=3 --param CI=1 --param KR=2 \
   --param KC=2 --engine model >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "does not fit: registers fd: needs 6, pe.fd = 4" "$tmp/err"
 check "conv on default without re-read inputs: exit 3 naming pe.fd, needed and available" $?

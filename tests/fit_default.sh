@@ -138,10 +138,10 @@ $TCPA compile regress/programs/conv.pla --arch configs/default.ini -o "$tmp/cv.s
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c '^reg fd' "$tmp/cv.sym")" -le 4 ]
 check "conv maps on default.ini with at most 4 fds (inputs read again) (exit $rc)" $?
-TCPA_MAP_REREAD=0 $TCPA compile regress/programs/conv.pla --arch configs/default.ini -o "$tmp/cv0.sym" > /dev/null 2> "$tmp/err"
+$TCPA compile --disable reread regress/programs/conv.pla --arch configs/default.ini -o "$tmp/cv0.sym" > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc -eq 3 ] && grep -q "registers fd" "$tmp/err"
-check "conv without re-reading (TCPA_MAP_REREAD=0): exit 3 naming registers fd (exit $rc)" $?
+check "conv without re-reading (--disable reread): exit 3 naming registers fd (exit $rc)" $?
 
 # A register message names every class that runs out: satarith needs 8
 # rds and 5 ids (five input streams, pe.id = 4), docs/symbolic.md "What fits"

@@ -55,8 +55,26 @@ int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, in
 }
 
 int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                    int ii_min, int level, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, level, NULL, m, msg, msgsz);
+                    int ii_min, int level, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
+  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+}
+
+int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz) {
+  static const char *const names[] = {"cse", "forward", "dests", "share", "reread"};
+  const int n = (int)(sizeof names / sizeof names[0]);
+  *off = 0;
+  for (const char *s = list; *s;) {
+    size_t len = strcspn(s, ",");
+    int k = 0;
+    while (k < n && (strlen(names[k]) != len || strncmp(s, names[k], len))) k++;
+    if (k == n) {
+      snprintf(msg, msgsz, "unknown rewrite '%.*s' (known: cse, forward, dests, share, reread)", (int)len, s);
+      return -1;
+    }
+    *off |= 1u << k;
+    s += len + (s[len] == ',');
+  }
+  return 0;
 }
 
 static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
@@ -79,8 +97,7 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
                          int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
                          size_t msgsz) {
   int st = map_build_levels(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
-  const char *env = getenv("TCPA_MAP_REREAD");
-  if (st != MAP_ERR_NOFIT || (env && !strcmp(env, "0"))) return st;
+  if (st != MAP_ERR_NOFIT || (o && (o->off & MAP_OFF_REREAD))) return st;
   /* inputs read again instead of propagated (map_reread.c); the first
    * message stays when that does not fit either */
   map_reread *r = map_reread_build(p);
@@ -146,6 +163,7 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
   memset(m, 0, sizeof *m);
   m->ii_min = ii_min;
   m->no_cse = no_cse;
+  m->off = o ? o->off : 0;
   msg[0] = 0;
   m->prog = p;
   m->g = g;

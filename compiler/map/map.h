@@ -232,6 +232,7 @@ typedef struct {
                               disjoint (they may share a slot); NULL: none */
   int resmii_all, recmii, ii;
   int ii_min;              /* the smallest II asked for (map_build_ii), 0: none */
+  unsigned off;            /* map_off bits of the options: rewrites turned off */
   int ncopies[3];          /* movs the mapper added: input, reader and writer copies
                               (a writer copy: a value needed in two registers in
                               one iteration) */
@@ -293,19 +294,36 @@ int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, in
  * or destinations per condition; 4: also one op per equation and no
  * shared slots: the conservative mappings the run pipeline falls back to
  * when a mapping does not instantiate). */
+struct map_opts;
 int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                    int ii_min, int level, map_config *m, char *msg, size_t msgsz);
+                    int ii_min, int level, const struct map_opts *o, map_config *m, char *msg, size_t msgsz);
 
 /* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
  * the rows and `cdim` onto the columns (axis 2). */
 int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
                  map_config *m, char *msg, size_t msgsz);
 
+/* The mapper's rewrites that can be turned off, to compare a mapping with
+ * and without one (`tcpa compile --disable LIST`, docs/symbolic.md). */
+typedef enum {
+  MAP_OFF_CSE = 1 << 0,     /* cse: equal subexpressions computed once */
+  MAP_OFF_FORWARD = 1 << 1, /* forward: operands read where they are written */
+  MAP_OFF_DESTS = 1 << 2,   /* dests: destinations per condition space */
+  MAP_OFF_SHARE = 1 << 3,   /* share: disjoint condition spaces share a slot */
+  MAP_OFF_REREAD = 1 << 4   /* reread: propagated inputs read again */
+} map_off;
+
 /* Options of the mapping; all zero (or NULL): the defaults. */
-typedef struct {
+typedef struct map_opts {
   int no_tile1; /* 1: keep p_min = max |d| + 1, no tile size 1 (to compare
                    with it; `tcpa compile --no-tile1`) */
+  unsigned off; /* map_off bits: rewrites turned off */
 } map_opts;
+
+/* Returns 0 after setting *off to the map_off bits of the comma-separated
+ * names in `list` (cse, forward, dests, share, reread); -1 with the
+ * unknown name and the known ones in msg. */
+int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz);
 
 /* Returns map_build's result (mapped2 < 0) or map_build_2d's (axis 2,
  * dimension mapped2 onto the columns) with options o (NULL: defaults). */

@@ -527,7 +527,7 @@ static int map_sched_excl(map_config *m) {
   free(m->excl);
   m->excl = calloc((size_t)m->nops * (size_t)m->nops + 1, 1);
   if (!m->excl) return -1;
-  if ((getenv("TCPA_MAP_SHARE") && !strcmp(getenv("TCPA_MAP_SHARE"), "0")) || m->no_cse >= 4) return 0;
+  if ((m->off & MAP_OFF_SHARE) || m->no_cse >= 4) return 0;
   isl_ctx *ctx = isl_ctx_alloc();
   if (!ctx) return -1;
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);

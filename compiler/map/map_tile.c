@@ -572,10 +572,9 @@ static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const in
  * value val writes its fd group of dependence d in iterations where it
  * writes no other register (its rd uses and other fd groups have disjoint
  * defs), so that it writes that fd itself (a dest leaf per condition,
- * map_pst.c) and needs no copy. Off with TCPA_MAP_DESTS=0. */
+ * map_pst.c) and needs no copy. Off with `--disable dests`. */
 static int map_tile_dest_by_cond(const map_config *m, isl_ctx *ctx, int val, const int64_t *d) {
-  const char *env = getenv("TCPA_MAP_DESTS");
-  if ((env && !strcmp(env, "0")) || m->no_cse >= 3) return 0;
+  if ((m->off & MAP_OFF_DESTS) || m->no_cse >= 3) return 0;
   for (int o = 0; o < m->nops; o++)
     if (m->ops[o].var == val && map_tile_defs_meet(m, ctx, o, d)) return 0;
   return 1;
@@ -692,8 +691,7 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
   }
   /* greedy groups of pairwise disjoint condition spaces: they may share a
    * unit (unless slot sharing is off, map_sched.c) */
-  const char *share = getenv("TCPA_MAP_SHARE");
-  int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div}, ok = 1, excl = !share || strcmp(share, "0");
+  int units[ISA_FU_ANY] = {m->arch.alu, m->arch.mul, m->arch.div}, ok = 1, excl = !(m->off & MAP_OFF_SHARE);
   int *col = malloc((size_t)m->nops * sizeof *col + 1);
   for (int c = 0; c < ISA_FU_ANY && ok && col; c++) {
     int ncol = 0;
@@ -721,10 +719,9 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
  * C -> M with pos -1 keeps the two at one offset), so M writes only its
  * loop-carried, channel or output destinations and needs no copy (the
  * PST's one instruction per variable, paper 5.5). Off with
- * TCPA_MAP_FORWARD=0. Returns MAP_OK or MAP_ERR_INTERNAL. */
+ * `--disable forward`. Returns MAP_OK or MAP_ERR_INTERNAL. */
 static int map_tile_forward(map_config *m, isl_ctx *ctx) {
-  const char *env = getenv("TCPA_MAP_FORWARD");
-  if ((env && !strcmp(env, "0")) || m->no_cse >= 3) return MAP_OK;
+  if ((m->off & MAP_OFF_FORWARD) || m->no_cse >= 3) return MAP_OK;
   for (int o = 0; o < m->nops; o++) {
     if (!map_tile_fwd_candidate(m, o)) continue;
     int n0 = m->nedges;
@@ -782,11 +779,10 @@ static void map_tile_drop_op(map_config *m, int o) {
  * value goes out (the register an output bank reads, one destination per
  * condition space). A producer is then an access of its own (its write
  * offset), so this is done only while the accesses still fit the banks
- * (and ports) of one border side. Off with TCPA_MAP_DESTS=0. Returns
+ * (and ports) of one border side. Off with `--disable dests`. Returns
  * MAP_OK or MAP_ERR_INTERNAL. */
 static int map_tile_out_forward(map_config *m) {
-  const char *env = getenv("TCPA_MAP_DESTS");
-  if ((env && !strcmp(env, "0")) || m->no_cse >= 2) return MAP_OK;
+  if ((m->off & MAP_OFF_DESTS) || m->no_cse >= 2) return MAP_OK;
   int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
   for (int o = 0; o < m->nops; o++) {
     const map_op *op = &m->ops[o];
@@ -904,12 +900,11 @@ static int map_tile_same_operands(const rdg *g, const rdg_node *a, const rdg_nod
  * op then defines a value of its own (its var is made distinct from both
  * variables' other producers), which may cost registers (an fd or channel
  * per value): map_build maps again without it when the first mapping does
- * not fit (m->no_cse). Off with TCPA_MAP_CSE=0. */
+ * not fit (m->no_cse). Off with `--disable cse`. */
 static int map_tile_common_op(map_config *m, isl_ctx *ctx, const int *op_of, int v) {
   const rdg *g = m->g;
   const rdg_node *n = &g->nodes[v];
-  const char *env = getenv("TCPA_MAP_CSE");
-  if (n->var < 0 || m->no_cse || (env && !strcmp(env, "0"))) return -1;
+  if (n->var < 0 || m->no_cse || (m->off & MAP_OFF_CSE)) return -1;
   char *cv = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
   int found = -1;
   for (int u = 0; u < v && cv && found < 0; u++) {

@@ -46,12 +46,17 @@ typedef struct {
 } fixture;
 
 /* Maps program text (or file when text is NULL) on arch a; fills *f. */
-static void build(fixture *f, const char *name, const char *text, const arch_config *a) {
+static void build_opts(fixture *f, const char *name, const char *text, const arch_config *a, const map_opts *o) {
   memset(f, 0, sizeof *f);
   f->p = text ? parse_string(name, text) : parse_file(name);
   if (!f->p) { f->st = -1; return; }
   f->g = rdg_build(f->p);
-  f->st = f->g ? map_build(f->p, f->g, a, 0, 0, &f->m, f->msg, sizeof f->msg) : -1;
+  f->st = f->g ? map_build_opts(f->p, f->g, a, 0, 0, -1, o, &f->m, f->msg, sizeof f->msg) : -1;
+}
+
+/* Parses and maps program text (or file `name`) on a with default options. */
+static void build(fixture *f, const char *name, const char *text, const arch_config *a) {
+  build_opts(f, name, text, a, NULL);
 }
 
 static void release(fixture *f) {
@@ -538,7 +543,7 @@ static const char *PROP = /* x[j] propagated along i */
 
 /* Propagated inputs read again (map_reread.c): prop's w costs an fd and a
  * channel; with pe.fd = 0 it maps only with x read in every iteration (no
- * fd, no route); TCPA_MAP_REREAD=0 keeps the message of the program as
+ * fd, no route); `--disable reread` keeps the message of the program as
  * written. */
 static void test_reread(void) {
   arch_config a = arch_config_default();
@@ -553,12 +558,11 @@ static void test_reread(void) {
     check_rd_sim("prop", &f.m);
   }
   release(&f);
-  setenv("TCPA_MAP_REREAD", "0", 1);
-  build(&f, "prop", PROP, &a);
+  map_opts no_reread = {.off = MAP_OFF_REREAD};
+  build_opts(&f, "prop", PROP, &a, &no_reread);
   TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "fd: needs 1, pe.fd = 0"),
-             "prop with TCPA_MAP_REREAD=0: does not fit, fd 1/0 (%s)", f.msg);
+             "prop with --disable reread: does not fit, fd 1/0 (%s)", f.msg);
   release(&f);
-  unsetenv("TCPA_MAP_REREAD");
   a.fd = 4;
   build(&f, "prop", PROP, &a);
   TEST_CHECK(f.st == MAP_OK && !f.m.reread && f.m.used[MAP_REG_FD] == 1,
