@@ -62,12 +62,12 @@ clean_run() {
 # cycle in which the mutated logic can act (derived from the clean model
 # trace). Records one check.
 trace_mutant() {
-  local m=$1 name=$2 run=$3 harn=$4 min=$5 d=$tmp/m$1
+  local m=$1 name=$2 run=$3 harn=$4 min=$5 d=$tmp/m$1 t0=$SECONDS
   local max=$(( $(awk '$2 == "done" { print $1 }' "$tmp/$run/model.trace") * 2 + 100 ))
   "$harn" "$tmp/$run/config.bin" +mutant="$m" --trace "$d.trace" --max-cycles $max >/dev/null 2>"$d.err"
   "$TCPA" cosim-check "$tmp/$run/model.trace" "$d.trace" >"$d.out" 2>&1
   local st=$? got; got=$(divergence "$d.out")
-  echo "# mutant $m ($name) on $run: caught by cosim-check at cycle/PE/event $got (can act from cycle $min)"
+  echo "# mutant $m ($name) on $run: caught by cosim-check at cycle/PE/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
   [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ]
   check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, not before cycle $min" $?
 }
@@ -77,14 +77,14 @@ trace_mutant() {
 # harness (TCPA_RTL: a script adding +mutant=N): the traces agree, the
 # outputs differ from the reference (exit 1, diff.txt). Records one check.
 outputs_mutant() {
-  local m=$1 name=$2 run=$3 d=$tmp/m$1
+  local m=$1 name=$2 run=$3 d=$tmp/m$1 t0=$SECONDS
   mutant_script "$m" "$MUT"
   rm -rf "$d"
   # shellcheck disable=SC2046
   TCPA_RTL=$tmp/mut$m.sh timeout 300 "$TCPA" run $(cat "$tmp/$run.args") --engine cosim \
     --out-dir "$d" >"$d.out" 2>&1
   local st=$? diff got; got=$(divergence "$d.out"); diff=$(head -1 "$d/diff.txt" 2>/dev/null)
-  echo "# mutant $m ($name) on $run: caught by cosim through the outputs ($diff); trace divergence: $got"
+  echo "# mutant $m ($name) on $run: caught by cosim through the outputs ($diff); trace divergence: $got ($((SECONDS - t0)) s)"
   [ $st -eq 1 ] && [ -s "$d/diff.txt" ] && grep -q '"status": "fail"' "$d/summary.json"
   check "mutant $m ($name) on $run: cosim exit 1 ($st), outputs differ ($diff)" $?
 }
@@ -92,13 +92,13 @@ outputs_mutant() {
 # Runs mutant $1 ($2) on the random streams of seeds $3 of architecture $4
 # with harness $5; some seed must diverge. Records one check.
 streams_mutant() {
-  local m=$1 name=$2 seeds=$3 arch=$4 d=$tmp/s$1
+  local m=$1 name=$2 seeds=$3 arch=$4 d=$tmp/s$1 t0=$SECONDS
   mutant_script "$m" "$5"
   "$TCPA" gen stream --arch "$arch" --seeds "$seeds" --check --no-shrink --max-cycles 300 \
     --rtl "$tmp/mut$m.sh" --out-dir "$d" >"$d.out" 2>&1
   local st=$? first
   first=$(grep -m1 '^seed [0-9]*: DIVERGE' "$d.out")
-  echo "# mutant $m ($name): caught by random streams $seeds, first: ${first:-none}"
+  echo "# mutant $m ($name): caught by random streams $seeds, first: ${first:-none} ($((SECONDS - t0)) s)"
   [ $st -eq 1 ] && [ -n "$first" ]
   check "mutant $m ($name): random streams $seeds diverge (exit $st): ${first:-none}" $?
 }
@@ -144,13 +144,33 @@ for r in bx mm22 mm44; do
     "$TCPA" disasm "$tmp/$r/config.bin" >"$tmp/$r/clean.dis" 2>/dev/null
   check "$r: clean model run ($(cat "$tmp/$r.args"))" $?
 done
-for r in mm22 mm44; do
-  mutant_script 0 "$MUT"
-  # shellcheck disable=SC2046
-  TCPA_RTL=$tmp/mut0.sh "$TCPA" run $(cat "$tmp/$r.args") --engine cosim >"$tmp/$r.cos" 2>&1
-  check "$r: the mutants build with +mutant=0 agrees in cosim" $?
+for r in bx mm22 mm44; do
+  "$MUT" "$tmp/$r/config.bin" +mutant=0 --trace "$tmp/$r.m0" >/dev/null 2>&1 &&
+    "$TCPA" cosim-check "$tmp/$r/model.trace" "$tmp/$r.m0" >/dev/null 2>&1
+  check "$r: the mutants build with +mutant=0 agrees with the model (cosim-check)" $?
 done
 B=$tmp/bx/model.trace M2=$tmp/mm22/model.trace M4=$tmp/mm44/model.trace
+
+# F: a flag branch (the compiler emits none, and the random streams of
+# seeds 1-10 did not catch the mutant): alu0 writes 5, whose
+# flag is 1, and branches on it in the next cycle
+mkdir -p "$tmp/flag"
+cat >"$tmp/flag/f.tasm" <<'EOF_TASM'
+fingerprint 0x4ae1ec2ede81d159
+gc 0 pe 0,0
+    ii 1
+    bounds 1
+program fu alu0 pe 0,0
+    mov rd0, #5
+    nop ; br f0 ? L3 : L2
+    mov rd1, #1 ; halt
+    mov rd1, #2 ; halt
+start gc 0 pe 0,0
+EOF_TASM
+"$TCPA" asm "$tmp/flag/f.tasm" -o "$tmp/flag/config.bin" >/dev/null 2>&1 &&
+  "$TCPA" sim "$tmp/flag/config.bin" --trace "$tmp/flag/model.trace" >/dev/null 2>&1 &&
+  grep -q '^2 issue 0,0 0 3$' "$tmp/flag/model.trace"
+check "flag stream: assembled, the model takes the branch to pc 3 in cycle 2" $?
 
 # the first cycle each mechanism can act, from the clean model traces
 # (docs/trace.md: CYCLE KIND PLACE ...)
@@ -178,10 +198,12 @@ outputs_mutant 23 "bank write enable stuck at 0 for write events" mm22
 trace_mutant 24 "IODATA bank write address off by one" mm22 "$MUT" "$bank_rd2"
 trace_mutant 25 "imem: the last instruction reads as nop" bx "$MUT" "$imem_b"
 trace_mutant 26 "multiplier computes a * a" mm22 "$MUT" "$mul_wr2"
-streams_mutant 28 "flag is bit 0 of the result" 1-10 configs/default.ini "$MUT"
+# the first issue after the br on f0 (cycle 1)
+br_f=$(( $(first_cycle "$tmp/flag/model.trace" '$2 == "issue" && $5 == 1') + 1 ))
+trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f"
 trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
 trace_mutant 30 "constraint >= 0 evaluated as > 0" bx "$MUT" "$sig_b"
-streams_mutant 31 "FIFO overflow one word early" 1-10 configs/default.ini "$MUT"
+streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
 trace_mutant 32 "fd write leaves the valid bit" mm22 "$MUT" "$fdrd2"
 trace_mutant 33 "north input wired to the upper PE's north-going link" mm22 "$MUT" "$push_r1"
 trace_mutant 34 "west input port k wired to port k^1" mm44 "$MUT" "$push_c1"
