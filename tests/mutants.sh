@@ -47,27 +47,26 @@ mutant_script() {
   chmod +x "$tmp/mut$1.sh"
 }
 
-# Makes the clean model run of program $2 in directory $tmp/$1 with the
-# arguments $3...; returns its status.
-clean_run() {
-  local d=$tmp/$1 prog=$2; shift 2
-  "$TCPA" run "regress/programs/$prog.pla" --engine model --out-dir "$d" "$@" >"$d.log" 2>&1
-}
-
 # Runs mutant $1 ($2: what it breaks) on the stream of clean run $3 with
 # harness $4 (--trace, at most twice the clean run's cycles plus 100: a
 # mutant may keep the array from finishing) and compares its trace with
 # the clean model trace in `tcpa cosim-check`, the lockstep checker of
 # --engine cosim: exit 1, a divergence no earlier than cycle $5, the first
 # cycle in which the mutated logic can act (derived from the clean model
-# trace). Records one check.
+# trace); with $6 "exact" the divergence must be in cycle $5 itself (the
+# first affected cycle, derived exactly). Records one check.
 trace_mutant() {
-  local m=$1 name=$2 run=$3 harn=$4 min=$5 d=$tmp/m$1 t0=$SECONDS
+  local m=$1 name=$2 run=$3 harn=$4 min=$5 exact=${6:-} d=$tmp/m$1 t0=$SECONDS
   local max=$(( $(awk '$2 == "done" { print $1 }' "$tmp/$run/model.trace") * 2 + 100 ))
   "$harn" "$tmp/$run/config.bin" +mutant="$m" --trace "$d.trace" --max-cycles $max >/dev/null 2>"$d.err"
   "$TCPA" cosim-check "$tmp/$run/model.trace" "$d.trace" >"$d.out" 2>&1
   local st=$? got; got=$(divergence "$d.out")
   echo "# mutant $m ($name) on $run: caught by cosim-check at cycle/PE/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
+  if [ "$exact" = exact ]; then
+    [ $st -eq 1 ] && [ "${got%% *}" = "$min" ]
+    check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, in cycle $min, the first affected one" $?
+    return
+  fi
   [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ]
   check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, not before cycle $min" $?
 }
@@ -188,19 +187,32 @@ done2=$(grep -v '^#' "$M2" | awk '$2 == "halt" { c = $1 } END { print (c == "") 
 wrap2=$(awk '/^gc / { g = 1; next } /^[a-z]/ { g = 0 } g && $1 == "ii" { ii = $2 }
   g && $1 == "bounds" { m = $2; for (i = 3; i <= NF; i++) if ($i < m) m = $i }
   END { print (ii && m) ? ii * m : "none" }' "$tmp/mm22/clean.dis")
-# the last instruction of a program: no issue of a pc below the smallest
-# last pc of the program blocks of the disassembly reads it
-last_pc_b=$(awk '/^program fu / { b++; next } /^[a-z]/ || NF == 0 { next }
-  b && /\/\/ *[0-9]+$/ { last[b] = $NF } END { m = 999; for (k in last) if (last[k] + 0 < m) m = last[k] + 0; print m }' "$tmp/bx/clean.dis")
-imem_b=$(first_cycle "$B" "\$2 == \"issue\" && \$5 >= $last_pc_b")
+# the last instruction of a program: the first issue, on a PE of its
+# block's rectangle, of the last pc of a program block (FU numbers: alus,
+# then multipliers: configs/default.ini has 2 and 1)
+imem_b=$(awk -v nalu=2 -v nmul=1 '
+  # Returns 1 when PE p (R,C) lies in rectangle q (R[..R2],C[..C2]).
+  function inrect(p, q,   a, b, r, c) {
+    split(p, a, ","); split(q, b, ",")
+    if (split(b[1], r, "[.][.]") == 1) r[2] = r[1]
+    if (split(b[2], c, "[.][.]") == 1) c[2] = c[1]
+    return a[1] >= r[1] && a[1] <= r[2] && a[2] >= c[1] && a[2] <= c[2]
+  }
+  FNR == 1 { file++ }
+  file == 1 && /^program fu / { nb++; f = $3; n = f; sub(/^[a-z]+/, "", n)
+    fu[nb] = (f ~ /^alu/) ? n : (f ~ /^mul/) ? nalu + n : nalu + nmul + n; rect[nb] = $5; next }
+  file == 1 && /\/\/ *[0-9]+$/ && nb { last[nb] = $NF }
+  file == 2 && $2 == "issue" { for (k = 1; k <= nb; k++)
+    if ($4 == fu[k] && $5 == last[k] && inrect($3, rect[k])) { print $1; found = 1; exit } }
+  END { if (!found) print "none" }' "$tmp/bx/clean.dis" "$B")
 
 outputs_mutant 23 "bank write enable stuck at 0 for write events" mm22
 trace_mutant 24 "IODATA bank write address off by one" mm22 "$MUT" "$bank_rd2"
-trace_mutant 25 "imem: the last instruction reads as nop" bx "$MUT" "$imem_b"
+trace_mutant 25 "imem: the last instruction reads as nop" bx "$MUT" "$imem_b" exact
 trace_mutant 26 "multiplier computes a * a" mm22 "$MUT" "$mul_wr2"
 # the first issue after the br on f0 (cycle 1)
 br_f=$(( $(first_cycle "$tmp/flag/model.trace" '$2 == "issue" && $5 == 1') + 1 ))
-trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f"
+trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f" exact
 trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
 trace_mutant 30 "constraint >= 0 evaluated as > 0" bx "$MUT" "$sig_b"
 streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
