@@ -176,7 +176,7 @@ check "flag stream: assembled, the model takes the branch to pc 3 in cycle 2" $?
 bank_wr2=$(first_cycle "$M2" '$2 == "bank" && $6 == "wr"')
 bank_rd2=$(first_cycle "$M2" '$2 == "bank" && $6 == "rd"')
 mul_wr2=$(first_cycle "$M2" '$2 == "wr" && $4 == 2')
-sig_b=$(first_cycle "$B" '$2 == "sig"')
+sig2=$(first_cycle "$M2" '$2 == "sig"')
 fdrd2=$(first_cycle "$M2" '$2 == "fdrd"')
 push_r1=$(first_cycle "$M2" '$2 == "push" && $3 ~ /^1,/')
 push_c1=$(first_cycle "$M4" '$2 == "push" && $3 ~ /,[1-3]$/')
@@ -214,7 +214,7 @@ trace_mutant 26 "multiplier computes a * a" mm22 "$MUT" "$mul_wr2"
 br_f=$(( $(first_cycle "$tmp/flag/model.trace" '$2 == "issue" && $5 == 1') + 1 ))
 trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f" exact
 trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
-trace_mutant 30 "constraint >= 0 evaluated as > 0" bx "$MUT" "$sig_b"
+trace_mutant 30 "constraint >= 0 evaluated as > 0" mm22 "$MUT" "$sig2"
 streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
 trace_mutant 32 "fd write leaves the valid bit" mm22 "$MUT" "$fdrd2"
 trace_mutant 33 "north input wired to the upper PE's north-going link" mm22 "$MUT" "$push_r1"
