@@ -7,19 +7,24 @@
 # loader's CRC and fingerprint checks (docs/mutants.md, docs/rtl.md "Fault
 # injection", rtl/tcpa_mutation.svh). Each runs where its mechanism acts
 # and must be caught; the check names what caught it:
-#   cosim   `tcpa run --engine cosim` with the mutants harness (a two-line
-#           script adding +mutant=N as TCPA_RTL): exit 1, and either a
-#           lockstep divergence (cycle, PE, event) that is not earlier than
-#           the first cycle in which the mutated logic can act (derived
-#           from the clean model trace), or, where no trace event shows the
-#           mechanism, the outputs (diff.txt) differing from the reference;
+#   cosim-check  the mutants harness runs the stream (at most twice the
+#           clean run's cycles plus 100: a mutant may keep the array from
+#           finishing) and `tcpa cosim-check`, the lockstep checker of
+#           --engine cosim, compares its trace with the clean model trace:
+#           exit 1 at a cycle no earlier than the first in which the
+#           mutated logic can act (derived from the clean model trace;
+#           exactly that cycle where it is derived exactly);
+#   outputs where no trace event shows the mechanism: `tcpa run --engine
+#           cosim` with the mutants harness (TCPA_RTL: a script adding
+#           +mutant=N) exits 1, the outputs (diff.txt) differ;
 #   streams `tcpa gen stream --check --no-shrink` with the mutant as --rtl
 #           on random valid streams (docs/fuzz.md): some seed diverges;
 #   reject  the mutants build without a mutant refuses a stream with a
 #           wrong CRC / fingerprint (exit 2, stream_reject.sh) and the
 #           mutant accepts it and runs it.
 # Programs: bitextract N=8 on 1x2 (1-D), matmul N=M=K=3 on 2x2 and N=M=4
-# K=3 on 4x4 (2-D) of configs/default.ini; the divider needs pe.div > 0:
+# K=3 on 4x4 (2-D) of configs/default.ini, a four-instruction flag-branch
+# stream (the compiler emits none); the divider needs pe.div > 0:
 # gcd on configs/big1d.ini, whose mutants harness is a build of its own
 # (full tier only). Prints TAP lines.
 set -u
