@@ -3,6 +3,8 @@
 // accumulator per dimension holds coef[d] * J[d]; when J advances, the
 // incremented dimension adds its coefficient and the wrapped ones return to
 // zero. clear_i (unit not running) empties the accumulators (J = 0).
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_affine (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -17,6 +19,8 @@ module tcpa_affine (
   localparam int unsigned NDIM = tcpa_pkg::NDIM;
 
   logic [NDIM*32-1:0] acc_q, acc_d;
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   always_comb begin
     acc_d = acc_q;
@@ -26,6 +30,8 @@ module tcpa_affine (
       if (clear_i) acc_d[d*32 +: 32] = '0;
       else if (adv_i && inc_i[d]) acc_d[d*32 +: 32] = acc_q[d*32 +: 32] + coef_i[d*32 +: 32];
       else if (adv_i && clr_i[d]) acc_d[d*32 +: 32] = '0;
+      // mutant 29: dropped clear: a wrapping dimension keeps its accumulator
+      `TCPA_MUTATE(29, if (!clear_i && adv_i && !inc_i[d] && clr_i[d]) acc_d[d*32 +: 32] = acc_q[d*32 +: 32];)
     end
   end
 

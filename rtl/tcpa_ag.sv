@@ -201,6 +201,10 @@ module tcpa_ag (
     end else if (ev && inrange && mode_q == tcpa_stream_pkg::AG_WRITE && arr_valid_i) begin
       bwe = 1'b1;
     end
+    // mutant 23: stuck enable: a write AG's event writes nothing to the bank
+    `TCPA_MUTATE(23, if (!(mine_io && bus_i.we)) bwe = 1'b0;)
+    // mutant 24: off by one: an IODATA word lands one address higher
+    `TCPA_MUTATE(24, if (mine_io && bus_i.we && bus_i.addr != 32'd0) bwa = io_q[AW-1:0] + bus_i.addr[AW-1:0];)
     tok_d = ev && inrange && mode_q == tcpa_stream_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
     // mutant 18: stuck control signal: a read AG's token valid is always 0

@@ -358,7 +358,8 @@ module tcpa_cfg_loader (
             3'd0: if (cfg_data_i != tcpa_stream_pkg::STREAM_MAGIC) err_d = tcpa_stream_pkg::E_MAGIC;
             3'd1: if (cfg_data_i != tcpa_stream_pkg::STREAM_VERSION) err_d = tcpa_stream_pkg::E_VERSION;
             3'd2: if (cfg_data_i != FP[31:0]) err_d = tcpa_stream_pkg::E_FINGERPRINT;
-            3'd3: if (cfg_data_i != FP[63:32]) err_d = tcpa_stream_pkg::E_FINGERPRINT;
+            // mutant 37: skipped check: the fingerprint's high word is not compared
+            3'd3: if (`TCPA_MUTANT_EXPR(37, 1'b0, cfg_data_i != FP[63:32])) err_d = tcpa_stream_pkg::E_FINGERPRINT;
             3'd4: len_d = cfg_data_i;
             default: begin
               crc_exp_d = cfg_data_i;
@@ -431,7 +432,8 @@ module tcpa_cfg_loader (
           end
           if (cfg_last_i || pos_q + 32'd1 == len_q) begin
             if (!(cfg_last_i && pos_q + 32'd1 == len_q)) err_d = tcpa_stream_pkg::E_LENGTH;
-            else if (fin_crc != crc_exp_q) err_d = tcpa_stream_pkg::E_CRC;
+            // mutant 36: skipped check: the CRC is not compared
+            else if (`TCPA_MUTANT_EXPR(36, 1'b0, fin_crc != crc_exp_q)) err_d = tcpa_stream_pkg::E_CRC;
             else if (perr_d != tcpa_stream_pkg::E_NONE) err_d = perr_d;
             else if (st_d != S_PKT || wcnt_d != 3'd0) err_d = tcpa_stream_pkg::E_TRUNCATED;
             else if (!started_d) err_d = tcpa_stream_pkg::E_ORDER;

@@ -8,6 +8,8 @@
 // hold_o[k] says it holds at J(s), or that it is not in use (use_i[k] = 0).
 // The stepper's outputs go out so that the unit can follow J with its own
 // accumulators (the AG's address) and time its events (begin_o).
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_cons_eval #(
   parameter int unsigned N = 1  // constraints
 ) (
@@ -37,6 +39,8 @@ module tcpa_cons_eval #(
   localparam int unsigned NDIM = tcpa_pkg::NDIM;
 
   logic [N*32-1:0] cval;  // flat: Yosys 0.23 has no packed 2-D arrays
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   tcpa_stepper u_stepper (
     .clk_i     (clk_i),
@@ -76,6 +80,8 @@ module tcpa_cons_eval #(
     hold_o = '1;
     for (int unsigned k = 0; k < N; k++) begin
       if (use_i[k] && (kind_i[k] ? (cval[k*32 +: 32] != 32'd0) : cval[k*32 + 31])) hold_o[k] = 1'b0;
+      // mutant 30: off by one: a `>= 0` constraint fails at 0 (evaluated as > 0)
+      `TCPA_MUTATE(30, if (use_i[k] && !kind_i[k] && cval[k*32 +: 32] == 32'd0) hold_o[k] = 1'b0;)
     end
   end
 endmodule

@@ -45,6 +45,9 @@ module tcpa_fd (
     end
     // mutant 7: the read pointer does not advance
     `TCPA_MUTATE(7, r_d = r_q;)
+    // mutant 32: dropped enable: a write leaves its entry's valid bit
+    // (the written word reads as 0 until the entry was valid before)
+    `TCPA_MUTATE(32, valid_d = valid_q;)
   end
 
   always_ff @(posedge clk_i) begin

@@ -46,6 +46,13 @@ module tcpa_fifo (
     `TCPA_MUTATE(3, if (push_i) cnt_d = after;)
     // mutant 17: a pop counts but does not shift the data (head stays)
     `TCPA_MUTATE(17, if (pop_i && cnt_q != '0) buf_d = buf_q;)
+    // mutant 31: depth off by one: overflow detected one word early (a
+    // push finding D - 1 words is dropped)
+    `TCPA_MUTATE(31, if (push_i && {{(32-CW){1'b0}}, after} + 32'd1 == D) begin
+                       drop_o = 1'b1;
+                       buf_d = (pop_i && cnt_q != '0) ? buf_q >> 32 : buf_q;
+                       cnt_d = after;
+                     end)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -186,6 +186,11 @@ module tcpa_fu #(
     `TCPA_MUTATE(9, if (LAT == 1 && {26'd0, op} == tcpa_isa_pkg::OP_AND) wb[31:0] = val[31:0] | val[63:32];)
     // mutant 11: latency off by one: a multi-cycle FU writes one cycle early
     `TCPA_MUTATE(11, if (LAT > 1) wb = (NP > 1) ? pipe_q[(NP-2)*PW +: PW] : res;)
+    // mutant 26: wrong operand: the multiplier computes a * a
+    `TCPA_MUTATE(26, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MUL) pipe_d[31:0] = val[31:0] * val[31:0];)
+    // mutant 27: wrong result mux: the divider's `mod` returns the quotient
+    `TCPA_MUTATE(27, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MOD)
+                       pipe_d[31:0] = op_eval(tcpa_isa_pkg::OP_DIV[5:0], val[31:0], val[63:32], val[95:64]);)
   end
 
   always_comb begin
@@ -197,6 +202,9 @@ module tcpa_fu #(
       halted_d = bhalt;
     end
     if (wb[PW-1]) flag_d = (wb[31:0] != 32'd0);
+    // mutant 28: wrong bit: the flag is the result's sign bit (result < 0),
+    // not result != 0
+    `TCPA_MUTATE(28, if (wb[PW-1]) flag_d = wb[31];)
     // mutant 10: stuck control signal: halt is never latched (the FU runs on)
     `TCPA_MUTATE(10, halted_d = halted_q;)
   end

@@ -3,6 +3,8 @@
 // stream word per cycle. A PROGRAM packet sets the program length; words at
 // or beyond it read as zero (`nop ; next`), so a later, shorter program
 // needs no clearing. Read is asynchronous (fetch in the issue cycle).
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_imem (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -24,6 +26,8 @@ module tcpa_imem (
   logic [31:0] mem3 [IMEM];
   logic [31:0] len_q, len_d;
   logic [AW-1:0] wa, ra;
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   assign wa = waddr_i[AW+1:2];
   assign ra = raddr_i[AW-1:0];
@@ -46,6 +50,9 @@ module tcpa_imem (
     rdata_o = '0;
     if ({24'd0, raddr_i} < len_q && {24'd0, raddr_i} < IMEM)
       rdata_o = {mem3[ra], mem2[ra], mem1[ra], mem0[ra]};
+    // mutant 25: off by one: the length compare drops the last instruction
+    // (it reads as `nop ; next`)
+    `TCPA_MUTATE(25, if ({24'd0, raddr_i} + 32'd1 == len_q) rdata_o = '0;)
   end
   assign loaded_o = (len_q != 32'd0);
 endmodule

@@ -11,7 +11,12 @@
 //                            end of an always_comb (or of a loop body)
 //   `TCPA_MUTANT_ONLY(TEXT)  module items that only a mutant needs (the
 //                            delayed result register of mutant 5)
-// Without the define all three expand to nothing, so the default build,
+//   `TCPA_MUTANT_EXPR(N, MUT, EXPR)  the expression EXPR, or MUT when
+//                            mutant N is selected: for continuous
+//                            assignments and conditions (tcpa_top's
+//                            neighbour wiring and done, the loader's checks)
+// Without the define the first three expand to nothing and the fourth to
+// EXPR alone, so the default build,
 // lint and Yosys see the RTL without any hook (the preprocessed text of
 // `verilator -E -P` equals, blank space aside, that of the RTL before the
 // hooks were gathered here).
@@ -29,10 +34,12 @@
     STMT \
   end
 `define TCPA_MUTANT_ONLY(TEXT) TEXT
+`define TCPA_MUTANT_EXPR(N, MUT, EXPR) ((mutant == 32'd``N) ? (MUT) : (EXPR))
 `else
 `define TCPA_MUTANT_DECL
 `define TCPA_MUTATE(N, STMT)
 `define TCPA_MUTANT_ONLY(TEXT)
+`define TCPA_MUTANT_EXPR(N, MUT, EXPR) EXPR
 `endif
 
 `endif  // TCPA_MUTATION_SVH

@@ -10,6 +10,7 @@
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
 // read port into every bank for dumping results.
 `include "rtl/tcpa_assert.svh"
+`include "rtl/tcpa_mutation.svh"
 
 module tcpa_top (
   input  logic                                    clk_i,
@@ -123,6 +124,8 @@ module tcpa_top (
   logic [NPE*32-1:0]      delay;
   logic [NPE*4*NBANK-1:0] ag_tok, ag_consume, ag_passed, ag_pend;
   logic [NPE*4*NBANK*32-1:0] ag_tokv;
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
 
   tcpa_cfg_loader u_loader (
     .clk_i        (clk_i),
@@ -192,8 +195,13 @@ module tcpa_top (
       // wrapper inputs: the neighbour's link register, or the bank's read token
       for (genvar k = 0; k < NPORT; k++) begin : g_port
         if (r > 0) begin : g_n
-          assign win_v[P*NWP + 0*NPORT + k] = wout_v[(P - COLS)*NWP + 2*NPORT + k];
-          assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] = wout_d[((P - COLS)*NWP + 2*NPORT + k)*32 +: 32];
+          // mutant 33: swapped side: the north input takes the upper
+          // neighbour's north-going link instead of its south-going one
+          assign win_v[P*NWP + 0*NPORT + k] = `TCPA_MUTANT_EXPR(33, wout_v[(P - COLS)*NWP + 0*NPORT + k],
+                                                                wout_v[(P - COLS)*NWP + 2*NPORT + k]);
+          assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] =
+              `TCPA_MUTANT_EXPR(33, wout_d[((P - COLS)*NWP + 0*NPORT + k)*32 +: 32],
+                                wout_d[((P - COLS)*NWP + 2*NPORT + k)*32 +: 32]);
         end else if (k < NBANK) begin : g_nb
           assign win_v[P*NWP + 0*NPORT + k] = ag_tok[(P*4 + 0)*NBANK + k];
           assign win_d[(P*NWP + 0*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 0)*NBANK + k)*32 +: 32];
@@ -222,8 +230,13 @@ module tcpa_top (
           assign win_d[(P*NWP + 2*NPORT + k)*32 +: 32] = '0;
         end
         if (c > 0) begin : g_w
-          assign win_v[P*NWP + 3*NPORT + k] = wout_v[(P - 1)*NWP + 1*NPORT + k];
-          assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] = wout_d[((P - 1)*NWP + 1*NPORT + k)*32 +: 32];
+          // mutant 34: swapped port: the west input's port k takes the left
+          // neighbour's east-going port k ^ 1
+          assign win_v[P*NWP + 3*NPORT + k] = `TCPA_MUTANT_EXPR(34, wout_v[(P - 1)*NWP + 1*NPORT + (k ^ 1) % NPORT],
+                                                                wout_v[(P - 1)*NWP + 1*NPORT + k]);
+          assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] =
+              `TCPA_MUTANT_EXPR(34, wout_d[((P - 1)*NWP + 1*NPORT + (k ^ 1) % NPORT)*32 +: 32],
+                                wout_d[((P - 1)*NWP + 1*NPORT + k)*32 +: 32]);
         end else if (k < NBANK) begin : g_wb
           assign win_v[P*NWP + 3*NPORT + k] = ag_tok[(P*4 + 3)*NBANK + k];
           assign win_d[(P*NWP + 3*NPORT + k)*32 +: 32] = ag_tokv[((P*4 + 3)*NBANK + k)*32 +: 32];
@@ -342,7 +355,8 @@ module tcpa_top (
     end
   end
 
-  assign done_o = run_q && (&quiet) && (&ag_passed) && (ag_pend == '0);
+  // mutant 35: a term forgotten: done looks at the PEs only, not the AGs
+  assign done_o = run_q && (&quiet) && `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed) && (ag_pend == '0));
 
   // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
   // once, before the run; the run, once started, never stops

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# mutants.sh: RTL mutants 23..37, one per mechanism that mutants 1..22
+# (tests/faults.sh) leave untouched: bank write enable and address, the
+# instruction memory, multiplier and divider results, the FU flags, the
+# affine accumulators, the constraint (GC term) evaluation, FIFO depth and
+# overflow, fd writes, the neighbour wiring and `done` of tcpa_top, the
+# loader's CRC and fingerprint checks (docs/mutants.md, docs/rtl.md "Fault
+# injection", rtl/tcpa_mutation.svh). Each runs where its mechanism acts
+# and must be caught; the check names what caught it:
+#   cosim-check  the mutants harness runs the stream (at most twice the
+#           clean run's cycles plus 100: a mutant may keep the array from
+#           finishing) and `tcpa cosim-check`, the lockstep checker of
+#           --engine cosim, compares its trace with the clean model trace:
+#           exit 1 at a cycle no earlier than the first in which the
+#           mutated logic can act (derived from the clean model trace;
+#           exactly that cycle where it is derived exactly);
+#   outputs where no trace event shows the mechanism: `tcpa run --engine
+#           cosim` with the mutants harness (TCPA_RTL: a script adding
+#           +mutant=N) exits 1, the outputs (diff.txt) differ;
+#   streams `tcpa gen stream --check --no-shrink` with the mutant as --rtl
+#           on random valid streams (docs/fuzz.md): some seed diverges;
+#   reject  the mutants build without a mutant refuses a stream with a
+#           wrong CRC / fingerprint (exit 2, stream_reject.sh) and the
+#           mutant accepts it and runs it.
+# Programs: bitextract N=8 on 1x2 (1-D), matmul N=M=K=3 on 2x2 and N=M=4
+# K=3 on 4x4 (2-D) of configs/default.ini, a four-instruction flag-branch
+# stream (the compiler emits none); the divider needs pe.div > 0:
+# gcd on configs/big1d.ini, whose mutants harness is a build of its own
+# (full tier only). Prints TAP lines.
+set -u
+. "$(dirname "$0")/tap.sh"
+
+# Prints "CYCLE PLACE KIND" of the divergence in report $1 (cosim's stdout
+# or a cosim-check report), or "none".
+divergence() {
+  awk '/lockstep: DIVERGENCE at cycle/ && !c { c = $5; sub(/,$/, "", c)
+         p = ($0 ~ /the whole machine/) ? "-" : $7; gsub(/[(),]/, " ", p); split(p, q, " ")
+         place = (p == "-") ? "-" : q[1] "," q[2] }
+       /^  event:/ && c != "" && !k { k = $2; sub(/:$/, "", k) }
+       END { if (c == "") print "none"; else print c, place, k }' "$1"
+}
+
+# Prints the cycle of the first line of clean trace $1 satisfying awk
+# condition $2, or "none".
+first_cycle() {
+  grep -v '^#' "$1" | awk "$2 { print \$1; f = 1; exit } END { if (!f) print \"none\" }"
+}
+
+# Writes the script $tmp/mutN.sh running harness $2 with +mutant=$1.
+mutant_script() {
+  printf '#!/bin/sh\nexec "%s" "$@" +mutant=%s\n' "$2" "$1" >"$tmp/mut$1.sh"
+  chmod +x "$tmp/mut$1.sh"
+}
+
+# Runs mutant $1 ($2: what it breaks) on the stream of clean run $3 with
+# harness $4 (--trace, at most twice the clean run's cycles plus 100: a
+# mutant may keep the array from finishing) and compares its trace with
+# the clean model trace in `tcpa cosim-check`, the lockstep checker of
+# --engine cosim: exit 1, a divergence no earlier than cycle $5, the first
+# cycle in which the mutated logic can act (derived from the clean model
+# trace); with $6 "exact" the divergence must be in cycle $5 itself (the
+# first affected cycle, derived exactly). Records one check.
+trace_mutant() {
+  local m=$1 name=$2 run=$3 harn=$4 min=$5 exact=${6:-} d=$tmp/m$1 t0=$SECONDS
+  local max=$(( $(awk '$2 == "done" { print $1 }' "$tmp/$run/model.trace") * 2 + 100 ))
+  "$harn" "$tmp/$run/config.bin" +mutant="$m" --trace "$d.trace" --max-cycles $max >/dev/null 2>"$d.err"
+  "$TCPA" cosim-check "$tmp/$run/model.trace" "$d.trace" >"$d.out" 2>&1
+  local st=$? got; got=$(divergence "$d.out")
+  echo "# mutant $m ($name) on $run: caught by cosim-check at cycle/PE/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
+  if [ "$exact" = exact ]; then
+    [ $st -eq 1 ] && [ "${got%% *}" = "$min" ]
+    check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, in cycle $min, the first affected one" $?
+    return
+  fi
+  [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ]
+  check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, not before cycle $min" $?
+}
+
+# Runs mutant $1 ($2), which no trace event shows, in `tcpa run --engine
+# cosim` on clean run $3 (its arguments in $tmp/$3.args) with the mutants
+# harness (TCPA_RTL: a script adding +mutant=N): the traces agree, the
+# outputs differ from the reference (exit 1, diff.txt). Records one check.
+outputs_mutant() {
+  local m=$1 name=$2 run=$3 d=$tmp/m$1 t0=$SECONDS
+  mutant_script "$m" "$MUT"
+  rm -rf "$d"
+  # shellcheck disable=SC2046
+  TCPA_RTL=$tmp/mut$m.sh timeout 300 "$TCPA" run $(cat "$tmp/$run.args") --engine cosim \
+    --out-dir "$d" >"$d.out" 2>&1
+  local st=$? diff got; got=$(divergence "$d.out"); diff=$(head -1 "$d/diff.txt" 2>/dev/null)
+  echo "# mutant $m ($name) on $run: caught by cosim through the outputs ($diff); trace divergence: $got ($((SECONDS - t0)) s)"
+  [ $st -eq 1 ] && [ -s "$d/diff.txt" ] && grep -q '"status": "fail"' "$d/summary.json"
+  check "mutant $m ($name) on $run: cosim exit 1 ($st), outputs differ ($diff)" $?
+}
+
+# Runs mutant $1 ($2) on the random streams of seeds $3 of architecture $4
+# with harness $5; some seed must diverge. Records one check.
+streams_mutant() {
+  local m=$1 name=$2 seeds=$3 arch=$4 d=$tmp/s$1 t0=$SECONDS
+  mutant_script "$m" "$5"
+  "$TCPA" gen stream --arch "$arch" --seeds "$seeds" --check --no-shrink --max-cycles 300 \
+    --rtl "$tmp/mut$m.sh" --out-dir "$d" >"$d.out" 2>&1
+  local st=$? first
+  first=$(grep -m1 '^seed [0-9]*: DIVERGE' "$d.out")
+  echo "# mutant $m ($name): caught by random streams $seeds, first: ${first:-none} ($((SECONDS - t0)) s)"
+  [ $st -eq 1 ] && [ -n "$first" ]
+  check "mutant $m ($name): random streams $seeds diverge (exit $st): ${first:-none}" $?
+}
+
+# Writes stream $1 with 32-bit little-endian header word $3 xor $4 to $2.
+header_poke() {
+  local W; W=$(od -An -t u4 -j $((4 * $3)) -N 4 "$1" | tr -d ' ')
+  local v=$(( (W ^ $4) & 0xffffffff ))
+  { head -c $((4 * $3)) "$1"
+    printf "\\x$(printf %02x $((v & 255)))\\x$(printf %02x $((v >> 8 & 255)))\\x$(printf %02x $((v >> 16 & 255)))\\x$(printf %02x $((v >> 24 & 255)))"
+    tail -c +$(($3 * 4 + 5)) "$1"; } >"$2"
+}
+
+# Runs mutant $1 ($2) on stream $3, whose header word $4 is xored with $5
+# (a fault the loader must refuse); the mutants build without a mutant
+# refuses it, the mutant accepts and runs it. Records one check.
+reject_mutant() {
+  local m=$1 name=$2 bad=$tmp/bad$1.bin
+  header_poke "$3" "$bad" "$4" "$5"
+  "$MUT" "$bad" --trace "$tmp/r0.trace" >/dev/null 2>"$tmp/r0.err"
+  local st0=$?
+  "$MUT" "$bad" +mutant="$m" --trace "$tmp/r$m.trace" >/dev/null 2>"$tmp/r$m.err"
+  local st=$? ev; ev=$(grep -vc '^#' "$tmp/r$m.trace" 2>/dev/null)
+  echo "# mutant $m ($name): caught by the stream rejection: clean loader $(sed -n 's/.*\(stream rejected.*\)/\1/p' "$tmp/r0.err" | head -1), mutant exit $st, ${ev:-0} events"
+  [ $st0 -eq 2 ] && grep -q 'stream rejected by the loader' "$tmp/r0.err" && [ $st -ne 2 ] &&
+    ! grep -q 'stream rejected' "$tmp/r$m.err" && [ "${ev:-0}" -gt 0 ]
+  check "mutant $m ($name): the clean loader refuses header word $4 xor $5 (exit $st0), the mutant runs it (exit $st, ${ev:-0} events)" $?
+}
+
+MUT=$(harness "" mutants)
+if [ $? -ne 0 ] || [ ! -x "$MUT" ]; then
+  unbuilt "RTL mutants 23..37"
+  exit 1
+fi
+
+# the clean runs: 1-D bitextract, 2-D matmul on 2x2 and 4x4
+echo "regress/programs/bitextract.pla --param N=8 --pes 1x2 --seed 3" >"$tmp/bx.args"
+echo "regress/programs/matmul.pla --param N=3 --param M=3 --param K=3 --pes 2x2 --seed 1" >"$tmp/mm22.args"
+echo "regress/programs/matmul.pla --param N=4 --param M=4 --param K=3 --pes 4x4 --seed 1" >"$tmp/mm44.args"
+for r in bx mm22 mm44; do
+  # shellcheck disable=SC2046
+  "$TCPA" run $(cat "$tmp/$r.args") --engine model --out-dir "$tmp/$r" >"$tmp/$r.log" 2>&1 &&
+    "$TCPA" disasm "$tmp/$r/config.bin" >"$tmp/$r/clean.dis" 2>/dev/null
+  check "$r: clean model run ($(cat "$tmp/$r.args"))" $?
+done
+for r in bx mm22 mm44; do
+  "$MUT" "$tmp/$r/config.bin" +mutant=0 --trace "$tmp/$r.m0" >/dev/null 2>&1 &&
+    "$TCPA" cosim-check "$tmp/$r/model.trace" "$tmp/$r.m0" >/dev/null 2>&1
+  check "$r: the mutants build with +mutant=0 agrees with the model (cosim-check)" $?
+done
+B=$tmp/bx/model.trace M2=$tmp/mm22/model.trace M4=$tmp/mm44/model.trace
+
+# F: a flag branch (the compiler emits none, and the random streams of
+# seeds 1-10 did not catch the mutant): alu0 writes 5, whose
+# flag is 1, and branches on it in the next cycle
+mkdir -p "$tmp/flag"
+cat >"$tmp/flag/f.tasm" <<'EOF_TASM'
+fingerprint 0x4ae1ec2ede81d159
+gc 0 pe 0,0
+    ii 1
+    bounds 1
+program fu alu0 pe 0,0
+    mov rd0, #5
+    nop ; br f0 ? L3 : L2
+    mov rd1, #1 ; halt
+    mov rd1, #2 ; halt
+start gc 0 pe 0,0
+EOF_TASM
+"$TCPA" asm "$tmp/flag/f.tasm" -o "$tmp/flag/config.bin" >/dev/null 2>&1 &&
+  "$TCPA" sim "$tmp/flag/config.bin" --trace "$tmp/flag/model.trace" >/dev/null 2>&1 &&
+  grep -q '^2 issue 0,0 0 3$' "$tmp/flag/model.trace"
+check "flag stream: assembled, the model takes the branch to pc 3 in cycle 2" $?
+
+# the first cycle each mechanism can act, from the clean model traces
+# (docs/trace.md: CYCLE KIND PLACE ...)
+bank_wr2=$(first_cycle "$M2" '$2 == "bank" && $6 == "wr"')
+bank_rd2=$(first_cycle "$M2" '$2 == "bank" && $6 == "rd"')
+mul_wr2=$(first_cycle "$M2" '$2 == "wr" && $4 == 2')
+sig2=$(first_cycle "$M2" '$2 == "sig"')
+fdrd2=$(first_cycle "$M2" '$2 == "fdrd"')
+push_r1=$(first_cycle "$M2" '$2 == "push" && $3 ~ /^1,/')
+push_c1=$(first_cycle "$M4" '$2 == "push" && $3 ~ /,[1-3]$/')
+# done needs every PE quiet: not before the last halt
+done2=$(grep -v '^#' "$M2" | awk '$2 == "halt" { c = $1 } END { print (c == "") ? "none" : c }')
+# the affine accumulators: no dimension wraps before step min(bounds), in
+# cycle ii * min(bounds) (start delays and AG phases are >= 0)
+wrap2=$(awk '/^gc / { g = 1; next } /^[a-z]/ { g = 0 } g && $1 == "ii" { ii = $2 }
+  g && $1 == "bounds" { m = $2; for (i = 3; i <= NF; i++) if ($i < m) m = $i }
+  END { print (ii && m) ? ii * m : "none" }' "$tmp/mm22/clean.dis")
+# the last instruction of a program: the first issue, on a PE of its
+# block's rectangle, of the last pc of a program block (FU numbers: alus,
+# then multipliers: configs/default.ini has 2 and 1)
+imem_b=$(awk -v nalu=2 -v nmul=1 '
+  # Returns 1 when PE p (R,C) lies in rectangle q (R[..R2],C[..C2]).
+  function inrect(p, q,   a, b, r, c) {
+    split(p, a, ","); split(q, b, ",")
+    if (split(b[1], r, "[.][.]") == 1) r[2] = r[1]
+    if (split(b[2], c, "[.][.]") == 1) c[2] = c[1]
+    return a[1] >= r[1] && a[1] <= r[2] && a[2] >= c[1] && a[2] <= c[2]
+  }
+  FNR == 1 { file++ }
+  file == 1 && /^program fu / { nb++; f = $3; n = f; sub(/^[a-z]+/, "", n)
+    fu[nb] = (f ~ /^alu/) ? n : (f ~ /^mul/) ? nalu + n : nalu + nmul + n; rect[nb] = $5; next }
+  file == 1 && /\/\/ *[0-9]+$/ && nb { last[nb] = $NF }
+  file == 2 && $2 == "issue" { for (k = 1; k <= nb; k++)
+    if ($4 == fu[k] && $5 == last[k] && inrect($3, rect[k])) { print $1; found = 1; exit } }
+  END { if (!found) print "none" }' "$tmp/bx/clean.dis" "$B")
+
+outputs_mutant 23 "bank write enable stuck at 0 for write events" mm22
+trace_mutant 24 "IODATA bank write address off by one" mm22 "$MUT" "$bank_rd2"
+trace_mutant 25 "imem: the last instruction reads as nop" bx "$MUT" "$imem_b" exact
+trace_mutant 26 "multiplier computes a * a" mm22 "$MUT" "$mul_wr2"
+# the first issue after the br on f0 (cycle 1)
+br_f=$(( $(first_cycle "$tmp/flag/model.trace" '$2 == "issue" && $5 == 1') + 1 ))
+trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f" exact
+trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
+trace_mutant 30 "constraint >= 0 evaluated as > 0" mm22 "$MUT" "$sig2"
+streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
+trace_mutant 32 "fd write leaves the valid bit" mm22 "$MUT" "$fdrd2"
+trace_mutant 33 "north input wired to the upper PE's north-going link" mm22 "$MUT" "$push_r1"
+trace_mutant 34 "west input port k wired to port k^1" mm44 "$MUT" "$push_c1"
+trace_mutant 35 "done ignores the AGs" mm22 "$MUT" "$done2"
+reject_mutant 36 "loader skips the CRC check" "$tmp/bx/config.bin" 5 1
+reject_mutant 37 "loader skips the fingerprint's high word" "$tmp/bx/config.bin" 3 0x80000000
+
+# the divider: configs/big1d.ini (pe.div 1), its own mutants harness
+if full_tier; then
+  if ! MUTB=$(harness configs/big1d.ini mutants); then
+    unbuilt "mutant 27 on big1d.ini"
+  else
+    echo "regress/programs/gcd.pla --param N=4 --param S=6 --pes 1x2 --seed 1 --arch configs/big1d.ini" >"$tmp/gcd.args"
+    # shellcheck disable=SC2046
+    "$TCPA" run $(cat "$tmp/gcd.args") --engine model --out-dir "$tmp/gcd" >"$tmp/gcd.log" 2>&1
+    check "gcd on big1d 1x2: clean model run" $?
+    ndiv=$(awk '/^\[/ { s = $0 } s == "[pe]" && ($1 == "alu" || $1 == "mul") { n += $3 } END { print n }' configs/big1d.ini)
+    div_wr=$(first_cycle "$tmp/gcd/model.trace" "\$2 == \"wr\" && \$4 >= $ndiv")
+    trace_mutant 27 "divider: mod returns the quotient" gcd "$MUTB" "$div_wr"
+  fi
+fi
+exit $fail
