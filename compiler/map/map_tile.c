@@ -674,9 +674,30 @@ static int map_tile_forwards(const map_config *m, int o) {
   return 0;
 }
 
+/* Returns 1 when a chain of d = 0 dependences inside the PE (other than
+ * from mov a to its reader b, the operand being forwarded) leads from an
+ * op of `in` to another: those cannot issue in one cycle. */
+static int map_tile_group_chained(const map_config *m, const unsigned char *in, int a, int b) {
+  unsigned char *reach = calloc((size_t)m->nops + 1, 1);
+  int chained = !reach;
+  for (int grew = 1; grew && !chained;) {
+    grew = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      int zero = x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && x->src >= 0 && x->dst >= 0;
+      for (int k = 0; k < m->ndims && zero; k++) zero = x->d[k] == 0;
+      if (!zero || (x->src == a && x->dst == b) || !(in[x->src] || reach[x->src]) || reach[x->dst]) continue;
+      reach[x->dst] = grew = 1;
+      chained |= in[x->dst];
+    }
+  }
+  free(reach);
+  return chained;
+}
+
 /* Returns 1 when tying ops a and b leaves every group of ops joined by
  * ties (they issue in one cycle) with no more ops of an FU class than the
- * PE has units of it. */
+ * PE has units of it, and no d = 0 dependence between two of them. */
 static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
   unsigned char *in = calloc((size_t)m->nops + 1, 1);
   if (!in) return 0;
@@ -689,6 +710,10 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
       in[x->src] = in[x->dst] = 1;
       grew = 1;
     }
+  }
+  if (map_tile_group_chained(m, in, a, b)) {
+    free(in);
+    return 0;
   }
   /* greedy groups of pairwise disjoint condition spaces: they may share a
    * unit (unless slot sharing is off, map_sched.c) */
