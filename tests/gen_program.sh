@@ -138,6 +138,16 @@ for pr in "3 1x1" "4 1x1"; do
   "$TCPA" run "$tmp/fd2.pla" --param N=$1 --pes $2 --engine model >"$tmp/fd2.log" 2>&1
   check "a value read at two fd distances (N=$1, $2)" $?
 done
+# 5. A mov of a literal forwarded to a reader with a literal of its own:
+#    `add od1, #1, #1` for v0 + 1 where v0 = 0 (seeds 30095, 34155, 34225,
+#    32062, shrunk to 3 equations; one immediate per instruction).
+printf '%s\n' 'program g34155(N) {' '  out int32 O0[N];' '  par (0 <= i < N) {' '    v0[i] = v0[i-1] if (i >= 1);' \
+  '    v0[i] = 0 if (i <= 0);' '    O0[i] = (v0[i] + 1);' '  }' '}' >"$tmp/imm2.pla"
+for pr in "1 1x1" "3 1x1" "4 1x2"; do
+  set -- $pr
+  "$TCPA" run "$tmp/imm2.pla" --param N=$1 --pes $2 --engine model --out-dir "$tmp/imm2.out" >"$tmp/imm2.log" 2>&1
+  check "a forwarded literal beside the reader's own (N=$1, $2)" $?
+done
 
 if full_tier; then
   run_seeds "seeds 1000-1399, model, random configurations and regions" --seeds 1000-1399 --arch random

@@ -667,6 +667,13 @@ static int map_tile_fwd_candidate(const map_config *m, int o) {
   return rd && other;
 }
 
+/* Returns 1 when op o reads a literal (the instruction's one immediate). */
+static int map_tile_reads_const(const map_config *m, int o) {
+  for (int e = 0; e < m->nedges; e++)
+    if (m->edges[e].kind == MAP_EDGE_CONST && m->edges[e].dst == o) return 1;
+  return 0;
+}
+
 /* Returns 1 when op o forwards its source to a reader (a tie leaves it). */
 static int map_tile_forwards(const map_config *m, int o) {
   for (int e = 0; e < m->nedges; e++)
@@ -758,6 +765,7 @@ static int map_tile_forward(map_config *m, isl_ctx *ctx) {
       if (x->src != o || x->kind != MAP_EDGE_DEP || x->dst == o || map_edge_cross(x) || map_tile_is_fd_edge(x))
         continue;
       if (map_tile_forwards(m, x->dst)) continue;                /* no chains of forwarding */
+      if (map_tile_reads_const(m, o) && map_tile_reads_const(m, x->dst)) continue; /* two immediates */
       if (!map_tile_tie_fits(m, ctx, o, x->dst)) continue; /* too many ops of a class in one cycle */
       x = &m->edges[e];
       x->kind = MAP_EDGE_TIE;
