@@ -57,8 +57,9 @@ fits=$(tail -n 1 "$tmp/run.$((n - 1)).log" 2>/dev/null)
 check_eval "some seeds fit and pass ($fits)" '[ "$(echo "$fits" | sed -n "s/.*: \([0-9]*\) pass.*/\1/p")" -gt 0 ]'
 
 run_seeds "seeds 34000-34011, model, default.ini 2x2, --random-map" --seeds 34000-34011 --pes 2x2 --random-map
+maplog="$tmp/run.$((n - 1)).log"
 check_eval "--random-map tiles other dimensions on 2x2 (map 1,0 or a dimension 2)" \
-  'grep -Eq "model 2x2 map ([1-3],0|[0-3],[2-3])" "$tmp/run.$((n - 1)).log"'
+  'grep -Eq "model 2x2 map ([1-3],0|[0-3],[2-3])" "$maplog"'
 
 RTL=$(harness 2>"$tmp/harness.log"); st=$?
 if [ $st -ne 0 ]; then
