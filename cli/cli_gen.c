@@ -51,7 +51,7 @@ static void cli_gen_program_usage(FILE *f) {
   fputs("usage: tcpa gen program --seed N [-o FILE]\n"
         "       tcpa gen program --seeds A[-B] --check [--arch FILE|random] [--max-pes K]\n"
         "                        [--pes RxC] [--engine model|cosim] [--out-dir DIR]\n"
-        "                        [--no-shrink] [--keep] [--timeout S]\n\n"
+        "                        [--no-shrink] [--keep] [--timeout S] [--random-map]\n\n"
         "Prints a random loop program, valid by construction (docs/fuzz.md \"Random\n"
         "programs\"); the same seed prints the same text, its parameter values on\n"
         "the line `// params: N=5 M=3`. With --check, takes every seed's program\n"
@@ -70,6 +70,8 @@ static void cli_gen_program_usage(FILE *f) {
         "  --out-dir DIR    where programs and failures go (default gen-program.out)\n"
         "  --no-shrink      do not shrink failures\n"
         "  --keep           keep the directories of seeds that pass or do not fit\n"
+        "  --random-map     tile random loop dimensions (tcpa run --map): two\n"
+        "                   distinct ones on an RxC region, one on 1xC or Rx1\n"
         "  --timeout S      seconds per tcpa run (default 120)\n\n"
         "The runner runs this binary, or $TCPA_GEN_SELF when set.\n\n"
         "exit status: 0 printed or no FAIL, 1 some seed failed, 2 bad option\n", f);
@@ -78,7 +80,8 @@ static void cli_gen_program_usage(FILE *f) {
 /* The codes of the options of `tcpa gen program`. */
 enum {
   GEN_OPT_SEED = CLI_OPT_LONG, GEN_OPT_SEEDS, GEN_OPT_CHECK, GEN_OPT_ARCH, GEN_OPT_MAX_PES, GEN_OPT_PES,
-  GEN_OPT_ENGINE, GEN_OPT_OUT_DIR, GEN_OPT_NO_SHRINK, GEN_OPT_KEEP, GEN_OPT_TIMEOUT
+  GEN_OPT_ENGINE, GEN_OPT_OUT_DIR, GEN_OPT_NO_SHRINK, GEN_OPT_KEEP, GEN_OPT_TIMEOUT,
+  GEN_OPT_RANDOM_MAP
 };
 
 static const struct option cli_gen_program_opts[] = {
@@ -88,7 +91,7 @@ static const struct option cli_gen_program_opts[] = {
     {"pes", required_argument, NULL, GEN_OPT_PES}, {"engine", required_argument, NULL, GEN_OPT_ENGINE},
     {"out-dir", required_argument, NULL, GEN_OPT_OUT_DIR}, {"no-shrink", no_argument, NULL, GEN_OPT_NO_SHRINK},
     {"keep", no_argument, NULL, GEN_OPT_KEEP}, {"timeout", required_argument, NULL, GEN_OPT_TIMEOUT},
-    {NULL, 0, NULL, 0}};
+    {"random-map", no_argument, NULL, GEN_OPT_RANDOM_MAP}, {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading "A" or "A-B" (A <= B) into *a, *b; -1 otherwise. */
 static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned long long *b) {
@@ -152,6 +155,7 @@ static int cli_gen_program(int argc, char **argv) {
     case GEN_OPT_OUT_DIR: o.out_dir = p.arg; break;
     case GEN_OPT_NO_SHRINK: o.shrink = 0; break;
     case GEN_OPT_KEEP: o.keep = 1; break;
+    case GEN_OPT_RANDOM_MAP: o.random_map = 1; break;
     case GEN_OPT_TIMEOUT:
       if (cli_opt_int(&p, 1, 86400, "seconds", &v)) return CLI_EXIT_INPUT;
       o.timeout = (int)v;

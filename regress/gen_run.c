@@ -65,6 +65,7 @@ typedef struct {
   char dir[1024];
   char arch[1100]; /* "" for the embedded default */
   int rows, cols;
+  unsigned map_pick[2]; /* --random-map: the draws behind the tiled dimensions */
 } gr_seed;
 
 /* Returns the status of `self argv...` run with stdout and stderr in log:
@@ -126,10 +127,29 @@ static void gr_params_args(const gp_program *p, char **argv, int *n, char store[
   }
 }
 
+/* Appends "--map I[,J]" to argv from *n when --random-map is on and p has
+ * two or more dimensions: two distinct dimensions of p (from the seed's
+ * draws, so that a shrunk program with fewer dimensions still gets valid
+ * ones) on an RxC region, one on a 1xC or Rx1 region; the text goes into
+ * map (32 bytes). */
+static void gr_map_args(const gen_run_opts *o, const gp_program *p, const gr_seed *s, char **argv, int *n,
+                        char *map) {
+  int nd = p->ndims;
+  if (!o->random_map || nd < 2) return;
+  int a = (int)(s->map_pick[0] % (unsigned)nd), b = (a + 1 + (int)(s->map_pick[1] % (unsigned)(nd - 1))) % nd;
+  if (s->rows > 1 && s->cols > 1)
+    snprintf(map, 32, "%d,%d", a, b);
+  else
+    snprintf(map, 32, "%d", a);
+  argv[(*n)++] = "--map";
+  argv[(*n)++] = map;
+}
+
 /* Fills argv with the `tcpa run` command of stage (REF or ENGINE) for the
  * program at path; returns the argument count. */
 static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed *s, int stage, const char *path,
                        char **argv, char store[][32], char *pes, char *seed, char *outdir) {
+  static char map[32];
   int n = 0;
   argv[n++] = "tcpa", argv[n++] = "run", argv[n++] = (char *)path;
   gr_params_args(p, argv, &n, store);
@@ -142,6 +162,7 @@ static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed
     if (s->arch[0]) argv[n++] = "--arch", argv[n++] = (char *)s->arch;
     snprintf(pes, 32, "%dx%d", p->ndims == 1 ? 1 : s->rows, s->cols);
     argv[n++] = "--pes", argv[n++] = pes;
+    gr_map_args(o, p, s, argv, &n, map);
     argv[n++] = "--out-dir", argv[n++] = outdir;
   }
   argv[n] = NULL;
@@ -311,6 +332,8 @@ static int gr_seed_setup(const gen_run_opts *o, uint64_t seed, gr_seed *s) {
     s->rows = rng_state_range(&r, 1, cfg.rows < 2 ? cfg.rows : 2);
     s->cols = rng_state_range(&r, 1, cfg.cols < 4 ? cfg.cols : 4);
   }
+  rng_state m = rng_state_seed_named(seed, "gen program map");
+  s->map_pick[0] = (unsigned)rng_state_range(&m, 0, 11), s->map_pick[1] = (unsigned)rng_state_range(&m, 0, 11);
   return 0;
 }
 
@@ -356,8 +379,11 @@ static void gr_seed_run(const gen_run_opts *o, uint64_t seed, gen_run_totals *t)
     fputs(r.nofit ? "does not fit" : "pass", log);
     fputs(" (", log);
     gr_shape_print(&p, log);
-    fprintf(log, "; %s %dx%d%s%s)", o->engine, p.ndims == 1 ? 1 : s.rows, s.cols, s.arch[0] ? " on " : "",
-            s.arch[0] ? s.arch : "");
+    char *margv[2] = {NULL, NULL}, map[32];
+    int mn = 0;
+    gr_map_args(o, &p, &s, margv, &mn, map);
+    fprintf(log, "; %s %dx%d%s%s%s%s)", o->engine, p.ndims == 1 ? 1 : s.rows, s.cols, mn ? " map " : "",
+            mn ? map : "", s.arch[0] ? " on " : "", s.arch[0] ? s.arch : "");
     if (r.nofit) fprintf(log, ": %s", r.line);
     fputs("\n", log);
     r.nofit ? t->nofit++ : t->pass++;

@@ -25,6 +25,7 @@ typedef struct {
   int shrink;          /* 1: shrink failures */
   int timeout;         /* seconds per child run */
   int keep;            /* 1: keep the directories of passing seeds */
+  int random_map;      /* 1: --map of random dimensions (gr_map_args) */
   FILE *log;           /* one line per seed and the totals */
 } gen_run_opts;
 

@@ -56,6 +56,11 @@ run_seeds "seeds ${GEN_SEEDS:-1-30}, model, default.ini 1x2" --seeds "${GEN_SEED
 fits=$(tail -n 1 "$tmp/run.$((n - 1)).log" 2>/dev/null)
 check_eval "some seeds fit and pass ($fits)" '[ "$(echo "$fits" | sed -n "s/.*: \([0-9]*\) pass.*/\1/p")" -gt 0 ]'
 
+run_seeds "seeds 34000-34011, model, default.ini 2x2, --random-map" --seeds 34000-34011 --pes 2x2 --random-map
+maplog="$tmp/run.$((n - 1)).log"
+check_eval "--random-map tiles other dimensions on 2x2 (map 1,0 or a dimension 2)" \
+  'grep -Eq "model 2x2 map ([1-3],0|[0-3],[2-3])" "$maplog"'
+
 RTL=$(harness 2>"$tmp/harness.log"); st=$?
 if [ $st -ne 0 ]; then
   unbuilt "gen program in cosim"
@@ -133,6 +138,16 @@ for pr in "3 1x1" "4 1x1"; do
   set -- $pr
   "$TCPA" run "$tmp/fd2.pla" --param N=$1 --pes $2 --engine model >"$tmp/fd2.log" 2>&1
   check "a value read at two fd distances (N=$1, $2)" $?
+done
+# 5. A mov of a literal forwarded to a reader with a literal of its own:
+#    `add od1, #1, #1` for v0 + 1 where v0 = 0 (seeds 30095, 34155, 34225,
+#    32062, shrunk to 3 equations; one immediate per instruction).
+printf '%s\n' 'program g34155(N) {' '  out int32 O0[N];' '  par (0 <= i < N) {' '    v0[i] = v0[i-1] if (i >= 1);' \
+  '    v0[i] = 0 if (i <= 0);' '    O0[i] = (v0[i] + 1);' '  }' '}' >"$tmp/imm2.pla"
+for pr in "1 1x1" "3 1x1" "4 1x2"; do
+  set -- $pr
+  "$TCPA" run "$tmp/imm2.pla" --param N=$1 --pes $2 --engine model --out-dir "$tmp/imm2.out" >"$tmp/imm2.log" 2>&1
+  check "a forwarded literal beside the reader's own (N=$1, $2)" $?
 done
 
 if full_tier; then

@@ -735,6 +735,10 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   }
   if ((st = map_sched_resmii(m, msg, msgsz)) != MAP_OK) return st;
   m->recmii = map_sched_recmii(m);
+  if (map_sched_positive_cycle(m, m->recmii)) { /* a cycle within one iteration: no II holds it (the */
+    snprintf(msg, msgsz, "schedule: a cycle of dependences and ties at distance 0"); /* next level tries) */
+    return MAP_ERR_NOFIT;
+  }
   int mii = m->resmii_all > m->recmii ? m->resmii_all : m->recmii;
   int start = m->ii_min > mii ? m->ii_min : mii;
   int floor2 = start < 2 && map_sched_conditional(m);

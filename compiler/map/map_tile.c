@@ -666,6 +666,13 @@ static int map_tile_fwd_candidate(const map_config *m, int o) {
   return rd && other;
 }
 
+/* Returns 1 when op o reads a literal (the instruction's one immediate). */
+static int map_tile_reads_const(const map_config *m, int o) {
+  for (int e = 0; e < m->nedges; e++)
+    if (m->edges[e].kind == MAP_EDGE_CONST && m->edges[e].dst == o) return 1;
+  return 0;
+}
+
 /* Returns 1 when op o forwards its source to a reader (a tie leaves it). */
 static int map_tile_forwards(const map_config *m, int o) {
   for (int e = 0; e < m->nedges; e++)
@@ -673,9 +680,30 @@ static int map_tile_forwards(const map_config *m, int o) {
   return 0;
 }
 
+/* Returns 1 when a chain of d = 0 dependences inside the PE (other than
+ * from mov a to its reader b, the operand being forwarded) leads from an
+ * op of `in` to another: those cannot issue in one cycle. */
+static int map_tile_group_chained(const map_config *m, const unsigned char *in, int a, int b) {
+  unsigned char *reach = calloc((size_t)m->nops + 1, 1);
+  int chained = !reach;
+  for (int grew = 1; grew && !chained;) {
+    grew = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      int zero = x->kind == MAP_EDGE_DEP && !map_edge_cross(x) && x->src >= 0 && x->dst >= 0;
+      for (int k = 0; k < m->ndims && zero; k++) zero = x->d[k] == 0;
+      if (!zero || (x->src == a && x->dst == b) || !(in[x->src] || reach[x->src]) || reach[x->dst]) continue;
+      reach[x->dst] = grew = 1;
+      chained |= in[x->dst];
+    }
+  }
+  free(reach);
+  return chained;
+}
+
 /* Returns 1 when tying ops a and b leaves every group of ops joined by
  * ties (they issue in one cycle) with no more ops of an FU class than the
- * PE has units of it. */
+ * PE has units of it, and no d = 0 dependence between two of them. */
 static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
   unsigned char *in = calloc((size_t)m->nops + 1, 1);
   if (!in) return 0;
@@ -688,6 +716,10 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
       in[x->src] = in[x->dst] = 1;
       grew = 1;
     }
+  }
+  if (map_tile_group_chained(m, in, a, b)) {
+    free(in);
+    return 0;
   }
   /* greedy groups of pairwise disjoint condition spaces: they may share a
    * unit (unless slot sharing is off, map_sched.c) */
@@ -730,6 +762,7 @@ static int map_tile_forward(map_config *m, isl_ctx *ctx) {
       if (x->src != o || x->kind != MAP_EDGE_DEP || x->dst == o || map_edge_cross(x) || map_tile_is_fd_edge(x))
         continue;
       if (map_tile_forwards(m, x->dst)) continue;                /* no chains of forwarding */
+      if (map_tile_reads_const(m, o) && map_tile_reads_const(m, x->dst)) continue; /* two immediates */
       if (!map_tile_tie_fits(m, ctx, o, x->dst)) continue; /* too many ops of a class in one cycle */
       x = &m->edges[e];
       x->kind = MAP_EDGE_TIE;

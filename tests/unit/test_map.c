@@ -532,7 +532,27 @@ static void test_pst_invariants(void) {
   }
 }
 
+/* Operand forwarding never ties two readers of a `mov` when one feeds
+ * the other in the same iteration (tied ops issue in one cycle): random
+ * program 31008 (tcpa gen program, shrunk; docs/fuzz.md) made a cycle of
+ * distance 0 on configs/big1d.ini, which the scheduler searched through
+ * every II for hours. Maps at the first level now. */
+static void test_forward_chain(void) {
+  static const char *prog =
+      "program g31008(N) { out int32 O0;\n par (0 <= i < N) {\n"
+      "  v0[i] = v1[i-1] if (i >= 1); v0[i] = 0 if (i <= 0); v1[i] = 0; v2[i] = 0;\n"
+      "  O0 = (v1[i] ^ (v1[i] ? 0 : 0)) if (i == 0); } }\n";
+  arch_config a;
+  TEST_CHECK(arch_config_load("configs/big1d.ini", &a) == 0, "configs/big1d.ini loads");
+  fixture f;
+  build(&f, "g31008", prog, a, 0);
+  TEST_CHECK(f.st == MAP_OK && f.m.no_cse == 0, "g31008 maps at the first level on big1d (st %d, level %d: %s)",
+             f.st, f.m.no_cse, f.msg);
+  release(&f);
+}
+
 int main(void) {
+  test_forward_chain();
   test_mii_table();
   test_benchmarks();
   test_running_example();
