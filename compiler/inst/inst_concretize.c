@@ -369,6 +369,7 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->E[k] = hi - lo + 1;
   }
   int64_t em = x->E[m->mapped];
+  x->ext = em;
   int treq = m->axis == MAP_AXIS_2D ? x->rows : x->t_req;
   x->p = (em + treq - 1) / treq;
   if (x->p < m->p_min) x->p = m->p_min;
@@ -376,6 +377,7 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
   x->E[m->mapped] = x->p;
   if (m->axis == MAP_AXIS_2D) {
     int64_t ec = x->E[m->mapped2];
+    x->ext2 = ec;
     x->p2 = (ec + x->cols - 1) / x->cols;
     if (x->p2 < m->p_min2) x->p2 = m->p_min2;
     x->tr = x->t;
