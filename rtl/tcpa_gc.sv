@@ -10,9 +10,12 @@
 // coefficients into step increments while they arrive: when J advances with
 // dimension d incrementing, the lower dimensions wrap from b[e] - 1 to 0, so
 // the constraint's value changes by
-//   delta[k][d] = coef[k][d] - sum(e < d) coef[k][e] * (b[e] - 1)
-// (the bounds precede the terms in the packet; one multiplier per GC, one
-// coefficient word per cycle). The PEs add these, modulo 2^32.
+//   delta[k][d] = coef[k][d] - sum(e < d) coef[k][e] * (b[e] - 1).
+// The bounds precede the terms in the packet and a constraint's
+// coefficients arrive in dimension order, one word per cycle, so a running
+// sum (wsum, cleared at the constraint's kind word) gives each delta as its
+// word arrives: one multiplier, one adder, one subtractor per GC; the delta
+// is stored where the coefficient was. The PEs add these, modulo 2^32.
 `include "rtl/tcpa_assert.svh"
 
 module tcpa_gc (
@@ -57,7 +60,7 @@ module tcpa_gc (
   logic [NC*32-1:0]     konst_q, konst_d;
 
   logic                 mine;
-  logic [31:0]          wrapv, wrapc;
+  logic [31:0]          wrapv, wsum_q, wsum_d;
   logic [NC-1:0]        cuse;
   logic [NTERM-1:0]     tact;
   int unsigned          ci;
@@ -81,12 +84,12 @@ module tcpa_gc (
     kind_d = kind_q;
     delta_d = delta_q;
     konst_d = konst_q;
-    // b[d] - 1 of the coefficient word's dimension, times the coefficient:
-    // what the dimension's wrap takes back from the constraint
+    wsum_d = wsum_q;
+    // b[d] - 1 of the coefficient word's dimension d: the constraint's
+    // value loses wrapv * coef[d] when dimension d wraps
     wrapv = '0;
     for (int unsigned d = 0; d < NDIM; d++)
       if ({24'd0, bus_i.d} == d) wrapv = bound_q[d*32 +: 32] - 32'd1;
-    wrapc = wrapv * bus_i.data;
     ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
@@ -116,17 +119,17 @@ module tcpa_gc (
         tcpa_pkg::F_TNCONS:
           for (int unsigned t = 0; t < NTERM; t++)
             if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
-        tcpa_pkg::F_CKIND:
+        tcpa_pkg::F_CKIND: begin
           for (int unsigned k = 0; k < NC; k++)
             if (ci == k) kind_d[k] = bus_i.data[0];
-        tcpa_pkg::F_CCOEF:
+          wsum_d = '0;
+        end
+        tcpa_pkg::F_CCOEF: begin
           for (int unsigned k = 0; k < NC; k++)
-            for (int unsigned d = 0; d < NDIM; d++) begin
-              if (ci == k && {24'd0, bus_i.d} == d)
-                delta_d[(k*NDIM + d)*32 +: 32] = delta_q[(k*NDIM + d)*32 +: 32] + bus_i.data;
-              if (ci == k && {24'd0, bus_i.d} < d)
-                delta_d[(k*NDIM + d)*32 +: 32] = delta_q[(k*NDIM + d)*32 +: 32] - wrapc;
-            end
+            for (int unsigned d = 0; d < NDIM; d++)
+              if (ci == k && {24'd0, bus_i.d} == d) delta_d[(k*NDIM + d)*32 +: 32] = bus_i.data - wsum_q;
+          wsum_d = wsum_q + wrapv * bus_i.data;
+        end
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NC; k++)
             if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
@@ -163,6 +166,7 @@ module tcpa_gc (
       tnc_q <= '0;
       kind_q <= '0;
       delta_q <= '0;
+      wsum_q <= '0;
       konst_q <= '0;
     end else begin
       ii_q <= ii_d;
@@ -180,6 +184,7 @@ module tcpa_gc (
       tnc_q <= tnc_d;
       kind_q <= kind_d;
       delta_q <= delta_d;
+      wsum_q <= wsum_d;
       konst_q <= konst_d;
     end
   end

@@ -43,13 +43,18 @@ module tcpa_sig_eval (
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
+  // the increment of constraint k: the delta of the dimension that
+  // increments (a select, then one adder per constraint)
+  logic [31:0] step;
+
   always_comb begin
     acc_d = acc_q;
     for (int unsigned k = 0; k < NC; k++) begin
+      step = '0;
+      for (int unsigned d = 0; d < NDIM; d++)
+        if (inc_i[d]) step = delta_i[(k*NDIM + d)*32 +: 32];
       if (!run_i) acc_d[k*32 +: 32] = konst_i[k*32 +: 32];
-      else if (adv_i)
-        for (int unsigned d = 0; d < NDIM; d++)
-          if (inc_i[d]) acc_d[k*32 +: 32] = acc_q[k*32 +: 32] + delta_i[(k*NDIM + d)*32 +: 32];
+      else if (adv_i) acc_d[k*32 +: 32] = acc_q[k*32 +: 32] + step;
       // mutant 23: the step counter's wrap is lost: every advance adds the
       // increment of dimension 0, as if no lower dimension ever wrapped
       `TCPA_MUTATE(23, if (run_i && adv_i) acc_d[k*32 +: 32] = acc_q[k*32 +: 32] + delta_i[k*NDIM*32 +: 32];)
