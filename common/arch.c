@@ -77,7 +77,7 @@ static const arch_key arch_keys[] = {
     {"gc", "dims", ARCH_F(gc_dims), 6, 1, 8, 0,
      "loop dimensions the global controller counts"},
     {"gc", "history", ARCH_F(gc_history), ARCH_GC_HISTORY_DEFAULT, 2, 512, ARCH_KEY_EXT,
-     "steps of control-signal history kept for lagging PEs"},
+     "legacy, ignored: the PEs evaluate the control signals themselves"},
     {"iobuf", "banks", ARCH_F(banks), 4, 1, 16, 0,
      "memory banks behind each border PE side"},
     {"iobuf", "depth", ARCH_F(bank_depth), 1024, 1, 1 << 20, 0,

@@ -59,11 +59,11 @@ void arch_config_write_h(const arch_config *cfg, FILE *out);
 /* Largest interconnect.ports (the key's range in arch.c). */
 #define ARCH_MAX_PORTS 16
 
-/* gc.history (a key this project adds to the specified ones, docs/arch.md): the
- * steps of control-signal history the global controller keeps for the PEs
- * that lag behind it (docs/timing.md section 2). A PE whose start delay d
- * exceeds (gc.history - 1) * ii cycles does not fit; the RTL sizes its
- * history ring from it (rtl/tcpa_pkg.sv HIST = GC_HISTORY). */
+/* gc.history (a key this project added to the specified ones, docs/arch.md):
+ * legacy. It sized a ring of control-signal history in the global controller
+ * that bounded the start delays; the PEs now evaluate the signals at their
+ * own step (docs/timing.md section 2), so the key is read, range-checked and
+ * kept in the fingerprint (when not at its default) but bounds nothing. */
 #define ARCH_GC_HISTORY_DEFAULT 128
 
 /* Writes `cfg` to `out` as an INI file with every key, defaults included;

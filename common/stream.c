@@ -234,12 +234,10 @@ static int check_ndims(pcur *c, const arch_config *cfg, int *nd, char *msg) {
   return STREAM_OK;
 }
 
-/* Returns STREAM_OK when start delays are >= 0 on every PE of the region
- * and within the control-signal history of the global controller
- * (gc.history steps of ii cycles, docs/timing.md section 2). */
-static int check_delays(const stream_packet *p, const arch_config *cfg, int32_t ii,
-                        int32_t d0, int32_t dr, int32_t dc, char *msg) {
-  long long cap = (long long)(cfg->gc_history - 1) * ii;
+/* Returns STREAM_OK when the start delays are in 0..2^31-1 on every PE of
+ * the region (the units' delay counters, docs/timing.md section 2). */
+static int check_delays(const stream_packet *p, int32_t d0, int32_t dr, int32_t dc,
+                        char *msg) {
   for (int r = 0; r < p->rect.rows; r++)
     for (int col = 0; col < p->rect.cols; col++) {
       long long d = (long long)d0 + (long long)dr * r + (long long)dc * col;
@@ -247,11 +245,6 @@ static int check_delays(const stream_packet *p, const arch_config *cfg, int32_t 
         return fail(msg, STREAM_ERR_PAYLOAD,
                     "start delay %lld of PE (%d,%d) out of range", d,
                     p->rect.row0 + r, p->rect.col0 + col);
-      if (d > cap)
-        return fail(msg, STREAM_ERR_PAYLOAD,
-                    "start delay %lld of PE (%d,%d) exceeds the control-signal history: "
-                    "gc.history = %d steps of ii %d allow %lld cycles",
-                    d, p->rect.row0 + r, p->rect.col0 + col, cfg->gc_history, ii, cap);
     }
   return STREAM_OK;
 }
@@ -266,13 +259,23 @@ static int check_gc(const stream_packet *p, const arch_config *cfg, char *msg) {
   if (ii < 1 && !c.bad)
     return fail(msg, STREAM_ERR_PAYLOAD, "initiation interval below 1");
   if ((rc = check_ndims(&c, cfg, &nd, msg))) return rc;
-  for (int d = 0; d < nd; d++)
-    if (s32(take(&c)) < 1 && !c.bad)
+  uint64_t steps = 1; /* prod(bounds) + epilog, saturated past the limit */
+  for (int d = 0; d < nd; d++) {
+    int32_t b = s32(take(&c));
+    if (b < 1 && !c.bad)
       return fail(msg, STREAM_ERR_PAYLOAD, "bound of dimension %d below 1", d);
-  if (s32(take(&c)) < 0)
+    if (b > 0) steps = steps * (uint64_t)b > STREAM_GC_MAX_STEPS ? STREAM_GC_MAX_STEPS + 1
+                                                                : steps * (uint64_t)b;
+  }
+  int32_t epilog = s32(take(&c));
+  if (epilog < 0)
     return fail(msg, STREAM_ERR_PAYLOAD, "negative epilog step count");
+  if (!c.bad && steps + (uint64_t)epilog > STREAM_GC_MAX_STEPS)
+    return fail(msg, STREAM_ERR_PAYLOAD, "global controller of more than %llu steps "
+                "(product of the bounds plus epilog): the step counters are 32 bits",
+                (unsigned long long)STREAM_GC_MAX_STEPS);
   int32_t d0 = s32(take(&c)), dr = s32(take(&c)), dc = s32(take(&c));
-  if (!c.bad && (rc = check_delays(p, cfg, ii, d0, dr, dc, msg))) return rc;
+  if (!c.bad && (rc = check_delays(p, d0, dr, dc, msg))) return rc;
   uint32_t nterms = take(&c);
   if (nterms > (uint32_t)STREAM_GC_MAX_TERMS(cfg))
     return fail(msg, STREAM_ERR_PAYLOAD, "%u signal terms, at most %d "

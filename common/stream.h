@@ -169,6 +169,9 @@ int stream_file_load(const char *path, uint8_t **buf, size_t *len);
  * ndims, phase, base, row_coef, col_coef, stride[ndims], ncons,
  * constraints. IODATA payload: start address, words. See docs/stream.md. */
 #define STREAM_GC_MAX_TERMS(cfg) (2 * (cfg)->gc_signals)
+/* Most steps S = prod(bounds) + epilog of one GC packet: the step counters
+ * of the PEs, AGs and the RTL loader are 32 bits (docs/timing.md section 2). */
+#define STREAM_GC_MAX_STEPS 0xFFFFFFFFull
 #define STREAM_MAX_CONS(cfg) (2 * (cfg)->gc_dims)
 
 #endif

@@ -42,9 +42,9 @@ module tcpa_cfg_loader (
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
   localparam int unsigned COLS  = tcpa_pkg::COLS;
   localparam logic [63:0] FP    = tcpa_params_pkg::ARCH_FINGERPRINT;
-  // steps of control-signal history the GC keeps, less one (start delays
-  // may reach HIST_STEPS * ii cycles, docs/timing.md section 2)
-  localparam logic [63:0] HIST_STEPS = {32'd0, tcpa_params_pkg::GC_HISTORY - 32'd1};
+  // the most steps S = prod(bounds) + epilog a GC may run: its units'
+  // step counters are 32 bits wide (docs/timing.md section 2)
+  localparam logic [63:0] MAX_STEPS = 64'hFFFF_FFFF;
 
   // loader states: stream header, packet header, packet payload, started,
   // rejected
@@ -85,7 +85,8 @@ module tcpa_cfg_loader (
   logic [4:0]  fld_q, fld_d;
   logic [7:0]  t_q, t_d, c_q, c_d, d_q, d_d;
   logic [31:0] nd_q, nd_d, nt_q, nt_d, nc_q, nc_d;
-  logic [31:0] gii_q, gii_d, gd0_q, gd0_d, gdr_q, gdr_d;  // GC: ii, delay0, delay_row
+  logic [31:0] gd0_q, gd0_d, gdr_q, gdr_d;  // GC: delay0, delay_row
+  logic [32:0] gst_q, gst_d;                // GC: prod(bounds) so far, at most 2^32
   // start
   logic [1:0]  sgc_q, sgc_d;
   logic [15:0] srow0_q, srow0_d, scol0_q, scol0_d, srows_q, srows_d, scols_q, scols_d;
@@ -171,23 +172,30 @@ module tcpa_cfg_loader (
   endfunction
 
   // Returns 1 when the start delay d0 + r * dr + c * dc of every PE (r, c)
-  // of a rows x cols region lies in [0, HIST_STEPS * ii] and in int32 (a
-  // linear function is extreme at the corners). 64-bit two's complement:
-  // sums and products are exact for these magnitudes, bit 63 is the sign.
+  // of a rows x cols region lies in [0, 2^31 - 1] (a linear function is
+  // extreme at the corners). 64-bit two's complement: sums and products are
+  // exact for these magnitudes, bit 63 is the sign.
   function automatic logic delays_ok(input logic [31:0] d0, input logic [31:0] dr,
                                      input logic [31:0] dc, input logic [15:0] rows,
-                                     input logic [15:0] cols, input logic [31:0] ii);
-    logic [63:0] cap, rterm, cterm, k;
+                                     input logic [15:0] cols);
+    logic [63:0] rterm, cterm, k;
     logic ok;
-    cap = HIST_STEPS * {32'd0, ii};
     rterm = {{32{dr[31]}}, dr} * {48'd0, rows - 16'd1};
     cterm = {{32{dc[31]}}, dc} * {48'd0, cols - 16'd1};
     ok = 1'b1;
     for (int i = 0; i < 4; i++) begin
       k = {{32{d0[31]}}, d0} + (i[0] ? rterm : 64'd0) + (i[1] ? cterm : 64'd0);
-      if (k[63] || k > cap || k > 64'h7FFF_FFFF) ok = 1'b0;
+      if (k[63] || k > 64'h7FFF_FFFF) ok = 1'b0;
     end
     delays_ok = ok;
+  endfunction
+
+  // Returns p * b saturated at 2^32 (p <= 2^32, b < 2^31): the product of
+  // the bounds so far, exact up to MAX_STEPS + 1.
+  function automatic logic [32:0] steps_mul(input logic [32:0] p, input logic [31:0] b);
+    logic [63:0] m;
+    m = {31'd0, p} * {32'd0, b};
+    steps_mul = (m > MAX_STEPS) ? 33'h1_0000_0000 : m[32:0];
   endfunction
 
   // payload parser: checks the word in field fld_q, says the next field;
@@ -201,7 +209,7 @@ module tcpa_cfg_loader (
     nd_d = nd_q;
     nt_d = nt_q;
     nc_d = nc_q;
-    gii_d = gii_q;
+    gst_d = gst_q;
     gd0_d = gd0_q;
     gdr_d = gdr_q;
     if (acc && st_q == S_PAY) begin
@@ -218,7 +226,6 @@ module tcpa_cfg_loader (
         end
         tcpa_pkg::F_II: begin
           if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
-          gii_d = cfg_data_i;
           nfld = tcpa_pkg::F_NDIMS;
         end
         tcpa_pkg::F_MODE: begin
@@ -229,15 +236,18 @@ module tcpa_cfg_loader (
           if (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::NDIM) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nd_d = cfg_data_i;
           d_d = 8'd0;
+          gst_d = 33'd1;
           nfld = (ptype_q == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
         end
         tcpa_pkg::F_BOUND: begin
           if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
+          gst_d = steps_mul(gst_q, cfg_data_i);
           d_d = d_q + 8'd1;
           if ({24'd0, d_q} + 32'd1 >= nd_q) nfld = tcpa_pkg::F_EPILOG;
         end
         tcpa_pkg::F_EPILOG: begin
-          if (cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
+          if (cfg_data_i[31] || {31'd0, gst_q} + {32'd0, cfg_data_i} > MAX_STEPS)
+            pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_DELAY0;
         end
         tcpa_pkg::F_DELAY0: begin
@@ -249,7 +259,7 @@ module tcpa_cfg_loader (
           nfld = tcpa_pkg::F_DELAYC;
         end
         tcpa_pkg::F_DELAYC: begin
-          if (!delays_ok(gd0_q, gdr_q, cfg_data_i, prows_q, pcols_q, gii_q))
+          if (!delays_ok(gd0_q, gdr_q, cfg_data_i, prows_q, pcols_q))
             pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_NTERMS;
         end
@@ -480,7 +490,7 @@ module tcpa_cfg_loader (
       nd_q <= '0;
       nt_q <= '0;
       nc_q <= '0;
-      gii_q <= '0;
+      gst_q <= 33'd1;
       gd0_q <= '0;
       gdr_q <= '0;
       sgc_q <= '0;
@@ -523,7 +533,7 @@ module tcpa_cfg_loader (
       nd_q <= nd_d;
       nt_q <= nt_d;
       nc_q <= nc_d;
-      gii_q <= gii_d;
+      gst_q <= gst_d;
       gd0_q <= gd0_d;
       gdr_q <= gdr_d;
       sgc_q <= sgc_d;

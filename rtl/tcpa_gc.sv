@@ -4,22 +4,25 @@
 // the region origin and the signal terms. The number of steps
 // S = prod(bounds) + epilog is formed while the bounds arrive.
 //
-// Running (run_i from the start pulse on, one cycle before cycle 0 of the
-// PEs), it walks the steps itself and evaluates the terms' constraints at
-// J(s) (tcpa_cons_eval, delay 0, shared with the AGs); at phase 0 of step s it stores
-// the signal vector of s in a ring of HIST vectors, so it is in place one
-// cycle before any PE reaches step s. A PE with start delay d reads the
-// vector of its own step from the ring (timing.md section 2: the GC's value
-// delayed by d); this needs d <= (HIST - 1) * ii (docs/rtl.md).
+// The GC does not evaluate the terms itself: every PE of the started region
+// does, at its own step (tcpa_sig_eval, timing.md section 2), so that no
+// start delay is bounded. For that the GC turns each constraint's
+// coefficients into step increments while they arrive: when J advances with
+// dimension d incrementing, the lower dimensions wrap from b[e] - 1 to 0, so
+// the constraint's value changes by
+//   delta[k][d] = coef[k][d] - sum(e < d) coef[k][e] * (b[e] - 1).
+// The bounds precede the terms in the packet and a constraint's
+// coefficients arrive in dimension order, one word per cycle, so a running
+// sum (wsum, cleared at the constraint's kind word) gives each delta as its
+// word arrives: one multiplier, one adder, one subtractor per GC; the delta
+// is stored where the coefficient was. The PEs add these, modulo 2^32.
 `include "rtl/tcpa_assert.svh"
-`include "rtl/tcpa_mutation.svh"
 
 module tcpa_gc (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic [7:0]                          idx_i,     // GC number (a constant)
   input  tcpa_pkg::cfg_bus_t                  bus_i,
-  input  logic                                run_i,
   output logic [31:0]                         ii_o,
   output logic [31:0]                         ndims_o,
   output logic [tcpa_pkg::NDIM*32-1:0]        bound_o,
@@ -29,13 +32,17 @@ module tcpa_gc (
   output logic [31:0]                         delay_col_o,
   output logic [15:0]                         row0_o,
   output logic [15:0]                         col0_o,
-  output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o
+  // the terms, for the PEs' tcpa_sig_eval
+  output logic [tcpa_pkg::NTERM-1:0]          tact_o,
+  output logic [tcpa_pkg::NTERM*8-1:0]        tsig_o,
+  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] cuse_o,
+  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] kind_o,
+  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*32-1:0] konst_o,
+  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*tcpa_pkg::NDIM*32-1:0] delta_o
 );
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
-  localparam int unsigned NSIG  = tcpa_pkg::NSIG;
-  localparam int unsigned HIST  = tcpa_pkg::HIST;
   localparam int unsigned NC    = NTERM * NCONS;
 
   // fields of the configuration bus this unit does not look at
@@ -49,15 +56,13 @@ module tcpa_gc (
   logic [NTERM*8-1:0]   tsig_q, tsig_d;
   logic [NTERM*8-1:0]   tnc_q, tnc_d;
   logic [NC-1:0]        kind_q, kind_d;
-  logic [NC*NDIM*32-1:0] coef_q, coef_d;
+  logic [NC*NDIM*32-1:0] delta_q, delta_d;
   logic [NC*32-1:0]     konst_q, konst_d;
-  logic [HIST*NSIG-1:0] hist_q, hist_d;
 
-  logic                 mine, sbegin;
-  logic [31:0]          sstep;
-  logic [NC-1:0]        cuse, chold;
-  logic [NSIG-1:0]      sig;
-  logic                 hold;
+  logic                 mine;
+  logic [31:0]          wrapv, wsum_q, wsum_d;
+  logic [NC-1:0]        cuse;
+  logic [NTERM-1:0]     tact;
   int unsigned          ci;
 
   assign mine = (bus_i.ptype == tcpa_stream_pkg::PKT_GC) && (bus_i.index == idx_i);
@@ -77,15 +82,21 @@ module tcpa_gc (
     tsig_d = tsig_q;
     tnc_d = tnc_q;
     kind_d = kind_q;
-    coef_d = coef_q;
+    delta_d = delta_q;
     konst_d = konst_q;
+    wsum_d = wsum_q;
+    // b[d] - 1 of the coefficient word's dimension d: the constraint's
+    // value loses wrapv * coef[d] when dimension d wraps
+    wrapv = '0;
+    for (int unsigned d = 0; d < NDIM; d++)
+      if ({24'd0, bus_i.d} == d) wrapv = bound_q[d*32 +: 32] - 32'd1;
     ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
       col0_d = bus_i.col0;
       prod_d = 32'd1;
       bound_d = '0;
-      coef_d = '0;
+      delta_d = '0;
       nt_d = '0;
     end
     if (mine && bus_i.we) begin
@@ -108,13 +119,17 @@ module tcpa_gc (
         tcpa_pkg::F_TNCONS:
           for (int unsigned t = 0; t < NTERM; t++)
             if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
-        tcpa_pkg::F_CKIND:
+        tcpa_pkg::F_CKIND: begin
           for (int unsigned k = 0; k < NC; k++)
             if (ci == k) kind_d[k] = bus_i.data[0];
-        tcpa_pkg::F_CCOEF:
+          wsum_d = '0;
+        end
+        tcpa_pkg::F_CCOEF: begin
           for (int unsigned k = 0; k < NC; k++)
             for (int unsigned d = 0; d < NDIM; d++)
-              if (ci == k && {24'd0, bus_i.d} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
+              if (ci == k && {24'd0, bus_i.d} == d) delta_d[(k*NDIM + d)*32 +: 32] = bus_i.data - wsum_q;
+          wsum_d = wsum_q + wrapv * bus_i.data;
+        end
         tcpa_pkg::F_CKONST:
           for (int unsigned k = 0; k < NC; k++)
             if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
@@ -123,62 +138,15 @@ module tcpa_gc (
     end
   end
 
-  // constraint c of term t (number t * NCONS + c) is in use when c is
-  // below the term's constraint count
+  // term t is in use below the term count; constraint c of term t (number
+  // t * NCONS + c) below the term's constraint count
   always_comb begin
     cuse = '0;
-    for (int unsigned t = 0; t < NTERM; t++)
+    for (int unsigned t = 0; t < NTERM; t++) begin
+      tact[t] = (t < nt_q);
       for (int unsigned c = 0; c < NCONS; c++)
         cuse[t*NCONS + c] = (c < {24'd0, tnc_q[t*8 +: 8]});
-  end
-
-  tcpa_cons_eval #(
-    .N (NC)
-  ) u_cons (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .run_i    (run_i),
-    .delay_i  (32'd0),
-    .ii_i     (ii_q),
-    .ndims_i  (nd_q),
-    .bound_i  (bound_q),
-    .nsteps_i (prod_q + epi_q),
-    .begin_o  (sbegin),
-    .last_o   (),
-    .step_o   (sstep),
-    .adv_o    (),
-    .inc_o    (),
-    .clr_o    (),
-    .clear_i  (!run_i),
-    .use_i    (cuse),
-    .kind_i   (kind_q),
-    .coef_i   (coef_q),
-    .konst_i  (konst_q),
-    .hold_o   (chold)
-  );
-
-  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
-  `TCPA_MUTANT_DECL
-
-  // signal i: some term of i has all its constraints true at J(s)
-  always_comb begin
-    sig = '0;
-    hold = 1'b0;
-    for (int unsigned t = 0; t < NTERM; t++) begin
-      hold = (t < nt_q) && (&chold[t*NCONS +: NCONS]);
-      for (int unsigned i = 0; i < NSIG; i++)
-        if (hold && {24'd0, tsig_q[t*8 +: 8]} == i) sig[i] = 1'b1;
     end
-    // mutant 4: control signal c0 stuck at 0
-    `TCPA_MUTATE(4, sig[0] = 1'b0;)
-    // mutant 20: control signal c1 stuck at 1
-    `TCPA_MUTATE(20, sig[(NSIG > 1) ? 1 : 0] = 1'b1;)
-  end
-
-  always_comb begin
-    hist_d = hist_q;
-    for (int unsigned h = 0; h < HIST; h++)
-      if (sbegin && sstep % HIST == h) hist_d[h*NSIG +: NSIG] = sig;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -197,9 +165,9 @@ module tcpa_gc (
       tsig_q <= '0;
       tnc_q <= '0;
       kind_q <= '0;
-      coef_q <= '0;
+      delta_q <= '0;
+      wsum_q <= '0;
       konst_q <= '0;
-      hist_q <= '0;
     end else begin
       ii_q <= ii_d;
       nd_q <= nd_d;
@@ -215,9 +183,9 @@ module tcpa_gc (
       tsig_q <= tsig_d;
       tnc_q <= tnc_d;
       kind_q <= kind_d;
-      coef_q <= coef_d;
+      delta_q <= delta_d;
+      wsum_q <= wsum_d;
       konst_q <= konst_d;
-      hist_q <= hist_d;
     end
   end
 
@@ -236,5 +204,10 @@ module tcpa_gc (
   assign delay_col_o = dlc_q;
   assign row0_o = row0_q;
   assign col0_o = col0_q;
-  assign hist_o = hist_q;
+  assign tact_o = tact;
+  assign tsig_o = tsig_q;
+  assign cuse_o = cuse;
+  assign kind_o = kind_q;
+  assign konst_o = konst_q;
+  assign delta_o = delta_q;
 endmodule

@@ -2,8 +2,9 @@
 // constants, so synthesis elaborates one PE module): its FUs (tcpa_fu), register
 // file, feedback registers, input FIFOs, output registers and interconnect
 // wrapper, plus the local step counter (tcpa_stepper) that gives it its
-// start (local time u = t - d) and the control signals of its own step read
-// from the global controller's signal ring (timing.md section 2).
+// start (local time u = t - d) and its step s with J(s), from which it
+// evaluates the global controller's signal terms itself (tcpa_sig_eval):
+// the control signals of its own step (timing.md section 2).
 //
 // Per cycle: sources are read (rd, fd ring[R], FIFO heads); a fd or id read
 // by any issued instruction advances/pops once; write-backs update rd/fd/od
@@ -30,7 +31,13 @@ module tcpa_pe (
   input  logic [31:0]                         ndims_i,
   input  logic [tcpa_pkg::NDIM*32-1:0]        bound_i,
   input  logic [31:0]                         nsteps_i,
-  input  logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_i,
+  // the started GC's terms (tcpa_gc, tcpa_sig_eval)
+  input  logic [tcpa_pkg::NTERM-1:0]          tact_i,
+  input  logic [tcpa_pkg::NTERM*8-1:0]        tsig_i,
+  input  logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] cuse_i,
+  input  logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] kind_i,
+  input  logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*32-1:0] konst_i,
+  input  logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*tcpa_pkg::NDIM*32-1:0] delta_i,
   input  logic [tcpa_pkg::NWP-1:0]            win_valid_i,
   input  logic [tcpa_pkg::NWP*32-1:0]         win_data_i,
   output logic [tcpa_pkg::NWP-1:0]            wout_valid_o,
@@ -89,12 +96,11 @@ module tcpa_pe (
   localparam int unsigned NSRC  = tcpa_pkg::NSRC;
   localparam int unsigned NSINK = tcpa_pkg::NSINK;
   localparam int unsigned SW    = tcpa_pkg::SEL_W;
-  localparam int unsigned HIST  = tcpa_pkg::HIST;
   localparam int unsigned PC_W  = tcpa_pkg::PC_W;
 
-  logic hit, started, active;
-  logic [31:0] step;
-  logic [NSIG-1:0] sig;
+  logic hit, started, active, adv;
+  logic [tcpa_pkg::NDIM-1:0] inc;
+  logic [NSIG-1:0] sig, esig;
 
   // configuration held by the PE itself
   logic [NSINK*SW-1:0] wsel_q, wsel_d;
@@ -149,13 +155,28 @@ module tcpa_pe (
     .active_o  (active),
     .begin_o   (),
     .last_o    (),
-    .step_o    (step),
-    .adv_o     (),
-    .inc_o     (),
+    .step_o    (),
+    .adv_o     (adv),
+    .inc_o     (inc),
     .clr_o     ()
   );
 
-  assign sig = active ? hist_i[(step % HIST)*NSIG +: NSIG] : '0;
+  tcpa_sig_eval u_sig (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .run_i   (run_i),
+    .adv_i   (adv),
+    .inc_i   (inc),
+    .tact_i  (tact_i),
+    .tsig_i  (tsig_i),
+    .cuse_i  (cuse_i),
+    .kind_i  (kind_i),
+    .konst_i (konst_i),
+    .delta_i (delta_i),
+    .sig_o   (esig)
+  );
+
+  assign sig = active ? esig : '0;
 
   for (genvar f = 0; f < NFU; f++) begin : g_fu
     tcpa_fu #(

@@ -54,8 +54,6 @@ package tcpa_pkg;
   localparam int unsigned BADDR_W = (BANK_DEPTH > 1) ? $clog2(BANK_DEPTH) : 1;
   localparam int unsigned FDP_W   = (FD_DEPTH > 1) ? $clog2(FD_DEPTH) : 1;
   localparam int unsigned FIFO_W  = $clog2(FIFO_DEPTH + 1);
-  // signal history of the GC (steps a PE may lag behind the GC, see rtl.md)
-  localparam int unsigned HIST    = tcpa_params_pkg::GC_HISTORY;
 
   // field tags of a payload word on the configuration bus
   localparam logic [4:0] F_DATA    = 5'd0;   // PROGRAM, REGCFG, WRAPPER, IODATA

@@ -67,7 +67,10 @@ module tcpa_top (
   localparam int unsigned NPORT = tcpa_pkg::NPORT;
   localparam int unsigned NWP   = tcpa_pkg::NWP;
   localparam int unsigned NBANK = tcpa_pkg::NBANK;
-  localparam int unsigned HS    = tcpa_pkg::HIST * NSIG;
+  // the terms of a GC (tcpa_sig_eval): term flags, signals, constraint
+  // flags, constants and step increments, flat
+  localparam int unsigned NTERM = tcpa_pkg::NTERM;
+  localparam int unsigned NC    = NTERM * tcpa_pkg::NCONS;
 
   // trace events and bank read port (the dbg_* ports with
   // TCPA_DEBUG_PORTS; without it they stay inside and synthesis removes them)
@@ -111,11 +114,19 @@ module tcpa_top (
   logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
   logic [NGC*NDIM*32-1:0] g_bound;
   logic [NGC*16-1:0]      g_row0, g_col0;
-  logic [NGC*HS-1:0]      g_hist;
+  logic [NGC*NTERM-1:0]   g_tact;
+  logic [NGC*NTERM*8-1:0] g_tsig;
+  logic [NGC*NC-1:0]      g_cuse, g_kind;
+  logic [NGC*NC*32-1:0]   g_konst;
+  logic [NGC*NC*NDIM*32-1:0] g_delta;
   logic [31:0]            ii, nd, ns, d0, dr, dc;
   logic [NDIM*32-1:0]     bound;
   logic [15:0]            grow0, gcol0;
-  logic [HS-1:0]          hist;
+  logic [NTERM-1:0]       tact;
+  logic [NTERM*8-1:0]     tsig;
+  logic [NC-1:0]          cuse, kind;
+  logic [NC*32-1:0]       konst;
+  logic [NC*NDIM*32-1:0]  delta;
 
   // array
   logic [NPE*NWP-1:0]     wout_v, win_v;
@@ -158,7 +169,6 @@ module tcpa_top (
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
       .bus_i       (bus),
-      .run_i       ((start || run_q) && sgc == g[1:0]),
       .ii_o        (g_ii[g*32 +: 32]),
       .ndims_o     (g_nd[g*32 +: 32]),
       .bound_o     (g_bound[g*NDIM*32 +: NDIM*32]),
@@ -168,7 +178,12 @@ module tcpa_top (
       .delay_col_o (g_dc[g*32 +: 32]),
       .row0_o      (g_row0[g*16 +: 16]),
       .col0_o      (g_col0[g*16 +: 16]),
-      .hist_o      (g_hist[g*HS +: HS])
+      .tact_o      (g_tact[g*NTERM +: NTERM]),
+      .tsig_o      (g_tsig[g*NTERM*8 +: NTERM*8]),
+      .cuse_o      (g_cuse[g*NC +: NC]),
+      .kind_o      (g_kind[g*NC +: NC]),
+      .konst_o     (g_konst[g*NC*32 +: NC*32]),
+      .delta_o     (g_delta[g*NC*NDIM*32 +: NC*NDIM*32])
     );
   end
 
@@ -182,7 +197,12 @@ module tcpa_top (
   assign bound = g_bound[sgc*NDIM*32 +: NDIM*32];
   assign grow0 = g_row0[sgc*16 +: 16];
   assign gcol0 = g_col0[sgc*16 +: 16];
-  assign hist = g_hist[sgc*HS +: HS];
+  assign tact = g_tact[sgc*NTERM +: NTERM];
+  assign tsig = g_tsig[sgc*NTERM*8 +: NTERM*8];
+  assign cuse = g_cuse[sgc*NC +: NC];
+  assign kind = g_kind[sgc*NC +: NC];
+  assign konst = g_konst[sgc*NC*32 +: NC*32];
+  assign delta = g_delta[sgc*NC*NDIM*32 +: NC*NDIM*32];
 
   for (genvar r = 0; r < ROWS; r++) begin : g_row
     for (genvar c = 0; c < COLS; c++) begin : g_col
@@ -258,7 +278,12 @@ module tcpa_top (
         .ndims_i         (nd),
         .bound_i         (bound),
         .nsteps_i        (ns),
-        .hist_i          (hist),
+        .tact_i          (tact),
+        .tsig_i          (tsig),
+        .cuse_i          (cuse),
+        .kind_i          (kind),
+        .konst_i         (konst),
+        .delta_i         (delta),
         .win_valid_i     (win_v[P*NWP +: NWP]),
         .win_data_i      (win_d[P*NWP*32 +: NWP*32]),
         .wout_valid_o    (wout_v[P*NWP +: NWP]),

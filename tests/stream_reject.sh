@@ -112,33 +112,81 @@ check "bitextract: stream-poke --fields names the first WRAPPER word sinks0-3 wi
     'sink 3 selects source' $((4 * hdr)) 10 'bad packet payload'
 
 # GC start delays (docs/stream.md, docs/timing.md section 2): every PE of
-# the packet's region must start within [0, (gc.history - 1) * ii] cycles.
-# bitextract on 1x2 has ii 2 and gc.history 128 (cap 254); the second PE's
-# delay is delay0 + delay_col. stream-poke fixes the CRC, so the payload
-# check refuses it, at the GC packet's byte offset, in the model and the RTL.
+# the packet's region must start within [0, 2^31 - 1] cycles (the delay
+# counters); no control-signal history bounds them any more (gc.history
+# 128 allowed 254 cycles at ii 2 before). bitextract on 1x2 has ii 2; the
+# second PE's delay is delay0 + delay_col. stream-poke fixes the CRC, so
+# the payload check refuses it, at the GC packet's byte offset, in the
+# model and the RTL; accepted delays run (100000-cycle limit).
 g=$(awk '$3 == "gc" && $8 == "delay_col" { print $1; exit }' "$tmp/fields")
 ghdr=$(awk -v w="$g" '$1 == w { p = $2 } $8 == "hdr0" { h[$2] = $1 } END { print h[p] }' "$tmp/fields")
 field() { awk -v f="$1" '$3 == "gc" && $8 == f { print $9; exit }' "$tmp/fields"; }
 gii=$(( $(field ii) )) gd0=$(( $(field delay0) )) gdc=$(( $(field delay_col) ))
 [ -n "$g" ] && [ -n "$ghdr" ] && [ "$gii" = 2 ] && [ "$gd0" = 0 ] && [ "$((gdc < 254))" = 1 ]
 check "bitextract: the GC packet's delay_col is word $g (header word $ghdr), ii $gii, delay0 $gd0, delay_col $gdc" $?
-for c in "255 rejected" "266 rejected" "-10 rejected" "254 accepted"; do
+for c in "2147483648 rejected" "-10 rejected" "255 accepted" "5000 accepted"; do
   set -- $c; v=$1
   "$TCPA" stream-poke "$s" --word "$g" --xor $(( (gdc ^ v) & 0xffffffff )) -o "$tmp/gd.bin" >/dev/null 2>&1
   check "bitextract: delay_col poked to $v" $?
   if [ "$2" = rejected ]; then
-    reject "bitextract: GC start delay $v of PE (0,1) (history allows 254 cycles, CRC fixed)" "$tmp/gd.bin" \
-      "start delay $v of PE \\(0,1\\) (exceeds the control-signal history|out of range)" $((4 * ghdr)) 10 'bad packet payload'
+    reject "bitextract: GC start delay $v of PE (0,1) (2^31 - 1 at most, CRC fixed)" "$tmp/gd.bin" \
+      "start delay -?[0-9]+ of PE \\(0,1\\) out of range" $((4 * ghdr)) 10 'bad packet payload'
     continue
   fi
-  "$TCPA" sim "$tmp/gd.bin" >/dev/null 2>&1
-  st=$?; [ $st -le 1 ]
-  check "bitextract: GC start delay 254 of PE (0,1), the history's last step, is accepted by the model (exit $st)" $?
+  "$TCPA" sim "$tmp/gd.bin" --max-cycles 100000 --trace "$tmp/m.trace" >/dev/null 2>&1
+  st=$?; [ $st -le 1 ] && grep -q "^$v start 0,1$" "$tmp/m.trace"
+  check "bitextract: GC start delay $v of PE (0,1), beyond the former history, is accepted by the model, PE (0,1) starts in cycle $v (exit $st)" $?
   if fresh "$RTL"; then
-    "$RTL" "$tmp/gd.bin" --trace "$tmp/r.trace" >/dev/null 2>"$tmp/err"
+    "$RTL" "$tmp/gd.bin" --max-cycles 100000 --trace "$tmp/r.trace" >/dev/null 2>"$tmp/err"
     st=$?
-    [ $st -le 1 ] && [ "$(grep -vc '^#' "$tmp/r.trace")" -gt 0 ]
-    check "bitextract: GC start delay 254 of PE (0,1) is accepted by the RTL loader and runs (exit $st)" $?
+    [ $st -le 1 ] && grep -q "^$v start 0,1$" "$tmp/r.trace"
+    check "bitextract: GC start delay $v of PE (0,1) is accepted by the RTL loader, PE (0,1) starts in cycle $v (exit $st)" $?
   fi
 done
+
+# GC steps (docs/stream.md): prod(bounds) + epilog is at most 2^32 - 1, the
+# step counters' range. matmul N=M=K=2 on 1x1 has a 3-D GC (bounds 2 2 2,
+# epilog E); bounds poked to 65536 x 65536 x 1 make 2^32 + E steps,
+# 65536 x 32768 x 2 too (the product saturates in the RTL loader): refused
+# by both at the GC packet's byte offset. (Accepted counts near the limit
+# would run for 2^32 steps; tests/unit/test_stream.c checks 2^32 - 1.)
+mkdir -p "$tmp/mm"
+"$TCPA" run regress/programs/matmul.pla --engine model --out-dir "$tmp/mm" --param N=2 --param M=2 \
+  --param K=2 --pes 1x1 --arch configs/default.ini >/dev/null 2>&1
+check "matmul N=M=K=2 on 1x1: compiled and instantiated" $?
+"$TCPA" stream-poke "$tmp/mm/config.bin" --fields >"$tmp/mfields"
+mw() { awk -v f="$1" '$3 == "gc" && $8 == f { print $1; exit }' "$tmp/mfields"; }
+b0=$(mw bound0) b1=$(mw bound1) b2=$(mw bound2)
+mhdr=$(awk -v w="$b0" '$1 == w { p = $2 } $8 == "hdr0" { h[$2] = $1 } END { print h[p] }' "$tmp/mfields")
+[ -n "$b0" ] && [ -n "$b1" ] && [ -n "$b2" ] && [ -n "$mhdr" ]
+check "matmul: the GC packet's bounds are words $b0 $b1 $b2 (header word $mhdr)" $?
+# bpoke IN OUT WORD VALUE: OUT is IN with bound word WORD (now 2) set to VALUE.
+bpoke() {
+  if [ "$4" = 2 ]; then cp "$1" "$2"; else "$TCPA" stream-poke "$1" --word "$3" --xor $(( 2 ^ $4 )) -o "$2"; fi
+}
+for c in "65536 65536 1" "65536 32768 2"; do
+  set -- $c
+  rm -f "$tmp"/s[123].bin
+  bpoke "$tmp/mm/config.bin" "$tmp/s1.bin" "$b0" "$1" >/dev/null 2>&1 &&
+    bpoke "$tmp/s1.bin" "$tmp/s2.bin" "$b1" "$2" >/dev/null 2>&1 &&
+    bpoke "$tmp/s2.bin" "$tmp/s3.bin" "$b2" "$3" >/dev/null 2>&1
+  check "matmul: bounds poked to $1 x $2 x $3" $?
+  reject "matmul: GC of $1 x $2 x $3 steps plus epilog (2^32 - 1 at most, CRC fixed)" "$tmp/s3.bin" \
+    "more than 4294967295 steps" $((4 * mhdr)) 10 'bad packet payload'
+done
+# 65535 x 65536 x 1 plus the epilog is below 2^32 - 1: both accept it and
+# run (into the 300-cycle limit: exit 1, not 2).
+rm -f "$tmp"/s[123].bin
+bpoke "$tmp/mm/config.bin" "$tmp/s1.bin" "$b0" 65535 >/dev/null 2>&1 &&
+  bpoke "$tmp/s1.bin" "$tmp/s2.bin" "$b1" 65536 >/dev/null 2>&1 &&
+  bpoke "$tmp/s2.bin" "$tmp/s3.bin" "$b2" 1 >/dev/null 2>&1
+check "matmul: bounds poked to 65535 x 65536 x 1" $?
+"$TCPA" sim "$tmp/s3.bin" --max-cycles 300 >/dev/null 2>&1
+st=$?; [ $st -eq 1 ]
+check "matmul: 65535 x 65536 x 1 steps plus epilog is accepted by the model (exit $st: runs into the limit)" $?
+if fresh "$RTL"; then
+  "$RTL" "$tmp/s3.bin" --max-cycles 300 --trace "$tmp/r.trace" >/dev/null 2>"$tmp/err"
+  st=$?; [ $st -eq 1 ] && grep -q '^0 start 0,0$' "$tmp/r.trace"
+  check "matmul: 65535 x 65536 x 1 steps plus epilog is accepted by the RTL loader and starts (exit $st)" $?
+fi
 exit $fail

@@ -149,6 +149,8 @@ typedef struct {
   int rows, cols;                  /* the region */
   int tr, tc;                      /* PE rows and columns used (1-D: 1 x t or t x 1) */
   int64_t p2;                      /* 2-D: tile size of the columns' dimension */
+  int64_t ext, ext2;               /* extents of the tiled dimension(s) before tiling
+                                    * (a last tile holds ext - (t - 1) p iterations) */
   int64_t lk;                      /* lambda^K (2-D: of the rows, delay_row) */
   int64_t lk2;                     /* 2-D: lambda^K of the columns (delay_col) */
   int fd_depth[ISA_MAX_REGS];

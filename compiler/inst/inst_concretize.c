@@ -339,20 +339,19 @@ char *inst_set_str(isl_set *s) {
 }
 
 /* Returns INST_OK when the largest start delay of the region, |lambda^K| *
- * (t - 1) cycles (2-D: |LR| (tr - 1) + |LC| (tc - 1)), is within the
- * control-signal history of the global
- * controller (gc.history steps of ii cycles, docs/timing.md 2);
- * INST_ERR_NOFIT naming the resource otherwise. */
+ * (t - 1) cycles (2-D: |LR| (tr - 1) + |LC| (tc - 1)), fits the 31-bit
+ * start-delay counters of the PEs and AGs (docs/timing.md 2: the PEs
+ * evaluate the control signals themselves, so no signal history bounds
+ * it); INST_ERR_NOFIT naming the resource otherwise. */
 static int inst_delay_check(const inst *x, char *msg, size_t msgsz) {
   int64_t dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->t - 1);
   if (x->m->axis == MAP_AXIS_2D) /* |LR| (tr - 1) + |LC| (tc - 1) */
     dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->tr - 1) + (x->lk2 < 0 ? -x->lk2 : x->lk2) * (x->tc - 1);
-  int64_t cap = (int64_t)(x->arch.gc_history - 1) * x->m->ii;
-  if (dmax <= cap) return INST_OK;
+  if (dmax <= INT32_MAX) return INST_OK;
   snprintf(msg, msgsz,
-           "control-signal history: the last PE starts %lld cycles after the first, "
-           "the global controller keeps gc.history = %d steps of ii %d (%lld cycles)",
-           (long long)dmax, x->arch.gc_history, x->m->ii, (long long)cap);
+           "start delay: the last PE starts %lld cycles after the first, "
+           "the start-delay counters count to 2^31 - 1",
+           (long long)dmax);
   return INST_ERR_NOFIT;
 }
 
@@ -370,6 +369,7 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->E[k] = hi - lo + 1;
   }
   int64_t em = x->E[m->mapped[0]];
+  x->ext = em;
   int treq = m->axis == MAP_AXIS_2D ? x->rows : x->t_req;
   x->p = (em + treq - 1) / treq;
   if (x->p < m->p_min[0]) x->p = m->p_min[0];
@@ -377,6 +377,7 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
   x->E[m->mapped[0]] = x->p;
   if (m->axis == MAP_AXIS_2D) {
     int64_t ec = x->E[m->mapped[1]];
+    x->ext2 = ec;
     x->p2 = (ec + x->cols - 1) / x->cols;
     if (x->p2 < m->p_min[1]) x->p2 = m->p_min[1];
     x->tr = x->t;

@@ -437,6 +437,30 @@ static int inst_sig_prefix_signals(inst *x, inst_colours *cs, inst_fuprog *f) {
   return INST_OK;
 }
 
+/* Writes to msg why the signal count depends on the loop bounds here, when
+ * it does for a reason the symbolic configuration cannot remove: an
+ * imperfect tiling (docs/instantiate.md "Control signals and the loop
+ * bounds"). A partial last tile runs iterations J the full tiles also run
+ * but leaves its loop at another J, so its branches need signal values the
+ * full tiles' contradict: signals of its own. Writes nothing otherwise. */
+static void inst_sig_why(const inst *x, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  int tiles = m->axis == MAP_AXIS_2D ? x->tr : x->t;
+  int64_t last = x->ext - (int64_t)(tiles - 1) * x->p;
+  if (last > 0 && last < x->p) {
+    snprintf(msg, msgsz, "; the tiling is imperfect: %s has %lld iterations on %d tiles of p = %lld, the last "
+             "holds %lld, and a partial tile needs signals of its own", m->dim_name[m->mapped[0]],
+             (long long)x->ext, tiles, (long long)x->p, (long long)last);
+    return;
+  }
+  if (m->axis != MAP_AXIS_2D) return;
+  last = x->ext2 - (int64_t)(x->tc - 1) * x->p2;
+  if (last > 0 && last < x->p2)
+    snprintf(msg, msgsz, "; the tiling is imperfect: %s has %lld iterations on %d tiles of p = %lld, the last "
+             "holds %lld, and a partial tile needs signals of its own", m->dim_name[m->mapped[1]],
+             (long long)x->ext2, x->tc, (long long)x->p2, (long long)last);
+}
+
 int inst_signals(inst *x, char *msg, size_t msgsz) {
   inst_colours cs = {NULL, 0, 0};
   inst_assign *a = malloc(sizeof *a);
@@ -458,9 +482,10 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
   free(a);
   free(fold);
   if (!st && cs.n > x->arch.gc_signals) {
-    snprintf(msg, msgsz,
-             "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d", cs.n,
-             x->nlocal, x->arch.gc_signals);
+    int n = snprintf(msg, msgsz,
+                     "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d",
+                     cs.n, x->nlocal, x->arch.gc_signals);
+    if (n > 0 && (size_t)n < msgsz) inst_sig_why(x, msg + n, msgsz - (size_t)n);
     st = INST_ERR_NOFIT;
   }
   for (int g = 0; g < cs.n; g++) {

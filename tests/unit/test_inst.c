@@ -209,6 +209,54 @@ done:
   map_config_free(&m);
 }
 
+/* The running example on 1x3 against the control path's limits
+ * (docs/timing.md 2, docs/instantiate.md "Control signals and the loop
+ * bounds"): gc.history (legacy) bounds no start delay; with no signal
+ * available (gc.signals 0, below the key's range, to force the exit) the
+ * message names an imperfect tiling, and only then. */
+static void test_signals_bounds(void) {
+  static const struct {
+    int64_t n;
+    int signals, history, want;
+    const char *msg; /* in the message; NULL: no "imperfect" in it */
+  } cases[] = {
+      /* p 20: the last PE starts 80 cycles late, beyond 1 step of ii 2 */
+      {60, 8, 2, INST_OK, NULL},
+      /* 6 + 6 + 6, perfect: 2 signals */
+      {18, 0, 128, INST_ERR_NOFIT, "control signals: 2 needed"},
+      /* the partial last tile adds one */
+      {16, 0, 128, INST_ERR_NOFIT, "control signals: 3 needed (greedy colouring of 6 local signals), "
+                                   "gc.signals is 0; the tiling is imperfect: i has 16 iterations on 3 "
+                                   "tiles of p = 6, the last holds 4"},
+      {13, 0, 128, INST_ERR_NOFIT, "; the tiling is imperfect: i has 13 iterations on 3 tiles of p = 5, the last holds 3"},
+  };
+  FILE *f = fmemopen((void *)paper_sym, strlen(paper_sym), "r");
+  map_config m;
+  char msg[512];
+  int rd = sym_read(f, &m, msg, sizeof msg);
+  fclose(f);
+  TEST_CHECK(rd == 0, "the paper's PST reads as a .sym (%s)", msg);
+  if (rd) return;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arch_config cfg;
+    arch_config_load_default(&cfg);
+    cfg.gc_signals = cases[i].signals;
+    cfg.gc_history = cases[i].history;
+    m.fingerprint = arch_config_fingerprint(&cfg);
+    inst x;
+    char *pn[1] = {"N"};
+    int64_t pv[1] = {cases[i].n};
+    int st = inst_run(&x, &m, &cfg, 1, pn, pv, 1, 3, msg, sizeof msg);
+    int named = st == INST_OK ? msg[0] == 0 : strstr(msg, cases[i].msg) != NULL;
+    if (cases[i].n == 18) named = named && strstr(msg, "imperfect") == NULL;
+    TEST_CHECK(st == cases[i].want && named,
+               "N=%lld, gc.signals %d, gc.history %d: status %d (want %d): %s", (long long)cases[i].n,
+               cases[i].signals, cases[i].history, st, cases[i].want, msg);
+    inst_free(&x);
+  }
+  map_config_free(&m);
+}
+
 /* 2-D: fir (i rows, j columns) on 3x2 of a 4x4 array with N=7, T=5:
  * p = 3, pc = 3 (imperfect in both), 3x2 PEs, PE numbers k = r*tc + c,
  * start delays d0 + LR r + LC c, classes that partition the PEs, and
@@ -336,5 +384,6 @@ int main(void) {
   test_2d_wrappers();
   test_partition();
   test_paper();
+  test_signals_bounds();
   return test_done();
 }

@@ -320,20 +320,37 @@ static void test_writer_faults(void) {
                                   (stream_rect){0, 0, 1, 2}, gc2, 8) ==
                  STREAM_ERR_PAYLOAD && strstr(w.msg, "start delay -1"),
              "negative start delay rejected: %s", w.msg);
-  /* gc.history bounds the start delays: (history - 1) * ii cycles. */
+  /* No signal history bounds the start delays, even with gc.history 2
+   * (legacy, docs/arch.md): only the 31-bit delay counters and the 32-bit
+   * step counters do (docs/timing.md section 2). ii 2, two dimensions of
+   * bounds B0 x B1 plus epilog E, delay_col D on a 1x2 region. */
+  static const struct {
+    uint32_t b0, b1, e, d;
+    int want;
+    const char *msg; /* in the error message, or NULL */
+  } gcs[] = {
+      {4, 1, 0, 7, STREAM_OK, NULL},                   /* beyond (2 - 1) * 2 */
+      {4, 1, 0, 100000, STREAM_OK, NULL},
+      {4, 1, 0, 0x7fffffff, STREAM_OK, NULL},          /* 2^31 - 1 */
+      {4, 1, 0, 0x80000000u, STREAM_ERR_PAYLOAD, "start delay -2147483648 of PE (0,1) out of range"},
+      {65535, 65537, 0, 0, STREAM_OK, NULL},           /* 2^32 - 1 steps */
+      {65536, 65535, 65535, 0, STREAM_OK, NULL},       /* 2^32 - 1 with the epilog */
+      {65536, 65535, 65536, 0, STREAM_ERR_PAYLOAD, "more than 4294967295 steps"},
+      {65536, 65536, 0, 0, STREAM_ERR_PAYLOAD, "more than 4294967295 steps"},
+      {0x7fffffff, 0x7fffffff, 0x7fffffff, 0, STREAM_ERR_PAYLOAD, "more than 4294967295 steps"},
+  };
   arch_config small = test_arch();
-  small.gc_history = 4;
-  stream_writer w2;
-  stream_writer_init(&w2, &small);
-  uint32_t gc3[] = {2, 1, 6, 0, 0, 0, 6, 0};  /* ii 2, delay_col 6 */
-  TEST_CHECK(stream_writer_packet(&w2, STREAM_PKT_GC, 0, 0, (stream_rect){0, 0, 1, 2}, gc3, 8) ==
-                 STREAM_OK, "start delay 6 = (4 - 1) * 2 accepted: %s", w2.msg);
-  gc3[6] = 7;
-  TEST_CHECK(stream_writer_packet(&w2, STREAM_PKT_GC, 0, 0, (stream_rect){0, 0, 1, 2}, gc3, 8) ==
-                 STREAM_ERR_PAYLOAD && strstr(w2.msg, "start delay 7 of PE (0,1) exceeds") &&
-                 strstr(w2.msg, "gc.history = 4"),
-             "start delay 7 beyond gc.history 4 at ii 2 rejected: %s", w2.msg);
-  stream_writer_free(&w2);
+  small.gc_history = 2;
+  for (size_t i = 0; i < sizeof gcs / sizeof gcs[0]; i++) {
+    stream_writer w2;
+    stream_writer_init(&w2, &small);
+    uint32_t gc3[] = {2, 2, gcs[i].b0, gcs[i].b1, gcs[i].e, 0, 0, gcs[i].d, 0};
+    int rc = stream_writer_packet(&w2, STREAM_PKT_GC, 0, 0, (stream_rect){0, 0, 1, 2}, gc3, 9);
+    TEST_CHECK(rc == gcs[i].want && (!gcs[i].msg || strstr(w2.msg, gcs[i].msg)),
+               "GC %u x %u + %u steps, delay_col %u: %d (want %d) %s", gcs[i].b0, gcs[i].b1,
+               gcs[i].e, gcs[i].d, rc, gcs[i].want, rc ? w2.msg : "");
+    stream_writer_free(&w2);
+  }
   uint32_t io[] = {1023, 1, 2};
   TEST_CHECK(stream_writer_packet(&w, STREAM_PKT_IODATA, 0, STREAM_SIDE_WEST,
                                   (stream_rect){2, 0, 1, 1}, io, 3) ==
