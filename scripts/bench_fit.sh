@@ -32,7 +32,7 @@ short_reason() {
     -e 's/.*registers ([a-z]+): needs ([0-9]+), pe\.[a-z]+ = ([0-9]+).*/\1 \2\/\3/;t' \
     -e 's/.*needs ([0-9]+) instruction words, pe\.imem is ([0-9]+).*/imem \1\/\2/;t' \
     -e 's/.*control signals: ([0-9]+) needed.*gc\.signals is ([0-9]+).*/signals \1\/\2/;t' \
-    -e 's/.*control-signal history: the last PE starts ([0-9]+) cycles.*\(([0-9]+) cycles\).*/history \1\/\2/;t' \
+    -e 's/.*start delay: the last PE starts ([0-9]+) cycles.*/delay \1\/2147483647/;t' \
     -e 's/.*fd[0-9]+ needs depth ([0-9]+), pe\.fd_depth is ([0-9]+).*/fd_depth \1\/\2/;t' \
     -e 's/.*spans ([0-9]+) bank words, iobuf\.depth is ([0-9]+).*/bank \1\/\2/;t' \
     -e 's/.*([0-9]+) operations? needs? an? ([a-z]+) unit.*pe\.[a-z]+ = ([0-9]+).*/\2 \1\/\3/;t' \
