@@ -163,11 +163,17 @@ struct Sim {
     cycle = 0;
     if (dumps(0)) fst->dump(0);
   }
+  bool settled = false;            // settle() ran, no input written since
   // Advances one clock cycle (falling then rising edge); in the cycles
   // dumped, the clock-low half at cycle + 1/2 and the next rising edge.
+  // The falling edge is not evaluated again right after settle() (nothing
+  // changed since): one eval() per clock edge.
   void tick() {
-    top->clk_i = 0;
-    top->eval();
+    if (!settled) {
+      top->clk_i = 0;
+      top->eval();
+    }
+    settled = false;
     if (dumps(cycle)) fst->dump((uint64_t)cycle * unit + unit / 2);
     top->clk_i = 1;
     top->eval();
@@ -175,9 +181,11 @@ struct Sim {
     if (!asserted && Verilated::gotError()) asserted = true, assert_cycle = cycle;
   }
   // Settles the combinational outputs of the current cycle (clock low).
+  // Every input is written before settle(), never between it and tick().
   void settle() {
     top->clk_i = 0;
     top->eval();
+    settled = true;
   }
 };
 
@@ -327,6 +335,11 @@ int main(int argc, char **argv) {
   bool fault = false, done = false;
   const char *stopped = live_write(live, out) ? nullptr : "the trace reader closed the stream";
   long t = 0;
+  // the events of one cycle and their text, reused from cycle to cycle;
+  // the text is formed only when a trace is written
+  std::vector<rtl_event> ev;
+  std::string cyc;
+  const bool text = o.trace || live;
   for (; t < o.max_cycles && !done && !stopped; t++) {
     if (g_term) {
       stopped = "SIGTERM";
@@ -334,7 +347,7 @@ int main(int argc, char **argv) {
     }
     sim.cycle = t;
     sim.settle();
-    std::vector<rtl_event> ev;
+    ev.clear();
     for (int p = 0; p < npe; p++) {
       rtl_collect_pe(sim.top, p, ev, prev_sig, &fault);
       rtl_collect_ag(sim.top, p, ev, &fault);
@@ -351,11 +364,13 @@ int main(int argc, char **argv) {
       ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
       fault = true;
     }
-    rtl_event_sort(ev);
-    std::string cyc;
-    for (const rtl_event &e : ev) cyc += rtl_event_format(t, e);
-    if (o.trace) out += cyc;
-    if (!live_write(live, cyc)) stopped = "the trace reader closed the stream";
+    if (text) {
+      rtl_event_sort(ev);
+      cyc.clear();
+      for (const rtl_event &e : ev) cyc += rtl_event_format(t, e);
+      if (o.trace) out += cyc;
+      if (!live_write(live, cyc)) stopped = "the trace reader closed the stream";
+    }
     if (!done) sim.tick();
   }
   if (sim.fst) sim.fst->close();
