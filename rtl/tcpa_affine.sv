@@ -16,21 +16,23 @@ module tcpa_affine (
 );
   localparam int unsigned NDIM = tcpa_pkg::NDIM;
 
-  logic [NDIM*32-1:0] acc_q, acc_d;
+  logic [NDIM*32-1:0] acc_q;
 
   always_comb begin
-    acc_d = acc_q;
     value_o = konst_i;
-    for (int unsigned d = 0; d < NDIM; d++) begin
-      value_o = value_o + acc_q[d*32 +: 32];
-      if (clear_i) acc_d[d*32 +: 32] = '0;
-      else if (adv_i && inc_i[d]) acc_d[d*32 +: 32] = acc_q[d*32 +: 32] + coef_i[d*32 +: 32];
-      else if (adv_i && clr_i[d]) acc_d[d*32 +: 32] = '0;
-    end
+    for (int unsigned d = 0; d < NDIM; d++) value_o = value_o + acc_q[d*32 +: 32];
   end
 
+  // the accumulators are written only when cleared or when J advances (a
+  // simulator skips the idle cycles; docs/testing.md "Simulator speed")
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) acc_q <= '0;
-    else acc_q <= acc_d;
+    else if (clear_i) acc_q <= '0;
+    else if (adv_i) begin
+      for (int unsigned d = 0; d < NDIM; d++) begin
+        if (inc_i[d]) acc_q[d*32 +: 32] <= acc_q[d*32 +: 32] + coef_i[d*32 +: 32];
+        else if (clr_i[d]) acc_q[d*32 +: 32] <= '0;
+      end
+    end
   end
 endmodule

@@ -49,9 +49,9 @@ module tcpa_gc (
   logic [NTERM*8-1:0]   tsig_q, tsig_d;
   logic [NTERM*8-1:0]   tnc_q, tnc_d;
   logic [NC-1:0]        kind_q, kind_d;
-  logic [NC*NDIM*32-1:0] coef_q, coef_d;
-  logic [NC*32-1:0]     konst_q, konst_d;
-  logic [HIST*NSIG-1:0] hist_q, hist_d;
+  logic [NC*NDIM*32-1:0] coef_q;
+  logic [NC*32-1:0]     konst_q;
+  logic [HIST*NSIG-1:0] hist_q;
 
   logic                 mine, sbegin;
   logic [31:0]          sstep;
@@ -77,15 +77,12 @@ module tcpa_gc (
     tsig_d = tsig_q;
     tnc_d = tnc_q;
     kind_d = kind_q;
-    coef_d = coef_q;
-    konst_d = konst_q;
     ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
       col0_d = bus_i.col0;
       prod_d = 32'd1;
       bound_d = '0;
-      coef_d = '0;
       nt_d = '0;
     end
     if (mine && bus_i.we) begin
@@ -111,14 +108,7 @@ module tcpa_gc (
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NC; k++)
             if (ci == k) kind_d[k] = bus_i.data[0];
-        tcpa_pkg::F_CCOEF:
-          for (int unsigned k = 0; k < NC; k++)
-            for (int unsigned d = 0; d < NDIM; d++)
-              if (ci == k && {24'd0, bus_i.d} == d) coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
-        tcpa_pkg::F_CKONST:
-          for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
-        default: ;
+        default: ;  // F_CCOEF, F_CKONST: written in the register block below
       endcase
     end
   end
@@ -175,12 +165,6 @@ module tcpa_gc (
     `TCPA_MUTATE(20, sig[(NSIG > 1) ? 1 : 0] = 1'b1;)
   end
 
-  always_comb begin
-    hist_d = hist_q;
-    for (int unsigned h = 0; h < HIST; h++)
-      if (sbegin && sstep % HIST == h) hist_d[h*NSIG +: NSIG] = sig;
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ii_q <= 32'd1;
@@ -215,9 +199,19 @@ module tcpa_gc (
       tsig_q <= tsig_d;
       tnc_q <= tnc_d;
       kind_q <= kind_d;
-      coef_q <= coef_d;
-      konst_q <= konst_d;
-      hist_q <= hist_d;
+      // the wide registers are written only when addressed (a simulator
+      // skips them in the other cycles; docs/testing.md "Simulator speed")
+      if (mine && bus_i.hdr) coef_q <= '0;
+      if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CCOEF)
+        for (int unsigned k = 0; k < NC; k++)
+          for (int unsigned d = 0; d < NDIM; d++)
+            if (ci == k && {24'd0, bus_i.d} == d) coef_q[(k*NDIM + d)*32 +: 32] <= bus_i.data;
+      if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CKONST)
+        for (int unsigned k = 0; k < NC; k++)
+          if (ci == k) konst_q[k*32 +: 32] <= bus_i.data;
+      if (sbegin)
+        for (int unsigned h = 0; h < HIST; h++)
+          if (sstep % HIST == h) hist_q[h*NSIG +: NSIG] <= sig;
     end
   end
 
