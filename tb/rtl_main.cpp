@@ -367,7 +367,7 @@ int main(int argc, char **argv) {
     if (text) {
       rtl_event_sort(ev);
       cyc.clear();
-      for (const rtl_event &e : ev) cyc += rtl_event_format(t, e);
+      for (const rtl_event &e : ev) rtl_event_append(cyc, t, e);
       if (o.trace) out += cyc;
       if (!live_write(live, cyc)) stopped = "the trace reader closed the stream";
     }
