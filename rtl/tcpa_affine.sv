@@ -35,8 +35,10 @@ module tcpa_affine (
     end
   end
 
+  // the accumulators are written only when cleared or when J advances (a
+  // simulator skips the idle cycles; docs/testing.md "Simulator speed")
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) acc_q <= '0;
-    else acc_q <= acc_d;
+    else if (clear_i || adv_i) acc_q <= acc_d;
   end
 endmodule

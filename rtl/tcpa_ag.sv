@@ -57,8 +57,8 @@ module tcpa_ag (
   logic [15:0]        row0_q, row0_d, col0_q, col0_d;
   logic [NDIM*32-1:0] stride_q, stride_d;
   logic [NCONS-1:0]   kind_q, kind_d;
-  logic [NCONS*NDIM*32-1:0] coef_q, coef_d;
-  logic [NCONS*32-1:0] konst_q, konst_d;
+  logic [NCONS*NDIM*32-1:0] coef_q;
+  logic [NCONS*32-1:0] konst_q;
   logic               tok_q, tok_d;
   logic [31:0]        tokv_q, tokv_d;
 
@@ -90,13 +90,10 @@ module tcpa_ag (
     col0_d = col0_q;
     stride_d = stride_q;
     kind_d = kind_q;
-    coef_d = coef_q;
-    konst_d = konst_q;
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
       col0_d = bus_i.col0;
       stride_d = '0;
-      coef_d = '0;
       nc_d = '0;
     end
     if (mine && bus_i.we) begin
@@ -113,15 +110,7 @@ module tcpa_ag (
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NCONS; k++)
             if ({24'd0, bus_i.c} == k) kind_d[k] = bus_i.data[0];
-        tcpa_pkg::F_CCOEF:
-          for (int unsigned k = 0; k < NCONS; k++)
-            for (int unsigned d = 0; d < NDIM; d++)
-              if ({24'd0, bus_i.c} == k && {24'd0, bus_i.d} == d)
-                coef_d[(k*NDIM + d)*32 +: 32] = bus_i.data;
-        tcpa_pkg::F_CKONST:
-          for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_i.c} == k) konst_d[k*32 +: 32] = bus_i.data;
-        default: ;
+        default: ;  // F_CCOEF, F_CKONST: written in the register block below
       endcase
     end
     if (mine_io && bus_i.we && bus_i.addr == 32'd0) io_d = bus_i.data;
@@ -236,8 +225,17 @@ module tcpa_ag (
       col0_q <= col0_d;
       stride_q <= stride_d;
       kind_q <= kind_d;
-      coef_q <= coef_d;
-      konst_q <= konst_d;
+      // the wide registers are written only when addressed (a simulator
+      // skips them in the other cycles; docs/testing.md "Simulator speed")
+      if (mine && bus_i.hdr) coef_q <= '0;
+      if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CCOEF)
+        for (int unsigned k = 0; k < NCONS; k++)
+          for (int unsigned d = 0; d < NDIM; d++)
+            if ({24'd0, bus_i.c} == k && {24'd0, bus_i.d} == d)
+              coef_q[(k*NDIM + d)*32 +: 32] <= bus_i.data;
+      if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CKONST)
+        for (int unsigned k = 0; k < NCONS; k++)
+          if ({24'd0, bus_i.c} == k) konst_q[k*32 +: 32] <= bus_i.data;
       tok_q <= tok_d;
       tokv_q <= tokv_d;
     end

@@ -6,17 +6,23 @@
 #   model   `tcpa sim STREAM` (the C model, tracing off);
 #   rtl     the Verilated RTL alone (the `tcpa-rtl` harness of the
 #           configuration, from the harness cache; no trace, no FST);
+#   rtl-run the same less the time of loading the stream (a run stopped
+#           after cycle 0: the loader takes one word a cycle, so a stream
+#           of W words costs W clock cycles before cycle 0);
 #   cosim   `tcpa run --engine cosim` (model and RTL in lockstep, with the
 #           compile, the reference and the comparison it includes);
+#   cosim-sim the same less the compile and instantiation (`tcpa compile`
+#           then `tcpa instantiate`, timed alone): the simulation part;
 # and prints cycles (the model's `done in N cycles`, which cosim shows the
-# RTL matches), PEs, seconds (the fastest of REPEAT runs), PE-cycles per
-# second and cycles per second, the verdict against the reference
+# RTL matches), PEs, CPU seconds (the fastest of REPEAT runs), PE-cycles
+# per second and cycles per second, the verdict against the reference
 # interpreter (`tcpa run --engine model` for the model row, the cosim run
-# itself for the cosim row), and cosim's time over the RTL's alone. The
-# cases are the real problem sizes of docs/testing.md "Simulator speed":
-# bitextract N = 4000 and FIR N = 1024 (64 taps, as the paper's tables)
-# on 1x4, matmul N = M = K = 32 and a conv layer of 16x16 pixels on 4x4 of
-# configs/default.ini, and matmul on 4x4 of configs/big1d.ini.
+# itself for the cosim row), and cosim's time over the RTL's alone
+# (whole, and its simulation part). The cases are the real problem sizes
+# of docs/testing.md "Simulator speed": bitextract N = 4000 and FIR
+# N = 1024 (64 taps, as the paper's tables) on 1x4, matmul N = M = K = 32
+# and a conv layer of 16x16 pixels on 4x4 of configs/default.ini, and
+# matmul on 4x4 of configs/big1d.ini.
 # A benchmark, never an assertion: it exits 0 however slow a simulator is
 # (non-zero only when a run itself fails). The model's seconds include the
 # process start and the stream's loading: short runs understate its speed.
@@ -38,30 +44,39 @@ CASES=(
   "mm16-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"
 )
 
-# Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took;
-# nothing, and status 1, when a run fails.
+# Prints the CPU seconds (user + system, of the command and the processes
+# it waited for; 3 decimals) of the fastest of REPEAT runs of "$@": CPU
+# time, not wall time, as the machine may be shared; nothing, and status
+# 1, when a run fails.
 best_of() {
-  local best="" i t0 t1 dt
+  local best="" i dt rc u s
   for ((i = 0; i < REPEAT; i++)); do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null 2>&1 || return 1
-    t1=$(date +%s.%N)
-    dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+    { TIMEFORMAT='%3U %3S'; time { "$@" > /dev/null 2>&1; echo $? > "$tmp/rc"; }; } 2> "$tmp/time"
+    read -r rc < "$tmp/rc"; [ "$rc" = 0 ] || return 1
+    read -r u s < "$tmp/time"
+    dt=$(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }')
     if [ -z "$best" ] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then best=$dt; fi
   done
   printf '%.3f' "$best"
 }
 
+# Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took
+# when each exits with status $1 or 0 (a run stopped on purpose).
+best_of_status() {
+  local ok=$1; shift
+  best_of sh -c '"$@"; rc=$?; [ $rc -eq 0 ] || [ $rc -eq '"$ok"' ]' sh "$@"
+}
+
 # Prints one row: engine, case, cycles, PEs, seconds, verdict.
 row() {
   awk -v e="$1" -v n="$2" -v c="$3" -v p="$4" -v s="$5" -v v="$6" \
-    'BEGIN { printf "%-7s %-16s %8d %4d %9s %14.0f %11.0f  %s\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0), v }'
+    'BEGIN { printf "%-9s %-16s %8d %4d %9s %14.0f %11.0f  %s\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0), v }'
 }
 
-echo "Simulator speed (no waveforms, no trace; fastest of $REPEAT runs)"
+echo "Simulator speed (no waveforms, no trace; CPU seconds, fastest of $REPEAT runs)"
 echo
-printf '%-7s %-16s %8s %4s %9s %14s %11s  %s\n' engine case cycles PEs seconds PE-cycles/s cycles/s verdict
-printf '%-7s %-16s %8s %4s %9s %14s %11s  %s\n' ------- ---------------- -------- ---- --------- -------------- ----------- -------
+printf '%-9s %-16s %8s %4s %9s %14s %11s  %s\n' engine case cycles PEs seconds PE-cycles/s cycles/s verdict
+printf '%-9s %-16s %8s %4s %9s %14s %11s  %s\n' --------- ---------------- -------- ---- --------- -------------- ----------- -------
 status=0
 ratios=()
 for c in "${CASES[@]}"; do
@@ -83,12 +98,20 @@ for c in "${CASES[@]}"; do
   "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
     --engine model > "$tmp/log" 2>&1 || { vm="FAIL (exit $?)"; status=1; }
   tr=$(best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { echo "$name: RTL run failed"; status=1; continue; }
+  tl=$(best_of_status 1 "$rtl" "$bin" --max-cycles 1) || { echo "$name: RTL load run failed"; status=1; continue; }
+  tb=$(best_of sh -c '"$1" compile "regress/programs/$2.pla" --arch "$3" $4 -o "$5.sym" &&
+         "$1" instantiate "$5.sym" --arch "$3" $6 --pes "$7" -o "$5.bin"' sh \
+       "$TCPA" "$prog" "$cfg" "${margs[*]}" "$tmp/again" "${args[*]}" "$pes") || { echo "$name: compile failed"; status=1; continue; }
   tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
   row model "$name" "$cycles" "$npe" "$tm" "$vm"
   row rtl "$name" "$cycles" "$npe" "$tr" -
+  row rtl-run "$name" "$cycles" "$npe" "$(awk -v a="$tr" -v b="$tl" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')" -
+  ts=$(awk -v a="$tc" -v b="$tb" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
   row cosim "$name" "$cycles" "$npe" "$tc" pass
-  ratios+=("$(awk -v n="$name" -v c="$tc" -v r="$tr" 'BEGIN { printf "%-16s %6.2f", n, (r > 0 ? c / r : 0) }')")
+  row cosim-sim "$name" "$cycles" "$npe" "$ts" -
+  ratios+=("$(awk -v n="$name" -v c="$tc" -v s="$ts" -v r="$tr" \
+              'BEGIN { printf "%-16s %6.2f  (simulation part %4.2f)", n, (r > 0 ? c / r : 0), (r > 0 ? s / r : 0) }')")
 done
 echo
 echo "cosim time over RTL-alone time (goal <= 1.3):"

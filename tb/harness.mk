@@ -39,7 +39,14 @@ HARNESS_OBJCACHE := $(if $(shell command -v ccache 2>/dev/null),-MAKEFLAGS OBJCA
 # "Assertions") and reads the trace events from the dbg_* ports of
 # tcpa_top, which exist only with TCPA_DEBUG_PORTS (synthesis sees none)
 HARNESS_VFLAGS_ALL     := --assert +define+TCPA_ASSERT_ON +define+TCPA_DEBUG_PORTS
-HARNESS_VFLAGS_rtl     := --cc --trace-fst $(HARNESS_VFLAGS_ALL)
+# -fno-dfg for the harnesses that run long programs: Verilator 5's DFG pass
+# turns the generate loops that fill the wide flat vectors (the GC's
+# constraint values, the debug ports, the wrapper links) into chains of
+# VL_CONCAT_WWI that copy the growing vector once per element, quadratic
+# in its width; without it each slice is one word assignment. 2.5x faster
+# (docs/testing.md "Simulator speed").
+HARNESS_VFLAGS_FAST    := -fno-dfg
+HARNESS_VFLAGS_rtl     := --cc --trace-fst $(HARNESS_VFLAGS_FAST) $(HARNESS_VFLAGS_ALL)
 HARNESS_VFLAGS_mutants := --cc --trace-fst +define+TCPA_MUTANTS --x-initial unique --x-assign unique \
                           $(HARNESS_VFLAGS_ALL)
 HARNESS_VFLAGS_sc      := --sc $(HARNESS_VFLAGS_ALL)

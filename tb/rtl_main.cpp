@@ -183,11 +183,17 @@ struct Sim {
     cycle = 0;
     if (dumps(0)) fst->dump(0);
   }
+  bool settled = false;            // settle() ran, no input written since
   // Advances one clock cycle (falling then rising edge); in the cycles
   // dumped, the clock-low half at cycle + 1/2 and the next rising edge.
+  // The falling edge is not evaluated again right after settle() (nothing
+  // changed since): one eval() per clock edge.
   void tick() {
-    top->clk_i = 0;
-    top->eval();
+    if (!settled) {
+      top->clk_i = 0;
+      top->eval();
+    }
+    settled = false;
     if (dumps(cycle)) fst->dump((uint64_t)cycle * unit + unit / 2);
     top->clk_i = 1;
     top->eval();
@@ -195,9 +201,11 @@ struct Sim {
     if (!asserted && Verilated::gotError()) asserted = true, assert_cycle = cycle;
   }
   // Settles the combinational outputs of the current cycle (clock low).
+  // Every input is written before settle(), never between it and tick().
   void settle() {
     top->clk_i = 0;
     top->eval();
+    settled = true;
   }
 };
 
@@ -354,12 +362,13 @@ struct RunEnd {
   const char *stopped = nullptr;  // why the reader stopped the run, or NULL
 };
 
-// Returns the trace lines of cycle t after collecting its events from the
-// dbg_* ports (the leftover FIFOs and `done` in the done cycle, the
-// timeout in the last cycle allowed); sets e.done and e.fault.
-std::string cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &prev_sig, RunEnd &e) {
+// Collects into ev the events of cycle t from the dbg_* ports (the
+// leftover FIFOs and `done` in the done cycle, the timeout in the last
+// cycle allowed), unsorted; sets e.done and e.fault.
+void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &prev_sig, RunEnd &e,
+                   std::vector<rtl_event> &ev) {
   char line[160];
-  std::vector<rtl_event> ev;
+  ev.clear();
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
     rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
     rtl_collect_ag(sim.top, p, ev, &e.fault);
@@ -376,10 +385,6 @@ std::string cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32
     ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
     e.fault = true;
   }
-  rtl_event_sort(ev);
-  std::string cyc;
-  for (const rtl_event &x : ev) cyc += rtl_event_format(t, x);
-  return cyc;
 }
 
 // Returns how the run ended after clocking it from cycle 0 until done, the
@@ -396,6 +401,11 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   std::vector<uint32_t> prev_sig(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0);
   RunEnd e;
   if (!live_write(live, out)) e.stopped = "the trace reader closed the stream";
+  // the events of one cycle and their text, reused from cycle to cycle;
+  // the text is formed only when a trace is written
+  std::vector<rtl_event> ev;
+  std::string cyc;
+  const bool text = o.trace || live;
   for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
     if (g_term) {
       e.stopped = "SIGTERM";
@@ -403,9 +413,14 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
     }
     sim.cycle = e.t;
     sim.settle();
-    std::string cyc = cycle_collect(sim, o, e.t, prev_sig, e);
-    if (o.trace) out += cyc;
-    if (!live_write(live, cyc)) e.stopped = "the trace reader closed the stream";
+    cycle_collect(sim, o, e.t, prev_sig, e, ev);
+    if (text) {
+      rtl_event_sort(ev);
+      cyc.clear();
+      for (const rtl_event &x : ev) rtl_event_append(cyc, e.t, x);
+      if (o.trace) out += cyc;
+      if (!live_write(live, cyc)) e.stopped = "the trace reader closed the stream";
+    }
     if (!e.done) sim.tick();
   }
   return e;
