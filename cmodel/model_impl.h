@@ -179,11 +179,11 @@ void model_state_free(const model *m, model_pe *p);
 /* Returns 0 after marking word addr of bank (side, b) of p written; -1
  * out of memory. */
 int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr);
-/* Emits step, gc and ag for the state at the start of the cycle. */
+/* Emits step, gc, flag and ag for the state at the start of the cycle. */
 void model_state_begin(model *m);
 /* Emits `insn` for the issue of FU k of p when its word changed. */
 void model_state_insn(model *m, model_pe *p, int k);
-/* Emits rf, flag and fifo of p for the state after the cycle. */
+/* Emits rf and fifo of p for the state after the cycle. */
 void model_state_end(model *m, model_pe *p);
 /* Emits `mem` for every bank word written since reset (the done cycle). */
 void model_state_mem(model *m);

@@ -6,8 +6,9 @@
  *
  * model.c calls these from model_step at fixed points of a cycle: the step
  * counters, the GC and the AG counters with the state at the start of the
- * cycle (model_state_begin), an issue's word when it is issued
- * (model_state_insn), the registers, flags and FIFOs with the state after
+ * cycle (model_state_begin; the flags too: the value the branch units read),
+ * an issue's word when it is issued (model_state_insn), the registers and
+ * FIFOs with the state after
  * the cycle (model_state_end), the done cycle's bank words (model_state_mem).
  * Every event is emitted only when its state changed, so a quiet cycle
  * costs a few comparisons.
@@ -96,6 +97,13 @@ void model_state_begin(model *m) {
       trace_event *e = model_ev_new(m, TRACE_STEP, p);
       if (e) e->num = s;
     }
+    for (int k = 0; k < m->nfu; k++) {
+      uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
+      if ((p->flag_seen & bit) == fl) continue;
+      p->flag_seen ^= bit;
+      trace_event *e = model_ev_new(m, TRACE_FLAG, p);
+      if (e) e->fu = k, e->value = fl ? 1 : 0;
+    }
     for (int side = 0; side < MODEL_SIDES; side++)
       if (p->border[side])
         for (int b = 0; b < nb; b++) model_state_ag(m, p, side, b);
@@ -138,13 +146,6 @@ void model_state_end(model *m, model_pe *p) {
     }
     for (int k = 0; k < c->od; k++)
       if (p->wstamp[c->rd + c->fd + k] == now) model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
-    for (int k = 0; k < m->nfu; k++) {
-      uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
-      if ((p->flag_seen & bit) == fl) continue;
-      p->flag_seen ^= bit;
-      trace_event *e = model_ev_new(m, TRACE_FLAG, p);
-      if (e) e->fu = k, e->value = fl ? 1 : 0;
-    }
   }
   for (int k = 0; k < c->id; k++) {
     if (p->fifo[k].count == p->fifo_seen[k]) continue;

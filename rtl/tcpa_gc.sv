@@ -29,7 +29,12 @@ module tcpa_gc (
   output logic [31:0]                         delay_col_o,
   output logic [15:0]                         row0_o,
   output logic [15:0]                         col0_o,
-  output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o
+  output logic [tcpa_pkg::HIST*tcpa_pkg::NSIG-1:0] hist_o,
+  // trace (docs/trace.md `gc`): the GC begins step dbg_step_o in this
+  // cycle (dbg_begin_o) with signal vector dbg_sig_o
+  output logic                                dbg_begin_o,
+  output logic [31:0]                         dbg_step_o,
+  output logic [tcpa_pkg::NSIG-1:0]           dbg_sig_o
 );
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
@@ -237,4 +242,7 @@ module tcpa_gc (
   assign row0_o = row0_q;
   assign col0_o = col0_q;
   assign hist_o = hist_q;
+  assign dbg_begin_o = sbegin;
+  assign dbg_step_o = sstep;
+  assign dbg_sig_o = sig;
 endmodule

@@ -59,7 +59,7 @@ fresh() { [ -x "$1" ]; }
 # column), or "none". PLACE is R,C or - (the whole machine).
 first_diff() {
   awk '
-    BEGIN { split("start sig issue halt pop fdrd wr hop push bank fault done", k, " ")
+    BEGIN { split("start sig step gc issue insn halt pop fdrd wr rf flag hop push fifo bank bankwr ag fault mem done", k, " ")
             for (i in k) rank[k[i]] = i }
     # Returns the sort key of event line l (cycle, kind, row, column).
     function key(l,   f, rc) {

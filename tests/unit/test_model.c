@@ -90,7 +90,7 @@ static void test_worked_example(void) {
    * pc 0 and 1 (word 0), the shr/and/add words; the step counter 1 at
    * cycle 2 (pi 2; S = 1, so it stops there); no `ag` line (both AGs have
    * base 0 and stride 0, their address counters stay 0); rd1, od0, rd2,
-   * od1 as written; FU 1's flag set by the first nonzero result; id0 and
+   * od1 as written; FU 1's flag, set by the first nonzero result (end of 2), read from 3; id0 and
    * id2 each holding one word for a while; the north bank's write at the
    * bank; at the end the words written since reset: the north result and
    * the west input word (IODATA) */
@@ -100,10 +100,10 @@ static void test_worked_example(void) {
       "2 step 0,0 1\n"
       "2 insn 0,0 1 0x0000000000000001000000002818084b\n"
       "2 rf 0,0 rd1 0x00000003\n"
-      "2 flag 0,0 1 1\n"
       "2 fifo 0,0 id0 0\n"
       "3 insn 0,0 1 0x00000000000000010000010028084013\n"
       "3 rf 0,0 od0 0x00000001\n"
+      "3 flag 0,0 1 1\n"
       "4 insn 0,0 1 0x00000000000000000000000000000000\n"
       "4 fifo 0,0 id2 1\n"
       "5 insn 0,0 1 0x000000000000000a0003020028188888\n"
