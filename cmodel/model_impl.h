@@ -78,8 +78,7 @@ typedef struct {
   int pc, halted, flag;
   model_result *pipe; /* lat slots, indexed by completion cycle mod lat */
   int inflight;
-  int insn_pc;        /* pc of the last issue traced by `insn`, -1 none */
-  isa_word insn_word; /* its word */
+  uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */
 } model_fu;
 
 typedef struct {
@@ -181,7 +180,7 @@ void model_state_free(const model *m, model_pe *p);
 int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr);
 /* Emits step, gc, flag and ag for the state at the start of the cycle. */
 void model_state_begin(model *m);
-/* Emits `insn` for the issue of FU k of p when its word changed. */
+/* Emits `insn` for the issue of FU k of p at a pc not issued before. */
 void model_state_insn(model *m, model_pe *p, int k);
 /* Emits rf and fifo of p for the state after the cycle. */
 void model_state_end(model *m, model_pe *p);

@@ -27,13 +27,14 @@ int model_state_alloc(model *m, model_pe *p) {
   p->bank_wr = calloc((size_t)sb + 1, sizeof *p->bank_wr);
   if (!p->fifo_seen || !p->ag_seen || !p->ag_step || !p->bank_wr) return -1;
   for (int k = 0; k < sb; k++) p->ag_step[k] = -1;
-  for (int k = 0; k < m->nfu; k++) p->fu[k].insn_pc = -1;
   return 0;
 }
 
 void model_state_free(const model *m, model_pe *p) {
   if (p->bank_wr)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank_wr[k]);
+  if (p->fu)
+    for (int k = 0; k < m->nfu; k++) free(p->fu[k].insn_seen);
   free(p->fifo_seen), free(p->ag_seen), free(p->ag_step), free(p->bank_wr);
 }
 
@@ -112,14 +113,17 @@ void model_state_begin(model *m) {
 
 void model_state_insn(model *m, model_pe *p, int k) {
   model_fu *f = &p->fu[k];
-  if (f->pc == f->insn_pc) return; /* the same word as the previous issue */
+  /* the model's instruction memory does not change while it runs: only
+   * the first issue at each pc has a line */
+  if (!f->insn_seen && !(f->insn_seen = calloc((size_t)m->cfg.imem, 1))) {
+    m->ev_oom = 1;
+    return;
+  }
+  if (f->insn_seen[f->pc]) return;
+  f->insn_seen[f->pc] = 1;
   isa_word w;
   memset(&w, 0, sizeof w);
   isa_encode(&f->imem[f->pc], &w);
-  int same = f->insn_pc >= 0 && !memcmp(&w, &f->insn_word, sizeof w);
-  f->insn_pc = f->pc;
-  f->insn_word = w;
-  if (same) return;
   trace_event *e = model_ev_new(m, TRACE_INSN, p);
   if (e) {
     e->fu = k;

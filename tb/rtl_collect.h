@@ -284,16 +284,18 @@ inline size_t rtl_collect_nbanks() {
 // only when it changes, and the bank words written since reset (`mem`).
 struct rtl_collect_state {
   std::vector<uint32_t> step, flag, fifo, ag; // per PE; PE; PE * id; AG slot
-  std::vector<uint32_t> word;                 // per PE * FU: 4 words of the last issue
-  std::vector<uint8_t> issued;                // per PE * FU: an issue was traced
+  std::vector<uint32_t> word;                 // per (PE * FU) * imem: 4 words last issued at pc
+  std::vector<uint8_t> issued;                // per (PE * FU) * imem: an issue at pc was traced
   std::vector<std::vector<uint8_t>> written;  // per AG slot: the words written
   bool any_written = false;
   rtl_collect_state()
       : step(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0), flag(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0),
         fifo(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ID ? TCPA_PE_ID : 1), 0),
         ag(rtl_collect_nbanks(), 0),
-        word(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) * 4, 0),
-        issued(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV), 0),
+        word((size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) *
+                 TCPA_PE_IMEM * 4, 0),
+        issued((size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) *
+                   TCPA_PE_IMEM, 0),
         written(rtl_collect_nbanks()) {}
 };
 
@@ -326,7 +328,8 @@ inline void rtl_collect_rf(Vtcpa_top *t, int p, std::vector<rtl_event> &ev) {
 }
 
 // Appends the `insn` lines of PE p: every issue whose word differs from
-// the FU's previous issue's.
+// the word the FU last issued at the same pc (the first issue at a pc
+// always has one).
 inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
                              rtl_collect_state &st) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
@@ -335,11 +338,13 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   for (int f = 0; f < nfu; f++) {
     int q = p * nfu + f;
     if (!rtl_port_bits(t->dbg_issue_o, q, 1)) continue;
-    uint32_t w[4];
+    uint32_t w[4], pc = rtl_port_bits(t->dbg_pc_o, q * 8, 8);
+    if (pc >= (uint32_t)TCPA_PE_IMEM) pc = 0;  // (a pc the RTL cannot hold)
+    size_t at = (size_t)q * TCPA_PE_IMEM + pc;
     for (int k = 0; k < 4; k++) w[k] = rtl_port_bits(t->dbg_word_o, q * 128 + 32 * k, 32);
-    if (st.issued[q] && !memcmp(w, &st.word[q * 4], sizeof w)) continue;
-    st.issued[q] = 1;
-    memcpy(&st.word[q * 4], w, sizeof w);
+    if (st.issued[at] && !memcmp(w, &st.word[at * 4], sizeof w)) continue;
+    st.issued[at] = 1;
+    memcpy(&st.word[at * 4], w, sizeof w);
     snprintf(s, sizeof s, "%d 0x%08x%08x%08x%08x", f, w[3], w[2], w[1], w[0]);
     ev.push_back(rtl_event_make(TRACE_INSN, r, c, f, 0, s));
   }

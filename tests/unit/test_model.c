@@ -87,7 +87,7 @@ static void test_worked_example(void) {
       "7 done - 8\n";
   TEST_CHECK(tb_trace_is(&b, want), "worked example: trace line for line");
   /* its state events (docs/trace.md "State events"), by hand: the nop at
-   * pc 0 and 1 (word 0), the shr/and/add words; the step counter 1 at
+   * first issue at each pc: the nops at pc 0, 1 and 4 (word 0), the shr/and/add words; the step counter 1 at
    * cycle 2 (pi 2; S = 1, so it stops there); no `ag` line (both AGs have
    * base 0 and stride 0, their address counters stay 0); rd1, od0, rd2,
    * od1 as written; FU 1's flag, set by the first nonzero result (end of 2), read from 3; id0 and
@@ -96,6 +96,7 @@ static void test_worked_example(void) {
    * the west input word (IODATA) */
   const char *want_state =
       "0 insn 0,0 1 0x00000000000000000000000000000000\n"
+      "1 insn 0,0 1 0x00000000000000000000000000000000\n"
       "1 fifo 0,0 id0 1\n"
       "2 step 0,0 1\n"
       "2 insn 0,0 1 0x0000000000000001000000002818084b\n"
