@@ -72,6 +72,23 @@ sc_tb_module::sc_tb_module(sc_core::sc_module_name name, Vtcpa_top *rtl, sc_mode
   SC_TB_BIND(dbg_agmiss_o);
   SC_TB_BIND(dbg_agrange_o);
   SC_TB_BIND(dbg_rd_data_o);
+  // the state ports (docs/trace.md "State events")
+  SC_TB_BIND(dbg_step_o);
+  SC_TB_BIND(dbg_word_o);
+  SC_TB_BIND(dbg_flag_o);
+  SC_TB_BIND(dbg_rfwe_o);
+  SC_TB_BIND(dbg_rfwd_o);
+  SC_TB_BIND(dbg_fdwe_o);
+  SC_TB_BIND(dbg_fdwd_o);
+  SC_TB_BIND(dbg_odwe_o);
+  SC_TB_BIND(dbg_odwd_o);
+  SC_TB_BIND(dbg_fifocnt_o);
+  SC_TB_BIND(dbg_bankwe_o);
+  SC_TB_BIND(dbg_bankwa_o);
+  SC_TB_BIND(dbg_bankwd_o);
+  SC_TB_BIND(dbg_gc_begin_o);
+  SC_TB_BIND(dbg_gc_step_o);
+  SC_TB_BIND(dbg_gc_sig_o);
   // `mem` (the bank words written since reset) is not collected here: this
   // harness does not watch the loader's bank writes (docs/trace.md)
   ls = lockstep_new(LOCKSTEP_KINDS_ALL & ~(1u << TRACE_MEM), LOCKSTEP_WINDOW_DEFAULT);
