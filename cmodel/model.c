@@ -90,6 +90,10 @@ static trace_event *model_ev(model *m, trace_kind k, const model_pe *p) {
   return e;
 }
 
+trace_event *model_ev_new(model *m, trace_kind k, const model_pe *p) {
+  return model_ev(m, k, p);
+}
+
 /* Records a fault of kind f at PE p with a detail text. */
 static void model_fault(model *m, const model_pe *p, trace_fault_kind f,
                         const char *detail) {
@@ -137,7 +141,7 @@ static void model_ev_flush(model *m) {
 /* ---- phase 1: signals ------------------------------------------------------- */
 
 /* Returns the signal vector of GC g at step s. */
-static uint32_t model_gc_signals(const model_gc *g, int64_t s) {
+uint32_t model_gc_signals(const model_gc *g, int64_t s) {
   int32_t J[MODEL_MAX_DIMS];
   model_gc_iter(g, s, J);
   uint32_t v = 0;
@@ -218,6 +222,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   const isa_insn *in = &f->imem[f->pc];
   trace_event *e = model_ev(m, TRACE_ISSUE, p);
   if (e) e->fu = k, e->pc = f->pc;
+  model_state_insn(m, p, k);
   if (in->op != ISA_OP_NOP) {
     uint32_t a[3] = {0, 0, 0};
     int nsrc = isa_op_get(in->op)->nsrc;
@@ -434,6 +439,9 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
     }
     v = (*bank)[addr] = arr->value;
     arr->valid = 0;
+    if (model_state_written(m, p, side, b, addr)) m->ev_oom = 1;
+    trace_event *w = model_ev(m, TRACE_BANKWR, p);
+    if (w) w->side = side, w->port = b, w->addr = addr, w->value = v;
   }
   trace_event *e = model_ev(m, TRACE_BANK, p);
   if (e) {
@@ -499,6 +507,7 @@ static void model_finish(model *m) {
       model_fault(m, p, TRACE_FAULT_LEFTOVER, det);
     }
   }
+  model_state_mem(m);
   trace_event *e = model_ev(m, TRACE_DONE, NULL);
   if (e) e->cycles = m->t + 1;
   m->done = 1;
@@ -510,12 +519,14 @@ int model_step(model *m) {
   uint64_t ntok = 0;
   m->nev = 0;
   for (int i = 0; i < n; i++) model_pe_signals(m, &m->pe[i]);
+  model_state_begin(m);
   for (int i = 0; i < n; i++)
     if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++)
     if (m->pe[i].nlive) model_pe_route(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_banks(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_commit(m, &m->pe[i]);
+  for (int i = 0; i < n; i++) model_state_end(m, &m->pe[i]);
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
     model_finish(m);
   model_ev_flush(m);
@@ -575,6 +586,7 @@ static void model_pe_free(const model *m, model_pe *p) {
   free(p->sink), free(p->live_sinks), free(p->od_tok), free(p->od_next);
   free(p->win), free(p->win_next), free(p->arrive), free(p->arrive_next);
   free(p->bank), free(p->ag), free(p->wstamp), free(p->wwho);
+  model_state_free(m, p);
 }
 
 void model_free(model *m) {

@@ -11,7 +11,7 @@
  *                                dbg_wr_dst_o dbg_wr_odmask_o dbg_wr_val_o
  *                                dbg_idrd_o dbg_push_o dbg_push_val_o
  *                                dbg_fdrd_o dbg_fdval_o dbg_hop_o
- *                                dbg_hop_val_o, od_q[K] (odK)
+ *                                dbg_hop_val_o dbg_word_o, od_q[K] (odK)
  *     .u_regfile                 rd_q[K] (rdK)
  *     .g_fu[F].u_fu              pc_q halted_q flag_q word val
  *     .g_fifo[K].u_fifo          cnt_q head_o
@@ -66,7 +66,7 @@ typedef struct {
 typedef struct {
   int started, sig, dbg_start, dbg_sig, dbg_issue, dbg_pc, dbg_halt, dbg_wr, dbg_wr_dst,
       dbg_wr_odmask, dbg_wr_val, dbg_idrd, dbg_push, dbg_push_val, dbg_fdrd, dbg_fdval, dbg_hop,
-      dbg_hop_val;
+      dbg_hop_val, dbg_word;
   int rd[ISA_MAX_REGS], od[ISA_MAX_OD];
   int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS];
   int fu_word[ISA_MAX_FUS], fu_val[ISA_MAX_FUS];
@@ -188,6 +188,7 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
   p->dbg_fdval = model_fst_var_new(w, "dbg_fdval_o", a->fd * 32);
   p->dbg_hop = model_fst_var_new(w, "dbg_hop_o", nwp);
   p->dbg_hop_val = model_fst_var_new(w, "dbg_hop_val_o", nwp * 32);
+  p->dbg_word = model_fst_var_new(w, "dbg_word_o", nfu * ISA_WORD_BITS);
   char name[32];
   for (int k = 0; k < a->od && k < ISA_MAX_OD; k++) {
     snprintf(name, sizeof name, "od_q[%d]", k);
@@ -394,7 +395,10 @@ static void model_fst_fetch(model_fst *w, const model *m, int i) {
       int issued = (int)(iss[f / 32] >> (f % 32) & 1);
       for (int k = 0; issued && op && k < op->nsrc && k < 3; k++) a[k] = model_fst_src(v, in->src[k], in->imm);
     }
-    for (int k = 0; k < ISA_WORDS; k++) model_fst_put(w, p->fu_word[f], 32 * k, 32, word.w[k]);
+    for (int k = 0; k < ISA_WORDS; k++) {
+      model_fst_put(w, p->fu_word[f], 32 * k, 32, word.w[k]);
+      model_fst_put(w, p->dbg_word, f * ISA_WORD_BITS + 32 * k, 32, word.w[k]);
+    }
     for (int k = 0; k < 3; k++) model_fst_put(w, p->fu_val[f], 32 * k, 32, a[k]);
   }
 }

@@ -78,6 +78,7 @@ typedef struct {
   int pc, halted, flag;
   model_result *pipe; /* lat slots, indexed by completion cycle mod lat */
   int inflight;
+  uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */
 } model_fu;
 
 typedef struct {
@@ -111,6 +112,12 @@ typedef struct {
   int64_t sig_step;   /* step whose vector sig_cache is, -1 none */
   uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
   int *wwho;          /* the FU that made it */
+  /* state events (model_state.c): the values last traced */
+  uint32_t step_seen, flag_seen; /* step counter; flags, bit k = FU k */
+  int *fifo_seen;                /* [id]: occupancy */
+  uint32_t *ag_seen;             /* [side * banks + b]: address counter */
+  int64_t *ag_step;              /* [side * banks + b]: its step, -1 none */
+  uint8_t **bank_wr;             /* [side * banks + b]: words written */
 } model_pe;
 
 struct model {
@@ -155,6 +162,30 @@ void model_gc_iter(const model_gc *g, int64_t s, int32_t *J);
 
 /* Returns the cycle d + s*ii + phase of an AG event, saturated. */
 int64_t model_event_cycle(int64_t delay, int64_t s, int32_t ii, int32_t phase);
+
+/* Returns a zeroed event of kind k at PE p (NULL: the machine) in the
+ * current cycle's buffer; NULL when nobody listens (model.c). */
+trace_event *model_ev_new(model *m, trace_kind k, const model_pe *p);
+
+/* Returns the signal vector of step s of GC g (model.c). */
+uint32_t model_gc_signals(const model_gc *g, int64_t s);
+
+/* The state events of docs/trace.md (model_state.c). */
+/* Returns 0 after allocating p's state-event bookkeeping; -1 out of memory. */
+int model_state_alloc(model *m, model_pe *p);
+/* Frees it. */
+void model_state_free(const model *m, model_pe *p);
+/* Returns 0 after marking word addr of bank (side, b) of p written; -1
+ * out of memory. */
+int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr);
+/* Emits step, gc, flag and ag for the state at the start of the cycle. */
+void model_state_begin(model *m);
+/* Emits `insn` for the issue of FU k of p at a pc not issued before. */
+void model_state_insn(model *m, model_pe *p, int k);
+/* Emits rf and fifo of p for the state after the cycle. */
+void model_state_end(model *m, model_pe *p);
+/* Emits `mem` for every bank word written since reset (the done cycle). */
+void model_state_mem(model *m);
 
 /* Returns 1 when every constraint of cons[0..n) holds at J (32-bit). */
 int model_cons_hold(const model_cons *cons, int n, const int32_t *J);

@@ -74,7 +74,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->border[STREAM_SIDE_WEST] = p->col == 0;
   p->border[STREAM_SIDE_EAST] = p->col == c->cols - 1;
   p->sig_step = -1;
-  return 0;
+  return model_state_alloc(m, p);
 }
 
 /* A cursor over a packet's payload (already validated by the reader). */
@@ -160,7 +160,10 @@ static int model_apply_iodata(model *m, const stream_packet *p) {
       uint32_t **b = &pe->bank[p->side * m->cfg.banks + p->index];
       if (!*b && !(*b = calloc((size_t)m->cfg.bank_depth, sizeof **b)))
         return -1;
-      for (uint32_t k = 1; k < p->nwords; k++) (*b)[start + k - 1] = p->payload[k];
+      for (uint32_t k = 1; k < p->nwords; k++) {
+        (*b)[start + k - 1] = p->payload[k];
+        if (model_state_written(m, pe, p->side, p->index, start + k - 1)) return -1;
+      }
     }
   return 0;
 }

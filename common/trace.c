@@ -16,8 +16,9 @@
 #include "isa.h"
 
 static const char *const trace_kind_names[TRACE_KIND_COUNT] = {
-    "start", "sig", "issue", "halt", "pop", "fdrd",
-    "wr", "hop", "push", "bank", "fault", "done"};
+    "start", "sig", "step", "gc", "issue", "insn", "halt",
+    "pop", "fdrd", "wr", "rf", "flag", "hop", "push", "fifo",
+    "bank", "bankwr", "ag", "fault", "mem", "done"};
 
 static const char *const trace_fault_names[TRACE_FAULT_COUNT] = {
     "underflow", "overflow", "wconflict", "stray",
@@ -64,6 +65,29 @@ int trace_event_format(const trace_event *e, char *buf, size_t bufsz) {
     return snprintf(buf, bufsz, "%llu %s %s %d %d", cy, kn, place, e->fu, e->pc);
   case TRACE_HALT:
     return snprintf(buf, bufsz, "%llu %s %s %d", cy, kn, place, e->fu);
+  case TRACE_STEP:
+    return snprintf(buf, bufsz, "%llu %s %s %u", cy, kn, place, e->num);
+  case TRACE_GC:
+    return snprintf(buf, bufsz, "%llu %s %s %u 0x%08x", cy, kn, place, e->num,
+                    e->value);
+  case TRACE_INSN:
+    return snprintf(buf, bufsz, "%llu %s %s %d 0x%08x%08x%08x%08x", cy, kn, place,
+                    e->fu, e->word[3], e->word[2], e->word[1], e->word[0]);
+  case TRACE_FLAG:
+    return snprintf(buf, bufsz, "%llu %s %s %d %u", cy, kn, place, e->fu, e->value);
+  case TRACE_RF:
+    return snprintf(buf, bufsz, "%llu %s %s %s%d 0x%08x", cy, kn, place, rp,
+                    e->reg_idx, e->value);
+  case TRACE_FIFO:
+    return snprintf(buf, bufsz, "%llu %s %s %s%d %u", cy, kn, place, rp,
+                    e->reg_idx, e->num);
+  case TRACE_BANKWR:
+  case TRACE_MEM:
+    return snprintf(buf, bufsz, "%llu %s %s %c %d %u 0x%08x", cy, kn, place, side,
+                    e->port, e->addr, e->value);
+  case TRACE_AG:
+    return snprintf(buf, bufsz, "%llu %s %s %c %d %u", cy, kn, place, side,
+                    e->port, e->addr);
   case TRACE_POP:
   case TRACE_FDRD:
   case TRACE_PUSH:
@@ -146,6 +170,7 @@ static int trace_tok_dec(const trace_tokens *t, int i, uint64_t max,
     if (x > (max - (uint64_t)(c - '0')) / 10) return -1;
     x = x * 10 + (uint64_t)(c - '0');
   }
+  if (x > max) return -1; /* one digit above a small max passes the loop */
   *v = x;
   return 0;
 }
@@ -161,6 +186,23 @@ static int trace_tok_hex(const trace_tokens *t, int i, uint32_t *v) {
     x = x << 4 | (uint32_t)d;
   }
   *v = x;
+  return 0;
+}
+
+/* Returns 0 and the four words (w[3] first in the text) of a token `0x`
+ * + 32 hex digits; -1 otherwise. */
+static int trace_tok_hex128(const trace_tokens *t, int i, uint32_t w[4]) {
+  if (t->len[i] != 34 || t->tok[i][0] != '0' || t->tok[i][1] != 'x') return -1;
+  for (int k = 0; k < 4; k++) {
+    uint32_t x = 0;
+    for (int j = 0; j < 8; j++) {
+      char c = t->tok[i][2 + 8 * k + j];
+      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0) return -1;
+      x = x << 4 | (uint32_t)d;
+    }
+    w[3 - k] = x;
+  }
   return 0;
 }
 
@@ -214,7 +256,8 @@ static int trace_tok_place(const trace_tokens *t, int i, int allow_machine,
 
 /* Returns the number of fields after the place that event kind k has. */
 static int trace_kind_nfields(trace_kind k) {
-  static const int n[TRACE_KIND_COUNT] = {0, 1, 2, 1, 2, 2, 3, 3, 2, 5, 2, 1};
+  static const int n[TRACE_KIND_COUNT] = {0, 1, 1, 2, 2, 2, 1, 2, 2, 3, 2,
+                                          2, 3, 2, 2, 5, 4, 3, 2, 4, 1};
   return n[k];
 }
 
@@ -228,6 +271,43 @@ static int trace_fields_parse(const trace_tokens *t, trace_event *e, int *bad) {
     return 0;
   case TRACE_SIG:
     return (*bad = i, trace_tok_hex(t, i, &e->value));
+  case TRACE_STEP:
+  case TRACE_GC:
+    if ((*bad = i, trace_tok_dec(t, i, UINT32_MAX, &v))) return -1;
+    e->num = (uint32_t)v;
+    if (e->kind == TRACE_STEP) return 0;
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
+  case TRACE_INSN:
+    if ((*bad = i, trace_tok_dec(t, i, ISA_MAX_FUS - 1, &v))) return -1;
+    e->fu = (int)v;
+    return (*bad = ++i, trace_tok_hex128(t, i, e->word));
+  case TRACE_FLAG:
+    if ((*bad = i, trace_tok_dec(t, i, ISA_MAX_FUS - 1, &v))) return -1;
+    e->fu = (int)v;
+    if ((*bad = ++i, trace_tok_dec(t, i, 1, &v))) return -1;
+    e->value = (uint32_t)v;
+    return 0;
+  case TRACE_RF: {
+    unsigned m = 1u << ISA_CLS_RD | 1u << ISA_CLS_FD | 1u << ISA_CLS_OD;
+    if ((*bad = i, trace_tok_reg(t, i, m, &e->reg_cls, &e->reg_idx))) return -1;
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
+  }
+  case TRACE_FIFO:
+    if ((*bad = i, trace_tok_reg(t, i, 1u << ISA_CLS_ID, &e->reg_cls, &e->reg_idx)))
+      return -1;
+    if ((*bad = ++i, trace_tok_dec(t, i, UINT32_MAX, &v))) return -1;
+    e->num = (uint32_t)v;
+    return 0;
+  case TRACE_BANKWR:
+  case TRACE_MEM:
+  case TRACE_AG:
+    if ((*bad = i, trace_tok_side(t, i, &e->side))) return -1;
+    if ((*bad = ++i, trace_tok_dec(t, i, 65535, &v))) return -1;
+    e->port = (int)v;
+    if ((*bad = ++i, trace_tok_dec(t, i, UINT32_MAX, &v))) return -1;
+    e->addr = (uint32_t)v;
+    if (e->kind == TRACE_AG) return 0;
+    return (*bad = ++i, trace_tok_hex(t, i, &e->value));
   case TRACE_ISSUE:
   case TRACE_HALT:
     if ((*bad = i, trace_tok_dec(t, i, ISA_MAX_FUS - 1, &v))) return -1;
@@ -324,9 +404,9 @@ int trace_line_parse(const char *line, trace_event *e, char *msg,
     return trace_fail(msg, msgsz, t.col[1], "unknown event '%.*s'", t.len[1],
                       t.tok[1]);
   e->kind = (trace_kind)k;
-  int machine_ok = e->kind == TRACE_FAULT || e->kind == TRACE_DONE;
+  int machine_ok = e->kind == TRACE_FAULT || e->kind == TRACE_DONE || e->kind == TRACE_GC;
   if (trace_tok_place(&t, 2, machine_ok, &e->row, &e->col) ||
-      (e->kind == TRACE_DONE && e->row >= 0))
+      ((e->kind == TRACE_DONE || e->kind == TRACE_GC) && e->row >= 0))
     return trace_fail(msg, msgsz, t.col[2], "bad place '%.*s' for %s",
                       t.len[2], t.tok[2], trace_kind_names[k]);
   if (n != 3 + trace_kind_nfields(e->kind))
@@ -389,6 +469,32 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
     return trace_cmp_u((unsigned)a->pc, (unsigned)b->pc);
   case TRACE_HALT:
     return trace_cmp_u((unsigned)a->fu, (unsigned)b->fu);
+  case TRACE_STEP:
+    return trace_cmp_u(a->num, b->num);
+  case TRACE_GC:
+    if ((c = trace_cmp_u(a->num, b->num))) return c;
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_INSN:
+    if ((c = trace_cmp_u((unsigned)a->fu, (unsigned)b->fu))) return c;
+    for (int k = 3; k >= 0; k--)
+      if ((c = trace_cmp_u(a->word[k], b->word[k]))) return c;
+    return 0;
+  case TRACE_FLAG:
+    if ((c = trace_cmp_u((unsigned)a->fu, (unsigned)b->fu))) return c;
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_RF:
+  case TRACE_FIFO:
+    if ((c = trace_cmp_u((unsigned)trace_reg_key(a), (unsigned)trace_reg_key(b))))
+      return c;
+    if ((c = trace_cmp_u(a->num, b->num))) return c;
+    return trace_cmp_u(a->value, b->value);
+  case TRACE_BANKWR:
+  case TRACE_AG:
+  case TRACE_MEM:
+    if ((c = trace_cmp_u((unsigned)a->side, (unsigned)b->side))) return c;
+    if ((c = trace_cmp_u((unsigned)a->port, (unsigned)b->port))) return c;
+    if ((c = trace_cmp_u(a->addr, b->addr))) return c;
+    return trace_cmp_u(a->value, b->value);
   case TRACE_WR:
   case TRACE_POP:
   case TRACE_FDRD:

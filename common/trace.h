@@ -28,9 +28,10 @@
 #define TCPA_TRACE_KINDS_DEFINED
 /* Event kinds, in the canonical order of trace.md. */
 typedef enum {
-  TRACE_START, TRACE_SIG, TRACE_ISSUE, TRACE_HALT, TRACE_POP, TRACE_FDRD,
-  TRACE_WR, TRACE_HOP, TRACE_PUSH, TRACE_BANK, TRACE_FAULT, TRACE_DONE,
-  TRACE_KIND_COUNT
+  TRACE_START, TRACE_SIG, TRACE_STEP, TRACE_GC, TRACE_ISSUE, TRACE_INSN,
+  TRACE_HALT, TRACE_POP, TRACE_FDRD, TRACE_WR, TRACE_RF, TRACE_FLAG,
+  TRACE_HOP, TRACE_PUSH, TRACE_FIFO, TRACE_BANK, TRACE_BANKWR, TRACE_AG,
+  TRACE_FAULT, TRACE_MEM, TRACE_DONE, TRACE_KIND_COUNT
 } trace_kind;
 
 /* Fault kinds of timing.md section 8. */
@@ -48,13 +49,17 @@ typedef struct {
   uint64_t cycle;
   trace_kind kind;
   int row, col;        /* the PE; -1, -1 for the whole machine (`-`) */
-  int fu;              /* issue, halt, wr: FU number */
+  int fu;              /* issue, insn, halt, wr, flag: FU number */
   int pc;              /* issue */
-  int reg_cls, reg_idx; /* pop, fdrd, wr, push: isa_cls (RD FD OD ID), index */
-  int side, port;      /* hop: side 0..3 (n e s w) and port; bank: bank */
+  int reg_cls, reg_idx; /* pop, fdrd, wr, rf, push, fifo: isa_cls, index */
+  int side, port;      /* hop: side 0..3 (n e s w) and port; bank, bankwr,
+                          ag, mem: side and bank */
   int bank_write;      /* bank: 0 `rd`, 1 `wr` */
-  uint32_t addr;       /* bank: address */
-  uint32_t value;      /* sig: signal vector; pop fdrd wr hop push bank */
+  uint32_t addr;       /* bank, bankwr, ag, mem: address */
+  uint32_t value;      /* sig, gc: signal vector; pop fdrd wr rf hop push
+                          bank bankwr mem: the word; flag: 0 or 1 */
+  uint32_t num;        /* step, gc: step; fifo: occupancy */
+  uint32_t word[4];    /* insn: instruction word, word[0] lowest */
   trace_fault_kind fault;            /* fault */
   char detail[TRACE_DETAIL_MAX];     /* fault: one token, no spaces */
   uint64_t cycles;     /* done */

@@ -41,7 +41,11 @@ module tcpa_ag (
   output logic                         agmiss_o,
   output logic                         agrange_o,
   input  logic [tcpa_pkg::BADDR_W-1:0] dbg_addr_i,
-  output logic [31:0]                  dbg_data_o
+  output logic [31:0]                  dbg_data_o,
+  // the bank's write port (trace: docs/trace.md `bankwr`, `mem`)
+  output logic                         bank_we_o,
+  output logic [tcpa_pkg::BADDR_W-1:0] bank_wa_o,
+  output logic [31:0]                  bank_wd_o
 );
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
@@ -250,6 +254,9 @@ module tcpa_ag (
   `TCPA_ASSERT(AgAccessInRange, acc_o |-> inrange, clk_i, rst_ni)
   `TCPA_ASSERT(AgMissWritesNothing, agmiss_o && !mine_io |-> !bwe, clk_i, rst_ni)
 
+  assign bank_we_o = bwe;
+  assign bank_wa_o = bwa;
+  assign bank_wd_o = bwd;
   assign tok_valid_o = tok_q;
   assign tok_data_o = tokv_q;
   assign consume_o = ev && mode_q == tcpa_stream_pkg::AG_WRITE;

@@ -13,7 +13,8 @@ module tcpa_fifo (
   input  logic [31:0]                    push_data_i,
   output logic [31:0]                    head_o,
   output logic                           empty_o,
-  output logic                           drop_o
+  output logic                           drop_o,
+  output logic [tcpa_pkg::FIFO_W-1:0]    cnt_o   // words after the cycle (trace)
 );
   localparam int unsigned D  = tcpa_pkg::FIFO_DEPTH;
   localparam int unsigned CW = tcpa_pkg::FIFO_W;
@@ -66,6 +67,7 @@ module tcpa_fifo (
   end
 
   assign empty_o = (cnt_q == '0);
+  assign cnt_o = cnt_d;
   assign head_o = empty_o ? 32'd0 : buf_q[31:0];
 
   // invariants (docs/rtl.md "Assertions"): the occupancy stays in 0..D; a

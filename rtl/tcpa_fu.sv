@@ -40,7 +40,8 @@ module tcpa_fu #(
   output logic [7:0]                  wb_dst_o,
   output logic [7:0]                  wb_odmask_o,
   output logic [31:0]                 wb_val_o,
-  output logic                        flag_o
+  output logic                        flag_o,
+  output logic [127:0]                word_o      // the instruction at pc (trace only)
 );
   localparam int unsigned PC_W = tcpa_pkg::PC_W;
   localparam int unsigned NP   = (LAT > 1) ? LAT - 1 : 1;  // pipeline stages
@@ -232,4 +233,5 @@ module tcpa_fu #(
   assign wb_odmask_o = wb[PW-10 -: 8];
   assign wb_val_o = wb[31:0];
   assign flag_o = flag_q;
+  assign word_o = word;
 endmodule

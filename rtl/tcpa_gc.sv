@@ -23,6 +23,7 @@ module tcpa_gc (
   input  logic                                rst_ni,
   input  logic [7:0]                          idx_i,     // GC number (a constant)
   input  tcpa_pkg::cfg_bus_t                  bus_i,
+  input  logic                                run_i,     // started, from the start pulse on
   output logic [31:0]                         ii_o,
   output logic [31:0]                         ndims_o,
   output logic [tcpa_pkg::NDIM*32-1:0]        bound_o,
@@ -38,7 +39,12 @@ module tcpa_gc (
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] cuse_o,
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] kind_o,
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*32-1:0] konst_o,
-  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*tcpa_pkg::NDIM*32-1:0] delta_o
+  output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*tcpa_pkg::NDIM*32-1:0] delta_o,
+  // trace (docs/trace.md `gc`): the GC begins step dbg_step_o in this
+  // cycle (dbg_begin_o) with signal vector dbg_sig_o
+  output logic                                dbg_begin_o,
+  output logic [31:0]                         dbg_step_o,
+  output logic [tcpa_pkg::NSIG-1:0]           dbg_sig_o
 );
   localparam int unsigned NDIM  = tcpa_pkg::NDIM;
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
@@ -211,4 +217,51 @@ module tcpa_gc (
   assign kind_o = kind_q;
   assign konst_o = konst_q;
   assign delta_o = delta_q;
+  // The trace's `gc` event (docs/trace.md): the GC's own step walk from the
+  // start pulse (one cycle before cycle 0) and the vector of its step,
+  // formed as a PE with start delay 0 forms its own (tcpa_sig_eval). Only
+  // the debug ports read it, so synthesis removes it.
+  logic              sbegin, sactive, sadv;
+  logic [31:0]       sstep;
+  logic [NDIM-1:0]   sinc;
+  logic [tcpa_pkg::NSIG-1:0] ssig;
+
+  tcpa_stepper u_dbg_stepper (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .run_i     (run_i),
+    .delay_i   (32'd0),
+    .ii_i      (ii_q),
+    .ndims_i   (nd_q),
+    .bound_i   (bound_q),
+    .nsteps_i  (prod_q + epi_q),
+    .started_o (),
+    .first_o   (),
+    .active_o  (sactive),
+    .begin_o   (sbegin),
+    .last_o    (),
+    .step_o    (sstep),
+    .adv_o     (sadv),
+    .inc_o     (sinc),
+    .clr_o     ()
+  );
+
+  tcpa_sig_eval u_dbg_sig (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .run_i   (run_i),
+    .adv_i   (sadv),
+    .inc_i   (sinc),
+    .tact_i  (tact),
+    .tsig_i  (tsig_q),
+    .cuse_i  (cuse),
+    .kind_i  (kind_q),
+    .konst_i (konst_q),
+    .delta_i (delta_q),
+    .sig_o   (ssig)
+  );
+
+  assign dbg_begin_o = sbegin;
+  assign dbg_step_o = sstep;
+  assign dbg_sig_o = sactive ? ssig : '0;
 endmodule

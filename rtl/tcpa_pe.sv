@@ -62,7 +62,18 @@ module tcpa_pe (
   output logic [tcpa_pkg::NFD_S-1:0]          dbg_fdrd_o,
   output logic [tcpa_pkg::NFD_S*32-1:0]       dbg_fdval_o,
   output logic [tcpa_pkg::NWP-1:0]            dbg_hop_o,
-  output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o
+  output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o,
+  // state (docs/trace.md "State events")
+  output logic [31:0]                         dbg_step_o,
+  output logic [tcpa_pkg::NFU*128-1:0]        dbg_word_o,
+  output logic [tcpa_pkg::NFU-1:0]            dbg_flag_o,
+  output logic [tcpa_pkg::NRD_S-1:0]          dbg_rfwe_o,
+  output logic [tcpa_pkg::NRD_S*32-1:0]       dbg_rfwd_o,
+  output logic [tcpa_pkg::NFD_S-1:0]          dbg_fdwe_o,
+  output logic [tcpa_pkg::NFD_S*32-1:0]       dbg_fdwd_o,
+  output logic [tcpa_pkg::NOD_S-1:0]          dbg_odwe_o,
+  output logic [tcpa_pkg::NOD_S*32-1:0]       dbg_odwd_o,
+  output logic [tcpa_pkg::NID_S*16-1:0]       dbg_fifocnt_o
 );
   localparam int unsigned NFU   = tcpa_pkg::NFU;
   localparam int unsigned NRD   = tcpa_pkg::NRD;
@@ -101,6 +112,7 @@ module tcpa_pe (
   logic hit, started, active, adv;
   logic [tcpa_pkg::NDIM-1:0] inc;
   logic [NSIG-1:0] sig, esig;
+  logic [31:0]     step;
 
   // configuration held by the PE itself
   logic [NSINK*SW-1:0] wsel_q, wsel_d;
@@ -155,7 +167,7 @@ module tcpa_pe (
     .active_o  (active),
     .begin_o   (),
     .last_o    (),
-    .step_o    (),
+    .step_o    (step),
     .adv_o     (adv),
     .inc_o     (inc),
     .clr_o     ()
@@ -207,7 +219,8 @@ module tcpa_pe (
       .wb_dst_o    (fdst[f*8 +: 8]),
       .wb_odmask_o (fodm[f*8 +: 8]),
       .wb_val_o    (fval[f*32 +: 32]),
-      .flag_o      (fflag[f])
+      .flag_o      (fflag[f]),
+      .word_o      (dbg_word_o[f*128 +: 128])
     );
   end
 
@@ -273,7 +286,9 @@ module tcpa_pe (
     .we_i    (rdwe),
     .widx_i  (rdwi),
     .wdata_i (fval),
-    .rd_o    (rdv)
+    .rd_o    (rdv),
+    .we_o    (dbg_rfwe_o),
+    .wd_o    (dbg_rfwd_o)
   );
 
   for (genvar k = 0; k < NFD; k++) begin : g_fd
@@ -319,6 +334,7 @@ module tcpa_pe (
     .sink_data_o  (sinkd)
   );
 
+  logic [NID_S*tcpa_pkg::FIFO_W-1:0] fcnt;
   for (genvar k = 0; k < NID; k++) begin : g_fifo
     tcpa_fifo u_fifo (
       .clk_i       (clk_i),
@@ -328,7 +344,8 @@ module tcpa_pe (
       .push_data_i (sinkd[k*32 +: 32]),
       .head_o      (head[k*32 +: 32]),
       .empty_o     (empty[k]),
-      .drop_o      (drop[k])
+      .drop_o      (drop[k]),
+      .cnt_o       (fcnt[k*tcpa_pkg::FIFO_W +: tcpa_pkg::FIFO_W])
     );
   end
 
@@ -403,12 +420,24 @@ module tcpa_pe (
     assign head = 32'd0;
     assign empty = 1'b1;
     assign drop = 1'b0;
+    assign fcnt = '0;
   end
   assign dbg_drop_o = drop;
   assign dbg_fdrd_o = fdrd;
   assign dbg_fdval_o = fdv;
   assign dbg_hop_o = link_d;
   assign dbg_hop_val_o = linkv_d;
+  assign dbg_step_o = step;
+  assign dbg_flag_o = fflag;
+  assign dbg_fdwe_o = fdwe;
+  assign dbg_fdwd_o = fdwd;
+  assign dbg_odwe_o = odtok_d;
+  always_comb begin
+    for (int unsigned k = 0; k < NOD_S; k++) dbg_odwd_o[k*32 +: 32] = od_d[k];
+    dbg_fifocnt_o = '0;
+    for (int unsigned k = 0; k < NID_S; k++)
+      dbg_fifocnt_o[k*16 +: tcpa_pkg::FIFO_W] = fcnt[k*tcpa_pkg::FIFO_W +: tcpa_pkg::FIFO_W];
+  end
   always_comb begin
     dbg_pc_o = '0;
     for (int unsigned f = 0; f < NFU; f++) dbg_pc_o[f*8 +: PC_W] = fpc[f*PC_W +: PC_W];

@@ -12,7 +12,11 @@ module tcpa_regfile (
   input  logic [tcpa_pkg::NFU-1:0]        we_i,
   input  logic [tcpa_pkg::NFU*5-1:0]      widx_i,
   input  logic [tcpa_pkg::NFU*32-1:0]     wdata_i,
-  output logic [tcpa_pkg::NRD_S*32-1:0]   rd_o
+  output logic [tcpa_pkg::NRD_S*32-1:0]   rd_o,
+  // trace (docs/trace.md `rf`): register k is written at the end of the
+  // cycle (we_o[k]) with wd_o[k], after the arbitration
+  output logic [tcpa_pkg::NRD_S-1:0]      we_o,
+  output logic [tcpa_pkg::NRD_S*32-1:0]   wd_o
 );
   localparam int unsigned NRD = tcpa_pkg::NRD;
   localparam int unsigned NFU = tcpa_pkg::NFU;
@@ -42,5 +46,14 @@ module tcpa_regfile (
 
   always_comb begin
     for (int unsigned k = 0; k < NRD_S; k++) rd_o[k*32 +: 32] = rd_q[k];
+  end
+
+  always_comb begin
+    we_o = '0;
+    for (int unsigned k = 0; k < NRD_S; k++) begin
+      wd_o[k*32 +: 32] = rd_d[k];
+      for (int unsigned f = 0; f < NFU; f++)
+        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k && NRD != 0) we_o[k] = 1'b1;
+    end
   end
 endmodule

@@ -55,7 +55,24 @@ module tcpa_top (
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange_o,
   // bank contents
   input  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr_i,
-  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data_o
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data_o,
+  // state (docs/trace.md "State events"): per PE, per AG, the started GC
+  output logic [tcpa_pkg::NPE*32-1:0]                   dbg_step_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*128-1:0]    dbg_word_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_flag_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S-1:0]      dbg_rfwe_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S*32-1:0]   dbg_rfwd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S-1:0]      dbg_fdwe_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S*32-1:0]   dbg_fdwd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NOD_S-1:0]      dbg_odwe_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NOD_S*32-1:0]   dbg_odwd_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*16-1:0]   dbg_fifocnt_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bankwe_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwa_o,
+  output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwd_o,
+  output logic                                          dbg_gc_begin_o,
+  output logic [31:0]                                   dbg_gc_step_o,
+  output logic [tcpa_pkg::NSIG-1:0]                     dbg_gc_sig_o
 `endif
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
@@ -102,6 +119,22 @@ module tcpa_top (
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange;
   logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data;
+  logic [tcpa_pkg::NPE*32-1:0]                   dbg_step;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*128-1:0]    dbg_word;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_flag;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S-1:0]      dbg_rfwe;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S*32-1:0]   dbg_rfwd;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S-1:0]      dbg_fdwe;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFD_S*32-1:0]   dbg_fdwd;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NOD_S-1:0]      dbg_odwe;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NOD_S*32-1:0]   dbg_odwd;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NID_S*16-1:0]   dbg_fifocnt;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bankwe;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwa;
+  logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwd;
+  logic [NGC-1:0]                                g_begin;
+  logic [NGC*32-1:0]                             g_step;
+  logic [NGC*NSIG-1:0]                           g_sig;
 
   // configuration bus
   tcpa_pkg::cfg_bus_t bus;
@@ -169,6 +202,7 @@ module tcpa_top (
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
       .bus_i       (bus),
+      .run_i       ((start || run_q) && sgc == g[1:0]),
       .ii_o        (g_ii[g*32 +: 32]),
       .ndims_o     (g_nd[g*32 +: 32]),
       .bound_o     (g_bound[g*NDIM*32 +: NDIM*32]),
@@ -183,7 +217,10 @@ module tcpa_top (
       .cuse_o      (g_cuse[g*NC +: NC]),
       .kind_o      (g_kind[g*NC +: NC]),
       .konst_o     (g_konst[g*NC*32 +: NC*32]),
-      .delta_o     (g_delta[g*NC*NDIM*32 +: NC*NDIM*32])
+      .delta_o     (g_delta[g*NC*NDIM*32 +: NC*NDIM*32]),
+      .dbg_begin_o (g_begin[g]),
+      .dbg_step_o  (g_step[g*32 +: 32]),
+      .dbg_sig_o   (g_sig[g*NSIG +: NSIG])
     );
   end
 
@@ -307,7 +344,17 @@ module tcpa_top (
         .dbg_fdrd_o      (dbg_fdrd[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
         .dbg_fdval_o     (dbg_fdval[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
         .dbg_hop_o       (dbg_hop[P*NWP +: NWP]),
-        .dbg_hop_val_o   (dbg_hop_val[P*NWP*32 +: NWP*32])
+        .dbg_hop_val_o   (dbg_hop_val[P*NWP*32 +: NWP*32]),
+        .dbg_step_o      (dbg_step[P*32 +: 32]),
+        .dbg_word_o      (dbg_word[P*tcpa_pkg::NFU*128 +: tcpa_pkg::NFU*128]),
+        .dbg_flag_o      (dbg_flag[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_rfwe_o      (dbg_rfwe[P*tcpa_pkg::NRD_S +: tcpa_pkg::NRD_S]),
+        .dbg_rfwd_o      (dbg_rfwd[P*tcpa_pkg::NRD_S*32 +: tcpa_pkg::NRD_S*32]),
+        .dbg_fdwe_o      (dbg_fdwe[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
+        .dbg_fdwd_o      (dbg_fdwd[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
+        .dbg_odwe_o      (dbg_odwe[P*tcpa_pkg::NOD_S +: tcpa_pkg::NOD_S]),
+        .dbg_odwd_o      (dbg_odwd[P*tcpa_pkg::NOD_S*32 +: tcpa_pkg::NOD_S*32]),
+        .dbg_fifocnt_o   (dbg_fifocnt[P*tcpa_pkg::NID_S*16 +: tcpa_pkg::NID_S*16])
       );
 
       // border sides: banks with AGs; tokens leaving the array meet them
@@ -359,8 +406,14 @@ module tcpa_top (
               .agmiss_o    (dbg_agmiss[A]),
               .agrange_o   (dbg_agrange[A]),
               .dbg_addr_i  (dbg_rd_addr),
-              .dbg_data_o  (dbg_rd_data[A*32 +: 32])
+              .dbg_data_o  (dbg_rd_data[A*32 +: 32]),
+              .bank_we_o   (dbg_bankwe[A]),
+              .bank_wa_o   (dbg_bankwa[A*32 +: tcpa_pkg::BADDR_W]),
+              .bank_wd_o   (dbg_bankwd[A*32 +: 32])
             );
+            if (tcpa_pkg::BADDR_W < 32) begin : g_wa
+              assign dbg_bankwa[A*32 + tcpa_pkg::BADDR_W +: 32 - tcpa_pkg::BADDR_W] = '0;
+            end
           end else begin : g_none
             assign ag_tok[A] = 1'b0;
             assign ag_tokv[A*32 +: 32] = '0;
@@ -374,6 +427,9 @@ module tcpa_top (
             assign dbg_agmiss[A] = 1'b0;
             assign dbg_agrange[A] = 1'b0;
             assign dbg_rd_data[A*32 +: 32] = '0;
+            assign dbg_bankwe[A] = 1'b0;
+            assign dbg_bankwa[A*32 +: 32] = '0;
+            assign dbg_bankwd[A*32 +: 32] = '0;
           end
         end
       end
@@ -417,6 +473,22 @@ module tcpa_top (
   assign dbg_agrange_o = dbg_agrange;
   assign dbg_rd_data_o = dbg_rd_data;
   assign dbg_rd_addr = dbg_rd_addr_i;
+  assign dbg_step_o = dbg_step;
+  assign dbg_word_o = dbg_word;
+  assign dbg_flag_o = dbg_flag;
+  assign dbg_rfwe_o = dbg_rfwe;
+  assign dbg_rfwd_o = dbg_rfwd;
+  assign dbg_fdwe_o = dbg_fdwe;
+  assign dbg_fdwd_o = dbg_fdwd;
+  assign dbg_odwe_o = dbg_odwe;
+  assign dbg_odwd_o = dbg_odwd;
+  assign dbg_fifocnt_o = dbg_fifocnt;
+  assign dbg_bankwe_o = dbg_bankwe;
+  assign dbg_bankwa_o = dbg_bankwa;
+  assign dbg_bankwd_o = dbg_bankwd;
+  assign dbg_gc_begin_o = g_begin[sgc];
+  assign dbg_gc_step_o = g_step[sgc*32 +: 32];
+  assign dbg_gc_sig_o = g_sig[sgc*NSIG +: NSIG];
 `else
   assign dbg_rd_addr = '0;
   logic unused_dbg;
@@ -446,6 +518,9 @@ module tcpa_top (
                         dbg_bank_val,
                         dbg_agmiss,
                         dbg_agrange,
-                        dbg_rd_data};
+                        dbg_rd_data,
+                        dbg_step, dbg_word, dbg_flag, dbg_rfwe, dbg_rfwd,
+                        dbg_fdwe, dbg_fdwd, dbg_odwe, dbg_odwd, dbg_fifocnt,
+                        dbg_bankwe, dbg_bankwa, dbg_bankwd, g_begin, g_step, g_sig};
 `endif
 endmodule

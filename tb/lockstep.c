@@ -150,13 +150,20 @@ static int lockstep_slot_same(const trace_event *a, const trace_event *b) {
   if (a->kind != b->kind || a->row != b->row || a->col != b->col) return 0;
   switch (a->kind) {
   case TRACE_ISSUE:
+  case TRACE_INSN:
+  case TRACE_FLAG:
   case TRACE_HALT: return a->fu == b->fu;
   case TRACE_WR: return a->fu == b->fu && a->reg_cls == b->reg_cls && a->reg_idx == b->reg_idx;
   case TRACE_POP:
   case TRACE_FDRD:
+  case TRACE_RF:
+  case TRACE_FIFO:
   case TRACE_PUSH: return a->reg_cls == b->reg_cls && a->reg_idx == b->reg_idx;
   case TRACE_HOP:
-  case TRACE_BANK: return a->side == b->side && a->port == b->port;
+  case TRACE_BANK:
+  case TRACE_BANKWR:
+  case TRACE_AG: return a->side == b->side && a->port == b->port;
+  case TRACE_MEM: return a->side == b->side && a->port == b->port && a->addr == b->addr;
   case TRACE_FAULT: return a->fault == b->fault && !strcmp(a->detail, b->detail);
   default: return 1;
   }
@@ -175,13 +182,27 @@ static void lockstep_unit(const trace_event *e, char *buf, size_t sz) {
   buf[0] = 0;
   switch (e->kind) {
   case TRACE_ISSUE:
+  case TRACE_INSN:
+  case TRACE_FLAG:
   case TRACE_HALT: snprintf(buf, sz, "FU %d", e->fu); break;
+  case TRACE_STEP: snprintf(buf, sz, "step counter"); break;
+  case TRACE_GC: snprintf(buf, sz, "global controller"); break;
+  case TRACE_BANKWR:
+  case TRACE_AG:
+    snprintf(buf, sz, "side %c bank %d", lockstep_side_chars[e->side & 3], e->port);
+    break;
+  case TRACE_MEM:
+    snprintf(buf, sz, "side %c bank %d address %u", lockstep_side_chars[e->side & 3], e->port,
+             e->addr);
+    break;
   case TRACE_WR:
     lockstep_reg(r, sizeof r, e->reg_cls, e->reg_idx);
     snprintf(buf, sz, "FU %d -> %s", e->fu, r);
     break;
   case TRACE_POP:
   case TRACE_FDRD:
+  case TRACE_RF:
+  case TRACE_FIFO:
   case TRACE_PUSH: lockstep_reg(buf, sz, e->reg_cls, e->reg_idx); break;
   case TRACE_HOP:
     snprintf(buf, sz, "side %c port %d", lockstep_side_chars[e->side & 3], e->port);
@@ -410,6 +431,37 @@ static void lockstep_report_kinds(const lockstep *ls, FILE *f) {
     if (ls->kinds & (1u << k)) fprintf(f, "%s%s", n++ ? "," : " ", trace_kind_name((trace_kind)k));
 }
 
+/* Writes the field of a value divergence in which m and r (same slot)
+ * differ, with both values, into buf ("value: model 0x..., RTL 0x..."):
+ * the first that differs in the order the event's text has them. */
+void lockstep_differs(const trace_event *m, const trace_event *r, char *buf, size_t sz) {
+  buf[0] = 0;
+  if (m->pc != r->pc) {
+    snprintf(buf, sz, "pc: model %d, RTL %d", m->pc, r->pc);
+  } else if (memcmp(m->word, r->word, sizeof m->word)) {
+    snprintf(buf, sz, "word: model 0x%08x%08x%08x%08x, RTL 0x%08x%08x%08x%08x", m->word[3],
+             m->word[2], m->word[1], m->word[0], r->word[3], r->word[2], r->word[1], r->word[0]);
+  } else if (m->num != r->num) {
+    snprintf(buf, sz, "%s: model %u, RTL %u", m->kind == TRACE_FIFO ? "count" : "step", m->num,
+             r->num);
+  } else if (m->bank_write != r->bank_write) {
+    snprintf(buf, sz, "direction: model %s, RTL %s", m->bank_write ? "wr" : "rd",
+             r->bank_write ? "wr" : "rd");
+  } else if (m->addr != r->addr) {
+    snprintf(buf, sz, "address: model %u, RTL %u", m->addr, r->addr);
+  } else if (m->value != r->value) {
+    const char *n = m->kind == TRACE_SIG || m->kind == TRACE_GC ? "vector"
+                    : m->kind == TRACE_FLAG                   ? "flag"
+                                                              : "value";
+    if (m->kind == TRACE_FLAG)
+      snprintf(buf, sz, "%s: model %u, RTL %u", n, m->value, r->value);
+    else
+      snprintf(buf, sz, "%s: model 0x%08x, RTL 0x%08x", n, m->value, r->value);
+  } else if (m->cycles != r->cycles) {
+    snprintf(buf, sz, "cycles: model %" PRIu64 ", RTL %" PRIu64, m->cycles, r->cycles);
+  }
+}
+
 /* Writes the report of a divergence. */
 static void lockstep_report_divergence(const lockstep *ls, FILE *f) {
   const lockstep_divergence *d = &ls->div;
@@ -424,6 +476,11 @@ static void lockstep_report_divergence(const lockstep *ls, FILE *f) {
           d->unit[0] ? ")" : "", what);
   lockstep_event_line(f, "expected (model):", d->has_model ? &d->model : NULL);
   lockstep_event_line(f, "actual (RTL):", d->has_rtl ? &d->rtl : NULL);
+  if (d->diff == LOCKSTEP_DIFF_VALUE) {
+    char diff[160];
+    lockstep_differs(&d->model, &d->rtl, diff, sizeof diff);
+    if (diff[0]) fprintf(f, "  differs:           %s\n", diff);
+  }
   fprintf(f, "  before it:         %" PRIu64 " events agreed", ls->matched);
   if (ls->ended >= 0) fprintf(f, " in cycles 0..%" PRId64, ls->ended);
   fputs(" (", f);

@@ -121,6 +121,12 @@ const char *lockstep_error_message(const lockstep *ls);
  * the event count per kind and per PE. */
 void lockstep_report_write(const lockstep *ls, FILE *f);
 
+/* Writes into buf the first field in which two events of the same slot
+ * (a value divergence) differ, with both values: "value: model 0x00000078,
+ * RTL 0x00000068" (pc, word, step or count, direction, address, value,
+ * vector or flag, cycles); "" when they do not differ. */
+void lockstep_differs(const trace_event *m, const trace_event *r, char *buf, size_t sz);
+
 /* Returns the number of events compared equal so far. */
 uint64_t lockstep_matched(const lockstep *ls);
 

@@ -13,7 +13,11 @@
 // harness sorts the events of a cycle canonically (rtl_event_sort) before
 // it writes them (rtl_event_format). The loader's error names come from
 // common/stream.c through the generated tcpa_stream_errors.h
-// (common/gen/gen_stream_errors.c). After the done cycle's clock edge, rtl_collect_leftover adds
+// (common/gen/gen_stream_errors.c). rtl_collect_state_pe and rtl_collect_gc
+// add the state events of docs/trace.md ("State events"), each only when
+// its state changed (rtl_collect_state keeps the last values), and
+// rtl_collect_mark_written / rtl_collect_mem the `mem` lines of the done
+// cycle. After the done cycle's clock edge, rtl_collect_leftover adds
 // `leftover` for every non-empty FIFO. rtl_bank_files_write writes the
 // bank dump files of --dump-banks.
 //
@@ -281,6 +285,179 @@ inline void rtl_collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool
   }
 }
 
+// Returns the number of bank words a dump holds: every (PE, side, bank)
+// slot of dbg_rd_data_o, border or not.
+inline size_t rtl_collect_nbanks() {
+  return (size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * 4 * rtl_collect_nbank;
+}
+
+// The state events of docs/trace.md ("State events"): the value each piece
+// of state had when last traced, so that a line is formed (and formatted)
+// only when it changes, and the bank words written since reset (`mem`).
+struct rtl_collect_state {
+  std::vector<uint32_t> step, flag, fifo, ag; // per PE; PE; PE * id; AG slot
+  std::vector<uint32_t> word;                 // per (PE * FU) * imem: 4 words last issued at pc
+  std::vector<uint8_t> issued;                // per (PE * FU) * imem: an issue at pc was traced
+  std::vector<std::vector<uint8_t>> written;  // per AG slot: the words written
+  bool any_written = false;
+  rtl_collect_state()
+      : step(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0), flag(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0),
+        fifo(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ID ? TCPA_PE_ID : 1), 0),
+        ag(rtl_collect_nbanks(), 0),
+        word((size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) *
+                 TCPA_PE_IMEM * 4, 0),
+        issued((size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * (TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) *
+                   TCPA_PE_IMEM, 0),
+        written(rtl_collect_nbanks()) {}
+};
+
+// Returns the rank of a register class in the canonical order (rd, fd, od)
+// times 64 plus the index: the sort key of `rf`.
+inline int rtl_collect_regkey(int rank, int idx) { return rank * 64 + idx; }
+
+// Appends the `rf` lines of PE p: the register file's write port (rd, after
+// arbitration), the fd write ports and the od registers' inputs.
+inline void rtl_collect_rf(Vtcpa_top *t, int p, std::vector<rtl_event> &ev) {
+  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  const int nrd = TCPA_PE_RD ? TCPA_PE_RD : 1, nfd = TCPA_PE_FD ? TCPA_PE_FD : 1,
+            nod = TCPA_PE_OD ? TCPA_PE_OD : 1;
+  char s[64];
+  for (int k = 0; k < TCPA_PE_RD; k++)
+    if (rtl_port_bits(t->dbg_rfwe_o, p * nrd + k, 1)) {
+      snprintf(s, sizeof s, "rd%d 0x%08x", k, rtl_port_bits(t->dbg_rfwd_o, (p * nrd + k) * 32, 32));
+      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(0, k), 0, s));
+    }
+  for (int k = 0; k < TCPA_PE_FD; k++)
+    if (rtl_port_bits(t->dbg_fdwe_o, p * nfd + k, 1)) {
+      snprintf(s, sizeof s, "fd%d 0x%08x", k, rtl_port_bits(t->dbg_fdwd_o, (p * nfd + k) * 32, 32));
+      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(1, k), 0, s));
+    }
+  for (int k = 0; k < TCPA_PE_OD; k++)
+    if (rtl_port_bits(t->dbg_odwe_o, p * nod + k, 1)) {
+      snprintf(s, sizeof s, "od%d 0x%08x", k, rtl_port_bits(t->dbg_odwd_o, (p * nod + k) * 32, 32));
+      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(2, k), 0, s));
+    }
+}
+
+// Appends the `insn` lines of PE p: every issue whose word differs from
+// the word the FU last issued at the same pc (the first issue at a pc
+// always has one).
+inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
+                             rtl_collect_state &st) {
+  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
+  char s[64];
+  for (int f = 0; f < nfu; f++) {
+    int q = p * nfu + f;
+    if (!rtl_port_bits(t->dbg_issue_o, q, 1)) continue;
+    uint32_t w[4], pc = rtl_port_bits(t->dbg_pc_o, q * 8, 8);
+    if (pc >= (uint32_t)TCPA_PE_IMEM) pc = 0;  // (a pc the RTL cannot hold)
+    size_t at = (size_t)q * TCPA_PE_IMEM + pc;
+    for (int k = 0; k < 4; k++) w[k] = rtl_port_bits(t->dbg_word_o, q * 128 + 32 * k, 32);
+    if (st.issued[at] && !memcmp(w, &st.word[at * 4], sizeof w)) continue;
+    st.issued[at] = 1;
+    memcpy(&st.word[at * 4], w, sizeof w);
+    snprintf(s, sizeof s, "%d 0x%08x%08x%08x%08x", f, w[3], w[2], w[1], w[0]);
+    ev.push_back(rtl_event_make(TRACE_INSN, r, c, f, 0, s));
+  }
+}
+
+// Appends the state events of PE p in the current cycle (step, insn, rf,
+// flag, fifo; with its AGs: bankwr, ag), each only when it changed.
+inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
+                                 rtl_collect_state &st) {
+  const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
+  const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
+  const int nid = TCPA_PE_ID ? TCPA_PE_ID : 1;
+  char s[64];
+  uint32_t step = rtl_port_bits(t->dbg_step_o, p * 32, 32);
+  if (step != st.step[p]) {
+    st.step[p] = step;
+    snprintf(s, sizeof s, "%u", step);
+    ev.push_back(rtl_event_make(TRACE_STEP, r, c, 0, 0, s));
+  }
+  rtl_collect_insn(t, p, ev, st);
+  rtl_collect_rf(t, p, ev);
+  uint32_t fl = rtl_port_bits(t->dbg_flag_o, p * nfu, nfu);
+  for (int f = 0; fl != st.flag[p] && f < nfu; f++)
+    if ((fl ^ st.flag[p]) >> f & 1) {
+      snprintf(s, sizeof s, "%d %u", f, fl >> f & 1);
+      ev.push_back(rtl_event_make(TRACE_FLAG, r, c, f, 0, s));
+    }
+  st.flag[p] = fl;
+  for (int k = 0; k < TCPA_PE_ID; k++) {
+    uint32_t n = rtl_port_bits(t->dbg_fifocnt_o, (p * nid + k) * 16, 16);
+    if (n == st.fifo[p * nid + k]) continue;
+    st.fifo[p * nid + k] = n;
+    snprintf(s, sizeof s, "id%d %u", k, n);
+    ev.push_back(rtl_event_make(TRACE_FIFO, r, c, k, 0, s));
+  }
+  for (int side = 0; side < 4; side++) {
+    if (!rtl_collect_border(p, side)) continue;
+    for (int b = 0; b < rtl_collect_nbank; b++) {
+      int a = (p * 4 + side) * rtl_collect_nbank + b;
+      if (rtl_port_bits(t->dbg_bankwe_o, a, 1)) {
+        snprintf(s, sizeof s, "%c %d %u 0x%08x", rtl_collect_sides[side], b,
+                 rtl_port_bits(t->dbg_bankwa_o, a * 32, 32), rtl_port_bits(t->dbg_bankwd_o, a * 32, 32));
+        ev.push_back(rtl_event_make(TRACE_BANKWR, r, c, side, b, s));
+      }
+      uint32_t addr = rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32);
+      if (addr != st.ag[a]) {
+        st.ag[a] = addr;
+        snprintf(s, sizeof s, "%c %d %u", rtl_collect_sides[side], b, addr);
+        ev.push_back(rtl_event_make(TRACE_AG, r, c, side, b, s));
+      }
+    }
+  }
+}
+
+// Appends the `gc` line of the current cycle: the started GC begins a step
+// S >= 1 (it runs one cycle ahead of the PEs, docs/trace.md).
+inline void rtl_collect_gc(Vtcpa_top *t, std::vector<rtl_event> &ev) {
+  if (!rtl_port_bits(t->dbg_gc_begin_o, 0, 1)) return;
+  uint32_t s = rtl_port_bits(t->dbg_gc_step_o, 0, 32);
+  if (s < 1) return;
+  char b[48];
+  snprintf(b, sizeof b, "%u 0x%08x", s, rtl_port_bits(t->dbg_gc_sig_o, 0, TCPA_GC_SIGNALS));
+  ev.push_back(rtl_event_make(TRACE_GC, -1, -1, 0, 0, b));
+}
+
+// Records the bank words written at the clock edge that ends the current
+// half cycle (call with the clock low and the model settled, before every
+// rising edge: the loader's IODATA words and the write AGs' words).
+inline void rtl_collect_mark_written(Vtcpa_top *t, rtl_collect_state &st) {
+  const size_t n = rtl_collect_nbanks();
+  for (size_t a = 0; a < n; a += 32) {
+    unsigned w = (unsigned)std::min<size_t>(32, n - a);
+    uint32_t we = rtl_port_bits(t->dbg_bankwe_o, (unsigned)a, w);
+    for (unsigned k = 0; we; k++, we >>= 1) {
+      if (!(we & 1)) continue;
+      std::vector<uint8_t> &v = st.written[a + k];
+      if (v.empty()) v.assign(TCPA_IOBUF_DEPTH, 0);
+      uint32_t addr = rtl_port_bits(t->dbg_bankwa_o, (unsigned)(a + k) * 32, 32);
+      if (addr < (uint32_t)TCPA_IOBUF_DEPTH) v[addr] = 1;
+      st.any_written = true;
+    }
+  }
+}
+
+// Appends the `mem` lines of bank word `addr` of every bank, read from
+// dbg_rd_data_o (dbg_rd_addr_i set to addr and settled by the caller).
+inline void rtl_collect_mem(Vtcpa_top *t, uint32_t addr, const rtl_collect_state &st,
+                            std::vector<rtl_event> &ev) {
+  char s[64];
+  for (size_t a = 0; a < st.written.size(); a++) {
+    if (st.written[a].empty() || !st.written[a][addr]) continue;
+    int p = (int)(a / (4 * rtl_collect_nbank)), side = (int)(a / rtl_collect_nbank % 4),
+        b = (int)(a % rtl_collect_nbank);
+    if (!rtl_collect_border(p, side)) continue;
+    snprintf(s, sizeof s, "%c %d %u 0x%08x", rtl_collect_sides[side], b, addr,
+             rtl_port_bits(t->dbg_rd_data_o, (unsigned)a * 32, 32));
+    ev.push_back(rtl_event_make(TRACE_MEM, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, side,
+                                b * TCPA_IOBUF_DEPTH + (int)addr, s));
+  }
+}
+
 // Appends `leftover idK` for every non-empty FIFO (call it with the state
 // after the done cycle's clock edge, settled); returns whether there was one.
 inline bool rtl_collect_leftover(Vtcpa_top *t, std::vector<rtl_event> &ev) {
@@ -294,12 +471,6 @@ inline bool rtl_collect_leftover(Vtcpa_top *t, std::vector<rtl_event> &ev) {
         any = true;
       }
   return any;
-}
-
-// Returns the number of bank words a dump holds: every (PE, side, bank)
-// slot of dbg_rd_data_o, border or not.
-inline size_t rtl_collect_nbanks() {
-  return (size_t)TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS * 4 * rtl_collect_nbank;
 }
 
 // Returns 0 after writing the border banks of data (indexed as

@@ -175,6 +175,7 @@ struct Sim {
   long from = 0, to = LONG_MAX;   // the cycles dumped (--fst-window)
   bool asserted = false;          // an assertion failed
   long assert_cycle = -1;         // in this cycle (< 0: reset, loading)
+  rtl_collect_state state;        // the state events' last values, bank words written
 
   // Returns true when cycle t is dumped into the FST.
   bool dumps(long t) const { return fst && cycle >= 0 && t >= from && t <= to; }
@@ -194,6 +195,7 @@ struct Sim {
       top->eval();
     }
     settled = false;
+    if (top->rst_ni) rtl_collect_mark_written(top, state);
     if (dumps(cycle)) fst->dump((uint64_t)cycle * unit + unit / 2);
     top->clk_i = 1;
     top->eval();
@@ -233,6 +235,18 @@ int dump_banks(Sim &sim, const char *dir) {
       data[a].push_back(rtl_port_bits(sim.top->dbg_rd_data_o, a * 32, 32));
   }
   return rtl_bank_files_write(dir, data, "tcpa-rtl");
+}
+
+// Appends the `mem` lines of the done cycle (docs/trace.md): every bank
+// word written since reset, read through dbg_rd_addr_i / dbg_rd_data_o
+// after the done cycle's clock edge.
+void collect_mem(Sim &sim, std::vector<rtl_event> &ev) {
+  if (!sim.state.any_written) return;
+  for (uint32_t addr = 0; addr < (uint32_t)TCPA_IOBUF_DEPTH; addr++) {
+    sim.top->dbg_rd_addr_i = addr;
+    sim.settle();
+    rtl_collect_mem(sim.top, addr, sim.state, ev);
+  }
 }
 
 // Clocks `gaps` cycles with cfg_valid_i low and a changing garbage word
@@ -372,12 +386,15 @@ void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &pr
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
     rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
     rtl_collect_ag(sim.top, p, ev, &e.fault);
+    rtl_collect_state_pe(sim.top, p, ev, sim.state);
   }
+  rtl_collect_gc(sim.top, ev);
   if (sim.top->done_o) {
     e.done = true;
     sim.tick();  // FIFO contents at the end of the done cycle
     sim.settle();
     if (rtl_collect_leftover(sim.top, ev)) e.fault = true;
+    collect_mem(sim, ev);
     snprintf(line, sizeof line, "%ld", t + 1);
     ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, line));
   } else if (t + 1 == o.max_cycles) {

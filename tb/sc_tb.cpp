@@ -72,6 +72,26 @@ sc_tb_module::sc_tb_module(sc_core::sc_module_name name, Vtcpa_top *rtl, sc_mode
   SC_TB_BIND(dbg_agmiss_o);
   SC_TB_BIND(dbg_agrange_o);
   SC_TB_BIND(dbg_rd_data_o);
+  // the state ports (docs/trace.md "State events")
+  SC_TB_BIND(dbg_step_o);
+  SC_TB_BIND(dbg_word_o);
+  SC_TB_BIND(dbg_flag_o);
+  SC_TB_BIND(dbg_rfwe_o);
+  SC_TB_BIND(dbg_rfwd_o);
+  SC_TB_BIND(dbg_fdwe_o);
+  SC_TB_BIND(dbg_fdwd_o);
+  SC_TB_BIND(dbg_odwe_o);
+  SC_TB_BIND(dbg_odwd_o);
+  SC_TB_BIND(dbg_fifocnt_o);
+  SC_TB_BIND(dbg_bankwe_o);
+  SC_TB_BIND(dbg_bankwa_o);
+  SC_TB_BIND(dbg_bankwd_o);
+  SC_TB_BIND(dbg_gc_begin_o);
+  SC_TB_BIND(dbg_gc_step_o);
+  SC_TB_BIND(dbg_gc_sig_o);
+  // `mem` (the bank words written since reset) is not collected here: this
+  // harness does not watch the loader's bank writes (docs/trace.md), so the
+  // model's mem events are not fed (feed_model)
   ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
   if (ls) {
     lockstep_header(ls, LOCKSTEP_MODEL, TRACE_VERSION, fp_model);
@@ -161,7 +181,7 @@ void sc_tb_module::check_cycle(uint64_t t, std::vector<rtl_event> &ev) {
   }
   for (const trace_event &e : mdl_->events_take()) {
     note(LOCKSTEP_MODEL, e);
-    lockstep_feed_model(ls, &e);
+    if (e.kind != TRACE_MEM) lockstep_feed_model(ls, &e);
   }
   lockstep_status st = lockstep_end_cycle(ls, t);
   cycles_run = t + 1;
@@ -209,6 +229,7 @@ void sc_tb_module::run() {
   }
   const int npe = TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS;
   std::vector<uint32_t> prev_sig(npe, 0);
+  rtl_collect_state state;  // the state events' last values (docs/trace.md)
   bool fault = false;
   for (uint64_t t = 0; verdict == SC_TB_RUNNING; t++) {
     // at the falling edge of cycle t: the state and events of cycle t
@@ -216,7 +237,9 @@ void sc_tb_module::run() {
     for (int p = 0; p < npe; p++) {
       rtl_collect_pe(rtl_, p, ev, prev_sig, &fault);
       rtl_collect_ag(rtl_, p, ev, &fault);
+      rtl_collect_state_pe(rtl_, p, ev, state);
     }
+    rtl_collect_gc(rtl_, ev);
     bool done = rtl_->done_o.read();
     wait(pos);  // the edge that ends cycle t; the model has stepped it
     char text[32];
@@ -235,7 +258,7 @@ void sc_tb_module::run() {
       if (!done) wait(neg);
       for (const trace_event &e : mdl_->events_take()) {  // the model's cycle after
         note(LOCKSTEP_MODEL, e);
-        lockstep_feed_model(ls, &e);
+        if (e.kind != TRACE_MEM) lockstep_feed_model(ls, &e);
       }
       lockstep_status st = lockstep_finish(ls);
       read_banks();

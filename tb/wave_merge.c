@@ -37,7 +37,7 @@
 #define WM_PATH 2048
 
 static const char *const wm_class_names[WAVE_MERGE_CLASSES] = {
-    "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done"};
+    "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done", "insn"};
 
 /* The event ports of a class: its valid bits (one per event slot) and the
  * value fields of each slot (field k of a port at bits k*W..). */
@@ -55,6 +55,7 @@ static const struct {
     {"dbg_fdrd_o", {"dbg_fdval_o", NULL}},
     {"dbg_hop_o", {"dbg_hop_val_o", NULL}},
     {NULL, {NULL}}, /* done: the top's done_o, machine-wide */
+    {"dbg_issue_o", {"dbg_word_o", NULL}}, /* insn: the issued word */
 };
 
 const char *wave_merge_class_name(int k) {

@@ -40,8 +40,9 @@
 extern "C" {
 #endif
 
-/* Event classes with a mismatch signal, in trace.md's order. */
-#define WAVE_MERGE_CLASSES 10
+/* Event classes with a mismatch signal, in trace.md's order (insn, the
+ * issued instruction word, last: added after the others). */
+#define WAVE_MERGE_CLASSES 11
 
 /* What a merge found. */
 typedef struct {

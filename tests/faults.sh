@@ -59,7 +59,7 @@ fresh() { [ -x "$1" ]; }
 # column), or "none". PLACE is R,C or - (the whole machine).
 first_diff() {
   awk '
-    BEGIN { split("start sig issue halt pop fdrd wr hop push bank fault done", k, " ")
+    BEGIN { split("start sig step gc issue insn halt pop fdrd wr rf flag hop push fifo bank bankwr ag fault mem done", k, " ")
             for (i in k) rank[k[i]] = i }
     # Returns the sort key of event line l (cycle, kind, row, column).
     function key(l,   f, rc) {
@@ -359,11 +359,13 @@ first_issue_of() {
 }
 
 # Prints "CYCLE PLACE" where mutant 19 (stride write lost: an AG's address
-# stays at its first one) first shows in clean trace $1: the first bank
-# event of a bank (PE, side, bank, rd/wr) at another address than that
-# bank's first event; or "none".
+# stays at its first one) first shows in clean trace $1: the first change
+# of an AG's address counter after cycle 0 (`ag`; at cycle 0 it is the
+# base), or the first bank event of a bank (PE, side, bank, rd/wr) at
+# another address than that bank's first event; or "none".
 derive_stride() {
-  grep -v '^#' "$1" | awk '$2 == "bank" { k = $3 " " $4 " " $5 " " $6
+  grep -v '^#' "$1" | awk '$2 == "ag" && $1 > 0 { print $1, $3; found = 1; exit }
+    $2 == "bank" { k = $3 " " $4 " " $5 " " $6
     if (!(k in a)) a[k] = $7; else if ($7 != a[k]) { print $1, $3; found = 1; exit } }
     END { if (!found) print "none" }'
 }
@@ -428,9 +430,13 @@ else
   nalu=$(pe_key $arch alu)
   mutant 1 "FU source mux: SRCB reads the register path for an immediate" "$D/config.bin" "$T" -
   mutant 2 "AG address off by one" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "bank"')"
-  mutant 3 "FIFO push dropped" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "pop"')"
+  # (the FIFO's occupancy, docs/trace.md `fifo`: the first push, no longer
+  # the first pop)
+  mutant 3 "FIFO push dropped" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "fifo"')"
+  # (the PE's vector, or the GC's as it computes it: `gc`)
   mutant 4 "control signal c0 stuck at 0" "$D/config.bin" "$T" \
-    "$(derive_first "$T" '$2 == "sig" && index("13579bdf", substr($4, 10, 1))')"
+    "$(derive_first "$T" '($2 == "sig" && index("13579bdf", substr($4, 10, 1))) ||
+                         ($2 == "gc" && index("13579bdf", substr($5, 10, 1)))')"
   mutant 5 "ALU latency one cycle too long" "$D/config.bin" "$T" "$(derive_first "$T" "\$2 == \"wr\" && \$4 < $nalu")"
   mutant 6 "br takes the other target" "$D/config.bin" "$T" "$(derive_branch "$T" "$D/clean.dis" $arch)"
   # mutant 7 needs an fd deeper than 1: fd0 of the bitextract stream set to
@@ -459,10 +465,13 @@ else
   mutant 11 "latency off by one: the multiplier writes one cycle early" "$A/config.bin" "$TA" \
     "$(shift_cycle "$(derive_first "$TA" "\$2 == \"wr\" && \$4 >= $nalu")" -$(( latmul - 1 )))"
   mutant 12 "br reads condition sel0 + 1 (c1 for c0)" "$D/config.bin" "$T" "$(derive_brsel "$T" "$D/clean.dis" $arch)"
-  mutant 13 "register write to the wrong index (rd k writes rd k^1)" "$A/config.bin" "$TA" - \
-    "$(( $(derive_first "$TA" '$2 == "wr" && $5 ~ /^rd/' | cut -d' ' -f1) + 1 ))"
-  mutant 14 "od values never updated (dropped register enable)" "$D/config.bin" "$T" - \
-    "$(( $(derive_first "$T" '$2 == "wr" && $5 ~ /^od/' | cut -d' ' -f1) + 1 ))"
+  # (the register as written, docs/trace.md `rf`: the first write of an
+  # rd; the first write of a nonzero value to an od, which keeps its
+  # reset value 0 in the mutant)
+  mutant 13 "register write to the wrong index (rd k writes rd k^1)" "$A/config.bin" "$TA" \
+    "$(derive_first "$TA" '$2 == "rf" && $4 ~ /^rd/')"
+  mutant 14 "od values never updated (dropped register enable)" "$D/config.bin" "$T" \
+    "$(derive_first "$T" '$2 == "rf" && $4 ~ /^od/ && $5 != "0x00000000"')"
   mutant 15 "no hop leaves a PE (link stage push dropped)" "$D/config.bin" "$T" "$(derive_first "$T" '$2 == "hop"')"
   mutant 16 "wrapper port swap: id0 and id1 crossed" "$D/config.bin" "$T" \
     "$(derive_first "$T" '$2 == "push" && ($4 == "id0" || $4 == "id1")')"

@@ -122,7 +122,7 @@ st=$?
 check "tcpa_trace_events.h (as C++): the same ($(head -c 200 "$tmp/ev_gxx.log" | tr '\n' ' '))" $st
 for order in '"tcpa_trace_events.h" "trace.h"' '"trace.h" "tcpa_trace_events.h"'; do
   { for h in $order; do echo "#include $h"; done
-    echo 'int main(void) { return TRACE_DONE + TRACE_FAULT_TIMEOUT == 18 && trace_events_kind_name(TRACE_HOP) ? 0 : 1; }'
+    echo 'int main(void) { return TRACE_DONE + TRACE_FAULT_TIMEOUT == 27 && trace_events_kind_name(TRACE_HOP) ? 0 : 1; }'
   } >"$tmp/both.cpp"
   $CXX -Wall -Wextra -Werror -I"$G" -Icommon "$tmp/both.cpp" -o "$tmp/both" 2>"$tmp/both.log" && "$tmp/both"
   check "C++ includes both headers in the order $order" $?
@@ -157,12 +157,12 @@ $CC $CFLAGS -I"$tmp/inc" -Icommon common/gen/gen_stream_pkg.c -o "$tmp/gen_strea
   "$tmp/gen_stream" >"$tmp/stream9.sv" && ! cmp -s "$tmp/stream9.sv" "$G/tcpa_stream_pkg.sv" &&
   grep -q "STREAM_VERSION = 32'd9;" "$tmp/stream9.sv"
 check "STREAM_VERSION 9 in stream.h: the stream package says 32'd9" $?
-sed 's/TRACE_WR, TRACE_HOP, TRACE_PUSH,/TRACE_WR, TRACE_PUSH, TRACE_HOP,/' common/trace.h >"$tmp/inc/trace.h"
+sed 's/TRACE_HOP, TRACE_PUSH,/TRACE_PUSH, TRACE_HOP,/' common/trace.h >"$tmp/inc/trace.h"
 cp common/trace.c "$tmp/inc/trace.c"
 ! cmp -s common/trace.h "$tmp/inc/trace.h" &&
   $CC $CFLAGS -I"$tmp/inc" -Icommon common/gen/gen_trace_events.c "$tmp/inc/trace.c" -o "$tmp/gen_ev" 2>"$tmp/ge.log" &&
-  "$tmp/gen_ev" >"$tmp/ev_swapped.h" && grep -q '^  TRACE_PUSH = 7,$' "$tmp/ev_swapped.h" &&
-  grep -q '^  TRACE_HOP = 8,$' "$tmp/ev_swapped.h"
+  "$tmp/gen_ev" >"$tmp/ev_swapped.h" && grep -q '^  TRACE_PUSH = 12,$' "$tmp/ev_swapped.h" &&
+  grep -q '^  TRACE_HOP = 13,$' "$tmp/ev_swapped.h"
 check "hop and push swapped in trace.h: swapped in the generated header" $?
 sed 's/^#define ISA_SIZE_OP 6$/#define ISA_SIZE_OP 7/' common/isa.h >"$tmp/inc/isa.h"
 $CC $CFLAGS -I"$tmp/inc" -Icommon common/gen/gen_isa_pkg.c -o "$tmp/gen_isa" 2>"$tmp/gi.log" &&

@@ -3,7 +3,8 @@
 # +define+TCPA_DEBUG_PORTS (docs/rtl.md "Trace extraction"): the harnesses
 # set it (tb/harness.mk), synthesis and `make rtl-lint` do not. Without the
 # define tcpa_top has its 10 functional ports and no dbg_* port; with it,
-# 26 dbg_* event outputs, dbg_rd_addr_i and dbg_rd_data_o more. The RTL
+# 26 dbg_* event outputs, 16 state outputs (docs/trace.md "State
+# events"), dbg_rd_addr_i and dbg_rd_data_o more. The RTL
 # is `verilator --lint-only -Wall` clean both ways (with the define also
 # together with the assertions and the mutation hooks, as the mutants
 # harness is built), and tb/harness.mk passes the define to every harness
@@ -27,8 +28,8 @@ nports() {
 }
 check_eval "without TCPA_DEBUG_PORTS: no dbg_* port" '[ "$(nports " dbg_")" -eq 0 ]'
 check_eval "without TCPA_DEBUG_PORTS: the 10 functional ports" '[ "$(nports " [a-z_]+_n?[io],?$")" -eq 10 ]'
-check_eval "with TCPA_DEBUG_PORTS: 27 dbg_* outputs (26 event ports, dbg_rd_data_o)" \
-  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 27 ]'
+check_eval "with TCPA_DEBUG_PORTS: 43 dbg_* outputs (26 event ports, dbg_rd_data_o, 16 state ports)" \
+  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 43 ]'
 check_eval "with TCPA_DEBUG_PORTS: the bank read address input" \
   '[ "$(nports " dbg_rd_addr_i,?$" +define+TCPA_DEBUG_PORTS)" -eq 1 ]'
 

@@ -5,7 +5,9 @@
  * register); an event missing in the RTL; an extra RTL event; a divergence
  * in the last cycle; different fingerprints and versions refused; event
  * filtering; order within a cycle; trace files with malformed lines; the
- * `# fst` timing line; and the content of a .gtkw file.
+ * `# fst` timing line; hand-made pairs of the state events (each kind's
+ * value divergence names its unit and the differing field, a register or
+ * address that differs is missing/extra); and the content of a .gtkw file.
  */
 #include <stdio.h>
 #include <math.h>
@@ -382,6 +384,72 @@ static void test_gtkw(void) {
   gtkw_signals_free(&s);
 }
 
+/* One hand-made pair of state events (docs/trace.md "State events"): the
+ * model's line, the RTL's, and what the report must say: the divergence
+ * kind, the unit and the `differs:` field ("" for missing/extra). */
+static const struct {
+  const char *model, *rtl;
+  lockstep_diff diff;
+  const char *unit, *differs;
+} state_pairs[] = {
+    {"4 step 1,2 2", "4 step 1,2 3", LOCKSTEP_DIFF_VALUE, "step (step counter)",
+     "step: model 2, RTL 3"},
+    {"4 gc - 2 0x00000001", "4 gc - 2 0x00000003", LOCKSTEP_DIFF_VALUE,
+     "gc (global controller)", "vector: model 0x00000001, RTL 0x00000003"},
+    {"4 insn 1,2 1 0x0000000000000001000000002818084b",
+     "4 insn 1,2 1 0x0000000000000001000000002818084a", LOCKSTEP_DIFF_VALUE, "insn (FU 1)",
+     "word: model 0x0000000000000001000000002818084b, RTL 0x0000000000000001000000002818084a"},
+    {"4 rf 1,2 rd1 0x00000003", "4 rf 1,2 rd1 0x00000004", LOCKSTEP_DIFF_VALUE, "rf (rd1)",
+     "value: model 0x00000003, RTL 0x00000004"},
+    {"4 rf 1,2 rd0 0x00000003", "4 rf 1,2 rd1 0x00000003", LOCKSTEP_DIFF_MISSING, "rf (rd0)", ""},
+    {"4 rf 1,2 od1 0x00000003", "4 rf 1,2 od0 0x00000003", LOCKSTEP_DIFF_EXTRA, "rf (od0)", ""},
+    {"4 flag 1,2 2 1", "4 flag 1,2 2 0", LOCKSTEP_DIFF_VALUE, "flag (FU 2)", "flag: model 1, RTL 0"},
+    {"4 fifo 1,2 id1 2", "4 fifo 1,2 id1 1", LOCKSTEP_DIFF_VALUE, "fifo (id1)",
+     "count: model 2, RTL 1"},
+    {"4 bankwr 1,2 s 0 17 0x0000000b", "4 bankwr 1,2 s 0 18 0x0000000b", LOCKSTEP_DIFF_VALUE,
+     "bankwr (side s bank 0)", "address: model 17, RTL 18"},
+    {"4 ag 1,2 e 1 5", "4 ag 1,2 e 1 4", LOCKSTEP_DIFF_VALUE, "ag (side e bank 1)",
+     "address: model 5, RTL 4"},
+    {"4 mem 1,2 w 0 7 0x00000006", "4 mem 1,2 w 0 7 0x00000000", LOCKSTEP_DIFF_VALUE,
+     "mem (side w bank 0 address 7)", "value: model 0x00000006, RTL 0x00000000"},
+    {"4 mem 1,2 w 0 7 0x00000006", "4 mem 1,2 w 0 8 0x00000006", LOCKSTEP_DIFF_MISSING,
+     "mem (side w bank 0 address 7)", ""},
+};
+
+/* Every state pair, after an agreeing issue in the same cycle: a
+ * divergence at cycle 4 of the right kind, unit and differing field. */
+static void test_state_pairs(void) {
+  for (size_t i = 0; i < sizeof state_pairs / sizeof state_pairs[0]; i++) {
+    trace_event m[2], r[2], same;
+    char msg[128];
+    TEST_CHECK(trace_line_parse("4 issue 1,2 0 3", &same, msg, sizeof msg) == TRACE_LINE_EVENT &&
+                   trace_line_parse(state_pairs[i].model, &m[1], msg, sizeof msg) == TRACE_LINE_EVENT &&
+                   trace_line_parse(state_pairs[i].rtl, &r[1], msg, sizeof msg) == TRACE_LINE_EVENT,
+               "pair %zu parses", i);
+    m[0] = r[0] = same;
+    lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, 4);
+    lockstep_status st = run_pair(ls, m, 2, r, 2);
+    const lockstep_divergence *d = lockstep_result(ls);
+    char *rep = report(ls);
+    char want[160];
+    snprintf(want, sizeof want, "event:             %s", state_pairs[i].unit);
+    int differs_ok = state_pairs[i].differs[0] ? strstr(rep, state_pairs[i].differs) != NULL
+                                               : strstr(rep, "differs:") == NULL;
+    TEST_CHECK(st == LOCKSTEP_DIVERGED && d->diff == state_pairs[i].diff && d->cycle == 4 &&
+                   strstr(rep, want) && differs_ok,
+               "%s vs %s: %s at cycle 4, %s", state_pairs[i].model, state_pairs[i].rtl,
+               state_pairs[i].diff == LOCKSTEP_DIFF_VALUE ? "value" : "missing/extra",
+               state_pairs[i].differs[0] ? state_pairs[i].differs : state_pairs[i].unit);
+    free(rep);
+    lockstep_free(ls);
+    /* the same event on both sides agrees */
+    ls = lockstep_new(LOCKSTEP_KINDS_ALL, 4);
+    TEST_CHECK(run_pair(ls, m, 2, m, 2) == LOCKSTEP_RUNNING && lockstep_matched(ls) == 2,
+               "%s agrees with itself", state_pairs[i].model);
+    lockstep_free(ls);
+  }
+}
+
 int main(void) {
   int n;
   trace_event *a = make_trace(&n);
@@ -391,6 +459,7 @@ int main(void) {
   test_last_cycle(a, n);
   test_refusals_and_order(a, n);
   test_files(a, n);
+  test_state_pairs();
   test_gtkw();
   free(a);
   return test_done();

@@ -86,6 +86,35 @@ static void test_worked_example(void) {
       "7 bank 0,0 n 0 wr 0 0x0000000b\n"
       "7 done - 8\n";
   TEST_CHECK(tb_trace_is(&b, want), "worked example: trace line for line");
+  /* its state events (docs/trace.md "State events"), by hand: the nop at
+   * first issue at each pc: the nops at pc 0, 1 and 4 (word 0), the shr/and/add words; the step counter 1 at
+   * cycle 2 (pi 2; S = 1, so it stops there); no `ag` line (both AGs have
+   * base 0 and stride 0, their address counters stay 0); rd1, od0, rd2,
+   * od1 as written; FU 1's flag, set by the first nonzero result (end of 2), read from 3; id0 and
+   * id2 each holding one word for a while; the north bank's write at the
+   * bank; at the end the words written since reset: the north result and
+   * the west input word (IODATA) */
+  const char *want_state =
+      "0 insn 0,0 1 0x00000000000000000000000000000000\n"
+      "1 insn 0,0 1 0x00000000000000000000000000000000\n"
+      "1 fifo 0,0 id0 1\n"
+      "2 step 0,0 1\n"
+      "2 insn 0,0 1 0x0000000000000001000000002818084b\n"
+      "2 rf 0,0 rd1 0x00000003\n"
+      "2 fifo 0,0 id0 0\n"
+      "3 insn 0,0 1 0x00000000000000010000010028084013\n"
+      "3 rf 0,0 od0 0x00000001\n"
+      "3 flag 0,0 1 1\n"
+      "4 insn 0,0 1 0x00000000000000000000000000000000\n"
+      "4 fifo 0,0 id2 1\n"
+      "5 insn 0,0 1 0x000000000000000a0003020028188888\n"
+      "5 rf 0,0 rd2 0x0000000b\n"
+      "5 rf 0,0 od1 0x0000000b\n"
+      "5 fifo 0,0 id2 0\n"
+      "7 bankwr 0,0 n 0 0 0x0000000b\n"
+      "7 mem 0,0 n 0 0 0x0000000b\n"
+      "7 mem 0,0 w 0 0 0x00000006\n";
+  TEST_CHECK(tb_state_is(&b, want_state), "worked example: state events line for line");
   uint32_t v = 0;
   int brc = model_bank_read(m, 0, 0, STREAM_SIDE_NORTH, 0, 0, &v);
   TEST_CHECK(brc == 0 && v == 11,

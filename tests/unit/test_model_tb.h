@@ -22,8 +22,10 @@ typedef struct {
   stream_writer w;
   int bad;
   char why[512];
-  char *trace; /* captured event lines */
+  char *trace; /* captured event lines (the datapath events) */
   size_t tlen, tcap;
+  char *state; /* the state events (docs/trace.md "State events") */
+  size_t slen, scap;
 } tb;
 
 /* docs/arch.md defaults, spelled out so the tests need no INI file. */
@@ -46,6 +48,7 @@ static inline void tb_init(tb *b, arch_config cfg) {
 static inline void tb_free(tb *b) {
   stream_writer_free(&b->w);
   free(b->trace);
+  free(b->state);
 }
 
 /* Records that building the stream failed. */
@@ -106,23 +109,35 @@ static inline void tb_start(tb *b, int g, stream_rect r) {
   tb_pkt(b, STREAM_PKT_START, g, 0, r, NULL, 0);
 }
 
-/* Trace sink: appends the event's text and a newline to b->trace. */
+/* Returns 1 when e is one of the state events of docs/trace.md. */
+static inline int tb_is_state(const trace_event *e) {
+  switch (e->kind) {
+  case TRACE_STEP: case TRACE_GC: case TRACE_INSN: case TRACE_RF: case TRACE_FLAG:
+  case TRACE_FIFO: case TRACE_BANKWR: case TRACE_AG: case TRACE_MEM: return 1;
+  default: return 0;
+  }
+}
+
+/* Trace sink: appends the event's text and a newline to b->trace (the
+ * state events to b->state). */
 static inline void tb_sink(const trace_event *e, void *ctx) {
   tb *b = ctx;
   char line[256];
   int n = trace_event_format(e, line, sizeof line);
-  if (b->tlen + (size_t)n + 2 > b->tcap) {
-    size_t cap = b->tcap ? 2 * b->tcap : 4096;
-    while (cap < b->tlen + (size_t)n + 2) cap *= 2;
-    char *t = realloc(b->trace, cap);
+  char **buf = tb_is_state(e) ? &b->state : &b->trace;
+  size_t *len = tb_is_state(e) ? &b->slen : &b->tlen, *cap0 = tb_is_state(e) ? &b->scap : &b->tcap;
+  if (*len + (size_t)n + 2 > *cap0) {
+    size_t cap = *cap0 ? 2 * *cap0 : 4096;
+    while (cap < *len + (size_t)n + 2) cap *= 2;
+    char *t = realloc(*buf, cap);
     if (!t) return;
-    b->trace = t;
-    b->tcap = cap;
+    *buf = t;
+    *cap0 = cap;
   }
-  memcpy(b->trace + b->tlen, line, (size_t)n);
-  b->tlen += (size_t)n;
-  b->trace[b->tlen++] = '\n';
-  b->trace[b->tlen] = 0;
+  memcpy(*buf + *len, line, (size_t)n);
+  *len += (size_t)n;
+  (*buf)[(*len)++] = '\n';
+  (*buf)[*len] = 0;
 }
 
 /* Returns the model of the stream built so far (trace captured), or NULL
@@ -151,6 +166,14 @@ static inline int tb_has(const tb *b, const char *line) {
   size_t n = strlen(line);
   for (const char *p = b->trace; p && (p = strstr(p, line)); p++)
     if ((p == b->trace || p[-1] == '\n') && p[n] == '\n') return 1;
+  return 0;
+}
+
+/* Returns 1 when the captured state events equal `want`; else prints both. */
+static inline int tb_state_is(const tb *b, const char *want) {
+  const char *got = b->state ? b->state : "";
+  if (!strcmp(got, want)) return 1;
+  printf("# expected state events:\n%s# got:\n%s", want, got);
   return 0;
 }
 

@@ -32,6 +32,17 @@ static const char *const good[] = {
     "9 fault - timeout 10",
     "10 done - 11",
     "18446744073709551615 done - 18446744073709551615",
+    "2 step 0,1 1",
+    "3 gc - 4 0x00000003",
+    "0 insn 0,0 1 0x0000000000000001000000002818084b",
+    "2 rf 0,0 rd1 0x00000003",
+    "5 rf 1,0 od1 0x0000000b",
+    "5 rf 1,0 fd0 0x0000000b",
+    "2 flag 0,0 1 1",
+    "2 fifo 0,0 id2 0",
+    "7 bankwr 0,0 n 0 17 0x0000000b",
+    "2 ag 0,0 w 0 1",
+    "7 mem 0,0 w 1 1023 0x00000006",
 };
 
 /* Non-canonical or malformed lines. */
@@ -54,6 +65,15 @@ static const char *const bad[] = {
     "1 begin 0,0",
     "x start 0,0",
     "1 wr 0,0 1 rd32 0x00000002",    /* register index beyond the encoding */
+    "3 gc 0,0 4 0x00000003",         /* gc is machine-wide */
+    "2 step - 1",                    /* step is a PE's */
+    "0 insn 0,0 1 0x2818084b",       /* a word is 32 hex digits */
+    "2 rf 0,0 id1 0x00000003",       /* rf never names an id */
+    "2 flag 0,0 1 2",                /* a flag is 0 or 1 */
+    "2 fifo 0,0 rd2 0",              /* fifo names an id */
+    "2 fifo 0,0 id2 0x00000000",     /* a count is decimal */
+    "2 ag 0,0 w 0 1 0x00000001",     /* ag has no value */
+    "7 mem 0,0 w 1 0x00000006",      /* mem has an address */
 };
 
 static void test_round_trip(void) {
@@ -126,6 +146,22 @@ static const char *const order[][2] = {
     {"3 fault 0,0 leftover id0", "3 fault 0,0 overflow id0"}, /* kind as text */
     {"3 fault 9,9 underflow id0", "3 fault - timeout 4"},     /* `-` last */
     {"3 fault - timeout 4", "3 done - 4"},
+    {"3 sig 0,0 0x00000001", "3 step 0,0 1"},                 /* new kinds in the table's order */
+    {"3 step 0,0 1", "3 gc - 1 0x00000000"},
+    {"3 gc - 1 0x00000000", "3 issue 0,0 0 0"},
+    {"3 issue 0,0 0 0", "3 insn 0,0 0 0x00000000000000000000000000000000"},
+    {"3 wr 9,9 0 rd0 0x00000000", "3 rf 0,0 rd0 0x00000000"},
+    {"3 rf 0,0 rd9 0x00000000", "3 rf 0,0 fd0 0x00000000"},  /* rd, fd, od */
+    {"3 rf 0,0 fd9 0x00000000", "3 rf 0,0 od0 0x00000000"},
+    {"3 rf 0,0 od0 0x00000000", "3 flag 0,0 0 1"},
+    {"3 push 0,0 id0 0x00000000", "3 fifo 0,0 id0 1"},
+    {"3 fifo 0,0 id0 1", "3 bank 0,0 n 0 rd 0 0x00000000"},
+    {"3 bank 0,0 w 0 wr 0 0x00000000", "3 bankwr 0,0 n 0 0 0x00000000"},
+    {"3 bankwr 0,0 w 0 0 0x00000000", "3 ag 0,0 n 0 0"},
+    {"3 ag 0,0 w 0 0", "3 fault 0,0 agmiss n0"},
+    {"3 mem 0,0 n 0 9 0x00000000", "3 mem 0,0 n 0 10 0x00000000"}, /* address numeric */
+    {"3 fault - timeout 4", "3 mem 0,0 n 0 0 0x00000000"},
+    {"3 mem 0,0 w 0 0 0x00000000", "3 done - 4"},
 };
 
 static void test_order(void) {

@@ -1,0 +1,181 @@
+/*
+ * model_state.c: the state events of the C model (docs/trace.md "State
+ * events"): step, gc, insn, rf, flag, fifo, ag and mem, and the bookkeeping
+ * behind them (the last value of each piece of state that is traced on
+ * change, the bank words written since reset).
+ *
+ * model.c calls these from model_step at fixed points of a cycle: the step
+ * counters, the GC and the AG counters with the state at the start of the
+ * cycle (model_state_begin; the flags too: the value the branch units read),
+ * an issue's word when it is issued (model_state_insn), the registers and
+ * FIFOs with the state after
+ * the cycle (model_state_end), the done cycle's bank words (model_state_mem).
+ * Every event is emitted only when its state changed, so a quiet cycle
+ * costs a few comparisons.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+int model_state_alloc(model *m, model_pe *p) {
+  const arch_config *c = &m->cfg;
+  int sb = MODEL_SIDES * c->banks;
+  p->fifo_seen = calloc((size_t)c->id + 1, sizeof *p->fifo_seen);
+  p->ag_seen = calloc((size_t)sb + 1, sizeof *p->ag_seen);
+  p->ag_step = calloc((size_t)sb + 1, sizeof *p->ag_step);
+  p->bank_wr = calloc((size_t)sb + 1, sizeof *p->bank_wr);
+  if (!p->fifo_seen || !p->ag_seen || !p->ag_step || !p->bank_wr) return -1;
+  for (int k = 0; k < sb; k++) p->ag_step[k] = -1;
+  return 0;
+}
+
+void model_state_free(const model *m, model_pe *p) {
+  if (p->bank_wr)
+    for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank_wr[k]);
+  if (p->fu)
+    for (int k = 0; k < m->nfu; k++) free(p->fu[k].insn_seen);
+  free(p->fifo_seen), free(p->ag_seen), free(p->ag_step), free(p->bank_wr);
+}
+
+int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr) {
+  uint8_t **w = &p->bank_wr[side * m->cfg.banks + b];
+  if (!*w && !(*w = calloc((size_t)m->cfg.bank_depth, 1))) return -1;
+  (*w)[addr] = 1;
+  return 0;
+}
+
+/* Returns the step counter of a unit with start delay `delay` in the
+ * current cycle: 0 before it starts, then min(u / pi, S) (trace.md). */
+static int64_t model_state_stepnum(const model *m, int64_t delay) {
+  const model_gc *g = &m->gc[m->start_gc];
+  int64_t u = (int64_t)m->t - delay;
+  if (u < 0 || g->ii <= 0) return 0;
+  int64_t s = u / g->ii;
+  return s < g->steps ? s : g->steps;
+}
+
+/* Emits `ag` for AG (side, b) of p when its address counter changed. */
+static void model_state_ag(model *m, model_pe *p, int side, int b) {
+  int k = side * m->cfg.banks + b;
+  const model_ag *a = &p->ag[k];
+  int64_t s = 0;
+  if (p->in_region && a->mode != STREAM_AG_OFF) s = model_state_stepnum(m, p->delay + a->phase);
+  if (s == p->ag_step[k]) return;
+  p->ag_step[k] = s;
+  int32_t J[MODEL_MAX_DIMS] = {0};
+  if (s > 0) model_gc_iter(&m->gc[m->start_gc], s, J);
+  uint32_t v = (uint32_t)a->base + (uint32_t)a->row_coef * (uint32_t)a->drow +
+               (uint32_t)a->col_coef * (uint32_t)a->dcol;
+  for (int d = 0; d < a->ndims; d++) v += (uint32_t)a->stride[d] * (uint32_t)J[d];
+  if (v == p->ag_seen[k]) return;
+  p->ag_seen[k] = v;
+  trace_event *e = model_ev_new(m, TRACE_AG, p);
+  if (e) e->side = side, e->port = b, e->addr = v;
+}
+
+/* Emits the `gc` line of the current cycle, if the GC begins a step. */
+static void model_state_gc(model *m) {
+  const model_gc *g = &m->gc[m->start_gc];
+  if (!g->configured || g->ii <= 0) return;
+  int64_t u = (int64_t)m->t + 1;
+  if (u % g->ii) return;
+  int64_t s = u / g->ii;
+  if (s < 1 || s >= g->steps) return;
+  trace_event *e = model_ev_new(m, TRACE_GC, NULL);
+  if (e) e->num = (uint32_t)s, e->value = model_gc_signals(g, s);
+}
+
+void model_state_begin(model *m) {
+  int n = m->cfg.rows * m->cfg.cols;
+  int nb = m->cfg.banks < m->cfg.ports ? m->cfg.banks : m->cfg.ports;
+  model_state_gc(m);
+  for (int i = 0; i < n; i++) {
+    model_pe *p = &m->pe[i];
+    uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p->delay) : 0;
+    if (s != p->step_seen) {
+      p->step_seen = s;
+      trace_event *e = model_ev_new(m, TRACE_STEP, p);
+      if (e) e->num = s;
+    }
+    for (int k = 0; k < m->nfu; k++) {
+      uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
+      if ((p->flag_seen & bit) == fl) continue;
+      p->flag_seen ^= bit;
+      trace_event *e = model_ev_new(m, TRACE_FLAG, p);
+      if (e) e->fu = k, e->value = fl ? 1 : 0;
+    }
+    for (int side = 0; side < MODEL_SIDES; side++)
+      if (p->border[side])
+        for (int b = 0; b < nb; b++) model_state_ag(m, p, side, b);
+  }
+}
+
+void model_state_insn(model *m, model_pe *p, int k) {
+  model_fu *f = &p->fu[k];
+  /* the model's instruction memory does not change while it runs: only
+   * the first issue at each pc has a line */
+  if (!f->insn_seen && !(f->insn_seen = calloc((size_t)m->cfg.imem, 1))) {
+    m->ev_oom = 1;
+    return;
+  }
+  if (f->insn_seen[f->pc]) return;
+  f->insn_seen[f->pc] = 1;
+  isa_word w;
+  memset(&w, 0, sizeof w);
+  isa_encode(&f->imem[f->pc], &w);
+  trace_event *e = model_ev_new(m, TRACE_INSN, p);
+  if (e) {
+    e->fu = k;
+    for (int j = 0; j < 4 && j < ISA_WORDS; j++) e->word[j] = w.w[j];
+  }
+}
+
+/* Emits an `rf` line of p for register cls/idx with value v. */
+static void model_state_rf(model *m, const model_pe *p, int cls, int idx, uint32_t v) {
+  trace_event *e = model_ev_new(m, TRACE_RF, p);
+  if (e) e->reg_cls = cls, e->reg_idx = idx, e->value = v;
+}
+
+void model_state_end(model *m, model_pe *p) {
+  const arch_config *c = &m->cfg;
+  uint64_t now = m->t + 1;
+  if (p->in_region) {
+    for (int k = 0; k < c->rd; k++)
+      if (p->wstamp[k] == now) model_state_rf(m, p, ISA_CLS_RD, k, p->rd[k]);
+    for (int k = 0; k < c->fd; k++) {
+      const model_fd *d = &p->fd[k];
+      if (p->wstamp[c->rd + k] == now)
+        model_state_rf(m, p, ISA_CLS_FD, k, d->ring[(d->w + d->depth - 1) % d->depth]);
+    }
+    for (int k = 0; k < c->od; k++)
+      if (p->wstamp[c->rd + c->fd + k] == now) model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
+  }
+  for (int k = 0; k < c->id; k++) {
+    if (p->fifo[k].count == p->fifo_seen[k]) continue;
+    p->fifo_seen[k] = p->fifo[k].count;
+    trace_event *e = model_ev_new(m, TRACE_FIFO, p);
+    if (e) e->reg_cls = ISA_CLS_ID, e->reg_idx = k, e->num = (uint32_t)p->fifo[k].count;
+  }
+}
+
+void model_state_mem(model *m) {
+  const arch_config *c = &m->cfg;
+  int nb = c->banks < c->ports ? c->banks : c->ports;
+  for (int i = 0; i < c->rows * c->cols; i++) {
+    model_pe *p = &m->pe[i];
+    for (int side = 0; side < MODEL_SIDES; side++) {
+      if (!p->border[side]) continue;
+      for (int b = 0; b < nb; b++) {
+        const uint8_t *w = p->bank_wr[side * c->banks + b];
+        const uint32_t *v = p->bank[side * c->banks + b];
+        if (!w) continue;
+        for (int a = 0; a < c->bank_depth; a++) {
+          if (!w[a]) continue;
+          trace_event *e = model_ev_new(m, TRACE_MEM, p);
+          if (e) e->side = side, e->port = b, e->addr = (uint32_t)a, e->value = v ? v[a] : 0;
+        }
+      }
+    }
+  }
+}
