@@ -90,6 +90,9 @@ int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle, int
   return 0;
 }
 
+/* Vectors wider than this are left out of a save file (see below). */
+#define GTKW_MAX_BITS 4096
+
 int gtkw_signals_add(gtkw_signals *s, const char *name, int width) {
   for (int i = 0; i < s->n; i++)
     if (!strcmp(s->v[i].name, name)) return 0;
@@ -227,7 +230,9 @@ int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signal
       snprintf(full, sizeof full, "%s%s%.*s%.*s", path, plen ? "." : "", (int)rn, ref, (int)gn,
                range ? range : "");
       int under = !strncmp(full, scope, slen) && full[slen] == '.';
-      if ((under || (depth == 1 && gtkw_is_clock(ref, rn))) &&
+      /* a vector wider than GTKW_MAX_BITS (the GC terms' 36864-bit
+       * delta_i) is left out: GTKWave 3.3 hangs drawing it as text */
+      if ((under || (depth == 1 && gtkw_is_clock(ref, rn))) && atoi(w) <= GTKW_MAX_BITS &&
           gtkw_signals_add(out, full, atoi(w)))
         return -1;
       continue; /* the rest up to $end is skipped below */

@@ -215,9 +215,11 @@ outputs_mutant 23 "bank write enable stuck at 0 for write events" mm22
 trace_mutant 24 "IODATA bank write address off by one" mm22 "$MUT" "$bank_rd2"
 trace_mutant 25 "imem: the last instruction reads as nop" bx "$MUT" "$imem_b" exact
 trace_mutant 26 "multiplier computes a * a" mm22 "$MUT" "$mul_wr2"
-# the first issue after the br on f0 (cycle 1)
-br_f=$(( $(first_cycle "$tmp/flag/model.trace" '$2 == "issue" && $5 == 1') + 1 ))
-trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$br_f" exact
+# the flag's first change: the first `flag` event of the clean trace
+# (docs/trace.md "State events"; before that event the comparison saw the
+# flag only through the branch, one cycle after the first issue at pc 1)
+flag_f=$(first_cycle "$tmp/flag/model.trace" '$2 == "flag"')
+trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$flag_f" exact
 trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
 trace_mutant 30 "constraint >= 0 evaluated as > 0" mm22 "$MUT" "$sig2"
 streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
