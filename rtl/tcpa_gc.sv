@@ -220,7 +220,8 @@ module tcpa_gc (
   // The trace's `gc` event (docs/trace.md): the GC's own step walk from the
   // start pulse (one cycle before cycle 0) and the vector of its step,
   // formed as a PE with start delay 0 forms its own (tcpa_sig_eval). Only
-  // the debug ports read it, so synthesis removes it.
+  // the debug ports read it: a flattening synthesis removes it, while the
+  // per-module count of `make synth` includes it (docs/rtl.md).
   logic              sbegin, sactive, sadv;
   logic [31:0]       sstep;
   logic [NDIM-1:0]   sinc;
