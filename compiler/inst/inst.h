@@ -163,6 +163,7 @@ typedef struct {
   inst_pclass *pc;
   int *pe_class;                   /* [t] */
   int npattern;                    /* distinct inter-tile domains */
+  int npc_algo;                    /* classes of Algorithm 1, before inst_classes_merge */
   /* signals */
   int nsig;
   inst_signal sig[ISA_MAX_SIGNALS];
@@ -220,6 +221,13 @@ int inst_partition(__isl_take isl_set *d, isl_set **c, int nc, isl_set ***out);
 
 /* Returns INST_OK after computing the processor classes. */
 int inst_classes(inst *x, char *msg, size_t msgsz);
+
+/* Returns INST_OK after merging the processor classes whose programs are
+ * equal word for word on every FU (inst_classes.c); INST_ERR_INTERNAL. */
+int inst_classes_merge(inst *x);
+
+/* Frees the program of one FU of a processor class. */
+void inst_fuprog_free(const inst *x, inst_fuprog *f);
 
 /* Returns INST_OK after folding and computing kernel classes and kernels
  * for every processor class and FU. */

@@ -126,7 +126,7 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
     return INST_ERR_INTERNAL;
   }
   /* order the classes by their smallest PE number (k = r tc + c in 2-D) */
-  x->npc = np;
+  x->npc = x->npc_algo = np;
   for (int i = 0; i < np; i++) {
     x->pc[i].pes = parts[i];
     x->pc[i].rep = -1;
@@ -148,5 +148,44 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
     inst_mark mk = {x, i};
     if (isl_set_foreach_point(x->pc[i].pes, inst_mark_pe, &mk) < 0) return INST_ERR_INTERNAL;
   }
+  return INST_OK;
+}
+
+/* Returns 1 when processor classes a and b have equal programs on every
+ * FU (both empty, or the same words). */
+static int inst_classes_same(const inst *x, int a, int b) {
+  for (int f = 0; f < x->nfu; f++) {
+    const inst_fuprog *p = &x->pc[a].fp[f], *q = &x->pc[b].fp[f];
+    if (p->empty != q->empty) return 0;
+    if (p->empty) continue;
+    if (p->nwords != q->nwords || memcmp(p->words, q->words, (size_t)p->nwords * sizeof *p->words)) return 0;
+  }
+  return 1;
+}
+
+int inst_classes_merge(inst *x) {
+  int *to = malloc((size_t)x->npc * sizeof *to);
+  if (!to) return INST_ERR_INTERNAL;
+  int n = 0;
+  for (int c = 0; c < x->npc; c++) {
+    int d = 0;
+    while (d < n && !inst_classes_same(x, d, c)) d++;
+    to[c] = d;
+    if (d < n) { /* c joins d: its PEs, not its programs */
+      x->pc[d].pes = isl_set_union(x->pc[d].pes, x->pc[c].pes);
+      for (int f = 0; f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);
+      free(x->pc[c].fp);
+      if (!x->pc[d].pes) {
+        free(to);
+        return INST_ERR_INTERNAL;
+      }
+      x->pc[d].pes = isl_set_coalesce(x->pc[d].pes);
+      continue;
+    }
+    x->pc[n++] = x->pc[c];
+  }
+  for (int k = 0; k < x->t; k++) x->pe_class[k] = to[x->pe_class[k]];
+  x->npc = n;
+  free(to);
   return INST_OK;
 }

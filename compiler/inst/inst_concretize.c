@@ -521,8 +521,7 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   return x->kdom ? INST_OK : INST_ERR_INTERNAL;
 }
 
-/* Frees one FU program. */
-static void inst_fuprog_free(const inst *x, inst_fuprog *f) {
+void inst_fuprog_free(const inst *x, inst_fuprog *f) {
   isl_set_free(f->dom);
   if (f->folded)
     for (int i = 0; i < x->m->nleaves; i++) isl_set_free(f->folded[i]);

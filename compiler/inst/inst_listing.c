@@ -94,7 +94,9 @@ void inst_listing(const inst *x, FILE *f) {
   fprintf(f, "; GC epilog %lld steps\n", (long long)(x->epilog + x->sigma));
   fprintf(f, "fd depths:");
   for (int i = 0; i < x->arch.fd; i++) fprintf(f, " fd%d=%d", i, x->fd_depth[i]);
-  fprintf(f, "\nprocessor classes: %d (from %d inter-tile domains)\n", x->npc, x->npattern);
+  fprintf(f, "\nprocessor classes: %d (from %d inter-tile domains", x->npc, x->npattern);
+  if (x->npc_algo > x->npc) fprintf(f, "; %d before merging classes with equal programs", x->npc_algo);
+  fprintf(f, ")\n");
   for (int c = 0; c < x->npc; c++) {
     fprintf(f, "  class %d: PEs ", c);
     inst_lst_set(f, x->pc[c].pes);

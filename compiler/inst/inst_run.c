@@ -43,5 +43,6 @@ int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_c
   if (!st) st = inst_prolog(x, msg, msgsz);
   if (!st) st = inst_proggen(x, msg, msgsz);
   if (!st) st = inst_fifo_check(x, msg, msgsz);
+  if (!st) st = inst_classes_merge(x);
   return st;
 }

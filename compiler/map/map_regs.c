@@ -581,14 +581,6 @@ static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_
   return r;
 }
 
-/* Returns the number of I/O edges (one access, bank and wrapper port
- * each). */
-static int map_regs_io_edges(const map_config *m) {
-  int n = 0;
-  for (int e = 0; e < m->nedges; e++) n += m->edges[e].kind == MAP_EDGE_IN || m->edges[e].kind == MAP_EDGE_OUT;
-  return n;
-}
-
 /* Binds the inputs marked in first[] (read only on the first PE of a 1-D
  * region) to the ids of channels from the previous PE (theta +1), one
  * input per channel id, and gives the rest an id of their own: the first
@@ -671,15 +663,11 @@ static int map_regs_check(const map_config *m, char *msg, size_t msgsz) {
 }
 
 int map_regs(map_config *m, char *msg, size_t msgsz) {
-  /* inputs of the first PE share channel ids only where ids or banks run
-   * out, so that the mappings that fit without it stay as they were */
-  int per_side = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
-  if (map_regs_assign(m, 0) != MAP_OK) goto oom;
-  int share = m->axis != MAP_AXIS_2D && (m->used[MAP_REG_ID] > m->arch.id || map_regs_io_edges(m) > per_side);
-  if (share) {
-    map_regs_reset(m);
-    if (map_regs_assign(m, 1) != MAP_OK) goto oom;
-  }
+  /* an input read only on the first PE takes a channel's id wherever one
+   * is free (1-D), so that the first PE runs the others' program words
+   * (inst_classes_merge: the paper's processor classes) */
+  int share = m->axis != MAP_AXIS_2D;
+  if (map_regs_assign(m, share) != MAP_OK) goto oom;
   if (m->used[MAP_REG_RD] > m->arch.rd) { /* try a schedule with less pressure */
     map_regs_reset(m);
     if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m, share) != MAP_OK) goto oom;

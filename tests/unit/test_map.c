@@ -182,7 +182,9 @@ static void test_running_example(void) {
   if (f.st != MAP_OK) { release(&f); return; }
   TEST_CHECK(f.m.used[MAP_REG_RD] == 1, "bitextract: one rd (x), got %d", f.m.used[MAP_REG_RD]);
   TEST_CHECK(f.m.used[MAP_REG_FD] == 1, "bitextract: one fd (y, d = 1), got %d", f.m.used[MAP_REG_FD]);
-  TEST_CHECK(f.m.used[MAP_REG_ID] == 2 && f.m.used[MAP_REG_OD] == 2, "bitextract: id 2 (v, channel), od 2 (channel, bits)");
+  TEST_CHECK(f.m.used[MAP_REG_ID] == 1 && f.m.used[MAP_REG_OD] == 2,
+             "bitextract: id 1 (v on the channel's id, read on the first PE only), od 2 (channel, bits), got id %d",
+             f.m.used[MAP_REG_ID]);
   int fd_ok = 0;
   for (int r = 0; r < f.m.nregs; r++)
     if (f.m.regs[r].reg.cls == MAP_REG_FD) fd_ok = f.m.regs[r].depth_lb == 1 && f.m.regs[r].extra == 0;
