@@ -279,9 +279,9 @@ static int gen_delay_ok(int64_t d0, int64_t dr, int64_t dc, int rows, int cols, 
 
 /* Draws, from the generator's second stream g->rd (so that the streams
  * of the seeds that keep short delays stay as they were), a long start
- * delay now and then: in 1 of 4 GCs, and then writes d0, dr, dc and cuts
- * the nb bounds at b to 1 or 2 (at most 4 steps: a long wait, little
- * work). Kinds: slopes of 8..64 (and 2^31-1 / (n-1) so that the far
+ * delay now and then: in 1 of 4 GCs of streams that are not tame; then
+ * writes d0, dr, dc and cuts the nb bounds at b to 1 or 2 (at most 4
+ * steps: a long wait, little work). Kinds: slopes of 8..64 (and 2^31-1 / (n-1) so that the far
  * corner of the region waits 2^31-1 cycles exactly), so that a PE's
  * neighbours start long before it and fill its FIFOs; d0 = 2^31-1 with
  * slopes 0 (no PE starts) or with negative slopes down to 0 on the far
@@ -291,7 +291,7 @@ static int gen_delay_long(gen_ctx *g, int64_t *d0, int64_t *dr, int64_t *dc, uin
   const int64_t dmax = INT32_MAX;
   int rows = g->region.rows, cols = g->region.cols, span = rows - 1 + cols - 1;
   int k = (int)rng_state_range(&g->rd, 0, 15);
-  if (k < 12) return 0;
+  if (k < 12 || g->tame) return 0; /* tame streams reach done: no long wait */
   static const int64_t slope[] = {8, 9, 16, 31, 32, 33, 63, 64};
   int kind = (int)rng_state_range(&g->rd, 0, 5);
   g->dlong = kind + 1;
@@ -358,8 +358,7 @@ static void gen_gc(gen_ctx *g) {
 }
 
 /* After a long start delay with slopes (gen_delay_long kinds 0, 1, 2, 4:
- * some PE of the region starts long before a neighbour), in a stream that
- * is not tame, appends a feeder, drawn from g->rd: alu0 of the PE of the
+ * some PE of the region starts long before a neighbour), appends a feeder, drawn from g->rd: alu0 of the PE of the
  * started rectangle q that starts first runs `mov odK, #v ; goto 0`, one
  * token per cycle, and the wrappers of that PE and of its neighbour in the
  * direction of the slope route odK into an id of the neighbour, which
@@ -368,7 +367,7 @@ static void gen_gc(gen_ctx *g) {
 static void gen_feeder(gen_ctx *g, const stream_rect *q) {
   const arch_config *c = g->c;
   int kind = g->dlong - 1;
-  if (g->tame || !c->od || !c->id || !c->alu || (kind != 0 && kind != 1 && kind != 2 && kind != 4))
+  if (!c->od || !c->id || !c->alu || (kind != 0 && kind != 1 && kind != 2 && kind != 4))
     return;
   /* the corner that starts first, and the neighbour one step inside */
   int r = g->dr < 0 ? q->rows - 1 : 0, col = g->dc < 0 ? q->cols - 1 : 0;
