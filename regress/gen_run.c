@@ -226,13 +226,12 @@ static gr_result gr_test(const gen_run_opts *o, const gp_program *p, const gr_se
     } else {
       gr_run_argv(o, p, s, stage, path, argv, store, pes, seed, outdir);
     }
-    snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name,
-             stage == GR_STAGE_CHECK ? "check" : stage == GR_STAGE_REF ? "ref" : o->engine);
     int st = 0;
     if (stage == GR_STAGE_ENGINE && gr_engine_harness(o->engine))
       st = gr_harness_prepare(o, p, s, name, log, sizeof log);
     if (st == 0) {
-      snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name, o->engine);
+      snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name,
+               stage == GR_STAGE_CHECK ? "check" : stage == GR_STAGE_REF ? "ref" : o->engine);
       st = gr_exec(o, argv, log, o->timeout);
     }
     if (st == 0) continue;
