@@ -16,7 +16,9 @@
  * out of the bank, constraint constants, 32-bit immediates). One stream
  * in four is tame: no id sources, od destinations or AGs, each FU writes
  * only its own registers and branches only forward to a final halt, so
- * that its run raises no fault and reaches done.
+ * that its run raises no fault and reaches done. A second generator of the
+ * seed draws, now and then, a long start delay (up to 2^31-1) and a
+ * feeder that fills a late PE's FIFO (docs/fuzz.md "Long start delays").
  */
 #include "gen_stream.h"
 
@@ -280,13 +282,15 @@ static int gen_delay_ok(int64_t d0, int64_t dr, int64_t dc, int rows, int cols, 
 /* Draws, from the generator's second stream g->rd (so that the streams
  * of the seeds that keep short delays stay as they were), a long start
  * delay now and then: in 1 of 4 GCs of streams that are not tame; then
- * writes d0, dr, dc and cuts the nb bounds at b to 1 or 2 (at most 4
- * steps: a long wait, little work). Kinds: slopes of 8..64 (and 2^31-1 / (n-1) so that the far
- * corner of the region waits 2^31-1 cycles exactly), so that a PE's
- * neighbours start long before it and fill its FIFOs; d0 = 2^31-1 with
- * slopes 0 (no PE starts) or with negative slopes down to 0 on the far
- * corner; d0 of a few hundred to a few thousand cycles. Every delay stays
- * in 0..2^31-1 (docs/timing.md section 2). Returns 1 when it drew one. */
+ * writes d0, dr, dc (g->dlong: the kind + 1) and cuts the nb bounds at b
+ * to 1 or 2 (at most 4 steps: a long wait, little work). Kinds: 0, 1
+ * slopes of 8..64 between neighbours (from the origin or back from the far
+ * corner), so that a PE's neighbours start long before it and fill its
+ * FIFOs; 2 slopes (2^31-1) / (rows-1+cols-1), the far corner waiting
+ * 2^31-1 cycles exactly; 3 d0 = 2^31-1, slopes 0 (no PE starts); 4 the
+ * origin at 2^31-1, the far corner at 0; 5 d0 of a few hundred to a few
+ * thousand cycles. Every delay stays in 0..2^31-1 (docs/timing.md section
+ * 2). Returns 1 when it drew one. */
 static int gen_delay_long(gen_ctx *g, int64_t *d0, int64_t *dr, int64_t *dc, uint32_t *b, int nb) {
   const int64_t dmax = INT32_MAX;
   int rows = g->region.rows, cols = g->region.cols, span = rows - 1 + cols - 1;
@@ -358,12 +362,14 @@ static void gen_gc(gen_ctx *g) {
 }
 
 /* After a long start delay with slopes (gen_delay_long kinds 0, 1, 2, 4:
- * some PE of the region starts long before a neighbour), appends a feeder, drawn from g->rd: alu0 of the PE of the
- * started rectangle q that starts first runs `mov odK, #v ; goto 0`, one
- * token per cycle, and the wrappers of that PE and of its neighbour in the
- * direction of the slope route odK into an id of the neighbour, which
- * does not pop it before it starts: its FIFO fills to the brim and
- * overflows (docs/timing.md section 5, the fault both engines share). */
+ * some PE of the region starts long before a neighbour), appends a
+ * feeder, drawn from g->rd: alu0 of the PE of the started rectangle q
+ * that starts first runs `mov odK, #v ; goto 0`, one token per cycle, and
+ * the wrappers of that PE and of its neighbour in the direction of the
+ * slope (packets that replace both PEs' wrappers) route odK into an id of
+ * the neighbour, which does not pop it before it starts: its FIFO fills
+ * to the brim and overflows (docs/timing.md section 5, the fault both
+ * engines share). */
 static void gen_feeder(gen_ctx *g, const stream_rect *q) {
   const arch_config *c = g->c;
   int kind = g->dlong - 1;
