@@ -48,6 +48,7 @@
 
 #define GR_MAX_ARGS 32
 #define GR_SHRINK_MAX_TESTS 400
+#define GR_HARNESS_TIMEOUT 3600 /* seconds for one harness build */
 
 /* The stages of one test, in order. */
 enum { GR_STAGE_CHECK, GR_STAGE_REF, GR_STAGE_ENGINE, GR_STAGE_PASS };
@@ -68,9 +69,10 @@ typedef struct {
   unsigned map_pick[2]; /* --random-map: the draws behind the tiled dimensions */
 } gr_seed;
 
-/* Returns the status of `self argv...` run with stdout and stderr in log:
- * the exit code, or 256 + the signal that ended it (SIGALRM: timeout). */
-static int gr_exec(const gen_run_opts *o, char **argv, const char *log) {
+/* Returns the status of `self argv...` run with stdout and stderr in log
+ * and a timeout of `timeout` seconds: the exit code, or 256 + the signal
+ * that ended it (SIGALRM: timeout). */
+static int gr_exec(const gen_run_opts *o, char **argv, const char *log, int timeout) {
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return 256 + SIGABRT;
@@ -78,7 +80,7 @@ static int gr_exec(const gen_run_opts *o, char **argv, const char *log) {
     setpgid(0, 0);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
-    alarm((unsigned)o->timeout);
+    alarm((unsigned)timeout);
     execv(o->self, argv);
     _exit(127);
   }
@@ -169,8 +171,44 @@ static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed
   return n;
 }
 
+/* Returns 1 when engine e runs a Verilated harness (docs/rtl.md "Harness
+ * cache"). */
+static int gr_engine_harness(const char *e) {
+  return !strcmp(e, "cosim") || !strcmp(e, "rtl") || !strcmp(e, "systemc");
+}
+
+/* Before the engine stage of an engine with a harness: runs the program on
+ * the model (DIR/NAME.fit.log), and when it fits (any exit but 3), builds
+ * the configuration's harness (`tcpa harness`, DIR/NAME.harness.log) with
+ * a timeout of its own (GR_HARNESS_TIMEOUT: a build takes minutes, more
+ * than a run's --timeout, and only a configuration a program fits on pays
+ * it). Returns 3 (does not fit), 0 (go on to the engine), or the status of
+ * a harness that did not build, with its log in *log. */
+static int gr_harness_prepare(const gen_run_opts *o, const gp_program *p, const gr_seed *s, const char *name,
+                              char *log, size_t logsz) {
+  char *argv[GR_MAX_ARGS], store[GP_MAX_PARAMS][32], pes[32], seed[32], outdir[1200];
+  snprintf(outdir, sizeof outdir, "%s/%s.fit", s->dir, name);
+  snprintf(log, logsz, "%s/%s.fit.log", s->dir, name);
+  gen_run_opts m = *o;
+  m.engine = "model";
+  gr_run_argv(&m, p, s, GR_STAGE_ENGINE, "", argv, store, pes, seed, outdir);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s.pla", s->dir, name);
+  argv[2] = path;
+  if (gr_exec(o, argv, log, o->timeout) == 3) return 3;
+  int n = 0;
+  argv[n++] = "tcpa", argv[n++] = "harness";
+  if (s->arch[0]) argv[n++] = "--arch", argv[n++] = (char *)s->arch;
+  argv[n++] = "--kind", argv[n++] = !strcmp(o->engine, "systemc") ? "sc" : "rtl";
+  argv[n] = NULL;
+  snprintf(log, logsz, "%s/%s.harness.log", s->dir, name);
+  int timeout = o->timeout > GR_HARNESS_TIMEOUT ? o->timeout : GR_HARNESS_TIMEOUT;
+  return gr_exec(o, argv, log, timeout);
+}
+
 /* Returns the result of taking program p (written to DIR/NAME.pla)
- * through check, the reference and the engine. */
+ * through check, the reference and the engine (for an engine with a
+ * harness, first the fit on the model and the harness: gr_harness_prepare). */
 static gr_result gr_test(const gen_run_opts *o, const gp_program *p, const gr_seed *s, const char *name) {
   gr_result r = {GR_STAGE_PASS, 0, 0, ""};
   char path[1200], log[1200], outdir[1200];
@@ -188,9 +226,14 @@ static gr_result gr_test(const gen_run_opts *o, const gp_program *p, const gr_se
     } else {
       gr_run_argv(o, p, s, stage, path, argv, store, pes, seed, outdir);
     }
-    snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name,
-             stage == GR_STAGE_CHECK ? "check" : stage == GR_STAGE_REF ? "ref" : o->engine);
-    int st = gr_exec(o, argv, log);
+    int st = 0;
+    if (stage == GR_STAGE_ENGINE && gr_engine_harness(o->engine))
+      st = gr_harness_prepare(o, p, s, name, log, sizeof log);
+    if (st == 0) {
+      snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name,
+               stage == GR_STAGE_CHECK ? "check" : stage == GR_STAGE_REF ? "ref" : o->engine);
+      st = gr_exec(o, argv, log, o->timeout);
+    }
     if (st == 0) continue;
     r.stage = stage, r.status = st;
     if (stage == GR_STAGE_ENGINE && st == 3) {

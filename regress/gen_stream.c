@@ -16,7 +16,9 @@
  * out of the bank, constraint constants, 32-bit immediates). One stream
  * in four is tame: no id sources, od destinations or AGs, each FU writes
  * only its own registers and branches only forward to a final halt, so
- * that its run raises no fault and reaches done.
+ * that its run raises no fault and reaches done. A second generator of the
+ * seed draws, now and then, a long start delay (up to 2^31-1) and a
+ * feeder that fills a late PE's FIFO (docs/fuzz.md "Long start delays").
  */
 #include "gen_stream.h"
 
@@ -30,12 +32,15 @@
 /* The generator state of one stream. */
 typedef struct {
   rng_state r;
+  rng_state rd;        /* the long start delays' own draws (gen_delay_long) */
   const arch_config *c;
   gen_stream *s;
   stream_rect region;  /* the GC's rectangle */
   int gc, ndims, ii;   /* the GC's index, dimensions, interval */
   int tame;            /* no id, od, AG or bank data; each FU its own
                           registers: a run without faults */
+  int dlong;           /* the kind of long start delay + 1 (gen_delay_long), or 0 */
+  int64_t d0, dr, dc;  /* the GC's start delays */
   int oom;
 } gen_ctx;
 
@@ -274,6 +279,51 @@ static int gen_delay_ok(int64_t d0, int64_t dr, int64_t dc, int rows, int cols, 
   return 1;
 }
 
+/* Draws, from the generator's second stream g->rd (so that the streams
+ * of the seeds that keep short delays stay as they were), a long start
+ * delay now and then: in 1 of 4 GCs of streams that are not tame; then
+ * writes d0, dr, dc (g->dlong: the kind + 1) and cuts the nb bounds at b
+ * to 1 or 2 (at most 4 steps: a long wait, little work). Kinds: 0, 1
+ * slopes of 8..64 between neighbours (from the origin or back from the far
+ * corner), so that a PE's neighbours start long before it and fill its
+ * FIFOs; 2 slopes (2^31-1) / (rows-1+cols-1), the far corner waiting
+ * 2^31-1 cycles exactly; 3 d0 = 2^31-1, slopes 0 (no PE starts); 4 the
+ * origin at 2^31-1, the far corner at 0; 5 d0 of a few hundred to a few
+ * thousand cycles. Every delay stays in 0..2^31-1 (docs/timing.md section
+ * 2). Returns 1 when it drew one. */
+static int gen_delay_long(gen_ctx *g, int64_t *d0, int64_t *dr, int64_t *dc, uint32_t *b, int nb) {
+  const int64_t dmax = INT32_MAX;
+  int rows = g->region.rows, cols = g->region.cols, span = rows - 1 + cols - 1;
+  int k = (int)rng_state_range(&g->rd, 0, 15);
+  if (k < 12 || g->tame) return 0; /* tame streams reach done: no long wait */
+  static const int64_t slope[] = {8, 9, 16, 31, 32, 33, 63, 64};
+  int kind = (int)rng_state_range(&g->rd, 0, 5);
+  g->dlong = kind + 1;
+  *d0 = rng_state_range(&g->rd, 0, 3), *dr = *dc = 0;
+  if (kind <= 1) { /* neighbours long apart, down the rows or the columns or both */
+    if (rows > 1 && (kind == 0 || cols == 1)) *dr = slope[rng_state_range(&g->rd, 0, 7)];
+    if (cols > 1 && (kind == 1 || rows == 1 || rng_state_range(&g->rd, 0, 1)))
+      *dc = slope[rng_state_range(&g->rd, 0, 7)];
+    if (rng_state_range(&g->rd, 0, 1)) { /* the same, counted back from the far corner */
+      *d0 = *dr * (rows - 1) + *dc * (cols - 1);
+      *dr = -*dr, *dc = -*dc;
+    }
+  } else if (kind == 2 && span > 0) { /* the far corner waits 2^31-1 cycles exactly */
+    int64_t q = dmax / span;
+    *d0 = dmax - q * span, *dr = rows > 1 ? q : 0, *dc = cols > 1 ? q : 0;
+  } else if (kind == 3) { /* the whole region waits 2^31-1 cycles: nothing starts */
+    *d0 = dmax;
+  } else if (kind == 4 && span > 0) { /* 2^31-1 at the origin, 0 on the far corner */
+    int64_t q = dmax / span;
+    *d0 = q * span, *dr = rows > 1 ? -q : 0, *dc = cols > 1 ? -q : 0;
+  } else { /* a start a few hundred to a few thousand cycles late */
+    *d0 = rng_state_range(&g->rd, 100, 5000);
+  }
+  for (int d = 0; d < nb; d++) b[d] = b[d] > 2 ? 1 + (uint32_t)rng_state_range(&g->rd, 0, 1) : b[d];
+  if (nb > 2) b[nb - 1] = 1;
+  return 1;
+}
+
 /* Appends the GC packet of the region. */
 static void gen_gc(gen_ctx *g) {
   const arch_config *c = g->c;
@@ -295,7 +345,11 @@ static void gen_gc(gen_ctx *g) {
   if (gen_chance(g, 1, 8)) d0 = max, dr = dc = 0; /* the largest delay gc.history allows */
   if (!gen_delay_ok(d0, dr, dc, g->region.rows, g->region.cols, max)) dr = dc = 0;
   if (d0 > max) d0 = max;
+  if (gen_delay_long(g, &d0, &dr, &dc, &w[2], g->ndims) &&
+      !gen_delay_ok(d0, dr, dc, g->region.rows, g->region.cols, INT32_MAX))
+    d0 = INT32_MAX, dr = dc = 0; /* (never: every kind stays in range) */
   w[n++] = (uint32_t)d0, w[n++] = (uint32_t)dr, w[n++] = (uint32_t)dc;
+  g->d0 = d0, g->dr = dr, g->dc = dc;
   int maxterms = STREAM_GC_MAX_TERMS(c) < 4 ? STREAM_GC_MAX_TERMS(c) : 4;
   int nt = gen_below(g, maxterms + 1);
   int maxcons = STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2;
@@ -307,6 +361,55 @@ static void gen_gc(gen_ctx *g) {
   gen_push(g, STREAM_PKT_GC, g->gc, 0, g->region, w, n);
 }
 
+/* After a long start delay with slopes (gen_delay_long kinds 0, 1, 2, 4:
+ * some PE of the region starts long before a neighbour), appends a
+ * feeder, drawn from g->rd: alu0 of the PE of the started rectangle q
+ * that starts first runs `mov odK, #v ; goto 0`, one token per cycle, and
+ * the wrappers of that PE and of its neighbour in the direction of the
+ * slope (packets that replace both PEs' wrappers) route odK into an id of
+ * the neighbour, which does not pop it before it starts: its FIFO fills
+ * to the brim and overflows (docs/timing.md section 5, the fault both
+ * engines share). */
+static void gen_feeder(gen_ctx *g, const stream_rect *q) {
+  const arch_config *c = g->c;
+  int kind = g->dlong - 1;
+  if (!c->od || !c->id || !c->alu || (kind != 0 && kind != 1 && kind != 2 && kind != 4))
+    return;
+  /* the corner that starts first, and the neighbour one step inside */
+  int r = g->dr < 0 ? q->rows - 1 : 0, col = g->dc < 0 ? q->cols - 1 : 0;
+  int vertical = g->dr != 0 && q->rows > 1 && (g->dc == 0 || q->cols == 1 || rng_state_range(&g->rd, 0, 1));
+  if (!vertical && (g->dc == 0 || q->cols == 1)) return;
+  int r2 = vertical ? r + (r == 0 ? 1 : -1) : r, c2 = vertical ? col : col + (col == 0 ? 1 : -1);
+  int out = vertical ? (r2 > r ? STREAM_SIDE_SOUTH : STREAM_SIDE_NORTH)
+                     : (c2 > col ? STREAM_SIDE_EAST : STREAM_SIDE_WEST);
+  int in = (out + 2) % 4, P = c->ports;
+  int od = (int)rng_state_range(&g->rd, 0, c->od - 1), port = (int)rng_state_range(&g->rd, 0, P - 1);
+  int id = (int)rng_state_range(&g->rd, 0, c->id - 1);
+  isa_insn ins;
+  isa_word w;
+  memset(&ins, 0, sizeof ins);
+  memset(&w, 0, sizeof w);
+  ins.op = ISA_OP_MOV;
+  ins.dst = (isa_opnd){ISA_CLS_NONE, 0};
+  ins.odmask = 1u << od;
+  ins.src[0] = (isa_opnd){ISA_CLS_IMM, 0};
+  ins.imm = (int32_t)(uint32_t)rng_state_next(&g->rd);
+  ins.br = ISA_BR_GOTO;
+  ins.target[0] = 0;
+  if (isa_insn_check(&ins, isa_fu_class_of(c, 0), c, NULL, 0) != ISA_OK || isa_encode(&ins, &w) != ISA_OK)
+    return;
+  int nsinks = c->id + 4 * P;
+  uint32_t sel[ISA_MAX_REGS + 4 * ARCH_MAX_PORTS];
+  stream_rect pe = {q->row0 + r, q->col0 + col, 1, 1}, pe2 = {q->row0 + r2, q->col0 + c2, 1, 1};
+  gen_push(g, STREAM_PKT_PROGRAM, 0, 0, pe, w.w, ISA_WORDS);
+  memset(sel, 0, sizeof sel);
+  sel[c->id + out * P + port] = 1 + (uint32_t)od;
+  gen_push(g, STREAM_PKT_WRAPPER, 0, 0, pe, sel, (uint32_t)nsinks);
+  memset(sel, 0, sizeof sel);
+  sel[id] = 1 + (uint32_t)(c->od + in * P + port);
+  gen_push(g, STREAM_PKT_WRAPPER, 0, 0, pe2, sel, (uint32_t)nsinks);
+}
+
 /* Appends the GC packet of another controller, never started (its region
  * may overlap the started one; it must change nothing). */
 static void gen_gc_other(gen_ctx *g) {
@@ -314,6 +417,8 @@ static void gen_gc_other(gen_ctx *g) {
   h.gc = (g->gc + 1 + gen_below(g, STREAM_GCS - 1)) % STREAM_GCS;
   h.region = gen_subrect(g, (stream_rect){0, 0, g->c->rows, g->c->cols});
   h.r = rng_state_seed(rng_state_next(&g->r));
+  h.rd = rng_state_seed(rng_state_next(&g->rd));
+  h.dlong = 0;
   gen_gc(&h);
   g->oom |= h.oom;
 }
@@ -373,7 +478,8 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   s->cfg = *cfg;
   s->seed = seed;
   if (isa_arch_check(cfg, msg, msgsz) != ISA_OK) return -1;
-  gen_ctx g = {.r = rng_state_seed_named(seed, "gen-stream"), .c = &s->cfg, .s = s};
+  gen_ctx g = {.r = rng_state_seed_named(seed, "gen-stream"), .rd = rng_state_seed_named(seed, "gen-stream-delay"),
+               .c = &s->cfg, .s = s};
   stream_rect all = {0, 0, cfg->rows, cfg->cols};
   g.region = gen_chance(&g, 1, 4) ? all : gen_subrect(&g, all);
   g.gc = gen_below(&g, STREAM_GCS);
@@ -387,6 +493,7 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   for (int k = g.tame ? 0 : gen_below(&g, 7); k > 0; k--) gen_ag(&g);
   if (gen_chance(&g, 1, 3)) gen_shuffle(&g);
   stream_rect start = gen_chance(&g, 4, 5) ? g.region : gen_subrect(&g, g.region);
+  if (g.dlong) gen_feeder(&g, &start); /* after the shuffle: no packet replaces it */
   gen_push(&g, STREAM_PKT_START, g.gc, 0, start, NULL, 0);
   if (g.oom) {
     snprintf(msg, msgsz, "out of memory");

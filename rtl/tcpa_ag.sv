@@ -198,6 +198,12 @@ module tcpa_ag (
     `TCPA_MUTATE(23, if (!(mine_io && bus_i.we)) bwe = 1'b0;)
     // mutant 24: off by one: an IODATA word lands one address higher
     `TCPA_MUTATE(24, if (mine_io && bus_i.we && bus_i.addr != 32'd0) bwa = io_q[AW-1:0] + bus_i.addr[AW-1:0];)
+    // mutant 39: off by one at the bank: a write AG's word lands one address
+    // higher (the AG's counter and its `bank ... wr` stay right)
+    `TCPA_MUTATE(39, if (!(mine_io && bus_i.we) && bwe) bwa = addr[AW-1:0] + 1'b1;)
+    // mutant 40: stray enable at the bank: a read AG's access also writes
+    // the array-side word into its (input) bank, at the address it reads
+    `TCPA_MUTATE(40, if (!(mine_io && bus_i.we) && ev && inrange && mode_q == tcpa_stream_pkg::AG_READ) bwe = 1'b1;)
     tok_d = ev && inrange && mode_q == tcpa_stream_pkg::AG_READ;
     tokv_d = tok_d ? rdata : 32'd0;
     // mutant 18: stuck control signal: a read AG's token valid is always 0

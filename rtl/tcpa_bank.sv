@@ -2,6 +2,8 @@
 // (IODATA from the loader or the write AG) and two asynchronous read ports
 // (the read AG, and the harness' dump port). Contents are not reset: banks
 // start zeroed at power-up (FPGA block RAM, Verilator zero init).
+`include "rtl/tcpa_mutation.svh"
+
 module tcpa_bank (
   input  logic                         clk_i,
   input  logic                         we_i,
@@ -14,10 +16,15 @@ module tcpa_bank (
 );
   logic [31:0] mem [tcpa_pkg::BANK_DEPTH];
 
+  // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
+  `TCPA_MUTANT_DECL
+
   always_ff @(posedge clk_i) begin
     if (we_i) mem[waddr_i] <= wdata_i;
   end
 
   assign rdata_o = mem[raddr_i];
-  assign dbg_data_o = mem[dbg_addr_i];
+  // mutant 42: off by one at the end-of-run read: the dump port reads the
+  // next word
+  assign dbg_data_o = `TCPA_MUTANT_EXPR(42, mem[dbg_addr_i + 1'b1], mem[dbg_addr_i]);
 endmodule

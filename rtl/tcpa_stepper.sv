@@ -92,6 +92,16 @@ module tcpa_stepper (
     // mutant 22: off by one: the delay counter restarts at 1, so every unit
     // with a start delay (PE, AG phase) starts one cycle early
     `TCPA_MUTATE(22, if (!run_i) cnt_d = 32'd1;)
+    // mutant 41: lost saturation: after its last step the counter runs on,
+    // one step per ii cycles, as if the unit were still active
+    `TCPA_MUTATE(41, if (started && !active) begin
+      if (ph_q + 32'd1 >= ii_i) begin
+        ph_d = '0;
+        s_d = s_q + 32'd1;
+      end else begin
+        ph_d = ph_q + 32'd1;
+      end
+    end)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -15,7 +15,9 @@
 # one test per bug the generator found (docs/fuzz.md).
 # Full tier: 400 seeds on random configurations (tcpa gen arch) and
 # regions, 200 on the default 1x2, and in cosim on random regions 20 on
-# the default and 40 on configs/big1d.ini (its dividers).
+# the default and 40 on configs/big1d.ini (its dividers), and 43 on
+# random configurations of at most 4 PEs (three fit: three harnesses
+# built, each once per change of the RTL; the others stop at the model).
 # Seeds fixed; GEN_SEEDS=A-B runs those in the fast part instead.
 set -u
 BUILD=${BUILD:-build}
@@ -163,5 +165,10 @@ if full_tier; then
     run_seeds "seeds 6000-6039, cosim, big1d.ini (dividers) random regions" --seeds 6000-6039 --engine cosim \
       --arch configs/big1d.ini
   fi
+  run_seeds "seeds 50000-50042, cosim, random configurations of at most 4 PEs" --seeds 50000-50042 \
+    --arch random --max-pes 4 --engine cosim
+  rlog="$tmp/run.$((n - 1)).log"
+  check_eval "random configurations in cosim: some seeds fit and pass ($(tail -n 1 "$rlog"))" \
+    '[ "$(grep -c ": pass (.*cosim .* on .*/arch.ini)" "$rlog")" -gt 0 ]'
 fi
 exit $fail

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# mutants.sh: RTL mutants 23..37, one per mechanism that mutants 1..22
-# (tests/faults.sh) leave untouched: bank write enable and address, the
-# instruction memory, multiplier and divider results, the FU flags, the
-# affine accumulators, the constraint (GC term) evaluation, FIFO depth and
-# overflow, fd writes, the neighbour wiring and `done` of tcpa_top, the
-# loader's CRC and fingerprint checks (docs/mutants.md, docs/rtl.md "Fault
-# injection", rtl/tcpa_mutation.svh). Each runs where its mechanism acts
+# mutants.sh: RTL mutants 23..37 and 39..42, one per mechanism that
+# mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
+# address, the instruction memory, multiplier and divider results, the FU
+# flags, the affine accumulators, the constraint (GC term) evaluation, FIFO
+# depth and overflow, fd writes, the neighbour wiring and `done` of
+# tcpa_top, the loader's CRC and fingerprint checks; and one per state
+# event of the lockstep that no other mutant is first caught by: the write
+# address and enable at the bank (`bankwr`), the steppers' step counter
+# (`step`), the end-of-run read of the banks (`mem`) (docs/mutants.md,
+# docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh). Each runs where its mechanism acts
 # and must be caught; the check names what caught it:
 #   cosim-check  the mutants harness runs the stream (at most twice the
 #           clean run's cycles plus 100: a mutant may keep the array from
@@ -13,12 +16,16 @@
 #           --engine cosim, compares its trace with the clean model trace:
 #           exit 1 at a cycle no earlier than the first in which the
 #           mutated logic can act (derived from the clean model trace;
-#           exactly that cycle where it is derived exactly);
+#           exactly that cycle where it is derived exactly; with the event
+#           kind that must catch it where it is named);
 #   outputs where no trace event shows the mechanism: `tcpa run --engine
 #           cosim` with the mutants harness (TCPA_RTL: a script adding
 #           +mutant=N) exits 1, the outputs (diff.txt) differ;
 #   streams `tcpa gen stream --check --no-shrink` with the mutant as --rtl
-#           on random valid streams (docs/fuzz.md): some seed diverges;
+#           on random valid streams (docs/fuzz.md): some seed diverges
+#           (mutant 31: the first 6 seeds from a base whose streams start
+#           neighbours 8 or more cycles apart; base 1 in the fast tier, a
+#           new one, printed, in the full tier: MUT31_BASE=S repeats it);
 #   reject  the mutants build without a mutant refuses a stream with a
 #           wrong CRC / fingerprint (exit 2, stream_reject.sh) and the
 #           mutant accepts it and runs it.
@@ -59,21 +66,25 @@ mutant_script() {
 # --engine cosim: exit 1, a divergence no earlier than cycle $5, the first
 # cycle in which the mutated logic can act (derived from the clean model
 # trace); with $6 "exact" the divergence must be in cycle $5 itself (the
-# first affected cycle, derived exactly). Records one check.
+# first affected cycle, derived exactly); with $7 it must be an event of
+# that kind; $8 (a comma-separated list) compares only those event kinds
+# (cosim-check --events). Records one check.
 trace_mutant() {
-  local m=$1 name=$2 run=$3 harn=$4 min=$5 exact=${6:-} d=$tmp/m$1 t0=$SECONDS
+  local m=$1 name=$2 run=$3 harn=$4 min=$5 exact=${6:-} kind=${7:-} events=${8:-} d=$tmp/m$1${8:+e} t0=$SECONDS
   local max=$(( $(awk '$2 == "done" { print $1 }' "$tmp/$run/model.trace") * 2 + 100 ))
   "$harn" "$tmp/$run/config.bin" +mutant="$m" --trace "$d.trace" --max-cycles $max >/dev/null 2>"$d.err"
-  "$TCPA" cosim-check "$tmp/$run/model.trace" "$d.trace" >"$d.out" 2>&1
+  "$TCPA" cosim-check "$tmp/$run/model.trace" "$d.trace" ${events:+--events "$events"} >"$d.out" 2>&1
   local st=$? got; got=$(divergence "$d.out")
-  echo "# mutant $m ($name) on $run: caught by cosim-check at cycle/PE/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
+  local what="${kind:+ a $kind event}${events:+ (comparing $events)}"
+  echo "# mutant $m ($name) on $run: caught by cosim-check${events:+ --events $events} at cycle/PE/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
   if [ "$exact" = exact ]; then
-    [ $st -eq 1 ] && [ "${got%% *}" = "$min" ]
-    check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, in cycle $min, the first affected one" $?
+    [ $st -eq 1 ] && [ "${got%% *}" = "$min" ] && { [ -z "$kind" ] || [ "${got##* }" = "$kind" ]; }
+    check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, in cycle $min, the first affected one$what" $?
     return
   fi
-  [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ]
-  check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, not before cycle $min" $?
+  [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ] &&
+    { [ -z "$kind" ] || [ "${got##* }" = "$kind" ]; }
+  check "mutant $m ($name) on $run: cosim-check exit 1 ($st), diverges at $got, not before cycle $min$what" $?
 }
 
 # Runs mutant $1 ($2), which no trace event shows, in `tcpa run --engine
@@ -93,14 +104,19 @@ outputs_mutant() {
   check "mutant $m ($name) on $run: cosim exit 1 ($st), outputs differ ($diff)" $?
 }
 
-# Runs mutant $1 ($2) on the random streams of seeds $3 of architecture $4
-# with harness $5; some seed must diverge. Records one check.
+# Runs mutant $1 ($2) on the random streams of seeds $3 (a range A-B, or
+# seeds separated by spaces) of architecture $4 with harness $5; some seed
+# must diverge. Records one check.
 streams_mutant() {
-  local m=$1 name=$2 seeds=$3 arch=$4 d=$tmp/s$1 t0=$SECONDS
+  local m=$1 name=$2 seeds=$3 arch=$4 d=$tmp/s$1 t0=$SECONDS st=0 r
   mutant_script "$m" "$5"
-  "$TCPA" gen stream --arch "$arch" --seeds "$seeds" --check --no-shrink --max-cycles 300 \
-    --rtl "$tmp/mut$m.sh" --out-dir "$d" >"$d.out" 2>&1
-  local st=$? first
+  : >"$d.out"
+  for r in $seeds; do
+    case $r in *-*) ;; *) r=$r-$r ;; esac
+    "$TCPA" gen stream --arch "$arch" --seeds "$r" --check --no-shrink --max-cycles 300 \
+      --rtl "$tmp/mut$m.sh" --out-dir "$d" >>"$d.out" 2>&1 || st=1
+  done
+  local first
   first=$(grep -m1 '^seed [0-9]*: DIVERGE' "$d.out")
   echo "# mutant $m ($name): caught by random streams $seeds, first: ${first:-none} ($((SECONDS - t0)) s)"
   [ $st -eq 1 ] && [ -n "$first" ]
@@ -222,13 +238,49 @@ flag_f=$(first_cycle "$tmp/flag/model.trace" '$2 == "flag"')
 trace_mutant 28 "flag is the sign bit of the result" flag "$MUT" "$flag_f" exact
 trace_mutant 29 "affine accumulator not cleared on wrap" mm22 "$MUT" "$wrap2"
 trace_mutant 30 "constraint >= 0 evaluated as > 0" mm22 "$MUT" "$sig2"
-streams_mutant 31 "FIFO overflow one word early" 1-4 configs/default.ini "$MUT"
+# mutant 31 on random streams (docs/fuzz.md "Long start delays"): the
+# first 6 seeds from a base whose streams start two neighbours 8 or more
+# cycles apart (a slope of the GC's start delays), where a feeder fills
+# the late PE's FIFO; base 1 in the fast tier (deterministic), a new one in
+# the full tier
+if full_tier; then base31=${MUT31_BASE:-$(( $(date +%s) % 1000000 * 1000 + RANDOM % 1000 ))}; else base31=${MUT31_BASE:-1}; fi
+seeds31=
+for s in $(seq "$base31" $((base31 + 2000))); do
+  "$TCPA" gen stream --seed "$s" --tasm 2>/dev/null | awk '/^gc /{ g = 1 } g && /^    delay /{
+    if ($3 >= 8 || $3 <= -8 || $4 >= 8 || $4 <= -8) f = 1; exit } END { exit !f }' && seeds31="$seeds31 $s"
+  [ "$(echo $seeds31 | wc -w)" -ge 6 ] && break
+done
+echo "# mutant 31: seeds with neighbours 8 or more cycles apart from $base31 (MUT31_BASE):$seeds31"
+streams_mutant 31 "FIFO overflow one word early" "$seeds31" configs/default.ini "$MUT"
 trace_mutant 32 "fd write leaves the valid bit" mm22 "$MUT" "$fdrd2"
 trace_mutant 33 "north input wired to the upper PE's north-going link" mm22 "$MUT" "$push_r1"
 trace_mutant 34 "west input port k wired to port k^1" mm44 "$MUT" "$push_c1"
 trace_mutant 35 "done ignores the AGs" mm22 "$MUT" "$done2"
 reject_mutant 36 "loader skips the CRC check" "$tmp/bx/config.bin" 5 1
 reject_mutant 37 "loader skips the fingerprint's high word" "$tmp/bx/config.bin" 3 0x80000000
+
+# the state events no mutant above is first caught by (docs/trace.md
+# "State events"): bankwr, step, mem, each at its first affected cycle
+# on the 2-D matmul of 2x2
+trace_mutant 39 "a write AG's word lands one address higher at the bank" mm22 "$MUT" "$bank_wr2" exact bankwr
+# the steppers run on after the last step, one step per ii: the first PE
+# to reach its last step S (its last `step` event) shows S + 1 ii cycles
+# later
+ii2=$(awk '/^gc / { g = 1; next } /^[a-z]/ { g = 0 } g && $1 == "ii" { print $2; exit }' "$tmp/mm22/clean.dis")
+step2=$(grep -v '^#' "$M2" | awk -v ii="$ii2" '$2 == "step" { last[$3] = $1 }
+  END { m = ""; for (p in last) if (m == "" || last[p] + ii < m) m = last[p] + ii; print (m == "") ? "none" : m }')
+trace_mutant 41 "the step counter runs on after the last step" mm22 "$MUT" "$step2" exact step
+done_c2=$(first_cycle "$M2" '$2 == "done"')
+trace_mutant 42 "the end-of-run read takes the next word of each bank" mm22 "$MUT" "$done_c2" exact mem
+if full_tier; then
+  # a read AG's access also writes its (input) bank: bankwr at the first
+  # read; with bankwr left out of the comparison (as by a harness that does
+  # not watch the bank's write port), the final contents of the input
+  # banks (mem, in the done cycle: matmul reads each word once)
+  trace_mutant 40 "a read AG's access also writes its input bank" mm22 "$MUT" "$bank_rd2" exact bankwr
+  trace_mutant 40 "a read AG's access also writes its input bank" mm22 "$MUT" "$done_c2" exact mem \
+    start,sig,step,gc,issue,insn,halt,pop,fdrd,wr,rf,flag,hop,push,fifo,bank,ag,fault,mem,done
+fi
 
 # the divider: configs/big1d.ini (pe.div 1), its own mutants harness
 if full_tier; then

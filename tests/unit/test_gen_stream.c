@@ -7,7 +7,8 @@
  * reader and loaded by the C model; the same seed gives the same bytes,
  * a copy the same bytes, dropping a packet one packet less; over the
  * seeds every opcode the architecture's FUs execute is drawn, and on the
- * four-target one `br` on two conditions.
+ * four-target one `br` on two conditions, start delays of 2^31-1 and,
+ * on arrays of more than one PE, neighbours 8 or more cycles apart.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,29 @@ static void gs_note(const gen_stream *s, int *ops, int *nsel2) {
   }
 }
 
+/* Notes the start delays of every GC packet of s (payload: ii, dims,
+ * bounds, epilog, delay0, delay_row, delay_col; docs/stream.md): *dmax
+ * the largest delay of a PE, *slope the largest |delay_row| or
+ * |delay_col| that applies to the packet's rectangle. */
+static void gs_delays(const gen_stream *s, int64_t *dmax, int64_t *slope) {
+  for (int k = 0; k < s->n; k++) {
+    const gen_packet *p = &s->pkt[k];
+    if (p->type != STREAM_PKT_GC) continue;
+    uint32_t at = 2 + p->payload[1] + 1;
+    int64_t d0 = (int32_t)p->payload[at], dr = (int32_t)p->payload[at + 1], dc = (int32_t)p->payload[at + 2];
+    for (int i = 0; i < 4; i++) {
+      int64_t d = d0 + dr * ((i & 1) ? p->rect.rows - 1 : 0) + dc * ((i & 2) ? p->rect.cols - 1 : 0);
+      if (d > *dmax) *dmax = d;
+    }
+    if (p->rect.rows > 1 && llabs(dr) > *slope) *slope = llabs(dr);
+    if (p->rect.cols > 1 && llabs(dc) > *slope) *slope = llabs(dc);
+  }
+}
+
 /* Runs the checks on one architecture. */
 static void gs_arch_run(const gs_arch *a) {
   int ops[ISA_OP_COUNT] = {0}, nsel2 = 0, bad = 0;
+  int64_t dmax = 0, slope = 0;
   for (uint64_t seed = 0; seed < 200 && bad < 3; seed++) {
     gen_stream s, t;
     uint8_t *x = NULL, *y = NULL;
@@ -83,6 +104,7 @@ static void gs_arch_run(const gs_arch *a) {
     bad += !TEST_CHECK(ok, "%s seed %llu: writer, reader and model accept it (%s%s%s)", a->name,
                        (unsigned long long)seed, msg, why, err.msg);
     gs_note(&s, ops, &nsel2);
+    gs_delays(&s, &dmax, &slope);
     if (seed % 50 == 0) {
       TEST_CHECK(!gen_stream_make(&a->cfg, seed, &t, msg, sizeof msg) &&
                      !gen_stream_bytes(&t, &y, &ny, msg, sizeof msg) && nx == ny && !memcmp(x, y, nx),
@@ -110,6 +132,12 @@ static void gs_arch_run(const gs_arch *a) {
     if (has) TEST_CHECK(ops[op] > 0, "%s: opcode %s drawn", a->name, isa_op_get((isa_op)op)->name);
     else TEST_CHECK(ops[op] == 0, "%s: opcode %s never drawn (no such FU)", a->name, isa_op_get((isa_op)op)->name);
   }
+  /* long start delays (docs/timing.md section 2: up to 2^31-1), the
+     readers having accepted every stream above */
+  TEST_CHECK(dmax == INT32_MAX, "%s: a start delay of 2^31-1 drawn (largest %lld)", a->name, (long long)dmax);
+  if (a->cfg.rows * a->cfg.cols > 1)
+    TEST_CHECK(slope >= 8, "%s: neighbours 8 or more cycles apart (largest slope %lld)", a->name,
+               (long long)slope);
   if (a->cfg.branch_targets >= 4) TEST_CHECK(nsel2 > 0, "%s: br on two conditions drawn", a->name);
   else TEST_CHECK(nsel2 == 0, "%s: no br on two conditions (2 targets)", a->name);
 }
