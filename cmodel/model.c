@@ -572,8 +572,10 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
   return m;
 }
 
-/* Frees the memory of one PE. */
+/* Frees the memory of one PE; the state bookkeeping first, since it
+ * reaches into the FUs (model_state.c). */
 static void model_pe_free(const model *m, model_pe *p) {
+  model_state_free(m, p);
   if (p->fu)
     for (int k = 0; k < m->nfu; k++) free(p->fu[k].imem), free(p->fu[k].pipe);
   if (p->fd)
@@ -586,7 +588,6 @@ static void model_pe_free(const model *m, model_pe *p) {
   free(p->sink), free(p->live_sinks), free(p->od_tok), free(p->od_next);
   free(p->win), free(p->win_next), free(p->arrive), free(p->arrive_next);
   free(p->bank), free(p->ag), free(p->wstamp), free(p->wwho);
-  model_state_free(m, p);
 }
 
 void model_free(model *m) {
