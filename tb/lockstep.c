@@ -144,6 +144,14 @@ static int lockstep_cmp(const void *a, const void *b) {
   return trace_event_compare(a, b);
 }
 
+/* Returns 1 when the events of v are in canonical order already (both
+ * engines emit them so: the sort is then skipped). */
+static int lockstep_sorted(const lockstep_vec *v) {
+  for (size_t i = 1; i < v->n; i++)
+    if (trace_event_compare(&v->v[i - 1], &v->v[i]) > 0) return 0;
+  return 1;
+}
+
 /* Returns 1 when a and b occupy the same slot: kind, PE and unit (FU,
  * register, side and port or bank, fault kind and detail). */
 static int lockstep_slot_same(const trace_event *a, const trace_event *b) {
@@ -341,7 +349,7 @@ lockstep_status lockstep_end_cycle(lockstep *ls, uint64_t cycle) {
       if (q->v[i].cycle > cycle)
         return lockstep_fail(ls, "%s event of cycle %" PRIu64 " queued when cycle %" PRIu64
                              " ended", lockstep_side_names[s], q->v[i].cycle, cycle);
-    qsort(q->v, q->n, sizeof *q->v, lockstep_cmp);
+    if (!lockstep_sorted(q)) qsort(q->v, q->n, sizeof *q->v, lockstep_cmp);
   }
   if (lockstep_compare(ls) != LOCKSTEP_RUNNING) return ls->status;
   for (int s = 0; s < 2; s++) {
