@@ -3,7 +3,8 @@
  *
  * Each side (model, RTL) has a queue of the events fed for the cycle being
  * collected. lockstep_end_cycle sorts both queues canonically
- * (trace_event_compare) and walks them together: equal events match; at
+ * (trace_event_compare; a queue already in that order, as both engines
+ * emit it, is only checked) and walks them together: equal events match; at
  * the first pair that differs, the divergence is a value difference when
  * both events occupy the same slot (kind, PE and unit, lockstep_slot_same),
  * else the event that sorts first has no partner on the other side. Matched
