@@ -45,75 +45,138 @@ static const char *trace_reg_prefix(int cls) {
   }
 }
 
-int trace_event_format(const trace_event *e, char *buf, size_t bufsz) {
-  char place[32];
-  if (e->row < 0)
-    snprintf(place, sizeof place, "-");
-  else
-    snprintf(place, sizeof place, "%d,%d", e->row, e->col);
-  unsigned long long cy = (unsigned long long)e->cycle;
-  const char *kn = trace_kind_name(e->kind);
-  if (!kn) return snprintf(buf, bufsz, "%llu ?", cy);
+/* The text of one event being formed (trace_event_format): at most a few
+ * dozen characters, appended without printf. */
+typedef struct {
+  char s[320];
+  int n;
+} trace_text;
+
+/* Appends string z (NULL: nothing) to t. */
+static void trace_put_s(trace_text *t, const char *z) {
+  while (z && *z && t->n < (int)sizeof t->s - 1) t->s[t->n++] = *z++;
+}
+
+/* Appends character c to t. */
+static void trace_put_c(trace_text *t, char c) {
+  if (t->n < (int)sizeof t->s - 1) t->s[t->n++] = c;
+}
+
+/* Appends the decimal digits of v to t (as %llu). */
+static void trace_put_u(trace_text *t, unsigned long long v) {
+  char d[24];
+  int k = 0;
+  do {
+    d[k++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (k) trace_put_c(t, d[--k]);
+}
+
+/* Appends v in decimal to t (as %d). */
+static void trace_put_d(trace_text *t, int v) {
+  if (v < 0) trace_put_c(t, '-');
+  trace_put_u(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+}
+
+/* Appends the 8 lower-case hex digits of v to t (as %08x). */
+static void trace_put_x8(trace_text *t, uint32_t v) {
+  static const char hex[] = "0123456789abcdef";
+  for (int k = 7; k >= 0; k--) trace_put_c(t, hex[v >> (4 * k) & 15]);
+}
+
+/* Appends " 0x" and the 8 hex digits of v to t. */
+static void trace_put_hex(trace_text *t, uint32_t v) {
+  trace_put_s(t, " 0x");
+  trace_put_x8(t, v);
+}
+
+/* Appends a space and v in decimal to t. */
+static void trace_put_sd(trace_text *t, int v) {
+  trace_put_c(t, ' ');
+  trace_put_d(t, v);
+}
+
+/* Appends a space and v in decimal to t. */
+static void trace_put_su(trace_text *t, unsigned long long v) {
+  trace_put_c(t, ' ');
+  trace_put_u(t, v);
+}
+
+/* Appends the fields after the place of e to t. */
+static void trace_put_fields(trace_text *t, const trace_event *e) {
   const char *rp = trace_reg_prefix(e->reg_cls);
-  char side = trace_side_chars[e->side & 3];
+  char side[3] = {' ', trace_side_chars[e->side & 3], 0};
   switch (e->kind) {
-  case TRACE_START:
-    return snprintf(buf, bufsz, "%llu %s %s", cy, kn, place);
-  case TRACE_SIG:
-    return snprintf(buf, bufsz, "%llu %s %s 0x%08x", cy, kn, place, e->value);
-  case TRACE_ISSUE:
-    return snprintf(buf, bufsz, "%llu %s %s %d %d", cy, kn, place, e->fu, e->pc);
-  case TRACE_HALT:
-    return snprintf(buf, bufsz, "%llu %s %s %d", cy, kn, place, e->fu);
-  case TRACE_STEP:
-    return snprintf(buf, bufsz, "%llu %s %s %u", cy, kn, place, e->num);
-  case TRACE_GC:
-    return snprintf(buf, bufsz, "%llu %s %s %u 0x%08x", cy, kn, place, e->num,
-                    e->value);
+  case TRACE_START: return;
+  case TRACE_SIG: trace_put_hex(t, e->value); return;
+  case TRACE_ISSUE: trace_put_sd(t, e->fu); trace_put_sd(t, e->pc); return;
+  case TRACE_HALT: trace_put_sd(t, e->fu); return;
+  case TRACE_STEP: trace_put_su(t, e->num); return;
+  case TRACE_GC: trace_put_su(t, e->num); trace_put_hex(t, e->value); return;
   case TRACE_INSN:
-    return snprintf(buf, bufsz, "%llu %s %s %d 0x%08x%08x%08x%08x", cy, kn, place,
-                    e->fu, e->word[3], e->word[2], e->word[1], e->word[0]);
-  case TRACE_FLAG:
-    return snprintf(buf, bufsz, "%llu %s %s %d %u", cy, kn, place, e->fu, e->value);
+    trace_put_sd(t, e->fu);
+    trace_put_hex(t, e->word[3]);
+    for (int k = 2; k >= 0; k--) trace_put_x8(t, e->word[k]);
+    return;
+  case TRACE_FLAG: trace_put_sd(t, e->fu); trace_put_su(t, e->value); return;
   case TRACE_RF:
-    return snprintf(buf, bufsz, "%llu %s %s %s%d 0x%08x", cy, kn, place, rp,
-                    e->reg_idx, e->value);
-  case TRACE_FIFO:
-    return snprintf(buf, bufsz, "%llu %s %s %s%d %u", cy, kn, place, rp,
-                    e->reg_idx, e->num);
-  case TRACE_BANKWR:
-  case TRACE_MEM:
-    return snprintf(buf, bufsz, "%llu %s %s %c %d %u 0x%08x", cy, kn, place, side,
-                    e->port, e->addr, e->value);
-  case TRACE_AG:
-    return snprintf(buf, bufsz, "%llu %s %s %c %d %u", cy, kn, place, side,
-                    e->port, e->addr);
   case TRACE_POP:
   case TRACE_FDRD:
   case TRACE_PUSH:
-    return snprintf(buf, bufsz, "%llu %s %s %s%d 0x%08x", cy, kn, place, rp,
-                    e->reg_idx, e->value);
+    trace_put_c(t, ' '), trace_put_s(t, rp), trace_put_d(t, e->reg_idx);
+    trace_put_hex(t, e->value);
+    return;
+  case TRACE_FIFO: trace_put_c(t, ' '), trace_put_s(t, rp), trace_put_d(t, e->reg_idx), trace_put_su(t, e->num); return;
+  case TRACE_BANKWR:
+  case TRACE_MEM:
+  case TRACE_AG:
+    trace_put_s(t, side), trace_put_sd(t, e->port), trace_put_su(t, e->addr);
+    if (e->kind != TRACE_AG) trace_put_hex(t, e->value);
+    return;
   case TRACE_WR:
-    return snprintf(buf, bufsz, "%llu %s %s %d %s%d 0x%08x", cy, kn, place,
-                    e->fu, rp, e->reg_idx, e->value);
-  case TRACE_HOP:
-    return snprintf(buf, bufsz, "%llu %s %s %c %d 0x%08x", cy, kn, place, side,
-                    e->port, e->value);
+    trace_put_sd(t, e->fu);
+    trace_put_c(t, ' '), trace_put_s(t, rp), trace_put_d(t, e->reg_idx);
+    trace_put_hex(t, e->value);
+    return;
+  case TRACE_HOP: trace_put_s(t, side), trace_put_sd(t, e->port), trace_put_hex(t, e->value); return;
   case TRACE_BANK:
-    return snprintf(buf, bufsz, "%llu %s %s %c %d %s %u 0x%08x", cy, kn, place,
-                    side, e->port, e->bank_write ? "wr" : "rd", e->addr,
-                    e->value);
+    trace_put_s(t, side), trace_put_sd(t, e->port);
+    trace_put_s(t, e->bank_write ? " wr" : " rd"), trace_put_su(t, e->addr), trace_put_hex(t, e->value);
+    return;
   case TRACE_FAULT: {
     const char *fn = trace_fault_name(e->fault);
-    return snprintf(buf, bufsz, "%llu %s %s %s %s", cy, kn, place,
-                    fn ? fn : "?", e->detail);
+    trace_put_c(t, ' '), trace_put_s(t, fn ? fn : "?"), trace_put_c(t, ' '), trace_put_s(t, e->detail);
+    return;
   }
-  case TRACE_DONE:
-    return snprintf(buf, bufsz, "%llu %s %s %llu", cy, kn, place,
-                    (unsigned long long)e->cycles);
-  default:
-    return snprintf(buf, bufsz, "%llu ?", cy);
+  case TRACE_DONE: trace_put_su(t, (unsigned long long)e->cycles); return;
+  default: return;
   }
+}
+
+int trace_event_format(const trace_event *e, char *buf, size_t bufsz) {
+  /* one text appended piece by piece: the lockstep checker formats every
+   * line it parses (canonical form) and the model every event it traces,
+   * a hundred a cycle, so no printf (docs/testing.md "Simulator speed") */
+  trace_text t = {.n = 0};
+  const char *kn = trace_kind_name(e->kind);
+  trace_put_u(&t, (unsigned long long)e->cycle);
+  if (!kn) {
+    trace_put_s(&t, " ?");
+  } else {
+    trace_put_c(&t, ' ');
+    trace_put_s(&t, kn);
+    trace_put_c(&t, ' ');
+    if (e->row < 0) trace_put_c(&t, '-');
+    else trace_put_d(&t, e->row), trace_put_c(&t, ','), trace_put_d(&t, e->col);
+    trace_put_fields(&t, e);
+  }
+  if (bufsz) {
+    size_t n = (size_t)t.n < bufsz - 1 ? (size_t)t.n : bufsz - 1;
+    memcpy(buf, t.s, n);
+    buf[n] = 0;
+  }
+  return t.n;
 }
 
 void trace_header_write(FILE *f, uint64_t fingerprint) {

@@ -35,40 +35,50 @@ module tcpa_sig_eval (
   localparam int unsigned NCONS = tcpa_pkg::NCONS;
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned NC    = NTERM * NCONS;
+  localparam logic [NSIG-1:0] SIG1 = 1;  // signal 0's bit
 
-  logic [NC*32-1:0] acc_q, acc_d;  // flat: Yosys 0.23 has no packed 2-D arrays
+  logic [NC*32-1:0] acc_q;  // flat: Yosys 0.23 has no packed 2-D arrays
   logic [NC-1:0]    chold;
   logic             hold;
 
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
-  // the increment of constraint k: the delta of the dimension that
-  // increments (a select, then one adder per constraint)
-  logic [31:0] step;
+  // the dimension whose increment is added: the highest bit set in inc_i
+  // (one-hot while the PE runs); none set, nothing is added
+  int unsigned dsel;
+  logic        dany;
 
   always_comb begin
-    acc_d = acc_q;
-    for (int unsigned k = 0; k < NC; k++) begin
-      step = '0;
-      for (int unsigned d = 0; d < NDIM; d++)
-        if (inc_i[d]) step = delta_i[(k*NDIM + d)*32 +: 32];
-      if (!run_i) acc_d[k*32 +: 32] = konst_i[k*32 +: 32];
-      else if (adv_i) acc_d[k*32 +: 32] = acc_q[k*32 +: 32] + step;
-      // mutant 38: the step counter's wrap is lost: every advance adds the
-      // increment of dimension 0, as if no lower dimension ever wrapped
-      `TCPA_MUTATE(38, if (run_i && adv_i) acc_d[k*32 +: 32] = acc_q[k*32 +: 32] + delta_i[k*NDIM*32 +: 32];)
-    end
+    dsel = 0;
+    dany = 1'b0;
+    for (int unsigned d = 0; d < NDIM; d++)
+      if (inc_i[d]) begin
+        dsel = d;
+        dany = 1'b1;
+      end
+    // mutant 38: the step counter's wrap is lost: every advance adds the
+    // increment of dimension 0, as if no lower dimension ever wrapped
+    `TCPA_MUTATE(38, begin dsel = 0; dany = 1'b1; end)
   end
 
+  // konst[k] while the PE is not running; the step increment added when J
+  // advances (one adder per constraint). The accumulators are written only
+  // then, so a simulator skips the cycles between advances
+  // (docs/testing.md "Simulator speed").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) acc_q <= '0;
-    else acc_q <= acc_d;
+    else if (!run_i) acc_q <= konst_i;
+    else if (adv_i)
+      for (int unsigned k = 0; k < NC; k++)
+        acc_q[k*32 +: 32] <= acc_q[k*32 +: 32] + (dany ? delta_i[(k*NDIM + dsel)*32 +: 32] : 32'd0);
   end
 
-  always_comb begin
-    for (int unsigned k = 0; k < NC; k++)
-      chold[k] = !cuse_i[k] || (kind_i[k] ? (acc_q[k*32 +: 32] == 32'd0) : !acc_q[k*32 + 31]);
+  // one continuous assignment per constraint (constant bit positions: a
+  // procedural loop over NC constraints costs a simulator a variable part
+  // select per constraint and cycle)
+  for (genvar k = 0; k < NC; k++) begin : g_hold
+    assign chold[k] = !cuse_i[k] || (kind_i[k] ? (acc_q[k*32 +: 32] == 32'd0) : !acc_q[k*32 + 31]);
   end
 
   // signal i: some active term of i has all its constraints true at J(s)
@@ -77,8 +87,8 @@ module tcpa_sig_eval (
     hold = 1'b0;
     for (int unsigned t = 0; t < NTERM; t++) begin
       hold = tact_i[t] && (&chold[t*NCONS +: NCONS]);
-      for (int unsigned i = 0; i < NSIG; i++)
-        if (hold && {24'd0, tsig_i[t*8 +: 8]} == i) sig_o[i] = 1'b1;
+      // bit tsig of sig_o; none when tsig >= NSIG (shifted out)
+      if (hold) sig_o = sig_o | (SIG1 << tsig_i[t*8 +: 8]);
     end
     // mutant 4: control signal c0 stuck at 0
     `TCPA_MUTATE(4, sig_o[0] = 1'b0;)

@@ -21,9 +21,11 @@
 # (whole, and its simulation part). The cases are the real problem sizes
 # of docs/testing.md "Simulator speed": bitextract N = 4000 and FIR
 # N = 1024 (64 taps, as the paper's tables, the taps tiled: --map 1) on
-# 1x4, matmul N = M = K = 16 and a conv layer of 16x16 pixels on 4x4 of
-# configs/default.ini, and matmul on 4x4 of configs/big1d.ini (N = M = K
-# = 32 needs fd depth 64, pe.fd_depth is 32 on default.ini).
+# 1x4, matmul N = M = K = 16, matmul N = M = 4 K = 1000 (a 40 KB stream,
+# mostly IODATA, five times as many words as cycles: the loading's case)
+# and a conv layer of 16x16 pixels on 4x4 of configs/default.ini, and
+# matmul on 4x4 of configs/big1d.ini (N = M = K = 32 needs fd depth 64,
+# pe.fd_depth is 32 on default.ini; N = M = 16 K = 250).
 # A benchmark, never an assertion: it exits 0 however slow a simulator is
 # (non-zero only when a run itself fails). The model's seconds include the
 # process start and the stream's loading: short runs understate its speed.
@@ -41,6 +43,7 @@ CASES=(
   "bitextract-1x4|bitextract|N=4000|configs/default.ini|1x4|"
   "fir-1x4|fir|N=1024 T=64|configs/default.ini|1x4|1"
   "mm16-4x4|matmul|N=16 M=16 K=16|configs/default.ini|4x4|0,1"
+  "mm4k-4x4|matmul|N=4 M=4 K=1000|configs/default.ini|4x4|0,1"
   "conv16-4x4|conv|CO=4 R=16 C=16 CI=2 KR=2 KC=2|configs/default.ini|4x4|0,1"
   "mm32-big1d|matmul|N=32 M=32 K=32|configs/big1d.ini|4x4|2,1"
   "mm16-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"

@@ -21,7 +21,10 @@
  *     project headers it includes, found by following `#include "..."`
  *     lines;
  *   - BUILD/lib/libtcpa.a for the harness that links the C model;
- *   - the output of `verilator --version`.
+ *   - the output of `verilator --version` (memoized in
+ *     BUILD/harness/verilator.key for the executable's path, inode, size
+ *     and modification time: starting the Perl script costs more than the
+ *     rest of the lookup).
  * The harness lives in BUILD/harness/<kind>-<key>/ (BUILD: the build
  * directory holding the running tcpa, BUILD/bin/tcpa; the source tree is
  * its parent). A binary there is complete (the recipe links it under a
@@ -211,6 +214,68 @@ static uint64_t harness_command_hash(const char *cmd) {
   size_t got;
   while ((got = fread(buf, 1, sizeof buf, p)) > 0) h = harness_fnv(h, buf, got);
   return pclose(p) == 0 ? h : 0;
+}
+
+/* Returns 0 and the path of the executable `name` (itself when it holds a
+ * slash, else the first match on $PATH) in path; -1 when none. */
+static int harness_which(const char *name, char *path, size_t sz) {
+  if (strchr(name, '/')) {
+    snprintf(path, sz, "%s", name);
+    return access(path, X_OK);
+  }
+  const char *dirs = getenv("PATH");
+  for (const char *d = dirs; d && *d;) {
+    size_t n = strcspn(d, ":");
+    snprintf(path, sz, "%.*s/%s", (int)n, n ? d : ".", name);
+    if (access(path, X_OK) == 0) return 0;
+    d += n + (d[n] == ':');
+  }
+  return -1;
+}
+
+/* Returns the hash of `verilator --version` (0 when it cannot run), from
+ * the memo BUILD/harness/verilator.key when that names the same executable
+ * (path, inode, size and modification time, and those of verilator_bin
+ * beside it) as `verilator` resolves to:
+ * the script is a Perl program, and starting it took about a third of the
+ * lookup of a present harness (docs/testing.md "Simulator speed"). */
+static uint64_t harness_verilator_hash(const char *build) {
+  const char *v = getenv("VERILATOR");
+  char exe[HARNESS_PATH], memo[HARNESS_PATH + 64], want[2 * HARNESS_PATH], line[2 * HARNESS_PATH + 64];
+  char cmd[HARNESS_PATH + 64];
+  struct stat st;
+  v = v && *v ? v : "verilator";
+  snprintf(cmd, sizeof cmd, "%s --version 2>/dev/null", v);
+  if (harness_which(v, exe, sizeof exe) || stat(exe, &st) != 0) return harness_command_hash(cmd);
+  int n = snprintf(want, sizeof want, "%s %llu %llu %lld.%09ld ", exe, (unsigned long long)st.st_ino,
+                   (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+  char bin[HARNESS_PATH + 16]; /* the binary the script runs, beside it */
+  const char *slash = strrchr(exe, '/');
+  snprintf(bin, sizeof bin, "%.*s/verilator_bin", slash ? (int)(slash - exe) : 1, slash ? exe : ".");
+  if (n > 0 && (size_t)n < sizeof want && stat(bin, &st) == 0)
+    snprintf(want + n, sizeof want - (size_t)n, "%llu %llu %lld.%09ld ", (unsigned long long)st.st_ino,
+             (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+  snprintf(memo, sizeof memo, "%s/harness/verilator.key", build);
+  FILE *f = fopen(memo, "r");
+  uint64_t h = 0;
+  if (f && fgets(line, sizeof line, f) && !strncmp(line, want, strlen(want)) &&
+      sscanf(line + strlen(want), "%" SCNx64, &h) == 1 && h) {
+    fclose(f);
+    return h;
+  }
+  if (f) fclose(f);
+  if (!(h = harness_command_hash(cmd))) return 0;
+  snprintf(line, sizeof line, "%s%016" PRIx64 "\n", want, h);
+  char dir[HARNESS_PATH + 16];
+  snprintf(dir, sizeof dir, "%s/harness", build);
+  mkdir(dir, 0777);
+  char tmp[HARNESS_PATH + 96];
+  snprintf(tmp, sizeof tmp, "%s.%ld", memo, (long)getpid());
+  if ((f = fopen(tmp, "w"))) { /* a memo that cannot be written only costs time */
+    int bad = fputs(line, f) < 0;
+    if (fclose(f) != 0 || bad || rename(tmp, memo) != 0) remove(tmp);
+  }
+  return h;
 }
 
 /* Returns the text that `write` prints for arch (malloc'd), or NULL. */
@@ -421,12 +486,11 @@ int engine_harness_find(const engine_harness *h, const arch_config *arch, const 
     goto error;
   }
   if (harness_inputs_collect(h, root, build, &in, msg, msgsz) != 0) goto error;
-  char vcmd[256];
   const char *verilator = getenv("VERILATOR");
-  snprintf(vcmd, sizeof vcmd, "%s --version 2>/dev/null", verilator && *verilator ? verilator : "verilator");
-  uint64_t vhash = harness_command_hash(vcmd);
+  uint64_t vhash = harness_verilator_hash(build);
   if (!vhash) {
-    snprintf(msg, msgsz, "%s: Verilator does not run (%s); scripts/setup.sh installs it", h->what, vcmd);
+    snprintf(msg, msgsz, "%s: Verilator does not run (%s --version); scripts/setup.sh installs it", h->what,
+             verilator && *verilator ? verilator : "verilator");
     goto error;
   }
   info->key = harness_key(h, sv, hdr, &in, vhash);

@@ -3,7 +3,8 @@
  *
  * Each side (model, RTL) has a queue of the events fed for the cycle being
  * collected. lockstep_end_cycle sorts both queues canonically
- * (trace_event_compare) and walks them together: equal events match; at
+ * (trace_event_compare; a queue already in that order, as both engines
+ * emit it, is only checked) and walks them together: equal events match; at
  * the first pair that differs, the divergence is a value difference when
  * both events occupy the same slot (kind, PE and unit, lockstep_slot_same),
  * else the event that sorts first has no partner on the other side. Matched
@@ -142,6 +143,14 @@ lockstep_status lockstep_feed_rtl(lockstep *ls, const trace_event *e) {
 /* qsort comparator in canonical trace order. */
 static int lockstep_cmp(const void *a, const void *b) {
   return trace_event_compare(a, b);
+}
+
+/* Returns 1 when the events of v are in canonical order already (both
+ * engines emit them so: the sort is then skipped). */
+static int lockstep_sorted(const lockstep_vec *v) {
+  for (size_t i = 1; i < v->n; i++)
+    if (trace_event_compare(&v->v[i - 1], &v->v[i]) > 0) return 0;
+  return 1;
 }
 
 /* Returns 1 when a and b occupy the same slot: kind, PE and unit (FU,
@@ -341,7 +350,7 @@ lockstep_status lockstep_end_cycle(lockstep *ls, uint64_t cycle) {
       if (q->v[i].cycle > cycle)
         return lockstep_fail(ls, "%s event of cycle %" PRIu64 " queued when cycle %" PRIu64
                              " ended", lockstep_side_names[s], q->v[i].cycle, cycle);
-    qsort(q->v, q->n, sizeof *q->v, lockstep_cmp);
+    if (!lockstep_sorted(q)) qsort(q->v, q->n, sizeof *q->v, lockstep_cmp);
   }
   if (lockstep_compare(ls) != LOCKSTEP_RUNNING) return ls->status;
   for (int s = 0; s < 2; s++) {

@@ -9,7 +9,8 @@
 #     changes when an RTL file changes, when a source of the generated
 #     packages (common/isa.h, common/stream.h, common/trace.h and
 #     trace.c, common/gen/) changes, when a harness source changes,
-#     and when tb/harness.mk (the Verilator flags) changes, and not when a
+#     and when tb/harness.mk (the Verilator flags) or the Verilator
+#     executable changes (its version is memoized), and not when a
 #     document does; a harness whose key changed is not built (`--check`
 #     exits 1), so the engines build it before they run it;
 #   - the harness of the default configuration builds and runs, and a
@@ -75,6 +76,19 @@ check "an edit of docs/rtl.md does not" $?
 k=$(key_after tb/sc_tb.cpp "// an edit" sc)
 [ -n "$k" ] && [ "$k" != "$(key "" sc "$S/build/bin/tcpa")" ]
 check "an edit of tb/sc_tb.cpp changes the sc harness's key" $?
+# the Verilator version is memoized (BUILD/harness/verilator.key) for the
+# executable: another executable, or the same one changed, is asked again
+mkdir -p "$tmp/vbin"
+printf '#!/bin/sh\necho "Verilator 9.999 a test double"\n' > "$tmp/vbin/verilator"
+chmod +x "$tmp/vbin/verilator"
+k_v1=$(VERILATOR="$tmp/vbin/verilator" key "" rtl "$S/build/bin/tcpa")
+k_v0=$(key "" rtl "$S/build/bin/tcpa")
+printf '#!/bin/sh\necho "Verilator 9.998 another test double"\n' > "$tmp/vbin/verilator"
+touch -d '2001-01-01' "$tmp/vbin/verilator"
+k_v2=$(VERILATOR="$tmp/vbin/verilator" key "" rtl "$S/build/bin/tcpa")
+[ -n "$k_v1" ] && [ "$k_v1" != "$k0" ] && [ "$k_v0" = "$k0" ] && [ -n "$k_v2" ] && [ "$k_v2" != "$k_v1" ] &&
+  grep -q "verilator" "$S/build/harness/verilator.key"
+check "another Verilator changes the key, through the memo of its version too ($k_v1, $k_v2)" $?
 echo "// an edit" >> "$S/rtl/tcpa_fu.sv"
 "$S/build/bin/tcpa" harness --check >/dev/null 2>&1
 [ $? -eq 1 ]
