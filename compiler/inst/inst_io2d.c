@@ -12,9 +12,15 @@
  *     the array border is left out (no neighbour there: that side's ports
  *     are the banks', and no value of the channel crosses it, since the
  *     producer writes the od only where a consumer iteration exists);
- *  2. accesses of PEs on the array border: a free bank b of the PE's
- *     border side (north, west, south, east in that order of preference;
- *     bank b is wrapper port b, b < min(iobuf.banks, interconnect.ports));
+ *  2. accesses of PEs on the array border: first an input that shares a
+ *     channel's id (read only on the region's first row or column,
+ *     map_access_on_channel) takes the bank behind that channel's port on
+ *     the side it arrives from (north for the rows, west for the
+ *     columns), so the PE's id reads the same wrapper input as on the
+ *     inner PEs (io2d_on_channel); then every other access a free bank b
+ *     of the PE's border side (north, west, south, east in that order of
+ *     preference; bank b is wrapper port b, b < min(iobuf.banks,
+ *     interconnect.ports));
  *  3. accesses of inner PEs: a pass-through chain from the north border
  *     (bank b of PE (0,c), down the column over r hops: each PE between
  *     connects its north input b to its south output b; a write goes up
@@ -183,6 +189,33 @@ static int io2d_direct(io2d *s, int a, int k) {
     }
   }
   return 0;
+}
+
+/* Places access a of PE k on the bank behind the port of the channel
+ * whose id it shares (map_access_on_channel: an input read only on the
+ * first row or column of the region), on the border side the channel
+ * arrives from (step 2, before any other bank): the PE's wrapper then
+ * connects that id to the same wrapper input whether the neighbour or the
+ * bank drives it, and the first row or column runs the inner PEs' words.
+ * Returns 1 when placed, 0 when the PE is not on that border or the
+ * port has no free bank (the access then takes any bank, io2d_direct). */
+static int io2d_on_channel(io2d *s, int a, int k) {
+  inst *x = s->x;
+  int rt = map_access_on_channel(x->m, a), r, c;
+  if (rt < 0) return 0;
+  int side = io2d_side(x->m->routes[rt].in_side[0]), b = x->m->routes[rt].port[0];
+  inst_pe_rc(x, k, &r, &c);
+  if (!io2d_border(x, r, c, side) || b >= s->nb || !io2d_bank_free(s, r, c, side, b)) return 0;
+  if (io2d_connect(s, r, c, x->m->access[a].reg.idx, io2d_src_port(x, side, b))) return 0;
+  io2d_bank_take(s, r, c, side, b);
+  inst_io *io = &x->io[a];
+  io->pside[k] = side;
+  io->pbank[k] = b;
+  io->prow[k] = r;
+  io->pcol[k] = c;
+  io->hops[k] = 0;
+  io->lag[k] = 0;
+  return 1;
 }
 
 /* Returns the opposite side. */
@@ -639,11 +672,15 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   if (!st && !(s.chan = malloc((size_t)x->t * (size_t)s.nsink * sizeof *s.chan))) st = INST_ERR_INTERNAL;
   if (!st) memcpy(s.chan, x->wsink, (size_t)x->t * (size_t)s.nsink * sizeof *s.chan);
   if (!st && !(s.order = malloc((size_t)x->t * (size_t)x->m->naccess * sizeof *s.order))) st = INST_ERR_INTERNAL;
-  /* border PEs first (their banks also start the chains), then inner PEs
-   * nearest the border first */
+  /* inputs on a channel's port first, then the other accesses of border
+   * PEs (their banks also start the chains), then inner PEs nearest the
+   * border first */
+  for (int a = 0; a < x->m->naccess && !st; a++)
+    for (int k = 0; k < x->t; k++)
+      if (io2d_has(x, a, k)) io2d_on_channel(&s, a, k);
   for (int a = 0; a < x->m->naccess && !st; a++)
     for (int k = 0; k < x->t && !st; k++)
-      if (io2d_has(x, a, k) && !io2d_direct(&s, a, k)) {
+      if (io2d_has(x, a, k) && x->io[a].pside[k] < 0 && !io2d_direct(&s, a, k)) {
         int r, c;
         inst_pe_rc(x, k, &r, &c);
         if (r == 0 || c == 0 || r == x->arch.rows - 1 || c == x->arch.cols - 1) {

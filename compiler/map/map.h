@@ -375,10 +375,11 @@ int map_pst(map_config *m, char *msg, size_t msgsz);
 
 int map_access_build(map_config *m, char *msg, size_t msgsz);
 
-/* Returns the route whose id access a (an input of a 1-D mapping) reads,
- * or -1: such an input is read only on the first PE of the region
- * (map_regs.c), whose wrapper input of the route's port (in_side[0], port[0])
- * is on the array border; the instantiator puts the input's bank there. */
+/* Returns the route (of one hop) whose id access a (an input) reads, or
+ * -1: such an input is read only on the first PE of the region (1-D) or
+ * of its row or column (2-D; map_regs.c), whose wrapper input of the
+ * route's port (in_side[0], port[0]) is on the array border; the
+ * instantiator puts the input's bank there. */
 int map_access_on_channel(const map_config *m, int a);
 
 /* Tile size 1: lowers p_min[0] (p_min[1]) of a finished mapping to max |d_m|

@@ -10,7 +10,11 @@
  * tau[consumer] - 2; an od written at the end of tau + lat - 1 reaches the
  * bank at tau + lat + 1, the write event's cycle. The number of I/O edges is
  * checked against iobuf.banks and interconnect.ports (one bank, one wrapper
- * port each, on the region's border side).
+ * port each, on the region's border side). An input read only on the
+ * first PE (1-D) or the first row or column (2-D) may share a channel's id
+ * (map_regs.c): map_access_on_channel names the channel, whose port on the
+ * array border the instantiator gives the input's bank (inst_io.c,
+ * inst_io2d.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +24,10 @@
 
 int map_access_on_channel(const map_config *m, int a) {
   const map_access *ac = &m->access[a];
-  if (ac->is_out || m->axis == MAP_AXIS_2D) return -1;
+  if (ac->is_out) return -1;
   for (int r = 0; r < m->nroutes; r++)
-    if (m->routes[r].id.cls == ac->reg.cls && m->routes[r].id.idx == ac->reg.idx) return r;
+    if (m->routes[r].id.cls == ac->reg.cls && m->routes[r].id.idx == ac->reg.idx)
+      return m->routes[r].hops == 1 ? r : -1;
   return -1;
 }
 

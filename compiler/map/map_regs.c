@@ -558,20 +558,20 @@ static void map_regs_reset(map_config *m) {
   for (int e = 0; e < m->nedges; e++) m->edges[e].group = -1;
 }
 
-/* Returns 1 when input edge x of a 1-D mapping is read only on the first
- * PE of the region: isl proves that its use (ispace) has the mapped
- * dimension at its lower bound lo_m (a function of the parameters), so
- * K_m = 0 (I_m = lo_m + p K_m + J_m with 0 <= J_m < p). */
-static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_edge *x) {
-  if (x->kind != MAP_EDGE_IN || m->axis == MAP_AXIS_2D || !m->lo[m->mapped[0]]) return 0;
+/* Returns 1 when isl proves that the use (ispace) of input edge x has
+ * loop dimension dim at its lower bound lo[dim] (a function of the
+ * parameters): K = 0 along that tiled dimension (I = lo + p K + J with
+ * 0 <= J < p). */
+static int map_regs_at_lower(const map_config *m, isl_ctx *ctx, const map_edge *x, int dim) {
+  if (dim < 0 || !m->lo[dim]) return 0;
   isl_set *s = isl_set_read_from_str(ctx, x->use.ispace);
-  isl_pw_aff *lo = isl_pw_aff_read_from_str(ctx, m->lo[m->mapped[0]]);
+  isl_pw_aff *lo = isl_pw_aff_read_from_str(ctx, m->lo[dim]);
   if (!s || !lo || isl_set_is_empty(s) != isl_bool_false) {
     isl_set_free(s);
     isl_pw_aff_free(lo);
     return 0;
   }
-  isl_pw_aff *mx = isl_set_dim_max(s, m->mapped[0]);
+  isl_pw_aff *mx = isl_set_dim_max(s, dim);
   isl_space *sp = isl_space_align_params(isl_pw_aff_get_space(mx), isl_pw_aff_get_space(lo));
   mx = isl_pw_aff_align_params(mx, isl_space_copy(sp));
   lo = isl_pw_aff_align_params(lo, sp);
@@ -581,21 +581,41 @@ static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_
   return r;
 }
 
-/* Binds the inputs marked in first[] (read only on the first PE of a 1-D
- * region) to the ids of channels from the previous PE (theta +1), one
- * input per channel id, and gives the rest an id of their own: the first
- * PE has no previous PE, its wrapper input of that channel's port is the
- * array border, where the instantiator puts the input's bank
- * (inst_io.c), so one wrapper connection serves both (docs/symbolic.md,
- * "Registers"). Returns 0 or -1. */
+/* Returns 1 + d when input edge x is read only on the first PE along
+ * tiled dimension d (1-D: the region's first PE, d = 0; 2-D: the first
+ * row of the region, d = 0, or its first column, d = 1, the rows' tried
+ * first), 0 otherwise. */
+static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_edge *x) {
+  if (x->kind != MAP_EDGE_IN) return 0;
+  int nt = m->axis == MAP_AXIS_2D ? 2 : 1;
+  for (int d = 0; d < nt; d++)
+    if (map_regs_at_lower(m, ctx, x, m->mapped[d])) return 1 + d;
+  return 0;
+}
+
+/* Binds the inputs marked in first[] (1 + d: read only on the first PE
+ * along tiled dimension d) to the ids of channels from the previous PE
+ * along d (theta[d] = +1, and in 2-D theta 0 along the other, one hop,
+ * read by the same operand of the same op: from the west in 1xC and along
+ * the columns, from the north in Rx1 and along the rows), one input per
+ * channel id, and gives the rest an id of
+ * their own: the first PE (row, column) has no previous PE, its wrapper
+ * input of that channel's port is the array border, where the
+ * instantiator puts the input's bank (inst_io.c, inst_io2d.c), so one
+ * wrapper connection serves both (docs/symbolic.md, "Registers"). Returns
+ * 0 or -1. */
 static int map_regs_share_first(map_config *m, const unsigned char *first) {
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
     if (!first[e]) continue;
-    int g = -1;
+    int d = first[e] - 1, g = -1;
     for (int f = 0; f < m->nedges && g < 0; f++) {
       const map_edge *y = &m->edges[f];
-      if (y->kind != MAP_EDGE_DEP || !map_edge_cross(y) || y->theta[0] <= 0 || y->group < 0) continue;
+      if (y->kind != MAP_EDGE_DEP || !map_edge_cross(y) || y->theta[d] <= 0 || y->group < 0) continue;
+      /* 2-D: a straight channel read by the same operand of the same op
+       * (elsewhere the programs differ anyway and the id buys nothing: the
+       * banks are per PE there) */
+      if (m->axis == MAP_AXIS_2D && (y->theta[1 - d] != 0 || y->dst != x->dst || y->pos != x->pos)) continue;
       int taken = 0;
       for (int h = 0; h < m->nedges && !taken; h++)
         taken = m->edges[h].kind == MAP_EDGE_IN && m->edges[h].group == y->group;
@@ -663,10 +683,11 @@ static int map_regs_check(const map_config *m, char *msg, size_t msgsz) {
 }
 
 int map_regs(map_config *m, char *msg, size_t msgsz) {
-  /* an input read only on the first PE takes a channel's id wherever one
-   * is free (1-D), so that the first PE runs the others' program words
-   * (inst_classes_merge: the paper's processor classes) */
-  int share = m->axis != MAP_AXIS_2D;
+  /* an input read only on the first PE (1-D) or the first row or column
+   * of a 2-D region takes a channel's id wherever one is free, so that
+   * those PEs run the others' program words (inst_classes_merge: the
+   * paper's processor classes) */
+  int share = 1;
   if (map_regs_assign(m, share) != MAP_OK) goto oom;
   if (m->used[MAP_REG_RD] > m->arch.rd) { /* try a schedule with less pressure */
     map_regs_reset(m);

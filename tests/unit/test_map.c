@@ -197,6 +197,38 @@ static void test_running_example(void) {
   release(&f);
 }
 
+/* 2-D matmul (i rows, j columns): A, read only at j = 0 (the region's first
+ * column), takes the id of a's channel from the west (theta (0,1)); B, read
+ * only at i = 0 (the first row), the id of b's channel from the north
+ * (theta (1,0)); map_access_on_channel names those routes, so the ids are
+ * the two channels' and no more. */
+static void test_2d_first_inputs(void) {
+  fixture f;
+  memset(&f, 0, sizeof f);
+  arch_config a = arch_config_default();
+  f.p = parse_file("regress/programs/matmul.pla");
+  f.g = rdg_build(f.p);
+  f.st = map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg);
+  TEST_CHECK(f.st == MAP_OK, "matmul maps 2-D (%s)", f.msg);
+  if (f.st != MAP_OK) { release(&f); return; }
+  int seen = 0;
+  for (int i = 0; i < f.m.naccess; i++) {
+    const map_access *ac = &f.m.access[i];
+    if (ac->is_out) continue;
+    const char *name = f.m.array_name[ac->array];
+    int r = map_access_on_channel(&f.m, i);
+    char want = !strcmp(name, "A") ? 'W' : 'N';
+    TEST_CHECK(r >= 0 && f.m.routes[r].in_side[0] == want && f.m.routes[r].hops == 1 &&
+                   f.m.routes[r].id.idx == ac->reg.idx,
+               "matmul 2-D: %s on the id of the channel from the %s (route %d)", name, want == 'W' ? "west" : "north", r);
+    seen++;
+  }
+  TEST_CHECK(seen == 2, "matmul 2-D: two inputs (got %d)", seen);
+  TEST_CHECK(f.m.used[MAP_REG_ID] == 2, "matmul 2-D: id 2 (the channels'; A and B share them), got %d",
+             f.m.used[MAP_REG_ID]);
+  release(&f);
+}
+
 /* Does-not-fit cases: the message names the resource. */
 static void test_nofit(void) {
   struct { const char *prog; const char *key; int val; const char *want; } cases[] = {
@@ -574,6 +606,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
     for (int j = 0; j < 2; j++) verify(progs[i], pv1[j], ts1[j]);
   test_2d_fir();
+  test_2d_first_inputs();
   test_tile1();
   /* 2-D regions: dimensions 0 and 1 onto rows and columns */
   const char *progs2[] = {"regress/programs/matmul.pla", "regress/programs/fir.pla", "regress/programs/trimv.pla",
