@@ -103,12 +103,15 @@ void inst_listing(const inst *x, FILE *f) {
   }
   fprintf(f, "control signals: %d global (from %d local)\n", x->nsig, x->nlocal);
   for (int s = 0; s < x->nsig; s++) {
-    fprintf(f, "  c%d = 1 on ", s);
-    inst_lst_set(f, x->sig[s].ones);
-    fprintf(f, ", 0 on ");
-    inst_lst_set(f, x->sig[s].zeros);
-    if (x->prolog_loop && s == x->prolog_sig) fprintf(f, " (the prolog loop's, over GC steps)");
-    fputc('\n', f);
+    fprintf(f, "  c%d%s\n", s, x->prolog_loop && s == x->prolog_sig ? " (the prolog loop's, over GC steps)" : "");
+    for (int c = 0; c < x->npc; c++) {
+      if (!x->sig[s].ones[c]) continue;
+      fprintf(f, "    class %d: 1 on ", c);
+      inst_lst_set(f, x->sig[s].ones[c]);
+      fprintf(f, ", 0 on ");
+      inst_lst_set(f, x->sig[s].zeros[c]);
+      fputc('\n', f);
+    }
   }
   static const char *sides[] = {"north", "east", "south", "west"};
   for (int a = 0; x->io && a < m->naccess; a++) {
