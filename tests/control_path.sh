@@ -14,7 +14,8 @@
 #          refused before) run and equal the reference;
 #   cosim: bitextract N = 1000 on 1x4 of configs/default.ini, beyond the
 #          former bound: the RTL's trace equals the model's cycle by cycle
-#          (control signals included) and the outputs the reference's;
+#          (control signals included) and the outputs the reference's; fir
+#          N = 11 T = 3 on 1x4, whose GC terms have PE ranges, likewise;
 #   full tier (make test-full): the same matmul N = M = K = 16 and 32 on
 #          4x4 of big1d.ini in cosim (its harness built when missing);
 #   signals: matmul N = M = K on 4x4 of big1d.ini needs the same number of
@@ -120,6 +121,16 @@ else
   [ $st -eq 0 ] && [ "$(jget "$tmp/cbx/summary.json" status)" = pass ] &&
     [ "$(jget "$tmp/cbx/summary.json" divergence)" = null ] && [ "${d:-0}" -eq 1506 ] && [ "${sigs:-0}" -gt 4 ]
   check "cosim: bitextract N=1000 on 1x4: traces agree (${sigs:-0} sig events), PE (0,3) starts in cycle ${d:-?} = 1506, outputs = reference (exit $st)" $?
+  # GC terms with PE ranges (docs/stream.md): fir N=11 T=3 on 1x4, an
+  # imperfect tiling coloured per processor class; the model and the RTL
+  # agree cycle by cycle and with the reference
+  run cfr fir --engine cosim --param N=11 --param T=3 --pes 1x4
+  st=$?
+  ranged=$("$TCPA" stream-poke "$tmp/cfr/config.bin" --fields 2>/dev/null |
+           grep -c 'term[0-9]*\.signal 0x[0-9a-f]\{0,5\}[1-9a-f]')
+  [ $st -eq 0 ] && [ "$(jget "$tmp/cfr/summary.json" status)" = pass ] &&
+    [ "$(jget "$tmp/cfr/summary.json" divergence)" = null ] && [ "${ranged:-0}" -gt 0 ]
+  check "cosim: fir N=11 T=3 on 1x4 with ${ranged:-0} GC terms of a PE range: traces agree, outputs = reference (exit $st)" $?
 fi
 
 # -- full tier: matmul on 4x4 of big1d.ini in cosim ------------------------------
