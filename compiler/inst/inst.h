@@ -112,6 +112,9 @@ typedef struct {
  * classes' parts never interfere (inst_signals.c). */
 typedef struct {
   isl_set **ones, **zeros; /* [npc] */
+  isl_set *ones_all, *zeros_all; /* the union over the classes, built in colouring
+                                  * order (the terms of a colour that is one
+                                  * function of J on all PEs, inst_emit.c) */
 } inst_signal;
 
 /* Per access: the bank chosen and the placement on each PE. In 2-D the

@@ -137,7 +137,10 @@ void inst_signal_free(const inst *x, inst_signal *g) {
   for (int c = 0; c < x->npc && g->zeros; c++) isl_set_free(g->zeros[c]);
   free(g->ones);
   free(g->zeros);
+  isl_set_free(g->ones_all);
+  isl_set_free(g->zeros_all);
   g->ones = g->zeros = NULL;
+  g->ones_all = g->zeros_all = NULL;
 }
 
 /* Returns a copy of s, or the empty set of sp's space when s is NULL. */
@@ -304,6 +307,37 @@ static int inst_piece_emit(inst_terms *tm, int sig, const inst_tgroups *tg, inst
   return rc;
 }
 
+/* Returns 0 after writing (or counting) the terms of signal s coloured as
+ * one function of J on all PEs: its ones simplified against its care set,
+ * one term per basic set, each for every PE (added to *pe0 when pe0 is not
+ * NULL). */
+static int inst_gc_sig_terms_all(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  const inst_signal *g = &x->sig[s];
+  isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *ones = isl_set_copy(g->ones_all);
+  isl_set *care = isl_set_union(isl_set_copy(g->ones_all), isl_set_copy(g->zeros_all));
+  if (x->prolog_loop && s == x->prolog_sig) {
+    isl_set_free(care);
+    care = isl_set_copy(all);
+  } else {
+    ones = inst_succ(x, ones, x->sigma);
+    care = inst_succ(x, care, x->sigma);
+  }
+  care = isl_set_intersect(care, isl_set_copy(all));
+  ones = isl_set_coalesce(isl_set_gist(ones, care));
+  ones = isl_set_intersect(ones, isl_set_copy(all));
+  ones = isl_set_coalesce(isl_set_gist(ones, all));
+  if (!ones) return -1;
+  int rc = 0;
+  if (isl_set_is_empty(ones) == isl_bool_false) {
+    tm->word = STREAM_TERM_WORD(s, 0, 0, 0, 0);
+    rc = isl_set_foreach_basic_set(ones, inst_term_put, tm) < 0 ? -1 : 0;
+    if (pe0) *pe0 = isl_set_union(*pe0, isl_set_copy(ones));
+  }
+  isl_set_free(ones);
+  return rc;
+}
+
 /* Returns 0 after writing (or counting) the terms of signal s into tm; the
  * union of those that apply to PE 0 into *pe0 when pe0 is not NULL. The
  * classes are grouped, first fit in class order, so that within a group no
@@ -313,6 +347,7 @@ static int inst_piece_emit(inst_terms *tm, int sig, const inst_tgroups *tg, inst
  * and each piece gets the PE ranges of inst_piece_emit. */
 static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
   int npc = x->npc, rc = 0, ncell = x->tr * x->tc;
+  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
   inst_tgroups tg = {npc, 0, calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(int))};

@@ -107,9 +107,16 @@ static int inst_sig_colour(inst_colours *cs, int c, __isl_take isl_set *ones, __
       isl_set_free(zeros);
       return -1;
     }
-    cs->col[cs->n++] = (inst_signal){o, z};
+    cs->col[cs->n++] = (inst_signal){o, z, NULL, NULL};
   }
   inst_signal *col = &cs->col[g];
+  if (!col->ones_all) {
+    col->ones_all = isl_set_copy(ones);
+    col->zeros_all = isl_set_copy(zeros);
+  } else {
+    col->ones_all = isl_set_coalesce(isl_set_union(col->ones_all, isl_set_copy(ones)));
+    col->zeros_all = isl_set_coalesce(isl_set_union(col->zeros_all, isl_set_copy(zeros)));
+  }
   if (!col->ones[c]) {
     col->ones[c] = ones;
     col->zeros[c] = zeros;
@@ -560,14 +567,14 @@ int inst_prolog(inst *x, char *msg, size_t msgsz) {
    * the same on every processor class */
   isl_set *ones = inst_ext_domain(x, x->sigma - 1);
   isl_set *zeros = isl_set_coalesce(isl_set_subtract(inst_ext_domain(x, x->sigma), isl_set_copy(ones)));
-  inst_signal sg = {calloc((size_t)x->npc, sizeof(isl_set *)), calloc((size_t)x->npc, sizeof(isl_set *))};
+  inst_signal sg = {calloc((size_t)x->npc, sizeof(isl_set *)), calloc((size_t)x->npc, sizeof(isl_set *)), NULL, NULL};
   for (int c = 0; sg.ones && sg.zeros && c < x->npc; c++) {
     sg.ones[c] = isl_set_copy(ones);
     sg.zeros[c] = isl_set_copy(zeros);
   }
   int bad = !ones || !zeros || !sg.ones || !sg.zeros;
-  isl_set_free(ones);
-  isl_set_free(zeros);
+  sg.ones_all = ones;
+  sg.zeros_all = zeros;
   if (bad) {
     inst_signal_free(x, &sg);
     snprintf(msg, msgsz, "prolog loop: the signal's sets could not be built");
