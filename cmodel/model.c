@@ -140,16 +140,23 @@ static void model_ev_flush(model *m) {
 
 /* ---- phase 1: signals ------------------------------------------------------- */
 
-/* Returns the signal vector of GC g at step s. */
-uint32_t model_gc_signals(const model_gc *g, int64_t s) {
+/* Returns the signal vector of GC g at step s as the PE at offset (drow,
+ * dcol) of its rectangle sees it (timing.md 2: only the terms whose PE
+ * range holds it); drow < 0: every term (the GC's own vector, trace.md). */
+uint32_t model_gc_signals_at(const model_gc *g, int64_t s, int drow, int dcol) {
   int32_t J[MODEL_MAX_DIMS];
   model_gc_iter(g, s, J);
   uint32_t v = 0;
-  for (int k = 0; k < g->nterms; k++)
-    if (model_cons_hold(g->terms[k].cons, g->terms[k].ncons, J))
-      v |= 1u << g->terms[k].signal;
+  for (int k = 0; k < g->nterms; k++) {
+    const model_term *tm = &g->terms[k];
+    if (drow >= 0 && (drow < tm->rlo || drow > tm->rhi || dcol < tm->clo || dcol > tm->chi)) continue;
+    if (model_cons_hold(tm->cons, tm->ncons, J)) v |= 1u << tm->signal;
+  }
   return v;
 }
+
+/* Returns the signal vector of GC g at step s, every term counted. */
+uint32_t model_gc_signals(const model_gc *g, int64_t s) { return model_gc_signals_at(g, s, -1, 0); }
 
 /* Sets p->sig to the vector p sees in the current cycle; start, sig events. */
 static void model_pe_signals(model *m, model_pe *p) {
@@ -161,7 +168,7 @@ static void model_pe_signals(model *m, model_pe *p) {
     if (t == p->delay) model_ev(m, TRACE_START, p);
     if (s < g->steps) {
       if (s != p->sig_step) {
-        p->sig_cache = model_gc_signals(g, s);
+        p->sig_cache = model_gc_signals_at(g, s, p->row - g->rect.row0, p->col - g->rect.col0);
         p->sig_step = s;
       }
       v = p->sig_cache;

@@ -28,6 +28,7 @@ typedef struct {
 /* One term of a control signal: the conjunction of its constraints. */
 typedef struct {
   int signal;
+  int rlo, rhi, clo, chi; /* its PE range: r - ROW0 in rlo..rhi, c - COL0 in clo..chi */
   int ncons;
   model_cons cons[2 * MODEL_MAX_DIMS];
 } model_term;
@@ -169,6 +170,7 @@ trace_event *model_ev_new(model *m, trace_kind k, const model_pe *p);
 
 /* Returns the signal vector of step s of GC g (model.c). */
 uint32_t model_gc_signals(const model_gc *g, int64_t s);
+uint32_t model_gc_signals_at(const model_gc *g, int64_t s, int drow, int dcol);
 
 /* The state events of docs/trace.md (model_state.c). */
 /* Returns 0 after allocating p's state-event bookkeeping; -1 out of memory. */

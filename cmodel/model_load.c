@@ -121,7 +121,12 @@ static int model_apply_gc(model *m, const stream_packet *p) {
   g->terms = calloc((size_t)g->nterms + 1, sizeof *g->terms);
   if (!g->terms) return -1;
   for (int t = 0; t < g->nterms; t++) {
-    g->terms[t].signal = model_take(&c);
+    uint32_t w = (uint32_t)model_take(&c);
+    g->terms[t].signal = (int)STREAM_TERM_SIGNAL(w);
+    g->terms[t].rlo = (int)STREAM_TERM_FIELD(w, 0);
+    g->terms[t].rhi = g->rect.rows - 1 - (int)STREAM_TERM_FIELD(w, 1);
+    g->terms[t].clo = (int)STREAM_TERM_FIELD(w, 2);
+    g->terms[t].chi = g->rect.cols - 1 - (int)STREAM_TERM_FIELD(w, 3);
     g->terms[t].ncons = model_take_cons(&c, g->ndims, g->terms[t].cons);
   }
   g->steps = model_gc_steps(g);

@@ -281,7 +281,7 @@ static int check_gc(const stream_packet *p, const arch_config *cfg, char *msg) {
     return fail(msg, STREAM_ERR_PAYLOAD, "%u signal terms, at most %d "
                 "(2 x gc.signals)", nterms, STREAM_GC_MAX_TERMS(cfg));
   for (uint32_t t = 0; t < nterms && !c.bad; t++) {
-    uint32_t sig = take(&c);
+    uint32_t sig = STREAM_TERM_SIGNAL(take(&c)); /* bits 8..31: any PE range */
     if (sig >= (uint32_t)cfg->gc_signals)
       return fail(msg, STREAM_ERR_PAYLOAD, "term %u drives signal %u, "
                   "gc.signals is %d", t, sig, cfg->gc_signals);

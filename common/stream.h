@@ -26,7 +26,7 @@
 #include "isa.h"
 
 #define STREAM_MAGIC 0x41504354u /* bytes 'T' 'C' 'P' 'A' in file order */
-#define STREAM_VERSION 2u /* 2: WRAPPER selects packed four to a word */
+#define STREAM_VERSION 3u /* 2: WRAPPER selects packed four to a word; 3: GC term PE ranges */
 #define STREAM_HEADER_WORDS 6
 #define STREAM_PACKET_WORDS 4 /* packet header */
 #define STREAM_GCS 4          /* global controllers: one per corner */
@@ -169,6 +169,17 @@ int stream_file_load(const char *path, uint8_t **buf, size_t *len);
  * ndims, phase, base, row_coef, col_coef, stride[ndims], ncons,
  * constraints. IODATA payload: start address, words. See docs/stream.md. */
 #define STREAM_GC_MAX_TERMS(cfg) (2 * (cfg)->gc_signals)
+
+/* A GC term's signal word (docs/stream.md "GC payload"): the signal in bits
+ * 0..7, the PE range in four 6-bit fields: row_lo, row_skip, col_lo,
+ * col_skip (the term applies to rows ROW0 + row_lo .. ROW0 + ROWS - 1 -
+ * row_skip and the same for the columns; all 0: every PE). */
+#define STREAM_TERM_SIGNAL(w) ((w) & 0xFFu)
+#define STREAM_TERM_FIELD(w, f) (((w) >> (8 + 6 * (f))) & 63u) /* f: 0 row_lo .. 3 col_skip */
+#define STREAM_TERM_RANGE_MAX 63
+#define STREAM_TERM_WORD(sig, rlo, rskip, clo, cskip)                                               \
+  ((uint32_t)(sig) | (uint32_t)(rlo) << 8 | (uint32_t)(rskip) << 14 | (uint32_t)(clo) << 20 |        \
+   (uint32_t)(cskip) << 26)
 /* Most steps S = prod(bounds) + epilog of one GC packet: the step counters
  * of the PEs, AGs and the RTL loader are 32 bits (docs/timing.md section 2). */
 #define STREAM_GC_MAX_STEPS 0xFFFFFFFFull

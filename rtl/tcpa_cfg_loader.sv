@@ -270,7 +270,8 @@ module tcpa_cfg_loader (
           nfld = (cfg_data_i == 32'd0) ? tcpa_pkg::F_END : tcpa_pkg::F_TSIG;
         end
         tcpa_pkg::F_TSIG: begin
-          if (cfg_data_i >= tcpa_pkg::NSIG) pay_err = tcpa_stream_pkg::E_PAYLOAD;
+          // bits 8..31: the term's PE range, any value (docs/stream.md)
+          if ({24'd0, cfg_data_i[7:0]} >= tcpa_pkg::NSIG) pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_TNCONS;
         end
         tcpa_pkg::F_TNCONS, tcpa_pkg::F_NCONS: begin

@@ -33,9 +33,14 @@ module tcpa_gc (
   output logic [31:0]                         delay_col_o,
   output logic [15:0]                         row0_o,
   output logic [15:0]                         col0_o,
+  output logic [15:0]                         rows_o,   // the packet's rectangle, for the terms' PE ranges
+  output logic [15:0]                         cols_o,
   // the terms, for the PEs' tcpa_sig_eval
   output logic [tcpa_pkg::NTERM-1:0]          tact_o,
   output logic [tcpa_pkg::NTERM*8-1:0]        tsig_o,
+  // each term's PE range (docs/stream.md, signal word bits 8..31): row_lo,
+  // row_skip, col_lo, col_skip, 6 bits each, row_lo lowest
+  output logic [tcpa_pkg::NTERM*24-1:0]       trng_o,
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] cuse_o,
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS-1:0] kind_o,
   output logic [tcpa_pkg::NTERM*tcpa_pkg::NCONS*32-1:0] konst_o,
@@ -53,11 +58,12 @@ module tcpa_gc (
 
   // fields of the configuration bus this unit does not look at
   logic unused_bus;
-  assign unused_bus = ^{bus_i.side, bus_i.rows, bus_i.cols, bus_i.addr};
+  assign unused_bus = ^{bus_i.side, bus_i.addr};
 
   logic [31:0]          ii_q, ii_d, nd_q, nd_d, epi_q, epi_d, prod_q, prod_d;
   logic [31:0]          dl0_q, dl0_d, dlr_q, dlr_d, dlc_q, dlc_d, nt_q, nt_d;
-  logic [15:0]          row0_q, row0_d, col0_q, col0_d;
+  logic [15:0]          row0_q, row0_d, col0_q, col0_d, rows_q, rows_d, cols_q, cols_d;
+  logic [NTERM*24-1:0]  trng_q, trng_d;
   logic [NDIM*32-1:0]   bound_q, bound_d;
   logic [NTERM*8-1:0]   tsig_q, tsig_d;
   logic [NTERM*8-1:0]   tnc_q, tnc_d;
@@ -85,6 +91,9 @@ module tcpa_gc (
     nt_d = nt_q;
     row0_d = row0_q;
     col0_d = col0_q;
+    rows_d = rows_q;
+    cols_d = cols_q;
+    trng_d = trng_q;
     bound_d = bound_q;
     tsig_d = tsig_q;
     tnc_d = tnc_q;
@@ -101,6 +110,8 @@ module tcpa_gc (
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
       col0_d = bus_i.col0;
+      rows_d = bus_i.rows;
+      cols_d = bus_i.cols;
       prod_d = 32'd1;
       bound_d = '0;
       delta_d = '0;
@@ -122,7 +133,10 @@ module tcpa_gc (
         tcpa_pkg::F_NTERMS: nt_d = bus_i.data;
         tcpa_pkg::F_TSIG:
           for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_i.t} == t) tsig_d[t*8 +: 8] = bus_i.data[7:0];
+            if ({24'd0, bus_i.t} == t) begin
+              tsig_d[t*8 +: 8] = bus_i.data[7:0];
+              trng_d[t*24 +: 24] = bus_i.data[31:8];
+            end
         tcpa_pkg::F_TNCONS:
           for (int unsigned t = 0; t < NTERM; t++)
             if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
@@ -168,6 +182,9 @@ module tcpa_gc (
       nt_q <= '0;
       row0_q <= '0;
       col0_q <= '0;
+      rows_q <= '0;
+      cols_q <= '0;
+      trng_q <= '0;
       bound_q <= '0;
       tsig_q <= '0;
       tnc_q <= '0;
@@ -186,6 +203,9 @@ module tcpa_gc (
       nt_q <= nt_d;
       row0_q <= row0_d;
       col0_q <= col0_d;
+      rows_q <= rows_d;
+      cols_q <= cols_d;
+      trng_q <= trng_d;
       bound_q <= bound_d;
       tsig_q <= tsig_d;
       tnc_q <= tnc_d;
@@ -211,6 +231,9 @@ module tcpa_gc (
   assign delay_col_o = dlc_q;
   assign row0_o = row0_q;
   assign col0_o = col0_q;
+  assign rows_o = rows_q;
+  assign cols_o = cols_q;
+  assign trng_o = trng_q;
   assign tact_o = tact;
   assign tsig_o = tsig_q;
   assign cuse_o = cuse;

@@ -146,7 +146,8 @@ module tcpa_top (
   // global controllers (flat: Yosys 0.23 has no packed 2-D arrays)
   logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
   logic [NGC*NDIM*32-1:0] g_bound;
-  logic [NGC*16-1:0]      g_row0, g_col0;
+  logic [NGC*16-1:0]      g_row0, g_col0, g_rows, g_cols;
+  logic [NGC*NTERM*24-1:0] g_trng;
   logic [NGC*NTERM-1:0]   g_tact;
   logic [NGC*NTERM*8-1:0] g_tsig;
   logic [NGC*NC-1:0]      g_cuse, g_kind;
@@ -154,7 +155,8 @@ module tcpa_top (
   logic [NGC*NC*NDIM*32-1:0] g_delta;
   logic [31:0]            ii, nd, ns, d0, dr, dc;
   logic [NDIM*32-1:0]     bound;
-  logic [15:0]            grow0, gcol0;
+  logic [15:0]            grow0, gcol0, grows, gcols;
+  logic [NTERM*24-1:0]    trng;
   logic [NTERM-1:0]       tact;
   logic [NTERM*8-1:0]     tsig;
   logic [NC-1:0]          cuse, kind;
@@ -212,6 +214,9 @@ module tcpa_top (
       .delay_col_o (g_dc[g*32 +: 32]),
       .row0_o      (g_row0[g*16 +: 16]),
       .col0_o      (g_col0[g*16 +: 16]),
+      .rows_o      (g_rows[g*16 +: 16]),
+      .cols_o      (g_cols[g*16 +: 16]),
+      .trng_o      (g_trng[g*NTERM*24 +: NTERM*24]),
       .tact_o      (g_tact[g*NTERM +: NTERM]),
       .tsig_o      (g_tsig[g*NTERM*8 +: NTERM*8]),
       .cuse_o      (g_cuse[g*NC +: NC]),
@@ -234,6 +239,9 @@ module tcpa_top (
   assign bound = g_bound[sgc*NDIM*32 +: NDIM*32];
   assign grow0 = g_row0[sgc*16 +: 16];
   assign gcol0 = g_col0[sgc*16 +: 16];
+  assign grows = g_rows[sgc*16 +: 16];
+  assign gcols = g_cols[sgc*16 +: 16];
+  assign trng = g_trng[sgc*NTERM*24 +: NTERM*24];
   assign tact = g_tact[sgc*NTERM +: NTERM];
   assign tsig = g_tsig[sgc*NTERM*8 +: NTERM*8];
   assign cuse = g_cuse[sgc*NC +: NC];
@@ -248,6 +256,21 @@ module tcpa_top (
       assign inreg[P] = run_q && ({16'd0, srow0} <= r) && (r < {16'd0, srow0} + {16'd0, srows}) &&
                         ({16'd0, scol0} <= c) && (c < {16'd0, scol0} + {16'd0, scols});
       assign delay[P*32 +: 32] = d0 + dr * (r - {16'd0, grow0}) + dc * (c - {16'd0, gcol0});
+
+      // the terms whose PE range holds this PE (timing.md section 2): its
+      // offset in the GC's rectangle within row_lo .. ROWS - 1 - row_skip
+      // and col_lo .. COLS - 1 - col_skip; a PE left of or above the origin
+      // wraps to a large offset and is outside (it is outside the region)
+      localparam logic [15:0] R16 = 16'(r);
+      localparam logic [15:0] C16 = 16'(c);
+      logic [16:0]      pdr, pdc;
+      logic [NTERM-1:0] ptact;
+      assign pdr = {1'b0, R16 - grow0};
+      assign pdc = {1'b0, C16 - gcol0};
+      always_comb
+        for (int unsigned t = 0; t < NTERM; t++)
+          ptact[t] = tact[t] && pdr >= {11'd0, trng[t*24 +: 6]} && pdr + {11'd0, trng[t*24 + 6 +: 6]} < {1'b0, grows} &&
+                     pdc >= {11'd0, trng[t*24 + 12 +: 6]} && pdc + {11'd0, trng[t*24 + 18 +: 6]} < {1'b0, gcols};
 
       // wrapper inputs: the neighbour's link register, or the bank's read token
       for (genvar k = 0; k < NPORT; k++) begin : g_port
@@ -315,7 +338,7 @@ module tcpa_top (
         .ndims_i         (nd),
         .bound_i         (bound),
         .nsteps_i        (ns),
-        .tact_i          (tact),
+        .tact_i          (ptact),
         .tsig_i          (tsig),
         .cuse_i          (cuse),
         .kind_i          (kind),

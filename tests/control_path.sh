@@ -14,14 +14,18 @@
 #          refused before) run and equal the reference;
 #   cosim: bitextract N = 1000 on 1x4 of configs/default.ini, beyond the
 #          former bound: the RTL's trace equals the model's cycle by cycle
-#          (control signals included) and the outputs the reference's;
+#          (control signals included) and the outputs the reference's; fir
+#          N = 11 T = 3 on 1x4, whose GC terms have PE ranges, likewise;
 #   full tier (make test-full): the same matmul N = M = K = 16 and 32 on
 #          4x4 of big1d.ini in cosim (its harness built when missing);
 #   signals: matmul N = M = K on 4x4 of big1d.ini needs the same number of
 #          control signals for every perfect tiling with tiles of p >= 4
-#          (N = 16 .. 32) and no more below (N = 4, 8, 12); an imperfect
-#          tiling that does not fit is named (docs/instantiate.md
-#          "Control signals and the loop bounds");
+#          (N = 16 .. 32) and no more below (N = 4, 8, 12); bitextract on
+#          1x2, 1x3 and 1x4 of default.ini needs the same number for every
+#          N from 13 to 40 (tiles of 4 or more), imperfect tilings included (the GC terms' PE
+#          ranges; before, 3 or 4 where the last tile was partial); a
+#          region that does not fit says which resource
+#          (docs/instantiate.md "Control signals and the loop bounds");
 #   mutant 38 (docs/rtl.md "Fault injection": the PEs' signal
 #          accumulators lose the wrap of the lower dimensions): a 3-D
 #          matmul in cosim diverges (the mutants harness is built when
@@ -79,14 +83,30 @@ read -r c4 c8 c12 c16 c20 c24 c28 c32 <<<"$counts"
 check_eval "matmul on 4x4: signals at N = 4 8 12 16 20 24 28 32:$counts: equal from N = 16 on, no more below" \
   '[ "$c16" != "?" ] && [ "$c20" = "$c16" ] && [ "$c24" = "$c16" ] && [ "$c28" = "$c16" ] && [ "$c32" = "$c16" ] &&
    [ "$c4" -le "$c16" ] && [ "$c8" -le "$c16" ] && [ "$c12" -le "$c16" ]'
-# an imperfect tiling needs more, and the exit 3 message says why
+# bitextract on 1x2, 1x3, 1x4 of default.ini: one count for every N from
+# 13 to 40 (tiles of 4 or more), perfect and imperfect tilings alike (the last tile's own
+# branches use terms with PE ranges, docs/stream.md; before: 2 and 3 on
+# 1x2, 2 to 4 on 1x3 and 1x4)
+"$TCPA" compile regress/programs/bitextract.pla -o "$tmp/bx.sym" >/dev/null 2>&1
+check "bitextract compiles for 1xC of default.ini" $?
+for pes in 1x2 1x3 1x4; do
+  counts=
+  for N in 13 14 16 17 18 19 20 30 31 32 40; do
+    c=$("$TCPA" instantiate "$tmp/bx.sym" --param N=$N --pes $pes -o "$tmp/bx.bin" 2>&1 |
+        sed -n 's/.* \([0-9]*\) control signals.*/\1/p')
+    counts="$counts ${c:-?}"
+  done
+  check_eval "bitextract on $pes: signals at N = 13 14 16 17 18 19 20 30 31 32 40:$counts: all equal" \
+    '[ "$(echo $counts | tr " " "\n" | sort -u | wc -l)" -eq 1 ] && ! echo "$counts" | grep -q "?"'
+done
+# an imperfect tiling that does not fit says which resource, and writes nothing
 "$TCPA" compile regress/programs/matmul.pla --map 0,1 -o "$tmp/mmd.sym" >/dev/null 2>&1
 "$TCPA" instantiate "$tmp/mmd.sym" --param N=10 --param M=10 --param K=10 --pes 4x4 -o "$tmp/mmd.bin" \
   >/dev/null 2>"$tmp/mmd.err"
 st=$?
-[ $st -eq 3 ] && grep -q "control signals: [0-9]* needed.*gc.signals is 8; the tiling is imperfect: i has 10 iterations on 4 tiles of p = 3, the last holds 1" "$tmp/mmd.err" && [ ! -e "$tmp/mmd.bin" ]
+[ $st -eq 3 ] && grep -Eq "control signals: [0-9]* needed|instruction words|global controller" "$tmp/mmd.err" && [ ! -e "$tmp/mmd.bin" ]
 vst=$?
-check "matmul N=M=K=10 on 4x4 of default.ini: exit 3 naming the imperfect tiling ($st: $(head -c 300 "$tmp/mmd.err"))" $vst
+check "matmul N=M=K=10 on 4x4 of default.ini: exit 3 naming the resource ($st: $(head -c 300 "$tmp/mmd.err"))" $vst
 
 # -- cosim: the RTL agrees beyond the former bound -----------------------------
 RTL=$(harness)
@@ -101,6 +121,16 @@ else
   [ $st -eq 0 ] && [ "$(jget "$tmp/cbx/summary.json" status)" = pass ] &&
     [ "$(jget "$tmp/cbx/summary.json" divergence)" = null ] && [ "${d:-0}" -eq 1506 ] && [ "${sigs:-0}" -gt 4 ]
   check "cosim: bitextract N=1000 on 1x4: traces agree (${sigs:-0} sig events), PE (0,3) starts in cycle ${d:-?} = 1506, outputs = reference (exit $st)" $?
+  # GC terms with PE ranges (docs/stream.md): fir N=11 T=3 on 1x4, an
+  # imperfect tiling coloured per processor class; the model and the RTL
+  # agree cycle by cycle and with the reference
+  run cfr fir --engine cosim --param N=11 --param T=3 --pes 1x4
+  st=$?
+  ranged=$("$TCPA" stream-poke "$tmp/cfr/config.bin" --fields 2>/dev/null |
+           grep -c 'term[0-9]*\.signal 0x[0-9a-f]\{0,5\}[1-9a-f]')
+  [ $st -eq 0 ] && [ "$(jget "$tmp/cfr/summary.json" status)" = pass ] &&
+    [ "$(jget "$tmp/cfr/summary.json" divergence)" = null ] && [ "${ranged:-0}" -gt 0 ]
+  check "cosim: fir N=11 T=3 on 1x4 with ${ranged:-0} GC terms of a PE range: traces agree, outputs = reference (exit $st)" $?
 fi
 
 # -- full tier: matmul on 4x4 of big1d.ini in cosim ------------------------------

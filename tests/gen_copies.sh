@@ -152,7 +152,7 @@ check "tcpa_stream_errors.h compiles as C++ ($(head -c 200 "$tmp/se_xx.log" | tr
 
 # -- a changed C constant changes the generated file -------------------------
 mkdir -p "$tmp/inc"
-sed 's/^#define STREAM_VERSION 2u/#define STREAM_VERSION 9u/' common/stream.h >"$tmp/inc/stream.h"
+sed 's/^#define STREAM_VERSION 3u/#define STREAM_VERSION 9u/' common/stream.h >"$tmp/inc/stream.h"
 $CC $CFLAGS -I"$tmp/inc" -Icommon common/gen/gen_stream_pkg.c -o "$tmp/gen_stream" 2>"$tmp/gs.log" &&
   "$tmp/gen_stream" >"$tmp/stream9.sv" && ! cmp -s "$tmp/stream9.sv" "$G/tcpa_stream_pkg.sv" &&
   grep -q "STREAM_VERSION = 32'd9;" "$tmp/stream9.sv"

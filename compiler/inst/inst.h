@@ -106,9 +106,15 @@ typedef struct {
   inst_fuprog *fp;    /* [nfu] */
 } inst_pclass;
 
-/* A global control signal: where it is 1 and where 0 (the rest don't care). */
+/* A global control signal: per processor class c, where it is 1 (ones[c])
+ * and where 0 (zeros[c]) over J, the rest don't care; NULL: nowhere. The
+ * GC terms tell the classes apart by PE ranges (docs/stream.md), so the
+ * classes' parts never interfere (inst_signals.c). */
 typedef struct {
-  isl_set *ones, *zeros;
+  isl_set **ones, **zeros; /* [npc] */
+  isl_set *ones_all, *zeros_all; /* the union over the classes, built in colouring
+                                  * order (the terms of a colour that is one
+                                  * function of J on all PEs, inst_emit.c) */
 } inst_signal;
 
 /* Per access: the bank chosen and the placement on each PE. In 2-D the
@@ -134,6 +140,8 @@ typedef struct {
   int share_all;     /* 1: share kernel tails and prefixes in every program,
                         not only in those that need more than pe.imem words */
   int prolog_nops;   /* 1: the prolog as sigma * pi nops, never a loop */
+  int sig_global;    /* 1: every control signal one function of J on all PEs (GC
+                        terms without PE ranges; inst_run_opts falls back to it) */
 } inst_opts;
 
 typedef struct {
@@ -168,6 +176,7 @@ typedef struct {
   int nsig;
   inst_signal sig[ISA_MAX_SIGNALS];
   int nlocal;                      /* local signals before colouring */
+  int sig_by_class;                /* 1: signals coloured per processor class (PE ranges) */
   int sigma;                       /* prolog steps (early input reads) */
   int prolog_loop;                 /* 1: the prolog is one pi-word block looping on
                                     * signal prolog_sig (inst_prolog); 0: sigma * pi nops */
@@ -284,11 +293,18 @@ int inst_prolog(inst *x, char *msg, size_t msgsz);
  * loop, else sigma * pi. */
 int inst_prolog_words(const inst *x);
 
-/* Returns the GC steps where the terms of signal s hold, as a set over J
- * of the GC's extended domain (one basic set per term; inst_emit.c):
- * kernel signals shifted by sigma steps, the prolog signal as it is, each
- * simplified against where it matters. */
+/* Returns the GC steps where signal s is 1 on the PEs of processor class
+ * c, as a set over J of the GC's extended domain, and in *care (may be
+ * NULL) where its value matters there: kernel signals shifted by sigma
+ * steps, the prolog signal as it is (inst_emit.c). */
+__isl_give isl_set *inst_gc_class_ones(const inst *x, int s, int c, isl_set **care);
+
+/* Returns the GC steps where the terms of signal s that apply to PE 0
+ * hold, as a set over J (inst_emit.c builds the terms). */
 __isl_give isl_set *inst_gc_ones(const inst *x, int s);
+
+/* Frees the sets of signal g (x->npc classes). */
+void inst_signal_free(const inst *x, inst_signal *g);
 
 /* Returns the number of GC terms all signals need, -1 when one is not
  * expressible (existential variables or more than 2 x gc.dims constraints). */

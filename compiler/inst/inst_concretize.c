@@ -557,10 +557,7 @@ void inst_free(inst *x) {
   }
   free(x->pc);
   free(x->pe_class);
-  for (int s = 0; s < x->nsig; s++) {
-    isl_set_free(x->sig[s].ones);
-    isl_set_free(x->sig[s].zeros);
-  }
+  for (int s = 0; s < x->nsig; s++) inst_signal_free(x, &x->sig[s]);
   isl_ctx_free(x->ctx);
   memset(x, 0, sizeof *x);
 }

@@ -25,6 +25,7 @@
 #include <isl/constraint.h>
 #include <isl/map.h>
 #include <isl/point.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include "inst.h"
@@ -111,26 +112,48 @@ static int inst_cons_write(const inst *x, __isl_keep isl_basic_set *bs, inst_buf
 /* GC term writer state. */
 typedef struct {
   const inst *x;
-  inst_buf *b;
-  int sig, nterms, bad;
+  inst_buf *b;   /* NULL: count only */
+  uint32_t word; /* the term's signal word: signal and PE range (stream.md) */
+  int nterms, bad;
 } inst_terms;
 
-/* Returns isl_stat_ok after writing basic set bs as a term of signal sig. */
+/* Returns isl_stat_ok after writing basic set bs as a term (signal word
+ * t->word), or only counting it when t->b is NULL. */
 static isl_stat inst_term_put(__isl_take isl_basic_set *bs, void *user) {
   inst_terms *t = user;
   int nc = inst_cons_count(bs);
   if (nc < 0 || nc > STREAM_MAX_CONS(&t->x->arch)) t->bad = 1;
-  inst_w(t->b, t->sig);
-  if (!t->bad) inst_cons_write(t->x, bs, t->b);
+  if (t->b) {
+    inst_w(t->b, t->word);
+    if (!t->bad) inst_cons_write(t->x, bs, t->b);
+  }
   t->nterms++;
   isl_basic_set_free(bs);
   return isl_stat_ok;
 }
 
-__isl_give isl_set *inst_gc_ones(const inst *x, int s) {
+void inst_signal_free(const inst *x, inst_signal *g) {
+  for (int c = 0; c < x->npc && g->ones; c++) isl_set_free(g->ones[c]);
+  for (int c = 0; c < x->npc && g->zeros; c++) isl_set_free(g->zeros[c]);
+  free(g->ones);
+  free(g->zeros);
+  isl_set_free(g->ones_all);
+  isl_set_free(g->zeros_all);
+  g->ones = g->zeros = NULL;
+  g->ones_all = g->zeros_all = NULL;
+}
+
+/* Returns a copy of s, or the empty set of sp's space when s is NULL. */
+static __isl_give isl_set *inst_set_or_empty(__isl_keep isl_set *s, __isl_keep isl_space *sp) {
+  return s ? isl_set_copy(s) : isl_set_empty(isl_space_copy(sp));
+}
+
+__isl_give isl_set *inst_gc_class_ones(const inst *x, int s, int c, isl_set **carep) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
-  isl_set *ones = isl_set_copy(x->sig[s].ones);
-  isl_set *care = isl_set_union(isl_set_copy(x->sig[s].ones), isl_set_copy(x->sig[s].zeros));
+  isl_space *sp = isl_set_get_space(all);
+  isl_set *ones = inst_set_or_empty(x->sig[s].ones[c], sp);
+  isl_set *care = isl_set_union(isl_set_copy(ones), inst_set_or_empty(x->sig[s].zeros[c], sp));
+  isl_space_free(sp);
   if (x->prolog_loop && s == x->prolog_sig) {
     /* the prolog signal is 0 in every step after the prolog, not only in
      * its last: program generation shares kernel words with the loop's
@@ -142,30 +165,262 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
     ones = inst_succ(x, ones, x->sigma);
     care = inst_succ(x, care, x->sigma);
   }
-  care = isl_set_intersect(care, isl_set_copy(all));
+  care = isl_set_intersect(care, all);
+  ones = isl_set_intersect(ones, isl_set_copy(care));
+  if (carep) *carep = care;
+  else isl_set_free(care);
+  return ones;
+}
+
+/* Returns the terms' J set of a group of classes: its ones simplified
+ * against its care set (both taken), within the GC's steps. */
+static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care) {
+  isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
   ones = isl_set_coalesce(isl_set_gist(ones, care));
   ones = isl_set_intersect(ones, isl_set_copy(all));
   return isl_set_coalesce(isl_set_gist(ones, all));
 }
 
-/* Returns isl_stat_ok after counting basic set bs as a term (t->bad when
- * it is not expressible). */
-static isl_stat inst_term_count(__isl_take isl_basic_set *bs, void *user) {
-  inst_terms *t = user;
-  int nc = inst_cons_count(bs);
-  if (nc < 0 || nc > STREAM_MAX_CONS(&t->x->arch)) t->bad = 1;
-  t->nterms++;
-  isl_basic_set_free(bs);
+/* Returns 1 when the sets a and b over J share no point (both kept). */
+static int inst_disjoint(__isl_keep isl_set *a, __isl_keep isl_set *b) {
+  isl_set *i = isl_set_intersect(isl_set_copy(a), isl_set_copy(b));
+  int e = isl_set_is_empty(i) == isl_bool_true;
+  isl_set_free(i);
+  return e;
+}
+
+/* One signal's classes as the terms see them (inst_gc_sig_terms). */
+typedef struct {
+  int npc, ng;
+  isl_set **one, **zero; /* [npc] per class, over GC steps */
+  isl_set **gone, **gcare; /* [ng] per group */
+  int *grp;              /* [npc] the group of each class */
+} inst_tgroups;
+
+/* One term being built: a basic set over J and the PEs it must apply to
+ * (on the region's grid, tr x tc). */
+typedef struct {
+  isl_basic_set *b;
+  char *pes;
+} inst_piece;
+
+/* Pieces of one signal (isl callback state). */
+typedef struct {
+  const inst *x;
+  inst_piece *p;
+  int n, cap, bad;
+  char *mask; /* the group's PEs */
+} inst_pieces;
+
+/* Returns isl_stat_ok after adding basic set bs (taken) with the group's
+ * PEs, or the PEs to the piece of an equal basic set. */
+static isl_stat inst_piece_add(__isl_take isl_basic_set *bs, void *user) {
+  inst_pieces *ps = user;
+  int ncell = ps->x->tr * ps->x->tc;
+  for (int i = 0; i < ps->n; i++)
+    if (isl_basic_set_is_equal(ps->p[i].b, bs) == isl_bool_true) {
+      for (int k = 0; k < ncell; k++) ps->p[i].pes[k] |= ps->mask[k];
+      isl_basic_set_free(bs);
+      return isl_stat_ok;
+    }
+  if (ps->n == ps->cap) {
+    int cap = ps->cap ? 2 * ps->cap : 16;
+    inst_piece *np = realloc(ps->p, (size_t)cap * sizeof *np);
+    if (!np) {
+      ps->bad = 1;
+      isl_basic_set_free(bs);
+      return isl_stat_error;
+    }
+    ps->p = np;
+    ps->cap = cap;
+  }
+  char *pes = malloc((size_t)ncell);
+  if (!pes) {
+    ps->bad = 1;
+    isl_basic_set_free(bs);
+    return isl_stat_error;
+  }
+  memcpy(pes, ps->mask, (size_t)ncell);
+  ps->p[ps->n++] = (inst_piece){bs, pes};
   return isl_stat_ok;
+}
+
+/* Returns 1 when basic set b holds no J where a class with a PE in rows
+ * r0..r1, columns c0..c1 of the grid but not in pes needs a 0. */
+static int inst_piece_harmless(const inst *x, const inst_tgroups *tg, __isl_keep isl_basic_set *b,
+                               const char *pes, int r0, int r1, int c0, int c1) {
+  char *seen = calloc((size_t)tg->npc, 1);
+  int ok = seen != NULL, r, c;
+  isl_set *bs = isl_set_from_basic_set(isl_basic_set_copy(b));
+  for (int k = 0; k < x->t && ok; k++) {
+    inst_pe_rc(x, k, &r, &c);
+    int pc = x->pe_class[k];
+    if (r < r0 || r > r1 || c < c0 || c > c1 || pes[r * x->tc + c] || seen[pc]) continue;
+    seen[pc] = 1;
+    ok = inst_disjoint(bs, tg->zero[pc]);
+  }
+  isl_set_free(bs);
+  free(seen);
+  return ok;
+}
+
+/* Returns 0 after writing the term of piece pc with PE range rows r0..r1,
+ * columns c0..c1 of the grid (relative to the region's origin). */
+static int inst_piece_put(inst_terms *tm, int sig, __isl_keep isl_basic_set *b, int r0, int r1, int c0, int c1,
+                          isl_set **pe0) {
+  const inst *x = tm->x;
+  tm->word = STREAM_TERM_WORD(sig, r0, x->tr - 1 - r1, c0, x->tc - 1 - c1);
+  if (pe0 && r0 == 0 && c0 == 0) *pe0 = isl_set_union(*pe0, isl_set_from_basic_set(isl_basic_set_copy(b)));
+  return inst_term_put(isl_basic_set_copy(b), tm) == isl_stat_ok ? 0 : -1;
+}
+
+/* Returns 0 after writing the terms of one piece: a single PE range, the
+ * whole region or else the bounding box of its PEs, where the extra PEs'
+ * classes need no 0 on the piece; else its PEs as rectangles (row runs
+ * extended downwards). */
+static int inst_piece_emit(inst_terms *tm, int sig, const inst_tgroups *tg, inst_piece *pc, isl_set **pe0) {
+  const inst *x = tm->x;
+  int nr = x->tr, ncol = x->tc, r0 = nr, r1 = -1, c0 = ncol, c1 = -1, rc = 0;
+  for (int i = 0; i < nr * ncol; i++)
+    if (pc->pes[i]) {
+      int r = i / ncol, c = i % ncol;
+      r0 = r < r0 ? r : r0, r1 = r > r1 ? r : r1, c0 = c < c0 ? c : c0, c1 = c > c1 ? c : c1;
+    }
+  if (r1 < 0) return 0;
+  if (inst_piece_harmless(x, tg, pc->b, pc->pes, 0, nr - 1, 0, ncol - 1))
+    return inst_piece_put(tm, sig, pc->b, 0, nr - 1, 0, ncol - 1, pe0);
+  if (inst_piece_harmless(x, tg, pc->b, pc->pes, r0, r1, c0, c1))
+    return inst_piece_put(tm, sig, pc->b, r0, r1, c0, c1, pe0);
+  for (int i = 0; i < nr * ncol && !rc; i++) {
+    if (!pc->pes[i]) continue;
+    r0 = r1 = i / ncol;
+    c0 = c1 = i % ncol;
+    while (c1 + 1 < ncol && pc->pes[r0 * ncol + c1 + 1]) c1++;
+    for (int full = 1; full && r1 + 1 < nr;) {
+      for (int cc = c0; cc <= c1 && full; cc++) full = pc->pes[(r1 + 1) * ncol + cc];
+      if (full) r1++;
+    }
+    for (int rr = r0; rr <= r1; rr++)
+      for (int cc = c0; cc <= c1; cc++) pc->pes[rr * ncol + cc] = 0;
+    rc = inst_piece_put(tm, sig, pc->b, r0, r1, c0, c1, pe0);
+  }
+  return rc;
+}
+
+/* Returns 0 after writing (or counting) the terms of signal s coloured as
+ * one function of J on all PEs: its ones simplified against its care set,
+ * one term per basic set, each for every PE (added to *pe0 when pe0 is not
+ * NULL). */
+static int inst_gc_sig_terms_all(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  const inst_signal *g = &x->sig[s];
+  isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *ones = isl_set_copy(g->ones_all);
+  isl_set *care = isl_set_union(isl_set_copy(g->ones_all), isl_set_copy(g->zeros_all));
+  if (x->prolog_loop && s == x->prolog_sig) {
+    isl_set_free(care);
+    care = isl_set_copy(all);
+  } else {
+    ones = inst_succ(x, ones, x->sigma);
+    care = inst_succ(x, care, x->sigma);
+  }
+  care = isl_set_intersect(care, isl_set_copy(all));
+  ones = isl_set_coalesce(isl_set_gist(ones, care));
+  ones = isl_set_intersect(ones, isl_set_copy(all));
+  ones = isl_set_coalesce(isl_set_gist(ones, all));
+  if (!ones) return -1;
+  int rc = 0;
+  if (isl_set_is_empty(ones) == isl_bool_false) {
+    tm->word = STREAM_TERM_WORD(s, 0, 0, 0, 0);
+    rc = isl_set_foreach_basic_set(ones, inst_term_put, tm) < 0 ? -1 : 0;
+    if (pe0) *pe0 = isl_set_union(*pe0, isl_set_copy(ones));
+  }
+  isl_set_free(ones);
+  return rc;
+}
+
+/* Returns 0 after writing (or counting) the terms of signal s into tm; the
+ * union of those that apply to PE 0 into *pe0 when pe0 is not NULL. The
+ * classes are grouped, first fit in class order, so that within a group no
+ * class needs a 1 where another needs a 0; all classes in one group is
+ * the J-only form. Each group's ones, simplified against its care set,
+ * give its pieces (basic sets); equal pieces of several groups are one,
+ * and each piece gets the PE ranges of inst_piece_emit. */
+static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  int npc = x->npc, rc = 0, ncell = x->tr * x->tc;
+  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
+  inst_tgroups tg = {npc, 0, calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
+                     calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
+                     calloc((size_t)npc, sizeof(int))};
+  inst_pieces ps = {x, NULL, 0, 0, 0, calloc((size_t)ncell, 1)};
+  if (!tg.one || !tg.zero || !tg.gone || !tg.gcare || !tg.grp || !ps.mask) rc = -1;
+  for (int c = 0; c < npc && !rc; c++) {
+    isl_set *care = NULL;
+    tg.one[c] = inst_gc_class_ones(x, s, c, &care);
+    tg.zero[c] = isl_set_subtract(care, isl_set_copy(tg.one[c]));
+    int g = 0;
+    for (; g < tg.ng; g++) {
+      isl_set *gzero = isl_set_subtract(isl_set_copy(tg.gcare[g]), isl_set_copy(tg.gone[g]));
+      int fit = inst_disjoint(tg.one[c], gzero) && inst_disjoint(tg.gone[g], tg.zero[c]);
+      isl_set_free(gzero);
+      if (fit) break;
+    }
+    if (g == tg.ng) {
+      tg.gone[g] = isl_set_copy(tg.one[c]);
+      tg.gcare[g] = isl_set_union(isl_set_copy(tg.one[c]), isl_set_copy(tg.zero[c]));
+      tg.ng++;
+    } else {
+      tg.gone[g] = isl_set_union(tg.gone[g], isl_set_copy(tg.one[c]));
+      tg.gcare[g] = isl_set_union(tg.gcare[g], isl_set_union(isl_set_copy(tg.one[c]), isl_set_copy(tg.zero[c])));
+    }
+    tg.grp[c] = g;
+  }
+  for (int g = 0; g < tg.ng && !rc; g++) {
+    isl_set *ts = inst_gc_simplify(x, isl_set_copy(tg.gone[g]), isl_set_copy(tg.gcare[g]));
+    memset(ps.mask, 0, (size_t)ncell);
+    for (int k = 0, r, c; k < x->t; k++) {
+      inst_pe_rc(x, k, &r, &c);
+      if (tg.grp[x->pe_class[k]] == g) ps.mask[r * x->tc + c] = 1;
+    }
+    if (!ts || isl_set_foreach_basic_set(ts, inst_piece_add, &ps) < 0 || ps.bad) rc = -1;
+    isl_set_free(ts);
+  }
+  for (int i = 0; i < ps.n && !rc; i++) rc = inst_piece_emit(tm, s, &tg, &ps.p[i], pe0);
+  for (int i = 0; i < ps.n; i++) {
+    isl_basic_set_free(ps.p[i].b);
+    free(ps.p[i].pes);
+  }
+  free(ps.p);
+  free(ps.mask);
+  for (int c = 0; c < npc; c++) {
+    if (tg.one) isl_set_free(tg.one[c]);
+    if (tg.zero) isl_set_free(tg.zero[c]);
+    if (tg.gone) isl_set_free(tg.gone[c]);
+    if (tg.gcare) isl_set_free(tg.gcare[c]);
+  }
+  free(tg.one);
+  free(tg.zero);
+  free(tg.gone);
+  free(tg.gcare);
+  free(tg.grp);
+  return rc;
+}
+
+__isl_give isl_set *inst_gc_ones(const inst *x, int s) {
+  inst_terms tm = {x, NULL, 0, 0, 0};
+  isl_set *all = inst_ext_domain(x, 1);
+  isl_set *pe0 = isl_set_empty(isl_set_get_space(all));
+  isl_set_free(all);
+  if (inst_gc_sig_terms(x, s, &tm, &pe0) < 0) {
+    isl_set_free(pe0);
+    return NULL;
+  }
+  return isl_set_coalesce(pe0);
 }
 
 int inst_gc_nterms(const inst *x) {
   inst_terms tm = {x, NULL, 0, 0, 0};
-  for (int s = 0; s < x->nsig; s++) {
-    isl_set *ones = inst_gc_ones(x, s);
-    if (!ones || isl_set_foreach_basic_set(ones, inst_term_count, &tm) < 0) tm.bad = 1;
-    isl_set_free(ones);
-  }
+  for (int s = 0; s < x->nsig; s++)
+    if (inst_gc_sig_terms(x, s, &tm, NULL) < 0) tm.bad = 1;
   return tm.bad ? -1 : tm.nterms;
 }
 
@@ -183,12 +438,8 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   int at = b.n;
   inst_w(&b, 0);
   inst_terms tm = {x, &b, 0, 0, 0};
-  for (int s = 0; s < x->nsig; s++) {
-    isl_set *ones = inst_gc_ones(x, s);
-    tm.sig = s;
-    if (isl_set_is_empty(ones) == isl_bool_false) isl_set_foreach_basic_set(ones, inst_term_put, &tm);
-    isl_set_free(ones);
-  }
+  for (int s = 0; s < x->nsig; s++)
+    if (inst_gc_sig_terms(x, s, &tm, NULL) < 0) tm.bad = 1;
   if (tm.bad || tm.nterms > STREAM_GC_MAX_TERMS(&x->arch)) {
     snprintf(msg, msgsz, "global controller: the control signals need %d terms%s, at most %d (2 x gc.signals) with %d constraints each (2 x gc.dims)",
              tm.nterms, tm.bad ? " (some not expressible)" : "", STREAM_GC_MAX_TERMS(&x->arch),

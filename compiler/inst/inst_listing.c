@@ -17,6 +17,63 @@ static void inst_lst_set(FILE *f, isl_set *s) {
   free(t);
 }
 
+/* Returns 1 when processor classes c and d have the same parts of signal
+ * g (NULL: none). */
+static int inst_lst_same(const inst_signal *g, int c, int d) {
+  for (int z = 0; z < 2; z++) {
+    isl_set *a = z ? g->zeros[c] : g->ones[c], *b = z ? g->zeros[d] : g->ones[d];
+    if (!a || !b) {
+      if (a || b) return 0;
+    } else if (isl_set_is_equal(a, b) != isl_bool_true) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Writes signal s as `cS = 1 on {..}, 0 on {..}` once for every set of
+ * processor classes with the same parts (inst_signals.c), followed by
+ * `on processor classes ...` when those are not all the classes. */
+static void inst_lst_signal(const inst *x, int s, FILE *f) {
+  const inst_signal *g = &x->sig[s];
+  if (!x->sig_by_class) { /* one function of J on every PE: the union */
+    isl_set *o = NULL, *z = NULL;
+    for (int c = 0; c < x->npc; c++) {
+      if (!g->ones[c]) continue;
+      o = o ? isl_set_union(o, isl_set_copy(g->ones[c])) : isl_set_copy(g->ones[c]);
+      z = z ? isl_set_union(z, isl_set_copy(g->zeros[c])) : isl_set_copy(g->zeros[c]);
+    }
+    o = isl_set_coalesce(o);
+    z = isl_set_coalesce(z);
+    fprintf(f, "  c%d = 1 on ", s);
+    inst_lst_set(f, o);
+    fprintf(f, ", 0 on ");
+    inst_lst_set(f, z);
+    if (x->prolog_loop && s == x->prolog_sig) fprintf(f, " (the prolog loop's, over GC steps)");
+    fputc('\n', f);
+    isl_set_free(o);
+    isl_set_free(z);
+    return;
+  }
+  for (int c = 0; c < x->npc; c++) {
+    int first = 1, all = 1;
+    for (int d = 0; d < c && first; d++) first = !inst_lst_same(g, c, d);
+    if (!first || !g->ones[c]) continue;
+    for (int d = 0; d < x->npc && all; d++) all = inst_lst_same(g, c, d);
+    fprintf(f, "  c%d = 1 on ", s);
+    inst_lst_set(f, g->ones[c]);
+    fprintf(f, ", 0 on ");
+    inst_lst_set(f, g->zeros[c]);
+    if (x->prolog_loop && s == x->prolog_sig) fprintf(f, " (the prolog loop's, over GC steps)");
+    fputc('\n', f);
+    if (all) continue;
+    fprintf(f, "    on processor classes");
+    for (int d = c, n = 0; d < x->npc; d++)
+      if (inst_lst_same(g, c, d)) fprintf(f, "%s %d", n++ ? "," : "", d);
+    fputc('\n', f);
+  }
+}
+
 /* Prints the CFG and program of FU program fp to f. */
 static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
   char fu[16];
@@ -104,14 +161,7 @@ void inst_listing(const inst *x, FILE *f) {
     for (int u = 0; u < x->nfu; u++) inst_lst_fu(x, &x->pc[c].fp[u], f);
   }
   fprintf(f, "control signals: %d global (from %d local)\n", x->nsig, x->nlocal);
-  for (int s = 0; s < x->nsig; s++) {
-    fprintf(f, "  c%d = 1 on ", s);
-    inst_lst_set(f, x->sig[s].ones);
-    fprintf(f, ", 0 on ");
-    inst_lst_set(f, x->sig[s].zeros);
-    if (x->prolog_loop && s == x->prolog_sig) fprintf(f, " (the prolog loop's, over GC steps)");
-    fputc('\n', f);
-  }
+  for (int s = 0; s < x->nsig; s++) inst_lst_signal(x, s, f);
   static const char *sides[] = {"north", "east", "south", "west"};
   for (int a = 0; x->io && a < m->naccess; a++) {
     const map_access *ac = &m->access[a];

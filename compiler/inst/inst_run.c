@@ -3,8 +3,10 @@
  * processor classes, folding and kernel classes, CFGs, control signals,
  * the placement of I/O accesses in banks, the prolog shift sigma for early
  * input reads (which depends on the placement's pass-through hops), the
- * prolog's form (a loop on a signal, or nops) and program generation. The
- * stream is written by inst_emit.
+ * prolog's form (a loop on a signal, or nops) and program generation; once
+ * more with the signals as one function of J when their colouring per
+ * processor class does not fit (inst_run_opts). The stream is written by
+ * inst_emit.
  */
 #include "inst.h"
 
@@ -28,9 +30,10 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
   return inst_run_opts(x, NULL, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
 }
 
-/* Returns INST_OK or the first failing step's status (inst.h). */
-int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
-                  char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+/* Returns INST_OK or the first failing step's status (inst.h), the
+ * signals coloured as o says. */
+static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+                         char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
   msg[0] = 0;
   int st = inst_concretize(x, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
   if (o) x->opt = *o; /* after inst_concretize, which clears *x */
@@ -45,4 +48,39 @@ int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_c
   if (!st) st = inst_fifo_check(x, msg, msgsz);
   if (!st) st = inst_classes_merge(x);
   return st;
+}
+
+/* Returns 1 when x's signals need no more GC terms than the GC has. */
+static int inst_terms_fit(const inst *x) {
+  int nt = inst_gc_nterms(x);
+  return nt >= 0 && nt <= STREAM_GC_MAX_TERMS(&x->arch);
+}
+
+/* Returns INST_OK or the first failing step's status (inst.h). Control
+ * signals are coloured twice when the region has several processor
+ * classes: per class (the GC terms tell the classes apart by PE ranges)
+ * and as one function of J on all PEs (terms without ranges, the only
+ * form before); the pass that fits (its terms within 2 x gc.signals)
+ * with fewer signals wins, then the one with fewer terms; when neither
+ * fits, the per-class pass's message (docs/instantiate.md "Control
+ * signals and the loop bounds"). */
+int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+                  char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+  int st = inst_run_pass(x, o, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
+  if (!x->sig_by_class || (st != INST_OK && st != INST_ERR_NOFIT)) return st;
+  inst_opts g = o ? *o : (inst_opts){0};
+  g.sig_global = 1;
+  inst y;
+  char ymsg[1024];
+  int yst = inst_run_pass(&y, &g, m, arch, nparam, pname, pval, rows, cols, ymsg, sizeof ymsg);
+  int xfit = st == INST_OK && inst_terms_fit(x), yfit = yst == INST_OK && inst_terms_fit(&y);
+  int take_y = yfit && (!xfit || y.nsig < x->nsig || (y.nsig == x->nsig && inst_gc_nterms(&y) < inst_gc_nterms(x)));
+  if (!take_y) {
+    inst_free(&y);
+    return st;
+  }
+  inst_free(x);
+  *x = y;
+  snprintf(msg, msgsz, "%s", ymsg);
+  return yst;
 }

@@ -37,10 +37,13 @@
 
 #define INST_SIG_MAXE 16 /* edges of a node whose assignment is searched */
 
-/* Colours so far. */
+/* Colours so far: per colour, its sets per processor class. by_class 0:
+ * a signal joins a colour only where it agrees with every class's part
+ * (the colour is one function of J on every PE); 1: where it agrees with
+ * its own class's part, a colour agreeing with every class preferred. */
 typedef struct {
   inst_signal *col;
-  int n, cap;
+  int n, cap, npc, by_class;
 } inst_colours;
 
 /* One node's outgoing edges and the assignment being tried. */
@@ -54,41 +57,74 @@ typedef struct {
   long best_cost;
   signed char fits[1 << 10]; /* cache: (ones edges, zeros edges) -> fits a colour; -1 unknown */
   const inst_colours *cs;
+  int cls;                   /* the processor class of f */
 } inst_assign;
 
-/* Returns 1 when (ones, zeros) can join colour g (no J defined in both with
- * different values). */
-static int inst_sig_fits(const inst_signal *g, __isl_keep isl_set *ones, __isl_keep isl_set *zeros) {
-  isl_set *a = isl_set_intersect(isl_set_copy(ones), isl_set_copy(g->zeros));
-  isl_set *b = isl_set_intersect(isl_set_copy(zeros), isl_set_copy(g->ones));
+/* Returns 1 when (ones, zeros) of processor class c can join colour g (no
+ * J defined in both with different values on class c; the GC terms tell
+ * the classes apart by PE ranges, so other classes' parts never clash). */
+static int inst_sig_fits1(const inst_signal *g, int c, __isl_keep isl_set *ones, __isl_keep isl_set *zeros) {
+  if (!g->ones[c]) return 1;
+  isl_set *a = isl_set_intersect(isl_set_copy(ones), isl_set_copy(g->zeros[c]));
+  isl_set *b = isl_set_intersect(isl_set_copy(zeros), isl_set_copy(g->ones[c]));
   int ok = isl_set_is_empty(a) == isl_bool_true && isl_set_is_empty(b) == isl_bool_true;
   isl_set_free(a);
   isl_set_free(b);
   return ok;
 }
 
-/* Returns the colour given to local signal (ones, zeros) (taken), growing
- * the colour list; -1 on memory failure. */
-static int inst_sig_colour(inst_colours *cs, __isl_take isl_set *ones, __isl_take isl_set *zeros) {
-  for (int g = 0; g < cs->n; g++)
-    if (inst_sig_fits(&cs->col[g], ones, zeros)) {
-      cs->col[g].ones = isl_set_coalesce(isl_set_union(cs->col[g].ones, ones));
-      cs->col[g].zeros = isl_set_coalesce(isl_set_union(cs->col[g].zeros, zeros));
-      return g;
+/* Returns 1 when (ones, zeros) of class c can join colour g: with
+ * by_class, where it agrees with class c's part; else where it agrees
+ * with every class's part. */
+static int inst_sig_fits(const inst_colours *cs, int g, int c, __isl_keep isl_set *ones, __isl_keep isl_set *zeros) {
+  if (cs->by_class) return inst_sig_fits1(&cs->col[g], c, ones, zeros);
+  for (int d = 0; d < cs->npc; d++)
+    if (!inst_sig_fits1(&cs->col[g], d, ones, zeros)) return 0;
+  return 1;
+}
+
+/* Returns the colour given to local signal (ones, zeros) (taken) of
+ * processor class c, growing the colour list; -1 on memory failure. */
+static int inst_sig_colour(inst_colours *cs, int c, __isl_take isl_set *ones, __isl_take isl_set *zeros) {
+  int g = 0, by = cs->by_class;
+  cs->by_class = 0;
+  while (g < cs->n && !inst_sig_fits(cs, g, c, ones, zeros)) g++;
+  cs->by_class = by;
+  if (g == cs->n && by)
+    for (g = 0; g < cs->n && !inst_sig_fits(cs, g, c, ones, zeros);) g++;
+  if (g == cs->n) {
+    if (cs->n == cs->cap) {
+      cs->cap = cs->cap ? 2 * cs->cap : 8;
+      inst_signal *nc = realloc(cs->col, (size_t)cs->cap * sizeof *nc);
+      if (!nc) cs->cap = cs->n;
+      else cs->col = nc;
     }
-  if (cs->n == cs->cap) {
-    cs->cap = cs->cap ? 2 * cs->cap : 8;
-    inst_signal *nc = realloc(cs->col, (size_t)cs->cap * sizeof *nc);
-    if (!nc) {
+    isl_set **o = cs->n < cs->cap ? calloc((size_t)cs->npc, sizeof *o) : NULL;
+    isl_set **z = o ? calloc((size_t)cs->npc, sizeof *z) : NULL;
+    if (!z) {
+      free(o);
       isl_set_free(ones);
       isl_set_free(zeros);
       return -1;
     }
-    cs->col = nc;
+    cs->col[cs->n++] = (inst_signal){o, z, NULL, NULL};
   }
-  cs->col[cs->n].ones = ones;
-  cs->col[cs->n].zeros = zeros;
-  return cs->n++;
+  inst_signal *col = &cs->col[g];
+  if (!col->ones_all) {
+    col->ones_all = isl_set_copy(ones);
+    col->zeros_all = isl_set_copy(zeros);
+  } else {
+    col->ones_all = isl_set_coalesce(isl_set_union(col->ones_all, isl_set_copy(ones)));
+    col->zeros_all = isl_set_coalesce(isl_set_union(col->zeros_all, isl_set_copy(zeros)));
+  }
+  if (!col->ones[c]) {
+    col->ones[c] = ones;
+    col->zeros[c] = zeros;
+  } else {
+    col->ones[c] = isl_set_coalesce(isl_set_union(col->ones[c], ones));
+    col->zeros[c] = isl_set_coalesce(isl_set_union(col->zeros[c], zeros));
+  }
+  return g;
 }
 
 /* Returns the edge masks (bit i: edge i) on which bit b of the current
@@ -124,7 +160,7 @@ static int inst_sig_fits_any(inst_assign *a, int om, int zm) {
   isl_set *ones, *zeros;
   inst_sig_sets(a, om, zm, &ones, &zeros);
   int ok = 0;
-  for (int g = 0; g < a->cs->n && !ok; g++) ok = inst_sig_fits(&a->cs->col[g], ones, zeros);
+  for (int g = 0; g < a->cs->n && !ok; g++) ok = inst_sig_fits(a->cs, g, a->cls, ones, zeros);
   isl_set_free(ones);
   isl_set_free(zeros);
   if (key >= 0) a->fits[key] = (signed char)ok;
@@ -196,8 +232,8 @@ static void inst_sig_assign(inst_assign *a, inst_kclass *k) {
 /* Returns INST_OK after choosing the assignment of node v of f and
  * colouring its local signals into cs; INST_ERR_NOFIT (msg) for a node
  * with too many edges. */
-static int inst_sig_node(const inst *x, inst_colours *cs, inst_fuprog *f, int v, inst_assign *a, char *msg,
-                         size_t msgsz) {
+static int inst_sig_node(const inst *x, inst_colours *cs, int cls, inst_fuprog *f, int v, inst_assign *a,
+                         char *msg, size_t msgsz) {
   inst_kclass *k = &f->k[v];
   int d = 0;
   for (int e = 0; e < f->ne; e++) d += f->e[e].from == v;
@@ -214,6 +250,7 @@ static int inst_sig_node(const inst *x, inst_colours *cs, inst_fuprog *f, int v,
   a->d = d;
   a->nb = nb;
   a->cs = cs;
+  a->cls = cls;
   for (int e = 0, i = 0; e < f->ne; e++)
     if (f->e[e].from == v) a->eidx[i++] = e;
   inst_sig_assign(a, k);
@@ -222,7 +259,7 @@ static int inst_sig_node(const inst *x, inst_colours *cs, inst_fuprog *f, int v,
     inst_sig_masks(a, a->best_val, a->best_mask, b, &om, &zm);
     isl_set *ones, *zeros;
     inst_sig_sets(a, om, zm, &ones, &zeros);
-    int g = inst_sig_colour(cs, ones, zeros);
+    int g = inst_sig_colour(cs, cls, ones, zeros);
     if (g < 0) return INST_ERR_INTERNAL;
     k->sig[b] = g;
   }
@@ -420,7 +457,7 @@ static int inst_sig_prefix(const inst *x, inst_fuprog *f, const int *fold, int b
 /* Returns INST_OK after colouring the local signal of every shared prefix
  * of f (1 on the sharer's iterations, 0 on those of the other nodes that
  * run the branching word). */
-static int inst_sig_prefix_signals(inst *x, inst_colours *cs, inst_fuprog *f) {
+static int inst_sig_prefix_signals(inst *x, inst_colours *cs, int cls, inst_fuprog *f) {
   for (int v = 0; v < f->nk; v++) {
     inst_kclass *k = &f->k[v];
     if (k->pre_len <= 0) continue;
@@ -429,7 +466,7 @@ static int inst_sig_prefix_signals(inst *x, inst_colours *cs, inst_fuprog *f) {
     for (int u = 0; u < f->nk; u++)
       if (u != v && inst_sig_passes(x, f, u, k->pre_of, k->pre_len - 1))
         zeros = isl_set_union(zeros, isl_set_copy(f->k[u].q));
-    int g = inst_sig_colour(cs, ones, isl_set_coalesce(zeros));
+    int g = inst_sig_colour(cs, cls, ones, isl_set_coalesce(zeros));
     if (g < 0) return INST_ERR_INTERNAL;
     k->pre_sig = g;
     x->nlocal++;
@@ -437,55 +474,66 @@ static int inst_sig_prefix_signals(inst *x, inst_colours *cs, inst_fuprog *f) {
   return INST_OK;
 }
 
-/* Writes to msg why the signal count depends on the loop bounds here, when
- * it does for a reason the symbolic configuration cannot remove: an
- * imperfect tiling (docs/instantiate.md "Control signals and the loop
- * bounds"). A partial last tile runs iterations J the full tiles also run
- * but leaves its loop at another J, so its branches need signal values the
- * full tiles' contradict: signals of its own. Writes nothing otherwise. */
-static void inst_sig_why(const inst *x, char *msg, size_t msgsz) {
-  const map_config *m = x->m;
-  int tiles = m->axis == MAP_AXIS_2D ? x->tr : x->t;
-  int64_t last = x->ext - (int64_t)(tiles - 1) * x->p;
-  if (last > 0 && last < x->p) {
-    snprintf(msg, msgsz, "; the tiling is imperfect: %s has %lld iterations on %d tiles of p = %lld, the last "
-             "holds %lld, and a partial tile needs signals of its own", m->dim_name[m->mapped[0]],
-             (long long)x->ext, tiles, (long long)x->p, (long long)last);
-    return;
+/* Returns the processor class whose signals take the most colours (*n of
+ * them): first fit gives each class a prefix of the colours, so the count
+ * is the largest class's (docs/instantiate.md "Control signals and the
+ * loop bounds"). */
+static int inst_sig_widest(const inst_colours *cs, int *n) {
+  int best = 0;
+  *n = 0;
+  for (int c = 0; c < cs->npc; c++) {
+    int m = 0;
+    for (int g = 0; g < cs->n; g++)
+      if (cs->col[g].ones[c]) m = g + 1;
+    if (m > *n) *n = m, best = c;
   }
-  if (m->axis != MAP_AXIS_2D) return;
-  last = x->ext2 - (int64_t)(x->tc - 1) * x->p2;
-  if (last > 0 && last < x->p2)
-    snprintf(msg, msgsz, "; the tiling is imperfect: %s has %lld iterations on %d tiles of p = %lld, the last "
-             "holds %lld, and a partial tile needs signals of its own", m->dim_name[m->mapped[1]],
-             (long long)x->ext2, x->tc, (long long)x->p2, (long long)last);
+  return best;
 }
 
-int inst_signals(inst *x, char *msg, size_t msgsz) {
-  inst_colours cs = {NULL, 0, 0};
+/* Returns INST_OK after colouring the local signals of every FU program
+ * into cs (its colours and their assignments replace any earlier ones). */
+static int inst_sig_colour_all(inst *x, inst_colours *cs, char *msg, size_t msgsz) {
+  int st = INST_OK;
   inst_assign *a = malloc(sizeof *a);
-  int *fold = malloc((size_t)(x->m->nops + 1) * sizeof *fold);
-  int st = a && fold ? INST_OK : INST_ERR_INTERNAL;
-  for (int i = 0; fold && i < x->m->nops; i++) fold[i] = x->m->ops[i].tau / x->m->ii;
+  if (!a) return INST_ERR_INTERNAL;
+  for (int g = 0; g < cs->n; g++) inst_signal_free(x, &cs->col[g]);
+  cs->n = 0;
   x->nlocal = 0;
   for (int c = 0; c < x->npc && !st; c++)
     for (int f = 0; f < x->nfu && !st; f++) {
       inst_fuprog *fp = &x->pc[c].fp[f];
       if (fp->empty) continue;
-      st = inst_sig_share(x, fp, fold);
       for (int v = 0; v < fp->nk && !st; v++) {
-        st = inst_sig_node(x, &cs, fp, v, a, msg, msgsz);
+        st = inst_sig_node(x, cs, c, fp, v, a, msg, msgsz);
         x->nlocal += fp->k[v].nsig;
       }
-      if (!st) st = inst_sig_prefix_signals(x, &cs, fp);
+      if (!st) st = inst_sig_prefix_signals(x, cs, c, fp);
     }
   free(a);
+  return st;
+}
+
+int inst_signals(inst *x, char *msg, size_t msgsz) {
+  inst_colours cs = {NULL, 0, 0, x->npc, 0};
+  int *fold = malloc((size_t)(x->m->nops + 1) * sizeof *fold);
+  int st = fold ? INST_OK : INST_ERR_INTERNAL;
+  for (int i = 0; fold && i < x->m->nops; i++) fold[i] = x->m->ops[i].tau / x->m->ii;
+  for (int c = 0; c < x->npc && !st; c++)
+    for (int f = 0; f < x->nfu && !st; f++)
+      if (!x->pc[c].fp[f].empty) st = inst_sig_share(x, &x->pc[c].fp[f], fold);
   free(fold);
+  /* per processor class, the terms telling the classes apart by PE ranges
+   * (docs/instantiate.md "Control signals and the loop bounds"); with
+   * opt.sig_global every colour one function of J on all PEs */
+  cs.by_class = !x->opt.sig_global && x->npc > 1;
+  x->sig_by_class = cs.by_class;
+  if (!st) st = inst_sig_colour_all(x, &cs, msg, msgsz);
   if (!st && cs.n > x->arch.gc_signals) {
-    int n = snprintf(msg, msgsz,
-                     "control signals: %d needed (greedy colouring of %d local signals), gc.signals is %d",
-                     cs.n, x->nlocal, x->arch.gc_signals);
-    if (n > 0 && (size_t)n < msgsz) inst_sig_why(x, msg + n, msgsz - (size_t)n);
+    int n, c = inst_sig_widest(&cs, &n);
+    snprintf(msg, msgsz,
+             "control signals: %d needed (greedy colouring of %d local signals; processor class %d needs %d), "
+             "gc.signals is %d",
+             cs.n, x->nlocal, c, n, x->arch.gc_signals);
     st = INST_ERR_NOFIT;
   }
   for (int g = 0; g < cs.n; g++) {
@@ -493,8 +541,7 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
       x->sig[g] = cs.col[g];
       continue;
     }
-    isl_set_free(cs.col[g].ones);
-    isl_set_free(cs.col[g].zeros);
+    inst_signal_free(x, &cs.col[g]);
   }
   if (!st) x->nsig = cs.n;
   free(cs.col);
@@ -516,27 +563,32 @@ int inst_prolog(inst *x, char *msg, size_t msgsz) {
     x->prolog_why = INST_PROLOG_NOSIG;
     return INST_OK;
   }
-  /* over GC steps: 1 in steps 0 .. sigma - 2 (loop), 0 in step sigma - 1 */
+  /* over GC steps: 1 in steps 0 .. sigma - 2 (loop), 0 in step sigma - 1,
+   * the same on every processor class */
   isl_set *ones = inst_ext_domain(x, x->sigma - 1);
-  isl_set *zeros = isl_set_subtract(inst_ext_domain(x, x->sigma), isl_set_copy(ones));
-  if (!ones || !zeros) {
-    isl_set_free(ones);
-    isl_set_free(zeros);
+  isl_set *zeros = isl_set_coalesce(isl_set_subtract(inst_ext_domain(x, x->sigma), isl_set_copy(ones)));
+  inst_signal sg = {calloc((size_t)x->npc, sizeof(isl_set *)), calloc((size_t)x->npc, sizeof(isl_set *)), NULL, NULL};
+  for (int c = 0; sg.ones && sg.zeros && c < x->npc; c++) {
+    sg.ones[c] = isl_set_copy(ones);
+    sg.zeros[c] = isl_set_copy(zeros);
+  }
+  int bad = !ones || !zeros || !sg.ones || !sg.zeros;
+  sg.ones_all = ones;
+  sg.zeros_all = zeros;
+  if (bad) {
+    inst_signal_free(x, &sg);
     snprintf(msg, msgsz, "prolog loop: the signal's sets could not be built");
     return INST_ERR_INTERNAL;
   }
   int g = x->nsig++;
-  x->sig[g].ones = ones;
-  x->sig[g].zeros = isl_set_coalesce(zeros);
+  x->sig[g] = sg;
   x->prolog_loop = 1;
   x->prolog_sig = g;
   int nt = inst_gc_nterms(x);
   if (nt >= 0 && nt <= STREAM_GC_MAX_TERMS(&x->arch)) return INST_OK;
   /* the GC cannot carry one more term: back to the nops */
   x->nsig--;
-  isl_set_free(x->sig[g].ones);
-  isl_set_free(x->sig[g].zeros);
-  x->sig[g].ones = x->sig[g].zeros = NULL;
+  inst_signal_free(x, &x->sig[g]);
   x->prolog_loop = 0;
   x->prolog_sig = -1;
   x->prolog_why = INST_PROLOG_TERMS;

@@ -3,7 +3,8 @@
  * docs/timing.md section 9 reproduced line for line; straight-line and
  * looping programs with immediates (final registers and done cycle);
  * latencies other than 1 (lat_mul 3, a divider with lat_div 5); fd
- * registers of depth 3 (feedback) next to depth 1; write conflicts.
+ * registers of depth 3 (feedback) next to depth 1; write conflicts; GC
+ * terms with PE ranges (each PE sees only the terms that apply to it).
  * Streams are built here with stream_writer and hand-assembled programs;
  * every expected value is derived from the rules of timing.md in the
  * comment next to it.
@@ -332,7 +333,48 @@ static void test_full_classes(void) {
   tb_free(&b);
 }
 
+/* ---- PE ranges of GC terms ------------------------------------------------------- */
+
+/* A 2x3 region, ii 1, one dimension of bound 2, delays 0, and three terms
+ * (docs/stream.md "GC payload", timing.md section 2): c0 = (j0 == 0) on
+ * columns 1..2 (col_lo 1); c1 = (j0 == 0) on row 0 and columns 0..1
+ * (row_skip 1, col_skip 1); c2 = (j0 == 1) on every PE (no range). So in
+ * step 0 PE (r, c) sees c0 iff c >= 1 and c1 iff r == 0 and c <= 1; in
+ * step 1 every PE sees only c2; in step 2 (s = S) nothing. The GC's own
+ * `gc` vector of step 1 counts every term. */
+static void test_term_ranges(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  stream_rect reg = {0, 0, 2, 3};
+  uint32_t gc[] = {1, 1, 2, 0, 0, 0, 0, 3,
+                   STREAM_TERM_WORD(0, 0, 0, 1, 0), 1, STREAM_CONS_EQ, 1, 0,
+                   STREAM_TERM_WORD(1, 0, 1, 0, 1), 1, STREAM_CONS_EQ, 1, 0,
+                   STREAM_TERM_WORD(2, 0, 0, 0, 0), 1, STREAM_CONS_EQ, 1, (uint32_t)-1};
+  tb_gc(&b, 0, reg, gc, sizeof gc / sizeof gc[0]);
+  static const char *const hold[] = {"nop", "nop", "nop ; halt"}; /* keeps the run going to cycle 2 */
+  tb_prog(&b, PE00, 0, hold, 3);
+  tb_start(&b, 0, reg);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "term ranges: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  run(m, 20);
+  static const char *const step0[] = {"0 sig 0,0 0x00000002", "0 sig 0,1 0x00000003", "0 sig 0,2 0x00000001",
+                                      "0 sig 1,1 0x00000001", "0 sig 1,2 0x00000001"};
+  for (int i = 0; i < 5; i++) TEST_CHECK(tb_has(&b, step0[i]), "term ranges: `%s`", step0[i]);
+  TEST_CHECK(!tb_has(&b, "0 sig 1,0"), "term ranges: PE (1,0) sees no signal in step 0");
+  for (int r = 0; r < 2; r++)
+    for (int c = 0; c < 3; c++) {
+      char want[64];
+      snprintf(want, sizeof want, "1 sig %d,%d 0x00000004", r, c);
+      TEST_CHECK(tb_has(&b, want), "term ranges: `%s` (no range: every PE)", want);
+    }
+  TEST_CHECK(b.state && strstr(b.state, "0 gc - 1 0x00000004\n"), "term ranges: the GC's vector of step 1 is 0x4");
+  model_free(m);
+  tb_free(&b);
+}
+
 int main(void) {
+  test_term_ranges();
   test_worked_example();
   test_programs();
   test_latencies();

@@ -100,8 +100,8 @@ static void test_round_trip(void) {
              "sample stream with one packet of each of 7 types written");
   if (!buf) return;
   TEST_CHECK(memcmp(buf, "TCPA", 4) == 0, "file starts with the bytes TCPA");
-  TEST_CHECK(buf[4] == 2 && buf[5] == 0 && buf[6] == 0 && buf[7] == 0,
-             "version 2, little-endian");
+  TEST_CHECK(buf[4] == 3 && buf[5] == 0 && buf[6] == 0 && buf[7] == 0,
+             "version 3, little-endian");
   uint64_t fp = arch_config_fingerprint(&cfg);
   uint64_t got = 0;
   for (int i = 7; i >= 0; i--) got = got << 8 | buf[8 + i];
