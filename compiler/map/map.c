@@ -100,22 +100,27 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
   if (st != MAP_ERR_NOFIT || (o && (o->off & MAP_OFF_REREAD))) return st;
   /* inputs read again instead of propagated (map_reread.c); the first
    * message stays when that does not fit either */
-  map_reread *r = map_reread_build(p);
-  if (!r || !(r->g = rdg_build(&r->prog))) {
-    map_reread_free(r);
-    return st;
-  }
   char *keep = map_strdup(msg);
-  map_config_free(m);
-  int st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
-  if (st2 == MAP_OK) {
-    m->reread = r;
-    free(keep);
-    return MAP_OK;
+  int st2 = MAP_ERR_NOFIT;
+  /* then chains read again too (fir's u): only when the plain re-read
+   * does not fit, so that what fits with it stays as it is */
+  for (int chains = 0; chains <= 1 && st2 == MAP_ERR_NOFIT; chains++) {
+    map_reread *r = map_reread_build(p, chains);
+    if (!r || !(r->g = rdg_build(&r->prog))) {
+      map_reread_free(r);
+      continue;
+    }
+    map_config_free(m);
+    st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+    if (st2 == MAP_OK) {
+      m->reread = r;
+      free(keep);
+      return MAP_OK;
+    }
+    m->prog = p;
+    m->g = g;
+    map_reread_free(r);
   }
-  m->prog = p;
-  m->g = g;
-  map_reread_free(r);
   if (st2 == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
   free(keep);
   return st2 == MAP_ERR_NOFIT ? st : st2;

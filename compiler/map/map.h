@@ -188,13 +188,22 @@ typedef struct {
   ast_expr **exprs; /* the new right-hand sides */
   int nexprs;
   int nvars;        /* variables rewritten */
+  ast_constraint **cons; /* chains: the constraints of the new conditions */
+  ast_conj **conjs;      /* chains: their conjunctions */
+  int ncons;
+  int nchains;      /* variables rewritten as chains (map_reread_build) */
 } map_reread;
 
 /* Returns the program p with every variable whose equations are copies of
  * one input element along directions that leave its index unchanged
  * reading that element in each equation (g not built yet), or NULL when
- * no variable qualifies (or out of memory). p must outlive it. */
-map_reread *map_reread_build(const ast_program *p);
+ * no variable qualifies (or out of memory). p must outlive it. With
+ * `chains`, also every variable whose equations are roots (an input
+ * element or a constant) and copies v[I] = v[I - d] of one d along which
+ * the index changes (fir's u[i,j] = u[i-1,j-1]): each iteration reads the
+ * root its chain starts from (u[i,j] = x[i-j] if i >= j, 0 if i < j);
+ * NULL then also when no variable is a chain. */
+map_reread *map_reread_build(const ast_program *p, int chains);
 
 /* Frees r (and its RDG); NULL is allowed. */
 void map_reread_free(map_reread *r);

@@ -17,7 +17,10 @@
  *    live together needs one rd, two values live together need two;
  *  - sharing happens: band needs fewer rds than it has rd values;
  *  - an input of the first PE on a channel's id (firstpe), and a
- *    propagated input read again when the program does not fit (prop).
+ *    propagated input read again when the program does not fit (prop);
+ *  - a chain read again (diag: u[i,j] = u[i-1,j-1] from x[i] at j = 0 and
+ *    0 at i = 0): the rewritten program computes the same outputs as the
+ *    one written (interp.c), and maps without the chain's fd and channel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "interp.h"
 #include "map.h"
 #include "parse.h"
 #include "rdg.h"
@@ -570,6 +574,66 @@ static void test_reread(void) {
   release(&f);
 }
 
+static const char *DIAG = /* u: a chain along (1,1) from two roots */
+    "program diag(N, M) { in int32 x[N]; out int32 y[N, M];\n"
+    " par (0 <= i < N, 0 <= j < M) { u[i,j] = x[i] if (j == 0); u[i,j] = 0 if (i == 0 and j >= 1);\n"
+    " u[i,j] = u[i-1,j-1] if (i >= 1 and j >= 1); y[i,j] = u[i,j] + 1; } }\n";
+
+/* Returns 1 when programs p and q (the same arrays) compute the same
+ * outputs for parameters (n, m) from the same inputs. */
+static int same_outputs(const ast_program *p, const ast_program *q, int64_t n, int64_t m) {
+  int64_t par[AST_MAX_PARAMS] = {n, m};
+  interp_array a[8], b[8];
+  if (p->narrays > 8 || interp_arrays_init(p, par, a)) return 0;
+  if (interp_arrays_init(q, par, b)) {
+    interp_arrays_free(p, a);
+    return 0;
+  }
+  for (int k = 0; k < p->narrays; k++)
+    for (size_t e = 0; e < a[k].n; e++) a[k].data[e] = b[k].data[e] = (int32_t)(7 * e + 3 * k + 1);
+  int same = !interp_program_run(p, par, a, NULL) && !interp_program_run(q, par, b, NULL);
+  for (int k = 0; k < p->narrays && same; k++)
+    same = !memcmp(a[k].data, b[k].data, a[k].n * sizeof *a[k].data);
+  interp_arrays_free(p, a);
+  interp_arrays_free(q, b);
+  return same;
+}
+
+/* Chains read again (map_reread.c): diag's u costs an fd (and a channel
+ * when i crosses PEs); with pe.fd = 0 it maps only with u = x[i-j] where
+ * i >= j and 0 elsewhere, read in every iteration: no fd, no route. The
+ * rewritten program computes what diag computes (several sizes, N < M and
+ * N > M); with `--disable reread`, or with the fds it needs, nothing is
+ * rewritten. */
+static void test_chain(void) {
+  arch_config a = arch_config_default();
+  a.fd = 0;
+  fixture f;
+  build(&f, "diag", DIAG, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.reread && f.m.reread->nchains == 1,
+             "diag with pe.fd = 0 maps with one chain read again (%s)", f.msg);
+  if (f.st == MAP_OK && f.m.reread) {
+    TEST_CHECK(f.m.used[MAP_REG_FD] == 0 && f.m.nroutes == 0, "diag: %d fds, %d routes (want 0, 0)",
+               f.m.used[MAP_REG_FD], f.m.nroutes);
+    const int64_t sizes[][2] = {{1, 1}, {3, 5}, {5, 3}, {4, 4}, {6, 2}};
+    for (int k = 0; k < 5; k++)
+      TEST_CHECK(same_outputs(f.p, &f.m.reread->prog, sizes[k][0], sizes[k][1]),
+                 "diag N=%d M=%d: the chain read again computes the same y", (int)sizes[k][0], (int)sizes[k][1]);
+    check_rd_sim("diag", &f.m);
+  }
+  release(&f);
+  map_opts no_reread = {.off = MAP_OFF_REREAD};
+  build_opts(&f, "diag", DIAG, &a, &no_reread);
+  TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "fd: needs"),
+             "diag with --disable reread: does not fit for lack of fds (%s)", f.msg);
+  release(&f);
+  a.fd = 4;
+  build(&f, "diag", DIAG, &a);
+  TEST_CHECK(f.st == MAP_OK && !f.m.reread && f.m.used[MAP_REG_FD] >= 1,
+             "diag with pe.fd = 4: maps as written, with an fd (%s)", f.msg);
+  release(&f);
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -602,6 +666,7 @@ int main(void) {
   test_pieces();
   test_first_pe();
   test_reread();
+  test_chain();
   test_table();
   test_large();
   return test_done();
