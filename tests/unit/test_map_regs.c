@@ -634,6 +634,34 @@ static void test_chain(void) {
   release(&f);
 }
 
+/* Joined channels (map_regs.c): editdist's D crosses to the next PE along
+ * (1,0) for two consumers in disjoint iterations (D[i-1,j] + 1 at j = 0
+ * and inside the min at j >= 1); with pe.id = pe.od = 5 (6 each with a
+ * channel per consumer) it maps with one channel serving both. */
+static void test_join(void) {
+  arch_config a = arch_config_default();
+  a.rd = a.fd = 8;
+  a.id = a.od = 5;
+  a.imem = 128;
+  fixture f;
+  build(&f, "regress/programs/editdist.pla", NULL, &a);
+  TEST_CHECK(f.st == MAP_OK, "editdist with pe.id = pe.od = 5 maps (%s)", f.msg);
+  if (f.st == MAP_OK) {
+    TEST_CHECK(f.m.used[MAP_REG_ID] <= 5 && f.m.used[MAP_REG_OD] <= 5, "editdist: id %d, od %d (want <= 5)",
+               f.m.used[MAP_REG_ID], f.m.used[MAP_REG_OD]);
+    int joined = 0;
+    for (int e = 0; e < f.m.nedges; e++)
+      for (int g = e + 1; g < f.m.nedges; g++) {
+        const map_edge *x = &f.m.edges[e], *y = &f.m.edges[g];
+        joined += x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && x->group == y->group &&
+                  x->dst != y->dst;
+      }
+    TEST_CHECK(joined > 0, "editdist: a channel id read by two consumers (%d pairs)", joined);
+    check_rd_sim("editdist-join", &f.m);
+  }
+  release(&f);
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -667,6 +695,7 @@ int main(void) {
   test_first_pe();
   test_reread();
   test_chain();
+  test_join();
   test_table();
   test_large();
   return test_done();
