@@ -49,32 +49,59 @@
 #include "map.h"
 #include "poly.h"
 
-/* Returns 1 when equation q is a copy v[I] = v[I + off] of its own
- * variable whose offset leaves the index map of input expression in
- * unchanged (sum_d idx[r].index[d] * off[d] = 0 for every index r). */
-static int map_reread_copy_ok(const ast_program *p, const ast_eq *q, const ast_expr *in) {
-  const ast_expr *x = q->rhs;
-  if (!x || x->kind != AST_EXPR_VAR || x->var != q->var) return 0;
-  int nonzero = 0;
-  for (int d = 0; d < AST_MAX_DIMS; d++) nonzero |= x->off[d] != 0;
-  if (!nonzero) return 0;
-  for (int r = 0; r < p->arrays[in->array].ndims; r++) {
+/* Returns 1 when the index maps of every input read in expression x are
+ * unchanged by offset off (sum_d idx[r].index[d] * off[d] = 0 for every
+ * index r), and x reads no variable. */
+static int map_reread_invariant(const ast_program *p, const ast_expr *x, const int64_t *off) {
+  if (!x || x->kind == AST_EXPR_VAR) return 0;
+  if (x->kind == AST_EXPR_OP) {
+    for (int a = 0; a < x->nargs; a++)
+      if (!map_reread_invariant(p, x->arg[a], off)) return 0;
+    return 1;
+  }
+  if (x->kind != AST_EXPR_IN) return 1;
+  for (int r = 0; r < p->arrays[x->array].ndims; r++) {
     int64_t s = 0;
-    for (int d = 0; d < p->ndims && d < AST_MAX_DIMS; d++) s += in->idx[r].index[d] * x->off[d];
+    for (int d = 0; d < p->ndims && d < AST_MAX_DIMS; d++) s += x->idx[r].index[d] * off[d];
     if (s) return 0;
   }
   return 1;
 }
 
-/* Returns the equation of variable v that reads an input element when
- * every other equation of v is a copy it allows (map_reread_copy_ok) and
- * there is at least one, else -1. */
-static int map_reread_root(const ast_program *p, int v) {
+/* Returns 1 when equation q is a copy v[I] = v[I + off] of its own
+ * variable whose offset leaves the index maps of the root expression in
+ * unchanged (map_reread_invariant). */
+static int map_reread_copy_ok(const ast_program *p, const ast_eq *q, const ast_expr *in) {
+  const ast_expr *x = q->rhs;
+  if (!x || x->kind != AST_EXPR_VAR || x->var != q->var) return 0;
+  int nonzero = 0;
+  for (int d = 0; d < AST_MAX_DIMS; d++) nonzero |= x->off[d] != 0;
+  return nonzero && map_reread_invariant(p, in, x->off);
+}
+
+/* Returns 1 when expression x reads an input and no variable. */
+static int map_reread_pure(const ast_expr *x) {
+  if (!x || x->kind == AST_EXPR_VAR) return 0;
+  if (x->kind == AST_EXPR_IN) return 1;
+  int in = 0;
+  for (int a = 0; x->kind == AST_EXPR_OP && a < x->nargs; a++) {
+    if (x->arg[a] && x->arg[a]->kind == AST_EXPR_VAR) return 0;
+    if (x->arg[a] && x->arg[a]->kind == AST_EXPR_OP && !map_reread_pure(x->arg[a])) return 0;
+    in |= x->arg[a] && (x->arg[a]->kind == AST_EXPR_IN || x->arg[a]->kind == AST_EXPR_OP);
+  }
+  return in;
+}
+
+/* Returns the equation of variable v that reads an input element (with
+ * `exprs`, or computes an expression of inputs and constants, editdist's
+ * sa = a[i-1] & 3) when every other equation of v is a copy it allows
+ * (map_reread_copy_ok) and there is at least one, else -1. */
+static int map_reread_root(const ast_program *p, int v, int exprs) {
   int root = -1, copies = 0;
   for (int e = 0; e < p->neqs; e++) {
     const ast_eq *q = &p->eqs[e];
     if (q->is_out || q->var != v) continue;
-    if (q->rhs && q->rhs->kind == AST_EXPR_IN) {
+    if (q->rhs && (q->rhs->kind == AST_EXPR_IN || (exprs && q->rhs->kind == AST_EXPR_OP && map_reread_pure(q->rhs)))) {
       if (root >= 0) return -1;
       root = e;
     }
@@ -460,8 +487,9 @@ map_reread *map_reread_build(const ast_program *p, int chains) {
   if (!r->prog.eqs || !r->exprs) goto fail;
   memcpy(r->prog.eqs, p->eqs, (size_t)p->neqs * sizeof *p->eqs);
   for (int v = 0; v < p->nvars; v++) {
-    int root = map_reread_root(p, v);
+    int root = map_reread_root(p, v, chains);
     if (root < 0) continue;
+    r->nexpr_roots += p->eqs[root].rhs->kind == AST_EXPR_OP;
     for (int e = 0; e < p->neqs; e++) {
       ast_eq *q = &r->prog.eqs[e];
       if (q->is_out || q->var != v || e == root) continue;
@@ -474,7 +502,7 @@ map_reread *map_reread_build(const ast_program *p, int chains) {
     }
     r->nvars++;
   }
-  if (chains && (map_reread_chains(r, p) || !r->nchains)) goto fail;
+  if (chains && (map_reread_chains(r, p) || (!r->nchains && !r->nexpr_roots))) goto fail;
   if (!r->nvars && !r->nchains) goto fail;
   return r;
 fail:

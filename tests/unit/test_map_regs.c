@@ -330,7 +330,9 @@ static const outcome TABLE[] = {
     {"conv", NULL, "loop dimensions"},
     /* dotprod: bias on the id of a channel (first PE only) */
     {"dotprod", NULL, "registers rd: needs"},
-    {"editdist", "registers rd: needs", "registers rd: needs"},
+    /* editdist: sa and sb computed again (map_reread.c), one channel of D
+     * for two consumers (map_regs.c), II 8 where rd ran out at II 7 (map.c) */
+    {"editdist", NULL, "registers rd: needs"},
     {"fir", NULL, "registers rd: needs"},
     {"gcd", "pe.div = 0", "registers rd: needs"},
     {"jacobi", "pe.div = 0", "registers fd: needs 3, pe.fd = 2"},
@@ -634,6 +636,48 @@ static void test_chain(void) {
   release(&f);
 }
 
+static const char *EPROP = /* x[j] & 3 propagated along i */
+    "program eprop(N, M) { in int32 x[M]; out int32 y[N, M];\n"
+    " par (0 <= i < N, 0 <= j < M) { w[i,j] = x[j] & 3 if (i == 0); w[i,j] = w[i-1,j] if (i >= 1);\n"
+    " y[i,j] = w[i,j] + 1; } }\n";
+
+/* A root that is an expression of inputs (map_reread.c, with chains):
+ * eprop's w = x[j] & 3 propagated along i costs an fd; with pe.fd = 0 it
+ * maps only with w computed again in every iteration (no fd, no route),
+ * and the rewritten program computes what eprop computes. */
+static void test_expr_root(void) {
+  arch_config a = arch_config_default();
+  a.fd = 0;
+  fixture f;
+  build(&f, "eprop", EPROP, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.reread && f.m.reread->nexpr_roots == 1,
+             "eprop with pe.fd = 0 maps with one expression root computed again (%s)", f.msg);
+  if (f.st == MAP_OK && f.m.reread) {
+    TEST_CHECK(f.m.used[MAP_REG_FD] == 0 && f.m.nroutes == 0, "eprop: %d fds, %d routes (want 0, 0)",
+               f.m.used[MAP_REG_FD], f.m.nroutes);
+    TEST_CHECK(same_outputs(f.p, &f.m.reread->prog, 4, 3), "eprop N=4 M=3: the same y");
+    check_rd_sim("eprop", &f.m);
+  }
+  release(&f);
+}
+
+/* II raised for rd (map.c): editdist on configs/default.ini runs out of
+ * rds at II 7 on every level; at II 8 pressure relief fits it in 4. */
+static void test_ii_bump(void) {
+  arch_config a;
+  fixture f;
+  if (arch_config_load("configs/default.ini", &a)) {
+    TEST_CHECK(0, "configs/default.ini loads");
+    return;
+  }
+  build(&f, "regress/programs/editdist.pla", NULL, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.ii_bump > 0 && f.m.used[MAP_REG_RD] <= 4,
+             "editdist on default.ini: maps at an II raised for rd (II %d, bump %d, rd %d; %s)", f.m.ii,
+             f.m.ii_bump, f.m.used[MAP_REG_RD], f.msg);
+  if (f.st == MAP_OK) check_rd_sim("editdist-bump", &f.m);
+  release(&f);
+}
+
 /* Joined channels (map_regs.c): editdist's D crosses to the next PE along
  * (1,0) for two consumers in disjoint iterations (D[i-1,j] + 1 at j = 0
  * and inside the min at j >= 1); with pe.id = pe.od = 5 (6 each with a
@@ -696,6 +740,8 @@ int main(void) {
   test_reread();
   test_chain();
   test_join();
+  test_expr_root();
+  test_ii_bump();
   test_table();
   test_large();
   return test_done();
