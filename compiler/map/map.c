@@ -78,58 +78,103 @@ int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz)
 }
 
 static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                           int mapped2, int ii_min, int no_cse, const map_opts *o, map_config *m, char *msg,
-                           size_t msgsz);
+                           int mapped2, int ii_min, int ii_bump, int no_cse, const map_opts *o, map_config *m,
+                           char *msg, size_t msgsz);
 static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                            size_t msgsz);
+                            int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
+                            map_config *m, char *msg, size_t msgsz);
+static int map_build_rereads(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                             int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
+                             map_config *m, char *msg, size_t msgsz);
+
+/* Returns map_build_rereads' result; when nothing fits and some level ran
+ * out of registers rd only, that of the same tries with every such level
+ * mapped again at an II one, then two, above the one it had (more slack for pressure relief,
+ * map_regs.c: editdist on default.ini), and the first message when that
+ * does not fit either. Mappings that fit without it are unchanged. */
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                         size_t msgsz) {
+  int rd_only = 0;
+  int st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg, msgsz);
+  if (st != MAP_ERR_NOFIT || !rd_only) return st;
+  char *keep = map_strdup(msg);
+  for (int bump = 1; bump <= 2 && st == MAP_ERR_NOFIT; bump++) {
+    map_config_free(m);
+    st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, bump, &rd_only, o, m, msg, msgsz);
+  }
+  if (st == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
+  free(keep);
+  return st;
+}
 
 /* Returns map_build_levels' result, and when nothing fits, that of the
  * program with its propagated inputs read again (map_reread.c) if it
- * fits; map_build_levels: map_build_steps' result, and when it does not
+ * fits, then with its chains read again too; map_build_levels:
+ * map_build_steps' result, and when it does not
  * fit, that of the next try with fewer rewrites (m->no_cse 1..4: no common subexpressions
  * of different variables, whose op's value needs an fd or channel of its
  * own; then outputs keep their `mov`, one od per producer otherwise; then
  * no operand forwarding and no destinations per condition, the copies of
  * before; then one op per equation and no shared slots, the mapping of
  * before); when none fits, the last try's message. */
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                         size_t msgsz) {
-  int st = map_build_levels(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+static int map_build_rereads(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                             int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
+                             map_config *m, char *msg, size_t msgsz) {
+  int st = map_build_levels(p, g, arch, mapped, axis, mapped2, ii_min, level, bump, rd_only, o, m, msg, msgsz);
   if (st != MAP_ERR_NOFIT || (o && (o->off & MAP_OFF_REREAD))) return st;
   /* inputs read again instead of propagated (map_reread.c); the first
    * message stays when that does not fit either */
-  map_reread *r = map_reread_build(p);
-  if (!r || !(r->g = rdg_build(&r->prog))) {
-    map_reread_free(r);
-    return st;
-  }
   char *keep = map_strdup(msg);
-  map_config_free(m);
-  int st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
-  if (st2 == MAP_OK) {
-    m->reread = r;
-    free(keep);
-    return MAP_OK;
+  int st2 = MAP_ERR_NOFIT;
+  /* then chains read again too (fir's u): only when the plain re-read
+   * does not fit, so that what fits with it stays as it is */
+  for (int chains = 0; chains <= 1 && st2 == MAP_ERR_NOFIT; chains++) {
+    map_reread *r = map_reread_build(p, chains);
+    if (!r || !(r->g = rdg_build(&r->prog))) {
+      map_reread_free(r);
+      continue;
+    }
+    map_config_free(m);
+    st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, bump, rd_only, o, m, msg,
+                           msgsz);
+    if (st2 == MAP_OK) {
+      m->reread = r;
+      free(keep);
+      return MAP_OK;
+    }
+    m->prog = p;
+    m->g = g;
+    map_reread_free(r);
   }
-  m->prog = p;
-  m->g = g;
-  map_reread_free(r);
   if (st2 == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
   free(keep);
   return st2 == MAP_ERR_NOFIT ? st : st2;
 }
 
+/* Returns 1 when msg says that registers rd, and no other class, ran out. */
+static int map_build_rd_only(const char *msg) {
+  return !strncmp(msg, "registers rd:", 13) && !strchr(msg, ';');
+}
+
 /* Returns map_build_steps' result from rewrite level `level` on, each
- * level tried while the previous one does not fit (map_build_any). */
+ * level tried while the previous one does not fit (map_build_any); sets
+ * *rd_only when a level ran out of registers rd only; with `bump`, such a
+ * level is mapped again at its II + bump (and that result kept). */
 static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                            size_t msgsz) {
+                            int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
+                            map_config *m, char *msg, size_t msgsz) {
   int st = MAP_ERR_NOFIT;
   for (int l = level; l <= 4 && st == MAP_ERR_NOFIT; l++) {
     if (l > level) map_config_free(m);
-    st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, l, o, m, msg, msgsz);
+    st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, 0, l, o, m, msg, msgsz);
+    if (st == MAP_ERR_NOFIT && m->ii > 0 && map_build_rd_only(msg)) *rd_only = 1;
+    if (st == MAP_ERR_NOFIT && bump && m->ii > 0 && map_build_rd_only(msg)) {
+      int ii = m->ii + bump;
+      map_config_free(m);
+      st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii > ii_min ? ii : ii_min, ii > ii_min ? bump : 0, l,
+                           o, m, msg, msgsz);
+    }
   }
   return st;
 }
@@ -155,13 +200,15 @@ static int map_build_lands(const map_config *m, char *msg, size_t msgsz) {
   return MAP_OK;
 }
 
-/* Returns MAP_OK after the steps of section 5 in order (one try). */
+/* Returns MAP_OK after the steps of section 5 in order (one try); ii_bump
+ * > 0 says that ii_min is an II at which registers rd ran out plus it. */
 static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                           int mapped2, int ii_min, int no_cse, const map_opts *o, map_config *m, char *msg,
-                           size_t msgsz) {
+                           int mapped2, int ii_min, int ii_bump, int no_cse, const map_opts *o, map_config *m,
+                           char *msg, size_t msgsz) {
   int st;
   memset(m, 0, sizeof *m);
   m->ii_min = ii_min;
+  m->ii_bump = ii_bump;
   m->no_cse = no_cse;
   m->off = o ? o->off : 0;
   msg[0] = 0;

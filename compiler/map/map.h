@@ -188,13 +188,26 @@ typedef struct {
   ast_expr **exprs; /* the new right-hand sides */
   int nexprs;
   int nvars;        /* variables rewritten */
+  ast_constraint **cons; /* chains: the constraints of the new conditions */
+  ast_conj **conjs;      /* chains: their conjunctions */
+  int ncons;
+  int nchains;      /* variables rewritten as chains (map_reread_build) */
+  int nexpr_roots;  /* variables whose root is an expression of inputs
+                       (with chains; editdist's sa = a[i-1] & 3) */
 } map_reread;
 
 /* Returns the program p with every variable whose equations are copies of
  * one input element along directions that leave its index unchanged
  * reading that element in each equation (g not built yet), or NULL when
- * no variable qualifies (or out of memory). p must outlive it. */
-map_reread *map_reread_build(const ast_program *p);
+ * no variable qualifies (or out of memory). p must outlive it. With
+ * `chains`, also every variable whose equations are roots (an input
+ * element or a constant) and copies v[I] = v[I - d] of one d along which
+ * the index changes (fir's u[i,j] = u[i-1,j-1]): each iteration reads the
+ * root its chain starts from (u[i,j] = x[i-j] if i >= j, 0 if i < j),
+ * and a root may be an expression of inputs and constants (editdist's
+ * sa[i,j] = a[i-1] & 3, computed again in every iteration); NULL then
+ * also when no variable is a chain or has such a root. */
+map_reread *map_reread_build(const ast_program *p, int chains);
 
 /* Frees r (and its RDG); NULL is allowed. */
 void map_reread_free(map_reread *r);
@@ -232,6 +245,8 @@ typedef struct {
                               disjoint (they may share a slot); NULL: none */
   int resmii_all, recmii, ii;
   int ii_min;              /* the smallest II asked for (map_build_ii), 0: none */
+  int ii_bump;             /* > 0: ii_min is the II at which registers rd ran
+                              out plus ii_bump (map.c), not asked for */
   unsigned off;            /* map_off bits of the options: rewrites turned off */
   int ncopies[3];          /* movs the mapper added: input, reader and writer copies
                               (a writer copy: a value needed in two registers in

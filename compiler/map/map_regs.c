@@ -371,9 +371,38 @@ done:
   return st;
 }
 
+/* Returns 1 when the uses (ispace) of edges x and y are disjoint (isl). */
+static int map_regs_uses_disjoint(isl_ctx *ctx, const map_edge *x, const map_edge *y) {
+  isl_set *a = isl_set_read_from_str(ctx, x->use.ispace);
+  isl_set *b = isl_set_read_from_str(ctx, y->use.ispace);
+  isl_bool d = a && b ? isl_set_is_disjoint(a, b) : isl_bool_error;
+  isl_set_free(a);
+  isl_set_free(b);
+  return d == isl_bool_true;
+}
+
+/* Returns 1 when channel edge y may join the group of id `id` (joined
+ * channels, map_regs_channel): every edge of the group read by another
+ * (consumer, operand) has a use disjoint from y's, and their consumers
+ * issue less than II apart, so that the FIFO head is popped once per
+ * iteration that reads it, in iteration order. */
+static int map_regs_channel_joins(const map_config *m, isl_ctx *ctx, const map_edge *y, int id) {
+  for (int f = 0; f < m->nedges; f++) {
+    const map_edge *z = &m->edges[f];
+    if (z->kind != MAP_EDGE_DEP || z->group != id || (z->dst == y->dst && z->pos == y->pos)) continue;
+    int gap = m->ops[z->dst].tau - m->ops[y->dst].tau;
+    if (gap >= m->ii || -gap >= m->ii || !map_regs_uses_disjoint(ctx, y, z)) return 0;
+  }
+  return 1;
+}
+
 /* Allocates the od/id pair of channel edge e and binds every edge of the
- * same (value, d, theta[0], theta[1], consumer, operand); returns 0 or -1. */
-static int map_regs_channel(map_config *m, int e) {
+ * same (value, d, theta[0], theta[1], consumer, operand); with `ctx`
+ * (joined channels), also the edges of the same (value, d, theta) read by
+ * other consumers in disjoint iterations (map_regs_channel_joins): one
+ * token stream, one od, one id (editdist's D[i-1,j] at j = 0 and inside
+ * the min). Returns 0 or -1. */
+static int map_regs_channel(map_config *m, int e, isl_ctx *ctx) {
   map_edge *x = &m->edges[e];
   int val = m->ops[x->src].var;
   int od = map_regs_new(m, MAP_REG_OD, 1);
@@ -383,7 +412,8 @@ static int map_regs_channel(map_config *m, int e) {
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
     if (y->kind == MAP_EDGE_DEP && y->theta[0] == x->theta[0] && y->theta[1] == x->theta[1] && m->ops[y->src].var == val &&
-        !memcmp(y->d, x->d, sizeof x->d) && y->dst == x->dst && y->pos == x->pos) {
+        !memcmp(y->d, x->d, sizeof x->d) && y->group < 0 &&
+        ((y->dst == x->dst && y->pos == x->pos) || (ctx && map_regs_channel_joins(m, ctx, y, id)))) {
       y->group = id;
       y->rreg = m->regs[id].reg;
       y->wreg = m->regs[od].reg;
@@ -629,18 +659,18 @@ static int map_regs_share_first(map_config *m, const unsigned char *first) {
 }
 
 /* Allocates every register class (see the top of the file); an input read
- * only on the first PE shares a channel's id when `share` (map_regs);
- * returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_regs_assign(map_config *m, int share) {
+ * only on the first PE shares a channel's id when `share`, channels read
+ * by several consumers in disjoint iterations are one when `join`
+ * (map_regs); returns MAP_OK or MAP_ERR_INTERNAL. */
+static int map_regs_assign(map_config *m, int share, int join) {
   unsigned char *first = calloc((size_t)m->nedges + 1, 1);
-  isl_ctx *ctx = share ? isl_ctx_alloc() : NULL;
-  if (!first || (share && !ctx)) {
+  isl_ctx *ctx = share || join ? isl_ctx_alloc() : NULL;
+  if (!first || ((share || join) && !ctx)) {
     free(first);
     if (ctx) isl_ctx_free(ctx);
     return MAP_ERR_INTERNAL;
   }
   for (int e = 0; share && e < m->nedges; e++) first[e] = map_regs_first_pe_input(m, ctx, &m->edges[e]);
-  if (ctx) isl_ctx_free(ctx);
   int st = MAP_OK;
   for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
   for (int e = 0; e < m->nedges && !st; e++) {
@@ -661,8 +691,10 @@ static int map_regs_assign(map_config *m, int share) {
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((map_edge_cross(x) ? map_regs_channel(m, e) : map_regs_fd(m, e)) < 0) st = MAP_ERR_INTERNAL;
+    if ((map_edge_cross(x) ? map_regs_channel(m, e, join ? ctx : NULL) : map_regs_fd(m, e)) < 0)
+      st = MAP_ERR_INTERNAL;
   }
+  if (ctx) isl_ctx_free(ctx);
   if (!st && share && map_regs_share_first(m, first)) st = MAP_ERR_INTERNAL;
   free(first);
   return st ? st : map_regs_rd(m);
@@ -688,10 +720,16 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
    * those PEs run the others' program words (inst_classes_merge: the
    * paper's processor classes) */
   int share = 1;
-  if (map_regs_assign(m, share) != MAP_OK) goto oom;
+  if (map_regs_assign(m, share, 0) != MAP_OK) goto oom;
+  /* channels are joined only where ids or ods run out */
+  int join = m->used[MAP_REG_ID] > m->arch.id || m->used[MAP_REG_OD] > m->arch.od;
+  if (join) {
+    map_regs_reset(m);
+    if (map_regs_assign(m, share, join) != MAP_OK) goto oom;
+  }
   if (m->used[MAP_REG_RD] > m->arch.rd) { /* try a schedule with less pressure */
     map_regs_reset(m);
-    if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m, share) != MAP_OK) goto oom;
+    if (map_regs_relieve(m) != MAP_OK || map_regs_assign(m, share, join) != MAP_OK) goto oom;
   }
   int st;
   if ((st = map_regs_check(m, msg, msgsz))) return st;

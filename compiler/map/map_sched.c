@@ -764,6 +764,10 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "piecewise program: at II 1 a kernel has one slot, one branch of pe.branch_targets "
                  "targets, to select the next");
+      else if (ii > mii && m->ii_bump)
+        snprintf(m->ii_reason, sizeof m->ii_reason,
+                 "II %d asked for (more slack to relieve the rd pressure; at II %d registers rd ran out)", ii,
+                 ii - m->ii_bump);
       else if (ii > mii)
         snprintf(m->ii_reason, sizeof m->ii_reason,
                  "II %d asked for (more slots per kernel for its branches; II %d did not instantiate)", ii, ii - 1);

@@ -17,7 +17,10 @@
  *    live together needs one rd, two values live together need two;
  *  - sharing happens: band needs fewer rds than it has rd values;
  *  - an input of the first PE on a channel's id (firstpe), and a
- *    propagated input read again when the program does not fit (prop).
+ *    propagated input read again when the program does not fit (prop);
+ *  - a chain read again (diag: u[i,j] = u[i-1,j-1] from x[i] at j = 0 and
+ *    0 at i = 0): the rewritten program computes the same outputs as the
+ *    one written (interp.c), and maps without the chain's fd and channel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "interp.h"
 #include "map.h"
 #include "parse.h"
 #include "rdg.h"
@@ -326,7 +330,9 @@ static const outcome TABLE[] = {
     {"conv", NULL, "loop dimensions"},
     /* dotprod: bias on the id of a channel (first PE only) */
     {"dotprod", NULL, "registers rd: needs"},
-    {"editdist", "registers rd: needs", "registers rd: needs"},
+    /* editdist: sa and sb computed again (map_reread.c), one channel of D
+     * for two consumers (map_regs.c), II 8 where rd ran out at II 7 (map.c) */
+    {"editdist", NULL, "registers rd: needs"},
     {"fir", NULL, "registers rd: needs"},
     {"gcd", "pe.div = 0", "registers rd: needs"},
     {"jacobi", "pe.div = 0", "registers fd: needs 3, pe.fd = 2"},
@@ -571,6 +577,136 @@ static void test_reread(void) {
   release(&f);
 }
 
+static const char *DIAG = /* u: a chain along (1,1) from two roots */
+    "program diag(N, M) { in int32 x[N]; out int32 y[N, M];\n"
+    " par (0 <= i < N, 0 <= j < M) { u[i,j] = x[i] if (j == 0); u[i,j] = 0 if (i == 0 and j >= 1);\n"
+    " u[i,j] = u[i-1,j-1] if (i >= 1 and j >= 1); y[i,j] = u[i,j] + 1; } }\n";
+
+/* Returns 1 when programs p and q (the same arrays) compute the same
+ * outputs for parameters (n, m) from the same inputs. */
+static int same_outputs(const ast_program *p, const ast_program *q, int64_t n, int64_t m) {
+  int64_t par[AST_MAX_PARAMS] = {n, m};
+  interp_array a[8], b[8];
+  if (p->narrays > 8 || interp_arrays_init(p, par, a)) return 0;
+  if (interp_arrays_init(q, par, b)) {
+    interp_arrays_free(p, a);
+    return 0;
+  }
+  for (int k = 0; k < p->narrays; k++)
+    for (size_t e = 0; e < a[k].n; e++) a[k].data[e] = b[k].data[e] = (int32_t)(7 * e + 3 * k + 1);
+  int same = !interp_program_run(p, par, a, NULL) && !interp_program_run(q, par, b, NULL);
+  for (int k = 0; k < p->narrays && same; k++)
+    same = !memcmp(a[k].data, b[k].data, a[k].n * sizeof *a[k].data);
+  interp_arrays_free(p, a);
+  interp_arrays_free(q, b);
+  return same;
+}
+
+/* Chains read again (map_reread.c): diag's u costs an fd (and a channel
+ * when i crosses PEs); with pe.fd = 0 it maps only with u = x[i-j] where
+ * i >= j and 0 elsewhere, read in every iteration: no fd, no route. The
+ * rewritten program computes what diag computes (several sizes, N < M and
+ * N > M); with `--disable reread`, or with the fds it needs, nothing is
+ * rewritten. */
+static void test_chain(void) {
+  arch_config a = arch_config_default();
+  a.fd = 0;
+  fixture f;
+  build(&f, "diag", DIAG, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.reread && f.m.reread->nchains == 1,
+             "diag with pe.fd = 0 maps with one chain read again (%s)", f.msg);
+  if (f.st == MAP_OK && f.m.reread) {
+    TEST_CHECK(f.m.used[MAP_REG_FD] == 0 && f.m.nroutes == 0, "diag: %d fds, %d routes (want 0, 0)",
+               f.m.used[MAP_REG_FD], f.m.nroutes);
+    const int64_t sizes[][2] = {{1, 1}, {3, 5}, {5, 3}, {4, 4}, {6, 2}};
+    for (int k = 0; k < 5; k++)
+      TEST_CHECK(same_outputs(f.p, &f.m.reread->prog, sizes[k][0], sizes[k][1]),
+                 "diag N=%d M=%d: the chain read again computes the same y", (int)sizes[k][0], (int)sizes[k][1]);
+    check_rd_sim("diag", &f.m);
+  }
+  release(&f);
+  map_opts no_reread = {.off = MAP_OFF_REREAD};
+  build_opts(&f, "diag", DIAG, &a, &no_reread);
+  TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, "fd: needs"),
+             "diag with --disable reread: does not fit for lack of fds (%s)", f.msg);
+  release(&f);
+  a.fd = 4;
+  build(&f, "diag", DIAG, &a);
+  TEST_CHECK(f.st == MAP_OK && !f.m.reread && f.m.used[MAP_REG_FD] >= 1,
+             "diag with pe.fd = 4: maps as written, with an fd (%s)", f.msg);
+  release(&f);
+}
+
+static const char *EPROP = /* x[j] & 3 propagated along i */
+    "program eprop(N, M) { in int32 x[M]; out int32 y[N, M];\n"
+    " par (0 <= i < N, 0 <= j < M) { w[i,j] = x[j] & 3 if (i == 0); w[i,j] = w[i-1,j] if (i >= 1);\n"
+    " y[i,j] = w[i,j] + 1; } }\n";
+
+/* A root that is an expression of inputs (map_reread.c, with chains):
+ * eprop's w = x[j] & 3 propagated along i costs an fd; with pe.fd = 0 it
+ * maps only with w computed again in every iteration (no fd, no route),
+ * and the rewritten program computes what eprop computes. */
+static void test_expr_root(void) {
+  arch_config a = arch_config_default();
+  a.fd = 0;
+  fixture f;
+  build(&f, "eprop", EPROP, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.reread && f.m.reread->nexpr_roots == 1,
+             "eprop with pe.fd = 0 maps with one expression root computed again (%s)", f.msg);
+  if (f.st == MAP_OK && f.m.reread) {
+    TEST_CHECK(f.m.used[MAP_REG_FD] == 0 && f.m.nroutes == 0, "eprop: %d fds, %d routes (want 0, 0)",
+               f.m.used[MAP_REG_FD], f.m.nroutes);
+    TEST_CHECK(same_outputs(f.p, &f.m.reread->prog, 4, 3), "eprop N=4 M=3: the same y");
+    check_rd_sim("eprop", &f.m);
+  }
+  release(&f);
+}
+
+/* II raised for rd (map.c): editdist on configs/default.ini runs out of
+ * rds at II 7 on every level; at II 8 pressure relief fits it in 4. */
+static void test_ii_bump(void) {
+  arch_config a;
+  fixture f;
+  if (arch_config_load("configs/default.ini", &a)) {
+    TEST_CHECK(0, "configs/default.ini loads");
+    return;
+  }
+  build(&f, "regress/programs/editdist.pla", NULL, &a);
+  TEST_CHECK(f.st == MAP_OK && f.m.ii_bump > 0 && f.m.used[MAP_REG_RD] <= 4,
+             "editdist on default.ini: maps at an II raised for rd (II %d, bump %d, rd %d; %s)", f.m.ii,
+             f.m.ii_bump, f.m.used[MAP_REG_RD], f.msg);
+  if (f.st == MAP_OK) check_rd_sim("editdist-bump", &f.m);
+  release(&f);
+}
+
+/* Joined channels (map_regs.c): editdist's D crosses to the next PE along
+ * (1,0) for two consumers in disjoint iterations (D[i-1,j] + 1 at j = 0
+ * and inside the min at j >= 1); with pe.id = pe.od = 5 (6 each with a
+ * channel per consumer) it maps with one channel serving both. */
+static void test_join(void) {
+  arch_config a = arch_config_default();
+  a.rd = a.fd = 8;
+  a.id = a.od = 5;
+  a.imem = 128;
+  fixture f;
+  build(&f, "regress/programs/editdist.pla", NULL, &a);
+  TEST_CHECK(f.st == MAP_OK, "editdist with pe.id = pe.od = 5 maps (%s)", f.msg);
+  if (f.st == MAP_OK) {
+    TEST_CHECK(f.m.used[MAP_REG_ID] <= 5 && f.m.used[MAP_REG_OD] <= 5, "editdist: id %d, od %d (want <= 5)",
+               f.m.used[MAP_REG_ID], f.m.used[MAP_REG_OD]);
+    int joined = 0;
+    for (int e = 0; e < f.m.nedges; e++)
+      for (int g = e + 1; g < f.m.nedges; g++) {
+        const map_edge *x = &f.m.edges[e], *y = &f.m.edges[g];
+        joined += x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && x->group == y->group &&
+                  x->dst != y->dst;
+      }
+    TEST_CHECK(joined > 0, "editdist: a channel id read by two consumers (%d pairs)", joined);
+    check_rd_sim("editdist-join", &f.m);
+  }
+  release(&f);
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -603,6 +739,10 @@ int main(void) {
   test_pieces();
   test_first_pe();
   test_reread();
+  test_chain();
+  test_join();
+  test_expr_root();
+  test_ii_bump();
   test_table();
   test_large();
   return test_done();
