@@ -151,8 +151,17 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
   return INST_OK;
 }
 
+/* Returns 1 when sets a and b (NULL: empty) are disjoint, 0, -1 on error. */
+static int inst_classes_disjoint(__isl_keep isl_set *a, __isl_keep isl_set *b) {
+  if (!a || !b) return 1;
+  isl_bool r = isl_set_is_disjoint(a, b);
+  return r < 0 ? -1 : r == isl_bool_true;
+}
+
 /* Returns 1 when processor classes a and b have equal programs on every
- * FU (both empty, or the same words). */
+ * FU (both empty, or the same words) and their parts of every control
+ * signal agree (no J where one needs 1 and the other 0: the GC terms of a
+ * class are its signals' parts, inst_signals.c), 0, -1 on error. */
 static int inst_classes_same(const inst *x, int a, int b) {
   for (int f = 0; f < x->nfu; f++) {
     const inst_fuprog *p = &x->pc[a].fp[f], *q = &x->pc[b].fp[f];
@@ -160,32 +169,75 @@ static int inst_classes_same(const inst *x, int a, int b) {
     if (p->empty) continue;
     if (p->nwords != q->nwords || memcmp(p->words, q->words, (size_t)p->nwords * sizeof *p->words)) return 0;
   }
+  for (int s = 0; s < x->nsig; s++) {
+    const inst_signal *g = &x->sig[s];
+    if (!g->ones || !g->zeros) continue;
+    int r = inst_classes_disjoint(g->ones[a], g->zeros[b]);
+    if (r == 1) r = inst_classes_disjoint(g->zeros[a], g->ones[b]);
+    if (r != 1) return r;
+  }
   return 1;
+}
+
+/* Returns the union of *a and b (either NULL: empty) in *a, taking b;
+ * -1 on error. */
+static int inst_classes_unite(isl_set **a, __isl_take isl_set *b) {
+  if (!b) return 0;
+  *a = *a ? isl_set_coalesce(isl_set_union(*a, b)) : b;
+  return *a ? 0 : -1;
+}
+
+/* Returns 0 after joining class c into class d: its PEs and its parts of
+ * the control signals; frees its programs; -1 on error. */
+static int inst_classes_join(inst *x, int d, int c) {
+  x->pc[d].pes = isl_set_coalesce(isl_set_union(x->pc[d].pes, x->pc[c].pes));
+  x->pc[c].pes = NULL;
+  for (int f = 0; f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);
+  free(x->pc[c].fp);
+  x->pc[c].fp = NULL;
+  int bad = !x->pc[d].pes;
+  for (int s = 0; s < x->nsig; s++) {
+    inst_signal *g = &x->sig[s];
+    if (!g->ones || !g->zeros) continue;
+    bad |= inst_classes_unite(&g->ones[d], g->ones[c]) | inst_classes_unite(&g->zeros[d], g->zeros[c]);
+    g->ones[c] = g->zeros[c] = NULL;
+  }
+  return bad ? -1 : 0;
+}
+
+/* Moves class c to index n (n <= c), its signal parts with it. */
+static void inst_classes_move(inst *x, int n, int c) {
+  if (n == c) return;
+  x->pc[n] = x->pc[c];
+  x->pc[c].pes = NULL;
+  x->pc[c].fp = NULL;
+  for (int s = 0; s < x->nsig; s++) {
+    inst_signal *g = &x->sig[s];
+    if (!g->ones || !g->zeros) continue;
+    g->ones[n] = g->ones[c], g->zeros[n] = g->zeros[c];
+    g->ones[c] = g->zeros[c] = NULL;
+  }
 }
 
 int inst_classes_merge(inst *x) {
   int *to = malloc((size_t)x->npc * sizeof *to);
   if (!to) return INST_ERR_INTERNAL;
-  int n = 0;
-  for (int c = 0; c < x->npc; c++) {
-    int d = 0;
-    while (d < n && !inst_classes_same(x, d, c)) d++;
+  int n = 0, st = INST_OK;
+  for (int c = 0; c < x->npc && !st; c++) {
+    int d = 0, r = 0;
+    while (d < n && !(r = inst_classes_same(x, d, c))) d++;
+    if (r < 0) st = INST_ERR_INTERNAL;
     to[c] = d;
-    if (d < n) { /* c joins d: its PEs, not its programs */
-      x->pc[d].pes = isl_set_union(x->pc[d].pes, x->pc[c].pes);
-      for (int f = 0; f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);
-      free(x->pc[c].fp);
-      if (!x->pc[d].pes) {
-        free(to);
-        return INST_ERR_INTERNAL;
-      }
-      x->pc[d].pes = isl_set_coalesce(x->pc[d].pes);
+    if (st || d < n) {
+      if (!st && inst_classes_join(x, d, c)) st = INST_ERR_INTERNAL;
       continue;
     }
-    x->pc[n++] = x->pc[c];
+    inst_classes_move(x, n++, c);
   }
-  for (int k = 0; k < x->t; k++) x->pe_class[k] = to[x->pe_class[k]];
-  x->npc = n;
+  if (!st) {
+    for (int k = 0; k < x->t; k++) x->pe_class[k] = to[x->pe_class[k]];
+    x->npc = n;
+  }
   free(to);
-  return INST_OK;
+  return st;
 }
