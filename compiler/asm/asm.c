@@ -657,6 +657,21 @@ static int asm_term_line(asm_cur *c, asm_packet *pk, int signal) {
   return asm_cons_list(c, t);
 }
 
+/* Returns 0 after reading a GC term's optional PE range, `range ROW_LO
+ * ROW_SKIP COL_LO COL_SKIP` (each 0..63, docs/stream.md "GC payload"),
+ * into the signal word *sig; -1 after an error. */
+static int asm_term_range(asm_cur *c, int *sig) {
+  char s[16];
+  int at = (cur_peek(c), c->pos);
+  if (!cur_word(c, s, sizeof s)) return 0;
+  if (strcmp(s, "range")) return c->pos = at, CUR_FAIL(c, "expected ':', 'range' or the end of the line");
+  int64_t f[4];
+  for (int k = 0; k < 4; k++)
+    if (cur_int(c, 0, STREAM_TERM_RANGE_MAX, "range", &f[k])) return -1;
+  *sig = (int)STREAM_TERM_WORD(*sig, f[0], f[1], f[2], f[3]);
+  return 0;
+}
+
 /* Returns 0 after one named-field line of a GC, AG or IODATA body whose
  * key word `w` (at column at) was read. */
 static int asm_body_fields(asm_cur *c, asm_packet *pk, const char *w, int at) {
@@ -683,7 +698,7 @@ static int asm_body_fields(asm_cur *c, asm_packet *pk, const char *w, int at) {
     if (sig < 0 || sig >= c->st->cfg->gc_signals)
       return c->pos = sat, CUR_FAIL(c, "expected a control signal c0..c%d",
                                     c->st->cfg->gc_signals - 1);
-    return asm_term_line(c, pk, sig);
+    return asm_term_range(c, &sig) ? -1 : asm_term_line(c, pk, sig);
   } else if (ag && !strcmp(w, "mode")) {
     static const char *const modes[] = {"off", "read", "write"};
     char s[32];
@@ -1102,7 +1117,10 @@ static void dis_gc(FILE *out, const stream_packet *p) {
   uint32_t nterms = q[4];
   q += 5;
   for (uint32_t t = 0; t < nterms; t++) {
-    fprintf(out, "    term c%u", q[0]);
+    fprintf(out, "    term c%u", STREAM_TERM_SIGNAL(q[0]));
+    if (q[0] >> 8)
+      fprintf(out, " range %u %u %u %u", STREAM_TERM_FIELD(q[0], 0), STREAM_TERM_FIELD(q[0], 1),
+              STREAM_TERM_FIELD(q[0], 2), STREAM_TERM_FIELD(q[0], 3));
     uint32_t nc = q[1];
     if (nc) fputc(':', out);
     q = dis_cons(out, q + 2, nc, nd);
