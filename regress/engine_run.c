@@ -40,6 +40,7 @@
 
 #define ENGINE_SHOW 10         /* differing elements printed */
 #define ENGINE_MAX_CYCLES_MIN 100000ull
+#define ENGINE_RERUN_SLACK 1000ull
 
 /* Returns 0 after writing len bytes of data to path atomically; -1. */
 static int engine_file_write(const char *path, const void *data, size_t len) {
@@ -173,6 +174,17 @@ static void engine_fst_timing_read(const char *path, engine_divergence *d) {
   if (f) fclose(f);
 }
 
+/* Returns the cycles the rerun after a divergence may take: the run's
+ * limit, but at most twice the predicted length plus the window's end
+ * plus ENGINE_RERUN_SLACK (a diverged RTL that hangs would otherwise
+ * simulate and trace ENGINE_MAX_CYCLES_MIN cycles for outputs that are
+ * wrong anyway; docs/user-guide.md). */
+static uint64_t engine_rerun_max(const engine_outcome *out, uint64_t window_end) {
+  uint64_t full = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
+  uint64_t cap = out->c.pred_done * 2 + window_end + ENGINE_RERUN_SLACK;
+  return cap < full ? cap : full;
+}
+
 /* Reruns the RTL of out to its end with the FST limited to W cycles
  * around divergence d (keep/rtl.fst), writes keep/divergence.gtkw and
  * gives out->rtl the outputs of that run (the lockstep run, stopped at
@@ -187,8 +199,10 @@ static void engine_divergence_waveform(const arch_config *arch, const engine_run
   engine_result r = {0};
   int64_t from = d->cycle > (uint64_t)w ? (int64_t)(d->cycle - (uint64_t)w) : 0;
   /* the rerun goes on to the end, as --engine rtl would (the FST holds
-     only the window): its banks are the RTL's outputs in --out-dir */
-  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from,
+     only the window): its banks are the RTL's outputs in --out-dir; an RTL
+     that has diverged may never finish, so it stops at twice the predicted
+     length past the window (engine_rerun_max) */
+  engine_opts eo = {trace, fst, work, o->arch_path, engine_rerun_max(out, d->cycle + (uint64_t)w), from,
                     (int64_t)d->cycle + w};
   int ok = 0, ran = 0;
   if (!fst || !gtkw) {

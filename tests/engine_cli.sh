@@ -352,9 +352,9 @@ EOF
   c=${c:-0} pd=$(jget "$tmp/e/summary.json" predicted_done_cycles)
   [ "$(wc -l < "$tmp/fstskew.args")" = 2 ] && ! head -1 "$tmp/fstskew.args" | grep -q -- --fst &&
     head -1 "$tmp/fstskew.args" | grep -q -- "--trace-stream /dev/fd/3" &&
-    tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((pd * 4 + 100000)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
+    tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((pd * 2 + c + 5 + 1000)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
   st=$?
-  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun to its end (for its outputs) with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun to its end (for its outputs, at most 2P + c + W + 1000 cycles) with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
   rm -rf "$tmp/want"; mkdir -p "$tmp/want"
   "$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
   [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" &&
