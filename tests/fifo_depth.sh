@@ -79,8 +79,10 @@ edge "bmm4 Q=2 N=2 M=2 K=17 on 2x2 of u28 --map 2,3" "$U28" tests/programs-extra
 
 # -- the first reports of FIFO overflow, as they were reported ---------------
 run "$(depth_cfg $BIG 2)" regress/programs/matmul.pla "N=4 M=9 K=3" 2x2 -
-check_eval "first report: matmul N=4 M=9 K=3 on 2x2, fifo_depth 2: exit 3, channel od1 -> id3 into PE (1,0), 4 values" \
-  "[ $? -eq 3 ] && grep -q 'matmul does not fit: pe.fifo_depth: channel od1 -> id3 from PE (0,0) into PE (1,0) holds up to 4 values, pe.fifo_depth = 2' '$tmp/run.txt'"
+# (id1 since B, read on the first row only, shares that channel's id:
+# docs/symbolic.md "Registers"; it was id3)
+check_eval "first report: matmul N=4 M=9 K=3 on 2x2, fifo_depth 2: exit 3, channel od1 -> id1 into PE (1,0), 4 values" \
+  "[ $? -eq 3 ] && grep -q 'matmul does not fit: pe.fifo_depth: channel od1 -> id1 from PE (0,0) into PE (1,0) holds up to 4 values, pe.fifo_depth = 2' '$tmp/run.txt'"
 for k in 16 17; do
   run "$U28" tests/programs-extra/bmv3.pla "B=1 N=2 K=$k" 2x2 1,2
   st=$?

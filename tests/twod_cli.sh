@@ -160,7 +160,8 @@ $TCPA run regress/programs/matmul.pla --param N=4 --param M=4 --param K=3 --pes 
 st=$?
 check_eval "--map with one index on 2x2: exit 2" "[ $st -eq 2 ] && grep -q 'two loop indices' $tmp/err"
 # (matmul N=4 M=4 K=2 fits 2x2 of default.ini since it maps at II 2: below)
-for prog in "fir N=8 T=4"; do
+# band needs 7 ods on 2-D regions (docs/symbolic.md "What fits")
+for prog in "band N=5 W=4"; do
   set -- $prog
   p=$1
   shift
@@ -172,6 +173,10 @@ for prog in "fir N=8 T=4"; do
   check_eval "$p on configs/default.ini 2x2: exit 3 naming the resource ($(grep -o 'does not fit: [a-z. ]*' "$tmp/err" | head -1))" \
     "[ $st -eq 3 ] && grep -Eq 'does not fit: .*(pe\\.|imem|ports|banks)' $tmp/err"
 done
+# fir fits 2x2 of default.ini since its chain u[i,j] = u[i-1,j-1] is read
+# again as x[i-j] (docs/symbolic.md, "Re-reading"; it needed id 7, od 6)
+$TCPA run regress/programs/fir.pla --param N=8 --param T=4 --pes 2x2 --engine model > /dev/null 2>&1
+check "fir N=8 T=4 on configs/default.ini 2x2: fits, model = reference" $?
 # trimv fits 2x2 of default.ini since its propagated x is read again
 # (docs/symbolic.md, "Re-reading propagated inputs"; it needed id 5)
 $TCPA run regress/programs/trimv.pla --param N=6 --pes 2x2 --engine model > /dev/null 2>&1
