@@ -161,6 +161,19 @@ static void io2d_bank_take(io2d *s, int r, int c, int side, int b) {
 /* Returns 1 when sink `sink` of PE (r, c) is free. */
 static int io2d_free(io2d *s, int r, int c, int sink) { return !io2d_sinks(s, r, c)[sink]; }
 
+/* Records that access a of PE k is served by bank b on side `side` of
+ * the PE itself (no pass-through hops, no lag). */
+static void io2d_own_bank(inst *x, int a, int k, int side, int b) {
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  inst_io *io = &x->io[a];
+  io->pside[k] = side;
+  io->pbank[k] = b;
+  io->prow[k] = r;
+  io->pcol[k] = c;
+  io->hops[k] = 0;
+  io->lag[k] = 0;
+}
 /* Places access a of PE k on its own border bank (step 2); returns 1 when
  * placed, 0 when the PE is not on a border side with a free bank. */
 static int io2d_direct(io2d *s, int a, int k) {
@@ -178,13 +191,7 @@ static int io2d_direct(io2d *s, int a, int k) {
       io2d_bank_take(s, r, c, side, b);
       if (ac->is_out) io2d_connect(s, r, c, port, ac->reg.idx);
       else io2d_connect(s, r, c, ac->reg.idx, io2d_src_port(x, side, b));
-      inst_io *io = &x->io[a];
-      io->pside[k] = side;
-      io->pbank[k] = b;
-      io->prow[k] = r;
-      io->pcol[k] = c;
-      io->hops[k] = 0;
-      io->lag[k] = 0;
+      io2d_own_bank(x, a, k, side, b);
       return 1;
     }
   }
@@ -208,13 +215,7 @@ static int io2d_on_channel(io2d *s, int a, int k) {
   if (!io2d_border(x, r, c, side) || b >= s->nb || !io2d_bank_free(s, r, c, side, b)) return 0;
   if (io2d_connect(s, r, c, x->m->access[a].reg.idx, io2d_src_port(x, side, b))) return 0;
   io2d_bank_take(s, r, c, side, b);
-  inst_io *io = &x->io[a];
-  io->pside[k] = side;
-  io->pbank[k] = b;
-  io->prow[k] = r;
-  io->pcol[k] = c;
-  io->hops[k] = 0;
-  io->lag[k] = 0;
+  io2d_own_bank(x, a, k, side, b);
   return 1;
 }
 
