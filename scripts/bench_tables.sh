@@ -102,7 +102,7 @@ instantiate() {
     { [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; } && best=$t
   done
   TIME[$key,$region]=$best
-  CLS[$key,$region]=$(sed -n 's/.*, \([0-9]*\) processor classes.*/\1/p' <<<"$out")
+  CLS[$key,$region]=$(sed -n 's/.*, \([0-9]*\) processor class\(es\)\{0,1\},.*/\1/p' <<<"$out")
   BYTES[$key,$region]=$(stat -c %s "$tmp/x.bin")
   CBYTES[$key,$region]=$(sed -n 's/^stream: [0-9]* bytes: configuration \([0-9]*\) bytes.*/\1/p' <<<"$out")
   [ -n "${CBYTES[$key,$region]}" ] || CBYTES[$key,$region]=${BYTES[$key,$region]}

@@ -103,8 +103,12 @@ loop_ok "conv 32x32" "$tmp/c32.lst"
 # shared the channels' ids (docs/instantiate.md "2-D regions"), 2.14x
 # (11468 / 5360) since: both shrank, the 4x4 more (9 -> 4 processor
 # classes is most of its configuration); what 32x32 adds are the border
-# banks' AG and WRAPPER packets, which grow with the sides and banks. The
-# bound is 2.25x since then; the paper's goal of 2x is not met for
+# banks' AG and WRAPPER packets, which grow with the sides and banks. Since
+# the last row and column write the channels' ods too (1 processor class,
+# docs/instantiate.md "2-D regions") both shrank again, 9164 / 2576 bytes:
+# the 4x4 is little more than its border packets, so the ratio is 3.56x.
+# The check: the 32x32 configuration stays below its 11468 bytes with 4
+# classes, within 4x of the 4x4's; the paper's goal of 2x is not met for
 # matmul (scripts/bench_tables.sh Table 2 says so).
 # conf_bytes BIN: the configuration bytes `tcpa instantiate` reports.
 conf_bytes() { sed -n 's/^stream: [0-9]* bytes: configuration \([0-9]*\) bytes.*/\1/p' "$1"; }
@@ -113,7 +117,7 @@ $TCPA instantiate "$tmp/m32.sym" --arch $A32 --param N=64 --param M=64 --param K
 $TCPA instantiate "$tmp/m32.sym" --arch $A32 --param N=16 --param M=16 --param K=4 --pes 4x4 -o "$tmp/m4.bin" \
   > "$tmp/i4" 2>&1
 b32=$(conf_bytes "$tmp/i32") b4=$(conf_bytes "$tmp/i4")
-[ -n "$b32" ] && [ -n "$b4" ] && [ $((b32 * 100)) -le $((b4 * 225)) ]
-vst=$?; check "matmul configuration bytes: 32x32 ${b32:-?} within 2.25x of 4x4 ${b4:-?}" $vst
+[ -n "$b32" ] && [ -n "$b4" ] && [ "$b32" -lt 11468 ] && [ $((b32 * 100)) -le $((b4 * 400)) ]
+vst=$?; check "matmul configuration bytes: 32x32 ${b32:-?} < 11468 and within 4x of 4x4 ${b4:-?}" $vst
 
 exit $fail

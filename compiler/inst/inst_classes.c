@@ -14,11 +14,26 @@
  * On a 2-D region K has two free coordinates and everything above holds
  * unchanged (Algorithm 1 over the K vector); the classes are numbered by
  * their smallest PE number k = r tc + c, which represents them.
+ *
+ * Channel writes on the region's far edge (2-D). The mapper writes a
+ * channel's od only where a consumer iteration exists, so the PEs whose
+ * neighbour along the channel lies outside the region (the last row for a
+ * southward channel) leave the od write out and would form classes of
+ * their own (matmul: 4 instead of the paper's 2). Before the partition,
+ * such a leaf is widened on those PEs to the pattern of the PE before
+ * them along the channel, within the iterations the op runs there (its
+ * operand leaves): the write happens, and its token leaves the region
+ * toward a PE that no stream configures or toward the array border, where
+ * inst_io2d.c leaves the connection out; a token on a source that drives
+ * no sink vanishes without a fault (docs/timing.md 10, rule 6). Only
+ * one-hop channels whose od serves no output bank and no other op are
+ * widened (docs/instantiate.md, "2-D regions").
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <isl/map.h>
+#include <isl/space.h>
 #include <isl/point.h>
 #include <isl/val.h>
 
@@ -78,6 +93,102 @@ static int inst_patterns(const inst *x, __isl_keep isl_set *s, isl_set ***list, 
   return rc;
 }
 
+/* Appends the printf-formatted text to buf (size sz, length *len). */
+static void inst_classes_cat(char *buf, size_t sz, size_t *len, const char *fmt, int a, int b) {
+  if (*len >= sz) return;
+  int w = snprintf(buf + *len, sz - *len, fmt, a, b);
+  if (w > 0) *len += (size_t)w;
+}
+
+/* Returns the map { [J, K] -> [J, K + delta] } (with_j) or { K -> K +
+ * delta } of route rt's displacement on the tiled dimensions. */
+static __isl_give isl_map *inst_classes_shift(const inst *x, const map_route *rt, int with_j) {
+  char buf[1024], rhs[512];
+  size_t len = 0, rl = 0;
+  inst_classes_cat(buf, sizeof buf, &len, "{ [", 0, 0);
+  for (int d = 0; with_j && d < x->n; d++) {
+    inst_classes_cat(buf, sizeof buf, &len, "j%d, ", d, 0);
+    inst_classes_cat(rhs, sizeof rhs, &rl, "j%d, ", d, 0);
+  }
+  for (int d = 0; d < x->n; d++) {
+    int off = d == x->m->mapped[0] ? rt->delta[0] : d == x->m->mapped[1] ? rt->delta[1] : 0;
+    inst_classes_cat(buf, sizeof buf, &len, d ? ", k%d" : "k%d", d, 0);
+    inst_classes_cat(rhs, sizeof rhs, &rl, d ? ", k%d + %d" : "k%d + %d", d, off);
+  }
+  inst_classes_cat(buf, sizeof buf, &len, "] -> [", 0, 0);
+  if (len + rl + 4 >= sizeof buf) return NULL;
+  memcpy(buf + len, rhs, rl);
+  len += rl;
+  inst_classes_cat(buf, sizeof buf, &len, "] }", 0, 0);
+  return isl_map_read_from_str(x->ctx, buf);
+}
+
+/* Returns the one-hop route of channel od reg whose od nothing else uses
+ * (no output access, every route on it one hop with one displacement),
+ * NULL when there is none. */
+static const map_route *inst_classes_route(const inst *x, map_reg reg) {
+  const map_config *m = x->m;
+  const map_route *rt = NULL;
+  for (int i = 0; i < m->nroutes; i++) {
+    const map_route *r = &m->routes[i];
+    if (r->od.cls != reg.cls || r->od.idx != reg.idx) continue;
+    if (r->hops != 1 || (rt && (rt->delta[0] != r->delta[0] || rt->delta[1] != r->delta[1]))) return NULL;
+    rt = r;
+  }
+  for (int a = 0; rt && a < m->naccess; a++)
+    if (m->access[a].is_out && m->access[a].reg.cls == reg.cls && m->access[a].reg.idx == reg.idx) return NULL;
+  return rt;
+}
+
+/* Returns the union over [J, K] of the leaves of op o in slot `slot`
+ * (NULL: none, or an isl error). */
+static __isl_give isl_set *inst_classes_op_slot(const inst *x, int o, int slot) {
+  isl_set *u = NULL;
+  for (int i = 0; i < x->m->nleaves; i++) {
+    if (x->m->leaves[i].op != o || x->m->leaves[i].slot != slot) continue;
+    u = u ? isl_set_union(u, isl_set_copy(x->leaf[i])) : isl_set_copy(x->leaf[i]);
+  }
+  return u ? isl_set_coalesce(u) : NULL;
+}
+
+/* Returns 1 when leaf j (another op's) writes register reg somewhere in w. */
+static int inst_classes_writes_in(const inst *x, int j, map_reg reg, __isl_keep isl_set *w) {
+  const map_pst_leaf *lf = &x->m->leaves[j];
+  if ((lf->slot != 0 && lf->slot != 4) || lf->reg.cls != reg.cls || lf->reg.idx != reg.idx) return 0;
+  return isl_set_is_disjoint(x->leaf[j], w) != isl_bool_true;
+}
+
+/* Returns 0 after widening leaf i, when it writes a channel's od, onto the
+ * PEs whose neighbour along the channel is outside the region (see the
+ * top of this file); -1 on an isl error. */
+static int inst_classes_widen_leaf(inst *x, int i) {
+  const map_pst_leaf *lf = &x->m->leaves[i];
+  if (lf->slot != 4 || lf->reg.cls != MAP_REG_OD) return 0;
+  const map_route *rt = inst_classes_route(x, lf->reg);
+  if (!rt) return 0;
+  isl_set *inner = isl_set_apply(isl_set_copy(x->kdom), isl_map_reverse(inst_classes_shift(x, rt, 0)));
+  isl_set *edge = isl_set_subtract(isl_set_copy(x->kdom), inner);
+  isl_set *jedge = isl_set_flat_product(isl_set_universe(isl_space_set_alloc(x->ctx, 0, (unsigned)x->n)), edge);
+  isl_set *src = inst_classes_op_slot(x, lf->op, 1);
+  if (!jedge || !src || isl_set_is_disjoint(x->leaf[i], jedge) != isl_bool_true) {
+    isl_set_free(jedge);
+    isl_set_free(src);
+    return jedge ? 0 : -1;
+  }
+  isl_set *w = isl_set_apply(isl_set_copy(x->leaf[i]), inst_classes_shift(x, rt, 1));
+  w = isl_set_intersect(isl_set_intersect(w, jedge), src);
+  if (!w) return -1;
+  int clash = isl_set_is_empty(w) != isl_bool_false;
+  for (int j = 0; j < x->m->nleaves && !clash; j++)
+    clash = x->m->leaves[j].op != lf->op && inst_classes_writes_in(x, j, lf->reg, w);
+  if (clash) {
+    isl_set_free(w);
+    return 0;
+  }
+  x->leaf[i] = isl_set_coalesce(isl_set_union(x->leaf[i], w));
+  return x->leaf[i] ? 0 : -1;
+}
+
 /* isl callback: records the class number for each PE point. */
 typedef struct {
   inst *x;
@@ -106,6 +217,7 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
   isl_set **list = malloc((size_t)cap * sizeof *list);
   if (!list) return INST_ERR_INTERNAL;
   int bad = 0;
+  for (int i = 0; x->m->axis == MAP_AXIS_2D && i < x->m->nleaves && !bad; i++) bad = inst_classes_widen_leaf(x, i);
   for (int i = 0; i < x->m->nleaves && !bad; i++) bad = inst_patterns(x, x->leaf[i], &list, &n, &cap);
   for (int i = 0; i < x->m->naccess && !bad; i++) bad = inst_patterns(x, x->acc[i], &list, &n, &cap);
   x->npattern = n;

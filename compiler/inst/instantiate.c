@@ -102,14 +102,15 @@ static void instantiate_summary_print(const instantiate_opts *o, const inst *x, 
   const map_config *m = x->m;
   size_t data_bytes = instantiate_data_bytes(w), total_bytes = 4 * (6 + w->n);
   if (m->axis == MAP_AXIS_2D) {
-    printf("%s: region %dx%d, %dx%d PEs used, p = %lld x %lld, II %d, %d processor classes, %d control signals, "
+    printf("%s: region %dx%d, %dx%d PEs used, p = %lld x %lld, II %d, %d processor class%s, %d control signals, "
            "stream %zu bytes\n",
-           o->out, o->rows, o->cols, x->tr, x->tc, (long long)x->p, (long long)x->p2, m->ii, x->npc, x->nsig,
-           4 * (6 + w->n));
+           o->out, o->rows, o->cols, x->tr, x->tc, (long long)x->p, (long long)x->p2, m->ii, x->npc,
+           x->npc == 1 ? "" : "es", x->nsig, 4 * (6 + w->n));
   } else {
-    printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor classes, %d control signals, "
+    printf("%s: region %dx%d, %d PEs used, p = %lld, II %d, %d processor class%s, %d control signals, "
            "stream %zu bytes\n",
-           o->out, o->rows, o->cols, x->t, (long long)x->p, m->ii, x->npc, x->nsig, 4 * (6 + w->n));
+           o->out, o->rows, o->cols, x->t, (long long)x->p, m->ii, x->npc, x->npc == 1 ? "" : "es", x->nsig,
+           4 * (6 + w->n));
   }
   printf("stream: %zu bytes: configuration %zu bytes, data (IODATA) %zu bytes\n", total_bytes,
          total_bytes - data_bytes, data_bytes);
