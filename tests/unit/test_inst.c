@@ -381,9 +381,43 @@ done:
   ast_program_free(p);
 }
 
+/* Channel writes on the far edge (inst_classes.c): with full tiles the
+ * last row and column of a 2-D region write the channels' ods too, so
+ * matmul has one processor class; with partial last tiles they keep
+ * classes of their own. */
+static void test_2d_far_edge(void) {
+  static const struct {
+    int64_t n, mm;
+    int rows, cols, want;
+  } cases[] = {{4, 4, 2, 2, 1}, {6, 6, 3, 3, 1}, {4, 8, 2, 4, 1}, {16, 16, 4, 4, 1}, {5, 5, 3, 3, 4}};
+  ast_program *p = parse_file("regress/programs/matmul.pla");
+  rdg *g = p ? rdg_build(p) : NULL;
+  arch_config a = arch_config_default();
+  map_config m;
+  char msg[512];
+  int st = g ? map_build_2d(p, g, &a, 0, 1, &m, msg, sizeof msg) : -1;
+  TEST_CHECK(st == MAP_OK, "matmul maps onto 2-D on default.ini (%s)", msg);
+  if (st != MAP_OK) goto done;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    inst x;
+    char *pn[3] = {"N", "M", "K"};
+    int64_t pv[3] = {cases[i].n, cases[i].mm, 3};
+    st = inst_run(&x, &m, &a, 3, pn, pv, cases[i].rows, cases[i].cols, msg, sizeof msg);
+    TEST_CHECK(st == INST_OK && x.npc == cases[i].want, "matmul N=%lld M=%lld K=3 on %dx%d: %d processor classes (want %d; %s)",
+               (long long)cases[i].n, (long long)cases[i].mm, cases[i].rows, cases[i].cols, st == INST_OK ? x.npc : -1,
+               cases[i].want, st == INST_OK ? "ok" : msg);
+    inst_free(&x);
+  }
+  map_config_free(&m);
+done:
+  rdg_free(g);
+  ast_program_free(p);
+}
+
 int main(void) {
   test_2d();
   test_2d_wrappers();
+  test_2d_far_edge();
   test_partition();
   test_paper();
   test_signals_bounds();
