@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 #include <isl/ctx.h>
+#include <isl/map.h>
 #include <isl/set.h>
 
 #include "arch.h"
@@ -144,6 +145,17 @@ typedef struct {
                         terms without PE ranges; inst_run_opts falls back to it) */
 } inst_opts;
 
+/* The maps inst_succ built, by n: the same few n (-1 for the CFG's
+ * predecessors, the fold distances, sigma) recur for every kernel class,
+ * leaf and signal, and building a map (2^(n-1) pieces parsed) cost half
+ * of an instantiation. */
+enum { INST_SUCC_MEMO = 16 };
+typedef struct {
+  int64_t n[INST_SUCC_MEMO];
+  isl_map *map[INST_SUCC_MEMO];
+  int count;
+} inst_succ_memo;
+
 typedef struct {
   isl_ctx *ctx;
   const map_config *m;
@@ -188,6 +200,7 @@ typedef struct {
   int64_t array_ext[64][AST_MAX_DIMS]; /* per array: bounding box extents */
   int array_nd[64];
   inst_opts opt;                   /* the options of inst_run_opts */
+  inst_succ_memo *succ_memo;       /* inst_succ's maps (mutable behind a const inst) */
 } inst;
 
 /* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a

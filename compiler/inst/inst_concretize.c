@@ -199,8 +199,12 @@ static __isl_give isl_map *inst_succ_piece(const inst *x, const int64_t *digit, 
   return ok ? NULL : isl_map_read_from_str(x->ctx, buf);
 }
 
-isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
-  if (!s || n == 0) return s;
+/* Returns the map { J -> succ(J, n) } (a copy of the memo's, built and
+ * kept on first use); NULL on error. */
+static __isl_give isl_map *inst_succ_map(const inst *x, int64_t n) {
+  inst_succ_memo *memo = x->succ_memo;
+  for (int i = 0; memo && i < memo->count; i++)
+    if (memo->n[i] == n) return isl_map_copy(memo->map[i]);
   /* |n| in the mixed radix of the scan order; the slowest digit unbounded */
   int neg = n < 0;
   int64_t digit[AST_MAX_DIMS], rest = neg ? -n : n;
@@ -219,10 +223,23 @@ isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
     isl_map *pc = inst_succ_piece(x, digit, neg, pat);
     if (!pc) {
       isl_map_free(mp);
-      isl_set_free(s);
       return NULL;
     }
     mp = mp ? isl_map_union(mp, pc) : pc;
+  }
+  if (mp && memo && memo->count < INST_SUCC_MEMO) {
+    memo->n[memo->count] = n;
+    memo->map[memo->count++] = isl_map_copy(mp);
+  }
+  return mp;
+}
+
+isl_set *inst_succ(const inst *x, isl_set *s, int64_t n) {
+  if (!s || n == 0) return s;
+  isl_map *mp = inst_succ_map(x, n);
+  if (!mp) {
+    isl_set_free(s);
+    return NULL;
   }
   return isl_set_coalesce(isl_set_apply(s, mp));
 }
@@ -486,6 +503,7 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   x->nfu = isa_fu_count(arch);
   x->ctx = isl_ctx_alloc();
   if (!x->ctx) return INST_ERR_INTERNAL;
+  x->succ_memo = calloc(1, sizeof *x->succ_memo); /* NULL: inst_succ builds every map anew */
   isl_options_set_on_error(x->ctx, ISL_ON_ERROR_CONTINUE);
   if (m->fingerprint != arch_config_fingerprint(arch)) {
     snprintf(msg, msgsz, "the configuration was compiled for another architecture (fingerprint 0x%016llx, this one 0x%016llx)",
@@ -550,6 +568,8 @@ void inst_free(inst *x) {
   free(x->acc);
   free(x->io);
   isl_set_free(x->kdom);
+  for (int i = 0; x->succ_memo && i < x->succ_memo->count; i++) isl_map_free(x->succ_memo->map[i]);
+  free(x->succ_memo);
   for (int c = 0; c < x->npc; c++) {
     isl_set_free(x->pc[c].pes);
     for (int f = 0; x->pc[c].fp && f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);

@@ -106,13 +106,21 @@ static void check_case(isl_ctx *ctx, int nd, const int64_t *E, const int *ord, c
     x.seq[ord[r]] = w;
     w *= E[ord[r]];
   }
+  /* with inst_succ's memo: the first INST_SUCC_MEMO values of n are
+   * built for the first set and reused for the others; the rest are
+   * built anew every time */
+  inst_succ_memo memo;
+  memset(&memo, 0, sizeof memo);
+  x.succ_memo = &memo;
   for (int i = 0; i < nsets; i++) {
     int ok = 1;
     int64_t span = E[ord[0]] * 2 + 2;
     for (int64_t n = -span; n <= span && ok; n++) ok = check_one(&x, sets[i], n);
-    TEST_CHECK(ok, "%dD, extents %lld.., order %d..: succ(%s, n) exact and without divs", nd,
-               (long long)E[0], ord[0], sets[i]);
+    TEST_CHECK(ok, "%dD, extents %lld.., order %d..: succ(%s, n) exact and without divs%s", nd,
+               (long long)E[0], ord[0], sets[i], i ? " (maps from the memo)" : "");
   }
+  TEST_CHECK(memo.count == INST_SUCC_MEMO, "the memo holds %d maps (want %d)", memo.count, INST_SUCC_MEMO);
+  for (int i = 0; i < memo.count; i++) isl_map_free(memo.map[i]);
 }
 
 int main(void) {
