@@ -137,7 +137,7 @@ static int cli_gen_program(int argc, char **argv) {
       if (cli_opt_int(&p, 1, 4096, "a number of PEs", &v)) return CLI_EXIT_INPUT;
       o.max_pes = (int)v;
       break;
-    case GEN_OPT_PES:
+    case GEN_OPT_PES: {
       int used = 0;
       if (sscanf(p.arg, "%dx%d%n", &o.pes_r, &o.pes_c, &used) != 2 || p.arg[used] || o.pes_r < 1 || o.pes_c < 1 ||
           o.pes_r > 64 || o.pes_c > 64) {
@@ -145,6 +145,7 @@ static int cli_gen_program(int argc, char **argv) {
         return CLI_EXIT_INPUT;
       }
       break;
+    }
     case GEN_OPT_ENGINE:
       if (strcmp(p.arg, "model") && strcmp(p.arg, "cosim")) {
         diag_error_plain("gen program: --engine: expected model or cosim, got '%s'", p.arg);

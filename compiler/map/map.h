@@ -291,7 +291,8 @@ enum { MAP_OK = 0, MAP_ERR_INPUT = 2, MAP_ERR_NOFIT = 3, MAP_ERR_INTERNAL = 4 };
 /* Returns MAP_OK and fills *m with the symbolic configuration of program
  * `p` (RDG `g`, both outliving *m) on `arch`, dimension `mapped` tiled onto
  * a 1xC region (axis 0) or Rx1 (axis 1); or MAP_ERR_NOFIT / MAP_ERR_INPUT
- * after writing the reason (resource, needed, available) into msg. */
+ * after writing the reason (resource, needed, available) into msg. *m is
+ * initialized either way: the caller frees it with map_config_free. */
 int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
               int mapped, int axis, map_config *m, char *msg, size_t msgsz);
 

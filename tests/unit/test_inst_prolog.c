@@ -127,11 +127,11 @@ static int run_case(const prolog_case *c, int nops, int gc_signals, prolog_run *
   if (gc_signals >= 0) r->a.gc_signals = gc_signals;
   int st = c->cdim >= 0 ? map_build_2d(r->p, r->g, &r->a, c->rdim, c->cdim, &r->m, msg, sizeof msg)
                         : map_build(r->p, r->g, &r->a, c->rdim, 0, &r->m, msg, sizeof msg);
+  r->mapped = 1; /* a mapping that does not fit still holds what it built (map.h) */
   if (st != MAP_OK) {
     fprintf(stderr, "# %s: %s\n", c->prog, msg);
     return 0;
   }
-  r->mapped = 1;
   char *pn[8];
   int64_t pv[8];
   char names[8][32];
