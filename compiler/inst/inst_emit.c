@@ -417,6 +417,11 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
   return isl_set_coalesce(pe0);
 }
 
+int inst_gc_sig_nterms(const inst *x, int s) {
+  inst_terms tm = {x, NULL, 0, 0, 0};
+  return inst_gc_sig_terms(x, s, &tm, NULL) < 0 || tm.bad ? -1 : tm.nterms;
+}
+
 int inst_gc_nterms(const inst *x) {
   inst_terms tm = {x, NULL, 0, 0, 0};
   for (int s = 0; s < x->nsig; s++)
