@@ -172,13 +172,74 @@ __isl_give isl_set *inst_gc_class_ones(const inst *x, int s, int c, isl_set **ca
   return ones;
 }
 
+/* isl callback: appends a basic set to the list of inst_gc_merge. */
+static isl_stat inst_gc_bset_add(__isl_take isl_basic_set *b, void *user) {
+  isl_basic_set_list **l = user;
+  *l = isl_basic_set_list_add(*l, b);
+  return *l ? isl_stat_ok : isl_stat_error;
+}
+
+/* Returns 1 when basic set h can be one term (no existentials, at most
+ * 2 x gc.dims constraints) and holds no point of zeros (h kept). */
+static int inst_gc_term_ok(const inst *x, __isl_keep isl_basic_set *h, __isl_keep isl_set *zeros) {
+  int nc = inst_cons_count(h);
+  if (nc < 0 || nc > STREAM_MAX_CONS(&x->arch)) return 0;
+  isl_set *i = isl_set_intersect(isl_set_from_basic_set(isl_basic_set_copy(h)), isl_set_copy(zeros));
+  int ok = isl_set_is_empty(i) == isl_bool_true;
+  isl_set_free(i);
+  return ok;
+}
+
+/* Returns t (taken) with pairs of its basic sets replaced by their convex
+ * hull while the hull can be one term and holds no point of zeros: the
+ * terms cover the same ones with fewer pieces (a hull may take points
+ * where the signal is a don't-care). */
+static __isl_give isl_set *inst_gc_merge(const inst *x, __isl_take isl_set *t, __isl_keep isl_set *zeros) {
+  isl_basic_set_list *l = isl_basic_set_list_alloc(isl_set_get_ctx(t), 4);
+  if (!l || isl_set_foreach_basic_set(t, inst_gc_bset_add, &l) < 0) {
+    isl_basic_set_list_free(l);
+    return t;
+  }
+  int n = (int)isl_basic_set_list_n_basic_set(l), merged = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      isl_set *u = isl_set_union(isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, i)),
+                                 isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, j)));
+      isl_basic_set *h = isl_basic_set_remove_redundancies(isl_set_convex_hull(u));
+      if (h && inst_gc_term_ok(x, h, zeros)) {
+        l = isl_basic_set_list_set_basic_set(l, i, h);
+        l = isl_basic_set_list_drop(l, (unsigned)j, 1);
+        n--;
+        merged = 1;
+        j = i; /* try the new piece against every other again */
+      } else {
+        isl_basic_set_free(h);
+      }
+    }
+  if (!merged || !l) {
+    isl_basic_set_list_free(l);
+    return t;
+  }
+  isl_set *r = isl_set_empty(isl_set_get_space(t));
+  for (int i = 0; i < n; i++) r = isl_set_union(r, isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, i)));
+  isl_basic_set_list_free(l);
+  if (!r) return t;
+  isl_set_free(t);
+  return r;
+}
+
 /* Returns the terms' J set of a group of classes: its ones simplified
- * against its care set (both taken), within the GC's steps. */
+ * against its care set (both taken), within the GC's steps, pieces
+ * merged where their hull meets no zero (inst_gc_merge). */
 static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *zeros = isl_set_intersect(isl_set_subtract(isl_set_copy(care), isl_set_copy(ones)), isl_set_copy(all));
   ones = isl_set_coalesce(isl_set_gist(ones, care));
   ones = isl_set_intersect(ones, isl_set_copy(all));
-  return isl_set_coalesce(isl_set_gist(ones, all));
+  ones = isl_set_coalesce(isl_set_gist(ones, all));
+  ones = inst_gc_merge(x, ones, zeros);
+  isl_set_free(zeros);
+  return ones;
 }
 
 /* Returns 1 when the sets a and b over J share no point (both kept). */
