@@ -231,13 +231,16 @@ static __isl_give isl_set *inst_gc_merge(const inst *x, __isl_take isl_set *t, _
 /* Returns the terms' J set of a group of classes: its ones simplified
  * against its care set (both taken), within the GC's steps, pieces
  * merged where their hull meets no zero (inst_gc_merge). */
-static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care) {
+static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care,
+                                           int merge) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
-  isl_set *zeros = isl_set_intersect(isl_set_subtract(isl_set_copy(care), isl_set_copy(ones)), isl_set_copy(all));
+  isl_set *zeros = merge ? isl_set_intersect(isl_set_subtract(isl_set_copy(care), isl_set_copy(ones)),
+                                             isl_set_copy(all))
+                         : NULL;
   ones = isl_set_coalesce(isl_set_gist(ones, care));
   ones = isl_set_intersect(ones, isl_set_copy(all));
   ones = isl_set_coalesce(isl_set_gist(ones, all));
-  ones = inst_gc_merge(x, ones, zeros);
+  if (merge) ones = inst_gc_merge(x, ones, zeros);
   isl_set_free(zeros);
   return ones;
 }
@@ -399,16 +402,16 @@ static int inst_gc_sig_terms_all(const inst *x, int s, inst_terms *tm, isl_set *
   return rc;
 }
 
-/* Returns 0 after writing (or counting) the terms of signal s into tm; the
+/* Returns 0 after writing (or counting) the terms of signal s into tm,
+ * the pieces merged into hulls when `merge`; the
  * union of those that apply to PE 0 into *pe0 when pe0 is not NULL. The
  * classes are grouped, first fit in class order, so that within a group no
  * class needs a 1 where another needs a 0; all classes in one group is
  * the J-only form. Each group's ones, simplified against its care set,
  * give its pieces (basic sets); equal pieces of several groups are one,
  * and each piece gets the PE ranges of inst_piece_emit. */
-static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+static int inst_gc_sig_terms_m(const inst *x, int s, inst_terms *tm, isl_set **pe0, int merge) {
   int npc = x->npc, rc = 0, ncell = x->tr * x->tc;
-  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
   inst_tgroups tg = {npc, 0, calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(int))};
@@ -436,7 +439,7 @@ static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0
     tg.grp[c] = g;
   }
   for (int g = 0; g < tg.ng && !rc; g++) {
-    isl_set *ts = inst_gc_simplify(x, isl_set_copy(tg.gone[g]), isl_set_copy(tg.gcare[g]));
+    isl_set *ts = inst_gc_simplify(x, isl_set_copy(tg.gone[g]), isl_set_copy(tg.gcare[g]), merge);
     memset(ps.mask, 0, (size_t)ncell);
     for (int k = 0, r, c; k < x->t; k++) {
       inst_pe_rc(x, k, &r, &c);
@@ -464,6 +467,18 @@ static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0
   free(tg.gcare);
   free(tg.grp);
   return rc;
+}
+
+/* Returns 0 after writing (or counting) the terms of signal s into tm
+ * (inst_gc_sig_terms_m), with the pieces of each group merged into hulls
+ * (inst_gc_merge) when that gives fewer terms than without, so that no
+ * signal takes more terms than the plain pieces. */
+static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
+  inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
+  int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
+              (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
+  return inst_gc_sig_terms_m(x, s, tm, pe0, merge);
 }
 
 __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
