@@ -17,6 +17,11 @@
  * reads the value meant for J. With sigma >= 2 the prolog is a loop on a
  * signal of its own (inst_prolog), whose sets are already over GC steps
  * (1 in steps 0..sigma-2, 0 in every later step) and are not shifted.
+ *
+ * Terms. A signal's ones, simplified against its care set, are one GC term
+ * per basic set; pairs of them are merged into their convex hull where the
+ * hull is one term and meets no zero, when that gives the signal fewer
+ * terms (docs/instantiate.md "Control signals and the loop bounds").
  */
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,9 @@
  * fewest new colours, then the most don't-cares, then the plain numbering,
  * wins. Each colour is a global signal of the GC; its one-set (with the
  * zero-set as the care set) becomes the GC terms in inst_emit.c. More
- * colours than gc.signals: does not fit.
+ * colours than gc.signals: does not fit. Polarity (inst_signals_polarity,
+ * once sigma is known): a colour whose zeros take fewer terms than its
+ * ones is inverted, with the target tables of the nodes branching on it.
  *
  * The prolog (inst_prolog, after the I/O placement fixes sigma): a program
  * whose kernels start sigma >= 2 steps late loops on one pi-word block of

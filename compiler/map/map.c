@@ -89,8 +89,9 @@ static int map_build_rereads(const ast_program *p, const rdg *g, const arch_conf
 
 /* Returns map_build_levels' result for p with its accumulations padded
  * (map_reread_pad; m owns that program), NOFIT when p has none. */
-static int map_build_padded(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                            int ii_min, int level, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
+static int map_build_padded(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                            size_t msgsz) {
   memset(m, 0, sizeof *m);
   map_reread *r = map_reread_pad(p);
   if (!r || !(r->g = rdg_build(&r->prog))) {

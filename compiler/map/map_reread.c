@@ -34,6 +34,12 @@
  * diagonal). Conditions are built from isl's constraints; a piece that
  * needs an existential variable or a rational coefficient is not
  * rewritten.
+ *
+ * Padding (map_reread_pad, asked for by map_opts.pad): an equation that
+ * starts an accumulation (v = x where v = v[I - d] + y is another case of
+ * v) becomes v = 0 + x, so both cases are one `+` and a reader at the
+ * end of the accumulation has one producer (docs/symbolic.md,
+ * "Accumulations padded").
  */
 #include <stdlib.h>
 #include <string.h>
