@@ -244,36 +244,48 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * levels, signals, program words) is tried again at II + 1, twice at
    * most; one that still does not (or fails otherwise) again with the
    * mapper's conservative rewrites (level 3, then 4: the mapping of
-   * before); the first attempt's message is kept (docs/symbolic.md) */
+   * before); when the first failure was about control flow, then the
+   * program with its accumulations padded (map_reread_pad: one producer
+   * per accumulated value, fewer kernels and signals; trimv on 1x2) at
+   * its II, II + 1 and II + 2; the first attempt's message is kept
+   * (docs/symbolic.md) */
   char first[512] = "";
   int st = ENGINE_ERR_NOFIT;
-  for (int tries = 0, ii_min = 0, level = 0; tries < 5; tries++) {
-    map_config m;
-    int mapped = 0;
-    st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, mo, &m, msg, msgsz);
-    if (st == MAP_OK) {
-      mapped = 1;
-      c->ii = m.ii;
-      c->ii_min = ii_min;
-      c->map_level = level;
-      c->resmii = m.resmii_all;
-      c->recmii = m.recmii;
-      st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
-      ii_min = m.ii + 1;
-    } else {
-      st = engine_status_of(st);
+  for (int pad = 0; pad <= 1 && st == ENGINE_ERR_NOFIT; pad++) {
+    if (pad && !engine_control_nofit(first)) break;
+    map_opts po = mo ? *mo : (map_opts){0};
+    po.pad = pad;
+    for (int tries = 0, ii_min = 0, level = 0; tries < (pad ? 3 : 5); tries++) {
+      map_config m;
+      int mapped = 0;
+      st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, &po, &m, msg, msgsz);
+      if (st == MAP_OK) {
+        mapped = 1;
+        c->ii = m.ii;
+        c->ii_min = ii_min;
+        c->map_level = level;
+        c->map_pad = pad;
+        c->resmii = m.resmii_all;
+        c->recmii = m.recmii;
+        st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
+        ii_min = m.ii + 1;
+      } else {
+        st = engine_status_of(st);
+      }
+      int used = m.no_cse;
+      map_config_free(&m);
+      if (!pad && !tries) snprintf(first, sizeof first, "%s", msg);
+      if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
+      if (pad && !engine_control_nofit(msg)) break;
+      if (used >= 3) ii_min = 0, level = 4;
+      else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
+      engine_config_free(c);
+      c->dim = dim;
+      c->dim2 = dim2;
+      c->axis = rows > 1 && cols > 1 ? 2 : rows > 1 ? 1 : 0;
+      c->fingerprint = arch_config_fingerprint(arch);
+      c->map_off = mo ? mo->off : 0;
     }
-    int used = m.no_cse;
-    map_config_free(&m);
-    if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
-    if (used >= 3) ii_min = 0, level = 4;
-    else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
-    if (!tries) snprintf(first, sizeof first, "%s", msg);
-    engine_config_free(c);
-    c->dim = dim;
-    c->dim2 = dim2;
-    c->axis = rows > 1 && cols > 1 ? 2 : rows > 1 ? 1 : 0;
-    c->fingerprint = arch_config_fingerprint(arch);
   }
   if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
   rdg_free(g);

@@ -48,7 +48,7 @@ matmul N=1 M=2 K=2                  -- fit fit fit fit
 matmul N=2 M=2 K=2                  -- fit fit fit fit
 trimv N=3                           -- fit fit fit fit
 trimv N=5                           -- fit fit fit fit
-trimv N=7                           -- fit no fit fit
+trimv N=7                           -- fit fit fit fit
 band N=5 W=4                        -- no no no no
 conv CO=1 R=2 C=2 CI=1 KR=1 KC=1    -- fit fit fit fit
 dotprod N=7                         -- fit fit fit fit
@@ -110,6 +110,20 @@ while read -r line; do
     fi
   done
 done <<< "$TABLE"
+
+# trimv N=7 on 1x2, 2x1, 1x3 and 3x1 (a partial last tile): the control
+# flow fits at II 3 with its accumulation padded (s = 0 + L * v at j = 0,
+# one producer of y), each signal's cheaper polarity and term pieces
+# merged into their hulls (16 GC terms at most; docs/symbolic.md "What
+# fits"); the run passes against the reference
+for pes in 1x2 2x1 1x3 3x1; do
+  rm -rf "$tmp/o"
+  $TCPA run regress/programs/trimv.pla --engine model --arch configs/default.ini --pes $pes --param N=7 \
+    --out-dir "$tmp/o" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  [ $rc -eq 0 ] && grep -q "verdict *pass" "$tmp/out" && grep -q "schedule: pi = 3," "$tmp/o/config.lst"
+  check "trimv N=7 on $pes: fits at II 3, passes (exit $rc)" $?
+done
 
 # Register sharing of the symbolic mapper (docs/symbolic.md, registers):
 # maxpool's values of exclusive conditions share rds (it needed rd 5; its

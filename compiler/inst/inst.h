@@ -293,6 +293,17 @@ int inst_signals(inst *x, char *msg, size_t msgsz);
 /* Why a prolog of sigma >= 2 steps stays sigma * pi nops (inst.prolog_why). */
 enum { INST_PROLOG_NOSIG = 1, INST_PROLOG_TERMS, INST_PROLOG_OFF };
 
+/* Returns INST_OK after choosing each kernel signal's polarity
+ * (inst_signals.c): a signal whose zeros take fewer GC terms than its
+ * ones is inverted (its ones and zeros swapped, and in every node that
+ * branches on it the target index table mirrored along its bit). Run
+ * after sigma is set, before the prolog. */
+int inst_signals_polarity(inst *x);
+
+/* Returns the GC terms signal s takes (inst_emit.c), -1 when one cannot
+ * be written. */
+int inst_gc_sig_nterms(const inst *x, int s);
+
 /* Returns INST_OK after choosing the prolog's form (inst_signals.c): for
  * sigma >= 2, a loop of one pi-word block of nops whose last word branches
  * back while a new global signal is 1 (1 in GC steps 0..sigma-2, 0 in step

@@ -17,6 +17,11 @@
  * reads the value meant for J. With sigma >= 2 the prolog is a loop on a
  * signal of its own (inst_prolog), whose sets are already over GC steps
  * (1 in steps 0..sigma-2, 0 in every later step) and are not shifted.
+ *
+ * Terms. A signal's ones, simplified against its care set, are one GC term
+ * per basic set; pairs of them are merged into their convex hull where the
+ * hull is one term and meets no zero, when that gives the signal fewer
+ * terms (docs/instantiate.md "Control signals and the loop bounds").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -172,13 +177,77 @@ __isl_give isl_set *inst_gc_class_ones(const inst *x, int s, int c, isl_set **ca
   return ones;
 }
 
+/* isl callback: appends a basic set to the list of inst_gc_merge. */
+static isl_stat inst_gc_bset_add(__isl_take isl_basic_set *b, void *user) {
+  isl_basic_set_list **l = user;
+  *l = isl_basic_set_list_add(*l, b);
+  return *l ? isl_stat_ok : isl_stat_error;
+}
+
+/* Returns 1 when basic set h can be one term (no existentials, at most
+ * 2 x gc.dims constraints) and holds no point of zeros (h kept). */
+static int inst_gc_term_ok(const inst *x, __isl_keep isl_basic_set *h, __isl_keep isl_set *zeros) {
+  int nc = inst_cons_count(h);
+  if (nc < 0 || nc > STREAM_MAX_CONS(&x->arch)) return 0;
+  isl_set *i = isl_set_intersect(isl_set_from_basic_set(isl_basic_set_copy(h)), isl_set_copy(zeros));
+  int ok = isl_set_is_empty(i) == isl_bool_true;
+  isl_set_free(i);
+  return ok;
+}
+
+/* Returns t (taken) with pairs of its basic sets replaced by their convex
+ * hull while the hull can be one term and holds no point of zeros: the
+ * terms cover the same ones with fewer pieces (a hull may take points
+ * where the signal is a don't-care). */
+static __isl_give isl_set *inst_gc_merge(const inst *x, __isl_take isl_set *t, __isl_keep isl_set *zeros) {
+  isl_basic_set_list *l = isl_basic_set_list_alloc(isl_set_get_ctx(t), 4);
+  if (!l || isl_set_foreach_basic_set(t, inst_gc_bset_add, &l) < 0) {
+    isl_basic_set_list_free(l);
+    return t;
+  }
+  int n = (int)isl_basic_set_list_n_basic_set(l), merged = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      isl_set *u = isl_set_union(isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, i)),
+                                 isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, j)));
+      isl_basic_set *h = isl_basic_set_remove_redundancies(isl_set_convex_hull(u));
+      if (h && inst_gc_term_ok(x, h, zeros)) {
+        l = isl_basic_set_list_set_basic_set(l, i, h);
+        l = isl_basic_set_list_drop(l, (unsigned)j, 1);
+        n--;
+        merged = 1;
+        j = i; /* try the new piece against every other again */
+      } else {
+        isl_basic_set_free(h);
+      }
+    }
+  if (!merged || !l) {
+    isl_basic_set_list_free(l);
+    return t;
+  }
+  isl_set *r = isl_set_empty(isl_set_get_space(t));
+  for (int i = 0; i < n; i++) r = isl_set_union(r, isl_set_from_basic_set(isl_basic_set_list_get_basic_set(l, i)));
+  isl_basic_set_list_free(l);
+  if (!r) return t;
+  isl_set_free(t);
+  return r;
+}
+
 /* Returns the terms' J set of a group of classes: its ones simplified
- * against its care set (both taken), within the GC's steps. */
-static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care) {
+ * against its care set (both taken), within the GC's steps, pieces
+ * merged where their hull meets no zero (inst_gc_merge). */
+static __isl_give isl_set *inst_gc_simplify(const inst *x, __isl_take isl_set *ones, __isl_take isl_set *care,
+                                           int merge) {
   isl_set *all = inst_ext_domain(x, x->P + x->epilog + x->sigma);
+  isl_set *zeros = merge ? isl_set_intersect(isl_set_subtract(isl_set_copy(care), isl_set_copy(ones)),
+                                             isl_set_copy(all))
+                         : NULL;
   ones = isl_set_coalesce(isl_set_gist(ones, care));
   ones = isl_set_intersect(ones, isl_set_copy(all));
-  return isl_set_coalesce(isl_set_gist(ones, all));
+  ones = isl_set_coalesce(isl_set_gist(ones, all));
+  if (merge) ones = inst_gc_merge(x, ones, zeros);
+  isl_set_free(zeros);
+  return ones;
 }
 
 /* Returns 1 when the sets a and b over J share no point (both kept). */
@@ -338,16 +407,16 @@ static int inst_gc_sig_terms_all(const inst *x, int s, inst_terms *tm, isl_set *
   return rc;
 }
 
-/* Returns 0 after writing (or counting) the terms of signal s into tm; the
+/* Returns 0 after writing (or counting) the terms of signal s into tm,
+ * the pieces merged into hulls when `merge`; the
  * union of those that apply to PE 0 into *pe0 when pe0 is not NULL. The
  * classes are grouped, first fit in class order, so that within a group no
  * class needs a 1 where another needs a 0; all classes in one group is
  * the J-only form. Each group's ones, simplified against its care set,
  * give its pieces (basic sets); equal pieces of several groups are one,
  * and each piece gets the PE ranges of inst_piece_emit. */
-static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+static int inst_gc_sig_terms_m(const inst *x, int s, inst_terms *tm, isl_set **pe0, int merge) {
   int npc = x->npc, rc = 0, ncell = x->tr * x->tc;
-  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
   inst_tgroups tg = {npc, 0, calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(isl_set *)), calloc((size_t)npc, sizeof(isl_set *)),
                      calloc((size_t)npc, sizeof(int))};
@@ -375,7 +444,7 @@ static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0
     tg.grp[c] = g;
   }
   for (int g = 0; g < tg.ng && !rc; g++) {
-    isl_set *ts = inst_gc_simplify(x, isl_set_copy(tg.gone[g]), isl_set_copy(tg.gcare[g]));
+    isl_set *ts = inst_gc_simplify(x, isl_set_copy(tg.gone[g]), isl_set_copy(tg.gcare[g]), merge);
     memset(ps.mask, 0, (size_t)ncell);
     for (int k = 0, r, c; k < x->t; k++) {
       inst_pe_rc(x, k, &r, &c);
@@ -405,6 +474,18 @@ static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0
   return rc;
 }
 
+/* Returns 0 after writing (or counting) the terms of signal s into tm
+ * (inst_gc_sig_terms_m), with the pieces of each group merged into hulls
+ * (inst_gc_merge) when that gives fewer terms than without, so that no
+ * signal takes more terms than the plain pieces. */
+static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
+  inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
+  int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
+              (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
+  return inst_gc_sig_terms_m(x, s, tm, pe0, merge);
+}
+
 __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
   inst_terms tm = {x, NULL, 0, 0, 0};
   isl_set *all = inst_ext_domain(x, 1);
@@ -415,6 +496,11 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
     return NULL;
   }
   return isl_set_coalesce(pe0);
+}
+
+int inst_gc_sig_nterms(const inst *x, int s) {
+  inst_terms tm = {x, NULL, 0, 0, 0};
+  return inst_gc_sig_terms(x, s, &tm, NULL) < 0 || tm.bad ? -1 : tm.nterms;
 }
 
 int inst_gc_nterms(const inst *x) {

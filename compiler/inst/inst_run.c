@@ -43,6 +43,7 @@ static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const
   if (!st) st = inst_signals(x, msg, msgsz);
   if (!st) st = inst_place_io(x, msg, msgsz);
   if (!st) x->sigma = inst_sigma(x);
+  if (!st) st = inst_signals_polarity(x);
   if (!st) st = inst_prolog(x, msg, msgsz);
   if (!st) st = inst_proggen(x, msg, msgsz);
   if (!st) st = inst_fifo_check(x, msg, msgsz);

@@ -21,7 +21,9 @@
  * fewest new colours, then the most don't-cares, then the plain numbering,
  * wins. Each colour is a global signal of the GC; its one-set (with the
  * zero-set as the care set) becomes the GC terms in inst_emit.c. More
- * colours than gc.signals: does not fit.
+ * colours than gc.signals: does not fit. Polarity (inst_signals_polarity,
+ * once sigma is known): a colour whose zeros take fewer terms than its
+ * ones is inverted, with the target tables of the nodes branching on it.
  *
  * The prolog (inst_prolog, after the I/O placement fixes sigma): a program
  * whose kernels start sigma >= 2 steps late loops on one pi-word block of
@@ -546,6 +548,56 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
   if (!st) x->nsig = cs.n;
   free(cs.col);
   return st;
+}
+
+/* Returns 1 when a node of some program enters a shared prefix on signal
+ * s (its branch has fixed targets per value, inst_proggen.c). */
+static int inst_sig_is_prefix(const inst *x, int s) {
+  for (int c = 0; c < x->npc; c++)
+    for (int f = 0; x->pc[c].fp && f < x->nfu; f++)
+      for (int v = 0; v < x->pc[c].fp[f].nk; v++)
+        if (x->pc[c].fp[f].k[v].pre_len > 0 && x->pc[c].fp[f].k[v].pre_sig == s) return 1;
+  return 0;
+}
+
+/* Inverts signal s: swaps its ones and zeros, and in every node whose
+ * index bit b is s the target of index i with that of i ^ (1 << b). */
+static void inst_sig_flip(inst *x, int s) {
+  inst_signal *g = &x->sig[s];
+  for (int c = 0; g->ones && g->zeros && c < x->npc; c++) {
+    isl_set *t = g->ones[c];
+    g->ones[c] = g->zeros[c];
+    g->zeros[c] = t;
+  }
+  isl_set *t = g->ones_all;
+  g->ones_all = g->zeros_all;
+  g->zeros_all = t;
+  for (int c = 0; c < x->npc; c++)
+    for (int f = 0; x->pc[c].fp && f < x->nfu; f++)
+      for (int v = 0; v < x->pc[c].fp[f].nk; v++) {
+        inst_kclass *k = &x->pc[c].fp[f].k[v];
+        for (int b = 0; b < k->nsig; b++) {
+          if (k->sig[b] != s) continue;
+          for (int i = 0; i < 1 << k->nsig; i++)
+            if (!(i & 1 << b)) {
+              uint8_t u = k->tgt[i];
+              k->tgt[i] = k->tgt[i | 1 << b];
+              k->tgt[i | 1 << b] = u;
+            }
+        }
+      }
+}
+
+int inst_signals_polarity(inst *x) {
+  for (int s = 0; s < x->nsig; s++) {
+    if (!x->sig[s].ones || !x->sig[s].zeros || inst_sig_is_prefix(x, s)) continue;
+    int n1 = inst_gc_sig_nterms(x, s);
+    if (n1 <= 1) continue;
+    inst_sig_flip(x, s);
+    int n0 = inst_gc_sig_nterms(x, s);
+    if (n0 < 0 || n0 >= n1) inst_sig_flip(x, s);
+  }
+  return INST_OK;
 }
 
 int inst_prolog_words(const inst *x) { return (x->prolog_loop ? 1 : x->sigma) * x->m->ii; }

@@ -87,6 +87,31 @@ static int map_build_rereads(const ast_program *p, const rdg *g, const arch_conf
                              int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
                              map_config *m, char *msg, size_t msgsz);
 
+/* Returns map_build_levels' result for p with its accumulations padded
+ * (map_reread_pad; m owns that program), NOFIT when p has none. */
+static int map_build_padded(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                            size_t msgsz) {
+  memset(m, 0, sizeof *m);
+  map_reread *r = map_reread_pad(p);
+  if (!r || !(r->g = rdg_build(&r->prog))) {
+    map_reread_free(r);
+    snprintf(msg, msgsz, "no accumulation to pad");
+    return MAP_ERR_NOFIT;
+  }
+  int rd_only = 0;
+  int st = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg,
+                            msgsz);
+  if (st == MAP_OK) {
+    m->reread = r;
+    return st;
+  }
+  m->prog = p;
+  m->g = g;
+  map_reread_free(r);
+  return st;
+}
+
 /* Returns map_build_rereads' result; when nothing fits and some level ran
  * out of registers rd only, that of the same tries with every such level
  * mapped again at an II one, then two, above the one it had (more slack for pressure relief,
@@ -96,6 +121,7 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
                          int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
                          size_t msgsz) {
   int rd_only = 0;
+  if (o && o->pad) return map_build_padded(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
   int st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg, msgsz);
   if (st != MAP_ERR_NOFIT || !rd_only) return st;
   char *keep = map_strdup(msg);

@@ -209,6 +209,15 @@ typedef struct {
  * also when no variable is a chain or has such a root. */
 map_reread *map_reread_build(const ast_program *p, int chains);
 
+/* Returns the program p with every equation that starts an accumulation
+ * (v = x where another equation of v is v = v[I - d] + y) written as
+ * v = 0 + x, so that both cases are one `+` and a reader of v at the end
+ * of the accumulation reads one producer (band's y[i] = s[i,j] on the
+ * degenerate case N = 1 beside the general one: one od, one bank instead
+ * of two); NULL when no equation qualifies (or out of memory). p must
+ * outlive it. Its variables count (nvars) is the equations rewritten. */
+map_reread *map_reread_pad(const ast_program *p);
+
 /* Frees r (and its RDG); NULL is allowed. */
 void map_reread_free(map_reread *r);
 
@@ -334,6 +343,9 @@ typedef struct map_opts {
   int no_tile1; /* 1: keep p_min = max |d| + 1, no tile size 1 (to compare
                    with it; `tcpa compile --no-tile1`) */
   unsigned off; /* map_off bits: rewrites turned off */
+  int pad;      /* 1: map the program with its accumulations padded
+                   (map_reread_pad; the run pipeline's retry when control
+                   flow does not instantiate, engine_build.c) */
 } map_opts;
 
 /* Returns 0 after setting *off to the map_off bits of the comma-separated

@@ -34,6 +34,12 @@
  * diagonal). Conditions are built from isl's constraints; a piece that
  * needs an existential variable or a rational coefficient is not
  * rewritten.
+ *
+ * Padding (map_reread_pad, asked for by map_opts.pad): an equation that
+ * starts an accumulation (v = x where v = v[I - d] + y is another case of
+ * v) becomes v = 0 + x, so both cases are one `+` and a reader at the
+ * end of the accumulation has one producer (docs/symbolic.md,
+ * "Accumulations padded").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -504,6 +510,64 @@ map_reread *map_reread_build(const ast_program *p, int chains) {
   }
   if (chains && (map_reread_chains(r, p) || (!r->nchains && !r->nexpr_roots))) goto fail;
   if (!r->nvars && !r->nchains) goto fail;
+  return r;
+fail:
+  map_reread_free(r);
+  return NULL;
+}
+
+/* Returns 1 when equation q is an accumulation v[I] = v[I + off] + x of
+ * its own variable (off != 0, x reads no v at offset 0). */
+static int map_pad_accumulates(const ast_eq *q) {
+  const ast_expr *x = q->rhs;
+  if (q->is_out || !x || x->kind != AST_EXPR_OP || x->op != AST_OP_ADD || x->nargs != 2) return 0;
+  const ast_expr *a = x->arg[0];
+  if (!a || a->kind != AST_EXPR_VAR || a->var != q->var) return 0;
+  for (int d = 0; d < AST_MAX_DIMS; d++)
+    if (a->off[d]) return 1;
+  return 0;
+}
+
+/* Returns 1 when equation q of variable v starts an accumulation: v has
+ * an accumulating equation (map_pad_accumulates) and q's right-hand side
+ * is an operation other than that `+` reading no v (A[i,j] * v[i,j]). */
+static int map_pad_starts(const ast_program *p, const ast_eq *q) {
+  if (q->is_out || !q->rhs || q->rhs->kind != AST_EXPR_OP || map_pad_accumulates(q)) return 0;
+  for (int a = 0; a < q->rhs->nargs; a++)
+    if (q->rhs->arg[a] && q->rhs->arg[a]->kind == AST_EXPR_VAR && q->rhs->arg[a]->var == q->var) return 0;
+  for (int e = 0; e < p->neqs; e++)
+    if (!p->eqs[e].is_out && p->eqs[e].var == q->var && map_pad_accumulates(&p->eqs[e])) return 1;
+  return 0;
+}
+
+map_reread *map_reread_pad(const ast_program *p) {
+  map_reread *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->prog = *p;
+  r->prog.eqs = malloc((size_t)(p->neqs + 1) * sizeof *r->prog.eqs);
+  r->exprs = calloc((size_t)2 * p->neqs + 1, sizeof *r->exprs);
+  if (!r->prog.eqs || !r->exprs) goto fail;
+  memcpy(r->prog.eqs, p->eqs, (size_t)p->neqs * sizeof *p->eqs);
+  for (int e = 0; e < p->neqs; e++) {
+    ast_eq *q = &r->prog.eqs[e];
+    if (!map_pad_starts(p, q)) continue;
+    ast_expr *zero = calloc(1, sizeof *zero), *add = calloc(1, sizeof *add);
+    if (zero) r->exprs[r->nexprs++] = zero;
+    if (add) r->exprs[r->nexprs++] = add;
+    if (!zero || !add) goto fail;
+    zero->kind = AST_EXPR_CONST;
+    zero->loc = q->rhs->loc;
+    zero->value = 0;
+    add->kind = AST_EXPR_OP;
+    add->loc = q->rhs->loc;
+    add->op = AST_OP_ADD;
+    add->nargs = 2;
+    add->arg[0] = zero;
+    add->arg[1] = q->rhs;
+    q->rhs = add;
+    r->nvars++;
+  }
+  if (!r->nvars) goto fail;
   return r;
 fail:
   map_reread_free(r);

@@ -806,6 +806,27 @@ static void map_tile_drop_op(map_config *m, int o) {
   m->nops--;
 }
 
+/* Joins producer edge x of an output `mov` to the output edge already
+ * made for it (from index `first` on) by the same producer with the same
+ * jkspace: the ispaces are united, one od and one bank serve both pieces
+ * (a producer of several cases of a variable, map_reread_pad: band's s at
+ * N = 1 and N >= 2). Returns MAP_OK when joined, MAP_ERR_NOFIT when there
+ * is no such edge (the caller adds one), MAP_ERR_INTERNAL. */
+static int map_tile_out_join(map_config *m, isl_ctx *ctx, int first, const map_edge *x) {
+  for (int r = first; r < m->nedges; r++) {
+    map_edge *w = &m->edges[r];
+    if (w->kind != MAP_EDGE_OUT || w->src != x->src || strcmp(w->use.jkspace, x->use.jkspace)) continue;
+    char *u = map_tile_str_union(ctx, w->use.ispace, x->use.ispace);
+    if (!u) return MAP_ERR_INTERNAL;
+    free(w->use.ispace);
+    w->use.ispace = u;
+    free(w->def.ispace);
+    w->def.ispace = map_strdup(u);
+    return w->def.ispace ? MAP_OK : MAP_ERR_INTERNAL;
+  }
+  return MAP_ERR_NOFIT;
+}
+
 /* Output forwarding: a program `mov` that only writes an output (`C[i,j]
  * = c[i,j,k] if ...`), reading d = 0 values of its producers, is dropped:
  * each producer writes the output's od itself over the iterations whose
@@ -814,7 +835,7 @@ static void map_tile_drop_op(map_config *m, int o) {
  * offset), so this is done only while the accesses still fit the banks
  * (and ports) of one border side. Off with `--disable dests`. Returns
  * MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_out_forward(map_config *m) {
+static int map_tile_out_forward(map_config *m, isl_ctx *ctx) {
   if ((m->off & MAP_OFF_DESTS) || m->no_cse >= 2) return MAP_OK;
   int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
   for (int o = 0; o < m->nops; o++) {
@@ -838,6 +859,9 @@ static int map_tile_out_forward(map_config *m) {
     for (int e = 0; e < n0; e++) {
       const map_edge *x = &m->edges[e];
       if (x->dst != o) continue;
+      int st = map_tile_out_join(m, ctx, n0, x);
+      if (st == MAP_ERR_INTERNAL) return st;
+      if (st == MAP_OK) continue;
       map_edge w;
       memset(&w, 0, sizeof w);
       w.kind = MAP_EDGE_OUT;
@@ -1030,7 +1054,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   n0 = m->nops;
   if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
   m->ncopies[1] = m->nops - n0;
-  if (map_tile_out_forward(m) != MAP_OK) goto done;
+  if (map_tile_out_forward(m, ctx) != MAP_OK) goto done;
   if (map_tile_forward(m, ctx) != MAP_OK) goto done;
   n0 = m->nops;
   if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;

@@ -414,7 +414,50 @@ done:
   ast_program_free(p);
 }
 
+/* Signal polarity (inst_signals_polarity) and merged pieces
+ * (inst_emit.c): trimv N = 7 with its accumulation padded, at II 3 on
+ * 1x2, takes 20 GC terms with every signal as coloured and at most 16
+ * (2 x gc.signals) once the signals whose zeros take fewer terms are
+ * inverted; choosing again inverts nothing more. */
+static void test_polarity(void) {
+  ast_program *p = parse_file("regress/programs/trimv.pla");
+  rdg *g = p ? rdg_build(p) : NULL;
+  arch_config a = arch_config_default();
+  map_config m;
+  char msg[512];
+  map_opts o = {.pad = 1};
+  int st = g ? map_build_level(p, g, &a, 0, 0, -1, 3, 0, &o, &m, msg, sizeof msg) : -1;
+  TEST_CHECK(st == MAP_OK && m.ii == 3, "trimv padded maps at II 3 (st %d: %s)", st, msg);
+  if (st != MAP_OK) goto done;
+  inst x;
+  char *pn[1] = {"N"};
+  int64_t pv[1] = {7};
+  st = inst_run(&x, &m, &a, 1, pn, pv, 1, 2, msg, sizeof msg);
+  TEST_CHECK(st == INST_OK, "trimv N=7 padded instantiates on 1x2 at II 3 (%s)", msg);
+  if (st == INST_OK) {
+    int n = inst_gc_nterms(&x);
+    TEST_CHECK(n >= 0 && n <= 2 * a.gc_signals, "GC terms %d <= %d", n, 2 * a.gc_signals);
+    inst_signals_polarity(&x);
+    TEST_CHECK(inst_gc_nterms(&x) == n, "polarity chosen again: still %d terms (%d)", n, inst_gc_nterms(&x));
+    inst_free(&x);
+  }
+  /* 1x3: 19 terms with the polarity alone; pieces merged into their
+   * hull where it meets no zero (inst_gc_merge) bring it within 16 */
+  st = inst_run(&x, &m, &a, 1, pn, pv, 1, 3, msg, sizeof msg);
+  TEST_CHECK(st == INST_OK, "trimv N=7 padded instantiates on 1x3 at II 3 (%s)", msg);
+  if (st == INST_OK) {
+    int n = inst_gc_nterms(&x);
+    TEST_CHECK(n >= 0 && n <= 2 * a.gc_signals, "1x3: GC terms %d <= %d", n, 2 * a.gc_signals);
+    inst_free(&x);
+  }
+  map_config_free(&m);
+done:
+  rdg_free(g);
+  ast_program_free(p);
+}
+
 int main(void) {
+  test_polarity();
   test_2d();
   test_2d_wrappers();
   test_2d_far_edge();

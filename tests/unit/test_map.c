@@ -585,7 +585,54 @@ static void test_forward_chain(void) {
   release(&f);
 }
 
+/* Returns the output accesses of m. */
+static int out_accesses(const map_config *m) {
+  int n = 0;
+  for (int a = 0; a < m->naccess; a++) n += m->access[a].is_out;
+  return n;
+}
+
+/* map_reread_pad: trimv's s = L * v (j == 0) becomes s = 0 + L * v, one
+ * add with the accumulation s = s' + L * v; mapped with map_opts.pad the
+ * output y has one producer, one od and one access (two without); a
+ * program without an accumulation has nothing to pad. */
+static void test_pad(void) {
+  arch_config a = arch_config_default();
+  fixture f;
+  build(&f, "regress/programs/trimv.pla", NULL, a, 0);
+  TEST_CHECK(f.st == MAP_OK && out_accesses(&f.m) == 2, "trimv unpadded: y has 2 output accesses (%d)",
+             out_accesses(&f.m));
+  map_reread *r = map_reread_pad(f.p);
+  TEST_CHECK(r && r->nvars == 1, "trimv: one equation padded (%d)", r ? r->nvars : -1);
+  int found = 0;
+  for (int e = 0; r && e < r->prog.neqs; e++) {
+    const ast_expr *x = r->prog.eqs[e].rhs;
+    if (x != f.p->eqs[e].rhs)
+      found += x->kind == AST_EXPR_OP && x->op == AST_OP_ADD && x->arg[0]->kind == AST_EXPR_CONST &&
+               x->arg[0]->value == 0 && x->arg[1] == f.p->eqs[e].rhs && x->arg[1]->op == AST_OP_MUL;
+  }
+  TEST_CHECK(found == 1, "trimv: s = L * v rewritten as 0 + L * v (%d)", found);
+  map_reread_free(r);
+  map_config m;
+  char msg[512];
+  map_opts o = {.pad = 1};
+  int st = map_build_opts(f.p, f.g, &a, 0, 0, -1, &o, &m, msg, sizeof msg);
+  TEST_CHECK(st == MAP_OK && m.reread && out_accesses(&m) == 1, "trimv padded: y has 1 output access (st %d, %d: %s)",
+             st, st == MAP_OK ? out_accesses(&m) : -1, msg);
+  if (st == MAP_OK) map_config_free(&m);
+  release(&f);
+  build(&f, "regress/programs/bitextract.pla", NULL, a, 0);
+  r = map_reread_pad(f.p);
+  TEST_CHECK(!r, "bitextract: no accumulation to pad");
+  map_reread_free(r);
+  st = map_build_opts(f.p, f.g, &a, 0, 0, -1, &o, &m, msg, sizeof msg);
+  TEST_CHECK(st == MAP_ERR_NOFIT, "bitextract with pad: does not fit, nothing to pad (%d: %s)", st, msg);
+  map_config_free(&m);
+  release(&f);
+}
+
 int main(void) {
+  test_pad();
   test_forward_chain();
   test_mii_table();
   test_benchmarks();
