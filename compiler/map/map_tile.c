@@ -806,16 +806,29 @@ static void map_tile_drop_op(map_config *m, int o) {
   m->nops--;
 }
 
+/* Returns 1 when the union of the sets a and b is one basic set (an
+ * access space the AG enable can hold: one conjunction), 0 when not or
+ * on an isl error. */
+static int map_tile_union_convex(isl_ctx *ctx, const char *a, const char *b) {
+  isl_set *u = isl_set_coalesce(isl_set_union(isl_set_read_from_str(ctx, a), isl_set_read_from_str(ctx, b)));
+  isl_size n = u ? isl_set_n_basic_set(u) : 0;
+  isl_set_free(u);
+  return n == 1;
+}
+
 /* Joins producer edge x of an output `mov` to the output edge already
  * made for it (from index `first` on) by the same producer with the same
- * jkspace: the ispaces are united, one od and one bank serve both pieces
- * (a producer of several cases of a variable, map_reread_pad: band's s at
- * N = 1 and N >= 2). Returns MAP_OK when joined, MAP_ERR_NOFIT when there
- * is no such edge (the caller adds one), MAP_ERR_INTERNAL. */
+ * jkspace, when the union of their ispaces is one conjunction (an AG
+ * enable is one; jacobi's y on big1d is two): the ispaces are united,
+ * one od and one bank serve both pieces (a producer of several cases of
+ * a variable, map_reread_pad: band's s at N = 1 and N >= 2). Returns
+ * MAP_OK when joined, MAP_ERR_NOFIT when there is no such edge (the
+ * caller adds one), MAP_ERR_INTERNAL. */
 static int map_tile_out_join(map_config *m, isl_ctx *ctx, int first, const map_edge *x) {
   for (int r = first; r < m->nedges; r++) {
     map_edge *w = &m->edges[r];
     if (w->kind != MAP_EDGE_OUT || w->src != x->src || strcmp(w->use.jkspace, x->use.jkspace)) continue;
+    if (!map_tile_union_convex(ctx, w->use.ispace, x->use.ispace)) continue;
     char *u = map_tile_str_union(ctx, w->use.ispace, x->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
     free(w->use.ispace);
