@@ -16,6 +16,14 @@ module tcpa_wrapper (
   localparam int unsigned NSINK = tcpa_pkg::NSINK;
   localparam int unsigned SW    = tcpa_pkg::SEL_W;
 
+  // the selects that name a source, 1..NSRC, as a constant table: the
+  // comparison s <= NSRC is constant where NSRC = 2^SW - 1 (Verilator's
+  // CMPCONST on such configurations, e.g. pe.od = 3 with one port)
+  logic [(2**SW)-1:0] sel_ok;
+  for (genvar v = 0; v < 2**SW; v++) begin : g_sel_ok
+    assign sel_ok[v] = v != 0 && v <= NSRC;
+  end
+
   logic [SW-1:0] s;
 
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
@@ -27,7 +35,7 @@ module tcpa_wrapper (
     s = '0;
     for (int unsigned k = 0; k < NSINK; k++) begin
       s = sel_i[k*SW +: SW];
-      if (s != '0 && {{(32-SW){1'b0}}, s} <= NSRC) begin
+      if (sel_ok[s]) begin
         sink_valid_o[k] = src_valid_i[({{(32-SW){1'b0}}, s} - 32'd1) % NSRC];
         sink_data_o[k*32 +: 32] = src_data_i[(({{(32-SW){1'b0}}, s} - 32'd1) % NSRC)*32 +: 32];
       end

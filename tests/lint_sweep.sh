@@ -8,7 +8,10 @@
 # `tcpa gen arch --seed N` (regress/arch_gen.c), biased to edge values.
 #
 # Fast tier (deterministic): the 1x1 edge configuration with every
-# register class empty and every key at its minimum, and seed 7 (a 1x1 of
+# register class empty and every key at its minimum, the wrapper's full
+# select range (pe.od = 3 and one port: 7 sources, every 3-bit select
+# names one; the select check was a constant comparison there, found by a
+# random seed of the full tier), and seed 7 (a 1x1 of
 # edge values: 17 id, 1-word FIFOs, 13 banks, 2 ports). Full tier
 # (TCPA_TIER=full): 20 new random seeds, every fixed edge configuration (a
 # 1x16 row with 16 ports, 16 banks, 8 od and 1024-word FIFOs, a 3x5 array
@@ -79,6 +82,7 @@ edge() {
     col) printf '%s\n' '[array]' 'rows = 7' 'cols = 1' '[pe]' 'rd = 32' 'fd = 32' 'fd_depth = 1024' \
       'mul = 8' 'div = 8' 'imem = 256' '[latency]' 'mul = 64' 'div = 64' \
       '[gc]' 'signals = 32' 'dims = 8' 'history = 512' ;;
+    selfull) printf '%s\n' '[array]' 'rows = 2' 'cols = 1' '[pe]' 'od = 3' '[interconnect]' 'ports = 1' ;;
     max) printf '%s\n' '[array]' 'rows = 2' 'cols = 2' '[pe]' 'alu = 8' 'mul = 8' 'div = 8' \
       'rd = 32' 'fd = 32' 'fd_depth = 1024' 'id = 32' 'od = 8' 'fifo_depth = 1024' \
       'imem = 256' 'branch_targets = 4' '[latency]' 'alu = 64' 'mul = 64' 'div = 64' \
@@ -91,12 +95,12 @@ edge() {
 new_seed() { echo $(( $(date +%s) * 1000 + RANDOM % 1000 )); }
 
 if full_tier; then
-  edges=${LINT_EDGES:-min row16 ports3 col max}
+  edges=${LINT_EDGES:-min selfull row16 ports3 col max}
   seeds=${LINT_SEEDS:-$(for _ in $(seq 20); do new_seed; sleep 0.01; done)}
 else
   # the fast tier stays deterministic (CI): the all-minimum edge and a
   # fixed seed (a 1x8 of edge values); the full tier draws new seeds
-  edges=${LINT_EDGES:-min}
+  edges=${LINT_EDGES:-min selfull}
   seeds=${LINT_SEEDS:-7}
 fi
 echo "# seeds: $seeds (LINT_SEEDS=\"...\" to reproduce); edges: $edges"
