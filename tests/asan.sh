@@ -50,38 +50,33 @@ for t in $DBG/tests/test_*; do
   check "unit test $(basename "$t") passes under the sanitizers" $?
 done
 
-while read -r prog params; do
+# every benchmark on 1x2 of big1d, the multi-dimensional ones on 2x2 of
+# default.ini too
+while read -r arch pes prog params; do
   args=()
   for p in $params; do args+=(--param "$p"); done
-  san "$prog on 1x2 of big1d.ini, model" "$T" run "regress/programs/$prog.pla" --engine model \
-    --arch configs/big1d.ini --pes 1x2 "${args[@]}" --out-dir "$tmp/o1"
+  san "$prog on $pes of $arch.ini, model" "$T" run "regress/programs/$prog.pla" --engine model \
+    --arch "configs/$arch.ini" --pes "$pes" "${args[@]}" --out-dir "$tmp/o"
 done <<'EOF'
-bitextract N=13
-fir N=9 T=3
-matmul N=2 M=3 K=4
-conv CO=1 R=3 C=3 CI=1 KR=2 KC=2
-trimv N=7
-maxpool R=4 C=4
-dotprod N=10
-jacobi T=2 N=4
-gcd N=5 S=6
-editdist N=4 M=5
-satarith N=10
-band N=5 W=4
-EOF
-while read -r prog params; do
-  args=()
-  for p in $params; do args+=(--param "$p"); done
-  san "$prog on 2x2 of default.ini, model" "$T" run "regress/programs/$prog.pla" --engine model \
-    --arch configs/default.ini --pes 2x2 "${args[@]}" --out-dir "$tmp/o2"
-done <<'EOF'
-fir N=9 T=3
-matmul N=4 M=4 K=3
-matmul N=5 M=5 K=3
-conv CO=2 R=3 C=3 CI=1 KR=2 KC=2
-trimv N=7
-maxpool R=4 C=4
-band N=5 W=4
+big1d 1x2 bitextract N=13
+big1d 1x2 fir N=9 T=3
+big1d 1x2 matmul N=2 M=3 K=4
+big1d 1x2 conv CO=1 R=3 C=3 CI=1 KR=2 KC=2
+big1d 1x2 trimv N=7
+big1d 1x2 maxpool R=4 C=4
+big1d 1x2 dotprod N=10
+big1d 1x2 jacobi T=2 N=4
+big1d 1x2 gcd N=5 S=6
+big1d 1x2 editdist N=4 M=5
+big1d 1x2 satarith N=10
+big1d 1x2 band N=5 W=4
+default 2x2 fir N=9 T=3
+default 2x2 matmul N=4 M=4 K=3
+default 2x2 matmul N=5 M=5 K=3
+default 2x2 conv CO=2 R=3 C=3 CI=1 KR=2 KC=2
+default 2x2 trimv N=7
+default 2x2 maxpool R=4 C=4
+default 2x2 band N=5 W=4
 EOF
 
 san "compile matmul --map 0,1" "$T" compile regress/programs/matmul.pla --map 0,1 -o "$tmp/mm.sym"

@@ -226,6 +226,10 @@ void inst_pe_rc(const inst *x, int k, int *r, int *c);
  * delay_col c, timing.md 2). */
 int64_t inst_pe_delay(const inst *x, int k);
 
+/* Appends printf text to buf (size sz, used *len); returns 0, -1 when full
+ * (the isl texts the steps build). */
+int inst_cat(char *buf, size_t sz, size_t *len, const char *fmt, ...);
+
 /* Returns the fibre { J : (J, K=k) in s } of a set over [J, K] (split). */
 __isl_give isl_set *inst_split(const inst *x, __isl_keep isl_set *s, int k);
 

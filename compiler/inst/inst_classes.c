@@ -93,34 +93,22 @@ static int inst_patterns(const inst *x, __isl_keep isl_set *s, isl_set ***list, 
   return rc;
 }
 
-/* Appends the printf-formatted text to buf (size sz, length *len). */
-static void inst_classes_cat(char *buf, size_t sz, size_t *len, const char *fmt, int a, int b) {
-  if (*len >= sz) return;
-  int w = snprintf(buf + *len, sz - *len, fmt, a, b);
-  if (w > 0) *len += (size_t)w;
-}
-
 /* Returns the map { [J, K] -> [J, K + delta] } (with_j) or { K -> K +
  * delta } of route rt's displacement on the tiled dimensions. */
 static __isl_give isl_map *inst_classes_shift(const inst *x, const map_route *rt, int with_j) {
-  char buf[1024], rhs[512];
-  size_t len = 0, rl = 0;
-  inst_classes_cat(buf, sizeof buf, &len, "{ [", 0, 0);
-  for (int d = 0; with_j && d < x->n; d++) {
-    inst_classes_cat(buf, sizeof buf, &len, "j%d, ", d, 0);
-    inst_classes_cat(rhs, sizeof rhs, &rl, "j%d, ", d, 0);
+  char buf[1024];
+  size_t len = 0;
+  int bad = inst_cat(buf, sizeof buf, &len, "{ [");
+  for (int side = 0; side < 2; side++) { /* the domain tuple, then the range */
+    for (int d = 0; with_j && d < x->n; d++) bad |= inst_cat(buf, sizeof buf, &len, "j%d, ", d);
+    for (int d = 0; d < x->n; d++) {
+      int off = d == x->m->mapped[0] ? rt->delta[0] : d == x->m->mapped[1] ? rt->delta[1] : 0;
+      if (side) bad |= inst_cat(buf, sizeof buf, &len, "%sk%d + %d", d ? ", " : "", d, off);
+      else bad |= inst_cat(buf, sizeof buf, &len, "%sk%d", d ? ", " : "", d);
+    }
+    bad |= inst_cat(buf, sizeof buf, &len, side ? "] }" : "] -> [");
   }
-  for (int d = 0; d < x->n; d++) {
-    int off = d == x->m->mapped[0] ? rt->delta[0] : d == x->m->mapped[1] ? rt->delta[1] : 0;
-    inst_classes_cat(buf, sizeof buf, &len, d ? ", k%d" : "k%d", d, 0);
-    inst_classes_cat(rhs, sizeof rhs, &rl, d ? ", k%d + %d" : "k%d + %d", d, off);
-  }
-  inst_classes_cat(buf, sizeof buf, &len, "] -> [", 0, 0);
-  if (len + rl + 4 >= sizeof buf) return NULL;
-  memcpy(buf + len, rhs, rl);
-  len += rl;
-  inst_classes_cat(buf, sizeof buf, &len, "] }", 0, 0);
-  return isl_map_read_from_str(x->ctx, buf);
+  return bad ? NULL : isl_map_read_from_str(x->ctx, buf);
 }
 
 /* Returns the one-hop route of channel od reg whose od nothing else uses

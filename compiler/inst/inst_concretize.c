@@ -23,8 +23,7 @@
 
 #include "inst.h"
 
-/* Appends printf text to buf (size sz, used *len); returns 0, -1 when full. */
-static int inst_cat(char *buf, size_t sz, size_t *len, const char *fmt, ...) {
+int inst_cat(char *buf, size_t sz, size_t *len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int r = vsnprintf(buf + *len, sz - *len, fmt, ap);
