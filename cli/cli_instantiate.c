@@ -18,7 +18,7 @@
 static void cli_inst_usage(FILE *f) {
   fputs("usage: tcpa instantiate P.sym --param NAME=VALUE... --pes RxC -o P.bin\n"
         "                        [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in NAME=FILE]...\n"
-        "                        [--no-fifo-check] [--share-all] [--prolog-nops]\n\n"
+        "                        [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n\n"
         "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
         "values and a region of PEs and writes the configuration stream.\n\n"
         "  --param N=V    value of a program parameter (every one is required)\n"
@@ -35,6 +35,8 @@ static void cli_inst_usage(FILE *f) {
         "  --share-all    share kernel tails and prefixes in every program, not only those that\n"
         "                 need more than pe.imem words\n"
         "  --prolog-nops  write the prolog as sigma * pi nops, never as a loop\n"
+        "  --no-waits     write every nop as a word of its own (no multi-cycle `nop N`; the\n"
+        "                 prolog then loops as before waits existed)\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit\n",
         f);
@@ -69,14 +71,15 @@ static int cli_inst_pair(const cli_opt *p, int in, instantiate_opts *o) {
 /* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
 static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
   enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME,
-         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS };
+         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS, OPT_NO_WAITS };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"param", required_argument, NULL, OPT_PARAM},
       {"in", required_argument, NULL, OPT_IN},     {"pes", required_argument, NULL, OPT_PES},
       {"listing", required_argument, NULL, OPT_LISTING}, {"layout", required_argument, NULL, OPT_LAYOUT},
       {"arch", required_argument, NULL, OPT_ARCH}, {"time", no_argument, NULL, OPT_TIME},
       {"no-fifo-check", no_argument, NULL, OPT_NO_FIFO_CHECK}, {"share-all", no_argument, NULL, OPT_SHARE_ALL},
-      {"prolog-nops", no_argument, NULL, OPT_PROLOG_NOPS}, {NULL, 0, NULL, 0}};
+      {"prolog-nops", no_argument, NULL, OPT_PROLOG_NOPS},
+      {"no-waits", no_argument, NULL, OPT_NO_WAITS}, {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "instantiate", argc, argv, "ho:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -87,6 +90,7 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
     case OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; break;
     case OPT_SHARE_ALL: o->inst.share_all = 1; break;
     case OPT_PROLOG_NOPS: o->inst.prolog_nops = 1; break;
+    case OPT_NO_WAITS: o->inst.no_waits = 1; break;
     case 'o': o->out = p.arg; break;
     case OPT_LISTING: o->listing = p.arg; break;
     case OPT_LAYOUT: o->layout = p.arg; break;

@@ -21,7 +21,8 @@ static void run_usage(FILE *f) {
         "                [--pes RxC] [--map INDEX[,INDEX]]\n"
         "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
         "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n"
-        "                [--no-fifo-check] [--share-all] [--prolog-nops] [--disable LIST]\n\n"
+        "                [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n"
+        "                [--disable LIST]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -49,7 +50,7 @@ static void run_usage(FILE *f) {
         "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n"
         "  --fst FILE         model: write the model's waveform (the RTL's signal names;\n"
         "                     default DIR/model.fst with --out-dir); rtl: the RTL's\n"
-        "  --no-fifo-check, --share-all, --prolog-nops\n"
+        "  --no-fifo-check, --share-all, --prolog-nops, --no-waits\n"
         "                     instantiate as `tcpa instantiate` does with them (for\n"
         "                     comparing with what they turn off; tcpa instantiate --help)\n"
         "  --disable LIST     map as `tcpa compile --disable LIST` does (the mapper's\n"
@@ -133,7 +134,7 @@ static void run_opts_free(run_opts *o) {
 enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
   RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
-  RUN_OPT_PROLOG_NOPS,
+  RUN_OPT_PROLOG_NOPS, RUN_OPT_NO_WAITS,
   RUN_OPT_DISABLE
 };
 
@@ -152,6 +153,7 @@ static const struct option run_longopts[] = {
     {"no-fifo-check", no_argument, NULL, RUN_OPT_NO_FIFO_CHECK},
     {"share-all", no_argument, NULL, RUN_OPT_SHARE_ALL},
     {"prolog-nops", no_argument, NULL, RUN_OPT_PROLOG_NOPS},
+    {"no-waits", no_argument, NULL, RUN_OPT_NO_WAITS},
     {"disable", required_argument, NULL, RUN_OPT_DISABLE},
     {NULL, 0, NULL, 0}};
 
@@ -207,6 +209,7 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
   case RUN_OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; return 0;
   case RUN_OPT_SHARE_ALL: o->inst.share_all = 1; return 0;
   case RUN_OPT_PROLOG_NOPS: o->inst.prolog_nops = 1; return 0;
+  case RUN_OPT_NO_WAITS: o->inst.no_waits = 1; return 0;
   case RUN_OPT_DISABLE: {
     char msg[256];
     if (map_opts_off_parse(v, &o->mopts.off, msg, sizeof msg)) {

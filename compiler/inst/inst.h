@@ -141,6 +141,9 @@ typedef struct {
   int share_all;     /* 1: share kernel tails and prefixes in every program,
                         not only in those that need more than pe.imem words */
   int prolog_nops;   /* 1: the prolog as sigma * pi nops, never a loop */
+  int no_waits;      /* 1: every nop a word of its own, no `nop N` (docs/isa.md) */
+  int waits_blind;   /* 1: kernel sharing counts every nop as a word (inst_run.c
+                        retries so when a program with waits exceeds pe.imem) */
   int sig_global;    /* 1: every control signal one function of J on all PEs (GC
                         terms without PE ranges; inst_run_opts falls back to it) */
 } inst_opts;
@@ -193,6 +196,7 @@ typedef struct {
   int prolog_loop;                 /* 1: the prolog is one pi-word block looping on
                                     * signal prolog_sig (inst_prolog); 0: sigma * pi nops */
   int prolog_sig;                  /* prolog_loop: its signal; sig[] over GC steps, not J */
+  int shared;                      /* 1: kernel sharing chosen (inst_signals) */
   int prolog_why;                  /* sigma >= 2 without the loop: INST_PROLOG_* */
   int64_t epilog;                  /* GC epilog steps */
   inst_io *io;                     /* [naccess] */

@@ -36,7 +36,14 @@
  * first is kept and references go to it. This shares, for example, the
  * `nop ; halt` word with a kernel ending that way, the copies that
  * out-degree reduction makes of a kernel's last slots, and equal runs of
- * words before equal branches. pe.imem is checked after it.
+ * words before equal branches.
+ *
+ * Waits (inst_gen_waits, unless --no-waits): every run of `nop ; next`
+ * words, with the nop that ends it and its branch, becomes one `nop N`
+ * word of the run's N cycles (docs/isa.md), as long as no word after the
+ * run's first is a branch target: the FU waits N cycles and evaluates the
+ * branch in the last, as the last nop of the run would. The prolog's
+ * sigma * pi nops become one word. pe.imem is checked after it.
  *
  * Modulo variable expansion. A value whose lifetime reaches II lives in a
  * rotating tuple of `copies` c rds (docs/symbolic.md, registers): the
@@ -55,6 +62,8 @@
 #include <string.h>
 
 #include "inst.h"
+
+#define INST_NOP_MAX_CYCLES ((int64_t)1 << 32) /* a `nop N`: IMM = N - 1, 32 bits */
 
 typedef struct {
   inst *x;
@@ -472,6 +481,67 @@ static int inst_gen_dedupe(inst_gen *g) {
   return 0;
 }
 
+/* Returns the cycles word in occupies: 1 + IMM for a `nop` (a `nop N`
+ * waits N cycles, docs/isa.md), 1 for every other word. */
+static int64_t inst_word_cycles(const isa_insn *in) {
+  return in->op == ISA_OP_NOP ? 1 + (int64_t)(uint32_t)in->imm : 1;
+}
+
+/* Returns 0 after replacing every run of `nop ; next` words, together with
+ * the `nop` that ends it (with its branch), by one `nop N` word of the
+ * run's cycles (docs/isa.md: N cycles, the branch evaluated in the last),
+ * where no word after the first of the run is a branch target; targets,
+ * `next`s and node pcs follow (a node whose first word joins a run gets
+ * the run's word). -1 on memory failure. */
+static int inst_gen_waits(inst_gen *g) {
+  int n = g->n;
+  char *entered = calloc((size_t)n + 1, 1);
+  int *np = malloc(((size_t)n + 1) * sizeof *np);
+  if (!entered || !np) {
+    free(entered);
+    free(np);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    int t[ISA_MAX_TARGETS];
+    const isa_insn *in = &g->out[i];
+    if (in->br != ISA_BR_GOTO && in->br != ISA_BR_COND) continue;
+    int nt = inst_word_succ(g->out, n, i, t);
+    for (int u = 0; u < nt; u++)
+      if (t[u] >= 0 && t[u] <= n) entered[t[u]] = 1;
+  }
+  int w = -1;
+  int64_t cycles = 0;
+  for (int i = 0; i < n; i++) {
+    const isa_insn *in = &g->out[i];
+    int joins = w >= 0 && in->op == ISA_OP_NOP && g->out[i - 1].op == ISA_OP_NOP &&
+                g->out[i - 1].br == ISA_BR_NEXT && !entered[i] &&
+                g->out[w].op == ISA_OP_NOP && cycles + inst_word_cycles(in) <= INST_NOP_MAX_CYCLES;
+    if (joins) {
+      cycles += inst_word_cycles(in);
+      isa_insn run = *in;
+      run.imm = (int32_t)(uint32_t)(cycles - 1);
+      g->out[w] = run;
+    } else {
+      g->out[++w] = *in;
+      cycles = inst_word_cycles(in);
+    }
+    np[i] = w;
+  }
+  np[n] = w + 1;
+  for (int i = 0; i <= w; i++) {
+    isa_insn *in = &g->out[i];
+    if (in->br == ISA_BR_GOTO) in->target[0] = (uint16_t)np[in->target[0]];
+    if (in->br == ISA_BR_COND)
+      for (int u = 0; u < 1 << in->nsel; u++) in->target[u] = (uint16_t)np[in->target[u]];
+  }
+  for (int v = 0; v < g->f->nk; v++) g->f->k[v].pc = np[g->f->k[v].pc];
+  g->n = w + 1;
+  free(entered);
+  free(np);
+  return 0;
+}
+
 /* Returns INST_OK when the n words of f fit pe.imem, INST_ERR_NOFIT (msg
  * naming class c, the FU and the words) otherwise. */
 static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz) {
@@ -516,7 +586,7 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
     h.br = ISA_BR_HALT;
     bad |= inst_put(g, &h);
   }
-  if (bad || g->n != pc || inst_gen_dedupe(g)) {
+  if (bad || g->n != pc || inst_gen_dedupe(g) || (!x->opt.no_waits && inst_gen_waits(g))) {
     free(g->out);
     snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g->n);
     return INST_ERR_INTERNAL;

@@ -32,7 +32,7 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
 
 /* Returns INST_OK or the first failing step's status (inst.h), the
  * signals coloured as o says. */
-static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+static int inst_run_steps(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
                          char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
   msg[0] = 0;
   int st = inst_concretize(x, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
@@ -49,6 +49,30 @@ static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const
   if (!st) st = inst_fifo_check(x, msg, msgsz);
   if (!st) st = inst_classes_merge(x);
   return st;
+}
+
+/* Returns inst_run_steps' status. When the instantiation with waits does
+ * not fit after its kernel sharing was chosen (a program over pe.imem, or
+ * more signals than gc.signals), a second try whose sharing counts every
+ * nop as a word, as before waits (it shares more: fewer words and often
+ * fewer condition spaces); its status when it fits, else the first try's
+ * (docs/instantiate.md "Waits"). */
+static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
+                         char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+  int st = inst_run_steps(x, o, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
+  if (st != INST_ERR_NOFIT || !x->shared || x->opt.no_waits || x->opt.waits_blind) return st;
+  inst_opts b = x->opt;
+  b.waits_blind = 1;
+  inst y;
+  char ymsg[1024];
+  int yst = inst_run_steps(&y, &b, m, arch, nparam, pname, pval, rows, cols, ymsg, sizeof ymsg);
+  if (yst != INST_OK) {
+    inst_free(&y);
+    return st;
+  }
+  inst_free(x);
+  *x = y;
+  return yst;
 }
 
 /* Returns 1 when x's signals need no more GC terms than the GC has. */

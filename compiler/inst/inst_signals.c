@@ -30,7 +30,9 @@
  * nops while a signal of its own is 1 (GC steps 0..sigma-2) and falls into
  * its first kernel in step sigma-1, instead of sigma * pi nops. No kernel
  * signal is defined in those steps (kernel signals run sigma steps late),
- * so it needs no colouring, only a free signal and one GC term.
+ * so it needs no colouring, only a free signal and one GC term. With
+ * multi-cycle nops (docs/isa.md, `nop N`) the sigma * pi nops are one word
+ * and no loop is made; the loop is kept for --no-waits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +279,17 @@ static int inst_sig_host(const inst_fuprog *f, int x, int m) {
   return x;
 }
 
+/* Returns the words node k saves when its runs of nops become `nop N`
+ * words (inst_proggen.c): each nop slot after a nop slot, from its own
+ * first word (slot pre_len) to its first branching word (slot ii - L),
+ * the words behind that being entered by branches. */
+static int inst_sig_wait_saving(const inst_kclass *k, int ii, int L) {
+  int saved = 0;
+  for (int s = k->pre_len + 1; s <= ii - (L > 0 ? L : 1); s++)
+    saved += k->slot[s].op == ISA_OP_NOP && k->slot[s - 1].op == ISA_OP_NOP;
+  return saved;
+}
+
 /* Returns the words of one copy of program f's kernels (with the `nop ;
  * halt` word) for the tails set in f->k, its edges taken as leaving the
  * root of their source; -1 when a root needs more branch levels than a
@@ -314,6 +327,7 @@ static int inst_sig_words(const inst *x, const inst_fuprog *f) {
       break;
     }
     words += inst_node_words(ii, bt, deg[r]) - f->k[r].pre_len;
+    if (!x->opt.no_waits && !x->opt.waits_blind) words -= inst_sig_wait_saving(&f->k[r], ii, L);
     halt |= deg[r] > 1 && hasl[r];
   }
   free(root);
@@ -355,7 +369,7 @@ static int inst_sig_share(const inst *x, inst_fuprog *f, const int *fold) {
   for (int a = 0; a < x->m->naccess; a++)
     if (x->m->access[a].offset < lo) lo = x->m->access[a].offset;
   int sigma = (-lo + ii - 1) / ii;                      /* sigma as inst_run.c computes it in 1-D */
-  int budget = x->arch.imem - (sigma > 1 ? 1 : sigma) * ii; /* the prolog as inst_prolog makes it */
+  int budget = x->arch.imem - (x->opt.no_waits ? (sigma > 1 ? 1 : sigma) * ii : 1); /* the prolog as inst_prolog makes it */
   if (x->opt.share_all) budget = 0;                     /* testing: share wherever it saves words */
   int *tl = malloc((size_t)(2 * f->nk + 1) * sizeof *tl);
   if (!tl) return INST_ERR_INTERNAL;
@@ -524,6 +538,7 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
     for (int f = 0; f < x->nfu && !st; f++)
       if (!x->pc[c].fp[f].empty) st = inst_sig_share(x, &x->pc[c].fp[f], fold);
   free(fold);
+  x->shared = !st;
   /* per processor class, the terms telling the classes apart by PE ranges
    * (docs/instantiate.md "Control signals and the loop bounds"); with
    * opt.sig_global every colour one function of J on all PEs */
@@ -607,7 +622,7 @@ int inst_prolog(inst *x, char *msg, size_t msgsz) {
   x->prolog_sig = -1;
   x->prolog_why = 0;
   if (x->sigma <= 1) return INST_OK; /* sigma * pi nops are no larger than the loop */
-  if (x->opt.prolog_nops) { /* testing: compare with the nops */
+  if (x->opt.prolog_nops || !x->opt.no_waits) { /* nops: one `nop N` word with waits; else testing */
     x->prolog_why = INST_PROLOG_OFF;
     return INST_OK;
   }

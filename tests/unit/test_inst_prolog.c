@@ -3,7 +3,8 @@
  * Table-driven: each case maps a benchmark (regress/programs) onto a 1-D or
  * 2-D region of an architecture file and instantiates it twice, once as
  * built and once with inst_opts.prolog_nops (the prolog as sigma * pi
- * nops, the former form). For every FU program it checks:
+ * nops, the former form), both with inst_opts.no_waits (every nop a word:
+ * the loop is made only then). For every FU program it checks:
  *   - the form: a loop exactly when sigma >= 2 and a signal is free; the
  *     loop's program is (sigma - 1) * pi words shorter than the nops one;
  *   - the behaviour: the words are run step by step through the prolog with
@@ -16,6 +17,10 @@
  * A case with gc.signals equal to the signals the kernels need checks the
  * fallback: no loop, the nops, the reason recorded (a case whose kernel
  * signals leave no GC term checks INST_PROLOG_TERMS the same way).
+ * A third instantiation with waits (the default, docs/isa.md `nop N`)
+ * checks that the prolog is then one `nop N` word of at least sigma * pi
+ * cycles (more when the start kernel's first slots are nops too), with no
+ * loop and no signal, and that no program is longer than the loop's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +106,22 @@ static int prolog_runs(const inst *x, const inst_fuprog *f) {
   return pc == f->k[0].pc;
 }
 
+/* Returns 1 when the prolog of f (with waits, docs/isa.md `nop N`) is at
+ * most 2 nop words lasting sigma * pi cycles up to the start node's first
+ * word, or into a nop word that the start node's first word joined. */
+static int prolog_waits(const inst *x, const inst_fuprog *f) {
+  int64_t pro = (int64_t)x->sigma * x->m->ii, c = 0;
+  int pc = 0;
+  while (c < pro) {
+    if (pc < 0 || pc >= f->nwords || f->insns[pc].op != ISA_OP_NOP) return 0;
+    int64_t n = 1 + (int64_t)(uint32_t)f->insns[pc].imm;
+    if (c + n > pro) return pc == f->k[0].pc;
+    c += n;
+    pc = next_pc(x, &f->insns[pc], pc, (c - 1) / x->m->ii);
+  }
+  return pc == f->k[0].pc && pc <= 2;
+}
+
 /* Returns 1 when words a[from_a..] and b[from_b..] encode the same, the
  * targets of a moved by from_b - from_a. */
 static int same_after(const inst_fuprog *a, int from_a, const inst_fuprog *b, int from_b) {
@@ -117,7 +138,7 @@ static int same_after(const inst_fuprog *a, int from_a, const inst_fuprog *b, in
 
 /* Returns 1 after mapping and instantiating case c into r (nops: the
  * prolog forced to nops; gc_signals >= 0 overrides gc.signals). */
-static int run_case(const prolog_case *c, int nops, int gc_signals, prolog_run *r) {
+static int run_case(const prolog_case *c, int nops, int waits, int gc_signals, prolog_run *r) {
   char path[256], msg[512];
   memset(r, 0, sizeof *r);
   snprintf(path, sizeof path, "regress/programs/%s.pla", c->prog);
@@ -142,7 +163,7 @@ static int run_case(const prolog_case *c, int nops, int gc_signals, prolog_run *
     pn[np] = names[np];
     pv[np] = atoll(strchr(c->params[np], '=') + 1);
   }
-  inst_opts io = {.prolog_nops = nops};
+  inst_opts io = {.prolog_nops = nops, .no_waits = !waits};
   st = inst_run_opts(&r->x, &io, &r->m, &r->a, np, pn, pv, c->rows, c->cols, msg, sizeof msg);
   if (st != INST_OK) fprintf(stderr, "# %s: %s\n", c->prog, msg);
   r->ok = st == INST_OK;
@@ -157,13 +178,44 @@ static void release(prolog_run *r) {
   ast_program_free(r->p);
 }
 
+/* Checks case i instantiated with waits against loop, its instantiation
+ * without them. */
+static void check_waits(int i, const prolog_run *loop, int gc_signals) {
+  const prolog_case *c = &cases[i];
+  prolog_run w;
+  int ok = run_case(c, 0, 1, gc_signals, &w);
+  TEST_CHECK(ok, "case %d: instantiates with waits", i);
+  if (!ok) {
+    release(&w);
+    return;
+  }
+  const inst *x = &w.x;
+  int64_t pro = (int64_t)x->sigma * x->m->ii;
+  int one = 1, shorter = 1, nfu = 0;
+  for (int pc = 0; pc < x->npc; pc++)
+    for (int f = 0; f < x->nfu; f++) {
+      const inst_fuprog *a = &x->pc[pc].fp[f], *b = &loop->x.pc[pc].fp[f];
+      if (a->empty || !pro) continue;
+      nfu++;
+      one &= prolog_waits(x, a);
+      shorter &= a->nwords <= b->nwords;
+    }
+  TEST_CHECK(!x->prolog_loop && x->nsig == loop->x.nsig - loop->x.prolog_loop,
+             "case %d: with waits no prolog loop and no prolog signal (%d signals)", i, x->nsig);
+  TEST_CHECK(one, "case %d: with waits each of %d programs waits sigma * pi = %lld cycles in at most 2 nops", i,
+             nfu, (long long)pro);
+  TEST_CHECK(shorter, "case %d: with waits no program is longer than without", i);
+  release(&w);
+}
+
 /* Checks case number i against its nops instantiation. */
 static void check_case(int i) {
   const prolog_case *c = &cases[i];
   prolog_run ref, got;
-  int ok = run_case(c, 1, -1, &ref);
+  int ok = run_case(c, 1, 0, -1, &ref);
   TEST_CHECK(ok, "case %d (%s %dx%d): instantiates with the nops prolog", i, c->prog, c->rows, c->cols);
-  if (ok && run_case(c, 0, c->tight ? ref.x.nsig : -1, &got)) {
+  int got_ok = ok && run_case(c, 0, 0, c->tight ? ref.x.nsig : -1, &got);
+  if (got_ok) {
     const inst *x = &got.x;
     int room = inst_gc_nterms(&ref.x) + 1 <= 2 * x->arch.gc_signals; /* the GC takes one more term */
     int ii = x->m->ii, loop = x->sigma >= 2 && !c->tight && room;
@@ -206,6 +258,7 @@ static void check_case(int i) {
                  inst_gc_nterms(x));
     }
   }
+  if (got_ok) check_waits(i, &got, c->tight ? ref.x.nsig : -1);
   if (ok) release(&got);
   release(&ref);
 }
