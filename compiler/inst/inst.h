@@ -299,7 +299,7 @@ int inst_node_words(int ii, int bt, int d);
 int inst_signals(inst *x, char *msg, size_t msgsz);
 
 /* Why a prolog of sigma >= 2 steps stays sigma * pi nops (inst.prolog_why). */
-enum { INST_PROLOG_NOSIG = 1, INST_PROLOG_TERMS, INST_PROLOG_OFF };
+enum { INST_PROLOG_NOSIG = 1, INST_PROLOG_TERMS, INST_PROLOG_OFF, INST_PROLOG_WAIT };
 
 /* Returns INST_OK after choosing each kernel signal's polarity
  * (inst_signals.c): a signal whose zeros take fewer GC terms than its

@@ -143,6 +143,8 @@ void inst_listing(const inst *x, FILE *f) {
   for (int k = 0; k < x->n; k++) fprintf(f, "%s %lld*j%d", k ? " +" : "", (long long)x->seq[k], k);
   fprintf(f, "; lambda^K = %lld; prolog sigma = %d steps", (long long)x->lk, x->sigma);
   if (x->prolog_loop) fprintf(f, " (a loop of %d words on c%d)", m->ii, x->prolog_sig);
+  else if (x->sigma > 1 && x->prolog_why == INST_PROLOG_WAIT)
+    fprintf(f, " (nop %d: waits)", x->sigma * m->ii);
   else if (x->sigma > 1)
     fprintf(f, " (%d nops: %s)", x->sigma * m->ii,
             x->prolog_why == INST_PROLOG_OFF     ? "--prolog-nops"

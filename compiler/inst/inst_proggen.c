@@ -549,7 +549,7 @@ static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz
   if (n <= x->arch.imem) return INST_OK;
   char fu[16];
   char why[160] = "";
-  if (x->sigma > 1 && !x->prolog_loop && x->prolog_why != INST_PROLOG_OFF)
+  if (x->sigma > 1 && !x->prolog_loop && x->prolog_why != INST_PROLOG_OFF && x->prolog_why != INST_PROLOG_WAIT)
     snprintf(why, sizeof why, " (a prolog of %d nops: %s for the prolog loop)", x->sigma * x->m->ii,
              x->prolog_why == INST_PROLOG_TERMS ? "the GC has no term left (2 x gc.signals)"
              : x->arch.branch_targets < 2    ? "pe.branch_targets < 2"

@@ -623,7 +623,7 @@ int inst_prolog(inst *x, char *msg, size_t msgsz) {
   x->prolog_why = 0;
   if (x->sigma <= 1) return INST_OK; /* sigma * pi nops are no larger than the loop */
   if (x->opt.prolog_nops || !x->opt.no_waits) { /* nops: one `nop N` word with waits; else testing */
-    x->prolog_why = INST_PROLOG_OFF;
+    x->prolog_why = x->opt.no_waits ? INST_PROLOG_OFF : INST_PROLOG_WAIT;
     return INST_OK;
   }
   if (x->nsig >= x->arch.gc_signals || x->nsig >= ISA_MAX_SIGNALS || x->arch.branch_targets < 2) {
