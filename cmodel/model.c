@@ -6,7 +6,8 @@
  *      start delay); `start` and `sig` events;
  *   2. issue: every started, not halted FU reads its sources (state at the
  *      start of t), computes its result into its pipeline slot for the end
- *      of t + L - 1, and moves its pc; then the fd reads and FIFO pops of
+ *      of t + L - 1, and moves its pc (a `nop N` instead waits N - 1
+ *      cycles at its pc and moves it in the last); then the fd reads and FIFO pops of
  *      the PE (once per register per cycle) and the results completing at
  *      the end of t (writes, flags, od tokens for t + 1, write conflicts);
  *   3. routing: tokens on sources in t (od tokens, wrapper inputs) reach
@@ -221,12 +222,30 @@ static int model_next_pc(const model *m, const model_pe *p, const isa_insn *in,
   }
 }
 
-/* Issues the instruction of FU k of PE p, if it is running. */
+/* Moves the pc of FU k of PE p by the branch of `in` (its last cycle). */
+static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
+  model_fu *f = &p->fu[k];
+  int next = model_next_pc(m, p, in, f->pc);
+  if (next < 0) {
+    f->halted = 1;
+    trace_event *h = model_ev(m, TRACE_HALT, p);
+    if (h) h->fu = k;
+  } else {
+    f->pc = next;
+  }
+}
+
+/* Issues the instruction of FU k of PE p, if it is running; a FU waiting
+ * in a multi-cycle nop issues nothing and branches in its last cycle. */
 static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
   if (!f->imem || !p->in_region || (int64_t)m->t < p->delay || f->halted) return;
   const isa_insn *in = &f->imem[f->pc];
+  if (f->wait) {
+    if (--f->wait == 0) model_fu_branch(m, p, k, in);
+    return;
+  }
   trace_event *e = model_ev(m, TRACE_ISSUE, p);
   if (e) e->fu = k, e->pc = f->pc;
   model_state_insn(m, p, k);
@@ -242,14 +261,10 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     r->odmask = in->odmask;
     f->inflight++;
   }
-  int next = model_next_pc(m, p, in, f->pc);
-  if (next < 0) {
-    f->halted = 1;
-    trace_event *h = model_ev(m, TRACE_HALT, p);
-    if (h) h->fu = k;
-  } else {
-    f->pc = next;
-  }
+  if (in->op == ISA_OP_NOP && in->imm != 0)
+    f->wait = (uint32_t)in->imm; /* nop N: N - 1 waiting cycles, then the branch */
+  else
+    model_fu_branch(m, p, k, in);
 }
 
 /* Performs the fd reads and FIFO pops of PE p recorded in the masks (one

@@ -77,6 +77,7 @@ typedef struct {
   isa_insn *imem; /* pe.imem decoded words; NULL: no program */
   int lat;        /* latency of its class */
   int pc, halted, flag;
+  uint32_t wait; /* cycles left of a multi-cycle nop at pc (timing.md 3) */
   model_result *pipe; /* lat slots, indexed by completion cycle mod lat */
   int inflight;
   uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 static const isa_op_info op_table[ISA_OP_COUNT] = {
+    /* nop: IMM is a repeat count, not a source (isa_insn_cycles) */
     [ISA_OP_NOP] = {"nop", ISA_FU_ANY, 0},
     [ISA_OP_MOV] = {"mov", ISA_FU_ALU, 1},
     [ISA_OP_NEG] = {"neg", ISA_FU_ALU, 1},
@@ -179,8 +180,13 @@ static int insn_validate(const isa_insn *in) {
     if ((rc = src_valid(in->src[i], i, info->nsrc))) return rc;
     has_imm |= in->src[i].cls == ISA_CLS_IMM;
   }
-  if (!has_imm && in->imm != 0) return ISA_ERR_IMM;
+  /* a nop's IMM is its repeat count (docs/isa.md "Multi-cycle nop") */
+  if (!has_imm && in->imm != 0 && in->op != ISA_OP_NOP) return ISA_ERR_IMM;
   return branch_valid(in);
+}
+
+uint64_t isa_insn_cycles(const isa_insn *in) {
+  return in->op == ISA_OP_NOP ? (uint64_t)(uint32_t)in->imm + 1 : 1;
 }
 
 /* ---- encode / decode ----------------------------------------------------- */

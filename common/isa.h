@@ -39,7 +39,10 @@
  * DST    register destination: class NONE, RD or FD, and its index
  * ODMASK additional destinations: bit k set writes od k too
  * SRCx   sources: class NONE (unused), RD, FD, ID, or IMM (reads IMM)
- * IMM    the 32-bit immediate shared by every IMM source (zero if none)
+ * IMM    the 32-bit immediate shared by every IMM source (zero if none);
+ *        for `nop`, the repeat count n, read unsigned: the word occupies
+ *        the FU for n + 1 cycles and its branch is evaluated in the last
+ *        (text `nop N`, N = n + 1; docs/isa.md "Multi-cycle nop")
  * BKIND  isa_branch_kind
  * BNSEL  number of condition selectors used by `br` (1..ISA_SEL_COUNT)
  * BSELi  condition source of bit i of the target index: a value v < 32 is
@@ -213,7 +216,8 @@ typedef struct {
   isa_opnd dst;         /* NONE, RD or FD */
   uint32_t odmask;      /* bit k: also write od k */
   isa_opnd src[3];      /* NONE beyond the operation's operand count */
-  int32_t imm;          /* value of IMM sources; 0 when there is none */
+  int32_t imm;          /* value of IMM sources; 0 when there is none;
+                           nop: the repeat count n (as uint32_t) */
   isa_branch_kind br;
   int nsel;             /* COND: 1..ISA_SEL_COUNT; else 0 */
   uint8_t sel[ISA_SEL_COUNT]; /* COND: condition sources; unused: 0 */
@@ -299,6 +303,10 @@ isa_fu_class isa_fu_class_of(const arch_config *cfg, int fu);
 /* Returns the name of FU number `fu` ("alu0", "mul1", ...) in buf. */
 const char *isa_fu_format(const arch_config *cfg, int fu, char *buf,
                           size_t bufsz);
+
+/* Returns the number of cycles instruction `in` occupies its FU: IMM + 1
+ * (up to 2^32) for a nop, 1 for every other instruction. */
+uint64_t isa_insn_cycles(const isa_insn *in);
 
 /* Returns the latency in cycles of `op` on a PE of cfg (nop: 1). */
 int isa_op_latency(isa_op op, const arch_config *cfg);

@@ -3,6 +3,7 @@
  * in both directions: isa_insn_format writes it (e.g. `add rd0, id1, #3 ;
  * br c0 ? L4 : L2`), isa_insn_parse reads it back with a small
  * recursive-descent parser that reports the column of the offending token.
+ * A nop with IMM = n > 0 is `nop N`, N = n + 1 cycles (docs/isa.md).
  * The two round trip: parse(format(i)) == i for every valid instruction i;
  * a parsed instruction is checked by the encoder's structural rules.
  */
@@ -111,6 +112,8 @@ int isa_insn_format(const isa_insn *in, char *buf, size_t bufsz) {
     return (int)b.len;
   }
   sb_printf(&b, "%s", info->name);
+  if (in->op == ISA_OP_NOP && in->imm != 0)
+    sb_printf(&b, " %llu", (unsigned long long)isa_insn_cycles(in));
   if (in->op != ISA_OP_NOP) {
     sb_printf(&b, " ");
     sb_dests(&b, in);
@@ -359,6 +362,28 @@ static int parse_branch(parser *ps, isa_insn *in) {
   return ISA_OK;
 }
 
+/* Parses the optional cycle count N of `nop N` (decimal, 1 .. 2^32) into
+ * the repeat count IMM = N - 1 (docs/isa.md "Multi-cycle nop"). */
+static int parse_nop_cycles(parser *ps, isa_insn *in) {
+  skip_space(ps);
+  if (at_end(ps) || *ps->p == ';') return ISA_OK;
+  const char *s = ps->p;
+  if (!isdigit((unsigned char)*s))
+    return perr(ps, "expected the cycle count N of `nop N` (decimal), ';' or "
+                    "the end");
+  size_t len = 0;
+  while (isdigit((unsigned char)s[len])) len++;
+  unsigned long long n = 0;
+  for (size_t i = 0; i < len && n <= (1ull << 32); i++)
+    n = n * 10 + (unsigned long long)(s[i] - '0');
+  if (isalnum((unsigned char)s[len]) || s[len] == '_' || n < 1 ||
+      n > (1ull << 32))
+    return perr(ps, "nop cycle count must be a decimal number 1..4294967296");
+  in->imm = isa_text_s32((uint32_t)(n - 1));
+  ps->p = s + len;
+  return ISA_OK;
+}
+
 /* Parses mnemonic and operands. */
 static int parse_functional(parser *ps, isa_insn *in) {
   const char *start = (skip_space(ps), ps->p);
@@ -371,7 +396,7 @@ static int parse_functional(parser *ps, isa_insn *in) {
     return perr(ps, "unknown mnemonic '%s'", w);
   }
   in->op = (isa_op)op;
-  if (op == ISA_OP_NOP) return ISA_OK;
+  if (op == ISA_OP_NOP) return parse_nop_cycles(ps, in);
   if ((rc = parse_dests(ps, in))) return rc;
   for (int i = 0; i < isa_op_get((isa_op)op)->nsrc; i++) {
     if (!accept(ps, ','))

@@ -163,7 +163,9 @@ static isa_insn make_variant(isa_op op, int v) {
   memset(&in, 0, sizeof in);
   in.op = op;
   int nsrc = isa_op_get(op)->nsrc;
-  if (op != ISA_OP_NOP) {
+  if (op == ISA_OP_NOP) /* nop, nop 2, nop 4294967296 */
+    in.imm = (v / 5) % 3 == 0 ? 0 : (v / 5) % 3 == 1 ? 1 : -1;
+  else {
     in.dst = dsts[v % 4];
     in.odmask = (v / 4) % 3 == 0 ? 0 : (v / 4) % 3 == 1 ? 0xffu : 0x81u;
   }
@@ -284,7 +286,7 @@ static void test_reject(void) {
   TEST_CHECK(isa_decode(&w, &in) == ISA_ERR_RESERVED, "reserved w0 bit");
   w = (isa_word){{ISA_OP_COUNT, 0, 0, 0}};
   TEST_CHECK(isa_decode(&w, &in) == ISA_ERR_OP, "opcode past the table");
-  w = (isa_word){{0, 0, 5, 0}};
+  w = (isa_word){{ISA_OP_MOV | ISA_OPND(ISA_CLS_RD, 0) << ISA_POS_SRCA, 0, 5, 0}};
   TEST_CHECK(isa_decode(&w, &in) == ISA_ERR_IMM, "immediate without user");
   w = (isa_word){{0, 0, 0, 7}};
   TEST_CHECK(isa_decode(&w, &in) == ISA_ERR_RESERVED, "target of next");
@@ -310,6 +312,99 @@ static void test_reject(void) {
   in.op = ISA_OP_NOP;
   in.odmask = 1;
   TEST_CHECK(isa_encode(&in, &w) == ISA_ERR_OPERAND, "nop writing od0");
+}
+
+/* The multi-cycle nop (docs/isa.md "Multi-cycle nop"): text, encoding
+ * and cycle count of `nop N`. */
+typedef struct {
+  const char *text;
+  int rc;            /* expected parse result */
+  int col;           /* expected error column when rc != ISA_OK */
+  uint32_t imm;      /* expected IMM (repeat count) when rc == ISA_OK */
+  uint64_t cycles;   /* expected isa_insn_cycles */
+  const char *canon; /* expected format */
+} nop_case;
+
+static const nop_case nop_cases[] = {
+    {"nop", ISA_OK, 0, 0, 1, "nop"},
+    {"nop 1", ISA_OK, 0, 0, 1, "nop"},
+    {"nop 1 ; halt", ISA_OK, 0, 0, 1, "nop ; halt"},
+    {"nop 2", ISA_OK, 0, 1, 2, "nop 2"},
+    {"nop   6;br c0 ? L3 : L9 // wait", ISA_OK, 0, 5, 6, "nop 6 ; br c0 ? L3 : L9"},
+    {"nop 17 ; goto L0", ISA_OK, 0, 16, 17, "nop 17 ; goto L0"},
+    {"nop 3 ; next", ISA_OK, 0, 2, 3, "nop 3"},
+    {"nop 2147483649 ; halt", ISA_OK, 0, 0x80000000u, 2147483649ull,
+     "nop 2147483649 ; halt"},
+    {"nop 4294967296", ISA_OK, 0, 0xffffffffu, 4294967296ull, "nop 4294967296"},
+    {"nop 4294967297", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop 99999999999999999999999", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop 0", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop -2", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop #2", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop 0x10", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop 2x", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+    {"nop 2 3", ISA_ERR_SYNTAX, 7, 0, 0, NULL},
+    {"nop rd0", ISA_ERR_SYNTAX, 5, 0, 0, NULL},
+};
+
+static void test_nop_cycles(void) {
+  for (size_t i = 0; i < sizeof nop_cases / sizeof nop_cases[0]; i++) {
+    const nop_case *t = &nop_cases[i];
+    isa_insn in, back;
+    isa_word w;
+    char msg[160] = "", out[160] = "";
+    int col = 0, rc = isa_insn_parse(t->text, &in, &col, msg, sizeof msg);
+    if (t->rc != ISA_OK) {
+      TEST_CHECK(rc == t->rc && col == t->col, "'%s' rejected at column %d "
+                 "(got %d at %d: %s)", t->text, t->col, rc, col, msg);
+      continue;
+    }
+    TEST_CHECK(rc == ISA_OK && in.op == ISA_OP_NOP && (uint32_t)in.imm == t->imm &&
+                   isa_insn_cycles(&in) == t->cycles,
+               "'%s' is a nop of IMM %u, %llu cycles (got rc %d, IMM %u: %s)",
+               t->text, t->imm, (unsigned long long)t->cycles, rc,
+               (uint32_t)in.imm, msg);
+    isa_insn_format(&in, out, sizeof out);
+    TEST_CHECK(strcmp(out, t->canon) == 0, "'%s' formats as '%s' (got '%s')",
+               t->text, t->canon, out);
+    TEST_CHECK(isa_encode(&in, &w) == ISA_OK && ISA_GET_IMM(&w) == t->imm &&
+                   ISA_GET_OP(&w) == ISA_OP_NOP && isa_decode(&w, &back) == ISA_OK &&
+                   insn_eq(&in, &back),
+               "'%s' encodes with IMM %u and decodes back", t->text, t->imm);
+  }
+  /* nop 1 is the plain nop: the all-zero word */
+  isa_insn one;
+  isa_word w;
+  isa_insn_parse("nop 1", &one, NULL, NULL, 0);
+  TEST_CHECK(isa_encode(&one, &w) == ISA_OK && !w.w[0] && !w.w[1] && !w.w[2] && !w.w[3],
+             "nop 1 encodes as the all-zero word");
+  /* every other unused field of a nop N stays zero (canonical words) */
+  static const struct { int pos, size; uint32_t v; const char *what; int rc; } bad[] = {
+      {ISA_POS_DST, ISA_SIZE_DST, ISA_OPND(ISA_CLS_RD, 1), "DST", ISA_ERR_OPERAND},
+      {ISA_POS_SRCA, ISA_SIZE_SRC, ISA_OPND(ISA_CLS_IMM, 0), "SRCA = IMM", ISA_ERR_OPERAND},
+      {ISA_POS_SRCB, ISA_SIZE_SRC, ISA_OPND(ISA_CLS_RD, 0), "SRCB", ISA_ERR_OPERAND},
+      {ISA_POS_SRCC, ISA_SIZE_SRC, ISA_OPND(ISA_CLS_ID, 2), "SRCC", ISA_ERR_OPERAND},
+      {ISA_POS_ODMASK, ISA_SIZE_ODMASK, 1, "ODMASK", ISA_ERR_OPERAND},
+      {ISA_POS_BNSEL, ISA_SIZE_BNSEL, 1, "BNSEL of next", ISA_ERR_BRANCH},
+      {ISA_POS_BSEL(0), ISA_SIZE_BSEL, 3, "BSEL0 of next", ISA_ERR_RESERVED},
+      {ISA_POS_BT(0), ISA_SIZE_BT, 4, "BT0 of next", ISA_ERR_RESERVED},
+      {ISA_END_W0, 32 - ISA_END_W0, 1, "w0 reserved bits", ISA_ERR_RESERVED},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    isa_insn out;
+    w = (isa_word){{0, 0, 7, 0}}; /* nop 8 */
+    TEST_CHECK(isa_decode(&w, &out) == ISA_OK && out.imm == 7, "nop 8 decodes");
+    isa_field_set(&w, bad[i].pos, bad[i].size, bad[i].v);
+    TEST_CHECK(isa_decode(&w, &out) == bad[i].rc,
+               "nop 8 with %s set is rejected with %d (got %d)", bad[i].what,
+               bad[i].rc, isa_decode(&w, &out));
+  }
+  /* other opcodes still reject an unused IMM */
+  w = (isa_word){{ISA_OP_NEG | ISA_OPND(ISA_CLS_RD, 0) << ISA_POS_SRCA, 0, 1, 0}};
+  isa_insn out;
+  TEST_CHECK(isa_decode(&w, &out) == ISA_ERR_IMM, "neg _, rd0 with IMM 1 rejected");
+  isa_insn_parse("add rd0, rd0, #5", &out, NULL, NULL, 0);
+  TEST_CHECK(isa_insn_cycles(&out) == 1, "an add with IMM 5 takes one cycle");
 }
 
 static void test_arch_checks(void) {
@@ -362,6 +457,7 @@ int main(void) {
   test_round_trips();
   test_parse();
   test_reject();
+  test_nop_cycles();
   test_arch_checks();
   return test_done();
 }
