@@ -6,7 +6,15 @@
 // returns their values in the same cycle; the result of an instruction
 // issued at t is written (wb_*) at the end of t + L - 1. The flag is
 // `result != 0` of the last write.
+//
+// A nop whose IMM n is not 0 (`nop N`, N = n + 1; docs/isa.md "Multi-cycle
+// nop", docs/timing.md section 3) issues once and loads the wait counter
+// wait_q with n; while wait_q is not 0 the FU issues nothing, holds its pc
+// and counts down; the branch unit's result is taken in the last cycle of
+// the word (wait_q == 1, or the issue cycle of any other word), with that
+// cycle's signals and flags.
 `include "rtl/tcpa_mutation.svh"
+`include "rtl/tcpa_assert.svh"
 
 module tcpa_fu #(
   parameter logic [7:0]  IDX = 8'd0,   // FU number (alu, then mul, then div)
@@ -92,6 +100,9 @@ module tcpa_fu #(
 
   logic [PC_W-1:0]  pc_q, pc_d;
   logic             halted_q, halted_d;
+  logic [31:0]      wait_q, wait_d;    // waiting cycles left of a nop N
+  logic             active, waiting, last, nop_wait;
+  logic [31:0]      imm;
   logic             flag_q, flag_d;
   logic [NP*PW-1:0] pipe_q, pipe_d;
   logic [127:0]     word;
@@ -125,8 +136,16 @@ module tcpa_fu #(
     .loaded_o (loaded_o)
   );
 
-  assign issue = run_i && loaded_o && !halted_q;
+  // started, program loaded, not halted: the FU issues, or waits in a nop N
+  assign active = run_i && loaded_o && !halted_q;
+  assign waiting = (wait_q != 32'd0);
+  assign issue = active && !waiting;
   assign op = word[tcpa_isa_pkg::ISA_POS_OP +: tcpa_isa_pkg::ISA_SIZE_OP];
+  assign imm = word[tcpa_isa_pkg::ISA_POS_IMM +: tcpa_isa_pkg::ISA_SIZE_IMM];
+  // the word issued now is a nop N (N >= 2): it waits imm cycles
+  assign nop_wait = (op == 6'd0) && (imm != 32'd0);
+  // the word's last cycle: its branch is evaluated now
+  assign last = active && (waiting ? (wait_q == 32'd1) : !nop_wait);
   assign opnd = {word[tcpa_isa_pkg::ISA_POS_SRCC +: 8], word[tcpa_isa_pkg::ISA_POS_SRCB +: 8],
                  word[tcpa_isa_pkg::ISA_POS_SRCA +: 8]};
   assign src_o = issue ? opnd : 24'd0;
@@ -198,7 +217,10 @@ module tcpa_fu #(
     pc_d = pc_q;
     halted_d = halted_q;
     flag_d = flag_q;
-    if (issue) begin
+    wait_d = wait_q;
+    if (issue && nop_wait) wait_d = imm;
+    else if (active && waiting) wait_d = wait_q - 32'd1;
+    if (last) begin
       pc_d = bnext;
       halted_d = bhalt;
     end
@@ -208,17 +230,26 @@ module tcpa_fu #(
     `TCPA_MUTATE(28, if (wb[PW-1]) flag_d = wb[31];)
     // mutant 10: stuck control signal: halt is never latched (the FU runs on)
     `TCPA_MUTATE(10, halted_d = halted_q;)
+    // mutant 43: wait counter off by one: a nop N waits one cycle less
+    // (its branch is taken in its next-to-last cycle)
+    `TCPA_MUTATE(43, if (issue && nop_wait) wait_d = imm - 32'd1;
+                     if (issue && nop_wait && imm == 32'd1) begin
+                       pc_d = bnext;
+                       halted_d = bhalt;
+                     end)
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pc_q <= '0;
       halted_q <= 1'b0;
+      wait_q <= '0;
       flag_q <= 1'b0;
       pipe_q <= '0;
     end else begin
       pc_q <= pc_d;
       halted_q <= halted_d;
+      wait_q <= wait_d;
       flag_q <= flag_d;
       pipe_q <= pipe_d;
     end
@@ -226,7 +257,7 @@ module tcpa_fu #(
 
   assign issue_o = issue;
   assign pc_o = pc_q;
-  assign halt_o = issue && bhalt;
+  assign halt_o = last && bhalt;
   assign halted_o = halted_q;
   assign wb_o = wb[PW-1];
   assign wb_dst_o = wb[PW-2 -: 8];
@@ -234,4 +265,9 @@ module tcpa_fu #(
   assign wb_val_o = wb[31:0];
   assign flag_o = flag_q;
   assign word_o = word;
+
+  // a waiting FU sits on the nop N that started the wait, not halted, and
+  // the count left is below that nop's repeat count
+  `TCPA_ASSERT(FuWaitOnNop, waiting |-> (op == 6'd0) && (wait_q <= imm) && !halted_q,
+               clk_i, rst_ni)
 endmodule

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# mutants.sh: RTL mutants 23..37 and 39..42, one per mechanism that
+# mutants.sh: RTL mutants 23..37 and 39..43, one per mechanism that
 # mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
 # address, the instruction memory, multiplier and divider results, the FU
 # flags, the affine accumulators, the constraint (GC term) evaluation, FIFO
 # depth and overflow, fd writes, the neighbour wiring and `done` of
-# tcpa_top, the loader's CRC and fingerprint checks; and one per state
+# tcpa_top, the loader's CRC and fingerprint checks, the wait counter of
+# a multi-cycle nop (`nop N`); and one per state
 # event of the lockstep that no other mutant is first caught by: the write
 # address and enable at the bank (`bankwr`), the steppers' step counter
 # (`step`), the end-of-run read of the banks (`mem`) (docs/mutants.md,
@@ -272,6 +273,25 @@ step2=$(grep -v '^#' "$M2" | awk -v ii="$ii2" '$2 == "step" { last[$3] = $1 }
 trace_mutant 41 "the step counter runs on after the last step" mm22 "$MUT" "$step2" exact step
 done_c2=$(first_cycle "$M2" '$2 == "done"')
 trace_mutant 42 "the end-of-run read takes the next word of each bank" mm22 "$MUT" "$done_c2" exact mem
+
+# N: regress/streams/nop_wait.tasm (docs/isa.md "Multi-cycle nop"): a
+# wait counter one short takes the branch of a `nop N` issued at t in
+# t + N - 2, so the FU issues in t + N - 1, where it still waits: the
+# first such cycle over the nop N words the clean trace issues
+mkdir -p "$tmp/nopw"
+"$TCPA" asm regress/streams/nop_wait.tasm -o "$tmp/nopw/config.bin" >/dev/null 2>&1 &&
+  "$TCPA" sim "$tmp/nopw/config.bin" --trace "$tmp/nopw/model.trace" >/dev/null 2>&1 &&
+  "$TCPA" disasm "$tmp/nopw/config.bin" >"$tmp/nopw/clean.dis" 2>/dev/null
+check "nop_wait: assembled, clean model run" $?
+nop_n=$(awk -v nalu=2 -v nmul=1 '
+  FNR == 1 { file++ }
+  file == 1 && /^program fu / { f = $3; n = f; sub(/^[a-z]+/, "", n)
+    fu = (f ~ /^alu/) ? n : (f ~ /^mul/) ? nalu + n : nalu + nmul + n; next }
+  file == 1 && $1 == "nop" && $2 ~ /^[0-9]+$/ { len[fu "," $NF] = $2 }
+  file == 2 && $2 == "issue" && (($4 "," $5) in len) { c = $1 + len[$4 "," $5] - 1
+    if (m == "" || c < m) m = c }
+  END { print (m == "") ? "none" : m }' "$tmp/nopw/clean.dis" "$tmp/nopw/model.trace")
+trace_mutant 43 "the wait counter of a nop N one short" nopw "$MUT" "$nop_n" exact issue
 if full_tier; then
   # a read AG's access also writes its (input) bank: bankwr at the first
   # read; with bankwr left out of the comparison (as by a harness that does
