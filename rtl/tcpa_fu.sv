@@ -267,7 +267,7 @@ module tcpa_fu #(
   assign word_o = word;
 
   // a waiting FU sits on the nop N that started the wait, not halted, and
-  // the count left is below that nop's repeat count
+  // the count left is at most that nop's repeat count (IMM)
   `TCPA_ASSERT(FuWaitOnNop, waiting |-> (op == 6'd0) && (wait_q <= imm) && !halted_q,
                clk_i, rst_ni)
 endmodule

@@ -76,7 +76,7 @@ static uint32_t payload_word(const uint8_t *buf, size_t len, int pk, int k, stre
 
 static void test_fixtures(void) {
   static const char *const names[] = {"alu_single", "timing_example", "underflow_early",
-                                      "hop_two_pe", "ag_bank"};
+                                      "hop_two_pe", "ag_bank", "nop_wait", "nop_wait_plain"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     char path[128];
     snprintf(path, sizeof path, "regress/streams/%s.tasm", names[i]);
@@ -197,6 +197,8 @@ static void test_errors(void) {
                "undefined label 'nowhere'", "undefined label");
   expect_error("program fu alu0 pe 0,0\n  add rd0, id1, #3, #4\nstart gc 0 pe 0,0\n", 2, 19,
                "", "isa parse error column mapped into the line");
+  expect_error("program fu alu0 pe 0,0\n  w: nop 0 ; goto w\nstart gc 0 pe 0,0\n", 2, 10,
+               "1..4294967296", "nop 0: the cycle count of nop N is 1..2^32, column in the line");
   expect_error("program fu alu0 pe 0,0\n  x: nop ; br c0 ? x : L9\n  add rd0, rd1, #3 ; br c0 ? x : "
                "rd9\nstart gc 0 pe 0,0\n",
                3, 34, "", "isa parse error after a substituted label keeps its column");
