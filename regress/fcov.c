@@ -99,6 +99,7 @@ typedef struct {
   long branch[4], br_sel[ISA_SEL_COUNT + 1]; /* kind; br with 1, 2 selectors */
   long target[ISA_MAX_TARGETS];      /* br took target k */
   long cond_signal, cond_flag;       /* br condition sources */
+  long nop_wait, wait_br;            /* a `nop N` (N >= 2); one ending in a br */
   long src[6], dst_rd, dst_fd, dst_od, dst_od2; /* operand classes */
   fcov_buckets fifo_level;           /* level L at the end of a cycle (L = depth: full) */
   long fifo_empty, fifo_push_pop;
@@ -143,6 +144,8 @@ static void fcov_def_isa(fcov_set *s, const arch_config *cfg, fcov_idx *x, int *
     x->target[k] = k < cfg->branch_targets && cfg->branch_targets >= 2 ? fcov_def(s, err, "branch.target%d", k) : -1;
   x->cond_signal = cfg->branch_targets >= 2 ? fcov_def(s, err, "branch.cond.signal") : -1;
   x->cond_flag = cfg->branch_targets >= 2 ? fcov_def(s, err, "branch.cond.flag") : -1;
+  x->nop_wait = fcov_def(s, err, "op.nop_wait");
+  x->wait_br = cfg->branch_targets >= 2 ? fcov_def(s, err, "branch.wait_br") : -1;
   for (int c = 0; c < 6; c++) x->src[c] = -1;
   x->src[ISA_CLS_RD] = cfg->rd ? fcov_def(s, err, "operand.src.rd") : -1;
   x->src[ISA_CLS_FD] = cfg->fd ? fcov_def(s, err, "operand.src.fd") : -1;
@@ -397,6 +400,8 @@ static void fcov_issue(fcov_walk *w, int pe, const trace_event *e) {
   if (in->dst.cls == ISA_CLS_FD) fcov_hit(w, w->x.dst_fd);
   if (in->odmask) fcov_hit(w, w->x.dst_od);
   if (in->odmask & (in->odmask - 1)) fcov_hit(w, w->x.dst_od2);
+  if (isa_insn_cycles(in) > 1) fcov_hit(w, w->x.nop_wait);
+  if (isa_insn_cycles(in) > 1 && in->br == ISA_BR_COND) fcov_hit(w, w->x.wait_br);
   if (in->br != ISA_BR_COND) {
     fcov_hit(w, w->x.branch[in->br]);
     return;

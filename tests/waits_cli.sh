@@ -11,6 +11,7 @@
 #     kernel tail costs one `nop ; halt` word and cycle more, and the two
 #     share different tails): a `nop N` waits exactly as N nops would;
 #   - no FU program is longer with waits, and some are shorter;
+#   - functional coverage (docs/regress.md) counts op.nop_wait only with waits;
 #   - editdist on every 1-D region fits with waits (it needed 41 to 47
 #     words, pe.imem 32, before) and passes in cosim (model and RTL in
 #     lockstep) on 1x1 and 1x4.
@@ -47,6 +48,10 @@ while IFS='|' read -r prog region map params; do
   datapath "$tmp/nowaits/model.trace" > "$tmp/b"
   check_eval "$prog on $region: the datapath events with waits equal those without ($(wc -l < "$tmp/a") lines)" \
     "[ -s '$tmp/a' ] && cmp -s '$tmp/a' '$tmp/b'"
+  nw=$(grep -o '"op.nop_wait": [0-9]*' "$tmp/waits/fcov.json" | grep -o '[0-9]*$')
+  nn=$(grep -o '"op.nop_wait": [0-9]*' "$tmp/nowaits/fcov.json" | grep -o '[0-9]*$')
+  check_eval "$prog on $region: functional coverage counts op.nop_wait with waits (${nw:-?}), not without (${nn:-?})" \
+    "[ '${nw:-0}' -gt 0 ] && [ '${nn:-x}' = 0 ]"
   paste <(words "$tmp/waits/config.lst") <(words "$tmp/nowaits/config.lst") > "$tmp/pairs"
   longer=$(awk '$1 > $2' "$tmp/pairs" | wc -l)
   shorter=$((shorter + $(awk '$1 < $2' "$tmp/pairs" | wc -l)))

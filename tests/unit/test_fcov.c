@@ -121,7 +121,7 @@ static void test_worked_example(void) {
       {"ag.n.wr", 1},         {"ag.n.rd", 0},          {"ag.enable0", 1},      {"ag.enable1", 1},
       {"ag.enable.ge", 1},    {"ag.enable.eq", 0},     {"sig.c0.rise", 1},     {"sig.c0.fall", 1},
       {"sig.c1.rise", 0},     {"bank.two_sides", 0},   {"bank.read_write", 0}, {"sig.high1", 1},
-      {"sig.high0", 1},       {"sig.high2", 0},
+      {"sig.high0", 1},       {"sig.high2", 0},        {"op.nop_wait", 0},     {"branch.wait_br", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     TEST_CHECK(count_of(&s, cases[i].name) == cases[i].want, "worked example: %s = %lld (got %lld)", cases[i].name,
