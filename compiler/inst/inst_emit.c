@@ -22,6 +22,9 @@
  * per basic set; pairs of them are merged into their convex hull where the
  * hull is one term and meets no zero, when that gives the signal fewer
  * terms (docs/instantiate.md "Control signals and the loop bounds").
+ * Each signal's terms are built once per set of inputs and kept in
+ * x->gc_memo (keyed by references to its sets, so any writer of them
+ * makes the next count build them anew; docs/instantiate.md "Built once").
  */
 #include <stdlib.h>
 #include <string.h>
