@@ -227,7 +227,7 @@ typedef struct {
   inst_opts opt;                   /* the options of inst_run_opts */
   inst_succ_memo *succ_memo;       /* inst_succ's maps (mutable behind a const inst) */
   inst_gc_memo *gc_memo;           /* each signal's GC terms (mutable behind a const inst;
-                                    * NULL: counted anew on every call) */
+                                    * NULL: every form built anew on every call) */
 } inst;
 
 /* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a

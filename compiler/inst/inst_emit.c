@@ -586,8 +586,16 @@ static const inst_gc_memo_entry *inst_gc_memo_get(const inst *x, int s, inst_gc_
 /* Returns 0 after writing (or counting) the terms of signal s into tm:
  * the memo's (inst_gc_memo_get); when pe0 is not NULL the terms are built
  * anew, as the memo chose them, for the union of those that apply to
- * PE 0 into *pe0. */
+ * PE 0 into *pe0. Without a memo, each form anew for every count, the
+ * hulls kept when they give fewer terms (what the memo must equal,
+ * tests/unit/test_inst_gcmemo.c). */
 static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
+  if (!x->gc_memo && x->sig_by_class) { /* every form built anew for each count (the reference) */
+    inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
+    int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
+                (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
+    return inst_gc_sig_terms_m(x, s, tm, pe0, merge);
+  }
   inst_gc_memo_entry tmp;
   const inst_gc_memo_entry *e = inst_gc_memo_get(x, s, &tmp);
   int rc = e->rc;

@@ -4,9 +4,12 @@
  * loop bounds"). For a table of instantiations whose signals are coloured
  * per processor class (PE ranges, merged pieces, inverted polarities):
  * every signal's count and the whole stream equal those built without the
- * memo; a change of a signal's sets the memo is not told of (its ones and
- * zeros swapped by hand, a set freed and built anew) is seen, and swapping
- * back finds the first entry again.
+ * memo (x->gc_memo NULL: each form built anew for every count, as before
+ * the memo; gcd N=7 S=5 on 1x2 of configs/big1d.ini is a case where
+ * taking the hull pass's pieces when no pair merges changes the stream);
+ * a change of a signal's sets the memo is not told of (its ones and zeros
+ * swapped by hand, a set freed and built anew) is seen, and swapping back
+ * finds the first entry again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +23,9 @@
 
 /* One instantiation: a program mapped at II `ii` (0: the mapper's) with
  * its accumulations padded or not, on a 1-D region (rdim < 0) or tiled
- * rows rdim, columns cdim. */
+ * rows rdim, columns cdim, of configuration `arch` (NULL: the default). */
 typedef struct {
-  const char *file;
+  const char *arch, *file;
   int pad, ii, rdim, cdim;
   int np;
   const char *pn[3];
@@ -31,11 +34,14 @@ typedef struct {
 } gcm_case;
 
 static const gcm_case cases[] = {
-    {"regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 2},
-    {"regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 3},
-    {"regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 4},
-    {"regress/programs/matmul.pla", 0, 0, 0, 1, 3, {"N", "M", "K"}, {4, 4, 4}, 2, 2},
-    {"regress/programs/fir.pla", 0, 0, 0, 1, 2, {"N", "T"}, {13, 5}, 2, 2},
+    {NULL, "regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 2},
+    {NULL, "regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 3},
+    {NULL, "regress/programs/trimv.pla", 1, 3, -1, -1, 1, {"N"}, {7}, 1, 4},
+    {NULL, "regress/programs/matmul.pla", 0, 0, 0, 1, 3, {"N", "M", "K"}, {4, 4, 4}, 2, 2},
+    {NULL, "regress/programs/fir.pla", 0, 0, 0, 1, 2, {"N", "T"}, {13, 5}, 2, 2},
+    {"configs/big1d.ini", "regress/programs/gcd.pla", 0, 0, -1, -1, 2, {"N", "S"}, {7, 5}, 1, 2},
+    {"configs/big1d.ini", "regress/programs/jacobi.pla", 0, 0, -1, -1, 2, {"T", "N"}, {8, 9}, 1, 3},
+    {"configs/big1d.ini", "regress/programs/trimv.pla", 0, 0, -1, -1, 1, {"N"}, {7}, 1, 3},
 };
 
 /* Returns the stream of x (malloc'ed, *len bytes), NULL when it is not
@@ -129,6 +135,10 @@ static void gcm_case_run(int i) {
   arch_config a = arch_config_default();
   map_config m;
   char msg[512] = "";
+  if (k->arch && arch_config_load(k->arch, &a) != 0) {
+    TEST_CHECK(0, "case %d: %s loads", i, k->arch);
+    g = NULL;
+  }
   map_opts o = {.pad = k->pad};
   int st = !g ? -1
            : k->rdim >= 0 ? map_build_2d(p, g, &a, k->rdim, k->cdim, &m, msg, sizeof msg)
