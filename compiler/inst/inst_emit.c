@@ -563,7 +563,8 @@ static void inst_gc_memo_fill(const inst *x, int s, inst_gc_memo_entry *e) {
 
 /* Returns the memo entry of signal s's terms, computed now unless the
  * memo holds them (the newest entry first; a hit on the older makes it
- * the newest); tmp when x has no memo (the caller clears it). */
+ * the newest); tmp when the memo has no room for s (the caller clears
+ * it). */
 static const inst_gc_memo_entry *inst_gc_memo_get(const inst *x, int s, inst_gc_memo_entry *tmp) {
   *tmp = (inst_gc_memo_entry){0};
   if (!x->gc_memo || s < 0 || s >= ISA_MAX_SIGNALS) {
@@ -590,7 +591,8 @@ static const inst_gc_memo_entry *inst_gc_memo_get(const inst *x, int s, inst_gc_
  * hulls kept when they give fewer terms (what the memo must equal,
  * tests/unit/test_inst_gcmemo.c). */
 static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
-  if (!x->gc_memo && x->sig_by_class) { /* every form built anew for each count (the reference) */
+  if (!x->gc_memo) { /* every form built anew for each count (the reference) */
+    if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
     inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
     int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
                 (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
