@@ -159,6 +159,31 @@ typedef struct {
   int count;
 } inst_succ_memo;
 
+/* The GC terms of one signal as inst_gc_sig_terms computed them (the
+ * words of the GC packet, docs/stream.md "GC payload"), with the inputs
+ * they came from: references to the signal's sets (held, so that no set a
+ * writer frees and builds anew can take the address of one recorded
+ * here: a writer that changes a signal's sets changes the key), sigma,
+ * the GC epilog, whether it is the prolog signal, the colouring form and
+ * the classes (inst_emit.c). */
+typedef struct {
+  int used;           /* 1: holds a result for the inputs below */
+  isl_set **key;      /* [2 npc + 2]: ones[c], zeros[c], ones_all, zeros_all */
+  int sigma, prolog, by_class, npc;
+  int64_t epilog;
+  int rc, nterms, bad; /* inst_gc_sig_terms's status, terms, not expressible */
+  int merge;          /* per class: the pieces merged into hulls */
+  uint32_t *w;        /* the terms' words (signal word, constraints) */
+  int nw, wbad;       /* words; a value beyond 32 bits */
+} inst_gc_memo_entry;
+
+/* Per signal its last two results, the newest first: a polarity flip
+ * swaps the signal's sets, and flipping back finds the first polarity's
+ * terms again (inst_signals_polarity). */
+typedef struct {
+  inst_gc_memo_entry e[ISA_MAX_SIGNALS][2];
+} inst_gc_memo;
+
 typedef struct {
   isl_ctx *ctx;
   const map_config *m;
@@ -205,6 +230,8 @@ typedef struct {
   int array_nd[64];
   inst_opts opt;                   /* the options of inst_run_opts */
   inst_succ_memo *succ_memo;       /* inst_succ's maps (mutable behind a const inst) */
+  inst_gc_memo *gc_memo;           /* each signal's GC terms (mutable behind a const inst;
+                                    * NULL: every form built anew on every call) */
 } inst;
 
 /* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a
@@ -337,6 +364,9 @@ __isl_give isl_set *inst_gc_ones(const inst *x, int s);
 
 /* Frees the sets of signal g (x->npc classes). */
 void inst_signal_free(const inst *x, inst_signal *g);
+
+/* Frees the GC term memo mm (its entries' sets and words; NULL: nothing). */
+void inst_gc_memo_free(inst_gc_memo *mm);
 
 /* Returns the number of GC terms all signals need, -1 when one is not
  * expressible (existential variables or more than 2 x gc.dims constraints). */

@@ -503,6 +503,7 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   x->ctx = isl_ctx_alloc();
   if (!x->ctx) return INST_ERR_INTERNAL;
   x->succ_memo = calloc(1, sizeof *x->succ_memo); /* NULL: inst_succ builds every map anew */
+  x->gc_memo = calloc(1, sizeof *x->gc_memo);     /* NULL: the GC terms counted anew each time */
   isl_options_set_on_error(x->ctx, ISL_ON_ERROR_CONTINUE);
   if (m->fingerprint != arch_config_fingerprint(arch)) {
     snprintf(msg, msgsz, "the configuration was compiled for another architecture (fingerprint 0x%016llx, this one 0x%016llx)",
@@ -569,6 +570,7 @@ void inst_free(inst *x) {
   isl_set_free(x->kdom);
   for (int i = 0; x->succ_memo && i < x->succ_memo->count; i++) isl_map_free(x->succ_memo->map[i]);
   free(x->succ_memo);
+  inst_gc_memo_free(x->gc_memo);
   for (int c = 0; c < x->npc; c++) {
     isl_set_free(x->pc[c].pes);
     for (int f = 0; x->pc[c].fp && f < x->nfu; f++) inst_fuprog_free(x, &x->pc[c].fp[f]);

@@ -22,6 +22,9 @@
  * per basic set; pairs of them are merged into their convex hull where the
  * hull is one term and meets no zero, when that gives the signal fewer
  * terms (docs/instantiate.md "Control signals and the loop bounds").
+ * Each signal's terms are built once per set of inputs and kept in
+ * x->gc_memo (keyed by references to its sets, so any writer of them
+ * makes the next count build them anew; docs/instantiate.md "Built once").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -474,16 +477,140 @@ static int inst_gc_sig_terms_m(const inst *x, int s, inst_terms *tm, isl_set **p
   return rc;
 }
 
-/* Returns 0 after writing (or counting) the terms of signal s into tm
- * (inst_gc_sig_terms_m), with the pieces of each group merged into hulls
- * (inst_gc_merge) when that gives fewer terms than without, so that no
- * signal takes more terms than the plain pieces. */
+/* Returns 1 when signal s is the prolog loop's (its sets over GC steps). */
+static int inst_gc_is_prolog(const inst *x, int s) { return x->prolog_loop && s == x->prolog_sig; }
+
+/* Returns the number of sets in a memo entry's key for npc classes. */
+static int inst_gc_memo_nkey(int npc) { return 2 * npc + 2; }
+
+/* Returns the set of signal s that key slot i of a memo entry holds. */
+static isl_set *inst_gc_memo_set(const inst *x, int s, int i) {
+  const inst_signal *g = &x->sig[s];
+  if (i == 2 * x->npc) return g->ones_all;
+  if (i == 2 * x->npc + 1) return g->zeros_all;
+  isl_set **v = i < x->npc ? g->ones : g->zeros;
+  return v ? v[i % x->npc] : NULL;
+}
+
+/* Frees what memo entry e holds and clears it. */
+static void inst_gc_memo_clear(inst_gc_memo_entry *e) {
+  for (int i = 0; e->key && i < inst_gc_memo_nkey(e->npc); i++) isl_set_free(e->key[i]);
+  free(e->key);
+  free(e->w);
+  *e = (inst_gc_memo_entry){0};
+}
+
+void inst_gc_memo_free(inst_gc_memo *mm) {
+  for (int s = 0; mm && s < ISA_MAX_SIGNALS; s++) {
+    inst_gc_memo_clear(&mm->e[s][0]);
+    inst_gc_memo_clear(&mm->e[s][1]);
+  }
+  free(mm);
+}
+
+/* Returns 1 when memo entry e holds the terms of signal s as it is now:
+ * the same sets (the entry holds references to them, so an equal address
+ * is the same set), sigma, epilog, prolog signal, form and classes. */
+static int inst_gc_memo_match(const inst *x, int s, const inst_gc_memo_entry *e) {
+  if (!e->used || e->sigma != x->sigma || e->epilog != x->epilog || e->prolog != inst_gc_is_prolog(x, s) ||
+      e->by_class != x->sig_by_class || e->npc != x->npc)
+    return 0;
+  for (int i = 0; i < inst_gc_memo_nkey(x->npc); i++)
+    if (e->key[i] != inst_gc_memo_set(x, s, i)) return 0;
+  return 1;
+}
+
+/* Returns the status of the terms of signal s (x's classes) with or
+ * without merging into tm, written into the fresh buffer b. */
+static int inst_gc_sig_try(const inst *x, int s, int merge, inst_terms *tm, inst_buf *b) {
+  *b = (inst_buf){0};
+  *tm = (inst_terms){x, b, 0, 0, 0};
+  return inst_gc_sig_terms_m(x, s, tm, NULL, merge);
+}
+
+/* Fills memo entry e (cleared) with the terms of signal s: for colours
+ * per class the pieces merged into hulls (inst_gc_merge) when that gives
+ * fewer terms than without, so that no signal takes more terms than the
+ * plain pieces; the key only when its references could be taken (else e
+ * stays unused). Both forms are built, the hulls first, also when no
+ * pair merges: the plain pieces can then differ from the hull pass's in
+ * isl's form (other constraints for the same sets: gcd N=7 S=5 on 1x2 of
+ * configs/big1d.ini), and the streams stay those of before the memo. */
+static void inst_gc_memo_fill(const inst *x, int s, inst_gc_memo_entry *e) {
+  inst_buf b = {0}, b0 = {0};
+  inst_terms tm = {x, &b, 0, 0, 0}, t0 = {x, &b0, 0, 0, 0};
+  int rc, merge = 0;
+  if (!x->sig_by_class) {
+    rc = inst_gc_sig_terms_all(x, s, &tm, NULL);
+  } else {
+    rc = inst_gc_sig_try(x, s, 1, &tm, &b);
+    merge = rc == 0 && !tm.bad;
+    int rc0 = inst_gc_sig_try(x, s, 0, &t0, &b0);
+    merge = merge && (rc0 != 0 || t0.bad || tm.nterms < t0.nterms);
+    if (!merge) {
+      free(b.w);
+      rc = rc0, tm = t0, b = b0;
+    } else {
+      free(b0.w);
+    }
+  }
+  *e = (inst_gc_memo_entry){0, NULL, x->sigma, inst_gc_is_prolog(x, s), x->sig_by_class, x->npc, x->epilog,
+                            rc, tm.nterms, tm.bad, merge, b.w, b.n, b.bad};
+  e->key = malloc((size_t)inst_gc_memo_nkey(x->npc) * sizeof *e->key);
+  for (int i = 0; e->key && i < inst_gc_memo_nkey(x->npc); i++) e->key[i] = isl_set_copy(inst_gc_memo_set(x, s, i));
+  e->used = e->key != NULL;
+}
+
+/* Returns the memo entry of signal s's terms, computed now unless the
+ * memo holds them (the newest entry first; a hit on the older makes it
+ * the newest); tmp when the memo has no room for s (the caller clears
+ * it). */
+static const inst_gc_memo_entry *inst_gc_memo_get(const inst *x, int s, inst_gc_memo_entry *tmp) {
+  *tmp = (inst_gc_memo_entry){0};
+  if (!x->gc_memo || s < 0 || s >= ISA_MAX_SIGNALS) {
+    inst_gc_memo_fill(x, s, tmp);
+    return tmp;
+  }
+  inst_gc_memo_entry *e = x->gc_memo->e[s];
+  if (inst_gc_memo_match(x, s, &e[0])) return &e[0];
+  if (inst_gc_memo_match(x, s, &e[1])) {
+    inst_gc_memo_entry t = e[0];
+    e[0] = e[1], e[1] = t;
+    return &e[0];
+  }
+  inst_gc_memo_clear(&e[1]);
+  e[1] = e[0];
+  inst_gc_memo_fill(x, s, &e[0]);
+  return &e[0];
+}
+
+/* Returns 0 after writing (or counting) the terms of signal s into tm:
+ * the memo's (inst_gc_memo_get); when pe0 is not NULL the terms are built
+ * anew, as the memo chose them, for the union of those that apply to
+ * PE 0 into *pe0. Without a memo, each form anew for every count, the
+ * hulls kept when they give fewer terms (what the memo must equal,
+ * tests/unit/test_inst_gcmemo.c). */
 static int inst_gc_sig_terms(const inst *x, int s, inst_terms *tm, isl_set **pe0) {
-  if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
-  inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
-  int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
-              (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
-  return inst_gc_sig_terms_m(x, s, tm, pe0, merge);
+  if (!x->gc_memo) { /* every form built anew for each count (the reference) */
+    if (!x->sig_by_class) return inst_gc_sig_terms_all(x, s, tm, pe0);
+    inst_terms a = {x, NULL, 0, 0, 0}, b = {x, NULL, 0, 0, 0};
+    int merge = inst_gc_sig_terms_m(x, s, &a, NULL, 1) == 0 && !a.bad &&
+                (inst_gc_sig_terms_m(x, s, &b, NULL, 0) != 0 || b.bad || a.nterms < b.nterms);
+    return inst_gc_sig_terms_m(x, s, tm, pe0, merge);
+  }
+  inst_gc_memo_entry tmp;
+  const inst_gc_memo_entry *e = inst_gc_memo_get(x, s, &tmp);
+  int rc = e->rc;
+  if (pe0) {
+    rc = x->sig_by_class ? inst_gc_sig_terms_m(x, s, tm, pe0, e->merge) : inst_gc_sig_terms_all(x, s, tm, pe0);
+  } else {
+    for (int i = 0; tm->b && i < e->nw; i++) inst_w(tm->b, e->w[i]);
+    if (tm->b && e->wbad) tm->b->bad = 1;
+    tm->nterms += e->nterms;
+    tm->bad |= e->bad;
+  }
+  inst_gc_memo_clear(&tmp);
+  return rc;
 }
 
 __isl_give isl_set *inst_gc_ones(const inst *x, int s) {
