@@ -104,7 +104,7 @@ done
 "$TCPA" instantiate "$tmp/mmd.sym" --param N=10 --param M=10 --param K=10 --pes 4x4 -o "$tmp/mmd.bin" \
   >/dev/null 2>"$tmp/mmd.err"
 st=$?
-[ $st -eq 3 ] && grep -Eq "control signals: [0-9]* needed|instruction words|global controller" "$tmp/mmd.err" && [ ! -e "$tmp/mmd.bin" ]
+[ $st -eq 3 ] && grep -Eq "control signals: [0-9]* needed|instruction words|global controller|branch levels" "$tmp/mmd.err" && [ ! -e "$tmp/mmd.bin" ]
 vst=$?
 check "matmul N=M=K=10 on 4x4 of default.ini: exit 3 naming the resource ($st: $(head -c 300 "$tmp/mmd.err"))" $vst
 

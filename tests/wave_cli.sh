@@ -78,7 +78,8 @@ RTL_ABS=$(cd "$(dirname "$RTL")" && pwd)/$(basename "$RTL")
 ARGS="regress/programs/bitextract.pla --param N=8 --pes 1x2 --seed 5"
 "$TCPA" run $ARGS --engine model --out-dir "$tmp/clean" >/dev/null 2>&1
 word=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields |
-  awk '$3 == "program" && $8 ~ /w2$/ && $9 == "0x00000001" { print $1; exit }')
+  awk '$3 == "program" && $8 ~ /w0$/ { w0 = $9 }
+       $3 == "program" && $8 ~ /w2$/ && $9 == "0x00000001" && w0 != "0x00000000" { print $1; exit }')
 cat > "$tmp/poke.sh" <<EOF
 #!/usr/bin/env bash
 s=\$1; shift
@@ -168,7 +169,8 @@ fi
 
 # -- the divergent instruction, model and RTL side by side ---------------------------
 # The poke flips bit 1 of the immediate of the first program word whose w2
-# (immediate) is 1: the model runs `... #1`, the RTL `... #3`.
+# (immediate) is 1 and whose w0 is not 0 (not a `nop N`, whose IMM is its
+# cycles): the model runs `... #1`, the RTL `... #3`.
 c=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$D/divergence.txt")
 insn_m=$(sed -n 's/^    model: *//p' "$D/divergence.txt") insn_r=$(sed -n 's/^    RTL: *//p' "$D/divergence.txt")
 [ -n "$c" ] && grep -q "^  instruction: *FU [0-9]*, issued in cycle" "$D/divergence.txt" &&
