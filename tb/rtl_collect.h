@@ -164,25 +164,52 @@ inline std::string rtl_record_fields(const rtl_record &x) {
   return s;
 }
 
-// Sorts the events of one cycle into the canonical order of trace.md:
-// event kind in the table's order, row, column (the machine, `-`, after
-// every PE), first field (FU, register index, side), second key
-// (destination order of wr, port or bank), then the text (only faults
-// share all keys: their kind's name, then their detail).
-inline void rtl_event_sort(std::vector<rtl_event> &ev) {
-  std::stable_sort(ev.begin(), ev.end(), [](const rtl_event &a, const rtl_event &b) {
-    if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.row != b.row) return (unsigned)a.row < (unsigned)b.row; /* `-` last */
-    if (a.col != b.col) return a.col < b.col;
-    if (a.k1 != b.k1) return a.k1 < b.k1;
-    if (a.k2 != b.k2) return a.k2 < b.k2;
-    if (a.rec.kind < 0 || b.rec.kind < 0)
-      return (a.rec.kind < 0 ? a.text : rtl_record_fields(a.rec)) <
-             (b.rec.kind < 0 ? b.text : rtl_record_fields(b.rec));
-    if (a.kind != TRACE_FAULT) return false;
-    int c = strcmp(rtl_fault_name((trace_fault_kind)a.rec.fault), rtl_fault_name((trace_fault_kind)b.rec.fault));
-    return c ? c < 0 : strcmp(a.rec.detail, b.rec.detail) < 0;
+// Returns the sort key of event e in one number: event kind in the
+// table's order, row, column (the machine, `-`, after every PE), first key
+// (FU, register, side: below 2^16), second key (destination order of wr,
+// port or bank, a bank word: below 2^24).
+inline uint64_t rtl_event_key(const rtl_event &e) {
+  static_assert((uint64_t)TCPA_IOBUF_BANKS * TCPA_IOBUF_DEPTH < (1u << 24), "bank words exceed the sort key");
+  uint64_t row = e.row < 0 ? TCPA_ARRAY_ROWS : (uint64_t)e.row, col = e.col < 0 ? 0 : (uint64_t)e.col;
+  uint64_t place = ((uint64_t)e.kind * (TCPA_ARRAY_ROWS + 1) + row) * TCPA_ARRAY_COLS + col;
+  return place << 40 | (uint64_t)(e.k1 & 0xffff) << 24 | (uint64_t)(e.k2 & 0xffffff);
+}
+
+// Returns whether a sorts before b among events of the same key: only
+// faults share a key (their kind's name, then their detail, as text), and
+// events given as text (rtl_event_make) compare by it.
+inline bool rtl_event_tie_less(const rtl_event &a, const rtl_event &b) {
+  if (a.rec.kind < 0 || b.rec.kind < 0)
+    return (a.rec.kind < 0 ? a.text : rtl_record_fields(a.rec)) <
+           (b.rec.kind < 0 ? b.text : rtl_record_fields(b.rec));
+  if (a.kind != TRACE_FAULT) return false;
+  int c = strcmp(rtl_fault_name((trace_fault_kind)a.rec.fault), rtl_fault_name((trace_fault_kind)b.rec.fault));
+  return c ? c < 0 : strcmp(a.rec.detail, b.rec.detail) < 0;
+}
+
+// Writes into ord the indexes of the events of one cycle in the canonical
+// order of trace.md (rtl_event_key, then rtl_event_tie_less, then as
+// collected): sorting (key, index) pairs, not the events.
+inline void rtl_event_order(const std::vector<rtl_event> &ev, std::vector<std::pair<uint64_t, uint32_t>> &ord) {
+  ord.resize(ev.size());
+  for (size_t i = 0; i < ev.size(); i++) ord[i] = {rtl_event_key(ev[i]), (uint32_t)i};
+  std::sort(ord.begin(), ord.end(), [&ev](const std::pair<uint64_t, uint32_t> &a, const std::pair<uint64_t, uint32_t> &b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (rtl_event_tie_less(ev[a.second], ev[b.second])) return true;
+    if (rtl_event_tie_less(ev[b.second], ev[a.second])) return false;
+    return a.second < b.second;
   });
+}
+
+// Sorts the events of one cycle into the canonical order of trace.md
+// (rtl_event_order).
+inline void rtl_event_sort(std::vector<rtl_event> &ev) {
+  std::vector<std::pair<uint64_t, uint32_t>> ord;
+  rtl_event_order(ev, ord);
+  std::vector<rtl_event> out;
+  out.reserve(ev.size());
+  for (const auto &o : ord) out.push_back(std::move(ev[o.second]));
+  ev.swap(out);
 }
 
 // Appends the trace line of event e in cycle t to out.

@@ -311,14 +311,17 @@ bool live_write(FILE *f, const std::string &text) {
   return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
 }
 
-// Returns true after writing the records of events ev of cycle t to the
-// binary live trace f and flushing it; false when the reader has gone.
-bool live_write_records(FILE *f, long t, std::vector<rtl_event> &ev) {
-  for (rtl_event &x : ev) {
-    x.rec.cycle = (uint64_t)t;
-    if (fwrite(&x.rec, sizeof x.rec, 1, f) != 1) return false;
+// Returns true after writing the records of events ev of cycle t, in the
+// order ord (rtl_event_order), to the binary live trace f in one write
+// (recs: their buffer) and flushing it; false when the reader has gone.
+bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
+                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
+  recs.resize(ord.size());
+  for (size_t i = 0; i < ord.size(); i++) {
+    recs[i] = ev[ord[i].second].rec;
+    recs[i].cycle = (uint64_t)t;
   }
-  return fflush(f) == 0;
+  return fwrite(recs.data(), sizeof(rtl_record), recs.size(), f) == recs.size() && fflush(f) == 0;
 }
 
 // The header of the binary event stream (docs/trace.md "Binary event
@@ -452,6 +455,8 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   // the events of one cycle and their text, reused from cycle to cycle;
   // the text is formed only when a text trace is written
   std::vector<rtl_event> ev;
+  std::vector<std::pair<uint64_t, uint32_t>> ord;  // their canonical order
+  std::vector<rtl_record> recs;
   std::string cyc;
   const bool text = o.trace || (live && !o.live_bin);
   for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
@@ -462,13 +467,13 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
     sim.cycle = e.t;
     sim.settle();
     cycle_collect(sim, o, e.t, prev_sig, e, ev);
-    if (text || live) rtl_event_sort(ev);
+    if (text || live) rtl_event_order(ev, ord);
     if (text) {
       cyc.clear();
-      for (const rtl_event &x : ev) rtl_event_append(cyc, e.t, x);
+      for (const auto &k : ord) rtl_event_append(cyc, e.t, ev[k.second]);
       if (o.trace) out += cyc;
     }
-    if (live && !(o.live_bin ? live_write_records(live, e.t, ev) : live_write(live, cyc)))
+    if (live && !(o.live_bin ? live_write_records(live, e.t, ev, ord, recs) : live_write(live, cyc)))
       e.stopped = "the trace reader closed the stream";
     if (!e.done) sim.tick();
   }
