@@ -1,7 +1,9 @@
 /*
  * engine_cosim.c: the comparison of the `cosim` engine, in true lockstep
  * (engine_cosim_lockstep): the RTL harness runs as a subprocess streaming
- * its trace through a pipe (engine_rtl_start), the C model is stepped in
+ * its events through a pipe as binary records (engine_rtl_start; docs/trace.md
+ * "Binary event stream": read straight into trace_event, no text; a stream
+ * starting with `#` is read as a text trace), the C model is stepped in
  * process one cycle at a time, and after each cycle both sides' events of
  * that cycle go through the lockstep checker (tb/lockstep.h). At the first
  * divergence both stop (the harness is terminated and reaped), and the

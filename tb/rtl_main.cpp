@@ -51,7 +51,7 @@
 // Exit: 0 done without faults, 1 timeout, a fault or a failed assertion,
 // 2 the loader rejected the stream (its error code is printed), 3 usage or
 // I/O (or --coverage on a harness without coverage), 4 stopped by the
-// reader of --trace-stream.
+// reader of --trace-stream or --trace-bin.
 #include <csignal>
 #include <cerrno>
 #include <cstdint>
