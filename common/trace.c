@@ -11,6 +11,7 @@
 #include "trace.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "isa.h"
@@ -584,4 +585,83 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
   default:
     return 0;
   }
+}
+
+/* ---- the binary event stream ------------------------------------------------ */
+
+/* The record layout of docs/trace.md "Binary event stream": the harness
+ * (tb/rtl_collect.h, rtl_record) writes these offsets. */
+_Static_assert(sizeof(trace_event) == TRACE_BIN_RECORD, "trace_event is not the binary record");
+_Static_assert(sizeof(trace_kind) == 4 && sizeof(trace_fault_kind) == 4, "enums are not 32-bit");
+_Static_assert(offsetof(trace_event, kind) == 8 && offsetof(trace_event, row) == 12 &&
+                   offsetof(trace_event, fu) == 20 && offsetof(trace_event, reg_cls) == 28 &&
+                   offsetof(trace_event, side) == 36 && offsetof(trace_event, bank_write) == 44 &&
+                   offsetof(trace_event, addr) == 48 && offsetof(trace_event, num) == 56 &&
+                   offsetof(trace_event, word) == 60 && offsetof(trace_event, fault) == 76 &&
+                   offsetof(trace_event, detail) == 80 && offsetof(trace_event, cycles) == 112,
+               "trace_event's layout differs from the binary record");
+_Static_assert(sizeof(trace_bin_header) == 48, "trace_bin_header is not 48 bytes");
+
+int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz) {
+  if (memcmp(h->magic, TRACE_BIN_MAGIC, 8)) {
+    int text = !memcmp(h->magic, "# tcpa-t", 8);
+    snprintf(msg, msgsz, "%s (expected the binary event stream's magic 'tcpa-ev')",
+             text ? "it writes a text trace, not binary records: a harness built before --trace-bin"
+                  : "it does not start with the binary event stream's header");
+    return -1;
+  }
+  if (h->version != TRACE_BIN_VERSION || h->record_size != TRACE_BIN_RECORD) {
+    snprintf(msg, msgsz, "binary event stream version %u with %u-byte records; this tcpa reads version %d, %d bytes "
+             "(rebuild the harness)", h->version, h->record_size, TRACE_BIN_VERSION, TRACE_BIN_RECORD);
+    return -1;
+  }
+  return 0;
+}
+
+int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz) {
+  if ((unsigned)e->kind >= TRACE_KIND_COUNT) {
+    snprintf(msg, msgsz, "unknown event kind %d", (int)e->kind);
+    return -1;
+  }
+  const char *kn = trace_kind_names[e->kind];
+  int machine = e->row == -1 && e->col == -1;
+  if (!machine && (e->row < 0 || e->row > 65535 || e->col < 0 || e->col > 65535)) {
+    snprintf(msg, msgsz, "%s at place %d,%d", kn, e->row, e->col);
+    return -1;
+  }
+  if (machine ? !(e->kind == TRACE_FAULT || e->kind == TRACE_DONE || e->kind == TRACE_GC)
+              : (e->kind == TRACE_DONE || e->kind == TRACE_GC)) {
+    snprintf(msg, msgsz, "%s at place %s", kn, machine ? "-" : "of a PE");
+    return -1;
+  }
+  if (e->side < 0 || e->side > 3 || e->fu < 0 || e->fu >= ISA_MAX_FUS || e->reg_idx < 0 ||
+      e->reg_idx >= ISA_MAX_REGS) {
+    snprintf(msg, msgsz, "%s with side %d, FU %d or register index %d out of range", kn, e->side, e->fu,
+             e->reg_idx);
+    return -1;
+  }
+  switch (e->kind) {
+  case TRACE_POP: case TRACE_PUSH: case TRACE_FIFO:
+    if (e->reg_cls == ISA_CLS_ID) return 0;
+    break;
+  case TRACE_FDRD:
+    if (e->reg_cls == ISA_CLS_FD) return 0;
+    break;
+  case TRACE_WR: case TRACE_RF:
+    if (e->reg_cls == ISA_CLS_RD || e->reg_cls == ISA_CLS_FD || e->reg_cls == ISA_CLS_OD) return 0;
+    break;
+  case TRACE_FAULT: {
+    size_t n = strnlen(e->detail, TRACE_DETAIL_MAX);
+    if ((unsigned)e->fault >= TRACE_FAULT_COUNT || n == 0 || n == TRACE_DETAIL_MAX ||
+        memchr(e->detail, ' ', n)) {
+      snprintf(msg, msgsz, "fault of kind %d with a detail that is empty, has a space or no end", (int)e->fault);
+      return -1;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+  snprintf(msg, msgsz, "%s with register class %d", kn, e->reg_cls);
+  return -1;
 }

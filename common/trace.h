@@ -103,4 +103,38 @@ int trace_header_parse(const char *line, int *version, uint64_t *fingerprint);
  * (numbers numerically, `rd` before `wr`, fault kind and detail as text). */
 int trace_event_compare(const trace_event *a, const trace_event *b);
 
+/* ---- the binary event stream (docs/trace.md "Binary event stream") ----
+ * What the harness writes to tcpa in a cosim run (tcpa-rtl --trace-bin):
+ * one header, then one fixed-size record per event, each record the bytes
+ * of a trace_event as laid out here (little-endian, 120 bytes, no
+ * padding; trace.c checks the layout at compile time), so that the reader
+ * takes them straight into its event struct: no text, no parsing. */
+#define TRACE_BIN_MAGIC "tcpa-ev\n" /* 8 bytes, no NUL */
+#define TRACE_BIN_VERSION 1
+#define TRACE_BIN_RECORD 120        /* bytes of one record: sizeof(trace_event) */
+
+/* The header of a binary event stream: 48 bytes. */
+typedef struct {
+  char magic[8];           /* TRACE_BIN_MAGIC */
+  uint32_t version;        /* TRACE_BIN_VERSION */
+  uint32_t record_size;    /* TRACE_BIN_RECORD */
+  uint32_t trace_version;  /* TRACE_VERSION of the events */
+  uint32_t reserved;       /* 0 */
+  uint64_t fingerprint;    /* the architecture fingerprint (as the text header) */
+  uint64_t fst_t0, fst_period; /* as the text trace's `# fst` line */
+} trace_bin_header;
+
+/* Returns 0 when h is a header of this binary format (magic, version and
+ * record size); -1 with the reason in msg (a stream that is not binary,
+ * e.g. text from a harness that does not know the binary mode, is named
+ * as such). */
+int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz);
+
+/* Returns 0 when the record e can be compared and formatted: a known kind,
+ * a place (`-` only for fault, done, gc), a known fault kind and a
+ * NUL-terminated detail without spaces for a fault, side 0..3 and a
+ * register class of its kind; -1 with the reason in msg. Not a check of
+ * the canonical text: the fields are taken as they are. */
+int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz);
+
 #endif

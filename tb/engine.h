@@ -211,7 +211,7 @@ int engine_rtl_gather(const char *banks, const engine_config *c, const arch_conf
 /* A harness running with its trace streamed to a pipe (engine_rtl_start). */
 typedef struct {
   int pid;              /* its process (and group) id; -1 once reaped */
-  FILE *trace;          /* the read end of its --trace-stream */
+  FILE *trace;          /* the read end of its --trace-bin (binary records) */
   char bin[4096];
   char log[4200];       /* its stdout and stderr */
   char banks[4200];     /* its --dump-banks directory */

@@ -1,7 +1,9 @@
 /*
  * engine_cosim.c: the comparison of the `cosim` engine, in true lockstep
  * (engine_cosim_lockstep): the RTL harness runs as a subprocess streaming
- * its trace through a pipe (engine_rtl_start), the C model is stepped in
+ * its events through a pipe as binary records (engine_rtl_start; docs/trace.md
+ * "Binary event stream": read straight into trace_event, no text; a stream
+ * starting with `#` is read as a text trace), the C model is stepped in
  * process one cycle at a time, and after each cycle both sides' events of
  * that cycle go through the lockstep checker (tb/lockstep.h). At the first
  * divergence both stop (the harness is terminated and reaped), and the
@@ -386,27 +388,91 @@ int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *rep
 
 /* ---- the lockstep run --------------------------------------------------- */
 
-/* The RTL side of a lockstep run: its streamed trace, one event ahead. */
+/* The RTL side of a lockstep run: its binary event stream (docs/trace.md
+ * "Binary event stream"), or a text trace from a harness that writes
+ * text (a test's fake harness), one event ahead. */
 typedef struct {
   FILE *in;
-  FILE *tee;            /* copy of every line read (rtl.trace), or NULL */
-  char *line;
+  FILE *tee;            /* the events as text (rtl.trace), or NULL */
+  const char *who;      /* the harness, for errors */
+  int started;          /* the header was read */
+  int empty;            /* the stream had not a byte */
+  int text;             /* the stream is text (starts with `#`) */
+  char *line;           /* text: the line being read */
   size_t cap;
-  long lineno;
+  long lineno;          /* records (or text lines) read */
   int have;             /* ev is the next event */
   trace_event ev;
   lockstep_fst_timing timing;
   engine_result *r;
   uint64_t count[TRACE_FAULT_COUNT];
-  char err[300];
+  char err[600];
 } engine_cosim_rtl;
 
-/* Returns 0 after reading the next RTL event into s->ev (s->have 0 at the
- * end of the stream); the header goes to the checker, the `# fst` comment
- * to s->timing; -1 with s->err on a malformed line or a missing header. */
-static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
-  s->have = 0;
-  while (getline(&s->line, &s->cap, s->in) > 0) {
+/* Returns 0 after reading the header of the RTL's binary event stream:
+ * version and fingerprint to the checker, the FST timing to s->timing, the
+ * text trace's header lines (as the harness writes them with --trace) to
+ * s->tee; -1 with s->err when the stream is empty or not this format. */
+static int engine_cosim_rtl_header(engine_cosim_rtl *s, lockstep *ls) {
+  trace_bin_header h;
+  char why[400];
+  size_t n = fread(&h, 1, 8, s->in);
+  s->started = 1;
+  if (n == 0) {
+    s->empty = 1;
+    snprintf(s->err, sizeof s->err, "the RTL harness wrote no trace");
+    return -1;
+  }
+  if (h.magic[0] == '#') { /* text: the first line is these bytes and the rest of it */
+    s->text = 1;
+    if (!(s->line = malloc(s->cap = 256))) return snprintf(s->err, sizeof s->err, "out of memory"), -1;
+    memcpy(s->line, h.magic, n);
+    s->line[n] = 0;
+    return 0;
+  }
+  if (n == 8) n += fread((char *)&h + 8, 1, sizeof h - 8, s->in);
+  if (n < sizeof h) {
+    snprintf(s->err, sizeof s->err, "%s: its binary event stream ends inside the header (%zu of %zu bytes)", s->who,
+             n, sizeof h);
+    return -1;
+  }
+  if (trace_bin_header_check(&h, why, sizeof why)) {
+    snprintf(s->err, sizeof s->err, "%s: %s", s->who, why);
+    return -1;
+  }
+  lockstep_header(ls, LOCKSTEP_RTL, (int)h.trace_version, h.fingerprint);
+  if (h.fst_period) s->timing.t0 = h.fst_t0, s->timing.period = h.fst_period, s->timing.declared = 1;
+  if (s->tee)
+    fprintf(s->tee, "# tcpa-trace %u fp=0x%016" PRIx64 "\n# engine tcpa-rtl\n# fst t0=%" PRIu64 " period=%" PRIu64 "\n",
+            h.trace_version, h.fingerprint, h.fst_t0, h.fst_period);
+  return 0;
+}
+
+/* Returns 1 after reading the next line of a text stream into s->line (the
+ * first: the bytes read to tell text from binary and the rest of that
+ * line); 0 at the end. */
+static int engine_cosim_rtl_getline(engine_cosim_rtl *s) {
+  if (s->lineno == 0) {
+    size_t n = strlen(s->line);
+    char *rest = NULL, *both;
+    size_t cap = 0;
+    ssize_t k = strchr(s->line, '\n') ? 0 : getline(&rest, &cap, s->in);
+    if (k > 0 && (both = realloc(s->line, n + (size_t)k + 1))) {
+      memcpy(both + n, rest, (size_t)k + 1);
+      s->line = both, s->cap = n + (size_t)k + 1;
+    }
+    free(rest);
+    return 1;
+  }
+  return getline(&s->line, &s->cap, s->in) > 0;
+}
+
+/* Returns 0 after reading the next RTL event of a text stream into s->ev
+ * (s->have 0 at its end); the header goes to the checker, the `# fst`
+ * comment to s->timing; -1 with s->err on a malformed line or a missing
+ * header. Each line is parsed and checked for its canonical form. */
+static int engine_cosim_rtl_text(engine_cosim_rtl *s, lockstep *ls) {
+  while (engine_cosim_rtl_getline(s)) {
     s->lineno++;
     if (s->tee) fputs(s->line, s->tee);
     if (s->lineno == 1) {
@@ -437,10 +503,35 @@ static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
     s->have = 1;
     return 0;
   }
-  if (s->lineno == 0) {
-    snprintf(s->err, sizeof s->err, "the RTL harness wrote no trace");
+  return 0;
+}
+
+/* Returns 0 after reading the next RTL event into s->ev, a record taken as
+ * it is (s->have 0 at the end of the stream); -1 with s->err on a record
+ * cut short, one that cannot be an event, a cycle going back, or a
+ * missing header. */
+static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
+  char why[300];
+  uint64_t prev = s->have ? s->ev.cycle : 0;
+  s->have = 0;
+  if (!s->started && engine_cosim_rtl_header(s, ls)) return -1;
+  if (s->text) return engine_cosim_rtl_text(s, ls);
+  size_t n = fread(&s->ev, 1, sizeof s->ev, s->in);
+  if (n == 0) return 0;
+  s->lineno++;
+  if (n < sizeof s->ev) {
+    snprintf(s->err, sizeof s->err, "%s: its binary event stream ends inside record %ld (%zu of %zu bytes)", s->who,
+             s->lineno, n, sizeof s->ev);
     return -1;
   }
+  if (trace_bin_event_check(&s->ev, why, sizeof why) || s->ev.cycle < prev) {
+    if (s->ev.cycle < prev) snprintf(why, sizeof why, "cycle %" PRIu64 " after cycle %" PRIu64, s->ev.cycle, prev);
+    snprintf(s->err, sizeof s->err, "%s: binary event stream record %ld: %s", s->who, s->lineno, why);
+    return -1;
+  }
+  if (s->tee) trace_event_write(s->tee, &s->ev);
+  engine_rtl_note(s->r, &s->ev, s->count);
+  s->have = 1;
   return 0;
 }
 
@@ -549,7 +640,10 @@ static int engine_cosim_reap(engine_rtl_live *h, int rc, const engine_cosim_rtl 
     snprintf(msg, msgsz, "%s exited with status %d%s%s", h->bin, hs, last[0] ? ": " : "", last);
     return -1;
   }
-  if (rc == -1 && !rs->lineno && last[0]) snprintf(msg, msgsz, "%s: %s", h->bin, last);
+  if (rc == -1 && rs->empty && last[0])
+    snprintf(msg, msgsz, "%s: %s%s", h->bin, last,
+             strstr(last, "--trace-bin") ? " (a harness built before the binary event stream: rebuild it, tcpa harness)"
+                                         : "");
   return rc;
 }
 
@@ -581,6 +675,7 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
   }
   if (engine_rtl_start(bin, c, ro, &h, msg, msgsz)) goto done;
   rs.in = h.trace;
+  rs.who = h.bin;
   lockstep_status st = LOCKSTEP_ERROR;
   if (engine_cosim_rtl_next(&rs, ls)) snprintf(msg, msgsz, "%s", rs.err);
   else st = engine_cosim_walk(ls, &cm, &rs, mo->max_cycles, &out->stop_cycle, msg, msgsz);

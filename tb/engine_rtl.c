@@ -15,9 +15,10 @@
  * `0x%08x` word per line) give the outputs.
  *
  * Live runs (engine_rtl_start, for the lockstep driver of `cosim`): the
- * harness runs in its own process group with `--trace-stream /dev/fd/3`,
- * fd 3 the write end of a pipe (shrunk to one page, so the harness runs at
- * most a few cycles ahead of its reader) whose read end is returned.
+ * harness runs in its own process group with `--trace-bin /dev/fd/3`, its
+ * events as binary records (docs/trace.md "Binary event stream"), fd 3
+ * the write end of a pipe (set to 64 KB, so the harness runs at most a few
+ * cycles ahead of its reader) whose read end is returned.
  * engine_rtl_finish either waits for it or stops it: closes the read end
  * (its next write fails), sends SIGTERM to its group (SIGKILL after 10 s)
  * and reaps it; the harness reports `stopped after N cycles` on stderr,
@@ -38,6 +39,11 @@
 #include "trace.h"
 
 #define ENGINE_PATH 4096
+/* The capacity of the pipe of a live run and of its reader's buffer: a
+ * cycle of a 4x4 array's events (up to about 200 records of 120 bytes)
+ * fits, so that the harness writes a cycle at once, and it runs at most a
+ * few cycles ahead of the checker (docs/trace.md "Lockstep protocol"). */
+#define ENGINE_RTL_PIPE 65536
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031 /* Linux: fcntl to set a pipe's capacity */
 #endif
@@ -208,7 +214,7 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
   snprintf(h->bin, sizeof h->bin, "%s", bin);
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
-  char *argv[] = {(char *)bin, stream, "--trace-stream", "/dev/fd/3", "--max-cycles", maxc,
+  char *argv[] = {(char *)bin, stream, "--trace-bin", "/dev/fd/3", "--max-cycles", maxc,
                   "--dump-banks", h->banks, NULL};
   int p[2], logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (logfd < 0 || pipe(p) != 0) {
@@ -216,7 +222,7 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
     if (logfd >= 0) close(logfd);
     return ENGINE_ERR_INPUT;
   }
-  fcntl(p[0], F_SETPIPE_SZ, 4096); /* best effort: keep the harness close */
+  fcntl(p[0], F_SETPIPE_SZ, ENGINE_RTL_PIPE); /* best effort: keep the harness close */
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -235,7 +241,7 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
   }
   close(p[1]);
   close(logfd);
-  if (pid < 0 || !(h->trace = fdopen(p[0], "r"))) {
+  if (pid < 0 || !(h->trace = fdopen(p[0], "rb")) || setvbuf(h->trace, NULL, _IOFBF, ENGINE_RTL_PIPE)) {
     snprintf(msg, msgsz, "cannot start %s: %s", bin, strerror(errno));
     close(p[0]);
     if (pid > 0) engine_rtl_finish(h, 1, NULL);

@@ -9,9 +9,13 @@
 // relations between events (wconflict, underflow, overflow, stray, agmiss,
 // agrange). Event and fault kinds, their order and their names are those of
 // common/trace.h and trace.c, through the header generated from them,
-// tcpa_trace_events.h (common/gen/gen_trace_events.c, docs/trace.md). The
-// harness sorts the events of a cycle canonically (rtl_event_sort) before
-// it writes them (rtl_event_format). The loader's error names come from
+// tcpa_trace_events.h (common/gen/gen_trace_events.c, docs/trace.md). Each
+// event holds its fields as numbers, an rtl_record: the layout of
+// trace.h's trace_event, which is also the record of the binary event
+// stream (docs/trace.md "Binary event stream"); its text is formed only
+// when a text trace is written (rtl_event_append, the canonical text of
+// trace.c). The harness sorts the events of a cycle canonically
+// (rtl_event_sort) before it writes them. The loader's error names come from
 // common/stream.c through the generated tcpa_stream_errors.h
 // (common/gen/gen_stream_errors.c). rtl_collect_state_pe and rtl_collect_gc
 // add the state events of docs/trace.md ("State events"), each only when
@@ -30,6 +34,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -44,44 +50,178 @@
 #include "tcpa_stream_errors.h"
 #include "tcpa_trace_events.h"
 
-// One trace event as the harness collects it: kind (trace_kind), PE (row
-// -1: the whole machine, `-`), two sort keys and the text of its fields.
-struct rtl_event {
-  int kind, row, col, k1, k2; /* row -1: the whole machine (`-`) */
-  std::string text;           /* the fields after PLACE */
-};
-
-// Returns an event.
-inline rtl_event rtl_event_make(int kind, int row, int col, int k1, int k2,
-                                const std::string &text) {
-  return rtl_event{kind, row, col, k1, k2, text};
+// Returns the name of fault kind f ("underflow", ...).
+inline const char *rtl_fault_name(trace_fault_kind f) {
+  return trace_events_fault_name(f);
 }
 
-// Sorts the events of one cycle into the canonical order of trace.md:
-// event kind in the table's order, row, column (the machine, `-`, after
-// every PE), first field (FU, register index, side), second key
-// (destination order of wr, port or bank), then the text.
-inline void rtl_event_sort(std::vector<rtl_event> &ev) {
-  std::stable_sort(ev.begin(), ev.end(), [](const rtl_event &a, const rtl_event &b) {
-    if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.row != b.row) return (unsigned)a.row < (unsigned)b.row; /* `-` last */
-    if (a.col != b.col) return a.col < b.col;
-    if (a.k1 != b.k1) return a.k1 < b.k1;
-    if (a.k2 != b.k2) return a.k2 < b.k2;
-    return a.text < b.text;
+const char rtl_collect_sides[] = "nesw";
+
+// The most register writes of a PE in one cycle: each FU writes one rd/fd
+// and up to 8 od registers.
+#define ISA_WRITES_MAX ((TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV) * 9)
+
+// The register classes of the records (isa_cls of common/isa.h).
+enum { RTL_CLS_RD = 1, RTL_CLS_FD = 2, RTL_CLS_ID = 3, RTL_CLS_OD = 4 };
+
+// One event's fields as numbers: the layout of trace_event (common/trace.h)
+// and the record of the binary event stream (docs/trace.md "Binary event
+// stream"), little-endian, 120 bytes; fields not of the event's kind are 0.
+struct rtl_record {
+  uint64_t cycle;
+  int32_t kind, row, col;       // row, col -1: the whole machine (`-`)
+  int32_t fu, pc, reg_cls, reg_idx, side, port, bank_write;
+  uint32_t addr, value, num, word[4];
+  int32_t fault;
+  char detail[32];              // fault: NUL-terminated
+  uint64_t cycles;              // done
+};
+static_assert(sizeof(rtl_record) == 120 && offsetof(rtl_record, detail) == 80 &&
+                  offsetof(rtl_record, cycles) == 112,
+              "rtl_record is not the binary record of docs/trace.md");
+
+// One trace event as the harness collects it: kind (trace_kind), PE (row
+// -1: the whole machine, `-`), two sort keys, and either its fields as
+// numbers (rec, from the collectors) or the text of its fields (text,
+// from rtl_event_make; rec.kind is then -1).
+struct rtl_event {
+  int kind, row, col, k1, k2; /* row -1: the whole machine (`-`) */
+  std::string text;           /* the fields after PLACE, when rec.kind < 0 */
+  rtl_record rec;
+};
+
+// Returns an event given by the text of its fields (written as it is).
+inline rtl_event rtl_event_make(int kind, int row, int col, int k1, int k2,
+                                const std::string &text) {
+  rtl_event e{kind, row, col, k1, k2, text, rtl_record()};
+  e.rec.kind = -1;
+  return e;
+}
+
+// Returns a reference to a new event of ev with its fields zero but kind
+// and place (set the rest through its rec).
+inline rtl_record &rtl_event_add(std::vector<rtl_event> &ev, int kind, int row, int col, int k1,
+                                 int k2) {
+  ev.emplace_back();
+  rtl_event &e = ev.back();
+  e.kind = kind, e.row = row, e.col = col, e.k1 = k1, e.k2 = k2;
+  memset(&e.rec, 0, sizeof e.rec);
+  e.rec.kind = kind, e.rec.row = row, e.rec.col = col;
+  return e.rec;
+}
+
+// Returns a new fault event of ev (fault kind f) with detail printf'd from
+// fmt; sets *fault.
+inline void rtl_event_fault(std::vector<rtl_event> &ev, int row, int col, bool *fault,
+                            trace_fault_kind f, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+inline void rtl_event_fault(std::vector<rtl_event> &ev, int row, int col, bool *fault,
+                            trace_fault_kind f, const char *fmt, ...) {
+  rtl_record &x = rtl_event_add(ev, TRACE_FAULT, row, col, 0, 0);
+  x.fault = f;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(x.detail, sizeof x.detail, fmt, ap);
+  va_end(ap);
+  if (fault) *fault = true;
+}
+
+// Returns the text of the fields of record x (after PLACE, without the
+// leading space): the canonical text of trace.c's trace_event_format.
+inline std::string rtl_record_fields(const rtl_record &x) {
+  static const char *const reg[] = {"??", "rd", "fd", "id", "od"};
+  const char *rp = reg[(unsigned)x.reg_cls < 5 ? x.reg_cls : 0];
+  const char sd = rtl_collect_sides[x.side & 3];
+  char s[96];
+  s[0] = 0;
+  switch (x.kind) {
+  case TRACE_SIG: snprintf(s, sizeof s, "0x%08x", x.value); break;
+  case TRACE_ISSUE: snprintf(s, sizeof s, "%d %d", x.fu, x.pc); break;
+  case TRACE_HALT: snprintf(s, sizeof s, "%d", x.fu); break;
+  case TRACE_STEP: snprintf(s, sizeof s, "%u", x.num); break;
+  case TRACE_GC: snprintf(s, sizeof s, "%u 0x%08x", x.num, x.value); break;
+  case TRACE_INSN:
+    snprintf(s, sizeof s, "%d 0x%08x%08x%08x%08x", x.fu, x.word[3], x.word[2], x.word[1], x.word[0]);
+    break;
+  case TRACE_FLAG: snprintf(s, sizeof s, "%d %u", x.fu, x.value); break;
+  case TRACE_RF:
+  case TRACE_POP:
+  case TRACE_FDRD:
+  case TRACE_PUSH: snprintf(s, sizeof s, "%s%d 0x%08x", rp, x.reg_idx, x.value); break;
+  case TRACE_FIFO: snprintf(s, sizeof s, "%s%d %u", rp, x.reg_idx, x.num); break;
+  case TRACE_BANKWR:
+  case TRACE_MEM: snprintf(s, sizeof s, "%c %d %u 0x%08x", sd, x.port, x.addr, x.value); break;
+  case TRACE_AG: snprintf(s, sizeof s, "%c %d %u", sd, x.port, x.addr); break;
+  case TRACE_WR: snprintf(s, sizeof s, "%d %s%d 0x%08x", x.fu, rp, x.reg_idx, x.value); break;
+  case TRACE_HOP: snprintf(s, sizeof s, "%c %d 0x%08x", sd, x.port, x.value); break;
+  case TRACE_BANK:
+    snprintf(s, sizeof s, "%c %d %s %u 0x%08x", sd, x.port, x.bank_write ? "wr" : "rd", x.addr, x.value);
+    break;
+  case TRACE_FAULT: snprintf(s, sizeof s, "%s %.31s", rtl_fault_name((trace_fault_kind)x.fault), x.detail); break;
+  case TRACE_DONE: snprintf(s, sizeof s, "%llu", (unsigned long long)x.cycles); break;
+  default: break;
+  }
+  return s;
+}
+
+// Returns the sort key of event e in one number: event kind in the
+// table's order, row, column (the machine, `-`, after every PE), first key
+// (FU, register, side: below 2^16), second key (destination order of wr,
+// port or bank, a bank word: below 2^24).
+inline uint64_t rtl_event_key(const rtl_event &e) {
+  static_assert((uint64_t)TCPA_IOBUF_BANKS * TCPA_IOBUF_DEPTH < (1u << 24), "bank words exceed the sort key");
+  uint64_t row = e.row < 0 ? TCPA_ARRAY_ROWS : (uint64_t)e.row, col = e.col < 0 ? 0 : (uint64_t)e.col;
+  uint64_t place = ((uint64_t)e.kind * (TCPA_ARRAY_ROWS + 1) + row) * TCPA_ARRAY_COLS + col;
+  return place << 40 | (uint64_t)(e.k1 & 0xffff) << 24 | (uint64_t)(e.k2 & 0xffffff);
+}
+
+// Returns whether a sorts before b among events of the same key: only
+// faults share a key (their kind's name, then their detail, as text), and
+// events given as text (rtl_event_make) compare by it.
+inline bool rtl_event_tie_less(const rtl_event &a, const rtl_event &b) {
+  if (a.rec.kind < 0 || b.rec.kind < 0)
+    return (a.rec.kind < 0 ? a.text : rtl_record_fields(a.rec)) <
+           (b.rec.kind < 0 ? b.text : rtl_record_fields(b.rec));
+  if (a.kind != TRACE_FAULT) return false;
+  int c = strcmp(rtl_fault_name((trace_fault_kind)a.rec.fault), rtl_fault_name((trace_fault_kind)b.rec.fault));
+  return c ? c < 0 : strcmp(a.rec.detail, b.rec.detail) < 0;
+}
+
+// Writes into ord the indexes of the events of one cycle in the canonical
+// order of trace.md (rtl_event_key, then rtl_event_tie_less, then as
+// collected): sorting (key, index) pairs, not the events.
+inline void rtl_event_order(const std::vector<rtl_event> &ev, std::vector<std::pair<uint64_t, uint32_t>> &ord) {
+  ord.resize(ev.size());
+  for (size_t i = 0; i < ev.size(); i++) ord[i] = {rtl_event_key(ev[i]), (uint32_t)i};
+  std::sort(ord.begin(), ord.end(), [&ev](const std::pair<uint64_t, uint32_t> &a, const std::pair<uint64_t, uint32_t> &b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (rtl_event_tie_less(ev[a.second], ev[b.second])) return true;
+    if (rtl_event_tie_less(ev[b.second], ev[a.second])) return false;
+    return a.second < b.second;
   });
 }
 
-// Appends the trace line of event e in cycle t to out (one snprintf, no
-// temporary strings: the harness writes about a hundred lines a cycle).
+// Sorts the events of one cycle into the canonical order of trace.md
+// (rtl_event_order).
+inline void rtl_event_sort(std::vector<rtl_event> &ev) {
+  std::vector<std::pair<uint64_t, uint32_t>> ord;
+  rtl_event_order(ev, ord);
+  std::vector<rtl_event> out;
+  out.reserve(ev.size());
+  for (const auto &o : ord) out.push_back(std::move(ev[o.second]));
+  ev.swap(out);
+}
+
+// Appends the trace line of event e in cycle t to out.
 inline void rtl_event_append(std::string &out, long t, const rtl_event &e) {
   char b[64];
   int n = e.row < 0 ? snprintf(b, sizeof b, "%ld %s -", t, trace_events_kind_name(e.kind))
                     : snprintf(b, sizeof b, "%ld %s %d,%d", t, trace_events_kind_name(e.kind), e.row, e.col);
   out.append(b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
-  if (!e.text.empty()) {
+  std::string f = e.rec.kind < 0 ? e.text : rtl_record_fields(e.rec);
+  if (!f.empty()) {
     out += ' ';
-    out += e.text;
+    out += f;
   }
   out += '\n';
 }
@@ -93,10 +233,6 @@ inline std::string rtl_event_format(long t, const rtl_event &e) {
   return s;
 }
 
-// Returns the name of fault kind f ("underflow", ...).
-inline const char *rtl_fault_name(trace_fault_kind f) {
-  return trace_events_fault_name(f);
-}
 
 // Returns w bits (w <= 32) at bit lo of an integral port value.
 template <typename T>
@@ -134,7 +270,6 @@ uint32_t rtl_port_bits(const sc_core::sc_out<T> &p, unsigned lo, unsigned w) {
 }
 #endif
 
-const char rtl_collect_sides[] = "nesw";
 
 // Banks per border side (the AG ports of tcpa_top).
 const int rtl_collect_nbank = TCPA_IOBUF_BANKS < TCPA_INTERCONNECT_PORTS ? TCPA_IOBUF_BANKS
@@ -154,52 +289,48 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
   const int nwp = 4 * TCPA_INTERCONNECT_PORTS;
   const char *const kSide = rtl_collect_sides;
-  char s[96];
-  if (rtl_port_bits(t->dbg_start_o, p, 1)) ev.push_back(rtl_event_make(TRACE_START, r, c, 0, 0, ""));
+  if (rtl_port_bits(t->dbg_start_o, p, 1)) rtl_event_add(ev, TRACE_START, r, c, 0, 0);
   uint32_t sig = rtl_port_bits(t->dbg_sig_o, p * TCPA_GC_SIGNALS, TCPA_GC_SIGNALS);
   if (sig != prev_sig[p]) {
-    snprintf(s, sizeof s, "0x%08x", sig);
-    ev.push_back(rtl_event_make(TRACE_SIG, r, c, 0, 0, s));
+    rtl_event_add(ev, TRACE_SIG, r, c, 0, 0).value = sig;
     prev_sig[p] = sig;
   }
-  // wconflict: writers of each register this cycle
-  std::vector<std::pair<std::string, int>> writes;
+  // wconflict: writers of each register this cycle (class, index, FU)
+  struct rtl_write { int cls, idx, fu; };
+  rtl_write writes[ISA_WRITES_MAX];
+  int nw = 0;
   for (int f = 0; f < nfu; f++) {
     int q = p * nfu + f;
     if (rtl_port_bits(t->dbg_issue_o, q, 1)) {
-      snprintf(s, sizeof s, "%d %u", f, rtl_port_bits(t->dbg_pc_o, q * 8, 8));
-      ev.push_back(rtl_event_make(TRACE_ISSUE, r, c, f, 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_ISSUE, r, c, f, 0);
+      x.fu = f;
+      x.pc = (int32_t)rtl_port_bits(t->dbg_pc_o, q * 8, 8);
     }
-    if (rtl_port_bits(t->dbg_halt_o, q, 1)) {
-      snprintf(s, sizeof s, "%d", f);
-      ev.push_back(rtl_event_make(TRACE_HALT, r, c, f, 0, s));
-    }
+    if (rtl_port_bits(t->dbg_halt_o, q, 1)) rtl_event_add(ev, TRACE_HALT, r, c, f, 0).fu = f;
     if (rtl_port_bits(t->dbg_wr_o, q, 1)) {
       uint32_t dst = rtl_port_bits(t->dbg_wr_dst_o, q * 8, 8);
       uint32_t odm = rtl_port_bits(t->dbg_wr_odmask_o, q * 8, 8);
       uint32_t v = rtl_port_bits(t->dbg_wr_val_o, q * 32, 32);
       uint32_t cls = dst >> 5, idx = dst & 31;
       if (cls == 1 || cls == 2) {
-        std::string reg = (cls == 1 ? "rd" : "fd") + std::to_string(idx);
-        snprintf(s, sizeof s, "%d %s 0x%08x", f, reg.c_str(), v);
-        ev.push_back(rtl_event_make(TRACE_WR, r, c, f, 0, s));
-        writes.push_back({reg, f});
+        rtl_record &x = rtl_event_add(ev, TRACE_WR, r, c, f, 0);
+        x.fu = f, x.reg_cls = cls == 1 ? RTL_CLS_RD : RTL_CLS_FD, x.reg_idx = (int32_t)idx, x.value = v;
+        if (nw < ISA_WRITES_MAX) writes[nw++] = {x.reg_cls, (int)idx, f};
       }
       for (int k = 0; k < 8; k++) {
         if (!(odm >> k & 1)) continue;
-        snprintf(s, sizeof s, "%d od%d 0x%08x", f, k, v);
-        ev.push_back(rtl_event_make(TRACE_WR, r, c, f, 1 + k, s));
-        writes.push_back({"od" + std::to_string(k), f});
+        rtl_record &x = rtl_event_add(ev, TRACE_WR, r, c, f, 1 + k);
+        x.fu = f, x.reg_cls = RTL_CLS_OD, x.reg_idx = k, x.value = v;
+        if (nw < ISA_WRITES_MAX) writes[nw++] = {RTL_CLS_OD, k, f};
       }
     }
   }
-  for (size_t i = 0; i < writes.size(); i++) {
-    for (size_t j = 0; j < writes.size(); j++) {
-      if (writes[i].first == writes[j].first && writes[j].second > writes[i].second) {
-        snprintf(s, sizeof s, "%s fu%d:%s", rtl_fault_name(TRACE_FAULT_WCONFLICT), writes[i].second,
-                 writes[i].first.c_str());
-        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
-        *fault = true;
+  for (int i = 0; i < nw; i++) {
+    for (int j = 0; j < nw; j++) {
+      if (writes[i].cls == writes[j].cls && writes[i].idx == writes[j].idx && writes[j].fu > writes[i].fu) {
+        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_WCONFLICT, "fu%d:%s%d", writes[i].fu,
+                        writes[i].cls == RTL_CLS_RD ? "rd" : writes[i].cls == RTL_CLS_FD ? "fd" : "od",
+                        writes[i].idx);
         break;
       }
     }
@@ -208,45 +339,35 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     int q = p * TCPA_PE_ID + k;
     bool rd = rtl_port_bits(t->dbg_idrd_o, q, 1), empty = rtl_port_bits(t->dbg_idempty_o, q, 1);
     if (rd && !empty) {
-      snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_idhead_o, q * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_POP, r, c, k, 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_POP, r, c, k, 0);
+      x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_idhead_o, q * 32, 32);
     }
-    if (rd && empty) {
-      snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_UNDERFLOW), k);
-      ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
-      *fault = true;
-    }
+    if (rd && empty) rtl_event_fault(ev, r, c, fault, TRACE_FAULT_UNDERFLOW, "id%d", k);
     if (rtl_port_bits(t->dbg_push_o, q, 1)) {
       if (rtl_port_bits(t->dbg_drop_o, q, 1)) {
-        snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_OVERFLOW), k);
-        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
-        *fault = true;
+        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_OVERFLOW, "id%d", k);
       } else {
-        snprintf(s, sizeof s, "id%d 0x%08x", k, rtl_port_bits(t->dbg_push_val_o, q * 32, 32));
-        ev.push_back(rtl_event_make(TRACE_PUSH, r, c, k, 0, s));
+        rtl_record &x = rtl_event_add(ev, TRACE_PUSH, r, c, k, 0);
+        x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_push_val_o, q * 32, 32);
       }
     }
   }
   for (int k = 0; k < TCPA_PE_FD; k++) {
     int q = p * TCPA_PE_FD + k;
     if (rtl_port_bits(t->dbg_fdrd_o, q, 1)) {
-      snprintf(s, sizeof s, "fd%d 0x%08x", k, rtl_port_bits(t->dbg_fdval_o, q * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_FDRD, r, c, k, 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_FDRD, r, c, k, 0);
+      x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdval_o, q * 32, 32);
     }
   }
   for (int k = 0; k < nwp; k++) {
     int q = p * nwp + k;
     int side = k / TCPA_INTERCONNECT_PORTS, port = k % TCPA_INTERCONNECT_PORTS;
     if (rtl_port_bits(t->dbg_hop_o, q, 1)) {
-      snprintf(s, sizeof s, "%c %d 0x%08x", kSide[side], port,
-               rtl_port_bits(t->dbg_hop_val_o, q * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_HOP, r, c, side, port, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_HOP, r, c, side, port);
+      x.side = side, x.port = port, x.value = rtl_port_bits(t->dbg_hop_val_o, q * 32, 32);
     }
-    if (rtl_port_bits(t->dbg_stray_o, q, 1)) {
-      snprintf(s, sizeof s, "%s %c%d", rtl_fault_name(TRACE_FAULT_STRAY), kSide[side], port);
-      ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
-      *fault = true;
-    }
+    if (rtl_port_bits(t->dbg_stray_o, q, 1))
+      rtl_event_fault(ev, r, c, fault, TRACE_FAULT_STRAY, "%c%d", kSide[side], port);
   }
 }
 
@@ -262,25 +383,19 @@ inline bool rtl_collect_border(int p, int side) {
 inline void rtl_collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool *fault) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const char *const kSide = rtl_collect_sides;
-  char s[96];
   for (int side = 0; side < 4; side++) {
     for (int b = 0; b < rtl_collect_nbank; b++) {
       int a = (p * 4 + side) * rtl_collect_nbank + b;
       if (rtl_port_bits(t->dbg_bank_o, a, 1)) {
-        snprintf(s, sizeof s, "%c %d %s %u 0x%08x", kSide[side], b,
-                 rtl_port_bits(t->dbg_bank_wr_o, a, 1) ? "wr" : "rd",
-                 rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32),
-                 rtl_port_bits(t->dbg_bank_val_o, a * 32, 32));
-        ev.push_back(rtl_event_make(TRACE_BANK, r, c, side, b, s));
+        rtl_record &x = rtl_event_add(ev, TRACE_BANK, r, c, side, b);
+        x.side = side, x.port = b, x.bank_write = (int32_t)rtl_port_bits(t->dbg_bank_wr_o, a, 1);
+        x.addr = rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32);
+        x.value = rtl_port_bits(t->dbg_bank_val_o, a * 32, 32);
       }
-      const char *kind = rtl_port_bits(t->dbg_agmiss_o, a, 1)    ? rtl_fault_name(TRACE_FAULT_AGMISS)
-                         : rtl_port_bits(t->dbg_agrange_o, a, 1) ? rtl_fault_name(TRACE_FAULT_AGRANGE)
-                                                                 : nullptr;
-      if (kind) {
-        snprintf(s, sizeof s, "%s %c%d", kind, kSide[side], b);
-        ev.push_back(rtl_event_make(TRACE_FAULT, r, c, 0, 0, s));
-        *fault = true;
-      }
+      if (rtl_port_bits(t->dbg_agmiss_o, a, 1))
+        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGMISS, "%c%d", kSide[side], b);
+      else if (rtl_port_bits(t->dbg_agrange_o, a, 1))
+        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGRANGE, "%c%d", kSide[side], b);
     }
   }
 }
@@ -321,21 +436,20 @@ inline void rtl_collect_rf(Vtcpa_top *t, int p, std::vector<rtl_event> &ev) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nrd = TCPA_PE_RD ? TCPA_PE_RD : 1, nfd = TCPA_PE_FD ? TCPA_PE_FD : 1,
             nod = TCPA_PE_OD ? TCPA_PE_OD : 1;
-  char s[64];
   for (int k = 0; k < TCPA_PE_RD; k++)
     if (rtl_port_bits(t->dbg_rfwe_o, p * nrd + k, 1)) {
-      snprintf(s, sizeof s, "rd%d 0x%08x", k, rtl_port_bits(t->dbg_rfwd_o, (p * nrd + k) * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(0, k), 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(0, k), 0);
+      x.reg_cls = RTL_CLS_RD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_rfwd_o, (p * nrd + k) * 32, 32);
     }
   for (int k = 0; k < TCPA_PE_FD; k++)
     if (rtl_port_bits(t->dbg_fdwe_o, p * nfd + k, 1)) {
-      snprintf(s, sizeof s, "fd%d 0x%08x", k, rtl_port_bits(t->dbg_fdwd_o, (p * nfd + k) * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(1, k), 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(1, k), 0);
+      x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdwd_o, (p * nfd + k) * 32, 32);
     }
   for (int k = 0; k < TCPA_PE_OD; k++)
     if (rtl_port_bits(t->dbg_odwe_o, p * nod + k, 1)) {
-      snprintf(s, sizeof s, "od%d 0x%08x", k, rtl_port_bits(t->dbg_odwd_o, (p * nod + k) * 32, 32));
-      ev.push_back(rtl_event_make(TRACE_RF, r, c, rtl_collect_regkey(2, k), 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(2, k), 0);
+      x.reg_cls = RTL_CLS_OD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_odwd_o, (p * nod + k) * 32, 32);
     }
 }
 
@@ -346,7 +460,6 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
                              rtl_collect_state &st) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
-  char s[64];
   for (int f = 0; f < nfu; f++) {
     int q = p * nfu + f;
     if (!rtl_port_bits(t->dbg_issue_o, q, 1)) continue;
@@ -357,8 +470,9 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
     if (st.issued[at] && !memcmp(w, &st.word[at * 4], sizeof w)) continue;
     st.issued[at] = 1;
     memcpy(&st.word[at * 4], w, sizeof w);
-    snprintf(s, sizeof s, "%d 0x%08x%08x%08x%08x", f, w[3], w[2], w[1], w[0]);
-    ev.push_back(rtl_event_make(TRACE_INSN, r, c, f, 0, s));
+    rtl_record &x = rtl_event_add(ev, TRACE_INSN, r, c, f, 0);
+    x.fu = f;
+    memcpy(x.word, w, sizeof w);
   }
 }
 
@@ -369,43 +483,41 @@ inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
   const int nid = TCPA_PE_ID ? TCPA_PE_ID : 1;
-  char s[64];
   uint32_t step = rtl_port_bits(t->dbg_step_o, p * 32, 32);
   if (step != st.step[p]) {
     st.step[p] = step;
-    snprintf(s, sizeof s, "%u", step);
-    ev.push_back(rtl_event_make(TRACE_STEP, r, c, 0, 0, s));
+    rtl_event_add(ev, TRACE_STEP, r, c, 0, 0).num = step;
   }
   rtl_collect_insn(t, p, ev, st);
   rtl_collect_rf(t, p, ev);
   uint32_t fl = rtl_port_bits(t->dbg_flag_o, p * nfu, nfu);
   for (int f = 0; fl != st.flag[p] && f < nfu; f++)
     if ((fl ^ st.flag[p]) >> f & 1) {
-      snprintf(s, sizeof s, "%d %u", f, fl >> f & 1);
-      ev.push_back(rtl_event_make(TRACE_FLAG, r, c, f, 0, s));
+      rtl_record &x = rtl_event_add(ev, TRACE_FLAG, r, c, f, 0);
+      x.fu = f, x.value = fl >> f & 1;
     }
   st.flag[p] = fl;
   for (int k = 0; k < TCPA_PE_ID; k++) {
     uint32_t n = rtl_port_bits(t->dbg_fifocnt_o, (p * nid + k) * 16, 16);
     if (n == st.fifo[p * nid + k]) continue;
     st.fifo[p * nid + k] = n;
-    snprintf(s, sizeof s, "id%d %u", k, n);
-    ev.push_back(rtl_event_make(TRACE_FIFO, r, c, k, 0, s));
+    rtl_record &x = rtl_event_add(ev, TRACE_FIFO, r, c, k, 0);
+    x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.num = n;
   }
   for (int side = 0; side < 4; side++) {
     if (!rtl_collect_border(p, side)) continue;
     for (int b = 0; b < rtl_collect_nbank; b++) {
       int a = (p * 4 + side) * rtl_collect_nbank + b;
       if (rtl_port_bits(t->dbg_bankwe_o, a, 1)) {
-        snprintf(s, sizeof s, "%c %d %u 0x%08x", rtl_collect_sides[side], b,
-                 rtl_port_bits(t->dbg_bankwa_o, a * 32, 32), rtl_port_bits(t->dbg_bankwd_o, a * 32, 32));
-        ev.push_back(rtl_event_make(TRACE_BANKWR, r, c, side, b, s));
+        rtl_record &x = rtl_event_add(ev, TRACE_BANKWR, r, c, side, b);
+        x.side = side, x.port = b, x.addr = rtl_port_bits(t->dbg_bankwa_o, a * 32, 32);
+        x.value = rtl_port_bits(t->dbg_bankwd_o, a * 32, 32);
       }
       uint32_t addr = rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32);
       if (addr != st.ag[a]) {
         st.ag[a] = addr;
-        snprintf(s, sizeof s, "%c %d %u", rtl_collect_sides[side], b, addr);
-        ev.push_back(rtl_event_make(TRACE_AG, r, c, side, b, s));
+        rtl_record &x = rtl_event_add(ev, TRACE_AG, r, c, side, b);
+        x.side = side, x.port = b, x.addr = addr;
       }
     }
   }
@@ -417,9 +529,8 @@ inline void rtl_collect_gc(Vtcpa_top *t, std::vector<rtl_event> &ev) {
   if (!rtl_port_bits(t->dbg_gc_begin_o, 0, 1)) return;
   uint32_t s = rtl_port_bits(t->dbg_gc_step_o, 0, 32);
   if (s < 1) return;
-  char b[48];
-  snprintf(b, sizeof b, "%u 0x%08x", s, rtl_port_bits(t->dbg_gc_sig_o, 0, TCPA_GC_SIGNALS));
-  ev.push_back(rtl_event_make(TRACE_GC, -1, -1, 0, 0, b));
+  rtl_record &x = rtl_event_add(ev, TRACE_GC, -1, -1, 0, 0);
+  x.num = s, x.value = rtl_port_bits(t->dbg_gc_sig_o, 0, TCPA_GC_SIGNALS);
 }
 
 // Records the bank words written at the clock edge that ends the current
@@ -445,16 +556,14 @@ inline void rtl_collect_mark_written(Vtcpa_top *t, rtl_collect_state &st) {
 // dbg_rd_data_o (dbg_rd_addr_i set to addr and settled by the caller).
 inline void rtl_collect_mem(Vtcpa_top *t, uint32_t addr, const rtl_collect_state &st,
                             std::vector<rtl_event> &ev) {
-  char s[64];
   for (size_t a = 0; a < st.written.size(); a++) {
     if (st.written[a].empty() || !st.written[a][addr]) continue;
     int p = (int)(a / (4 * rtl_collect_nbank)), side = (int)(a / rtl_collect_nbank % 4),
         b = (int)(a % rtl_collect_nbank);
     if (!rtl_collect_border(p, side)) continue;
-    snprintf(s, sizeof s, "%c %d %u 0x%08x", rtl_collect_sides[side], b, addr,
-             rtl_port_bits(t->dbg_rd_data_o, (unsigned)a * 32, 32));
-    ev.push_back(rtl_event_make(TRACE_MEM, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, side,
-                                b * TCPA_IOBUF_DEPTH + (int)addr, s));
+    rtl_record &x = rtl_event_add(ev, TRACE_MEM, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, side,
+                                  b * TCPA_IOBUF_DEPTH + (int)addr);
+    x.side = side, x.port = b, x.addr = addr, x.value = rtl_port_bits(t->dbg_rd_data_o, (unsigned)a * 32, 32);
   }
 }
 
@@ -462,14 +571,10 @@ inline void rtl_collect_mem(Vtcpa_top *t, uint32_t addr, const rtl_collect_state
 // after the done cycle's clock edge, settled); returns whether there was one.
 inline bool rtl_collect_leftover(Vtcpa_top *t, std::vector<rtl_event> &ev) {
   bool any = false;
-  char s[32];
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++)
     for (int k = 0; k < TCPA_PE_ID; k++)
-      if (!rtl_port_bits(t->dbg_idempty_o, p * TCPA_PE_ID + k, 1)) {
-        snprintf(s, sizeof s, "%s id%d", rtl_fault_name(TRACE_FAULT_LEFTOVER), k);
-        ev.push_back(rtl_event_make(TRACE_FAULT, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, 0, 0, s));
-        any = true;
-      }
+      if (!rtl_port_bits(t->dbg_idempty_o, p * TCPA_PE_ID + k, 1))
+        rtl_event_fault(ev, p / TCPA_ARRAY_COLS, p % TCPA_ARRAY_COLS, &any, TRACE_FAULT_LEFTOVER, "id%d", k);
   return any;
 }
 

@@ -1,6 +1,6 @@
 // rtl_main.cpp: the Verilator harness of the TCPA RTL (build/bin/tcpa-rtl).
 //
-//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] [--fst FILE]
+//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
 //            [--cfg-gaps N] [--coverage FILE]
 //
@@ -9,7 +9,7 @@
 // garbage on the data lines, as a bus with bubbles would), then clocks it from cycle 0 (the first cycle with run_o high) until
 // done_o or the cycle limit. Every cycle it reads the dbg_* ports (the
 // events of that cycle, sampled before the clock edge that ends it), turns
-// them into trace.md lines and writes them sorted canonically; faults that
+// them into trace.md events and writes them sorted canonically; faults that
 // are relations between events (wconflict, leftover) are formed here from
 // the same ports.
 //
@@ -27,9 +27,12 @@
 // --trace-stream FILE (a pipe, e.g. /dev/fd/3) streams the same trace while
 // the simulation runs, flushed after every cycle, for a lockstep checker
 // reading it (tcpa run --engine cosim, docs/trace.md "Lockstep protocol").
-// The reader stops the run by closing its end (the next write fails) or by
-// SIGTERM: the harness then prints `tcpa-rtl: stopped after N cycles (WHY)`
-// on stderr, closes the FST (valid up to there) and exits 4.
+// --trace-bin FILE streams the same events the same way as binary records
+// (docs/trace.md "Binary event stream": a header, then one fixed-size
+// record per event, the fields as numbers, no text): what tcpa's cosim
+// reads. The reader stops the run by closing its end (the next write
+// fails) or by SIGTERM: the harness then prints `tcpa-rtl: stopped after
+// N cycles (WHY)` on stderr, closes the FST (valid up to there) and exits 4.
 //
 // Assertions (docs/rtl.md "Assertions"): the harness is built with
 // Verilator's --assert and +define+TCPA_ASSERT_ON (tb/harness.mk). A failing
@@ -48,7 +51,7 @@
 // Exit: 0 done without faults, 1 timeout, a fault or a failed assertion,
 // 2 the loader rejected the stream (its error code is printed), 3 usage or
 // I/O (or --coverage on a harness without coverage), 4 stopped by the
-// reader of --trace-stream.
+// reader of --trace-stream or --trace-bin.
 #include <csignal>
 #include <cerrno>
 #include <cstdint>
@@ -76,6 +79,7 @@ namespace {
 struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
              *banks = nullptr, *live = nullptr, *coverage = nullptr;
+  bool live_bin = false;  // --trace-bin: live is binary records
   long max_cycles = 100000;
   long cfg_gaps = 0;  // idle cycles after every stream word
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
@@ -99,12 +103,12 @@ int parse_args(int argc, char **argv, Options &o) {
     std::string a = argv[i];
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
-         a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" ||
+         a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" || a == "--trace-bin" ||
          a == "--cfg-gaps" || a == "--coverage") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
       else if (a == "--coverage") o.coverage = v;
-      else if (a == "--trace-stream") o.live = v;
+      else if (a == "--trace-stream" || a == "--trace-bin") o.live = v, o.live_bin = a == "--trace-bin";
       else if (a == "--fst-window") {
         if (parse_window(v, o)) return 3;
       }
@@ -140,7 +144,7 @@ int parse_args(int argc, char **argv, Options &o) {
   }
 #endif
   if (!o.stream) {
-    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE] "
+    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] "
                     "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
                     "[--cfg-gaps N] [--coverage FILE]\n");
     return 3;
@@ -307,6 +311,37 @@ bool live_write(FILE *f, const std::string &text) {
   return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
 }
 
+// Returns true after writing the records of events ev of cycle t, in the
+// order ord (rtl_event_order), to the binary live trace f in one write
+// (recs: their buffer) and flushing it; false when the reader has gone.
+bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
+                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
+  recs.resize(ord.size());
+  for (size_t i = 0; i < ord.size(); i++) {
+    recs[i] = ev[ord[i].second].rec;
+    recs[i].cycle = (uint64_t)t;
+  }
+  return fwrite(recs.data(), sizeof(rtl_record), recs.size(), f) == recs.size() && fflush(f) == 0;
+}
+
+// The header of the binary event stream (docs/trace.md "Binary event
+// stream"; trace_bin_header of common/trace.h): 48 bytes.
+struct live_bin_header {
+  char magic[8];
+  uint32_t version, record_size, trace_version, reserved;
+  uint64_t fingerprint, fst_t0, fst_period;
+};
+static_assert(sizeof(live_bin_header) == 48, "the binary header is 48 bytes");
+
+// Returns true after writing the binary stream's header to f, flushed.
+bool live_write_header(FILE *f, uint64_t unit) {
+  live_bin_header h;
+  memcpy(h.magic, "tcpa-ev\n", 8);
+  h.version = 1, h.record_size = sizeof(rtl_record), h.trace_version = 1, h.reserved = 0;
+  h.fingerprint = TCPA_ARCH_FINGERPRINT, h.fst_t0 = 0, h.fst_period = unit;
+  return fwrite(&h, sizeof h, 1, f) == 1 && fflush(f) == 0;
+}
+
 // Returns 0 with the live trace (--trace-stream) opened into *live (NULL
 // without the option), SIGPIPE ignored and SIGTERM caught; 3 on an error.
 int live_open(const Options &o, FILE **live) {
@@ -314,10 +349,11 @@ int live_open(const Options &o, FILE **live) {
   if (!o.live) return 0;
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a failed write
   std::signal(SIGTERM, on_term);
-  if (!(*live = fopen(o.live, "w"))) {
-    fprintf(stderr, "tcpa-rtl: --trace-stream %s: %s\n", o.live, strerror(errno));
+  if (!(*live = fopen(o.live, o.live_bin ? "wb" : "w"))) {
+    fprintf(stderr, "tcpa-rtl: %s %s: %s\n", o.live_bin ? "--trace-bin" : "--trace-stream", o.live, strerror(errno));
     return 3;
   }
+  if (o.live_bin) setvbuf(*live, nullptr, _IOFBF, 1 << 16);  // a cycle's records in one write
   return 0;
 }
 
@@ -381,7 +417,6 @@ struct RunEnd {
 // cycle allowed), unsorted; sets e.done and e.fault.
 void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &prev_sig, RunEnd &e,
                    std::vector<rtl_event> &ev) {
-  char line[160];
   ev.clear();
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
     rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
@@ -395,18 +430,16 @@ void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &pr
     sim.settle();
     if (rtl_collect_leftover(sim.top, ev)) e.fault = true;
     collect_mem(sim, ev);
-    snprintf(line, sizeof line, "%ld", t + 1);
-    ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, line));
+    rtl_event_add(ev, TRACE_DONE, -1, -1, 0, 0).cycles = (uint64_t)(t + 1);
   } else if (t + 1 == o.max_cycles) {
-    snprintf(line, sizeof line, "%s %ld", rtl_fault_name(TRACE_FAULT_TIMEOUT), o.max_cycles);
-    ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, line));
-    e.fault = true;
+    rtl_event_fault(ev, -1, -1, &e.fault, TRACE_FAULT_TIMEOUT, "%ld", o.max_cycles);
   }
 }
 
 // Returns how the run ended after clocking it from cycle 0 until done, the
 // cycle limit, or the reader of the live trace stopping it; the trace
-// (header first) is appended to out, and streamed to live.
+// (header first) is appended to out (with --trace), and streamed to live
+// as text or binary records.
 RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   char line[160];
   snprintf(line, sizeof line, "# tcpa-trace 1 fp=0x%016llx\n# engine tcpa-rtl\n",
@@ -417,12 +450,15 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   sim.begin();
   std::vector<uint32_t> prev_sig(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0);
   RunEnd e;
-  if (!live_write(live, out)) e.stopped = "the trace reader closed the stream";
+  if (!(o.live_bin ? live_write_header(live, sim.unit) : live_write(live, out)))
+    e.stopped = "the trace reader closed the stream";
   // the events of one cycle and their text, reused from cycle to cycle;
-  // the text is formed only when a trace is written
+  // the text is formed only when a text trace is written
   std::vector<rtl_event> ev;
+  std::vector<std::pair<uint64_t, uint32_t>> ord;  // their canonical order
+  std::vector<rtl_record> recs;
   std::string cyc;
-  const bool text = o.trace || live;
+  const bool text = o.trace || (live && !o.live_bin);
   for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
     if (g_term) {
       e.stopped = "SIGTERM";
@@ -431,13 +467,14 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
     sim.cycle = e.t;
     sim.settle();
     cycle_collect(sim, o, e.t, prev_sig, e, ev);
+    if (text || live) rtl_event_order(ev, ord);
     if (text) {
-      rtl_event_sort(ev);
       cyc.clear();
-      for (const rtl_event &x : ev) rtl_event_append(cyc, e.t, x);
+      for (const auto &k : ord) rtl_event_append(cyc, e.t, ev[k.second]);
       if (o.trace) out += cyc;
-      if (!live_write(live, cyc)) e.stopped = "the trace reader closed the stream";
     }
+    if (live && !(o.live_bin ? live_write_records(live, e.t, ev, ord, recs) : live_write(live, cyc)))
+      e.stopped = "the trace reader closed the stream";
     if (!e.done) sim.tick();
   }
   return e;

@@ -28,7 +28,7 @@
 #     divergence.gtkw has its marker at the divergence's FST time and names
 #     only signals of the FST (fst2vcd), the PE's among them; the FST holds
 #     only the window's cycles; cosim reads the harness's trace over the
-#     lockstep pipe (--trace-stream) and reruns it to its end (FST: only
+#     lockstep pipe (--trace-bin; a fake writes text there) and reruns it to its end (FST: only
 #     the window), whose banks give bits.txt (= refimpl);
 #   - lockstep stops early: a stream poked so that the run diverges within
 #     a few cycles of a ~1200-cycle run: cosim stops at the model's first
@@ -165,12 +165,12 @@ for s in n w; do for b in 0 1 2 3; do for r in 0 1 2 3; do
   for c in 0 1 2 3; do yes 0x00000000 | head -1024 > "\$dir/\${s}_\${r}_\${c}_\${b}.txt"; done; done; done; done
 EOF
 # skew.sh: the model's banks, one trace value changed (to --trace, or at
-# the end to --trace-stream: the lockstep pipe of cosim).
+# the end to --trace-bin: the lockstep pipe of cosim, read as text when it starts with `#`).
 cat > "$tmp/skew.sh" <<EOF
 #!/usr/bin/env bash
 stream=\$1; shift
 tr= live=
-while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --trace-stream) live=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --trace-bin) live=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
 [ -n "\$tr" ] || tr=\$dir.trace
 $TCPA_ABS sim "\$stream" --trace "\$tr.m" --dump-banks "\$dir.model" >/dev/null || exit 3
 awk '!done && / wr 0,0 [0-9] rd[0-9] 0x/ { sub(/0x[0-9a-f]*\$/, "0x0badf00d"); done = 1 } { print }' "\$tr.m" > "\$tr"
@@ -324,11 +324,11 @@ else
   cat > "$tmp/fstskew.sh" <<EOF
 #!/usr/bin/env bash
 # the real harness, then the fourth rd write of PE (0,0) in the trace
-# changed; a --trace-stream (cosim's lockstep pipe) gets the changed trace
+# changed; a --trace-bin (cosim's lockstep pipe) gets the changed trace as text
 # at the end
 args=() live= tr= prev=
 for a in "\$@"; do
-  if [ "\$prev" = --trace-stream ]; then live=\$a; unset 'args[\${#args[@]}-1]'; args+=(--trace "$tmp/fstskew.live"); tr=$tmp/fstskew.live
+  if [ "\$prev" = --trace-bin ]; then live=\$a; unset 'args[\${#args[@]}-1]'; args+=(--trace "$tmp/fstskew.live"); tr=$tmp/fstskew.live
   else args+=("\$a"); fi
   [ "\$prev" = --trace ] && tr=\$a; prev=\$a
 done
@@ -351,10 +351,10 @@ EOF
   check "cosim divergence: report (cycle $c, PE, events) on stderr and in divergence.txt" $?
   c=${c:-0} pd=$(jget "$tmp/e/summary.json" predicted_done_cycles)
   [ "$(wc -l < "$tmp/fstskew.args")" = 2 ] && ! head -1 "$tmp/fstskew.args" | grep -q -- --fst &&
-    head -1 "$tmp/fstskew.args" | grep -q -- "--trace-stream /dev/fd/3" &&
+    head -1 "$tmp/fstskew.args" | grep -q -- "--trace-bin /dev/fd/3" &&
     tail -1 "$tmp/fstskew.args" | grep -q -- "--max-cycles $((pd * 2 + c + 5 + 1000)) .*--fst $tmp/e/rtl.fst --fst-window $((c > 5 ? c - 5 : 0)):$((c + 5))"
   st=$?
-  check "cosim divergence: lockstep over --trace-stream, then the RTL rerun to its end (for its outputs, at most 2P + c + W + 1000 cycles) with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
+  check "cosim divergence: lockstep over --trace-bin, then the RTL rerun to its end (for its outputs, at most 2P + c + W + 1000 cycles) with the FST window c-5:c+5 ($(tail -1 "$tmp/fstskew.args" | grep -o -- '--fst-window [0-9:]*'))" $st
   rm -rf "$tmp/want"; mkdir -p "$tmp/want"
   "$REFX" bitextract --param N=8 --in-dir "$tmp/e/inputs" --out-dir "$tmp/want" >/dev/null 2>&1
   [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" &&

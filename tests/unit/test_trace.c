@@ -174,10 +174,84 @@ static void test_order(void) {
   }
 }
 
+/* Every good line, parsed, is a record that trace_bin_event_check accepts;
+ * records broken one field at a time are refused with a reason. */
+static void test_bin_event(void) {
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    trace_event e;
+    char msg[200] = "";
+    if (trace_line_parse(good[i], &e, NULL, 0) != TRACE_LINE_EVENT) continue;
+    TEST_CHECK(trace_bin_event_check(&e, msg, sizeof msg) == 0, "record of '%s' accepted (%s)", good[i], msg);
+  }
+  static const struct {
+    const char *line; /* a good event */
+    int field;        /* what is broken */
+    int value;
+  } bad_rec[] = {
+      {"3 wr 0,0 1 rd2 0x00000005", 0, TRACE_KIND_COUNT}, /* kind */
+      {"3 wr 0,0 1 rd2 0x00000005", 1, -1},               /* place `-` for wr */
+      {"3 wr 0,0 1 rd2 0x00000005", 2, -5},               /* row */
+      {"3 wr 0,0 1 rd2 0x00000005", 3, ISA_CLS_ID},       /* register class */
+      {"3 wr 0,0 1 rd2 0x00000005", 4, ISA_MAX_FUS},      /* FU */
+      {"3 pop 1,0 id0 0x00000001", 3, ISA_CLS_RD},        /* register class */
+      {"3 hop 0,0 e 0 0x00000000", 5, 4},                 /* side */
+      {"7 fault 0,1 underflow id2", 6, TRACE_FAULT_COUNT}, /* fault kind */
+      {"7 fault 0,1 underflow id2", 7, ' '},              /* detail with a space */
+      {"7 fault 0,1 underflow id2", 8, 'x'},              /* detail without its end */
+      {"7 fault 0,1 underflow id2", 9, 0},                /* empty detail */
+      {"9 done - 10", 1, 0},                              /* done at a PE */
+  };
+  for (size_t i = 0; i < sizeof bad_rec / sizeof *bad_rec; i++) {
+    trace_event e;
+    char msg[200] = "";
+    int ok = trace_line_parse(bad_rec[i].line, &e, NULL, 0) == TRACE_LINE_EVENT;
+    int v = bad_rec[i].value;
+    switch (bad_rec[i].field) {
+    case 0: e.kind = (trace_kind)v; break;
+    case 1: e.row = e.col = v; break;
+    case 2: e.row = v; break;
+    case 3: e.reg_cls = v; break;
+    case 4: e.fu = v; break;
+    case 5: e.side = v; break;
+    case 6: e.fault = (trace_fault_kind)v; break;
+    case 7: e.detail[1] = (char)v; break;
+    case 8: memset(e.detail, v, sizeof e.detail); break;
+    default: e.detail[0] = 0; break;
+    }
+    TEST_CHECK(ok && trace_bin_event_check(&e, msg, sizeof msg) == -1 && msg[0],
+               "record of '%s', field %d set to %d: refused (%s)", bad_rec[i].line, bad_rec[i].field, v, msg);
+  }
+}
+
+/* The binary header: accepted as written; a text trace, another magic,
+ * version or record size refused, each saying so. */
+static void test_bin_header(void) {
+  trace_bin_header h, x;
+  char msg[300] = "";
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, TRACE_BIN_MAGIC, 8);
+  h.version = TRACE_BIN_VERSION, h.record_size = TRACE_BIN_RECORD, h.trace_version = TRACE_VERSION;
+  TEST_CHECK(sizeof h == 48 && sizeof(trace_event) == TRACE_BIN_RECORD, "header 48 bytes, record 120");
+  TEST_CHECK(trace_bin_header_check(&h, msg, sizeof msg) == 0, "binary header accepted");
+  x = h, memcpy(x.magic, "# tcpa-t", 8);
+  TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == -1 && strstr(msg, "text trace"),
+             "text in place of the header: '%s'", msg);
+  x = h, x.magic[0] = 'T';
+  TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == -1 && strstr(msg, "magic"), "other magic: '%s'", msg);
+  x = h, x.version = TRACE_BIN_VERSION + 1;
+  TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == -1 && strstr(msg, "version 2"), "other version: '%s'",
+             msg);
+  x = h, x.record_size = 64;
+  TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == -1 && strstr(msg, "64-byte"), "other record size: '%s'",
+             msg);
+}
+
 int main(void) {
   test_round_trip();
   test_bad_lines();
   test_header();
   test_order();
+  test_bin_event();
+  test_bin_header();
   return test_done();
 }
