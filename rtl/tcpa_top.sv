@@ -191,16 +191,58 @@ module tcpa_top (
     .err_code_o   (err_code_o)
   );
 
+  // run_q changes once (at the start pulse): clocked only then, so that
+  // the array's logic that reads it is not evaluated in every loading cycle
+  logic run_clk;
   assign run_d = run_q || start;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  tcpa_clock_gate u_run_cg (
+    .clk_i (clk_i),
+    .en_i  (run_d != run_q),
+    .clk_o (run_clk)
+  );
+  always_ff @(posedge run_clk or negedge rst_ni) begin
     if (!rst_ni) run_q <= 1'b0;
     else run_q <= run_d;
   end
   assign run_o = run_q;
 
+  // The array's clocks (docs/rtl.md "Clock gating"): while the bus carries
+  // a payload word of a GC, AG, IODATA or PE packet before the start, only
+  // the units it writes are clocked (the GC's words also clock every PE,
+  // whose constraint accumulators follow the GCs' constants while not
+  // running); in every other cycle (idle bus, packet headers, the start
+  // pulse, the run) all of them are. A unit not clocked would keep its
+  // state anyway: not running, nothing but the bus changes it.
+  logic            gate, pe_word, gc_word, ag_word;
+  logic [ROWS-1:0] rhit;
+  logic [COLS-1:0] chit;
+  logic [NPE-1:0]  pe_clk;
+  logic [NGC-1:0]  gc_clk;
+  assign gate = bus.we && !start && !run_q &&
+                bus.ptype inside {tcpa_stream_pkg::PKT_PROGRAM, tcpa_stream_pkg::PKT_REGCFG,
+                                  tcpa_stream_pkg::PKT_WRAPPER, tcpa_stream_pkg::PKT_GC,
+                                  tcpa_stream_pkg::PKT_AG, tcpa_stream_pkg::PKT_IODATA};
+  assign pe_word = bus.ptype inside {tcpa_stream_pkg::PKT_PROGRAM, tcpa_stream_pkg::PKT_REGCFG,
+                                     tcpa_stream_pkg::PKT_WRAPPER};
+  assign gc_word = bus.ptype == tcpa_stream_pkg::PKT_GC;
+  assign ag_word = bus.ptype inside {tcpa_stream_pkg::PKT_AG, tcpa_stream_pkg::PKT_IODATA};
+  for (genvar r = 0; r < ROWS; r++) begin : g_rhit
+    assign rhit[r] = ({16'd0, bus.row0} <= r) && (r < {16'd0, bus.row0} + {16'd0, bus.rows});
+  end
+  for (genvar c = 0; c < COLS; c++) begin : g_chit
+    assign chit[c] = ({16'd0, bus.col0} <= c) && (c < {16'd0, bus.col0} + {16'd0, bus.cols});
+  end
+  for (genvar g = 0; g < NGC; g++) begin : g_gc_cg
+    tcpa_clock_gate u_cg (
+      .clk_i (clk_i),
+      .en_i  (!gate || (gc_word && bus.index == g[7:0])),
+      .clk_o (gc_clk[g])
+    );
+  end
+
   for (genvar g = 0; g < NGC; g++) begin : g_gc
     tcpa_gc u_gc (
-      .clk_i       (clk_i),
+      .clk_i       (gc_clk[g]),
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
       .bus_i       (bus),
@@ -326,8 +368,14 @@ module tcpa_top (
         end
       end
 
+      tcpa_clock_gate u_pe_cg (
+        .clk_i (clk_i),
+        .en_i  (!gate || gc_word || (pe_word && rhit[r] && chit[c])),
+        .clk_o (pe_clk[P])
+      );
+
       tcpa_pe u_pe (
-        .clk_i           (clk_i),
+        .clk_i           (pe_clk[P]),
         .rst_ni          (rst_ni),
         .row_i           (r[15:0]),
         .col_i           (c[15:0]),
@@ -401,8 +449,15 @@ module tcpa_top (
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
           localparam int unsigned A = (P*4 + s)*NBANK + b;
           if (BORDER) begin : g_ag
+            logic ag_clk;
+            tcpa_clock_gate u_ag_cg (
+              .clk_i (clk_i),
+              .en_i  (!gate || (ag_word && rhit[r] && chit[c] && bus.side == s[1:0] &&
+                                bus.index == b[7:0])),
+              .clk_o (ag_clk)
+            );
             tcpa_ag u_ag (
-              .clk_i       (clk_i),
+              .clk_i       (ag_clk),
               .rst_ni      (rst_ni),
               .row_i       (r[15:0]),
               .col_i       (c[15:0]),
