@@ -546,9 +546,10 @@ module tcpa_cfg_loader (
   // the start registers change once per stream (a START packet, then the
   // start pulse): clocked only when one of them changes, so that the
   // array's logic that reads them is not evaluated in every loading cycle
-  // (docs/rtl.md "Clock gating")
+  // (docs/rtl.md "Clock gating"); and in reset, which Verilator applies at
+  // the clock edges while rst_ni is low
   logic sclk, sen;
-  assign sen = {sgc_d, srow0_d, scol0_d, srows_d, scols_d, start_d} !=
+  assign sen = !rst_ni || {sgc_d, srow0_d, scol0_d, srows_d, scols_d, start_d} !=
                {sgc_q, srow0_q, scol0_q, srows_q, scols_q, start_q};
   tcpa_clock_gate u_start_cg (
     .clk_i (clk_i),

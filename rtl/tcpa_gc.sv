@@ -99,7 +99,19 @@ module tcpa_gc (
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // the packet's registers on a clock of their own that runs only while
+  // the packet loads: the logic that reads them (the top's selection of
+  // the started GC, the PEs' terms) is not evaluated in the other cycles,
+  // among them every cycle of the run (docs/rtl.md "Clock gating"); and
+  // in reset, which Verilator applies at the clock edges while rst_ni is low
+  logic cfg_clk;
+  tcpa_clock_gate u_cfg_cg (
+    .clk_i (clk_i),
+    .en_i  (!rst_ni || (mine && (bus_i.hdr || bus_i.we))),
+    .clk_o (cfg_clk)
+  );
+
+  always_ff @(posedge cfg_clk or negedge rst_ni) begin
     if (!rst_ni) begin
       ii_q <= 32'd1;
       nd_q <= 32'd1;

@@ -8,7 +8,11 @@
 // current cycle. The dbg_* ports carry the trace events of every PE
 // (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
-// read port into every bank for dumping results.
+// read port into every bank for dumping results. Every PE, GC and AG is
+// clocked through a clock gate (tcpa_clock_gate) that stops it in the
+// cycles where its state cannot change: while the loader writes other
+// units, and in the run when it has nothing to do (docs/rtl.md "Clock
+// gating").
 `include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
@@ -192,12 +196,14 @@ module tcpa_top (
   );
 
   // run_q changes once (at the start pulse): clocked only then, so that
-  // the array's logic that reads it is not evaluated in every loading cycle
+  // the array's logic that reads it is not evaluated in every loading
+  // cycle; and in reset (every gate is open while rst_ni is low: Verilator
+  // applies the asynchronous reset at the clock edges while it is low)
   logic run_clk;
   assign run_d = run_q || start;
   tcpa_clock_gate u_run_cg (
     .clk_i (clk_i),
-    .en_i  (run_d != run_q),
+    .en_i  (!rst_ni || run_d != run_q),
     .clk_o (run_clk)
   );
   always_ff @(posedge run_clk or negedge rst_ni) begin
@@ -235,7 +241,8 @@ module tcpa_top (
   for (genvar g = 0; g < NGC; g++) begin : g_gc_cg
     tcpa_clock_gate u_cg (
       .clk_i (clk_i),
-      .en_i  (!gate || (gc_word && bus.index == g[7:0])),
+      .en_i  (!rst_ni || (!gate && !((start || run_q) && sgc != g[1:0])) ||
+              (gc_word && bus.index == g[7:0])),
       .clk_o (gc_clk[g])
     );
   end
@@ -370,7 +377,7 @@ module tcpa_top (
 
       tcpa_clock_gate u_pe_cg (
         .clk_i (clk_i),
-        .en_i  (!gate || gc_word || (pe_word && rhit[r] && chit[c])),
+        .en_i  (!rst_ni || !gate || gc_word || (pe_word && rhit[r] && chit[c])),
         .clk_o (pe_clk[P])
       );
 
@@ -449,11 +456,12 @@ module tcpa_top (
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
           localparam int unsigned A = (P*4 + s)*NBANK + b;
           if (BORDER) begin : g_ag
-            logic ag_clk;
+            // an AG whose mode is off does nothing in the run: not clocked
+            logic ag_clk, ag_on;
             tcpa_clock_gate u_ag_cg (
               .clk_i (clk_i),
-              .en_i  (!gate || (ag_word && rhit[r] && chit[c] && bus.side == s[1:0] &&
-                                bus.index == b[7:0])),
+              .en_i  (!rst_ni || (!gate && (ag_on || !run_q)) ||
+                      (ag_word && rhit[r] && chit[c] && bus.side == s[1:0] && bus.index == b[7:0])),
               .clk_o (ag_clk)
             );
             tcpa_ag u_ag (
@@ -477,6 +485,7 @@ module tcpa_top (
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
               .pending_o   (ag_pend[A]),
+              .on_o        (ag_on),
               .acc_o       (dbg_bank[A]),
               .acc_wr_o    (dbg_bank_wr[A]),
               .acc_addr_o  (dbg_bank_addr[A*32 +: 32]),
