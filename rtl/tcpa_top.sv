@@ -224,14 +224,12 @@ module tcpa_top (
   logic [COLS-1:0] chit;
   logic [NPE-1:0]  pe_clk;
   logic [NGC-1:0]  gc_clk;
-  assign gate = bus.we && !start && !run_q &&
-                bus.ptype inside {tcpa_stream_pkg::PKT_PROGRAM, tcpa_stream_pkg::PKT_REGCFG,
-                                  tcpa_stream_pkg::PKT_WRAPPER, tcpa_stream_pkg::PKT_GC,
-                                  tcpa_stream_pkg::PKT_AG, tcpa_stream_pkg::PKT_IODATA};
-  assign pe_word = bus.ptype inside {tcpa_stream_pkg::PKT_PROGRAM, tcpa_stream_pkg::PKT_REGCFG,
-                                     tcpa_stream_pkg::PKT_WRAPPER};
+  // (comparisons, not `inside`: Yosys 0.23 has no set membership)
+  assign pe_word = bus.ptype == tcpa_stream_pkg::PKT_PROGRAM || bus.ptype == tcpa_stream_pkg::PKT_REGCFG ||
+                   bus.ptype == tcpa_stream_pkg::PKT_WRAPPER;
   assign gc_word = bus.ptype == tcpa_stream_pkg::PKT_GC;
-  assign ag_word = bus.ptype inside {tcpa_stream_pkg::PKT_AG, tcpa_stream_pkg::PKT_IODATA};
+  assign ag_word = bus.ptype == tcpa_stream_pkg::PKT_AG || bus.ptype == tcpa_stream_pkg::PKT_IODATA;
+  assign gate = bus.we && !start && !run_q && (pe_word || gc_word || ag_word);
   for (genvar r = 0; r < ROWS; r++) begin : g_rhit
     assign rhit[r] = ({16'd0, bus.row0} <= r) && (r < {16'd0, bus.row0} + {16'd0, bus.rows});
   end
