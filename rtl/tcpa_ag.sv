@@ -34,6 +34,7 @@ module tcpa_ag (
   output logic                         consume_o,  // an enabled write event
   output logic                         passed_o,   // no event left
   output logic                         pending_o,  // a read token next cycle
+  output logic                         on_o,       // a mode other than off
   output logic                         acc_o,      // bank access this cycle
   output logic                         acc_wr_o,
   output logic [31:0]                  acc_addr_o,
@@ -267,6 +268,7 @@ module tcpa_ag (
   assign tok_data_o = tokv_q;
   assign consume_o = ev && mode_q == tcpa_stream_pkg::AG_WRITE;
   assign pending_o = tok_d;
+  assign on_o = mode_q != tcpa_stream_pkg::AG_OFF;
   assign passed_o = !run_i || mode_q == tcpa_stream_pkg::AG_OFF || slast;
   assign acc_o = ev && inrange && (mode_q == tcpa_stream_pkg::AG_READ ||
                                    (mode_q == tcpa_stream_pkg::AG_WRITE && arr_valid_i));

@@ -494,12 +494,6 @@ module tcpa_cfg_loader (
       gst_q <= 33'd1;
       gd0_q <= '0;
       gdr_q <= '0;
-      sgc_q <= '0;
-      srow0_q <= '0;
-      scol0_q <= '0;
-      srows_q <= '0;
-      scols_q <= '0;
-      start_q <= 1'b0;
       err_q <= '0;
       bwe_q <= 1'b0;
       bbeg_q <= 1'b0;
@@ -537,12 +531,6 @@ module tcpa_cfg_loader (
       gst_q <= gst_d;
       gd0_q <= gd0_d;
       gdr_q <= gdr_d;
-      sgc_q <= sgc_d;
-      srow0_q <= srow0_d;
-      scol0_q <= scol0_d;
-      srows_q <= srows_d;
-      scols_q <= scols_d;
-      start_q <= start_d;
       err_q <= err_d;
       bwe_q <= bwe_d;
       bbeg_q <= bbeg_d;
@@ -552,6 +540,38 @@ module tcpa_cfg_loader (
       bd_q <= bd_d;
       baddr_q <= baddr_d;
       bdata_q <= bdata_d;
+    end
+  end
+
+  // the start registers change once per stream (a START packet, then the
+  // start pulse): clocked only when one of them changes, so that the
+  // array's logic that reads them is not evaluated in every loading cycle
+  // (docs/rtl.md "Clock gating"); and in reset, which Verilator applies at
+  // the clock edges while rst_ni is low
+  logic sclk, sen;
+  assign sen = !rst_ni || {sgc_d, srow0_d, scol0_d, srows_d, scols_d, start_d} !=
+               {sgc_q, srow0_q, scol0_q, srows_q, scols_q, start_q};
+  tcpa_clock_gate u_start_cg (
+    .clk_i (clk_i),
+    .en_i  (sen),
+    .clk_o (sclk)
+  );
+
+  always_ff @(posedge sclk or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sgc_q <= '0;
+      srow0_q <= '0;
+      scol0_q <= '0;
+      srows_q <= '0;
+      scols_q <= '0;
+      start_q <= 1'b0;
+    end else begin
+      sgc_q <= sgc_d;
+      srow0_q <= srow0_d;
+      scol0_q <= scol0_d;
+      srows_q <= srows_d;
+      scols_q <= scols_d;
+      start_q <= start_d;
     end
   end
 

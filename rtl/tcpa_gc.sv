@@ -60,103 +60,32 @@ module tcpa_gc (
   logic unused_bus;
   assign unused_bus = ^{bus_i.side, bus_i.addr};
 
-  logic [31:0]          ii_q, ii_d, nd_q, nd_d, epi_q, epi_d, prod_q, prod_d;
-  logic [31:0]          dl0_q, dl0_d, dlr_q, dlr_d, dlc_q, dlc_d, nt_q, nt_d;
-  logic [15:0]          row0_q, row0_d, col0_q, col0_d, rows_q, rows_d, cols_q, cols_d;
-  logic [NTERM*24-1:0]  trng_q, trng_d;
-  logic [NDIM*32-1:0]   bound_q, bound_d;
-  logic [NTERM*8-1:0]   tsig_q, tsig_d;
-  logic [NTERM*8-1:0]   tnc_q, tnc_d;
-  logic [NC-1:0]        kind_q, kind_d;
-  logic [NC*NDIM*32-1:0] delta_q, delta_d;
-  logic [NC*32-1:0]     konst_q, konst_d;
+  logic [31:0]          ii_q, nd_q, epi_q, prod_q;
+  logic [31:0]          dl0_q, dlr_q, dlc_q, nt_q;
+  logic [15:0]          row0_q, col0_q, rows_q, cols_q;
+  logic [NTERM*24-1:0]  trng_q;
+  logic [NDIM*32-1:0]   bound_q;
+  logic [NTERM*8-1:0]   tsig_q;
+  logic [NTERM*8-1:0]   tnc_q;
+  logic [NC-1:0]        kind_q;
+  logic [NC*NDIM*32-1:0] delta_q;
+  logic [NC*32-1:0]     konst_q;
 
-  logic                 mine, load;
-  logic [31:0]          wrapv, wsum_q, wsum_d;
+  logic                 mine;
+  logic [31:0]          wrapv, wsum_q;
   logic [NC-1:0]        cuse;
   logic [NTERM-1:0]     tact;
   int unsigned          ci;
 
   assign mine = (bus_i.ptype == tcpa_stream_pkg::PKT_GC) && (bus_i.index == idx_i);
-  assign load = mine && (bus_i.hdr || bus_i.we);
 
+  // b[d] - 1 of the coefficient word's dimension d: the constraint's value
+  // loses wrapv * coef[d] when dimension d wraps; ci: the word's constraint
   always_comb begin
-    ii_d = ii_q;
-    nd_d = nd_q;
-    epi_d = epi_q;
-    prod_d = prod_q;
-    dl0_d = dl0_q;
-    dlr_d = dlr_q;
-    dlc_d = dlc_q;
-    nt_d = nt_q;
-    row0_d = row0_q;
-    col0_d = col0_q;
-    rows_d = rows_q;
-    cols_d = cols_q;
-    trng_d = trng_q;
-    bound_d = bound_q;
-    tsig_d = tsig_q;
-    tnc_d = tnc_q;
-    kind_d = kind_q;
-    delta_d = delta_q;
-    konst_d = konst_q;
-    wsum_d = wsum_q;
-    // b[d] - 1 of the coefficient word's dimension d: the constraint's
-    // value loses wrapv * coef[d] when dimension d wraps
     wrapv = '0;
     for (int unsigned d = 0; d < NDIM; d++)
       if ({24'd0, bus_i.d} == d) wrapv = bound_q[d*32 +: 32] - 32'd1;
     ci = {24'd0, bus_i.t} * NCONS + {24'd0, bus_i.c};
-    if (mine && bus_i.hdr) begin
-      row0_d = bus_i.row0;
-      col0_d = bus_i.col0;
-      rows_d = bus_i.rows;
-      cols_d = bus_i.cols;
-      prod_d = 32'd1;
-      bound_d = '0;
-      delta_d = '0;
-      nt_d = '0;
-    end
-    if (mine && bus_i.we) begin
-      case (bus_i.field)
-        tcpa_pkg::F_II: ii_d = bus_i.data;
-        tcpa_pkg::F_NDIMS: nd_d = bus_i.data;
-        tcpa_pkg::F_BOUND: begin
-          for (int unsigned d = 0; d < NDIM; d++)
-            if ({24'd0, bus_i.d} == d) bound_d[d*32 +: 32] = bus_i.data;
-          prod_d = prod_q * bus_i.data;
-        end
-        tcpa_pkg::F_EPILOG: epi_d = bus_i.data;
-        tcpa_pkg::F_DELAY0: dl0_d = bus_i.data;
-        tcpa_pkg::F_DELAYR: dlr_d = bus_i.data;
-        tcpa_pkg::F_DELAYC: dlc_d = bus_i.data;
-        tcpa_pkg::F_NTERMS: nt_d = bus_i.data;
-        tcpa_pkg::F_TSIG:
-          for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_i.t} == t) begin
-              tsig_d[t*8 +: 8] = bus_i.data[7:0];
-              trng_d[t*24 +: 24] = bus_i.data[31:8];
-            end
-        tcpa_pkg::F_TNCONS:
-          for (int unsigned t = 0; t < NTERM; t++)
-            if ({24'd0, bus_i.t} == t) tnc_d[t*8 +: 8] = bus_i.data[7:0];
-        tcpa_pkg::F_CKIND: begin
-          for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) kind_d[k] = bus_i.data[0];
-          wsum_d = '0;
-        end
-        tcpa_pkg::F_CCOEF: begin
-          for (int unsigned k = 0; k < NC; k++)
-            for (int unsigned d = 0; d < NDIM; d++)
-              if (ci == k && {24'd0, bus_i.d} == d) delta_d[(k*NDIM + d)*32 +: 32] = bus_i.data - wsum_q;
-          wsum_d = wsum_q + wrapv * bus_i.data;
-        end
-        tcpa_pkg::F_CKONST:
-          for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) konst_d[k*32 +: 32] = bus_i.data;
-        default: ;
-      endcase
-    end
   end
 
   // term t is in use below the term count; constraint c of term t (number
@@ -170,7 +99,19 @@ module tcpa_gc (
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // the packet's registers on a clock of their own that runs only while
+  // the packet loads: the logic that reads them (the top's selection of
+  // the started GC, the PEs' terms) is not evaluated in the other cycles,
+  // among them every cycle of the run (docs/rtl.md "Clock gating"); and
+  // in reset, which Verilator applies at the clock edges while rst_ni is low
+  logic cfg_clk;
+  tcpa_clock_gate u_cfg_cg (
+    .clk_i (clk_i),
+    .en_i  (!rst_ni || (mine && (bus_i.hdr || bus_i.we))),
+    .clk_o (cfg_clk)
+  );
+
+  always_ff @(posedge cfg_clk or negedge rst_ni) begin
     if (!rst_ni) begin
       ii_q <= 32'd1;
       nd_q <= 32'd1;
@@ -192,27 +133,56 @@ module tcpa_gc (
       delta_q <= '0;
       wsum_q <= '0;
       konst_q <= '0;
-    end else if (load) begin  // written only while its packet loads (docs/testing.md "Simulator speed")
-      ii_q <= ii_d;
-      nd_q <= nd_d;
-      epi_q <= epi_d;
-      prod_q <= prod_d;
-      dl0_q <= dl0_d;
-      dlr_q <= dlr_d;
-      dlc_q <= dlc_d;
-      nt_q <= nt_d;
-      row0_q <= row0_d;
-      col0_q <= col0_d;
-      rows_q <= rows_d;
-      cols_q <= cols_d;
-      trng_q <= trng_d;
-      bound_q <= bound_d;
-      tsig_q <= tsig_d;
-      tnc_q <= tnc_d;
-      kind_q <= kind_d;
-      delta_q <= delta_d;
-      wsum_q <= wsum_d;
-      konst_q <= konst_d;
+    end else if (mine && bus_i.hdr) begin
+      // the registers are written only by their own words, no copy of the
+      // others is formed (docs/testing.md "Simulator speed")
+      row0_q <= bus_i.row0;
+      col0_q <= bus_i.col0;
+      rows_q <= bus_i.rows;
+      cols_q <= bus_i.cols;
+      prod_q <= 32'd1;
+      bound_q <= '0;
+      delta_q <= '0;
+      nt_q <= '0;
+    end else if (mine && bus_i.we) begin
+      case (bus_i.field)
+        tcpa_pkg::F_II: ii_q <= bus_i.data;
+        tcpa_pkg::F_NDIMS: nd_q <= bus_i.data;
+        tcpa_pkg::F_BOUND: begin
+          for (int unsigned d = 0; d < NDIM; d++)
+            if ({24'd0, bus_i.d} == d) bound_q[d*32 +: 32] <= bus_i.data;
+          prod_q <= prod_q * bus_i.data;
+        end
+        tcpa_pkg::F_EPILOG: epi_q <= bus_i.data;
+        tcpa_pkg::F_DELAY0: dl0_q <= bus_i.data;
+        tcpa_pkg::F_DELAYR: dlr_q <= bus_i.data;
+        tcpa_pkg::F_DELAYC: dlc_q <= bus_i.data;
+        tcpa_pkg::F_NTERMS: nt_q <= bus_i.data;
+        tcpa_pkg::F_TSIG:
+          for (int unsigned t = 0; t < NTERM; t++)
+            if ({24'd0, bus_i.t} == t) begin
+              tsig_q[t*8 +: 8] <= bus_i.data[7:0];
+              trng_q[t*24 +: 24] <= bus_i.data[31:8];
+            end
+        tcpa_pkg::F_TNCONS:
+          for (int unsigned t = 0; t < NTERM; t++)
+            if ({24'd0, bus_i.t} == t) tnc_q[t*8 +: 8] <= bus_i.data[7:0];
+        tcpa_pkg::F_CKIND: begin
+          for (int unsigned k = 0; k < NC; k++)
+            if (ci == k) kind_q[k] <= bus_i.data[0];
+          wsum_q <= '0;
+        end
+        tcpa_pkg::F_CCOEF: begin
+          for (int unsigned k = 0; k < NC; k++)
+            for (int unsigned d = 0; d < NDIM; d++)
+              if (ci == k && {24'd0, bus_i.d} == d) delta_q[(k*NDIM + d)*32 +: 32] <= bus_i.data - wsum_q;
+          wsum_q <= wsum_q + wrapv * bus_i.data;
+        end
+        tcpa_pkg::F_CKONST:
+          for (int unsigned k = 0; k < NC; k++)
+            if (ci == k) konst_q[k*32 +: 32] <= bus_i.data;
+        default: ;
+      endcase
     end
   end
 

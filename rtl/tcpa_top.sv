@@ -8,7 +8,11 @@
 // current cycle. The dbg_* ports carry the trace events of every PE
 // (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
-// read port into every bank for dumping results.
+// read port into every bank for dumping results. Every PE, GC and AG is
+// clocked through a clock gate (tcpa_clock_gate) that stops it in the
+// cycles where its state cannot change: while the loader writes other
+// units, and in the run when it has nothing to do (docs/rtl.md "Clock
+// gating").
 `include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
@@ -191,16 +195,59 @@ module tcpa_top (
     .err_code_o   (err_code_o)
   );
 
+  // run_q changes once (at the start pulse): clocked only then, so that
+  // the array's logic that reads it is not evaluated in every loading
+  // cycle; and in reset (every gate is open while rst_ni is low: Verilator
+  // applies the asynchronous reset at the clock edges while it is low)
+  logic run_clk;
   assign run_d = run_q || start;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  tcpa_clock_gate u_run_cg (
+    .clk_i (clk_i),
+    .en_i  (!rst_ni || run_d != run_q),
+    .clk_o (run_clk)
+  );
+  always_ff @(posedge run_clk or negedge rst_ni) begin
     if (!rst_ni) run_q <= 1'b0;
     else run_q <= run_d;
   end
   assign run_o = run_q;
 
+  // The array's clocks (docs/rtl.md "Clock gating"): while the bus carries
+  // a payload word of a GC, AG, IODATA or PE packet before the start, only
+  // the units it writes are clocked (the GC's words also clock every PE,
+  // whose constraint accumulators follow the GCs' constants while not
+  // running); in every other cycle (idle bus, packet headers, the start
+  // pulse, the run) all of them are. A unit not clocked would keep its
+  // state anyway: not running, nothing but the bus changes it.
+  logic            gate, pe_word, gc_word, ag_word;
+  logic [ROWS-1:0] rhit;
+  logic [COLS-1:0] chit;
+  logic [NPE-1:0]  pe_clk;
+  logic [NGC-1:0]  gc_clk;
+  // (comparisons, not `inside`: Yosys 0.23 has no set membership)
+  assign pe_word = bus.ptype == tcpa_stream_pkg::PKT_PROGRAM || bus.ptype == tcpa_stream_pkg::PKT_REGCFG ||
+                   bus.ptype == tcpa_stream_pkg::PKT_WRAPPER;
+  assign gc_word = bus.ptype == tcpa_stream_pkg::PKT_GC;
+  assign ag_word = bus.ptype == tcpa_stream_pkg::PKT_AG || bus.ptype == tcpa_stream_pkg::PKT_IODATA;
+  assign gate = bus.we && !start && !run_q && (pe_word || gc_word || ag_word);
+  for (genvar r = 0; r < ROWS; r++) begin : g_rhit
+    assign rhit[r] = ({16'd0, bus.row0} <= r) && (r < {16'd0, bus.row0} + {16'd0, bus.rows});
+  end
+  for (genvar c = 0; c < COLS; c++) begin : g_chit
+    assign chit[c] = ({16'd0, bus.col0} <= c) && (c < {16'd0, bus.col0} + {16'd0, bus.cols});
+  end
+  for (genvar g = 0; g < NGC; g++) begin : g_gc_cg
+    tcpa_clock_gate u_cg (
+      .clk_i (clk_i),
+      .en_i  (!rst_ni || (!gate && !((start || run_q) && sgc != g[1:0])) ||
+              (gc_word && bus.index == g[7:0])),
+      .clk_o (gc_clk[g])
+    );
+  end
+
   for (genvar g = 0; g < NGC; g++) begin : g_gc
     tcpa_gc u_gc (
-      .clk_i       (clk_i),
+      .clk_i       (gc_clk[g]),
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
       .bus_i       (bus),
@@ -326,8 +373,14 @@ module tcpa_top (
         end
       end
 
+      tcpa_clock_gate u_pe_cg (
+        .clk_i (clk_i),
+        .en_i  (!rst_ni || !gate || gc_word || (pe_word && rhit[r] && chit[c])),
+        .clk_o (pe_clk[P])
+      );
+
       tcpa_pe u_pe (
-        .clk_i           (clk_i),
+        .clk_i           (pe_clk[P]),
         .rst_ni          (rst_ni),
         .row_i           (r[15:0]),
         .col_i           (c[15:0]),
@@ -401,8 +454,16 @@ module tcpa_top (
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
           localparam int unsigned A = (P*4 + s)*NBANK + b;
           if (BORDER) begin : g_ag
+            // an AG whose mode is off does nothing in the run: not clocked
+            logic ag_clk, ag_on;
+            tcpa_clock_gate u_ag_cg (
+              .clk_i (clk_i),
+              .en_i  (!rst_ni || (!gate && (ag_on || !run_q)) ||
+                      (ag_word && rhit[r] && chit[c] && bus.side == s[1:0] && bus.index == b[7:0])),
+              .clk_o (ag_clk)
+            );
             tcpa_ag u_ag (
-              .clk_i       (clk_i),
+              .clk_i       (ag_clk),
               .rst_ni      (rst_ni),
               .row_i       (r[15:0]),
               .col_i       (c[15:0]),
@@ -422,6 +483,7 @@ module tcpa_top (
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
               .pending_o   (ag_pend[A]),
+              .on_o        (ag_on),
               .acc_o       (dbg_bank[A]),
               .acc_wr_o    (dbg_bank_wr[A]),
               .acc_addr_o  (dbg_bank_addr[A*32 +: 32]),

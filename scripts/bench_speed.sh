@@ -21,8 +21,8 @@
 # (whole, and its simulation part). The cases are the real problem sizes
 # of docs/testing.md "Simulator speed": bitextract N = 4000 and FIR
 # N = 1024 (64 taps, as the paper's tables, the taps tiled: --map 1) on
-# 1x4, matmul N = M = K = 16, matmul N = M = 4 K = 1000 (a 40 KB stream,
-# mostly IODATA, five times as many words as cycles: the loading's case)
+# 1x4, matmul N = M = K = 16, matmul N = M = 4 K = 1000 (a 34 KB stream,
+# mostly IODATA, four times as many words as cycles: the loading's case)
 # and a conv layer of 16x16 pixels on 4x4 of configs/default.ini, and
 # matmul on 4x4 of configs/big1d.ini (N = M = K = 32 needs fd depth 64,
 # pe.fd_depth is 32 on default.ini; N = M = 16 K = 250).
