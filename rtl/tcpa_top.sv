@@ -522,7 +522,7 @@ module tcpa_top (
   end
 
   // mutant 35: a term forgotten: done looks at the PEs only, not the AGs
-  assign done_o = run_q && (&quiet) && `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed) && (ag_pend == '0));
+  assign done_o = run_q && (&quiet) && `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed) && (~|ag_pend));
 
   // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
   // once, before the run; the run, once started, never stops
