@@ -222,6 +222,8 @@ typedef struct {
                                     * signal prolog_sig (inst_prolog); 0: sigma * pi nops */
   int prolog_sig;                  /* prolog_loop: its signal; sig[] over GC steps, not J */
   int shared;                      /* 1: kernel sharing chosen (inst_signals) */
+  int passes;                      /* instantiations inst_run_pass ran (2: retried
+                                    * without waits in the sharing, inst_run.c) */
   int prolog_why;                  /* sigma >= 2 without the loop: INST_PROLOG_* */
   int64_t epilog;                  /* GC epilog steps */
   inst_io *io;                     /* [naccess] */

@@ -30,48 +30,62 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
   return inst_run_opts(x, NULL, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
 }
 
+/* The steps of inst_run_steps whose shortfall the kernel sharing decides:
+ * control signals (their count, polarity and the prolog's loop signal)
+ * and program words. */
+enum { INST_STEP_OTHER, INST_STEP_SHARING };
+
 /* Returns INST_OK or the first failing step's status (inst.h), the
- * signals coloured as o says. */
+ * signals coloured as o says; *step says whether that step is one whose
+ * shortfall depends on the kernel sharing (INST_STEP_SHARING). */
 static int inst_run_steps(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
-                         char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
+                          char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz,
+                          int *step) {
   msg[0] = 0;
+  *step = INST_STEP_OTHER;
   int st = inst_concretize(x, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
   if (o) x->opt = *o; /* after inst_concretize, which clears *x */
   if (!st) st = inst_classes(x, msg, msgsz);
   if (!st) st = inst_fold(x, msg, msgsz);
   if (!st) st = inst_cfg(x, msg, msgsz);
-  if (!st) st = inst_signals(x, msg, msgsz);
+  if (!st && (st = inst_signals(x, msg, msgsz))) *step = INST_STEP_SHARING;
   if (!st) st = inst_place_io(x, msg, msgsz);
   if (!st) x->sigma = inst_sigma(x);
-  if (!st) st = inst_signals_polarity(x);
-  if (!st) st = inst_prolog(x, msg, msgsz);
-  if (!st) st = inst_proggen(x, msg, msgsz);
+  if (!st && (st = inst_signals_polarity(x))) *step = INST_STEP_SHARING;
+  if (!st && (st = inst_prolog(x, msg, msgsz))) *step = INST_STEP_SHARING;
+  if (!st && (st = inst_proggen(x, msg, msgsz))) *step = INST_STEP_SHARING;
   if (!st) st = inst_fifo_check(x, msg, msgsz);
   if (!st) st = inst_classes_merge(x);
   return st;
 }
 
 /* Returns inst_run_steps' status. When the instantiation with waits does
- * not fit after its kernel sharing was chosen (a program over pe.imem, or
- * more signals than gc.signals), a second try whose sharing counts every
- * nop as a word, as before waits (it shares more: fewer words and often
- * fewer condition spaces); its status when it fits, else the first try's
- * (docs/instantiate.md "Waits"). */
+ * not fit after its kernel sharing was chosen, for want of program words
+ * or control signals (the shortfalls sharing decides; banks, FIFOs or
+ * routing are not retried), a second try whose sharing counts every nop
+ * as a word, as before waits (it shares more: fewer words and often fewer
+ * condition spaces); its status when it fits, else the first try's
+ * (docs/instantiate.md "Waits"). x->passes counts the tries. */
 static int inst_run_pass(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
                          char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz) {
-  int st = inst_run_steps(x, o, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
-  if (st != INST_ERR_NOFIT || !x->shared || x->opt.no_waits || x->opt.waits_blind) return st;
+  int step;
+  int st = inst_run_steps(x, o, m, arch, nparam, pname, pval, rows, cols, msg, msgsz, &step);
+  x->passes = 1;
+  if (st != INST_ERR_NOFIT || step != INST_STEP_SHARING || !x->shared || x->opt.no_waits || x->opt.waits_blind)
+    return st;
   inst_opts b = x->opt;
   b.waits_blind = 1;
   inst y;
   char ymsg[1024];
-  int yst = inst_run_steps(&y, &b, m, arch, nparam, pname, pval, rows, cols, ymsg, sizeof ymsg);
+  int yst = inst_run_steps(&y, &b, m, arch, nparam, pname, pval, rows, cols, ymsg, sizeof ymsg, &step);
+  x->passes = 2;
   if (yst != INST_OK) {
     inst_free(&y);
     return st;
   }
   inst_free(x);
   *x = y;
+  x->passes = 2;
   return yst;
 }
 

@@ -288,7 +288,9 @@ typedef struct {
   int nleaves;
   map_pst_leaf *leaves;
   int imem_estimate;
-  int signals_estimate;
+  int signals_estimate; /* ceil(log2(distinct condition spaces + 1)): a figure
+                         * for the .sym, not a bound (signals are per program
+                         * and PE class; inst_signals checks gc.signals) */
   map_reread *reread; /* owned: the program mapped when the inputs it
                          propagates are read again (prog and g point into
                          it), else NULL */

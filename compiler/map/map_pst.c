@@ -212,11 +212,6 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
              m->imem_estimate, m->ii, m->arch.imem);
     return MAP_ERR_NOFIT;
   }
-  if (m->signals_estimate > m->arch.gc_signals) {
-    snprintf(msg, msgsz, "control signals: %d distinct condition spaces need at least %d signals, gc.signals = %d",
-             distinct, m->signals_estimate, m->arch.gc_signals);
-    return MAP_ERR_NOFIT;
-  }
   return MAP_OK;
 oom:
   free(order);

@@ -259,6 +259,46 @@ static void test_signals_bounds(void) {
   map_config_free(&m);
 }
 
+/* The retry without waits in the sharing (inst_run.c inst_run_pass) is
+ * run for the shortfalls sharing decides (control signals, words) and
+ * not for others (bank depth): bitextract on 1x4, N = 40. */
+static void test_retry_passes(void) {
+  static const struct {
+    const char *key;
+    int val, want, passes;
+    const char *msg;
+  } cases[] = {
+      {"signals", 0, INST_ERR_NOFIT, 2, "control signals"},
+      {"iobuf.depth", 4, INST_ERR_NOFIT, 1, "iobuf.depth"},
+      {"none", 0, INST_OK, 1, NULL},
+  };
+  ast_program *p = parse_file("regress/programs/bitextract.pla");
+  rdg *g = p ? rdg_build(p) : NULL;
+  arch_config a = arch_config_default();
+  map_config m;
+  char msg[512];
+  int st = g ? map_build(p, g, &a, 0, 0, &m, msg, sizeof msg) : MAP_ERR_INTERNAL;
+  TEST_CHECK(st == MAP_OK, "bitextract maps (%s)", st == MAP_OK ? "" : msg);
+  for (size_t i = 0; st == MAP_OK && i < sizeof cases / sizeof cases[0]; i++) {
+    arch_config cfg = a;
+    if (!strcmp(cases[i].key, "signals")) cfg.gc_signals = cases[i].val;
+    if (!strcmp(cases[i].key, "iobuf.depth")) cfg.bank_depth = cases[i].val;
+    m.fingerprint = arch_config_fingerprint(&cfg); /* the mapping does not depend on these keys */
+    inst x;
+    char *pn[1] = {"N"};
+    int64_t pv[1] = {40};
+    int ist = inst_run(&x, &m, &cfg, 1, pn, pv, 1, 4, msg, sizeof msg);
+    int named = cases[i].msg ? strstr(msg, cases[i].msg) != NULL : ist == INST_OK;
+    TEST_CHECK(ist == cases[i].want && named && x.passes == cases[i].passes,
+               "%s %d: status %d (want %d), %d passes (want %d): %s", cases[i].key, cases[i].val, ist,
+               cases[i].want, x.passes, cases[i].passes, msg);
+    inst_free(&x);
+  }
+  if (st != MAP_ERR_INTERNAL) map_config_free(&m);
+  rdg_free(g);
+  ast_program_free(p);
+}
+
 /* 2-D: fir (i rows, j columns) on 3x2 of a 4x4 array with N=7, T=5:
  * p = 3, pc = 3 (imperfect in both), 3x2 PEs, PE numbers k = r*tc + c,
  * start delays d0 + LR r + LC c, classes that partition the PEs, and
@@ -464,5 +504,6 @@ int main(void) {
   test_partition();
   test_paper();
   test_signals_bounds();
+  test_retry_passes();
   return test_done();
 }

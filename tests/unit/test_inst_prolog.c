@@ -215,6 +215,8 @@ static void check_case(int i) {
   int ok = run_case(c, 1, 0, -1, &ref);
   TEST_CHECK(ok, "case %d (%s %dx%d): instantiates with the nops prolog", i, c->prog, c->rows, c->cols);
   int got_ok = ok && run_case(c, 0, 0, c->tight ? ref.x.nsig : -1, &got);
+  if (ok)
+    TEST_CHECK(got_ok, "case %d: instantiates as built (gc.signals %s)", i, c->tight ? "= the kernels' signals" : "as given");
   if (got_ok) {
     const inst *x = &got.x;
     int room = inst_gc_nterms(&ref.x) + 1 <= 2 * x->arch.gc_signals; /* the GC takes one more term */
