@@ -1,6 +1,6 @@
 /*
- * inst_chain.c: fd chains (docs/symbolic.md "Registers", docs/instantiate.md
- * "fd chains"). An fd keeps the values of one (value, d) for s(d) (+ extra)
+ * inst_chain.c: fd chains (docs/symbolic.md "Registers" and "What fits").
+ * An fd keeps the values of one (value, d) for s(d) (+ extra)
  * iterations; its real depth is known only here, from the extents. When it
  * exceeds pe.fd_depth, the delay is split over two fds chained by a `mov`
  * in an ALU slot no op uses: the writers of fd Y write a free fd X instead,
