@@ -104,6 +104,8 @@ static const split_case splits[] = {
     /* too long for two fds */
     {2, 70, 4, 4, 3, 3, 1, 32, 1, -1, 0, 0},
     {1, 10, 1, 1, 0, 0, 1, 6, 0, 4, 4, 6},
+    /* an ALU latency of 2: the mov's result lands a cycle later */
+    {2, 20, 4, 4, 3, 3, 2, 12, 1, 19, 8, 12},
 };
 
 /* Checks one row of splits[]. */
