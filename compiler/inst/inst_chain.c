@@ -142,11 +142,12 @@ static int inst_chain_one(inst *xi, map_config *c, int r, int64_t dep, char *msg
              "pe.fd = %d)", y, (long long)dep, fdd, xi->arch.fd);
     return INST_ERR_NOFIT;
   }
-  int lat = xi->arch.lat_alu;
+  int lat = xi->arch.lat_alu, nfree = 0;
   for (int fu = 0; fu < xi->nfu; fu++) {
     if (isa_fu_class_of(&xi->arch, fu) != ISA_FU_ALU) continue;
     for (int res = 0; res < c->ii; res++) {
       if (inst_chain_slot_used(c, fu, res)) continue;
+      nfree++;
       int tau;
       int64_t dx, dy;
       if (inst_chain_split(c->ii, s, w_min, w_max, r_min, r_max, lat, fdd, res, &tau, &dx, &dy)) continue;
@@ -160,8 +161,9 @@ static int inst_chain_one(inst *xi, map_config *c, int r, int64_t dep, char *msg
       return INST_OK;
     }
   }
-  snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d (no free ALU slot for a chain of two fds)", y,
-           (long long)dep, fdd);
+  snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d (%s)", y, (long long)dep, fdd,
+           nfree ? "no free ALU slot at an offset where a chain of two fds holds it"
+                 : "no free ALU slot for a chain of two fds");
   return INST_ERR_NOFIT;
 }
 
