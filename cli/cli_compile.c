@@ -15,7 +15,7 @@
 /* Prints the usage of `tcpa compile` to f. */
 static void cli_compile_usage(FILE *f) {
   fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] [--no-tile1]\n"
-        "                    [--disable LIST] -o P.sym\n\n"
+        "                    [--disable LIST] [--pad] -o P.sym\n\n"
         "Maps a loop program symbolically (tile size p and region size t stay\n"
         "parameters) and writes the symbolic configuration.\n\n"
         "  --arch A.ini  architecture configuration (default: the embedded default)\n"
@@ -26,6 +26,9 @@ static void cli_compile_usage(FILE *f) {
         "                comparing with it, docs/symbolic.md)\n"
         "  --disable LIST  turn off the mapper's rewrites in LIST (comma-separated: cse,\n"
         "                forward, dests, share, reread; for comparing, docs/symbolic.md)\n"
+        "  --pad         map the program with its accumulations padded (`s = 0 + x` where\n"
+        "                an accumulation starts: one producer, one fd), as tcpa run does\n"
+        "                when the program as written does not instantiate (docs/symbolic.md)\n"
         "  -o P.sym      output file\n"
         "  -h, --help    print this help\n\n"
         "exit status: 0 written, 2 invalid input, 3 does not fit the architecture\n",
@@ -35,13 +38,14 @@ static void cli_compile_usage(FILE *f) {
 /* Returns 0 after reading the command line into *o, 1 for --help, -1 after
  * printing what is wrong. */
 static int cli_compile_parse(int argc, char **argv, compile_opts *o) {
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1, OPT_DISABLE };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1, OPT_DISABLE, OPT_PAD };
   static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                            {"arch", required_argument, NULL, OPT_ARCH},
                                            {"map", required_argument, NULL, OPT_MAP},
                                            {"rows", no_argument, NULL, OPT_ROWS},
                                            {"no-tile1", no_argument, NULL, OPT_NO_TILE1},
                                            {"disable", required_argument, NULL, OPT_DISABLE},
+                                           {"pad", no_argument, NULL, OPT_PAD},
                                            {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   cli_opt p;
@@ -54,6 +58,7 @@ static int cli_compile_parse(int argc, char **argv, compile_opts *o) {
     case OPT_MAP: o->map = p.arg; break;
     case OPT_ROWS: o->axis = 1; break;
     case OPT_NO_TILE1: o->mopts.no_tile1 = 1; break;
+    case OPT_PAD: o->mopts.pad = 1; break;
     case OPT_DISABLE: {
       char msg[256];
       if (map_opts_off_parse(p.arg, &o->mopts.off, msg, sizeof msg)) {

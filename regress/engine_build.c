@@ -247,12 +247,15 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * before); when the first failure was about control flow, then the
    * program with its accumulations padded (map_reread_pad: one producer
    * per accumulated value, fewer kernels and signals; trimv on 1x2) at
-   * its II, II + 1 and II + 2; the first attempt's message is kept
+   * its II, II + 1 and II + 2, or once when the first failure was an fd
+   * too deep (matmul 32^3 on 4x4); the first attempt's message is kept
    * (docs/symbolic.md) */
   char first[512] = "";
   int st = ENGINE_ERR_NOFIT;
   for (int pad = 0; pad <= 1 && st == ENGINE_ERR_NOFIT; pad++) {
-    if (pad && !engine_control_nofit(first)) break;
+    /* padded, an accumulation has one producer: one fd, which a chain
+     * (inst_chain.c) may split when it is too deep */
+    if (pad && !engine_control_nofit(first) && !strstr(first, "pe.fd_depth")) break;
     map_opts po = mo ? *mo : (map_opts){0};
     po.pad = pad;
     for (int tries = 0, ii_min = 0, level = 0; tries < (pad ? 3 : 5); tries++) {

@@ -234,6 +234,8 @@ typedef struct {
   inst_succ_memo *succ_memo;       /* inst_succ's maps (mutable behind a const inst) */
   inst_gc_memo *gc_memo;           /* each signal's GC terms (mutable behind a const inst;
                                     * NULL: every form built anew on every call) */
+  map_config *own;                 /* fd chains (inst_chain.c): the mapping with its chain
+                                    * movs, a shallow copy m points to; NULL: none */
 } inst;
 
 /* Returns INST_OK and fills *x (concretization); INST_ERR_INPUT for a
@@ -248,6 +250,25 @@ void inst_free(inst *x);
 /* Returns the set { J : 0 <= J_d < E_d for every dimension but the slowest,
  * J_slowest >= 0, s(J) < steps } (the tile plus epilog pseudo-iterations). */
 __isl_give isl_set *inst_ext_domain(const inst *x, int64_t steps);
+
+/* Returns 0 and the chain mov's offset *tau (residue `residue` mod ii)
+ * with the depths *dx of the fd its writers write and *dy of the fd its
+ * readers read, for a delay of s iterations from writes readable at w_min
+ * .. w_max to reads issued at r_min .. r_max, the mov's latency lat: the
+ * smallest offset whose depths are both <= fd_depth (inst_chain.c); -1
+ * when none is. */
+int inst_chain_split(int ii, int64_t s, int w_min, int w_max, int r_min, int r_max, int lat, int fd_depth,
+                     int residue, int *tau, int64_t *dx, int64_t *dy);
+
+/* Returns INST_OK after splitting the fd of register record r of x->m,
+ * whose depth dep exceeds pe.fd_depth, over itself and a free fd chained
+ * by a mov in a free ALU slot (x->m then points to x->own);
+ * INST_ERR_NOFIT with the reason in msg when no free fd, slot or offset
+ * fits. */
+int inst_chain(inst *x, int r, int64_t dep, char *msg, size_t msgsz);
+
+/* Frees x->own (inst_free). */
+void inst_chain_free(inst *x);
 
 /* Returns succ(S, n): the n-th successors of the iterations of S over J. */
 __isl_give isl_set *inst_succ(const inst *x, __isl_take isl_set *s, int64_t n);

@@ -419,7 +419,8 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
   return inst_delay_check(x, msg, msgsz);
 }
 
-/* Returns INST_OK after computing every fd's depth s(d) + extra. */
+/* Returns INST_OK after computing every fd's depth s(d) + extra; an fd
+ * deeper than pe.fd_depth is split over two by a chain mov (inst_chain.c). */
 static int inst_fd_depths(inst *x, char *msg, size_t msgsz) {
   for (int i = 0; i < ISA_MAX_REGS; i++) x->fd_depth[i] = 1;
   for (int i = 0; i < x->m->nregs; i++) {
@@ -431,6 +432,12 @@ static int inst_fd_depths(inst *x, char *msg, size_t msgsz) {
     for (int k = 0; k < x->n; k++) dead |= (r->d[k] < 0 ? -r->d[k] : r->d[k]) >= x->E[k];
     if (dead) continue;
     int64_t dep = map_seq_dist(x->m, r->d, x->E) + r->extra;
+    if (dep > x->arch.fd_depth && dep >= 1) {
+      int st = inst_chain(x, i, dep, msg, msgsz);
+      if (st) return st;
+      r = &x->m->regs[i];
+      dep = map_seq_dist(x->m, r->d, x->E) + r->extra;
+    }
     if (dep < 1 || dep > x->arch.fd_depth) {
       snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d", r->reg.idx, (long long)dep,
                x->arch.fd_depth);
@@ -515,6 +522,7 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   if (!st) st = inst_extents(x, msg, msgsz);
   if (!st) st = inst_fd_depths(x, msg, msgsz);
   if (st) return st;
+  m = x->m; /* with its fd chains, if any */
   x->leaf = calloc((size_t)m->nleaves + 1, sizeof *x->leaf);
   x->acc = calloc((size_t)m->naccess + 1, sizeof *x->acc);
   if (!x->leaf || !x->acc) return INST_ERR_INTERNAL;
@@ -579,6 +587,7 @@ void inst_free(inst *x) {
   free(x->pc);
   free(x->pe_class);
   for (int s = 0; s < x->nsig; s++) inst_signal_free(x, &x->sig[s]);
+  inst_chain_free(x); /* last: the frees above read x->m */
   isl_ctx_free(x->ctx);
   memset(x, 0, sizeof *x);
 }
