@@ -76,8 +76,8 @@ printf 'run bitextract N=13 scale=tiny\n' >"$tmp/sc2.suite"
 "$TCPA" regress "$tmp/sc2.suite" --list >/dev/null 2>"$tmp/sc2.err"; st=$?
 check_eval "scale: scale=tiny in a suite exits 2 at its column (exit $st)" \
   '[ $st -eq 2 ] && grep -q "sc2.suite:1:[0-9]*: error: scale: expected small or real" "$tmp/sc2.err"'
-check_eval "scale: the full suite ends with 5 real-size runs, expected to pass" \
-  '[ "$("$TCPA" regress regress/suites/full --list --scale real | grep -c "expect=pass")" -eq 5 ]'
+check_eval "scale: the full suite ends with 6 real-size runs, expected to pass" \
+  '[ "$("$TCPA" regress regress/suites/full --list --scale real | grep -c "expect=pass")" -eq 6 ]'
 check_eval "suite: the default output directory is build/regress/<suite file>" \
   'grep -q -- "--out-dir build/regress/a/bitextract_N13_1x1_model_default_s1\$" "$tmp/a.list"'
 "$TCPA" regress "$tmp/a.suite" --list --arch configs/big1d.ini --engine cosim --pes 1x3 >"$tmp/o.list"

@@ -38,9 +38,17 @@ state_kinds='step|gc|insn|rf|flag|fifo|bankwr|ag|mem'
 
 # -- lint ---------------------------------------------------------------------
 sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv)"
+# the parameter package made here, so the test runs in a build directory
+# where make has not written build/gen/tcpa_params_pkg.sv; the ISA and
+# stream packages are `make gen`'s (every harness build makes them)
+"$TCPA" arch configs/default.ini --sv -o "$tmp/tcpa_params_pkg.sv"
+check "tcpa arch --sv writes the parameter package of default.ini" $?
+for f in "$BUILD/gen/tcpa_isa_pkg.sv" "$BUILD/gen/tcpa_stream_pkg.sv"; do
+  [ -f "$f" ] || echo "# missing $f (make gen)"
+done
 # shellcheck disable=SC2086
 verilator --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
-  "$BUILD/gen/tcpa_params_pkg.sv" "$BUILD/gen/tcpa_isa_pkg.sv" "$BUILD/gen/tcpa_stream_pkg.sv" $sv >"$tmp/lint" 2>&1
+  "$tmp/tcpa_params_pkg.sv" "$BUILD/gen/tcpa_isa_pkg.sv" "$BUILD/gen/tcpa_stream_pkg.sv" $sv >"$tmp/lint" 2>&1
 check "verilator --lint-only -Wall is clean" $?
 
 # No signal history: the PEs evaluate the GC's terms at their own step
