@@ -8,7 +8,16 @@
  * PE, docs/symbolic.md "Registers"): it gets the bank behind the channel's
  * port on the side the channel arrives from (west for 1xC, north for Rx1),
  * which is the array border at the first PE, so the one WRAPPER of the
- * region connects that id to the bank there and to the channel elsewhere. An access's index map is affine: element e = C I + c0, I = lo + P K +
+ * region connects that id to the bank there and to the channel elsewhere.
+ * When the region's side has no bank left for an access (or no bank sits
+ * behind the channel's port), inst_io_spread places the region per PE:
+ * the accesses that fitted keep their banks on the PEs that access them,
+ * and each other access takes, on every PE that accesses it, the first
+ * free bank of that PE's array border sides (the region's side first, then
+ * north, east, south, west; a port a channel uses is not free); the
+ * WRAPPER sinks, AGs and IODATA are then per PE as in 2-D (x->wsink,
+ * pside/pbank; inst_emit.c). A program that fits one side keeps the one
+ * WRAPPER and its stream of before. An access's index map is affine: element e = C I + c0, I = lo + P K +
  * J; arrays are numbered row-major over their accessed bounding box from 0
  * (the element's linear index, as data files and the layout give it). A
  * bank is tile-local: it holds the elements its PE's tile accesses,
