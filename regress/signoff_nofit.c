@@ -7,6 +7,8 @@
  * are recognized before the general one:
  *   - I/O routing: "... channels needed N, available M; ..." once per side
  *     the access could be routed from: the side closest to fitting counts;
+ *   - 1-D I/O banks per PE: "... banks needed N, available M (... min(iobuf.banks
+ *     B, interconnect.ports P) ...)": the smaller of the two keys;
  *   - a 1-D program on a 2-D region: "an RxC region tiles two loop
  *     dimensions ..., program 'P' has N": loop dimensions, 2 needed;
  *   - a region larger than the array ("--pes RxC: the region does not fit
@@ -58,6 +60,21 @@ static int nofit_io_channels(const char *msg, signoff_nofit *r) {
   }
   if (found) snprintf(r->resource, sizeof r->resource, "I/O channels");
   return found;
+}
+
+/* Returns 1 after filling r from the 1-D bank clause "banks needed N,
+ * available M" of msg (inst_io.c), its resource the key of
+ * "min(iobuf.banks B, interconnect.ports P)" that is smaller, else 0. */
+static int nofit_io_banks(const char *msg, signoff_nofit *r) {
+  const char *p = strstr(msg, "banks needed "), *q = strstr(msg, "min(iobuf.banks ");
+  long need, have;
+  int b = 0, ports = 0;
+  if (!p || sscanf(p, "banks needed %ld, available %ld", &need, &have) != 2) return 0;
+  if (!q || sscanf(q, "min(iobuf.banks %d, interconnect.ports %d)", &b, &ports) != 2) ports = b;
+  snprintf(r->resource, sizeof r->resource, b <= ports ? "iobuf.banks" : "interconnect.ports");
+  r->need = need;
+  r->have = have;
+  return 1;
 }
 
 /* Returns 1 after filling r for a program of fewer loop dimensions than
@@ -117,7 +134,9 @@ static long nofit_need(const char *msg) {
 
 signoff_nofit signoff_nofit_parse(const char *msg) {
   signoff_nofit r = {"", -1, -1};
-  if (!msg || nofit_io_channels(msg, &r) || nofit_region_dims(msg, &r) || nofit_region_size(msg, &r)) return r;
+  if (!msg || nofit_io_channels(msg, &r) || nofit_io_banks(msg, &r) || nofit_region_dims(msg, &r) ||
+      nofit_region_size(msg, &r))
+    return r;
   nofit_key(msg, &r);
   static const char *const have[] = {" is ", " = ", "at most ", "which has ", NULL};
   r.need = nofit_need(msg);

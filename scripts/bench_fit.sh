@@ -38,7 +38,7 @@ short_reason() {
     -e 's/.*([0-9]+) operations? needs? an? ([a-z]+) unit.*pe\.[a-z]+ = ([0-9]+).*/\2 \1\/\3/;t' \
     -e 's/.*I\/O routing:.*channels needed ([0-9]+), available ([0-9]+).*/routing \1\/\2/;t' \
     -e 's/.*holds up to ([0-9]+) values, pe\.fifo_depth = ([0-9]+).*/fifo \1\/\2/;t' \
-    -e 's/.*I\/O banks: ([0-9]+) accesses.*, ([0-9]+) usable.*/banks \1\/\2/;t' \
+    -e 's/.*I\/O banks:.*banks needed ([0-9]+), available ([0-9]+).*/banks \1\/\2/;t' \
     -e 's/ /_/g;s/^(.{14}).*/\1/'
 }
 

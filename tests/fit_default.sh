@@ -49,7 +49,7 @@ matmul N=2 M=2 K=2                  -- fit fit fit fit
 trimv N=3                           -- fit fit fit fit
 trimv N=5                           -- fit fit fit fit
 trimv N=7                           -- fit fit fit fit
-band N=5 W=4                        -- no no no no
+band N=5 W=4                        -- fit no no no
 conv CO=1 R=2 C=2 CI=1 KR=1 KC=1    -- fit fit fit fit
 dotprod N=7                         -- fit fit fit fit
 editdist N=3 M=3                    -- no no no no

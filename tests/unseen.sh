@@ -223,7 +223,7 @@ nofit bmm4 "Q=2 N=6 M=6 K=2" u66 2x2 - "div unit \('%'\), pe\.div = 0"
 # id on the first PE, docs/symbolic.md "Registers"; 8 ods until joined
 # channels, ibid.)
 nofit stencil5 "T=6 N=12" u53 1x2 - "registers od: needs 7, pe\.od = 6"
-nofit fibmix "N=12" u35 1x2 - "I/O banks: 8 input/output accesses .*interconnect\.ports = 6"
+nofit fibmix "N=12" u35 1x2 - "I/O banks: access .* on PE 1 .*banks needed 8, available 6 .*interconnect\.ports 6"
 nofit minplus3 "N=6 M=6 K=3" u66 2x2 - "PE \(0,1\) needs a bank .*interconnect\.ports 2"
 nofit lcs "N=6 M=6" u28 3x3 - "region does not fit the processor array .* 2 rows"
 $TCPA run $PROGS/pascal.pla --param N=1 --engine ref > /dev/null 2> "$tmp/err"

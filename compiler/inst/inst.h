@@ -23,7 +23,9 @@
  *   inst_proggen.c     program generation (Algorithm 4) into ISA words, with
  *                      branch out-degree reduction to pe.branch_targets;
  *   inst_io.c          I/O placement of 1-D regions: a bank per access on
- *                      the border, addresses, the output layout;
+ *                      the border (per PE over several border sides when
+ *                      the region's side runs out), addresses, the output
+ *                      layout;
  *   inst_emit.c        GC, AG, REGCFG, WRAPPER and IODATA packets (6.4) and
  *                      the stream;
  *   inst_listing.c     the human-readable listing.
@@ -118,12 +120,14 @@ typedef struct {
                                   * function of J on all PEs, inst_emit.c) */
 } inst_signal;
 
-/* Per access: the bank chosen and the placement on each PE. In 2-D the
- * side, bank and route differ per PE: pside/pbank are the side and bank of
- * the border PE (prow, pcol) whose bank serves PE k, hops the pass-through
- * hops between them (0: the PE's own bank). */
+/* Per access: the bank chosen and the placement on each PE. In 2-D (and
+ * in 1-D when the region's side runs out of banks, inst_io.c; else the
+ * per-PE arrays are NULL) the side, bank and route differ per PE:
+ * pside/pbank are the side and bank of the border PE (prow, pcol) whose
+ * bank serves PE k, hops the pass-through hops between them (0: the PE's
+ * own bank; always in 1-D). */
 typedef struct {
-  int side, bank;     /* stream_side, bank index (1-D; 2-D: of PE 0) */
+  int side, bank;     /* stream_side, bank index (1-D; per PE: of its first PE) */
   int *pside, *pbank, *prow, *pcol, *hops; /* [t], -1 side: PE k has no access */
   int64_t *lag;       /* [t] bank event of PE k's access on the border PE's AG, relative to
                          PE k's own: d(k) - d(border PE) -/+ hops (read/write); 0 in 1-D */
@@ -227,7 +231,8 @@ typedef struct {
   int prolog_why;                  /* sigma >= 2 without the loop: INST_PROLOG_* */
   int64_t epilog;                  /* GC epilog steps */
   inst_io *io;                     /* [naccess] */
-  uint32_t *wsink;                 /* 2-D: [t * (pe.id + 4 ports)] WRAPPER sinks of each PE */
+  uint32_t *wsink;                 /* 2-D, 1-D placed per PE: [t * (pe.id + 4 ports)] WRAPPER
+                                      sinks of each PE; NULL: one WRAPPER for the region */
   int64_t array_ext[64][AST_MAX_DIMS]; /* per array: bounding box extents */
   int array_nd[64];
   inst_opts opt;                   /* the options of inst_run_opts */
@@ -438,7 +443,7 @@ int inst_place_io_2d(inst *x, char *msg, size_t msgsz);
 
 /* Frees the per-PE placement of every access (pside, pbank, prow, pcol,
  * hops, lag; set to NULL) and the WRAPPER sinks x->wsink: what
- * inst_place_io_2d allocates, freed by inst_free and before each new
+ * inst_place_io_2d (or inst_place_io per PE) allocates, freed by inst_free and before each new
  * placement attempt (inst_io2d.c). */
 void inst_io_reset(inst *x);
 

@@ -822,7 +822,7 @@ static int inst_emit_ags_2d(inst *x, stream_writer *w, char *msg, size_t msgsz) 
 /* Returns INST_OK after appending the AG packets of every access, one per
  * run of consecutive PEs with equal enables. */
 static int inst_emit_ags(inst *x, stream_writer *w, char *msg, size_t msgsz) {
-  if (x->m->axis == MAP_AXIS_2D) return inst_emit_ags_2d(x, w, msg, msgsz);
+  if (x->wsink) return inst_emit_ags_2d(x, w, msg, msgsz); /* 2-D, or 1-D with banks per PE */
   for (int a = 0; a < x->m->naccess; a++) {
     int k0 = 0;
     isl_set *cur = inst_split(x, x->acc[a], 0);
@@ -901,7 +901,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   for (int i = 0; i < x->arch.fd; i++) fd[i] = (uint32_t)x->fd_depth[i];
   int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, all, fd, (uint32_t)x->arch.fd) : 0;
   int nsink = x->arch.id + 4 * x->arch.ports;
-  if (x->m->axis == MAP_AXIS_2D) {
+  if (x->wsink) { /* 2-D, or 1-D with banks per PE (inst_io.c) */
     if (rc) {
       snprintf(msg, msgsz, "region packets: %s", w->msg);
       return INST_ERR_NOFIT;
@@ -1015,7 +1015,7 @@ static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, ch
       buf[lo] = (uint32_t)lo;
       int bank = x->io[a].bank, side = x->io[a].side;
       stream_rect rc = inst_rect(x, k, k);
-      if (x->m->axis == MAP_AXIS_2D) {
+      if (x->io[a].pside) {
         bank = x->io[a].pbank[k];
         side = x->io[a].pside[k];
         rc = (stream_rect){x->io[a].prow[k], x->io[a].pcol[k], 1, 1};

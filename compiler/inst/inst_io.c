@@ -8,7 +8,16 @@
  * PE, docs/symbolic.md "Registers"): it gets the bank behind the channel's
  * port on the side the channel arrives from (west for 1xC, north for Rx1),
  * which is the array border at the first PE, so the one WRAPPER of the
- * region connects that id to the bank there and to the channel elsewhere. An access's index map is affine: element e = C I + c0, I = lo + P K +
+ * region connects that id to the bank there and to the channel elsewhere.
+ * When the region's side has no bank left for an access (or no bank sits
+ * behind the channel's port), inst_io_spread places the region per PE:
+ * the accesses that fitted keep their banks on the PEs that access them,
+ * and each other access takes, on every PE that accesses it, the first
+ * free bank of that PE's array border sides (the region's side first, then
+ * north, east, south, west; a port a channel uses is not free); the
+ * WRAPPER sinks, AGs and IODATA are then per PE as in 2-D (x->wsink,
+ * pside/pbank; inst_emit.c). A program that fits one side keeps the one
+ * WRAPPER and its stream of before. An access's index map is affine: element e = C I + c0, I = lo + P K +
  * J; arrays are numbered row-major over their accessed bounding box from 0
  * (the element's linear index, as data files and the layout give it). A
  * bank is tile-local: it holds the elements its PE's tile accesses,
@@ -219,6 +228,179 @@ int64_t inst_io_address(const inst *x, int a, const int64_t *J) {
   return v;
 }
 
+/* Per-PE placement of a 1-D region whose accesses do not all fit the
+ * region's side (inst_io_spread): banks and wrapper ports taken, per PE,
+ * side and port. */
+typedef struct {
+  inst *x;
+  int nb, np, nsink;
+  char *used; /* [t * 4 * np] */
+} inst_spread;
+
+/* Returns the used flag of (PE k, side, port). */
+static char *inst_spread_used(inst_spread *s, int k, int side, int port) {
+  return &s->used[((size_t)k * 4 + (size_t)side) * (size_t)s->np + (size_t)port];
+}
+
+/* Returns 1 when PE k of the region lies on the array border `side` (the
+ * region starts at PE (0,0); banks sit on the array border, docs/arch.md). */
+static int inst_io_border(const inst *x, int k, int side) {
+  int r, c;
+  inst_pe_rc(x, k, &r, &c);
+  return side == STREAM_SIDE_NORTH ? r == 0 : side == STREAM_SIDE_SOUTH ? r == x->arch.rows - 1
+         : side == STREAM_SIDE_WEST ? c == 0 : c == x->arch.cols - 1;
+}
+
+/* Returns 1 when access a has an element on PE k. */
+static int inst_io_on_pe(const inst *x, int a, int k) {
+  for (int64_t s = 0; s < x->P; s++)
+    if (x->io[a].elem_lin[k * x->P + s] >= 0) return 1;
+  return 0;
+}
+
+/* Returns the sides PE k tries, in order: the region's side (north for
+ * 1xC, west for Rx1) first, then north, east, south, west; *n their number
+ * (array border sides only). */
+static void inst_io_sides(const inst *x, int k, int *side, int *n) {
+  int prim = x->m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
+  *n = 0;
+  if (inst_io_border(x, k, prim)) side[(*n)++] = prim;
+  for (int d = 0; d < 4; d++)
+    if (d != prim && inst_io_border(x, k, d)) side[(*n)++] = d;
+}
+
+/* Returns INST_OK after allocating the per-PE arrays of every access (no
+ * bank anywhere yet) and the WRAPPER sinks of every PE. */
+static int inst_spread_alloc(inst_spread *s) {
+  inst *x = s->x;
+  for (int a = 0; a < x->m->naccess; a++) {
+    inst_io *io = &x->io[a];
+    io->pside = malloc((size_t)x->t * sizeof *io->pside);
+    io->pbank = calloc((size_t)x->t, sizeof *io->pbank);
+    io->prow = calloc((size_t)x->t, sizeof *io->prow);
+    io->pcol = calloc((size_t)x->t, sizeof *io->pcol);
+    io->hops = calloc((size_t)x->t, sizeof *io->hops);
+    io->lag = calloc((size_t)x->t, sizeof *io->lag);
+    if (!io->pside || !io->pbank || !io->prow || !io->pcol || !io->hops || !io->lag) return INST_ERR_INTERNAL;
+    for (int k = 0; k < x->t; k++) {
+      io->pside[k] = -1;
+      inst_pe_rc(x, k, &io->prow[k], &io->pcol[k]);
+    }
+  }
+  x->wsink = calloc((size_t)x->t * (size_t)s->nsink, sizeof *x->wsink);
+  s->used = calloc((size_t)x->t * 4 * (size_t)s->np, 1);
+  return x->wsink && s->used ? INST_OK : INST_ERR_INTERNAL;
+}
+
+/* Connects access a to its bank (side, b) in the wrapper of PE k and marks
+ * the port taken. */
+static void inst_spread_wire(inst_spread *s, int a, int k, int side, int b) {
+  inst *x = s->x;
+  const map_access *ac = &x->m->access[a];
+  uint32_t *sink = x->wsink + (size_t)k * (size_t)s->nsink;
+  if (ac->is_out) sink[x->arch.id + side * x->arch.ports + b] = 1u + (uint32_t)ac->reg.idx;
+  else sink[ac->reg.idx] = 1u + (uint32_t)(x->arch.od + side * x->arch.ports + b);
+  *inst_spread_used(s, k, side, b) = 1;
+}
+
+/* Returns 1 when the port of route q is, on PE k, the bank of an input
+ * read through the channel's id (a bank an access uses, not lost to the
+ * channel). */
+static int inst_spread_chan_bank(const inst *x, int q, int k) {
+  for (int e = 0; e < x->m->naccess; e++)
+    if (map_access_on_channel(x->m, e) == q && x->io[e].bank >= 0 && inst_io_on_pe(x, e, k)) return 1;
+  return 0;
+}
+
+/* Returns INST_OK after giving access a (no bank of the region's side
+ * left) a free bank on every PE that accesses it, the first free one of the
+ * sides inst_io_sides orders; INST_ERR_NOFIT naming the access, the PE, the
+ * sides tried and the banks needed and available. */
+static int inst_spread_place(inst_spread *s, int a, char *msg, size_t msgsz) {
+  inst *x = s->x;
+  const map_config *m = x->m;
+  static const char *nm[] = {"north", "east", "south", "west"};
+  for (int k = 0; k < x->t; k++) {
+    if (!inst_io_on_pe(x, a, k)) continue;
+    int side[4], ns, found = 0;
+    inst_io_sides(x, k, side, &ns);
+    for (int i = 0; i < ns && !found; i++)
+      for (int b = 0; b < s->nb && !found; b++)
+        if (!*inst_spread_used(s, k, side[i], b)) {
+          x->io[a].pside[k] = side[i];
+          x->io[a].pbank[k] = b;
+          inst_spread_wire(s, a, k, side[i], b);
+          found = 1;
+        }
+    if (found) continue;
+    int need = 0, avail = 0, r, c;
+    for (int e = 0; e < m->naccess; e++) need += inst_io_on_pe(x, e, k);
+    for (int i = 0; i < ns; i++)
+      for (int b = 0; b < s->nb; b++) {
+        int chan = 0;
+        for (int q = 0; q < m->nroutes; q++)
+          chan |= m->routes[q].port[0] == b && !inst_spread_chan_bank(x, q, k) &&
+                  (inst_io_side(m->routes[q].in_side[0]) == side[i] || inst_io_side(m->routes[q].out_side[0]) == side[i]);
+        avail += !chan;
+      }
+    inst_pe_rc(x, k, &r, &c);
+    size_t len = (size_t)snprintf(msg, msgsz, "I/O banks: access %d (%s of %s) finds no free bank on PE %d (row %d, column %d); sides tried:",
+                                  a, m->access[a].is_out ? "output" : "input", m->array_name[m->access[a].array], k, r, c);
+    for (int i = 0; i < ns && len < msgsz; i++)
+      len += (size_t)snprintf(msg + len, msgsz - len, "%s %s", i ? "," : "", nm[side[i]]);
+    if (len < msgsz)
+      snprintf(msg + len, msgsz - len, "; banks needed %d, available %d (its array border sides x min(iobuf.banks %d, interconnect.ports %d), less the ports of channels)",
+               need, avail, x->arch.banks, x->arch.ports);
+    return INST_ERR_NOFIT;
+  }
+  return INST_OK;
+}
+
+/* Returns INST_OK after the per-PE placement of a 1-D region some of
+ * whose accesses (bank -1) found no bank on the region's side: the
+ * channels' ports and the accesses placed region-wide (every PE, as
+ * without spreading) are taken first, then each such access gets a free
+ * bank of a border side of each PE that accesses it (inst_spread_place);
+ * the WRAPPER sinks become per PE (x->wsink), emitted as in 2-D. */
+static int inst_io_spread(inst *x, char *msg, size_t msgsz) {
+  const map_config *m = x->m;
+  inst_spread s = {x, x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports, x->arch.ports,
+                   x->arch.id + 4 * x->arch.ports, NULL};
+  int st = inst_spread_alloc(&s);
+  for (int k = 0; k < x->t && !st; k++) {
+    uint32_t *sink = x->wsink + (size_t)k * (size_t)s.nsink;
+    for (int r = 0; r < m->nroutes; r++) {
+      const map_route *rt = &m->routes[r];
+      int os = inst_io_side(rt->out_side[0]), is = inst_io_side(rt->in_side[0]);
+      sink[x->arch.id + os * x->arch.ports + rt->port[0]] = 1u + (uint32_t)rt->od.idx;
+      sink[rt->id.idx] = 1u + (uint32_t)(x->arch.od + is * x->arch.ports + rt->port[0]);
+      *inst_spread_used(&s, k, os, rt->port[0]) = 1;
+      *inst_spread_used(&s, k, is, rt->port[0]) = 1;
+    }
+  }
+  /* the accesses placed region-wide keep their bank, on the PEs that
+   * access them */
+  for (int a = 0; a < m->naccess && !st; a++) {
+    inst_io *io = &x->io[a];
+    if (io->bank < 0) continue;
+    for (int k = 0; k < x->t; k++)
+      if (inst_io_on_pe(x, a, k)) {
+        io->pside[k] = io->side, io->pbank[k] = io->bank;
+        inst_spread_wire(&s, a, k, io->side, io->bank);
+      }
+  }
+  for (int a = 0; a < m->naccess && !st; a++) {
+    inst_io *io = &x->io[a];
+    if (io->bank >= 0) continue;
+    st = inst_spread_place(&s, a, msg, msgsz);
+    for (int k = 0; k < x->t && !st && io->bank < 0; k++)
+      if (io->pside[k] >= 0) io->side = io->pside[k], io->bank = io->pbank[k];
+    if (!st && io->bank < 0) io->side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH, io->bank = 0;
+  }
+  free(s.used);
+  return st;
+}
+
 int inst_place_io(inst *x, char *msg, size_t msgsz) {
   const map_config *m = x->m;
   if (m->naccess > 64 || m->narrays > 64) {
@@ -234,25 +416,18 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     return INST_ERR_INTERNAL;
   }
   int nb = x->arch.banks < x->arch.ports ? x->arch.banks : x->arch.ports;
-  int st = INST_OK, next = 0;
+  int st = INST_OK, next = 0, spread = 0;
   for (int a = 0; a < m->naccess && !st; a++) {
     int r = m->axis != MAP_AXIS_2D ? map_access_on_channel(m, a) : -1;
     x->io[a].side = m->axis ? STREAM_SIDE_WEST : STREAM_SIDE_NORTH;
     x->io[a].bank = a;
     if (m->axis != MAP_AXIS_2D) x->io[a].bank = r >= 0 ? m->routes[r].port[0] : next++;
     if (r >= 0) x->io[a].side = inst_io_side(m->routes[r].in_side[0]);
-    if (r >= 0 && x->io[a].bank >= nb) {
-      snprintf(msg, msgsz, "I/O banks: access %d (%s) is read through port %d of the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
-               a, m->array_name[m->access[a].array], x->io[a].bank, m->axis ? "north" : "west", nb, x->arch.banks,
-               x->arch.ports);
-      st = INST_ERR_NOFIT;
-      break;
-    }
-    if (r < 0 && x->io[a].bank >= nb && m->axis != MAP_AXIS_2D) {
-      snprintf(msg, msgsz, "I/O banks: %d accesses need a bank each on the %s side, %d usable (iobuf.banks %d, interconnect.ports %d)",
-               next, m->axis ? "west" : "north", nb, x->arch.banks, x->arch.ports);
-      st = INST_ERR_NOFIT;
-      break;
+    if (m->axis != MAP_AXIS_2D && x->io[a].bank >= nb) {
+      /* no bank behind the channel's port, or the region's side is full:
+       * a bank of any border side, per PE (inst_io_spread) */
+      x->io[a].bank = -1;
+      spread = 1;
     }
     x->io[a].elem_lin = malloc((size_t)(x->P * x->t) * sizeof *x->io[a].elem_lin);
     if (!x->io[a].elem_lin) st = INST_ERR_INTERNAL;
@@ -271,6 +446,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
         st = INST_ERR_INTERNAL;
       }
   }
+  if (!st && spread) st = inst_io_spread(x, msg, msgsz);
   for (int a = 0; a < m->naccess && !st; a++) {
     inst_io *ad = &x->io[a];
     int64_t lo = 0, hi = 0;
@@ -306,7 +482,7 @@ void inst_layout(const inst *x, FILE *f) {
         int64_t J[AST_MAX_DIMS];
         inst_io_unseq(x, s, J);
         int row = x->m->axis ? k : 0, col = x->m->axis ? 0 : k, side = x->io[a].side, bank = x->io[a].bank;
-        if (x->m->axis == MAP_AXIS_2D) {
+        if (x->io[a].pside) {
           row = x->io[a].prow[k];
           col = x->io[a].pcol[k];
           side = x->io[a].pside[k];

@@ -74,6 +74,22 @@ static void inst_lst_signal(const inst *x, int s, FILE *f) {
   }
 }
 
+/* Prints, for access a of a 1-D region placed per PE (inst_io.c: banks on
+ * several border sides), its bank on each run of PEs: `; banks: PEs 0..0
+ * north 1, PEs 1..3 south 0`. */
+static void inst_lst_banks(const inst *x, int a, FILE *f) {
+  static const char *sides[] = {"north", "east", "south", "west"};
+  const inst_io *io = &x->io[a];
+  const char *sep = "; banks:";
+  for (int k0 = 0, k1; k0 < x->t; k0 = k1) {
+    for (k1 = k0 + 1; k1 < x->t && io->pside[k1] == io->pside[k0] && io->pbank[k1] == io->pbank[k0]; k1++) {
+    }
+    if (io->pside[k0] < 0) continue;
+    fprintf(f, "%s PEs %d..%d %s %d", sep, k0, k1 - 1, sides[io->pside[k0]], io->pbank[k0]);
+    sep = ",";
+  }
+}
+
 /* Prints the CFG and program of FU program fp to f. */
 static void inst_lst_fu(const inst *x, const inst_fuprog *fp, FILE *f) {
   char fu[16];
@@ -171,6 +187,8 @@ void inst_listing(const inst *x, FILE *f) {
             m->array_name[ac->array], ac->is_out ? "od" : "id", ac->reg.idx, sides[x->io[a].side], x->io[a].bank,
             (long long)x->io[a].a0);
     for (int k = 0; k < x->n; k++) fprintf(f, " + %lld*j%d", (long long)x->io[a].stride[k], k);
-    fprintf(f, ", phase %d\n", x->sigma * m->ii + ac->offset);
+    fprintf(f, ", phase %d", x->sigma * m->ii + ac->offset);
+    if (m->axis != MAP_AXIS_2D && x->io[a].pside) inst_lst_banks(x, a, f);
+    fputc('\n', f);
   }
 }

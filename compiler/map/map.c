@@ -112,12 +112,37 @@ static int map_build_padded(const ast_program *p, const rdg *g, const arch_confi
   return st;
 }
 
+static int map_build_one(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                         size_t msgsz);
+
+/* Returns map_build_one's result; for a 1-D region whose mapping does not
+ * fit, that of the same tries with the I/O accesses allowed over every
+ * border side a PE of the region can have (map_access.c; which PE uses
+ * which side is decided at instantiation, inst_io.c), and the first message
+ * when that does not fit either, unless it was about the banks. Mappings
+ * that fit one side's banks are unchanged. */
+static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
+                         size_t msgsz) {
+  int st = map_build_one(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+  if (st != MAP_ERR_NOFIT || axis == MAP_AXIS_2D || (o && o->spread_io)) return st;
+  map_opts o2 = o ? *o : (map_opts){0};
+  o2.spread_io = 1;
+  char *keep = map_strdup(msg);
+  map_config_free(m);
+  st = map_build_one(p, g, arch, mapped, axis, mapped2, ii_min, level, &o2, m, msg, msgsz);
+  if (st == MAP_ERR_NOFIT && keep && strncmp(keep, "I/O banks:", 10)) snprintf(msg, msgsz, "%s", keep);
+  free(keep);
+  return st;
+}
+
 /* Returns map_build_rereads' result; when nothing fits and some level ran
  * out of registers rd only, that of the same tries with every such level
  * mapped again at an II one, then two, above the one it had (more slack for pressure relief,
  * map_regs.c: editdist on default.ini), and the first message when that
  * does not fit either. Mappings that fit without it are unchanged. */
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+static int map_build_one(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                          int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
                          size_t msgsz) {
   int rd_only = 0;
@@ -237,6 +262,7 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
   m->ii_bump = ii_bump;
   m->no_cse = no_cse;
   m->off = o ? o->off : 0;
+  m->spread_io = o ? o->spread_io : 0;
   msg[0] = 0;
   m->prog = p;
   m->g = g;

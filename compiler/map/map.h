@@ -257,6 +257,8 @@ typedef struct {
   int ii_bump;             /* > 0: ii_min is the II at which registers rd ran
                               out plus ii_bump (map.c), not asked for */
   unsigned off;            /* map_off bits of the options: rewrites turned off */
+  int spread_io;           /* 1-D: the accesses checked against every border
+                              side a PE can have, not one (map.c, map_access.c) */
   int ncopies[3];          /* movs the mapper added: input, reader and writer copies
                               (a writer copy: a value needed in two registers in
                               one iteration) */
@@ -348,6 +350,9 @@ typedef struct map_opts {
   int pad;      /* 1: map the program with its accumulations padded
                    (map_reread_pad; the run pipeline's retry when control
                    flow does not instantiate, engine_build.c) */
+  int spread_io; /* 1: a 1-D region's accesses may use every border side
+                    of a PE (map.c's second pass when one side's banks do
+                    not suffice; map_access.c) */
 } map_opts;
 
 /* Returns 0 after setting *off to the map_off bits of the comma-separated

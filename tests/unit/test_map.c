@@ -240,7 +240,9 @@ static void test_nofit(void) {
       {"regress/programs/dotprod.pla", "id", 2, "registers id"},
       {"regress/programs/bitextract.pla", "od", 1, "registers od"},
       {"regress/programs/bitextract.pla", "imem", 2, "program memory"},
-      {"regress/programs/dotprod.pla", "banks", 2, "I/O banks"},
+      /* (dotprod with banks 2 maps: its accesses over the north and the
+       * west side of the first PE, test_io_sides) */
+      {"regress/programs/dotprod.pla", "banks", 1, "I/O banks"},
       {"regress/programs/gcd.pla", "div", 0, "pe.div = 0"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -275,6 +277,32 @@ static void test_signals_estimate(void) {
   TEST_CHECK(f.st == MAP_OK && f.m.signals_estimate > a.gc_signals,
              "bitextract with gc.signals = 1 maps (estimate %d, status %d: %s)", f.m.signals_estimate, f.st, f.msg);
   release(&f);
+}
+
+/* 1-D accesses over several border sides (map.c's second pass,
+ * map_access.c): a mapping that fits one side's banks is the one of before
+ * (spread_io 0); one that needs more maps with spread_io 1 within the
+ * sides one PE can have, and beyond them the message says so. */
+static void test_io_sides(void) {
+  struct { const char *prog; int rows, banks, st, spread; const char *want; } cases[] = {
+      {"regress/programs/dotprod.pla", 4, 4, MAP_OK, 0, NULL},
+      {"regress/programs/dotprod.pla", 4, 2, MAP_OK, 1, NULL},
+      {"regress/programs/trimv.pla", 4, 2, MAP_OK, 1, NULL},
+      {"regress/programs/trimv.pla", 4, 1, MAP_ERR_NOFIT, 0, "at most 2 border sides x iobuf.banks 1 = 2"},
+      {"regress/programs/trimv.pla", 1, 1, MAP_OK, 1, NULL}, /* one row: north and south too */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    arch_config a = arch_config_default();
+    a.rows = cases[i].rows;
+    a.banks = cases[i].banks;
+    fixture f;
+    build(&f, cases[i].prog, NULL, a, 0);
+    TEST_CHECK(f.st == cases[i].st && (f.st || f.m.spread_io == cases[i].spread) &&
+                   (!cases[i].want || strstr(f.msg, cases[i].want)),
+               "%s on %d rows, banks %d: status %d (want %d), spread_io %d (want %d): %s", cases[i].prog,
+               cases[i].rows, cases[i].banks, f.st, cases[i].st, f.m.spread_io, cases[i].spread, f.msg);
+    release(&f);
+  }
 }
 
 /* Returns the value of bound text s (a 1-point set) at params. */
@@ -653,6 +681,7 @@ int main(void) {
   test_running_example();
   test_nofit();
   test_signals_estimate();
+  test_io_sides();
   test_pst_invariants();
   const char *progs[] = {"regress/programs/bitextract.pla", "regress/programs/matmul.pla",
                          "regress/programs/fir.pla", "regress/programs/trimv.pla",

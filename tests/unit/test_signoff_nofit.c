@@ -29,6 +29,17 @@ static const nofit_case cases[] = {
     {"I/O banks: 9 input/output accesses need a bank and a wrapper port each; 2 border sides x "
      "interconnect.ports 2 = 4 available",
      "interconnect.ports", 9, 4},
+    {"I/O banks: 9 input/output accesses need a bank and a wrapper port each; a PE of a 1-D region has at "
+     "most 2 border sides x iobuf.banks 2 = 4",
+     "iobuf.banks", 9, 4},
+    {"I/O banks: access 2 (output of y) finds no free bank on PE 1 (row 0, column 1); sides tried: north; "
+     "banks needed 3, available 2 (its array border sides x min(iobuf.banks 2, interconnect.ports 4), less the "
+     "ports of channels)",
+     "iobuf.banks", 3, 2},
+    {"I/O banks: access 6 (output of q) finds no free bank on PE 1 (row 0, column 1); sides tried: north; "
+     "banks needed 8, available 6 (its array border sides x min(iobuf.banks 8, interconnect.ports 6), less the "
+     "ports of channels)",
+     "interconnect.ports", 8, 6},
     {"I/O routing: PE (1,1) is not on the array border and the interconnect cannot carry access 2 "
      "(output of parg) to it: north side, column 1 (1 hops): channels needed 5, available 4; west side, row 1 "
      "(1 hops): channels needed 6, available 4 (a channel is a bank of the border PE and its port in every "
