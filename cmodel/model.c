@@ -82,11 +82,13 @@ const int32_t *model_iter(model *m, int64_t s) {
 static int model_ev_grow(model *m) {
   size_t cap = m->evcap ? 2 * m->evcap : 256;
   trace_event *ev = realloc(m->ev, cap * sizeof *ev);
-  if (!ev) {
+  if (ev) m->ev = ev;
+  trace_event *tmp = ev ? realloc(m->ev_tmp, cap * sizeof *tmp) : NULL;
+  if (!tmp) {
     m->ev_oom = 1;
     return -1;
   }
-  m->ev = ev;
+  m->ev_tmp = tmp;
   m->evcap = cap;
   return 0;
 }
@@ -144,9 +146,44 @@ static int model_ev_cmp(const void *a, const void *b) {
   return trace_event_compare(a, b);
 }
 
+/* Returns 1 when the events ev[0..n) are in canonical order. */
+static int model_ev_sorted(const trace_event *ev, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (trace_event_compare(&ev[i - 1], &ev[i]) > 0) return 0;
+  return 1;
+}
+
+/* Sorts the cycle's events canonically (trace_event_compare). The phases
+ * emit each kind PE by PE in row-major order, so the events grouped by
+ * kind (a stable counting sort into ev_tmp, then swapped in) are nearly
+ * in order, and an insertion sort finishes them; past a budget of moves
+ * (an unusual cycle) qsort does. Events that compare equal have the same
+ * text, so their order does not matter. */
+static void model_ev_sort(model *m) {
+  size_t n = m->nev, at[TRACE_KIND_COUNT + 1] = {0};
+  if (n < 2 || model_ev_sorted(m->ev, n)) return;
+  for (size_t i = 0; i < n; i++) at[m->ev[i].kind + 1]++;
+  for (int k = 1; k <= TRACE_KIND_COUNT; k++) at[k] += at[k - 1];
+  for (size_t i = 0; i < n; i++) m->ev_tmp[at[m->ev[i].kind]++] = m->ev[i];
+  trace_event *t = m->ev, *ev = m->ev_tmp;
+  m->ev = ev, m->ev_tmp = t;
+  size_t budget = 8 * n;
+  for (size_t i = 1; i < n; i++) {
+    if (trace_event_compare(&ev[i - 1], &ev[i]) <= 0) continue;
+    trace_event e = ev[i];
+    size_t j = i;
+    for (; j > 0 && budget && trace_event_compare(&ev[j - 1], &e) > 0; j--, budget--) ev[j] = ev[j - 1];
+    ev[j] = e;
+    if (!budget) {
+      qsort(ev, n, sizeof *ev, model_ev_cmp);
+      return;
+    }
+  }
+}
+
 /* Sorts the cycle's events and hands them to the sink. */
 static void model_ev_flush(model *m) {
-  if (m->nev > 1) qsort(m->ev, m->nev, sizeof *m->ev, model_ev_cmp);
+  model_ev_sort(m);
   for (size_t i = 0; i < m->nev; i++) {
     if (m->fn) m->fn(&m->ev[i], m->ctx);
     if (m->file) trace_event_write(m->file, &m->ev[i]);
@@ -644,6 +681,7 @@ void model_free(model *m) {
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
   free(m->pe);
   free(m->ev);
+  free(m->ev_tmp);
   free(m);
 }
 

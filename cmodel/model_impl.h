@@ -142,6 +142,7 @@ struct model {
   int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
   trace_event *ev; /* this cycle's events */
+  trace_event *ev_tmp; /* evcap events: the sort's second buffer (model_ev_sort) */
   size_t nev, evcap;
   int ev_oom;     /* an event could not be stored */
   int64_t last_event; /* the last AG event cycle of the run, -1 none */

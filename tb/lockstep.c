@@ -46,6 +46,7 @@ struct lockstep {
   uint64_t last_cycle; /* highest cycle compared */
   lockstep_pe *pes[2];
   int npes[2], cappes[2];
+  int pe_hint[2];      /* the PE found last (lockstep_pe_get) */
   uint64_t matched, per_kind[TRACE_KIND_COUNT];
   lockstep_vec ctx[2]; /* report context of the divergence */
   int ctx_mark[2];     /* index of the divergent line in ctx, -1: none */
@@ -231,8 +232,14 @@ static void lockstep_unit(const trace_event *e, char *buf, size_t sz) {
 /* Returns the history of PE (row, col) on `side`, created if new; NULL
  * when out of memory. */
 static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
-  for (int i = ls->npes[side] - 1; i >= 0; i--)
-    if (ls->pes[side][i].row == row && ls->pes[side][i].col == col) return &ls->pes[side][i];
+  int n = ls->npes[side], h = ls->pe_hint[side];
+  for (int k = 0; k < n; k++) { /* from the one after the last found: a kind's events go PE by PE */
+    int i = h + 1 + k < n ? h + 1 + k : h + 1 + k - n;
+    if (ls->pes[side][i].row == row && ls->pes[side][i].col == col) {
+      ls->pe_hint[side] = i;
+      return &ls->pes[side][i];
+    }
+  }
   if (ls->npes[side] == ls->cappes[side]) {
     int nc = ls->cappes[side] ? 2 * ls->cappes[side] : 16;
     lockstep_pe *p = realloc(ls->pes[side], (size_t)nc * sizeof *p);
@@ -244,7 +251,7 @@ static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
   memset(pe, 0, sizeof *pe);
   pe->row = row, pe->col = col;
   if (!(pe->ring = calloc((size_t)ls->window, sizeof *pe->ring))) return NULL;
-  ls->npes[side]++;
+  ls->pe_hint[side] = ls->npes[side]++;
   return pe;
 }
 
@@ -326,7 +333,9 @@ static lockstep_status lockstep_compare(lockstep *ls) {
   size_t i = 0, j = 0;
   while (i < a->n && j < b->n) {
     const trace_event *m = &a->v[i], *r = &b->v[j];
-    int c = trace_event_compare(m, r);
+    /* identical bytes are equal events (the usual case, cheap); else
+     * compare field by field */
+    int c = memcmp(m, r, sizeof *m) ? trace_event_compare(m, r) : 0;
     if (c == 0) {
       i++, j++;
       continue;
