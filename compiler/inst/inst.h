@@ -157,6 +157,7 @@ typedef struct {
   int64_t n[INST_SUCC_MEMO];
   isl_map *map[INST_SUCC_MEMO];
   int count;
+  isl_map *scan; /* inst_first_seq's J -> J in scan order (slowest first), or NULL */
 } inst_succ_memo;
 
 /* The GC terms of one signal as inst_gc_sig_terms computed them (the
