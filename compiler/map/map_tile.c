@@ -128,14 +128,6 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
 /* Returns the isl text of a program set over I. */
 static char *map_tile_iset(__isl_take isl_set *set) { return map_tile_set_str(set); }
 
-/* Returns 1 when the isl set text is empty, 0 if not, -1 on error. */
-static int map_tile_str_empty(isl_ctx *ctx, const char *s) {
-  isl_set *set = isl_set_read_from_str(ctx, s);
-  int e = set ? isl_set_is_empty(set) : -1;
-  isl_set_free(set);
-  return e;
-}
-
 /* Returns 1 when isl proves the sets of two texts (same space) disjoint. */
 static int map_tile_str_disjoint(isl_ctx *ctx, const char *a, const char *b) {
   isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
@@ -252,8 +244,14 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     e.theta[0] = thetas[i % nth];
     e.theta[1] = th2s[i / nth];
     isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
-    e.use.ispace = map_tile_iset(isl_set_intersect(
-        isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
+    isl_set *us = isl_set_intersect(isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg));
+    if (isl_set_is_empty(us) == isl_bool_true) { /* never carries a value (no text read back) */
+      isl_set_free(us);
+      isl_set_free(cw);
+      isl_set_free(cv);
+      continue;
+    }
+    e.use.ispace = map_tile_iset(us);
     e.def.ispace = map_tile_iset(isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
     if (zero) {
       e.use.jkspace = map_tile_jk(m, "");
@@ -268,11 +266,6 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
       map_dom_free(&e.use);
       map_dom_free(&e.def);
       return MAP_ERR_INTERNAL;
-    }
-    if (map_tile_str_empty(ctx, e.use.ispace) == 1) { /* never carries a value */
-      map_dom_free(&e.use);
-      map_dom_free(&e.def);
-      continue;
     }
     if (map_tile_add_edge(m, &e) < 0) return MAP_ERR_INTERNAL;
   }
