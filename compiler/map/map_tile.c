@@ -109,18 +109,23 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
   }
   snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
-  /* the text is a function of buf alone, and most edges ask for the same
-   * one: the last kept (a fresh isl context per call cost 30 % of a
-   * compile) */
-  static char last_in[2048], *last_out;
-  if (last_out && !strcmp(last_in, buf)) return map_strdup(last_out);
+  /* the text is a function of buf alone, and the edges ask for a few
+   * (one per tile displacement): the last 16 kept (a fresh isl context
+   * and a parse per call cost 30 % of a compile) */
+  enum { MAP_TILE_JK_KEEP = 16 };
+  static char kept_in[MAP_TILE_JK_KEEP][2048], *kept_out[MAP_TILE_JK_KEEP];
+  static int kept_next;
+  for (int i = 0; i < MAP_TILE_JK_KEEP; i++)
+    if (kept_out[i] && !strcmp(kept_in[i], buf)) return map_strdup(kept_out[i]);
   isl_ctx *ctx = isl_ctx_alloc();
   char *s = map_tile_set_str(isl_set_read_from_str(ctx, buf));
   isl_ctx_free(ctx);
   if (s) {
-    free(last_out);
-    last_out = map_strdup(s);
-    snprintf(last_in, sizeof last_in, "%s", last_out ? buf : "");
+    int i = kept_next;
+    kept_next = (kept_next + 1) % MAP_TILE_JK_KEEP;
+    free(kept_out[i]);
+    kept_out[i] = map_strdup(s);
+    snprintf(kept_in[i], sizeof kept_in[i], "%s", kept_out[i] ? buf : "");
   }
   return s;
 }
