@@ -26,6 +26,10 @@ typedef struct {
   size_t n, cap;
 } lockstep_vec;
 
+/* Places (row, col) in -1..LOCKSTEP_GRID-1 find their PE history by a
+ * table (lockstep.pe_at), others by a search. */
+#define LOCKSTEP_GRID 64
+
 /* Recent events of one PE on one side. */
 typedef struct {
   int row, col;
@@ -47,6 +51,7 @@ struct lockstep {
   lockstep_pe *pes[2];
   int npes[2], cappes[2];
   int pe_hint[2];      /* the PE found last (lockstep_pe_get) */
+  int pe_at[2][(LOCKSTEP_GRID + 1) * (LOCKSTEP_GRID + 1)]; /* 1 + index in pes of (row, col), 0: none */
   uint64_t matched, per_kind[TRACE_KIND_COUNT];
   lockstep_vec ctx[2]; /* report context of the divergence */
   int ctx_mark[2];     /* index of the divergent line in ctx, -1: none */
@@ -232,6 +237,10 @@ static void lockstep_unit(const trace_event *e, char *buf, size_t sz) {
 /* Returns the history of PE (row, col) on `side`, created if new; NULL
  * when out of memory. */
 static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
+  int *at = row >= -1 && col >= -1 && row < LOCKSTEP_GRID && col < LOCKSTEP_GRID
+                ? &ls->pe_at[side][(row + 1) * (LOCKSTEP_GRID + 1) + col + 1]
+                : NULL;
+  if (at && *at) return &ls->pes[side][*at - 1];
   int n = ls->npes[side], h = ls->pe_hint[side];
   for (int k = 0; k < n; k++) { /* from the one after the last found: a kind's events go PE by PE */
     int i = h + 1 + k < n ? h + 1 + k : h + 1 + k - n;
@@ -251,6 +260,7 @@ static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
   memset(pe, 0, sizeof *pe);
   pe->row = row, pe->col = col;
   if (!(pe->ring = calloc((size_t)ls->window, sizeof *pe->ring))) return NULL;
+  if (at) *at = ls->npes[side] + 1;
   ls->pe_hint[side] = ls->npes[side]++;
   return pe;
 }
@@ -262,7 +272,7 @@ static int lockstep_history_add(lockstep *ls, int side, const lockstep_vec *v) {
     lockstep_pe *pe = lockstep_pe_get(ls, side, v->v[i].row, v->v[i].col);
     if (!pe) return -1;
     pe->ring[pe->head] = v->v[i];
-    pe->head = (pe->head + 1) % ls->window;
+    if (++pe->head == ls->window) pe->head = 0;
     if (pe->count < ls->window) pe->count++;
     pe->total++;
   }
