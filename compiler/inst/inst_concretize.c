@@ -192,6 +192,9 @@ static __isl_give isl_set *inst_tiled(inst *x, inst_tiled_memo *tm, const map_do
 }
 
 isl_set *inst_ext_domain(const inst *x, int64_t steps) {
+  inst_succ_memo *memo = x->succ_memo; /* read from text once per step count (10 % of a conv instantiation) */
+  for (int i = 0; memo && i < memo->ext_count; i++)
+    if (memo->ext_steps[i] == steps) return isl_set_copy(memo->ext[i]);
   char names[512], buf[2048];
   size_t len = 0;
   int last = x->m->order[x->n - 1];
@@ -203,7 +206,12 @@ isl_set *inst_ext_domain(const inst *x, int64_t steps) {
   }
   for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%lld * j%d + ", (long long)x->seq[k], k);
   inst_cat(buf, sizeof buf, &len, "0 < %lld }", (long long)steps);
-  return isl_set_read_from_str(x->ctx, buf);
+  isl_set *d = isl_set_read_from_str(x->ctx, buf);
+  if (d && memo && memo->ext_count < INST_SUCC_MEMO) {
+    memo->ext_steps[memo->ext_count] = steps;
+    memo->ext[memo->ext_count++] = isl_set_copy(d);
+  }
+  return d;
 }
 
 /* Returns 0 after adding the constraint sum(ca[d] a_d) + sum(cb[d] b_d) + k
@@ -654,6 +662,7 @@ void inst_free(inst *x) {
   isl_set_free(x->kdom);
   for (int i = 0; x->succ_memo && i < x->succ_memo->count; i++) isl_map_free(x->succ_memo->map[i]);
   if (x->succ_memo) isl_map_free(x->succ_memo->scan);
+  for (int i = 0; x->succ_memo && i < x->succ_memo->ext_count; i++) isl_set_free(x->succ_memo->ext[i]);
   free(x->succ_memo);
   inst_gc_memo_free(x->gc_memo);
   for (int c = 0; c < x->npc; c++) {
