@@ -221,10 +221,18 @@ static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, i
   snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
 }
 
-/* Adds the split edges of RDG dependence edge `re`; returns MAP_OK. */
-static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+/* Returns the condition space of RDG node v (poly_cond_space), computed
+ * once per node and kept in cond[v] (a node has several edges). */
+static __isl_give isl_set *map_tile_cond(const map_config *m, isl_ctx *ctx, isl_set **cond, int v) {
+  if (!cond) return poly_cond_space(ctx, m->prog, &m->g->nodes[v].cond);
+  if (!cond[v]) cond[v] = poly_cond_space(ctx, m->prog, &m->g->nodes[v].cond);
+  return isl_set_copy(cond[v]);
+}
+
+/* Adds the split edges of RDG dependence edge `re` (cond: the nodes'
+ * condition spaces, map_tile_cond); returns MAP_OK. */
+static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of, isl_set **cond) {
   const ast_program *p = m->prog;
-  const rdg_node *v = &m->g->nodes[re->src], *w = &m->g->nodes[re->dst];
   int64_t neg[AST_MAX_DIMS] = {0};
   int zero = 1;
   for (int k = 0; k < m->ndims; k++) {
@@ -248,7 +256,7 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     memcpy(e.d, re->d, sizeof e.d);
     e.theta[0] = thetas[i % nth];
     e.theta[1] = th2s[i / nth];
-    isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
+    isl_set *cw = map_tile_cond(m, ctx, cond, re->dst), *cv = map_tile_cond(m, ctx, cond, re->src);
     isl_set *us = isl_set_intersect(isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg));
     if (isl_set_is_empty(us) == isl_bool_true) { /* never carries a value (no text read back) */
       isl_set_free(us);
@@ -1057,11 +1065,15 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     if (!o.dom.ispace || !o.dom.jkspace) { map_dom_free(&o.dom); goto done; }
     if ((op_of[v] = map_tile_add_op(m, &o)) < 0) goto done;
   }
-  for (int e = 0; e < g->nedges; e++) {
+  isl_set **cond = calloc((size_t)g->nnodes + 1, sizeof *cond); /* NULL: each edge computes them */
+  int r = MAP_OK;
+  for (int e = 0; e < g->nedges && r == MAP_OK; e++) {
     const rdg_edge *re = &g->edges[e];
-    int r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of) : map_tile_io(m, ctx, re, op_of);
-    if (r != MAP_OK) goto done;
+    r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of, cond) : map_tile_io(m, ctx, re, op_of);
   }
+  for (int v = 0; cond && v < g->nnodes; v++) isl_set_free(cond[v]);
+  free(cond);
+  if (r != MAP_OK) goto done;
   /* the smallest tile the schedule assumes: p_min = max |d_m| + 1;
    * map_sched_tile1 lowers it to max |d_m| (tile size 1) afterwards when
    * the schedule allows */
