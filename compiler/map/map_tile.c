@@ -557,31 +557,42 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Returns the set of text txt, the def space k (0 ispace, 1 jkspace) of
+ * edge e: read once and kept in def[2 e + k] (not to be freed by the
+ * caller), or read anew (the caller frees it) when def is NULL. */
+static isl_set *map_tile_def_set(isl_ctx *ctx, isl_set **def, int e, int k, const char *txt) {
+  if (!def) return isl_set_read_from_str(ctx, txt);
+  if (!def[2 * e + k]) def[2 * e + k] = isl_set_read_from_str(ctx, txt);
+  return def[2 * e + k];
+}
+
 /* Returns 1 when op o's edges selected by `pick` (0: rd uses, d = 0; 1:
  * the fd edges of dependence d; 2: the fd edges of any other dependence)
  * have defs (producer iterations) that may meet the defs of the fd edges
  * of d: 0 when isl proves every pair disjoint (ispace or jkspace). */
 static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const int64_t *d) {
-  for (int a = 0; a < m->nedges; a++) {
+  /* each edge's def spaces read once for the call: [2 * edge + (0 ispace, 1 jkspace)] */
+  isl_set **def = calloc(2 * (size_t)m->nedges + 1, sizeof *def);
+  int meet = 0;
+  for (int a = 0; a < m->nedges && !meet; a++) {
     const map_edge *x = &m->edges[a];
     if (x->src != o || !map_tile_is_fd_edge(x) || memcmp(x->d, d, sizeof x->d)) continue;
-    for (int b = 0; b < m->nedges; b++) {
+    for (int b = 0; b < m->nedges && !meet; b++) {
       const map_edge *y = &m->edges[b];
       if (y->src != o || y->kind != MAP_EDGE_DEP || map_edge_cross(y) || !memcmp(y->d, d, sizeof y->d)) continue;
-      isl_set *p = isl_set_read_from_str(ctx, x->def.ispace), *q = isl_set_read_from_str(ctx, y->def.ispace);
-      isl_bool di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
-      isl_set_free(p);
-      isl_set_free(q);
-      if (di == isl_bool_true) continue;
-      p = isl_set_read_from_str(ctx, x->def.jkspace);
-      q = isl_set_read_from_str(ctx, y->def.jkspace);
-      di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
-      isl_set_free(p);
-      isl_set_free(q);
-      if (di != isl_bool_true) return 1;
+      isl_bool di = isl_bool_false;
+      for (int k = 0; k < 2 && di != isl_bool_true; k++) { /* ispace, then jkspace */
+        isl_set *p = map_tile_def_set(ctx, def, a, k, k ? x->def.jkspace : x->def.ispace);
+        isl_set *q = map_tile_def_set(ctx, def, b, k, k ? y->def.jkspace : y->def.ispace);
+        di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
+        if (!def) isl_set_free(p), isl_set_free(q);
+      }
+      if (di != isl_bool_true) meet = 1;
     }
   }
-  return 0;
+  for (int i = 0; def && i < 2 * m->nedges; i++) isl_set_free(def[i]);
+  free(def);
+  return meet;
 }
 
 /* Destinations per condition space: returns 1 when every producer of
