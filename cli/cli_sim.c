@@ -1,6 +1,7 @@
 /*
  * cli_sim.c: `tcpa sim STREAM.bin [--arch FILE] [--trace FILE]
- * [--max-cycles N] [--dump-banks DIR] [--fst FILE]`: runs a configuration stream on the
+ * [--max-cycles N] [--dump-banks DIR] [--fst FILE] [--stats]`: runs a
+ * configuration stream on the
  * cycle-accurate C model and prints the cycle count, the done status and
  * the faults: reads the options into a sim_opts and runs the request
  * (sim_run, sim_run.c).
@@ -28,7 +29,7 @@
 /* Prints the usage of `tcpa sim` to `f`. */
 static void cli_sim_usage(FILE *f) {
   fputs("usage: tcpa sim STREAM.bin [--arch FILE] [--trace FILE] [--max-cycles N]\n"
-        "                [--dump-banks DIR] [--fst FILE]\n\n"
+        "                [--dump-banks DIR] [--fst FILE] [--stats]\n\n"
         "Runs the configuration stream STREAM.bin (docs/stream.md) on the\n"
         "cycle-accurate C model (docs/model.md) and prints the cycles, whether\n"
         "the run reached done and the faults it raised.\n\n"
@@ -40,6 +41,8 @@ static void cli_sim_usage(FILE *f) {
         "                    DIR/bank_R_C_SIDE_B.txt, lines 'ADDR 0xVALUE'\n"
         "  --fst FILE        write the model's waveform (FST, the RTL's signal names;\n"
         "                    docs/trace.md): cycle t at times 2t and 2t+1\n"
+        "  --stats           also print the stepping loop's cycles, started PEs,\n"
+        "                    CPU seconds (loading excluded) and PE-cycles per second\n"
         "  -h, --help        print this help\n\n"
         "exit status: 0 done without fault, 1 timeout or fault, 2 invalid\n"
         "stream, architecture or option\n", f);
@@ -47,11 +50,12 @@ static void cli_sim_usage(FILE *f) {
 
 /* Returns 0 and fills *o, 1 for --help, -1 after printing the problem. */
 static int cli_sim_parse(int argc, char **argv, sim_opts *o) {
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_TRACE, OPT_DUMP, OPT_FST, OPT_MAX };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_TRACE, OPT_DUMP, OPT_FST, OPT_MAX, OPT_STATS };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},          {"arch", required_argument, NULL, OPT_ARCH},
       {"trace", required_argument, NULL, OPT_TRACE}, {"dump-banks", required_argument, NULL, OPT_DUMP},
       {"fst", required_argument, NULL, OPT_FST},  {"max-cycles", required_argument, NULL, OPT_MAX},
+      {"stats", no_argument, NULL, OPT_STATS},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->max_cycles = SIM_MAX_CYCLES;
@@ -65,6 +69,7 @@ static int cli_sim_parse(int argc, char **argv, sim_opts *o) {
     case OPT_TRACE: o->trace = p.arg; break;
     case OPT_DUMP: o->dump = p.arg; break;
     case OPT_FST: o->fst = p.arg; break;
+    case OPT_STATS: o->stats = 1; break;
     case OPT_MAX:
       if (cli_opt_int(&p, 1, INT64_MAX, "a number of cycles", &n)) return -1;
       o->max_cycles = (unsigned long long)n;

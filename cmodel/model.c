@@ -66,22 +66,39 @@ int model_cons_hold(const model_cons *cons, int n, const int32_t *J) {
   return 1;
 }
 
+const int32_t *model_iter(model *m, int64_t s) {
+  unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
+  if (m->iter_step[h] != s) {
+    model_gc_iter(&m->gc[m->start_gc], s, m->iter[h]);
+    m->iter_step[h] = s;
+  }
+  return m->iter[h];
+}
+
 /* ---- events ----------------------------------------------------------------- */
 
-/* Returns a zeroed event of kind k at PE p (NULL p: the machine) in the
- * current cycle, stored in the cycle's buffer; NULL when nobody listens. */
-static trace_event *model_ev(model *m, trace_kind k, const model_pe *p) {
-  if (!m->fn && !m->file) return NULL;
-  if (m->nev == m->evcap) {
-    size_t cap = m->evcap ? 2 * m->evcap : 256;
-    trace_event *ev = realloc(m->ev, cap * sizeof *ev);
-    if (!ev) {
-      m->ev_oom = 1;
-      return NULL;
-    }
-    m->ev = ev;
-    m->evcap = cap;
+/* Returns 0 after doubling the cycle's event buffer; -1 (ev_oom set) when
+ * out of memory. */
+static int model_ev_grow(model *m) {
+  size_t cap = m->evcap ? 2 * m->evcap : 256;
+  trace_event *ev = realloc(m->ev, cap * sizeof *ev);
+  if (ev) m->ev = ev;
+  trace_event *tmp = ev ? realloc(m->ev_tmp, cap * sizeof *tmp) : NULL;
+  if (!tmp) {
+    m->ev_oom = 1;
+    return -1;
   }
+  m->ev_tmp = tmp;
+  m->evcap = cap;
+  return 0;
+}
+
+/* Returns a zeroed event of kind k at PE p (NULL p: the machine) in the
+ * current cycle, stored in the cycle's buffer; NULL when nobody listens
+ * (a test of one flag: without a listener the events cost nothing). */
+static inline trace_event *model_ev(model *m, trace_kind k, const model_pe *p) {
+  if (!m->listen) return NULL;
+  if (m->nev == m->evcap && model_ev_grow(m)) return NULL;
   trace_event *e = &m->ev[m->nev++];
   memset(e, 0, sizeof *e);
   e->cycle = m->t;
@@ -129,9 +146,44 @@ static int model_ev_cmp(const void *a, const void *b) {
   return trace_event_compare(a, b);
 }
 
+/* Returns 1 when the events ev[0..n) are in canonical order. */
+static int model_ev_sorted(const trace_event *ev, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (trace_event_compare(&ev[i - 1], &ev[i]) > 0) return 0;
+  return 1;
+}
+
+/* Sorts the cycle's events canonically (trace_event_compare). The phases
+ * emit each kind PE by PE in row-major order, so the events grouped by
+ * kind (a stable counting sort into ev_tmp, then swapped in) are nearly
+ * in order, and an insertion sort finishes them; past a budget of moves
+ * (an unusual cycle) qsort does. Events that compare equal have the same
+ * text, so their order does not matter. */
+static void model_ev_sort(model *m) {
+  size_t n = m->nev, at[TRACE_KIND_COUNT + 1] = {0};
+  if (n < 2 || model_ev_sorted(m->ev, n)) return;
+  for (size_t i = 0; i < n; i++) at[m->ev[i].kind + 1]++;
+  for (int k = 1; k <= TRACE_KIND_COUNT; k++) at[k] += at[k - 1];
+  for (size_t i = 0; i < n; i++) m->ev_tmp[at[m->ev[i].kind]++] = m->ev[i];
+  trace_event *t = m->ev, *ev = m->ev_tmp;
+  m->ev = ev, m->ev_tmp = t;
+  size_t budget = 8 * n;
+  for (size_t i = 1; i < n; i++) {
+    if (trace_event_compare(&ev[i - 1], &ev[i]) <= 0) continue;
+    trace_event e = ev[i];
+    size_t j = i;
+    for (; j > 0 && budget && trace_event_compare(&ev[j - 1], &e) > 0; j--, budget--) ev[j] = ev[j - 1];
+    ev[j] = e;
+    if (!budget) {
+      qsort(ev, n, sizeof *ev, model_ev_cmp);
+      return;
+    }
+  }
+}
+
 /* Sorts the cycle's events and hands them to the sink. */
 static void model_ev_flush(model *m) {
-  if (m->nev > 1) qsort(m->ev, m->nev, sizeof *m->ev, model_ev_cmp);
+  model_ev_sort(m);
   for (size_t i = 0; i < m->nev; i++) {
     if (m->fn) m->fn(&m->ev[i], m->ctx);
     if (m->file) trace_event_write(m->file, &m->ev[i]);
@@ -141,12 +193,20 @@ static void model_ev_flush(model *m) {
 
 /* ---- phase 1: signals ------------------------------------------------------- */
 
+static uint32_t model_gc_signals_iter(const model_gc *g, const int32_t *J, int drow, int dcol);
+
 /* Returns the signal vector of GC g at step s as the PE at offset (drow,
  * dcol) of its rectangle sees it (timing.md 2: only the terms whose PE
  * range holds it); drow < 0: every term (the GC's own vector, trace.md). */
 uint32_t model_gc_signals_at(const model_gc *g, int64_t s, int drow, int dcol) {
   int32_t J[MODEL_MAX_DIMS];
   model_gc_iter(g, s, J);
+  return model_gc_signals_iter(g, J, drow, dcol);
+}
+
+/* Returns the signal vector of GC g at iteration J as the PE at offset
+ * (drow, dcol) sees it (model_gc_signals_at). */
+static uint32_t model_gc_signals_iter(const model_gc *g, const int32_t *J, int drow, int dcol) {
   uint32_t v = 0;
   for (int k = 0; k < g->nterms; k++) {
     const model_term *tm = &g->terms[k];
@@ -169,7 +229,8 @@ static void model_pe_signals(model *m, model_pe *p) {
     if (t == p->delay) model_ev(m, TRACE_START, p);
     if (s < g->steps) {
       if (s != p->sig_step) {
-        p->sig_cache = model_gc_signals_at(g, s, p->row - g->rect.row0, p->col - g->rect.col0);
+        p->sig_cache = model_gc_signals_iter(g, model_iter(m, s), p->row - g->rect.row0,
+                                             p->col - g->rect.col0);
         p->sig_step = s;
       }
       v = p->sig_cache;
@@ -248,7 +309,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   }
   trace_event *e = model_ev(m, TRACE_ISSUE, p);
   if (e) e->fu = k, e->pc = f->pc;
-  model_state_insn(m, p, k);
+  if (m->listen) model_state_insn(m, p, k);
   if (in->op != ISA_OP_NOP) {
     uint32_t a[3] = {0, 0, 0};
     int nsrc = isa_op_get(in->op)->nsrc;
@@ -417,29 +478,28 @@ static uint32_t model_ag_addr(const model_ag *a, const int32_t *J) {
 }
 
 /* Returns 1 and the iteration J when AG a of p has an enabled event now. */
-static int model_ag_event(const model *m, const model_pe *p, const model_ag *a,
-                          int32_t *J) {
+static int model_ag_event(model *m, const model_pe *p, const model_ag *a,
+                          const int32_t **J) {
   const model_gc *g = &m->gc[m->start_gc];
   int64_t u = (int64_t)m->t - p->delay - a->phase;
   if (u < 0 || u % g->ii) return 0;
   int64_t s = u / g->ii;
   if (s >= g->steps) return 0;
-  model_gc_iter(g, s, J);
-  return model_cons_hold(a->cons, a->ncons, J);
+  *J = model_iter(m, s);
+  return model_cons_hold(a->cons, a->ncons, *J);
 }
 
 /* Runs the event (if any) of the AG of bank b on `side` of p. */
 static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
   const model_ag *a = &p->ag[side * c->banks + b];
-  int32_t J[MODEL_MAX_DIMS];
-  if (a->mode == STREAM_AG_OFF || !model_ag_event(m, p, a, J)) return;
+  const int32_t *J;
+  if (a->mode == STREAM_AG_OFF || !model_ag_event(m, p, a, &J)) return;
   model_tok *arr = &p->arrive[side * c->ports + b];
   uint32_t addr = model_ag_addr(a, J);
   char det[16];
-  model_side_port(det, sizeof det, side, b);
   if (addr >= (uint32_t)c->bank_depth) {
-    model_fault(m, p, TRACE_FAULT_AGRANGE, det);
+    model_fault(m, p, TRACE_FAULT_AGRANGE, model_side_port(det, sizeof det, side, b));
     if (a->mode == STREAM_AG_WRITE) arr->valid = 0; /* suppressed */
     return;
   }
@@ -452,7 +512,7 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
     w->value = v;
     (*ntok)++;
   } else if (!arr->valid) {
-    model_fault(m, p, TRACE_FAULT_AGMISS, det);
+    model_fault(m, p, TRACE_FAULT_AGMISS, model_side_port(det, sizeof det, side, b));
     return;
   } else {
     if (!*bank && !(*bank = calloc((size_t)c->bank_depth, sizeof **bank))) {
@@ -541,14 +601,15 @@ int model_step(model *m) {
   uint64_t ntok = 0;
   m->nev = 0;
   for (int i = 0; i < n; i++) model_pe_signals(m, &m->pe[i]);
-  model_state_begin(m);
+  if (m->listen) model_state_begin(m);
   for (int i = 0; i < n; i++)
     if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++)
     if (m->pe[i].nlive) model_pe_route(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_banks(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_commit(m, &m->pe[i]);
-  for (int i = 0; i < n; i++) model_state_end(m, &m->pe[i]);
+  if (m->listen)
+    for (int i = 0; i < n; i++) model_state_end(m, &m->pe[i]);
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
     model_finish(m);
   model_ev_flush(m);
@@ -587,6 +648,7 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
   }
   m->cfg = *cfg;
   m->fp = arch_config_fingerprint(cfg);
+  for (int h = 0; h < MODEL_ITER_CACHE; h++) m->iter_step[h] = -1;
   if (model_load(m, stream, len, err)) {
     model_free(m);
     return NULL;
@@ -619,16 +681,19 @@ void model_free(model *m) {
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
   free(m->pe);
   free(m->ev);
+  free(m->ev_tmp);
   free(m);
 }
 
 void model_set_trace(model *m, model_trace_fn fn, void *ctx) {
   m->fn = fn;
   m->ctx = ctx;
+  m->listen = m->fn || m->file;
 }
 
 void model_set_trace_file(model *m, FILE *f) {
   m->file = f;
+  m->listen = m->fn || m->file;
   if (f) {
     trace_header_write(f, m->fp);
     fputs("# engine: tcpa C model (cmodel)\n", f);

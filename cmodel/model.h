@@ -39,7 +39,11 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
 /* Frees the machine (NULL is fine). */
 void model_free(model *m);
 
-/* Sends every following event to fn (NULL: no trace). */
+/* Sends every following event to fn (NULL: no trace). Set it (or the
+ * file below) before the first model_step: while nobody listens, the model
+ * forms no events and keeps no bookkeeping for the state events
+ * (docs/trace.md "State events": emitted on change), so a listener set
+ * later would see those of its first cycle relative to stale values. */
 void model_set_trace(model *m, model_trace_fn fn, void *ctx);
 
 /* Writes the trace header line (with the fingerprint and a comment naming

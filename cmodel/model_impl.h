@@ -17,6 +17,7 @@
 
 #define MODEL_MAX_DIMS 8 /* the largest gc.dims (docs/arch.md) */
 #define MODEL_SIDES 4
+#define MODEL_ITER_CACHE 64 /* iteration vectors kept (a power of 2; model_iter) */
 
 /* One affine constraint sum(coef[d]*J[d]) + konst (>= | ==) 0. */
 typedef struct {
@@ -137,7 +138,11 @@ struct model {
   model_trace_fn fn;
   void *ctx;
   FILE *file;
+  int listen;   /* a sink or a file takes the events (fn || file) */
+  int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
+  int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
   trace_event *ev; /* this cycle's events */
+  trace_event *ev_tmp; /* evcap events: the sort's second buffer (model_ev_sort) */
   size_t nev, evcap;
   int ev_oom;     /* an event could not be stored */
   int64_t last_event; /* the last AG event cycle of the run, -1 none */
@@ -192,5 +197,10 @@ void model_state_mem(model *m);
 
 /* Returns 1 when every constraint of cons[0..n) holds at J (32-bit). */
 int model_cons_hold(const model_cons *cons, int n, const int32_t *J);
+
+/* Returns the iteration vector of step s of the started GC (as
+ * model_gc_iter), from a small cache of the steps seen last: in a cycle
+ * the PEs and AGs are at steps a few apart (model.c). */
+const int32_t *model_iter(model *m, int64_t s);
 
 #endif

@@ -63,8 +63,8 @@ static void model_state_ag(model *m, model_pe *p, int side, int b) {
   if (p->in_region && a->mode != STREAM_AG_OFF) s = model_state_stepnum(m, p->delay + a->phase);
   if (s == p->ag_step[k]) return;
   p->ag_step[k] = s;
-  int32_t J[MODEL_MAX_DIMS] = {0};
-  if (s > 0) model_gc_iter(&m->gc[m->start_gc], s, J);
+  static const int32_t zero[MODEL_MAX_DIMS];
+  const int32_t *J = s > 0 ? model_iter(m, s) : zero;
   uint32_t v = (uint32_t)a->base + (uint32_t)a->row_coef * (uint32_t)a->drow +
                (uint32_t)a->col_coef * (uint32_t)a->dcol;
   for (int d = 0; d < a->ndims; d++) v += (uint32_t)a->stride[d] * (uint32_t)J[d];

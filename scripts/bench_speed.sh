@@ -3,7 +3,10 @@
 # "Simulator speed"). For each case (program, parameters, configuration,
 # region) it compiles and instantiates the stream once, then times, on
 # that same stream, without waveforms:
-#   model   `tcpa sim STREAM` (the C model, tracing off);
+#   model   `tcpa sim STREAM` (the C model, tracing off: the whole
+#           process, its start and the stream's loading included);
+#   model-step the same run's stepping loop alone (`tcpa sim --stats`: the
+#           CPU seconds of model_run, 6 decimals), the model's own rate;
 #   rtl     the Verilated RTL alone (the `tcpa-rtl` harness of the
 #           configuration, from the harness cache; no trace, no FST);
 #   rtl-run the same less the time of loading the stream (a run stopped
@@ -26,12 +29,15 @@
 # a conv layer of 16x16 pixels and matmul N = M = K = 32 (the paper's
 # size: its accumulation padded, `tcpa compile --pad` as `tcpa run` does,
 # and its 64-deep fd split over two fds of 32 by a chain mov,
-# docs/symbolic.md "Registers") on 4x4 of configs/default.ini, and matmul
+# docs/symbolic.md "Registers") on 4x4 of configs/default.ini, matmul
 # on 4x4 of configs/big1d.ini (N = M = K = 32, pe.fd_depth 64 there; N =
-# M = 16 K = 250).
+# M = 16 K = 250), and the same matmul N = M = 16 K = 250 on default.ini
+# (8178 cycles: a longer run for the model's stepping rate; K = 1000 does
+# not fit its 1024-word banks).
 # A benchmark, never an assertion: it exits 0 however slow a simulator is
-# (non-zero only when a run itself fails). The model's seconds include the
-# process start and the stream's loading: short runs understate its speed.
+# (non-zero only when a run itself fails). The model row's seconds include
+# the process start and the stream's loading (short runs understate its
+# speed); the model-step row is its stepping alone.
 #
 # Environment: BUILD (default build), TCPA (default $BUILD/bin/tcpa),
 # REPEAT (default 3), SPEED_CASES (default: every case below).
@@ -51,6 +57,7 @@ CASES=(
   "mm32-4x4|matmul|N=32 M=32 K=32|configs/default.ini|4x4|0,1|--pad"
   "mm32-big1d|matmul|N=32 M=32 K=32|configs/big1d.ini|4x4|2,1"
   "mm16-big1d|matmul|N=16 M=16 K=250|configs/big1d.ini|4x4|0,1"
+  "mm16k-4x4|matmul|N=16 M=16 K=250|configs/default.ini|4x4|0,1"
 )
 
 # Prints the CPU seconds (user + system, of the command and the processes
@@ -69,6 +76,19 @@ best_of() {
   printf '%.3f' "$best"
 }
 
+# Prints the stepping seconds (`step_seconds` of `tcpa sim --stats`, 6
+# decimals) of the fastest of REPEAT runs of `tcpa sim "$@" --stats`;
+# nothing, and status 1, when a run fails.
+best_step() {
+  local best="" i dt
+  for ((i = 0; i < REPEAT; i++)); do
+    dt=$("$TCPA" sim "$@" --stats 2>/dev/null | sed -n 's/^stats:.* step_seconds \([0-9.]*\) .*/\1/p')
+    [ -n "$dt" ] || return 1
+    if [ -z "$best" ] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then best=$dt; fi
+  done
+  printf '%s' "$best"
+}
+
 # Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took
 # when each exits with status $1 or 0 (a run stopped on purpose).
 best_of_status() {
@@ -79,13 +99,13 @@ best_of_status() {
 # Prints one row: engine, case, cycles, PEs, seconds, verdict.
 row() {
   awk -v e="$1" -v n="$2" -v c="$3" -v p="$4" -v s="$5" -v v="$6" \
-    'BEGIN { printf "%-9s %-16s %8d %4d %9s %14.0f %11.0f  %s\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0), v }'
+    'BEGIN { printf "%-10s %-16s %8d %4d %9s %14.0f %11.0f  %s\n", e, n, c, p, s, (s > 0 ? c * p / s : 0), (s > 0 ? c / s : 0), v }'
 }
 
 echo "Simulator speed (no waveforms, no trace; CPU seconds, fastest of $REPEAT runs)"
 echo
-printf '%-9s %-16s %8s %4s %9s %14s %11s  %s\n' engine case cycles PEs seconds PE-cycles/s cycles/s verdict
-printf '%-9s %-16s %8s %4s %9s %14s %11s  %s\n' --------- ---------------- -------- ---- --------- -------------- ----------- -------
+printf '%-10s %-16s %8s %4s %9s %14s %11s  %s\n' engine case cycles PEs seconds PE-cycles/s cycles/s verdict
+printf '%-10s %-16s %8s %4s %9s %14s %11s  %s\n' ---------- ---------------- -------- ---- --------- -------------- ----------- -------
 status=0
 ratios=()
 for c in "${CASES[@]}"; do
@@ -104,6 +124,7 @@ for c in "${CASES[@]}"; do
   if [ -z "$cycles" ]; then echo "$name: the model does not reach done"; status=1; continue; fi
   rtl=$("$TCPA" harness --arch "$cfg" 2>"$tmp/log") || { echo "$name: no RTL harness: $(tail -n 1 "$tmp/log")"; status=1; continue; }
   tm=$(best_of "$TCPA" sim "$bin" --arch "$cfg") || { echo "$name: model run failed"; status=1; continue; }
+  tms=$(best_step "$bin" --arch "$cfg") || { echo "$name: model --stats run failed"; status=1; continue; }
   vm=pass
   "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
     --engine model > "$tmp/log" 2>&1 || { vm="FAIL (exit $?)"; status=1; }
@@ -115,6 +136,7 @@ for c in "${CASES[@]}"; do
   tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
   row model "$name" "$cycles" "$npe" "$tm" "$vm"
+  row model-step "$name" "$cycles" "$npe" "$tms" -
   row rtl "$name" "$cycles" "$npe" "$tr" -
   row rtl-run "$name" "$cycles" "$npe" "$(awk -v a="$tr" -v b="$tl" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')" -
   ts=$(awk -v a="$tc" -v b="$tb" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')

@@ -26,9 +26,11 @@
  * read from the two FSTs at the cycle it issued.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gtkw.h"
@@ -388,11 +390,17 @@ int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *rep
 
 /* ---- the lockstep run --------------------------------------------------- */
 
+#define ENGINE_COSIM_BUF (1u << 20)  /* the reader's buffer (bytes; grows for a long text line) */
+#define ENGINE_COSIM_NAP_NS 500000L  /* the reader's nap while the pipe is empty: 0.5 ms */
+
 /* The RTL side of a lockstep run: its binary event stream (docs/trace.md
  * "Binary event stream"), or a text trace from a harness that writes
  * text (a test's fake harness), one event ahead. */
 typedef struct {
-  FILE *in;
+  int fd;               /* the read end of the harness's pipe (non-blocking) */
+  unsigned char *buf;   /* bytes read from it: buf[pos..len) not yet taken */
+  size_t bcap, pos, len;
+  int eof;              /* the harness closed it (or a read failed) */
   FILE *tee;            /* the events as text (rtl.trace), or NULL */
   const char *who;      /* the harness, for errors */
   int started;          /* the header was read */
@@ -409,6 +417,38 @@ typedef struct {
   char err[600];
 } engine_cosim_rtl;
 
+/* Returns the bytes buffered (s->buf[s->pos..s->len)) after reading the
+ * harness's pipe until at least `want` are, fewer only at the end of the
+ * stream (s->eof; a read error ends it too) or when out of memory. The
+ * pipe is non-blocking: while it is empty the reader naps
+ * (ENGINE_COSIM_NAP_NS) instead of being woken by each of the harness's
+ * writes (one a cycle), so that both sides move many cycles per switch. */
+static size_t engine_cosim_rtl_fill(engine_cosim_rtl *s, size_t want) {
+  while (s->len - s->pos < want && !s->eof) {
+    if (s->pos && (s->pos == s->len || s->bcap - s->pos < want)) { /* move the rest to the front */
+      memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+      s->len -= s->pos, s->pos = 0;
+    }
+    if (s->bcap - s->pos < want || s->len == s->bcap) {
+      size_t nc = s->bcap ? 2 * s->bcap : ENGINE_COSIM_BUF;
+      while (nc - s->pos < want) nc *= 2;
+      unsigned char *b = realloc(s->buf, nc);
+      if (!b) break;
+      s->buf = b, s->bcap = nc;
+    }
+    ssize_t k = read(s->fd, s->buf + s->len, s->bcap - s->len);
+    if (k > 0) {
+      s->len += (size_t)k;
+    } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct timespec nap = {0, ENGINE_COSIM_NAP_NS};
+      nanosleep(&nap, NULL);
+    } else if (k == 0 || errno != EINTR) {
+      s->eof = 1;
+    }
+  }
+  return s->len - s->pos;
+}
+
 /* Returns 0 after reading the header of the RTL's binary event stream:
  * version and fingerprint to the checker, the FST timing to s->timing, the
  * text trace's header lines (as the harness writes them with --trace) to
@@ -416,21 +456,22 @@ typedef struct {
 static int engine_cosim_rtl_header(engine_cosim_rtl *s, lockstep *ls) {
   trace_bin_header h;
   char why[400];
-  size_t n = fread(&h, 1, 8, s->in);
+  size_t n = engine_cosim_rtl_fill(s, 1);
   s->started = 1;
   if (n == 0) {
     s->empty = 1;
     snprintf(s->err, sizeof s->err, "the RTL harness wrote no trace");
     return -1;
   }
-  if (h.magic[0] == '#') { /* text: the first line is these bytes and the rest of it */
+  if (s->buf[s->pos] == '#') { /* text: read line by line from here */
     s->text = 1;
-    if (!(s->line = malloc(s->cap = 256))) return snprintf(s->err, sizeof s->err, "out of memory"), -1;
-    memcpy(s->line, h.magic, n);
-    s->line[n] = 0;
     return 0;
   }
-  if (n == 8) n += fread((char *)&h + 8, 1, sizeof h - 8, s->in);
+  n = engine_cosim_rtl_fill(s, sizeof h);
+  if (n >= sizeof h) {
+    memcpy(&h, s->buf + s->pos, sizeof h);
+    s->pos += sizeof h;
+  }
   if (n < sizeof h) {
     snprintf(s->err, sizeof s->err, "%s: its binary event stream ends inside the header (%zu of %zu bytes)", s->who,
              n, sizeof h);
@@ -448,23 +489,29 @@ static int engine_cosim_rtl_header(engine_cosim_rtl *s, lockstep *ls) {
   return 0;
 }
 
-/* Returns 1 after reading the next line of a text stream into s->line (the
- * first: the bytes read to tell text from binary and the rest of that
- * line); 0 at the end. */
+/* Returns 1 after reading the next line of a text stream (with its
+ * newline, when it has one) into s->line; 0 at the end (or out of memory). */
 static int engine_cosim_rtl_getline(engine_cosim_rtl *s) {
-  if (s->lineno == 0) {
-    size_t n = strlen(s->line);
-    char *rest = NULL, *both;
-    size_t cap = 0;
-    ssize_t k = strchr(s->line, '\n') ? 0 : getline(&rest, &cap, s->in);
-    if (k > 0 && (both = realloc(s->line, n + (size_t)k + 1))) {
-      memcpy(both + n, rest, (size_t)k + 1);
-      s->line = both, s->cap = n + (size_t)k + 1;
+  size_t scanned = 0;
+  for (;;) {
+    size_t avail = s->len - s->pos;
+    const unsigned char *nl = memchr(s->buf + s->pos + scanned, '\n', avail - scanned);
+    if (nl || s->eof) {
+      size_t n = nl ? (size_t)(nl - (s->buf + s->pos)) + 1 : avail;
+      if (n == 0) return 0;
+      if (n + 1 > s->cap) {
+        char *l = realloc(s->line, n + 1);
+        if (!l) return 0;
+        s->line = l, s->cap = n + 1;
+      }
+      memcpy(s->line, s->buf + s->pos, n);
+      s->line[n] = 0;
+      s->pos += n;
+      return 1;
     }
-    free(rest);
-    return 1;
+    scanned = avail;
+    if (engine_cosim_rtl_fill(s, avail + 1) <= avail && !s->eof) return 0;
   }
-  return getline(&s->line, &s->cap, s->in) > 0;
 }
 
 /* Returns 0 after reading the next RTL event of a text stream into s->ev
@@ -516,10 +563,13 @@ static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
   s->have = 0;
   if (!s->started && engine_cosim_rtl_header(s, ls)) return -1;
   if (s->text) return engine_cosim_rtl_text(s, ls);
-  size_t n = fread(&s->ev, 1, sizeof s->ev, s->in);
+  size_t n = engine_cosim_rtl_fill(s, sizeof s->ev);
   if (n == 0) return 0;
   s->lineno++;
-  if (n < sizeof s->ev) {
+  if (n >= sizeof s->ev) {
+    memcpy(&s->ev, s->buf + s->pos, sizeof s->ev);
+    s->pos += sizeof s->ev;
+  } else {
     snprintf(s->err, sizeof s->err, "%s: its binary event stream ends inside record %ld (%zu of %zu bytes)", s->who,
              s->lineno, n, sizeof s->ev);
     return -1;
@@ -674,7 +724,8 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
     }
   }
   if (engine_rtl_start(bin, c, ro, &h, msg, msgsz)) goto done;
-  rs.in = h.trace;
+  rs.fd = fileno(h.trace);
+  fcntl(rs.fd, F_SETFL, fcntl(rs.fd, F_GETFL) | O_NONBLOCK); /* engine_cosim_rtl_fill naps */
   rs.who = h.bin;
   lockstep_status st = LOCKSTEP_ERROR;
   if (engine_cosim_rtl_next(&rs, ls)) snprintf(msg, msgsz, "%s", rs.err);
@@ -694,6 +745,7 @@ done:
   if (cm.m && rc == 0) engine_model_result(cm.m, &cm.sink, c, mr);
   model_free(cm.m);
   free(rs.line);
+  free(rs.buf);
   lockstep_free(ls);
   return rc;
 }

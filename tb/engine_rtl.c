@@ -17,8 +17,9 @@
  * Live runs (engine_rtl_start, for the lockstep driver of `cosim`): the
  * harness runs in its own process group with `--trace-bin /dev/fd/3`, its
  * events as binary records (docs/trace.md "Binary event stream"), fd 3
- * the write end of a pipe (set to 64 KB, so the harness runs at most a few
- * cycles ahead of its reader) whose read end is returned.
+ * the write end of a pipe (set to 1 MB: the harness runs at most that far
+ * ahead of its reader, a few hundred cycles of a 4x4 array) whose read end
+ * is returned.
  * engine_rtl_finish either waits for it or stops it: closes the read end
  * (its next write fails), sends SIGTERM to its group (SIGKILL after 10 s)
  * and reaps it; the harness reports `stopped after N cycles` on stderr,
@@ -39,11 +40,13 @@
 #include "trace.h"
 
 #define ENGINE_PATH 4096
-/* The capacity of the pipe of a live run and of its reader's buffer: a
- * cycle of a 4x4 array's events (up to about 200 records of 120 bytes)
- * fits, so that the harness writes a cycle at once, and it runs at most a
- * few cycles ahead of the checker (docs/trace.md "Lockstep protocol"). */
-#define ENGINE_RTL_PIPE 65536
+/* The capacity of the pipe of a live run and of its reader's buffer: the
+ * harness writes each cycle's records at once and does not wait for the
+ * checker while the pipe has room; the checker reads many cycles a time
+ * (tb/engine_cosim.c naps while the pipe is empty rather than waking at
+ * each write), and the harness runs at most 1 MB of records (about 8700
+ * events) ahead of it (docs/trace.md "Lockstep protocol"). */
+#define ENGINE_RTL_PIPE (1 << 20)
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031 /* Linux: fcntl to set a pipe's capacity */
 #endif

@@ -26,6 +26,10 @@ typedef struct {
   size_t n, cap;
 } lockstep_vec;
 
+/* Places (row, col) in -1..LOCKSTEP_GRID-1 find their PE history by a
+ * table (lockstep.pe_at), others by a search. */
+#define LOCKSTEP_GRID 64
+
 /* Recent events of one PE on one side. */
 typedef struct {
   int row, col;
@@ -46,6 +50,8 @@ struct lockstep {
   uint64_t last_cycle; /* highest cycle compared */
   lockstep_pe *pes[2];
   int npes[2], cappes[2];
+  int pe_hint[2];      /* the PE found last (lockstep_pe_get) */
+  int pe_at[2][(LOCKSTEP_GRID + 1) * (LOCKSTEP_GRID + 1)]; /* 1 + index in pes of (row, col), 0: none */
   uint64_t matched, per_kind[TRACE_KIND_COUNT];
   lockstep_vec ctx[2]; /* report context of the divergence */
   int ctx_mark[2];     /* index of the divergent line in ctx, -1: none */
@@ -231,8 +237,18 @@ static void lockstep_unit(const trace_event *e, char *buf, size_t sz) {
 /* Returns the history of PE (row, col) on `side`, created if new; NULL
  * when out of memory. */
 static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
-  for (int i = ls->npes[side] - 1; i >= 0; i--)
-    if (ls->pes[side][i].row == row && ls->pes[side][i].col == col) return &ls->pes[side][i];
+  int *at = row >= -1 && col >= -1 && row < LOCKSTEP_GRID && col < LOCKSTEP_GRID
+                ? &ls->pe_at[side][(row + 1) * (LOCKSTEP_GRID + 1) + col + 1]
+                : NULL;
+  if (at && *at) return &ls->pes[side][*at - 1];
+  int n = ls->npes[side], h = ls->pe_hint[side];
+  for (int k = 0; k < n; k++) { /* from the one after the last found: a kind's events go PE by PE */
+    int i = h + 1 + k < n ? h + 1 + k : h + 1 + k - n;
+    if (ls->pes[side][i].row == row && ls->pes[side][i].col == col) {
+      ls->pe_hint[side] = i;
+      return &ls->pes[side][i];
+    }
+  }
   if (ls->npes[side] == ls->cappes[side]) {
     int nc = ls->cappes[side] ? 2 * ls->cappes[side] : 16;
     lockstep_pe *p = realloc(ls->pes[side], (size_t)nc * sizeof *p);
@@ -244,7 +260,8 @@ static lockstep_pe *lockstep_pe_get(lockstep *ls, int side, int row, int col) {
   memset(pe, 0, sizeof *pe);
   pe->row = row, pe->col = col;
   if (!(pe->ring = calloc((size_t)ls->window, sizeof *pe->ring))) return NULL;
-  ls->npes[side]++;
+  if (at) *at = ls->npes[side] + 1;
+  ls->pe_hint[side] = ls->npes[side]++;
   return pe;
 }
 
@@ -255,7 +272,7 @@ static int lockstep_history_add(lockstep *ls, int side, const lockstep_vec *v) {
     lockstep_pe *pe = lockstep_pe_get(ls, side, v->v[i].row, v->v[i].col);
     if (!pe) return -1;
     pe->ring[pe->head] = v->v[i];
-    pe->head = (pe->head + 1) % ls->window;
+    if (++pe->head == ls->window) pe->head = 0;
     if (pe->count < ls->window) pe->count++;
     pe->total++;
   }
@@ -326,7 +343,9 @@ static lockstep_status lockstep_compare(lockstep *ls) {
   size_t i = 0, j = 0;
   while (i < a->n && j < b->n) {
     const trace_event *m = &a->v[i], *r = &b->v[j];
-    int c = trace_event_compare(m, r);
+    /* identical bytes are equal events (the usual case, cheap); else
+     * compare field by field */
+    int c = memcmp(m, r, sizeof *m) ? trace_event_compare(m, r) : 0;
     if (c == 0) {
       i++, j++;
       continue;

@@ -189,16 +189,44 @@ inline bool rtl_event_tie_less(const rtl_event &a, const rtl_event &b) {
 
 // Writes into ord the indexes of the events of one cycle in the canonical
 // order of trace.md (rtl_event_key, then rtl_event_tie_less, then as
-// collected): sorting (key, index) pairs, not the events.
+// collected): sorting (key, index) pairs, not the events. The collectors
+// go PE by PE, the order kind by kind: the pairs grouped by kind (a stable
+// counting sort) are nearly in order and an insertion sort finishes them
+// (std::sort past a budget of moves); the order is the same, as pairs never
+// compare equal.
 inline void rtl_event_order(const std::vector<rtl_event> &ev, std::vector<std::pair<uint64_t, uint32_t>> &ord) {
-  ord.resize(ev.size());
-  for (size_t i = 0; i < ev.size(); i++) ord[i] = {rtl_event_key(ev[i]), (uint32_t)i};
-  std::sort(ord.begin(), ord.end(), [&ev](const std::pair<uint64_t, uint32_t> &a, const std::pair<uint64_t, uint32_t> &b) {
+  auto less = [&ev](const std::pair<uint64_t, uint32_t> &a, const std::pair<uint64_t, uint32_t> &b) {
     if (a.first != b.first) return a.first < b.first;
     if (rtl_event_tie_less(ev[a.second], ev[b.second])) return true;
     if (rtl_event_tie_less(ev[b.second], ev[a.second])) return false;
     return a.second < b.second;
-  });
+  };
+  const int nk = 64; // kinds below this are grouped
+  size_t n = ev.size(), at[nk + 1] = {0}, budget = 8 * n;
+  ord.resize(n);
+  bool grouped = true;
+  for (size_t i = 0; i < n; i++) {
+    if (ev[i].kind < 0 || ev[i].kind >= nk) grouped = false;
+    else at[ev[i].kind + 1]++;
+  }
+  if (!grouped) {
+    for (size_t i = 0; i < n; i++) ord[i] = {rtl_event_key(ev[i]), (uint32_t)i};
+    std::sort(ord.begin(), ord.end(), less);
+    return;
+  }
+  for (int k = 1; k <= nk; k++) at[k] += at[k - 1];
+  for (size_t i = 0; i < n; i++) ord[at[ev[i].kind]++] = {rtl_event_key(ev[i]), (uint32_t)i};
+  for (size_t i = 1; i < n; i++) {
+    if (!less(ord[i], ord[i - 1])) continue;
+    std::pair<uint64_t, uint32_t> x = ord[i];
+    size_t j = i;
+    for (; j > 0 && budget && less(x, ord[j - 1]); j--, budget--) ord[j] = ord[j - 1];
+    ord[j] = x;
+    if (!budget) {
+      std::sort(ord.begin(), ord.end(), less);
+      return;
+    }
+  }
 }
 
 // Sorts the events of one cycle into the canonical order of trace.md

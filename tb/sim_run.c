@@ -1,6 +1,6 @@
 /*
  * sim_run.c: `tcpa sim STREAM.bin [--arch FILE] [--trace FILE]
- * [--max-cycles N] [--dump-banks DIR] [--fst FILE]` after its options are
+ * [--max-cycles N] [--dump-banks DIR] [--fst FILE] [--stats]` after its options are
  * read (sim_run.h, cli_sim.c): runs a configuration stream on the
  * cycle-accurate C model (cmodel/model.h) and prints the cycle count, the
  * done status and the faults.
@@ -11,7 +11,10 @@
  * once complete. --fst writes the model's own waveform (cmodel/model_fst.h:
  * the RTL's hierarchy and names; docs/trace.md). Exit status: 2 for an invalid stream, architecture or
  * option; 1 when the run does not finish within --max-cycles (default
- * 10^7) or raises a fault; 0 otherwise.
+ * 10^7) or raises a fault; 0 otherwise. --stats adds a line with the
+ * stepping loop's cycles, started PEs, CPU seconds (clock_gettime of the
+ * process's CPU clock around model_run alone: no start, no loading) and
+ * PE-cycles per second (docs/testing.md "Simulator speed").
  */
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -98,6 +102,28 @@ static int sim_report(const model *m, const sim_opts *o, int timeout,
   return timeout || nf ? SIM_FAIL : SIM_OK;
 }
 
+/* Returns the CPU seconds the process has used. */
+static double sim_cpu_seconds(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Prints the --stats line of a run of m that stepped for `sec` CPU
+ * seconds: cycles, started PEs, seconds, PE-cycles and cycles per second. */
+static void sim_stats_print(const model *m, const arch_config *cfg, double sec, FILE *out) {
+  int npe = 0;
+  for (int r = 0; r < cfg->rows; r++)
+    for (int c = 0; c < cfg->cols; c++) {
+      model_pe_view v;
+      if (!model_pe_state(m, r, c, &v) && v.started) npe++;
+    }
+  double cyc = (double)model_cycles(m);
+  fprintf(out, "stats: cycles %llu pes %d step_seconds %.6f pe_cycles_per_s %.0f cycles_per_s %.0f\n",
+          (unsigned long long)model_cycles(m), npe, sec, sec > 0 ? cyc * npe / sec : 0,
+          sec > 0 ? cyc / sec : 0);
+}
+
 /* Returns a model loaded with the stream of o on its architecture (*cfg
  * set), or NULL after printing why. */
 static model *sim_model_open(const sim_opts *o, arch_config *cfg) {
@@ -144,7 +170,9 @@ int sim_run(const sim_opts *o) {
     }
     model_set_trace(m, model_fst_sink, w);
   }
+  double t0 = sim_cpu_seconds();
   int timeout = w ? model_fst_run(m, w, o->max_cycles) : model_run(m, o->max_cycles);
+  double step_sec = sim_cpu_seconds() - t0;
   int status = SIM_OK;
   char fmsg[512];
   if (w && model_fst_close(w, fmsg, sizeof fmsg)) {
@@ -155,6 +183,7 @@ int sim_run(const sim_opts *o) {
   if (to_stdout) fflush(stdout);
   if (!status && o->dump && sim_dump(m, &cfg, o->dump)) status = SIM_INPUT;
   if (!status) status = sim_report(m, o, timeout, to_stdout ? stderr : stdout);
+  if (o->stats && status != SIM_INPUT) sim_stats_print(m, &cfg, step_sec, to_stdout ? stderr : stdout);
   model_free(m);
   return status;
 }

@@ -12,6 +12,7 @@
 typedef struct {
   const char *stream, *arch, *trace, *dump, *fst; /* arch NULL: the embedded default; trace "-": stdout */
   unsigned long long max_cycles;
+  int stats; /* --stats: print the stepping loop's cycles, PEs, seconds and rate */
 } sim_opts;
 
 /* The outcomes of sim_run: the exit statuses of `tcpa sim`. */

@@ -2,7 +2,7 @@
 # model_cli.sh: tests of `tcpa sim` (the C model, docs/model.md) from the
 # outside. Streams are written here as .tasm text (docs/asm.md) and
 # assembled with `tcpa asm`: a bank-to-bank run (cycles, trace file with
-# the fingerprint header, --dump-banks contents), an endless loop
+# the fingerprint header, --dump-banks contents, --stats), an endless loop
 # (--max-cycles: exit 1 and a timeout fault), a FIFO underflow (exit 1),
 # a corrupted stream and a stream for another architecture (exit 2, the
 # message names the file), bad options (exit 2); the model's own FST
@@ -93,6 +93,14 @@ check "sim banks: only nonzero banks dumped, no temporary files left" $?
 
 "$TCPA" sim "$tmp/banks.bin" --trace - 2>/dev/null | head -n 1 | grep -q '^# tcpa-trace 1 '
 check "sim --trace - writes the trace to stdout" $?
+
+# --stats: the run's cycles (8), the started region's PEs (1: pe 0,0)
+# and a rate consistent with them (PE-cycles/s * seconds = cycles * PEs,
+# up to the rounding of the seconds to 6 decimals).
+out=$("$TCPA" sim "$tmp/banks.bin" --stats); rc=$?
+echo "$out" | awk -v rc=$rc '/^stats:/ { n++; ok = $3 == 8 && $5 == 1 && $7 > 0 &&
+  ($9 * $7 - 8) ^ 2 <= ($9 * 0.5e-6 + 0.01) ^ 2 } END { exit !(rc == 0 && n == 1 && ok) }'
+check "sim --stats: cycles 8, pes 1, PE-cycles/s = cycles * PEs / step seconds ($out)" $?
 
 out=$("$TCPA" sim "$tmp/loop.bin" --max-cycles 50 --trace "$tmp/loop.trace"); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'not done within 50 cycles' &&

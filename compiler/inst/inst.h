@@ -161,6 +161,10 @@ typedef struct {
   int64_t n[INST_SUCC_MEMO];
   isl_map *map[INST_SUCC_MEMO];
   int count;
+  isl_map *scan; /* inst_first_seq's J -> J in scan order (slowest first), or NULL */
+  int64_t ext_steps[INST_SUCC_MEMO]; /* inst_ext_domain's sets by step count */
+  isl_set *ext[INST_SUCC_MEMO];
+  int ext_count;
 } inst_succ_memo;
 
 /* The GC terms of one signal as inst_gc_sig_terms computed them (the

@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+#include <isl/space.h>
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/point.h>
@@ -97,11 +100,39 @@ static const char *inst_kbox(const inst *x, int k) {
   return buf;
 }
 
-/* Returns the concrete tiled set of a dom (ispace, jkspace) over [J, K]. */
-static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
+/* What every concrete tiled set shares (inst_tiled), read from text once
+ * per instantiation: the tiling map, the box, the last jkspace read (the
+ * doms of a .sym mostly share it) and the sets made so far, by dom (doms
+ * with the same texts give the same set: a copy of it). */
+typedef struct {
+  isl_multi_aff *ma;   /* [J, K] -> lo + P K + J */
+  isl_set *box;        /* the tile box and the region over [J, K] */
+  const char *jk_txt;  /* the jkspace of jk */
+  isl_set *jk;         /* its parameters fixed */
+  const map_dom **dom; /* [n] the doms made */
+  isl_set **set;       /* [n] their sets */
+  int n;
+} inst_tiled_memo;
+
+/* Frees the memo's sets and arrays. */
+static void inst_tiled_memo_free(inst_tiled_memo *tm) {
+  isl_multi_aff_free(tm->ma);
+  isl_set_free(tm->box);
+  isl_set_free(tm->jk);
+  for (int i = 0; i < tm->n; i++) isl_set_free(tm->set[i]);
+  free(tm->dom);
+  free(tm->set);
+}
+
+/* Returns 0 after reading the tiling map and the box of x into tm (cap:
+ * the doms it will hold); -1 on error. */
+static int inst_tiled_memo_init(inst *x, inst_tiled_memo *tm, int cap) {
   const map_config *m = x->m;
   char names[512], buf[2048];
   size_t len = 0;
+  memset(tm, 0, sizeof *tm);
+  tm->dom = calloc((size_t)cap + 1, sizeof *tm->dom);
+  tm->set = calloc((size_t)cap + 1, sizeof *tm->set);
   inst_jk_names(x->n, 1, names, sizeof names);
   inst_cat(buf, sizeof buf, &len, "{ [%s] -> [", names);
   for (int k = 0; k < x->n; k++) {
@@ -112,13 +143,36 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
       inst_cat(buf, sizeof buf, &len, "%s%lld + j%d", k ? ", " : "", (long long)x->lo[k], k);
   }
   inst_cat(buf, sizeof buf, &len, "] }");
-  isl_multi_aff *ma = isl_multi_aff_read_from_str(x->ctx, buf);
+  tm->ma = isl_multi_aff_read_from_str(x->ctx, buf);
+  /* within the tile box and the region */
+  len = 0;
+  inst_cat(buf, sizeof buf, &len, "{ [%s] : ", names);
+  for (int k = 0; k < x->n; k++) {
+    inst_cat(buf, sizeof buf, &len, "0 <= j%d < %lld and ", k, (long long)x->E[k]);
+    inst_cat(buf, sizeof buf, &len, "%s", inst_kbox(x, k));
+  }
+  inst_cat(buf, sizeof buf, &len, "0 = 0 }");
+  tm->box = isl_set_read_from_str(x->ctx, buf);
+  return tm->dom && tm->set && tm->ma && tm->box ? 0 : -1;
+}
+
+/* Returns the concrete tiled set of a dom (ispace, jkspace) over [J, K]. */
+static __isl_give isl_set *inst_tiled(inst *x, inst_tiled_memo *tm, const map_dom *d) {
+  const map_config *m = x->m;
+  for (int i = 0; i < tm->n; i++)
+    if (!strcmp(tm->dom[i]->ispace, d->ispace) && !strcmp(tm->dom[i]->jkspace, d->jkspace))
+      return isl_set_copy(tm->set[i]);
+  isl_multi_aff *ma = isl_multi_aff_copy(tm->ma);
   isl_set *is = isl_set_read_from_str(x->ctx, d->ispace);
   is = inst_fix_params(is, m->nparams, m->param_name, x->params);
-  char *pn[4] = {"p", "t", "pc", "tc"};
-  int64_t pv[4] = {x->p, m->axis == MAP_AXIS_2D ? x->tr : x->t, x->p2, x->tc};
-  isl_set *jk = isl_set_read_from_str(x->ctx, d->jkspace);
-  jk = inst_fix_params(jk, m->axis == MAP_AXIS_2D ? 4 : 2, pn, pv);
+  if (!tm->jk_txt || strcmp(tm->jk_txt, d->jkspace)) {
+    char *pn[4] = {"p", "t", "pc", "tc"};
+    int64_t pv[4] = {x->p, m->axis == MAP_AXIS_2D ? x->tr : x->t, x->p2, x->tc};
+    isl_set_free(tm->jk);
+    tm->jk = inst_fix_params(isl_set_read_from_str(x->ctx, d->jkspace), m->axis == MAP_AXIS_2D ? 4 : 2, pn, pv);
+    tm->jk_txt = tm->jk ? d->jkspace : NULL;
+  }
+  isl_set *jk = isl_set_copy(tm->jk);
   if (!ma || !is || !jk) {
     isl_multi_aff_free(ma);
     isl_set_free(is);
@@ -129,19 +183,18 @@ static __isl_give isl_set *inst_tiled(inst *x, const map_dom *d) {
   jk = isl_set_reset_tuple_id(jk);
   is = isl_set_reset_tuple_id(is);
   isl_set *r = isl_set_intersect(is, jk);
-  /* within the tile box and the region */
-  len = 0;
-  inst_cat(buf, sizeof buf, &len, "{ [%s] : ", names);
-  for (int k = 0; k < x->n; k++) {
-    inst_cat(buf, sizeof buf, &len, "0 <= j%d < %lld and ", k, (long long)x->E[k]);
-    inst_cat(buf, sizeof buf, &len, "%s", inst_kbox(x, k));
+  r = isl_set_coalesce(isl_set_intersect(r, isl_set_copy(tm->box)));
+  if (r) {
+    tm->dom[tm->n] = d;
+    tm->set[tm->n++] = isl_set_copy(r);
   }
-  inst_cat(buf, sizeof buf, &len, "0 = 0 }");
-  r = isl_set_intersect(r, isl_set_read_from_str(x->ctx, buf));
-  return isl_set_coalesce(r);
+  return r;
 }
 
 isl_set *inst_ext_domain(const inst *x, int64_t steps) {
+  inst_succ_memo *memo = x->succ_memo; /* read from text once per step count (10 % of a conv instantiation) */
+  for (int i = 0; memo && i < memo->ext_count; i++)
+    if (memo->ext_steps[i] == steps) return isl_set_copy(memo->ext[i]);
   char names[512], buf[2048];
   size_t len = 0;
   int last = x->m->order[x->n - 1];
@@ -153,49 +206,75 @@ isl_set *inst_ext_domain(const inst *x, int64_t steps) {
   }
   for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%lld * j%d + ", (long long)x->seq[k], k);
   inst_cat(buf, sizeof buf, &len, "0 < %lld }", (long long)steps);
-  return isl_set_read_from_str(x->ctx, buf);
+  isl_set *d = isl_set_read_from_str(x->ctx, buf);
+  if (d && memo && memo->ext_count < INST_SUCC_MEMO) {
+    memo->ext_steps[memo->ext_count] = steps;
+    memo->ext[memo->ext_count++] = isl_set_copy(d);
+  }
+  return d;
+}
+
+/* Returns 0 after adding the constraint sum(ca[d] a_d) + sum(cb[d] b_d) + k
+ * (== 0 when eq, else >= 0) to *bm (taken and given back); -1 on error. */
+static int inst_succ_con(isl_basic_map **bm, int n, const int64_t *ca, const int64_t *cb, int64_t k, int eq) {
+  isl_local_space *ls = isl_local_space_from_space(isl_basic_map_get_space(*bm));
+  isl_constraint *c = eq ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+  for (int d = 0; d < n; d++) {
+    if (ca[d]) c = isl_constraint_set_coefficient_si(c, isl_dim_in, d, (int)ca[d]);
+    if (cb[d]) c = isl_constraint_set_coefficient_si(c, isl_dim_out, d, (int)cb[d]);
+  }
+  c = isl_constraint_set_constant_val(c, isl_val_int_from_si(isl_basic_map_get_ctx(*bm), k));
+  *bm = isl_basic_map_add_constraint(*bm, c);
+  return *bm ? 0 : -1;
 }
 
 /* Returns the piece of the successor map for carry (n >= 0) or borrow
  * (n < 0) pattern `pat` (bit r: position r of the scan order carries or
  * borrows): { a -> a + delta : a in the extended box, the pattern's
  * conditions }, a translation, so applying it keeps a set free of
- * existential variables; NULL when the text does not fit. */
+ * existential variables; NULL on error. Built constraint by constraint
+ * (reading it from text cost about 0.5 ms a piece, 2^(n-1) pieces a map). */
 static __isl_give isl_map *inst_succ_piece(const inst *x, const int64_t *digit, int neg, unsigned pat) {
-  char buf[4096];
-  size_t len = 0;
-  int ok = 0, last = x->n - 1;
-  int64_t delta[AST_MAX_DIMS], in = 0;
-  ok |= inst_cat(buf, sizeof buf, &len, "{ [");
-  for (int k = 0; k < x->n; k++) ok |= inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
-  ok |= inst_cat(buf, sizeof buf, &len, "] -> [");
-  for (int k = 0; k < x->n; k++) ok |= inst_cat(buf, sizeof buf, &len, "%sb%d", k ? ", " : "", k);
-  ok |= inst_cat(buf, sizeof buf, &len, "] : ");
-  for (int r = 0; r < x->n; r++) {
+  int n = x->n, last = n - 1;
+  int64_t delta[AST_MAX_DIMS], in = 0, ca[AST_MAX_DIMS] = {0}, cb[AST_MAX_DIMS] = {0};
+  int bad = 0;
+  isl_basic_map *bm = isl_basic_map_universe(isl_space_alloc(x->ctx, 0, (unsigned)n, (unsigned)n));
+  for (int r = 0; r < n && !bad; r++) {
     int d = x->m->order[r];
     int64_t sum = (neg ? -digit[r] : digit[r]) + (neg ? -in : in); /* a_d + sum, before the wrap */
+    ca[d] = 1;
     if (r == last) {
       delta[d] = sum;
-      ok |= inst_cat(buf, sizeof buf, &len, "a%d >= 0 and a%d + %lld >= 0 and ", d, d, (long long)sum);
+      bad = inst_succ_con(&bm, n, ca, cb, 0, 0) || inst_succ_con(&bm, n, ca, cb, sum, 0); /* a >= 0, a + sum >= 0 */
+      ca[d] = 0;
       continue;
     }
     int c = (int)(pat >> r & 1);
-    ok |= inst_cat(buf, sizeof buf, &len, "0 <= a%d < %lld and ", d, (long long)x->E[d]);
+    bad = inst_succ_con(&bm, n, ca, cb, 0, 0); /* 0 <= a */
+    ca[d] = -1;
+    bad = bad || inst_succ_con(&bm, n, ca, cb, x->E[d] - 1, 0); /* a < E */
     if (!neg) {
       delta[d] = sum - c * x->E[d];
-      ok |= inst_cat(buf, sizeof buf, &len, c ? "a%d + %lld >= %lld and " : "a%d + %lld < %lld and ", d,
-                     (long long)sum, (long long)x->E[d]);
+      ca[d] = c ? 1 : -1; /* c: a + sum >= E; else a + sum < E */
+      bad = bad || inst_succ_con(&bm, n, ca, cb, c ? sum - x->E[d] : x->E[d] - 1 - sum, 0);
     } else {
       delta[d] = sum + c * x->E[d];
-      ok |= inst_cat(buf, sizeof buf, &len, c ? "a%d + %lld < 0 and " : "a%d + %lld >= 0 and ", d,
-                     (long long)sum);
+      ca[d] = c ? -1 : 1; /* c: a + sum < 0; else a + sum >= 0 */
+      bad = bad || inst_succ_con(&bm, n, ca, cb, c ? -sum - 1 : sum, 0);
     }
+    ca[d] = 0;
     in = c;
   }
-  for (int k = 0; k < x->n; k++)
-    ok |= inst_cat(buf, sizeof buf, &len, "b%d = a%d + %lld and ", k, k, (long long)delta[k]);
-  ok |= inst_cat(buf, sizeof buf, &len, "0 = 0 }");
-  return ok ? NULL : isl_map_read_from_str(x->ctx, buf);
+  for (int k = 0; k < n && !bad; k++) { /* b = a + delta */
+    ca[k] = 1, cb[k] = -1;
+    bad = inst_succ_con(&bm, n, ca, cb, delta[k], 1);
+    ca[k] = 0, cb[k] = 0;
+  }
+  if (bad) {
+    isl_basic_map_free(bm);
+    return NULL;
+  }
+  return isl_map_from_basic_map(bm);
 }
 
 /* Returns the map { J -> succ(J, n) } (a copy of the memo's, built and
@@ -289,15 +368,21 @@ typedef struct {
 /* Returns the sequence number of the lexicographic minimum in scan order. */
 int64_t inst_first_seq(const inst *x, isl_set *s) {
   if (!s || isl_set_is_empty(s) != isl_bool_false) return -1;
-  /* s(J) is increasing in the scan order (slowest dimension first) */
-  char buf[1024];
-  size_t len = 0;
-  inst_cat(buf, sizeof buf, &len, "{ [");
-  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
-  inst_cat(buf, sizeof buf, &len, "] -> [");
-  for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", x->m->order[x->n - 1 - k]);
-  inst_cat(buf, sizeof buf, &len, "] }");
-  isl_set *r = isl_set_apply(isl_set_copy(s), isl_map_read_from_str(x->ctx, buf));
+  /* s(J) is increasing in the scan order (slowest dimension first); the
+   * permutation is read once and kept in the memo */
+  isl_map *scan = x->succ_memo && x->succ_memo->scan ? isl_map_copy(x->succ_memo->scan) : NULL;
+  if (!scan) {
+    char buf[1024];
+    size_t len = 0;
+    inst_cat(buf, sizeof buf, &len, "{ [");
+    for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", k);
+    inst_cat(buf, sizeof buf, &len, "] -> [");
+    for (int k = 0; k < x->n; k++) inst_cat(buf, sizeof buf, &len, "%sa%d", k ? ", " : "", x->m->order[x->n - 1 - k]);
+    inst_cat(buf, sizeof buf, &len, "] }");
+    scan = isl_map_read_from_str(x->ctx, buf);
+    if (x->succ_memo) x->succ_memo->scan = isl_map_copy(scan);
+  }
+  isl_set *r = isl_set_apply(isl_set_copy(s), scan);
   r = isl_set_lexmin(r);
   isl_point *pt = isl_set_sample_point(r);
   int64_t seq = 0;
@@ -526,16 +611,23 @@ int inst_concretize(inst *x, const map_config *m, const arch_config *arch, int n
   x->leaf = calloc((size_t)m->nleaves + 1, sizeof *x->leaf);
   x->acc = calloc((size_t)m->naccess + 1, sizeof *x->acc);
   if (!x->leaf || !x->acc) return INST_ERR_INTERNAL;
-  for (int i = 0; i < m->nleaves; i++)
-    if (!(x->leaf[i] = inst_tiled(x, &m->leaves[i].dom))) {
+  inst_tiled_memo tm;
+  if (inst_tiled_memo_init(x, &tm, m->nleaves + m->naccess)) {
+    inst_tiled_memo_free(&tm);
+    return INST_ERR_INTERNAL;
+  }
+  for (int i = 0; i < m->nleaves && !st; i++)
+    if (!(x->leaf[i] = inst_tiled(x, &tm, &m->leaves[i].dom))) {
       snprintf(msg, msgsz, "PST leaf %d: its condition space cannot be concretized", i);
-      return INST_ERR_INPUT;
+      st = INST_ERR_INPUT;
     }
-  for (int i = 0; i < m->naccess; i++)
-    if (!(x->acc[i] = inst_tiled(x, &m->access[i].space))) {
+  for (int i = 0; i < m->naccess && !st; i++)
+    if (!(x->acc[i] = inst_tiled(x, &tm, &m->access[i].space))) {
       snprintf(msg, msgsz, "access %d: its space cannot be concretized", i);
-      return INST_ERR_INPUT;
+      st = INST_ERR_INPUT;
     }
+  inst_tiled_memo_free(&tm);
+  if (st) return st;
   char buf[1024];
   size_t len = 0;
   inst_cat(buf, sizeof buf, &len, "{ [");
@@ -577,6 +669,8 @@ void inst_free(inst *x) {
   free(x->io);
   isl_set_free(x->kdom);
   for (int i = 0; x->succ_memo && i < x->succ_memo->count; i++) isl_map_free(x->succ_memo->map[i]);
+  if (x->succ_memo) isl_map_free(x->succ_memo->scan);
+  for (int i = 0; x->succ_memo && i < x->succ_memo->ext_count; i++) isl_set_free(x->succ_memo->ext[i]);
   free(x->succ_memo);
   inst_gc_memo_free(x->gc_memo);
   for (int c = 0; c < x->npc; c++) {

@@ -17,12 +17,20 @@
  * the producer PE and the source leaves (slots 1..3) reading the id on the
  * consumer PE, enumerated point by point. The lists depend only on the PE's
  * processor class, so they are computed once per class and register.
+ * The points are enumerated natively where the set allows it (no
+ * parameters, no existential variables, bounded: each basic set's
+ * constraints as integers, its bounding box scanned, a point counted in the
+ * first basic set holding it; inst_fifo_scan), else by isl_set_foreach_point
+ * (several microseconds a point: most of the check before); the lists are
+ * sorted afterwards, so the order of enumeration does not matter.
  * inst_opts.no_fifo_check (--no-fifo-check) skips the check (tests use it
  * to show that one word less than the computed occupancy overflows).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/constraint.h>
+#include <isl/ilp.h>
 #include <isl/point.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -76,6 +84,159 @@ static isl_stat inst_fifo_point(__isl_take isl_point *pt, void *user) {
   return isl_stat_ok;
 }
 
+/* The most box points inst_fifo_scan visits natively (beyond: isl). */
+#define INST_FIFO_SCAN_MAX 20000000LL
+
+/* A basic set as integer constraints over J: row r holds n coefficients
+ * and the constant, the row >= 0 (== 0 where eq[r]); lo..hi its box. */
+typedef struct {
+  int nrow, cap;
+  int64_t *a;
+  char *eq;
+  int64_t lo[AST_MAX_DIMS], hi[AST_MAX_DIMS];
+} inst_fifo_poly;
+
+/* The basic sets of a set being converted (inst_fifo_polys). */
+typedef struct {
+  int n, npoly, cap, fail;
+  inst_fifo_poly *p;
+} inst_fifo_polys;
+
+/* Returns 0 and *v when isl value val (taken) is an integer fitting in
+ * 2^40 in magnitude, -1 otherwise. */
+static int inst_fifo_int(__isl_take isl_val *val, int64_t *v) {
+  int ok = val && isl_val_is_int(val) == isl_bool_true;
+  if (ok) {
+    *v = isl_val_get_num_si(val);
+    ok = *v > -(1LL << 40) && *v < (1LL << 40);
+  }
+  isl_val_free(val);
+  return ok ? 0 : -1;
+}
+
+/* isl callback: appends constraint c (taken) to the last poly. */
+static isl_stat inst_fifo_poly_row(__isl_take isl_constraint *c, void *user) {
+  inst_fifo_polys *ps = user;
+  inst_fifo_poly *p = &ps->p[ps->npoly - 1];
+  int n = ps->n;
+  if (p->nrow == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 16;
+    int64_t *a = realloc(p->a, (size_t)cap * (size_t)(n + 1) * sizeof *a);
+    char *eq = a ? realloc(p->eq, (size_t)cap) : NULL;
+    if (a) p->a = a;
+    if (!eq) {
+      isl_constraint_free(c);
+      return isl_stat_error;
+    }
+    p->eq = eq;
+    p->cap = cap;
+  }
+  int64_t *row = &p->a[(size_t)p->nrow * (size_t)(n + 1)];
+  int bad = inst_fifo_int(isl_constraint_get_constant_val(c), &row[n]);
+  for (int d = 0; d < n && !bad; d++) bad = inst_fifo_int(isl_constraint_get_coefficient_val(c, isl_dim_set, d), &row[d]);
+  p->eq[p->nrow++] = isl_constraint_is_equality(c) == isl_bool_true;
+  isl_constraint_free(c);
+  return bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* isl callback: converts basic set b (taken) into a new poly with its box. */
+static isl_stat inst_fifo_poly_add(__isl_take isl_basic_set *b, void *user) {
+  inst_fifo_polys *ps = user;
+  int ok = isl_basic_set_dim(b, isl_dim_div) == 0 && isl_basic_set_dim(b, isl_dim_param) == 0 &&
+           (int)isl_basic_set_dim(b, isl_dim_set) == ps->n;
+  if (ok && ps->npoly == ps->cap) {
+    int cap = ps->cap ? 2 * ps->cap : 8;
+    inst_fifo_poly *p = realloc(ps->p, (size_t)cap * sizeof *p);
+    if (p) ps->p = p, ps->cap = cap;
+    else ok = 0;
+  }
+  if (ok) {
+    memset(&ps->p[ps->npoly++], 0, sizeof *ps->p);
+    ok = isl_basic_set_foreach_constraint(b, inst_fifo_poly_row, ps) == isl_stat_ok;
+  }
+  inst_fifo_poly *p = ok ? &ps->p[ps->npoly - 1] : NULL;
+  isl_set *s = isl_set_from_basic_set(b);
+  for (int d = 0; ok && d < ps->n; d++)
+    ok = !inst_fifo_int(isl_set_dim_min_val(isl_set_copy(s), d), &p->lo[d]) &&
+         !inst_fifo_int(isl_set_dim_max_val(isl_set_copy(s), d), &p->hi[d]);
+  isl_set_free(s);
+  if (!ok) ps->fail = 1;
+  return ok ? isl_stat_ok : isl_stat_error;
+}
+
+/* Frees the polys. */
+static void inst_fifo_polys_free(inst_fifo_polys *ps) {
+  for (int i = 0; i < ps->npoly; i++) free(ps->p[i].a), free(ps->p[i].eq);
+  free(ps->p);
+}
+
+/* Returns 1 when J satisfies every constraint of p (n dimensions). */
+static int inst_fifo_poly_holds(const inst_fifo_poly *p, int n, const int64_t *J) {
+  for (int r = 0; r < p->nrow; r++) {
+    const int64_t *row = &p->a[(size_t)r * (size_t)(n + 1)];
+    int64_t v = row[n];
+    for (int d = 0; d < n; d++) v += row[d] * J[d];
+    if (p->eq[r] ? v != 0 : v < 0) return 0;
+  }
+  return 1;
+}
+
+/* Returns 1 after appending an event for every point of u (as
+ * inst_fifo_point does) by scanning the boxes of its basic sets; 0 when u
+ * does not allow it (nothing appended: the caller asks isl), -1 when out
+ * of memory. */
+static int inst_fifo_scan(inst_fifo_acc *a, __isl_keep isl_set *u) {
+  const inst *x = a->x;
+  int n = x->n;
+  inst_fifo_polys ps = {n, 0, 0, 0, NULL};
+  if (isl_set_dim(u, isl_dim_param) != 0 || (int)isl_set_dim(u, isl_dim_set) != n ||
+      isl_set_foreach_basic_set(u, inst_fifo_poly_add, &ps) != isl_stat_ok || ps.fail) {
+    inst_fifo_polys_free(&ps);
+    return 0;
+  }
+  int64_t total = 0;
+  for (int i = 0; i < ps.npoly; i++) {
+    int64_t box = 1;
+    for (int d = 0; d < n && box; d++) {
+      int64_t w = ps.p[i].hi[d] - ps.p[i].lo[d] + 1;
+      box = w <= 0 ? 0 : box > INST_FIFO_SCAN_MAX / w ? INST_FIFO_SCAN_MAX + 1 : box * w;
+    }
+    total += box;
+    if (total > INST_FIFO_SCAN_MAX) {
+      inst_fifo_polys_free(&ps);
+      return 0;
+    }
+  }
+  int rc = 1;
+  for (int i = 0; i < ps.npoly && rc == 1; i++) {
+    const inst_fifo_poly *p = &ps.p[i];
+    int64_t J[AST_MAX_DIMS];
+    int empty = 0;
+    for (int d = 0; d < n; d++) {
+      J[d] = p->lo[d];
+      empty |= p->lo[d] > p->hi[d];
+    }
+    while (!empty) {
+      int in = inst_fifo_poly_holds(p, n, J);
+      for (int j = 0; j < i && in; j++) in = !inst_fifo_poly_holds(&ps.p[j], n, J);
+      if (in) {
+        int64_t s = 0;
+        for (int d = 0; d < n; d++) s += x->seq[d] * J[d];
+        if (inst_fifo_push(a->out, s, (int64_t)x->m->ii * s + a->add)) {
+          rc = -1;
+          break;
+        }
+      }
+      int d = n - 1; /* the next point of the box */
+      while (d >= 0 && J[d] == p->hi[d]) J[d] = p->lo[d], d--;
+      if (d < 0) break;
+      J[d]++;
+    }
+  }
+  inst_fifo_polys_free(&ps);
+  return rc;
+}
+
 /* qsort comparison of two events by cycle, then iteration. */
 static int inst_fifo_cmp_c(const void *a, const void *b) {
   const inst_fifo_ev *x = a, *y = b;
@@ -126,7 +287,9 @@ static int inst_fifo_cycles(const inst *x, int k, map_reg reg, int write, inst_f
     if (!u) continue;
     u = isl_set_coalesce(u);
     inst_fifo_acc a = {x, l, m->ops[o].tau + (write ? m->ops[o].lat : 0), 0};
-    isl_stat st = u ? isl_set_foreach_point(u, inst_fifo_point, &a) : isl_stat_error;
+    int scanned = u ? inst_fifo_scan(&a, u) : 0;
+    if (scanned < 0) a.oom = 1;
+    isl_stat st = scanned ? isl_stat_ok : u ? isl_set_foreach_point(u, inst_fifo_point, &a) : isl_stat_error;
     isl_set_free(u);
     if (st < 0 || a.oom) return -1;
   }

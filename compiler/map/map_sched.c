@@ -529,18 +529,22 @@ static int map_sched_excl(map_config *m) {
   if (!m->excl) return -1;
   if ((m->off & MAP_OFF_SHARE) || m->no_cse >= 4) return 0;
   isl_ctx *ctx = isl_ctx_alloc();
-  if (!ctx) return -1;
+  isl_set **dom = calloc((size_t)m->nops + 1, sizeof *dom); /* each op's space read once */
+  if (!ctx || !dom) {
+    free(dom);
+    if (ctx) isl_ctx_free(ctx);
+    return -1;
+  }
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  for (int a = 0; a < m->nops; a++) dom[a] = isl_set_read_from_str(ctx, m->ops[a].dom.ispace);
   for (int a = 0; a < m->nops; a++)
     for (int b = a + 1; b < m->nops; b++) {
       if (m->ops[a].cls != m->ops[b].cls) continue;
-      isl_set *x = isl_set_read_from_str(ctx, m->ops[a].dom.ispace);
-      isl_set *y = isl_set_read_from_str(ctx, m->ops[b].dom.ispace);
-      isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
-      isl_set_free(x);
-      isl_set_free(y);
+      isl_bool d = dom[a] && dom[b] ? isl_set_is_disjoint(dom[a], dom[b]) : isl_bool_error;
       m->excl[a * m->nops + b] = m->excl[b * m->nops + a] = d == isl_bool_true;
     }
+  for (int a = 0; a < m->nops; a++) isl_set_free(dom[a]);
+  free(dom);
   isl_ctx_free(ctx);
   return 0;
 }

@@ -109,22 +109,29 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
   }
   snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
+  /* the text is a function of buf alone, and the edges ask for a few
+   * (one per tile displacement): the last 16 kept (a fresh isl context
+   * and a parse per call cost 30 % of a compile) */
+  enum { MAP_TILE_JK_KEEP = 16 };
+  static char kept_in[MAP_TILE_JK_KEEP][2048], *kept_out[MAP_TILE_JK_KEEP];
+  static int kept_next;
+  for (int i = 0; i < MAP_TILE_JK_KEEP; i++)
+    if (kept_out[i] && !strcmp(kept_in[i], buf)) return map_strdup(kept_out[i]);
   isl_ctx *ctx = isl_ctx_alloc();
   char *s = map_tile_set_str(isl_set_read_from_str(ctx, buf));
   isl_ctx_free(ctx);
+  if (s) {
+    int i = kept_next;
+    kept_next = (kept_next + 1) % MAP_TILE_JK_KEEP;
+    free(kept_out[i]);
+    kept_out[i] = map_strdup(s);
+    snprintf(kept_in[i], sizeof kept_in[i], "%s", kept_out[i] ? buf : "");
+  }
   return s;
 }
 
 /* Returns the isl text of a program set over I. */
 static char *map_tile_iset(__isl_take isl_set *set) { return map_tile_set_str(set); }
-
-/* Returns 1 when the isl set text is empty, 0 if not, -1 on error. */
-static int map_tile_str_empty(isl_ctx *ctx, const char *s) {
-  isl_set *set = isl_set_read_from_str(ctx, s);
-  int e = set ? isl_set_is_empty(set) : -1;
-  isl_set_free(set);
-  return e;
-}
 
 /* Returns 1 when isl proves the sets of two texts (same space) disjoint. */
 static int map_tile_str_disjoint(isl_ctx *ctx, const char *a, const char *b) {
@@ -214,10 +221,18 @@ static void map_tile_theta_both(const map_config *m, const int64_t *d, int th, i
   snprintf(buf, size, "%s%s%s", a, *a && *b ? " and " : "", b);
 }
 
-/* Adds the split edges of RDG dependence edge `re`; returns MAP_OK. */
-static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of) {
+/* Returns the condition space of RDG node v (poly_cond_space), computed
+ * once per node and kept in cond[v] (a node has several edges). */
+static __isl_give isl_set *map_tile_cond(const map_config *m, isl_ctx *ctx, isl_set **cond, int v) {
+  if (!cond) return poly_cond_space(ctx, m->prog, &m->g->nodes[v].cond);
+  if (!cond[v]) cond[v] = poly_cond_space(ctx, m->prog, &m->g->nodes[v].cond);
+  return isl_set_copy(cond[v]);
+}
+
+/* Adds the split edges of RDG dependence edge `re` (cond: the nodes'
+ * condition spaces, map_tile_cond); returns MAP_OK. */
+static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const int *op_of, isl_set **cond) {
   const ast_program *p = m->prog;
-  const rdg_node *v = &m->g->nodes[re->src], *w = &m->g->nodes[re->dst];
   int64_t neg[AST_MAX_DIMS] = {0};
   int zero = 1;
   for (int k = 0; k < m->ndims; k++) {
@@ -241,9 +256,15 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
     memcpy(e.d, re->d, sizeof e.d);
     e.theta[0] = thetas[i % nth];
     e.theta[1] = th2s[i / nth];
-    isl_set *cw = poly_cond_space(ctx, p, &w->cond), *cv = poly_cond_space(ctx, p, &v->cond);
-    e.use.ispace = map_tile_iset(isl_set_intersect(
-        isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg)));
+    isl_set *cw = map_tile_cond(m, ctx, cond, re->dst), *cv = map_tile_cond(m, ctx, cond, re->src);
+    isl_set *us = isl_set_intersect(isl_set_copy(cw), poly_set_preimage_shift(isl_set_copy(cv), p, neg));
+    if (isl_set_is_empty(us) == isl_bool_true) { /* never carries a value (no text read back) */
+      isl_set_free(us);
+      isl_set_free(cw);
+      isl_set_free(cv);
+      continue;
+    }
+    e.use.ispace = map_tile_iset(us);
     e.def.ispace = map_tile_iset(isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
     if (zero) {
       e.use.jkspace = map_tile_jk(m, "");
@@ -258,11 +279,6 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
       map_dom_free(&e.use);
       map_dom_free(&e.def);
       return MAP_ERR_INTERNAL;
-    }
-    if (map_tile_str_empty(ctx, e.use.ispace) == 1) { /* never carries a value */
-      map_dom_free(&e.use);
-      map_dom_free(&e.def);
-      continue;
     }
     if (map_tile_add_edge(m, &e) < 0) return MAP_ERR_INTERNAL;
   }
@@ -541,31 +557,42 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
+/* Returns the set of text txt, the def space k (0 ispace, 1 jkspace) of
+ * edge e: read once and kept in def[2 e + k] (not to be freed by the
+ * caller), or read anew (the caller frees it) when def is NULL. */
+static isl_set *map_tile_def_set(isl_ctx *ctx, isl_set **def, int e, int k, const char *txt) {
+  if (!def) return isl_set_read_from_str(ctx, txt);
+  if (!def[2 * e + k]) def[2 * e + k] = isl_set_read_from_str(ctx, txt);
+  return def[2 * e + k];
+}
+
 /* Returns 1 when op o's edges selected by `pick` (0: rd uses, d = 0; 1:
  * the fd edges of dependence d; 2: the fd edges of any other dependence)
  * have defs (producer iterations) that may meet the defs of the fd edges
  * of d: 0 when isl proves every pair disjoint (ispace or jkspace). */
 static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const int64_t *d) {
-  for (int a = 0; a < m->nedges; a++) {
+  /* each edge's def spaces read once for the call: [2 * edge + (0 ispace, 1 jkspace)] */
+  isl_set **def = calloc(2 * (size_t)m->nedges + 1, sizeof *def);
+  int meet = 0;
+  for (int a = 0; a < m->nedges && !meet; a++) {
     const map_edge *x = &m->edges[a];
     if (x->src != o || !map_tile_is_fd_edge(x) || memcmp(x->d, d, sizeof x->d)) continue;
-    for (int b = 0; b < m->nedges; b++) {
+    for (int b = 0; b < m->nedges && !meet; b++) {
       const map_edge *y = &m->edges[b];
       if (y->src != o || y->kind != MAP_EDGE_DEP || map_edge_cross(y) || !memcmp(y->d, d, sizeof y->d)) continue;
-      isl_set *p = isl_set_read_from_str(ctx, x->def.ispace), *q = isl_set_read_from_str(ctx, y->def.ispace);
-      isl_bool di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
-      isl_set_free(p);
-      isl_set_free(q);
-      if (di == isl_bool_true) continue;
-      p = isl_set_read_from_str(ctx, x->def.jkspace);
-      q = isl_set_read_from_str(ctx, y->def.jkspace);
-      di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
-      isl_set_free(p);
-      isl_set_free(q);
-      if (di != isl_bool_true) return 1;
+      isl_bool di = isl_bool_false;
+      for (int k = 0; k < 2 && di != isl_bool_true; k++) { /* ispace, then jkspace */
+        isl_set *p = map_tile_def_set(ctx, def, a, k, k ? x->def.jkspace : x->def.ispace);
+        isl_set *q = map_tile_def_set(ctx, def, b, k, k ? y->def.jkspace : y->def.ispace);
+        di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
+        if (!def) isl_set_free(p), isl_set_free(q);
+      }
+      if (di != isl_bool_true) meet = 1;
     }
   }
-  return 0;
+  for (int i = 0; def && i < 2 * m->nedges; i++) isl_set_free(def[i]);
+  free(def);
+  return meet;
 }
 
 /* Destinations per condition space: returns 1 when every producer of
@@ -1049,11 +1076,15 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     if (!o.dom.ispace || !o.dom.jkspace) { map_dom_free(&o.dom); goto done; }
     if ((op_of[v] = map_tile_add_op(m, &o)) < 0) goto done;
   }
-  for (int e = 0; e < g->nedges; e++) {
+  isl_set **cond = calloc((size_t)g->nnodes + 1, sizeof *cond); /* NULL: each edge computes them */
+  int r = MAP_OK;
+  for (int e = 0; e < g->nedges && r == MAP_OK; e++) {
     const rdg_edge *re = &g->edges[e];
-    int r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of) : map_tile_io(m, ctx, re, op_of);
-    if (r != MAP_OK) goto done;
+    r = re->kind == RDG_EDGE_DEP ? map_tile_dep(m, ctx, re, op_of, cond) : map_tile_io(m, ctx, re, op_of);
   }
+  for (int v = 0; cond && v < g->nnodes; v++) isl_set_free(cond[v]);
+  free(cond);
+  if (r != MAP_OK) goto done;
   /* the smallest tile the schedule assumes: p_min = max |d_m| + 1;
    * map_sched_tile1 lowers it to max |d_m| (tile size 1) afterwards when
    * the schedule allows */
