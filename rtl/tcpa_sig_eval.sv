@@ -14,6 +14,13 @@
 // number (kind 0), or when it is not in use; a term holds when it is active
 // and all its constraints hold; signal i is the OR of its terms. The PE
 // gates the vector with its own "active" (u >= 0 and s < S).
+// The accumulators are clocked through a clock gate of their own
+// (tcpa_clock_gate) that runs only in the cycles where they are written:
+// when J advances, and while the PE is not running. A simulator then
+// evaluates the adders, the constraints and the terms (384 constraints on
+// big1d.ini) only at the PE's steps, not in every cycle, and the
+// constraints of a term only while the term is active (docs/rtl.md "Clock
+// gating", docs/testing.md "Simulator speed").
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_sig_eval (
@@ -38,19 +45,20 @@ module tcpa_sig_eval (
   localparam logic [NSIG-1:0] SIG1 = 1;  // signal 0's bit
 
   logic [NC*32-1:0] acc_q;  // flat: Yosys 0.23 has no packed 2-D arrays
-  logic [NC-1:0]    chold;
+  logic [NTERM-1:0] thold;  // term t active and all its constraints hold
   logic             hold;
+  logic             acc_clk;
 
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
   // the dimension whose increment is added: the highest bit set in inc_i
   // (one-hot while the PE runs); none set, nothing is added
-  int unsigned dsel;
+  logic [31:0] dsel;
   logic        dany;
 
   always_comb begin
-    dsel = 0;
+    dsel = '0;
     dany = 1'b0;
     for (int unsigned d = 0; d < NDIM; d++)
       if (inc_i[d]) begin
@@ -59,26 +67,46 @@ module tcpa_sig_eval (
       end
     // mutant 38: the step counter's wrap is lost: every advance adds the
     // increment of dimension 0, as if no lower dimension ever wrapped
-    `TCPA_MUTATE(38, begin dsel = 0; dany = 1'b1; end)
+    `TCPA_MUTATE(38, begin dsel = '0; dany = 1'b1; end)
   end
+
+  // the accumulators' clock runs when J advances and while the PE is not
+  // running (at every other edge none of them would change)
+  tcpa_clock_gate u_acc_cg (
+    .clk_i (clk_i),
+    .en_i  (!rst_ni || !run_i || adv_i),
+    .clk_o (acc_clk)
+  );
 
   // konst[k] while the PE is not running; the step increment added when J
-  // advances (one adder per constraint). The accumulators are written only
-  // then, so a simulator skips the cycles between advances
-  // (docs/testing.md "Simulator speed").
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) acc_q <= '0;
-    else if (!run_i) acc_q <= konst_i;
-    else if (adv_i)
-      for (int unsigned k = 0; k < NC; k++)
-        acc_q[k*32 +: 32] <= acc_q[k*32 +: 32] + (dany ? delta_i[(k*NDIM + dsel)*32 +: 32] : 32'd0);
+  // advances (one adder per constraint, at constant bit positions: a
+  // procedural loop over NC constraints costs a simulator a variable part
+  // select per constraint)
+  for (genvar k = 0; k < NC; k++) begin : g_acc
+    always_ff @(posedge acc_clk or negedge rst_ni) begin
+      if (!rst_ni) acc_q[k*32 +: 32] <= '0;
+      else if (!run_i) acc_q[k*32 +: 32] <= konst_i[k*32 +: 32];
+      else if (adv_i && dany)
+        acc_q[k*32 +: 32] <= acc_q[k*32 +: 32] + delta_i[(k*NDIM + dsel)*32 +: 32];
+    end
   end
 
-  // one continuous assignment per constraint (constant bit positions: a
-  // procedural loop over NC constraints costs a simulator a variable part
-  // select per constraint and cycle)
-  for (genvar k = 0; k < NC; k++) begin : g_hold
-    assign chold[k] = !cuse_i[k] || (kind_i[k] ? (acc_q[k*32 +: 32] == 32'd0) : !acc_q[k*32 + 31]);
+  // term t holds when it is active and each of its constraints holds
+  // (== 0 or >= 0) or is not in use; the constraints of an inactive term
+  // are not looked at
+  for (genvar t = 0; t < NTERM; t++) begin : g_term
+    logic th;
+    always_comb begin
+      th = 1'b0;
+      if (tact_i[t]) begin
+        th = 1'b1;
+        for (int unsigned c = 0; c < NCONS; c++)
+          if (cuse_i[t*NCONS + c] && (kind_i[t*NCONS + c] ? (acc_q[(t*NCONS + c)*32 +: 32] != 32'd0)
+                                                          : acc_q[(t*NCONS + c)*32 + 31]))
+            th = 1'b0;
+      end
+    end
+    assign thold[t] = th;
   end
 
   // signal i: some active term of i has all its constraints true at J(s)
@@ -86,7 +114,7 @@ module tcpa_sig_eval (
     sig_o = '0;
     hold = 1'b0;
     for (int unsigned t = 0; t < NTERM; t++) begin
-      hold = tact_i[t] && (&chold[t*NCONS +: NCONS]);
+      hold = thold[t];
       // bit tsig of sig_o; none when tsig >= NSIG (shifted out)
       if (hold) sig_o = sig_o | (SIG1 << tsig_i[t*8 +: 8]);
     end
