@@ -445,6 +445,11 @@ int64_t inst_io_address(const inst *x, int a, const int64_t *J);
  * interconnect cannot carry an access (inst_io2d.c). */
 int inst_place_io_2d(inst *x, char *msg, size_t msgsz);
 
+/* Returns INST_OK after allocating the per-PE placement arrays of every
+ * access (pside -1: no bank on any PE yet; the others zero; inst_io.c),
+ * INST_ERR_INTERNAL when out of memory. */
+int inst_io_pe_alloc(inst *x);
+
 /* Frees the per-PE placement of every access (pside, pbank, prow, pcol,
  * hops, lag; set to NULL) and the WRAPPER sinks x->wsink: what
  * inst_place_io_2d (or inst_place_io per PE) allocates, freed by inst_free and before each new

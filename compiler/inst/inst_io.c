@@ -269,10 +269,7 @@ static void inst_io_sides(const inst *x, int k, int *side, int *n) {
     if (d != prim && inst_io_border(x, k, d)) side[(*n)++] = d;
 }
 
-/* Returns INST_OK after allocating the per-PE arrays of every access (no
- * bank anywhere yet) and the WRAPPER sinks of every PE. */
-static int inst_spread_alloc(inst_spread *s) {
-  inst *x = s->x;
+int inst_io_pe_alloc(inst *x) {
   for (int a = 0; a < x->m->naccess; a++) {
     inst_io *io = &x->io[a];
     io->pside = malloc((size_t)x->t * sizeof *io->pside);
@@ -282,11 +279,19 @@ static int inst_spread_alloc(inst_spread *s) {
     io->hops = calloc((size_t)x->t, sizeof *io->hops);
     io->lag = calloc((size_t)x->t, sizeof *io->lag);
     if (!io->pside || !io->pbank || !io->prow || !io->pcol || !io->hops || !io->lag) return INST_ERR_INTERNAL;
-    for (int k = 0; k < x->t; k++) {
-      io->pside[k] = -1;
-      inst_pe_rc(x, k, &io->prow[k], &io->pcol[k]);
-    }
+    for (int k = 0; k < x->t; k++) io->pside[k] = -1;
   }
+  return INST_OK;
+}
+
+/* Returns INST_OK after allocating the per-PE arrays of every access (no
+ * bank anywhere yet, each PE's row and column) and the WRAPPER sinks of
+ * every PE. */
+static int inst_spread_alloc(inst_spread *s) {
+  inst *x = s->x;
+  if (inst_io_pe_alloc(x)) return INST_ERR_INTERNAL;
+  for (int a = 0; a < x->m->naccess; a++)
+    for (int k = 0; k < x->t; k++) inst_pe_rc(x, k, &x->io[a].prow[k], &x->io[a].pcol[k]);
   x->wsink = calloc((size_t)x->t * (size_t)s->nsink, sizeof *x->wsink);
   s->used = calloc((size_t)x->t * 4 * (size_t)s->np, 1);
   return x->wsink && s->used ? INST_OK : INST_ERR_INTERNAL;

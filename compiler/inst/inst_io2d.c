@@ -527,22 +527,6 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   return INST_ERR_NOFIT;
 }
 
-/* Returns INST_OK after allocating the per-PE arrays of every access. */
-static int io2d_alloc(inst *x) {
-  for (int a = 0; a < x->m->naccess; a++) {
-    inst_io *io = &x->io[a];
-    io->pside = malloc((size_t)x->t * sizeof *io->pside);
-    io->pbank = calloc((size_t)x->t, sizeof *io->pbank);
-    io->prow = calloc((size_t)x->t, sizeof *io->prow);
-    io->pcol = calloc((size_t)x->t, sizeof *io->pcol);
-    io->hops = calloc((size_t)x->t, sizeof *io->hops);
-    io->lag = calloc((size_t)x->t, sizeof *io->lag);
-    if (!io->pside || !io->pbank || !io->prow || !io->pcol || !io->hops || !io->lag) return INST_ERR_INTERNAL;
-    for (int k = 0; k < x->t; k++) io->pside[k] = -1;
-  }
-  return INST_OK;
-}
-
 void inst_io_reset(inst *x) {
   free(x->wsink);
   x->wsink = NULL;
@@ -668,7 +652,7 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
   if (s.nb > 64) s.nb = 64;
   x->wsink = calloc((size_t)x->t * (size_t)s.nsink, sizeof *x->wsink);
   s.bank = calloc((size_t)x->t * 4, sizeof *s.bank);
-  int st = !x->wsink || !s.bank ? INST_ERR_INTERNAL : io2d_alloc(x);
+  int st = !x->wsink || !s.bank ? INST_ERR_INTERNAL : inst_io_pe_alloc(x);
   if (!st) st = io2d_channels(&s, msg, msgsz);
   if (!st && !(s.chan = malloc((size_t)x->t * (size_t)s.nsink * sizeof *s.chan))) st = INST_ERR_INTERNAL;
   if (!st) memcpy(s.chan, x->wsink, (size_t)x->t * (size_t)s.nsink * sizeof *s.chan);
