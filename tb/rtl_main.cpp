@@ -30,11 +30,9 @@
 // --trace-bin FILE streams the same events the same way as binary records
 // (docs/trace.md "Binary event stream": a header, then one fixed-size
 // record per event, the fields as numbers, no text): what tcpa's cosim
-// reads; each cycle's records in one write(2), or into a pipe by
-// vmsplice(2) from a ring of pages (live_buf, below). The reader stops
-// the run by closing its end (the next write fails) or by SIGTERM: the
-// harness then prints `tcpa-rtl: stopped after N cycles (WHY)` on stderr,
-// closes the FST (valid up to there) and exits 4.
+// reads. The reader stops the run by closing its end (the next write
+// fails) or by SIGTERM: the harness then prints `tcpa-rtl: stopped after
+// N cycles (WHY)` on stderr, closes the FST (valid up to there) and exits 4.
 //
 // Assertions (docs/rtl.md "Assertions"): the harness is built with
 // Verilator's --assert and +define+TCPA_ASSERT_ON (tb/harness.mk). A failing
@@ -65,9 +63,7 @@
 #include <type_traits>
 #include <vector>
 #include <algorithm>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "Vtcpa_top.h"
@@ -315,67 +311,26 @@ bool live_write(FILE *f, const std::string &text) {
   return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
 }
 
-// The buffer of the binary live trace's records. Into a pipe (cosim's)
-// they are handed over by vmsplice(2) from a ring of pages: the pipe
-// references the pages, the kernel does not copy them (that copy was most
-// of the harness's cost of the events, 171 MB for matmul N=M=16 K=250 on
-// 4x4). A page is written again only after more bytes than the pipe holds
-// were spliced behind it, so the reader has taken it: the ring is twice
-// the pipe's capacity and more, a cycle's records at most a quarter of
-// the capacity (a larger cycle, e.g. the done cycle's `mem` lines, and
-// any other file go through write(2) from recs).
-struct live_buf {
-  char *ring = nullptr;            // the pages; NULL: not a pipe
-  size_t size = 0, pos = 0, cap = 0;  // ring bytes, next free byte, pipe capacity
-  std::vector<rtl_record> recs;    // the records of a cycle written by write(2)
-  ~live_buf() { free(ring); }
-};
-
-// Sets up lb for the live trace f: the vmsplice ring when f is a pipe
-// whose capacity F_GETPIPE_SZ tells, else nothing (write(2) from recs).
-void live_buf_init(live_buf &lb, FILE *f) {
-  struct stat st;
-  long page = sysconf(_SC_PAGESIZE);
-  if (!f || fstat(fileno(f), &st) != 0 || !S_ISFIFO(st.st_mode) || page <= 0) return;
-  int cap = fcntl(fileno(f), F_GETPIPE_SZ);
-  if (cap <= 0) return;
-  lb.cap = (size_t)cap;
-  lb.size = (2 * lb.cap + 65536 + (size_t)page - 1) / (size_t)page * (size_t)page;
-  lb.ring = static_cast<char *>(aligned_alloc((size_t)page, lb.size));
-}
-
-// Returns true after writing n bytes at b to fd with write(2), or handing
-// them to the pipe fd with vmsplice(2) (splice); false on an error (the
-// reader has gone).
-bool live_put(int fd, const char *b, size_t n, bool splice) {
-  while (n > 0) {
-    struct iovec iov = {const_cast<char *>(b), n};
-    ssize_t k = splice ? vmsplice(fd, &iov, 1, 0) : write(fd, b, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    b += k, n -= (size_t)k;
+// Returns true after writing the records of events ev of cycle t, in the
+// order ord (rtl_event_order), to the binary live trace f in one write(2)
+// of their buffer recs, past stdio (its buffer is empty after the header:
+// no copy of the records into it); false when the reader has gone.
+bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
+                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
+  recs.resize(ord.size());
+  for (size_t i = 0; i < ord.size(); i++) {
+    recs[i] = ev[ord[i].second].rec;
+    recs[i].cycle = (uint64_t)t;
+  }
+  const char *b = reinterpret_cast<const char *>(recs.data());
+  size_t left = recs.size() * sizeof(rtl_record);
+  while (left > 0) {
+    ssize_t n = write(fileno(f), b, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    b += n, left -= (size_t)n;
   }
   return true;
-}
-
-// Returns true after writing the records of events ev of cycle t, in the
-// order ord (rtl_event_order), to the binary live trace f in one write
-// past stdio (its buffer is empty after the header): spliced from the
-// ring of lb into a pipe, else written from lb.recs; false when the
-// reader has gone.
-bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
-                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, live_buf &lb) {
-  const size_t n = ord.size() * sizeof(rtl_record);
-  const bool splice = lb.ring && n <= lb.cap / 4;
-  if (splice && lb.pos + n > lb.size) lb.pos = 0;
-  if (!splice) lb.recs.resize(ord.size());
-  rtl_record *r = splice ? reinterpret_cast<rtl_record *>(lb.ring + lb.pos) : lb.recs.data();
-  for (size_t i = 0; i < ord.size(); i++) {
-    r[i] = ev[ord[i].second].rec;
-    r[i].cycle = (uint64_t)t;
-  }
-  if (splice) lb.pos += n;
-  return live_put(fileno(f), reinterpret_cast<const char *>(r), n, splice);
 }
 
 // The header of the binary event stream (docs/trace.md "Binary event
@@ -509,8 +464,7 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   // the text is formed only when a text trace is written
   std::vector<rtl_event> ev;
   std::vector<std::pair<uint64_t, uint32_t>> ord;  // their canonical order
-  live_buf recs;
-  if (o.live_bin) live_buf_init(recs, live);
+  std::vector<rtl_record> recs;
   std::string cyc;
   const bool text = o.trace || (live && !o.live_bin);
   for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
