@@ -29,6 +29,11 @@
 // generates: integral fields and VlWide in a --cc model; sc_in/sc_out
 // ports holding bool, uint32_t, uint64_t or sc_bv<N> in a --sc model
 // (VM_SC, set by Verilator's makefile). Sizes come from tcpa_params.h.
+// The one-bit event ports (issue, halt, write-back, pops, pushes, fd
+// reads, hops, bank accesses, AG faults, register-file write enables) are
+// read PE by PE as one mask each (rtl_port_mask), and only their set slots
+// are visited, in the same order as a full scan: a quiet PE costs a few
+// extractions, not one per FU, register, port and bank.
 #ifndef TCPA_RTL_COLLECT_H
 #define TCPA_RTL_COLLECT_H
 
@@ -298,6 +303,23 @@ uint32_t rtl_port_bits(const sc_core::sc_out<T> &p, unsigned lo, unsigned w) {
 }
 #endif
 
+// Returns n <= 64 one-bit slots of a port from slot lo, slot lo + k at bit
+// k: the slots of one PE read in one or two extractions, so that the
+// collectors visit only the set ones (rtl_mask_next).
+template <typename P>
+uint64_t rtl_port_mask(const P &v, unsigned lo, unsigned n) {
+  uint64_t m = rtl_port_bits(v, lo, n < 32 ? n : 32);
+  if (n > 32) m |= (uint64_t)rtl_port_bits(v, lo + 32, n - 32) << 32;
+  return m;
+}
+
+// Returns the lowest set bit's index of *m (non-zero) and clears it.
+inline int rtl_mask_next(uint64_t *m) {
+  int k = __builtin_ctzll(*m);
+  *m &= *m - 1;
+  return k;
+}
+
 
 // Banks per border side (the AG ports of tcpa_top).
 const int rtl_collect_nbank = TCPA_IOBUF_BANKS < TCPA_INTERCONNECT_PORTS ? TCPA_IOBUF_BANKS
@@ -327,15 +349,18 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   struct rtl_write { int cls, idx, fu; };
   rtl_write writes[ISA_WRITES_MAX];
   int nw = 0;
-  for (int f = 0; f < nfu; f++) {
-    int q = p * nfu + f;
-    if (rtl_port_bits(t->dbg_issue_o, q, 1)) {
+  static_assert(nfu <= 64 && TCPA_PE_ID <= 64 && TCPA_PE_FD <= 64 && nwp <= 64, "a PE's slots exceed a mask");
+  const uint64_t iss = rtl_port_mask(t->dbg_issue_o, p * nfu, nfu),
+                 hlt = rtl_port_mask(t->dbg_halt_o, p * nfu, nfu), wrm = rtl_port_mask(t->dbg_wr_o, p * nfu, nfu);
+  for (uint64_t m = iss | hlt | wrm; m;) {
+    int f = rtl_mask_next(&m), q = p * nfu + f;
+    if (iss >> f & 1) {
       rtl_record &x = rtl_event_add(ev, TRACE_ISSUE, r, c, f, 0);
       x.fu = f;
       x.pc = (int32_t)rtl_port_bits(t->dbg_pc_o, q * 8, 8);
     }
-    if (rtl_port_bits(t->dbg_halt_o, q, 1)) rtl_event_add(ev, TRACE_HALT, r, c, f, 0).fu = f;
-    if (rtl_port_bits(t->dbg_wr_o, q, 1)) {
+    if (hlt >> f & 1) rtl_event_add(ev, TRACE_HALT, r, c, f, 0).fu = f;
+    if (wrm >> f & 1) {
       uint32_t dst = rtl_port_bits(t->dbg_wr_dst_o, q * 8, 8);
       uint32_t odm = rtl_port_bits(t->dbg_wr_odmask_o, q * 8, 8);
       uint32_t v = rtl_port_bits(t->dbg_wr_val_o, q * 32, 32);
@@ -363,15 +388,17 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
       }
     }
   }
-  for (int k = 0; k < TCPA_PE_ID; k++) {
-    int q = p * TCPA_PE_ID + k;
-    bool rd = rtl_port_bits(t->dbg_idrd_o, q, 1), empty = rtl_port_bits(t->dbg_idempty_o, q, 1);
+  const uint64_t idrd = rtl_port_mask(t->dbg_idrd_o, p * TCPA_PE_ID, TCPA_PE_ID),
+                 push = rtl_port_mask(t->dbg_push_o, p * TCPA_PE_ID, TCPA_PE_ID);
+  for (uint64_t m = idrd | push; m;) {
+    int k = rtl_mask_next(&m), q = p * TCPA_PE_ID + k;
+    bool rd = idrd >> k & 1, empty = rtl_port_bits(t->dbg_idempty_o, q, 1);
     if (rd && !empty) {
       rtl_record &x = rtl_event_add(ev, TRACE_POP, r, c, k, 0);
       x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_idhead_o, q * 32, 32);
     }
     if (rd && empty) rtl_event_fault(ev, r, c, fault, TRACE_FAULT_UNDERFLOW, "id%d", k);
-    if (rtl_port_bits(t->dbg_push_o, q, 1)) {
+    if (push >> k & 1) {
       if (rtl_port_bits(t->dbg_drop_o, q, 1)) {
         rtl_event_fault(ev, r, c, fault, TRACE_FAULT_OVERFLOW, "id%d", k);
       } else {
@@ -380,22 +407,20 @@ inline void rtl_collect_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
       }
     }
   }
-  for (int k = 0; k < TCPA_PE_FD; k++) {
-    int q = p * TCPA_PE_FD + k;
-    if (rtl_port_bits(t->dbg_fdrd_o, q, 1)) {
-      rtl_record &x = rtl_event_add(ev, TRACE_FDRD, r, c, k, 0);
-      x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdval_o, q * 32, 32);
-    }
+  for (uint64_t m = rtl_port_mask(t->dbg_fdrd_o, p * TCPA_PE_FD, TCPA_PE_FD); m;) {
+    int k = rtl_mask_next(&m), q = p * TCPA_PE_FD + k;
+    rtl_record &x = rtl_event_add(ev, TRACE_FDRD, r, c, k, 0);
+    x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdval_o, q * 32, 32);
   }
-  for (int k = 0; k < nwp; k++) {
-    int q = p * nwp + k;
+  const uint64_t hop = rtl_port_mask(t->dbg_hop_o, p * nwp, nwp), stray = rtl_port_mask(t->dbg_stray_o, p * nwp, nwp);
+  for (uint64_t m = hop | stray; m;) {
+    int k = rtl_mask_next(&m), q = p * nwp + k;
     int side = k / TCPA_INTERCONNECT_PORTS, port = k % TCPA_INTERCONNECT_PORTS;
-    if (rtl_port_bits(t->dbg_hop_o, q, 1)) {
+    if (hop >> k & 1) {
       rtl_record &x = rtl_event_add(ev, TRACE_HOP, r, c, side, port);
       x.side = side, x.port = port, x.value = rtl_port_bits(t->dbg_hop_val_o, q * 32, 32);
     }
-    if (rtl_port_bits(t->dbg_stray_o, q, 1))
-      rtl_event_fault(ev, r, c, fault, TRACE_FAULT_STRAY, "%c%d", kSide[side], port);
+    if (stray >> k & 1) rtl_event_fault(ev, r, c, fault, TRACE_FAULT_STRAY, "%c%d", kSide[side], port);
   }
 }
 
@@ -411,20 +436,20 @@ inline bool rtl_collect_border(int p, int side) {
 inline void rtl_collect_ag(Vtcpa_top *t, int p, std::vector<rtl_event> &ev, bool *fault) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const char *const kSide = rtl_collect_sides;
-  for (int side = 0; side < 4; side++) {
-    for (int b = 0; b < rtl_collect_nbank; b++) {
-      int a = (p * 4 + side) * rtl_collect_nbank + b;
-      if (rtl_port_bits(t->dbg_bank_o, a, 1)) {
-        rtl_record &x = rtl_event_add(ev, TRACE_BANK, r, c, side, b);
-        x.side = side, x.port = b, x.bank_write = (int32_t)rtl_port_bits(t->dbg_bank_wr_o, a, 1);
-        x.addr = rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32);
-        x.value = rtl_port_bits(t->dbg_bank_val_o, a * 32, 32);
-      }
-      if (rtl_port_bits(t->dbg_agmiss_o, a, 1))
-        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGMISS, "%c%d", kSide[side], b);
-      else if (rtl_port_bits(t->dbg_agrange_o, a, 1))
-        rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGRANGE, "%c%d", kSide[side], b);
+  const unsigned n = 4 * rtl_collect_nbank, a0 = (unsigned)p * n;
+  static_assert(4 * rtl_collect_nbank <= 64, "a PE's AG slots exceed a mask");
+  const uint64_t bank = rtl_port_mask(t->dbg_bank_o, a0, n), miss = rtl_port_mask(t->dbg_agmiss_o, a0, n),
+                 range = rtl_port_mask(t->dbg_agrange_o, a0, n);
+  for (uint64_t m = bank | miss | range; m;) {  // slot i: side i / banks, bank i % banks
+    int i = rtl_mask_next(&m), a = (int)a0 + i, side = i / rtl_collect_nbank, b = i % rtl_collect_nbank;
+    if (bank >> i & 1) {
+      rtl_record &x = rtl_event_add(ev, TRACE_BANK, r, c, side, b);
+      x.side = side, x.port = b, x.bank_write = (int32_t)rtl_port_bits(t->dbg_bank_wr_o, a, 1);
+      x.addr = rtl_port_bits(t->dbg_bank_addr_o, a * 32, 32);
+      x.value = rtl_port_bits(t->dbg_bank_val_o, a * 32, 32);
     }
+    if (miss >> i & 1) rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGMISS, "%c%d", kSide[side], b);
+    else if (range >> i & 1) rtl_event_fault(ev, r, c, fault, TRACE_FAULT_AGRANGE, "%c%d", kSide[side], b);
   }
 }
 
@@ -464,21 +489,22 @@ inline void rtl_collect_rf(Vtcpa_top *t, int p, std::vector<rtl_event> &ev) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nrd = TCPA_PE_RD ? TCPA_PE_RD : 1, nfd = TCPA_PE_FD ? TCPA_PE_FD : 1,
             nod = TCPA_PE_OD ? TCPA_PE_OD : 1;
-  for (int k = 0; k < TCPA_PE_RD; k++)
-    if (rtl_port_bits(t->dbg_rfwe_o, p * nrd + k, 1)) {
-      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(0, k), 0);
-      x.reg_cls = RTL_CLS_RD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_rfwd_o, (p * nrd + k) * 32, 32);
-    }
-  for (int k = 0; k < TCPA_PE_FD; k++)
-    if (rtl_port_bits(t->dbg_fdwe_o, p * nfd + k, 1)) {
-      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(1, k), 0);
-      x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdwd_o, (p * nfd + k) * 32, 32);
-    }
-  for (int k = 0; k < TCPA_PE_OD; k++)
-    if (rtl_port_bits(t->dbg_odwe_o, p * nod + k, 1)) {
-      rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(2, k), 0);
-      x.reg_cls = RTL_CLS_OD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_odwd_o, (p * nod + k) * 32, 32);
-    }
+  static_assert(TCPA_PE_RD <= 64 && TCPA_PE_FD <= 64 && TCPA_PE_OD <= 64, "a PE's registers exceed a mask");
+  for (uint64_t m = rtl_port_mask(t->dbg_rfwe_o, p * nrd, TCPA_PE_RD); m;) {
+    int k = rtl_mask_next(&m);
+    rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(0, k), 0);
+    x.reg_cls = RTL_CLS_RD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_rfwd_o, (p * nrd + k) * 32, 32);
+  }
+  for (uint64_t m = rtl_port_mask(t->dbg_fdwe_o, p * nfd, TCPA_PE_FD); m;) {
+    int k = rtl_mask_next(&m);
+    rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(1, k), 0);
+    x.reg_cls = RTL_CLS_FD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_fdwd_o, (p * nfd + k) * 32, 32);
+  }
+  for (uint64_t m = rtl_port_mask(t->dbg_odwe_o, p * nod, TCPA_PE_OD); m;) {
+    int k = rtl_mask_next(&m);
+    rtl_record &x = rtl_event_add(ev, TRACE_RF, r, c, rtl_collect_regkey(2, k), 0);
+    x.reg_cls = RTL_CLS_OD, x.reg_idx = k, x.value = rtl_port_bits(t->dbg_odwd_o, (p * nod + k) * 32, 32);
+  }
 }
 
 // Appends the `insn` lines of PE p: every issue whose word differs from
@@ -488,9 +514,8 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
                              rtl_collect_state &st) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
-  for (int f = 0; f < nfu; f++) {
-    int q = p * nfu + f;
-    if (!rtl_port_bits(t->dbg_issue_o, q, 1)) continue;
+  for (uint64_t m = rtl_port_mask(t->dbg_issue_o, p * nfu, nfu); m;) {
+    int f = rtl_mask_next(&m), q = p * nfu + f;
     uint32_t w[4], pc = rtl_port_bits(t->dbg_pc_o, q * 8, 8);
     if (pc >= (uint32_t)TCPA_PE_IMEM) pc = 0;  // (a pc the RTL cannot hold)
     size_t at = (size_t)q * TCPA_PE_IMEM + pc;
@@ -532,11 +557,12 @@ inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev
     rtl_record &x = rtl_event_add(ev, TRACE_FIFO, r, c, k, 0);
     x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.num = n;
   }
+  const uint64_t we = rtl_port_mask(t->dbg_bankwe_o, (unsigned)p * 4 * rtl_collect_nbank, 4 * rtl_collect_nbank);
   for (int side = 0; side < 4; side++) {
     if (!rtl_collect_border(p, side)) continue;
     for (int b = 0; b < rtl_collect_nbank; b++) {
       int a = (p * 4 + side) * rtl_collect_nbank + b;
-      if (rtl_port_bits(t->dbg_bankwe_o, a, 1)) {
+      if (we >> (side * rtl_collect_nbank + b) & 1) {
         rtl_record &x = rtl_event_add(ev, TRACE_BANKWR, r, c, side, b);
         x.side = side, x.port = b, x.addr = rtl_port_bits(t->dbg_bankwa_o, a * 32, 32);
         x.value = rtl_port_bits(t->dbg_bankwd_o, a * 32, 32);

@@ -312,8 +312,9 @@ bool live_write(FILE *f, const std::string &text) {
 }
 
 // Returns true after writing the records of events ev of cycle t, in the
-// order ord (rtl_event_order), to the binary live trace f in one write
-// (recs: their buffer) and flushing it; false when the reader has gone.
+// order ord (rtl_event_order), to the binary live trace f in one write(2)
+// of their buffer recs, past stdio (its buffer is empty after the header:
+// no copy of the records into it); false when the reader has gone.
 bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
                         const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
   recs.resize(ord.size());
@@ -321,7 +322,15 @@ bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
     recs[i] = ev[ord[i].second].rec;
     recs[i].cycle = (uint64_t)t;
   }
-  return fwrite(recs.data(), sizeof(rtl_record), recs.size(), f) == recs.size() && fflush(f) == 0;
+  const char *b = reinterpret_cast<const char *>(recs.data());
+  size_t left = recs.size() * sizeof(rtl_record);
+  while (left > 0) {
+    ssize_t n = write(fileno(f), b, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    b += n, left -= (size_t)n;
+  }
+  return true;
 }
 
 // The header of the binary event stream (docs/trace.md "Binary event
@@ -353,7 +362,6 @@ int live_open(const Options &o, FILE **live) {
     fprintf(stderr, "tcpa-rtl: %s %s: %s\n", o.live_bin ? "--trace-bin" : "--trace-stream", o.live, strerror(errno));
     return 3;
   }
-  if (o.live_bin) setvbuf(*live, nullptr, _IOFBF, 1 << 16);  // a cycle's records in one write
   return 0;
 }
 

@@ -3,7 +3,8 @@
 # cosim (docs/trace.md "Binary event stream", "Lockstep protocol"):
 #   - rtl.trace of a cosim run (--out-dir), written by tcpa from the
 #     records it read, is byte for byte the text `tcpa-rtl --trace` writes
-#     for the same stream: a clean run (matmul on 4x4), and runs stopped
+#     for the same stream: a clean run (matmul on 4x4; bitextract N=4000 on
+#     1x4, 8 MB of records, eight times the pipe), and runs stopped
 #     at a divergence (the mutants below: the start of that text);
 #   - a mutant (the mutants harness, +mutant=N: docs/mutants.md) is caught
 #     at the same cycle, place and event by cosim over the binary stream
@@ -45,6 +46,17 @@ if [ -x "$RTL" ]; then
   check "cosim matmul 4x4: rtl.trace from the records = tcpa-rtl --trace, byte for byte ($(wc -l < "$tmp/c/rtl.trace") lines)" $?
 fi
 
+# a long run: 8 MB of records through cosim's 1 MB pipe, each cycle's
+# records one write(2) of the harness (past stdio), read back in pieces
+# that cut records
+be=(regress/programs/bitextract.pla --param N=4000 --pes 1x4)
+if [ -x "$RTL" ]; then
+  "$TCPA" run "${be[@]}" --engine cosim --out-dir "$tmp/l" >"$tmp/l.out" 2>&1
+  st=$?
+  "$RTL" "$tmp/l/config.bin" --trace "$tmp/long.trace" --trace-bin "$tmp/long.bin" >/dev/null 2>&1
+  [ $st -eq 0 ] && cmp -s "$tmp/l/rtl.trace" "$tmp/long.trace" && [ "$(wc -c < "$tmp/long.bin")" -gt 4200000 ]
+  check "cosim bitextract N=4000 1x4: $(wc -c < "$tmp/long.bin") bytes of records through the pipe, rtl.trace = tcpa-rtl --trace" $?
+fi
 # -- a mutant is caught at the same cycle and event, binary and text ---------
 bx=(regress/programs/bitextract.pla --param N=8 --pes 1x2)
 if [ -x "$MUT" ]; then
