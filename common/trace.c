@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "isa.h"
+#include "trace_digest.h"
 
 static const char *const trace_kind_names[TRACE_KIND_COUNT] = {
     "start", "sig", "step", "gc", "issue", "insn", "halt",
@@ -592,6 +593,10 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
 /* The record layout of docs/trace.md "Binary event stream": the harness
  * (tb/rtl_collect.h, rtl_record) writes these offsets. */
 _Static_assert(sizeof(trace_event) == TRACE_BIN_RECORD, "trace_event is not the binary record");
+_Static_assert(TRACE_DIGEST_RECORD == TRACE_BIN_RECORD && TRACE_DIGEST_KIND_FAULT == TRACE_FAULT &&
+                   TRACE_DIGEST_DETAIL == offsetof(trace_event, detail) &&
+                   TRACE_DIGEST_DETAIL_MAX == TRACE_DETAIL_MAX && offsetof(trace_event, kind) == 8,
+               "trace_digest.h does not describe the binary record");
 _Static_assert(sizeof(trace_kind) == 4 && sizeof(trace_fault_kind) == 4, "enums are not 32-bit");
 _Static_assert(offsetof(trace_event, kind) == 8 && offsetof(trace_event, row) == 12 &&
                    offsetof(trace_event, fu) == 20 && offsetof(trace_event, reg_cls) == 28 &&
@@ -603,7 +608,7 @@ _Static_assert(offsetof(trace_event, kind) == 8 && offsetof(trace_event, row) ==
 _Static_assert(sizeof(trace_bin_header) == 48, "trace_bin_header is not 48 bytes");
 
 int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz) {
-  if (memcmp(h->magic, TRACE_BIN_MAGIC, 8)) {
+  if (memcmp(h->magic, TRACE_BIN_MAGIC, 8) && memcmp(h->magic, TRACE_BIN_DIGEST_MAGIC, 8)) {
     int text = !memcmp(h->magic, "# tcpa-t", 8);
     snprintf(msg, msgsz, "%s (expected the binary event stream's magic 'tcpa-ev')",
              text ? "it writes a text trace, not binary records: a harness built before --trace-bin"
@@ -617,6 +622,8 @@ int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz) {
   }
   return 0;
 }
+
+int trace_bin_header_digest(const trace_bin_header *h) { return !memcmp(h->magic, TRACE_BIN_DIGEST_MAGIC, 8); }
 
 int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz) {
   if ((unsigned)e->kind >= TRACE_KIND_COUNT) {

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace_digest.h"
+
 #define TRACE_VERSION 1
 #define TRACE_DETAIL_MAX 32 /* fault DETAIL, terminating NUL included */
 
@@ -112,6 +114,14 @@ int trace_event_compare(const trace_event *a, const trace_event *b);
 #define TRACE_BIN_MAGIC "tcpa-ev\n" /* 8 bytes, no NUL */
 #define TRACE_BIN_VERSION 1
 #define TRACE_BIN_RECORD 120        /* bytes of one record: sizeof(trace_event) */
+/* The digest stream (docs/trace.md "Digest stream"; tcpa-rtl --trace-bin
+ * FILE --trace-mode digest): the same header under its own magic, then per
+ * cycle the records of the kinds the driver reads the RTL's result from
+ * (done, fault, bank writes) and one digest record (common/trace_digest.h)
+ * of all the cycle's events: kind TRACE_BIN_DIGEST, num the events, cycles
+ * the sum of their hashes. */
+#define TRACE_BIN_DIGEST_MAGIC TRACE_DIGEST_MAGIC /* trace_digest.h */
+#define TRACE_BIN_DIGEST TRACE_DIGEST_KIND             /* the kind of a digest record */
 
 /* The header of a binary event stream: 48 bytes. */
 typedef struct {
@@ -129,6 +139,10 @@ typedef struct {
  * e.g. text from a harness that does not know the binary mode, is named
  * as such). */
 int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz);
+
+/* Returns 1 when h (checked) is the header of a digest stream, 0 when of
+ * an event stream. */
+int trace_bin_header_digest(const trace_bin_header *h);
 
 /* Returns 0 when the record e can be compared and formatted: a known kind,
  * a place (`-` only for fault, done, gc), a known fault kind and a

@@ -218,9 +218,10 @@ typedef struct {
 } engine_rtl_live;
 
 /* Returns ENGINE_OK after starting harness bin on c's stream (files in
- * o->work_dir, o->max_cycles) with its trace streamed to h->trace;
- * ENGINE_ERR_INPUT with msg when it cannot be started. */
-int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o,
+ * o->work_dir, o->max_cycles) with its trace streamed to h->trace: its
+ * events, or with digest its digest stream (docs/trace.md "Digest
+ * stream"); ENGINE_ERR_INPUT with msg when it cannot be started. */
+int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o, int digest,
                      engine_rtl_live *h, char *msg, size_t msgsz);
 
 /* Returns the harness's exit status (4: stopped early) after closing
@@ -265,7 +266,10 @@ typedef struct {
  * with msg when an engine fails or a trace is refused. The model is
  * stepped in process one cycle at a time while the RTL's streamed trace is
  * read; each cycle's events of both go through the lockstep checker
- * (tb/lockstep.h) before the next cycle. mo->trace, ro->trace: where to
+ * (tb/lockstep.h) before the next cycle; without trace files the two
+ * sides' digests of each cycle are compared instead (docs/trace.md "Digest
+ * stream"), and at the first cycle they differ the run is repeated
+ * comparing events, for the report. mo->trace, ro->trace: where to
  * keep the traces (as far as they ran); ro->work_dir, ->max_cycles as for
  * engine_rtl_run. On agreement mr and rr (initialised with
  * engine_result_init) receive both results, outputs included. */

@@ -406,6 +406,7 @@ typedef struct {
   int started;          /* the header was read */
   int empty;            /* the stream had not a byte */
   int text;             /* the stream is text (starts with `#`) */
+  int digest;           /* the stream is a digest stream (docs/trace.md "Digest stream") */
   char *line;           /* text: the line being read */
   size_t cap;
   long lineno;          /* records (or text lines) read */
@@ -482,6 +483,7 @@ static int engine_cosim_rtl_header(engine_cosim_rtl *s, lockstep *ls) {
     return -1;
   }
   lockstep_header(ls, LOCKSTEP_RTL, (int)h.trace_version, h.fingerprint);
+  s->digest = trace_bin_header_digest(&h);
   if (h.fst_period) s->timing.t0 = h.fst_t0, s->timing.period = h.fst_period, s->timing.declared = 1;
   if (s->tee)
     fprintf(s->tee, "# tcpa-trace %u fp=0x%016" PRIx64 "\n# engine tcpa-rtl\n# fst t0=%" PRIu64 " period=%" PRIu64 "\n",
@@ -554,9 +556,10 @@ static int engine_cosim_rtl_text(engine_cosim_rtl *s, lockstep *ls) {
 }
 
 /* Returns 0 after reading the next RTL event into s->ev, a record taken as
- * it is (s->have 0 at the end of the stream); -1 with s->err on a record
- * cut short, one that cannot be an event, a cycle going back, or a
- * missing header. */
+ * it is (s->have 0 at the end of the stream); in a digest stream also a
+ * digest record (kind TRACE_DIGEST_KIND); -1 with s->err on a record cut
+ * short, one that cannot be an event, a cycle going back, or a missing
+ * header. */
 static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
   char why[300];
   uint64_t prev = s->have ? s->ev.cycle : 0;
@@ -574,6 +577,10 @@ static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
              s->lineno, n, sizeof s->ev);
     return -1;
   }
+  if (s->digest && (int)s->ev.kind == TRACE_DIGEST_KIND && s->ev.cycle >= prev) {
+    s->have = 1;
+    return 0;
+  }
   if (trace_bin_event_check(&s->ev, why, sizeof why) || s->ev.cycle < prev) {
     if (s->ev.cycle < prev) snprintf(why, sizeof why, "cycle %" PRIu64 " after cycle %" PRIu64, s->ev.cycle, prev);
     snprintf(s->err, sizeof s->err, "%s: binary event stream record %ld: %s", s->who, s->lineno, why);
@@ -585,11 +592,16 @@ static int engine_cosim_rtl_next(engine_cosim_rtl *s, lockstep *ls) {
   return 0;
 }
 
-/* The model side: the machine, its sink, its trace file. */
+/* The model side: the machine, its sink, its trace file; in a digest
+ * run the digest of the cycle being stepped. */
 typedef struct {
   model *m;
   engine_model_sink sink;
   char tmp[4200];
+  uint64_t t;           /* digest run: the cycle being stepped */
+  trace_digest dg;      /* ... the digest of its events so far */
+  int stray;            /* ... an event of another cycle came (its cycle: stray_cycle) */
+  uint64_t stray_cycle;
 } engine_cosim_model;
 
 /* Feeds one model event to the checker (model_trace_fn). */
@@ -597,14 +609,22 @@ static void engine_cosim_feed(const trace_event *e, void *ctx) {
   lockstep_feed_model(ctx, e);
 }
 
+/* Adds one model event to the digest of the cycle being stepped
+ * (model_trace_fn of a digest run). */
+static void engine_cosim_digest(const trace_event *e, void *ctx) {
+  engine_cosim_model *cm = ctx;
+  if (e->cycle != cm->t && !cm->stray) cm->stray = 1, cm->stray_cycle = e->cycle;
+  trace_digest_add(&cm->dg, e);
+}
+
 /* Returns 0 after making the model of c with its sink (trace file o->trace
- * when set, events fed to ls); -1 with msg. */
+ * when set, events fed to ls, or to cm's digest when digest); -1 with msg. */
 static int engine_cosim_model_new(engine_cosim_model *cm, const engine_config *c, const arch_config *arch,
-                                  const engine_opts *o, lockstep *ls, char *msg, size_t msgsz) {
+                                  const engine_opts *o, lockstep *ls, int digest, char *msg, size_t msgsz) {
   model_error err;
   memset(cm, 0, sizeof *cm);
-  cm->sink.next = engine_cosim_feed;
-  cm->sink.next_ctx = ls;
+  cm->sink.next = digest ? engine_cosim_digest : engine_cosim_feed;
+  cm->sink.next_ctx = digest ? (void *)cm : (void *)ls;
   if (!(cm->m = model_new(arch, c->stream, c->stream_len, &err))) {
     snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
     return -1;
@@ -654,6 +674,41 @@ static lockstep_status engine_cosim_walk(lockstep *ls, engine_cosim_model *cm, e
   }
 }
 
+/* Returns the lockstep status after walking both engines of a digest run
+ * cycle by cycle (docs/trace.md "Digest stream"): each cycle the model's
+ * digest against the RTL's digest record (none: no events), until they
+ * differ (LOCKSTEP_DIVERGED, *last the cycle) or both have ended
+ * (LOCKSTEP_RUNNING); LOCKSTEP_REFUSED for another trace version or
+ * fingerprint, LOCKSTEP_ERROR with msg. */
+static lockstep_status engine_cosim_walk_digest(lockstep *ls, engine_cosim_model *cm, engine_cosim_rtl *rs,
+                                                uint64_t max, uint64_t *last, char *msg, size_t msgsz) {
+  int over = 0;
+  if (lockstep_status_get(ls) != LOCKSTEP_RUNNING) return lockstep_status_get(ls);
+  for (uint64_t t = 0;; t++) {
+    if (over && rs->have && rs->ev.cycle > t) t = rs->ev.cycle; /* only the RTL is left */
+    cm->t = t, cm->dg = (trace_digest){0, 0};
+    over = engine_cosim_model_step(cm->m, t, max);
+    if (cm->stray) {
+      snprintf(msg, msgsz, "the C model emitted an event of cycle %" PRIu64 " in cycle %" PRIu64, cm->stray_cycle, t);
+      return LOCKSTEP_ERROR;
+    }
+    trace_digest rd = {0, 0};
+    *last = t;
+    while (rs->have && rs->ev.cycle <= t) {
+      if ((int)rs->ev.kind == TRACE_DIGEST_KIND) {
+        if (rs->ev.cycle < t || rd.count) return LOCKSTEP_DIVERGED; /* events in a cycle the model had none */
+        rd.count = rs->ev.num, rd.sum = rs->ev.cycles;
+      }
+      if (engine_cosim_rtl_next(rs, ls)) {
+        snprintf(msg, msgsz, "%s", rs->err);
+        return LOCKSTEP_ERROR;
+      }
+    }
+    if (rd.count != cm->dg.count || rd.sum != cm->dg.sum) return LOCKSTEP_DIVERGED;
+    if (over && !rs->have) return LOCKSTEP_RUNNING;
+  }
+}
+
 /* Returns 1 (diverged), 0 (agreed) or -1 (msg) from the checker's final
  * status st; a divergence fills out and writes the report. */
 static int engine_cosim_outcome(lockstep *ls, lockstep_status st, const engine_cosim_rtl *rs,
@@ -697,10 +752,14 @@ static int engine_cosim_reap(engine_rtl_live *h, int rc, const engine_cosim_rtl 
   return rc;
 }
 
-int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_config *arch,
-                          const engine_opts *mo, const engine_opts *ro, engine_result *mr,
-                          engine_result *rr, engine_lockstep *out, FILE *report, char *msg,
-                          size_t msgsz) {
+/* Returns as engine_cosim_lockstep after one lockstep run, comparing
+ * events (digest 0) or, in a digest run (digest 1, no trace files), the
+ * digests of each cycle: 2 when they differ, *differs their cycle (the
+ * harness stopped, nothing reported). */
+static int engine_cosim_once(const char *bin, const engine_config *c, const arch_config *arch,
+                             const engine_opts *mo, const engine_opts *ro, engine_result *mr,
+                             engine_result *rr, engine_lockstep *out, FILE *report, int digest,
+                             uint64_t *differs, char *msg, size_t msgsz) {
   memset(out, 0, sizeof *out);
   lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
   engine_cosim_model cm = {0};
@@ -715,7 +774,7 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
     snprintf(msg, msgsz, "out of memory");
     goto done;
   }
-  if (engine_cosim_model_new(&cm, c, arch, mo, ls, msg, msgsz)) goto done;
+  if (engine_cosim_model_new(&cm, c, arch, mo, ls, digest, msg, msgsz)) goto done;
   if (ro->trace) {
     snprintf(rtmp, sizeof rtmp, "%s.tmp%ld", ro->trace, (long)getpid());
     if (!(rs.tee = fopen(rtmp, "w"))) {
@@ -723,15 +782,22 @@ int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_co
       goto done;
     }
   }
-  if (engine_rtl_start(bin, c, ro, &h, msg, msgsz)) goto done;
+  if (engine_rtl_start(bin, c, ro, digest, &h, msg, msgsz)) goto done;
   rs.fd = fileno(h.trace);
   fcntl(rs.fd, F_SETFL, fcntl(rs.fd, F_GETFL) | O_NONBLOCK); /* engine_cosim_rtl_fill naps */
   rs.who = h.bin;
   lockstep_status st = LOCKSTEP_ERROR;
   if (engine_cosim_rtl_next(&rs, ls)) snprintf(msg, msgsz, "%s", rs.err);
-  else st = engine_cosim_walk(ls, &cm, &rs, mo->max_cycles, &out->stop_cycle, msg, msgsz);
+  else if (rs.digest && digest) st = engine_cosim_walk_digest(ls, &cm, &rs, mo->max_cycles, &out->stop_cycle, msg, msgsz);
+  else if (!rs.digest) st = engine_cosim_walk(ls, &cm, &rs, mo->max_cycles, &out->stop_cycle, msg, msgsz);
+  else snprintf(msg, msgsz, "%s wrote a digest stream, not the events asked for", h.bin);
   out->model_cycles = model_cycles(cm.m);
-  rc = engine_cosim_outcome(ls, st, &rs, out, report, msg, msgsz);
+  if (rs.digest && digest && st == LOCKSTEP_DIVERGED) {
+    *differs = out->stop_cycle;
+    rc = 2;
+  } else {
+    rc = engine_cosim_outcome(ls, st, &rs, out, report, msg, msgsz);
+  }
 done:
   rc = engine_cosim_reap(&h, rc, &rs, rr, out, msg, msgsz);
   engine_rtl_fault_text(rr, rs.count);
@@ -747,5 +813,32 @@ done:
   free(rs.line);
   free(rs.buf);
   lockstep_free(ls);
+  return rc;
+}
+
+/* Clears what a run noted in r (done, cycles, faults), outputs kept. */
+static void engine_cosim_result_clear(engine_result *r) {
+  r->done = 0, r->done_cycles = r->cycles = r->faults = 0;
+  r->fault_text[0] = 0;
+}
+
+int engine_cosim_lockstep(const char *bin, const engine_config *c, const arch_config *arch,
+                          const engine_opts *mo, const engine_opts *ro, engine_result *mr,
+                          engine_result *rr, engine_lockstep *out, FILE *report, char *msg,
+                          size_t msgsz) {
+  uint64_t differs = 0;
+  if (mo->trace || ro->trace) return engine_cosim_once(bin, c, arch, mo, ro, mr, rr, out, report, 0, NULL, msg, msgsz);
+  int rc = engine_cosim_once(bin, c, arch, mo, ro, mr, rr, out, report, 1, &differs, msg, msgsz);
+  if (rc != 2) return rc;
+  engine_cosim_result_clear(mr);
+  engine_cosim_result_clear(rr);
+  fprintf(report, "lockstep: the digests of cycle %" PRIu64 " differ; the run repeated comparing events "
+                  "(docs/trace.md \"Digest stream\")\n", differs);
+  rc = engine_cosim_once(bin, c, arch, mo, ro, mr, rr, out, report, 0, NULL, msg, msgsz);
+  if (rc == 0) {
+    snprintf(msg, msgsz, "the digests of cycle %" PRIu64 " differ but the events agree when compared one by one "
+             "(a fault of the testbench: docs/trace.md \"Digest stream\")", differs);
+    return -1;
+  }
   return rc;
 }

@@ -206,7 +206,7 @@ int engine_rtl_gather(const char *banks, const engine_config *c, const arch_conf
   return st;
 }
 
-int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o,
+int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o, int digest,
                      engine_rtl_live *h, char *msg, size_t msgsz) {
   memset(h, 0, sizeof *h);
   h->pid = -1;
@@ -218,7 +218,7 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
   char *argv[] = {(char *)bin, stream, "--trace-bin", "/dev/fd/3", "--max-cycles", maxc,
-                  "--dump-banks", h->banks, NULL};
+                  "--dump-banks", h->banks, digest ? "--trace-mode" : NULL, "digest", NULL};
   int p[2], logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (logfd < 0 || pipe(p) != 0) {
     snprintf(msg, msgsz, "cannot start %s: %s", bin, strerror(errno));

@@ -68,6 +68,9 @@ HARNESS_BIN_rtl        := tcpa-rtl
 HARNESS_BIN_mutants    := tcpa-rtl
 HARNESS_BIN_sc         := tcpa-sc
 HARNESS_BIN_cov        := tcpa-rtl-cov
+HARNESS_INC_rtl        := -I$(abspath common)
+HARNESS_INC_mutants    := -I$(abspath common)
+HARNESS_INC_cov        := -I$(abspath common)
 HARNESS_INC_sc         := $(foreach d,common cmodel tb,-I$(abspath $(d)))
 HARNESS_LD_sc          = $(abspath $(BUILD)/lib/libtcpa.a) $(PKG_LIBS) \
                          $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc) $(LDLIBS)

@@ -1,6 +1,7 @@
 // rtl_main.cpp: the Verilator harness of the TCPA RTL (build/bin/tcpa-rtl).
 //
-//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] [--fst FILE]
+//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE]
+//            [--trace-mode events|digest] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
 //            [--cfg-gaps N] [--coverage FILE]
 //
@@ -30,7 +31,11 @@
 // --trace-bin FILE streams the same events the same way as binary records
 // (docs/trace.md "Binary event stream": a header, then one fixed-size
 // record per event, the fields as numbers, no text): what tcpa's cosim
-// reads. The reader stops the run by closing its end (the next write
+// reads. --trace-mode digest makes --trace-bin a digest stream instead
+// (docs/trace.md "Digest stream"; common/trace_digest.h): per cycle only
+// the records of done, faults and bank writes, and one digest record of
+// all the cycle's events; what cosim reads when it keeps no trace file.
+// The reader stops the run by closing its end (the next write
 // fails) or by SIGTERM: the harness then prints `tcpa-rtl: stopped after
 // N cycles (WHY)` on stderr, closes the FST (valid up to there) and exits 4.
 //
@@ -73,6 +78,7 @@
 #include "verilated_cov.h"
 #endif
 #include "rtl_collect.h"
+#include "trace_digest.h"
 
 namespace {
 
@@ -80,6 +86,7 @@ struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
              *banks = nullptr, *live = nullptr, *coverage = nullptr;
   bool live_bin = false;  // --trace-bin: live is binary records
+  bool live_digest = false;  // --trace-mode digest: ... digest records
   long max_cycles = 100000;
   long cfg_gaps = 0;  // idle cycles after every stream word
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
@@ -104,9 +111,16 @@ int parse_args(int argc, char **argv, Options &o) {
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
          a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" || a == "--trace-bin" ||
-         a == "--cfg-gaps" || a == "--coverage") && i + 1 < argc) {
+         a == "--cfg-gaps" || a == "--coverage" || a == "--trace-mode") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
+      else if (a == "--trace-mode") {
+        if (strcmp(v, "events") && strcmp(v, "digest")) {
+          fprintf(stderr, "tcpa-rtl: --trace-mode: expected events or digest: %s\n", v);
+          return 3;
+        }
+        o.live_digest = !strcmp(v, "digest");
+      }
       else if (a == "--coverage") o.coverage = v;
       else if (a == "--trace-stream" || a == "--trace-bin") o.live = v, o.live_bin = a == "--trace-bin";
       else if (a == "--fst-window") {
@@ -143,9 +157,13 @@ int parse_args(int argc, char **argv, Options &o) {
     return 3;
   }
 #endif
+  if (o.live_digest && !o.live_bin) {
+    fprintf(stderr, "tcpa-rtl: --trace-mode digest: only with --trace-bin FILE\n");
+    return 3;
+  }
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] "
-                    "[--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
+                    "[--trace-mode events|digest] [--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
                     "[--cfg-gaps N] [--coverage FILE]\n");
     return 3;
   }
@@ -311,17 +329,10 @@ bool live_write(FILE *f, const std::string &text) {
   return fwrite(text.data(), 1, text.size(), f) == text.size() && fflush(f) == 0;
 }
 
-// Returns true after writing the records of events ev of cycle t, in the
-// order ord (rtl_event_order), to the binary live trace f in one write(2)
-// of their buffer recs, past stdio (its buffer is empty after the header:
-// no copy of the records into it); false when the reader has gone.
-bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
-                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
-  recs.resize(ord.size());
-  for (size_t i = 0; i < ord.size(); i++) {
-    recs[i] = ev[ord[i].second].rec;
-    recs[i].cycle = (uint64_t)t;
-  }
+// Returns true after writing recs to the binary live trace f in one
+// write(2), past stdio (its buffer is empty after the header: no copy of
+// the records into it); false when the reader has gone.
+bool live_write_buffer(FILE *f, const std::vector<rtl_record> &recs) {
   const char *b = reinterpret_cast<const char *>(recs.data());
   size_t left = recs.size() * sizeof(rtl_record);
   while (left > 0) {
@@ -333,6 +344,47 @@ bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
   return true;
 }
 
+// Returns true after writing the records of events ev of cycle t, in the
+// order ord (rtl_event_order), to the binary live trace f (their buffer:
+// recs); false when the reader has gone.
+bool live_write_records(FILE *f, long t, const std::vector<rtl_event> &ev,
+                        const std::vector<std::pair<uint64_t, uint32_t>> &ord, std::vector<rtl_record> &recs) {
+  recs.resize(ord.size());
+  for (size_t i = 0; i < ord.size(); i++) {
+    recs[i] = ev[ord[i].second].rec;
+    recs[i].cycle = (uint64_t)t;
+  }
+  return live_write_buffer(f, recs);
+}
+
+static_assert(TRACE_DIGEST_KIND_FAULT == TRACE_FAULT && TRACE_DIGEST_RECORD == sizeof(rtl_record) &&
+                  TRACE_DIGEST_DETAIL == offsetof(rtl_record, detail),
+              "trace_digest.h does not describe rtl_record");
+
+// Returns true after writing cycle t of the digest stream (docs/trace.md
+// "Digest stream") to f: the records of ev's done, faults and bank writes
+// (what the reader takes the RTL's result from), then, when the cycle has
+// events, one digest record of all of them (common/trace_digest.h: their
+// number and the sum of their hashes, in whatever order they were
+// collected); false when the reader has gone.
+bool live_write_digest(FILE *f, long t, const std::vector<rtl_event> &ev, std::vector<rtl_record> &recs) {
+  trace_digest d = {0, 0};
+  recs.clear();
+  for (const rtl_event &e : ev) {
+    trace_digest_add(&d, &e.rec);
+    if (e.kind == TRACE_DONE || e.kind == TRACE_FAULT || (e.kind == TRACE_BANK && e.rec.bank_write)) {
+      recs.push_back(e.rec);
+      recs.back().cycle = (uint64_t)t;
+    }
+  }
+  if (d.count == 0) return true;
+  rtl_record x;
+  memset(&x, 0, sizeof x);
+  x.cycle = (uint64_t)t, x.kind = TRACE_DIGEST_KIND, x.num = (uint32_t)d.count, x.cycles = d.sum;
+  recs.push_back(x);
+  return live_write_buffer(f, recs);
+}
+
 // The header of the binary event stream (docs/trace.md "Binary event
 // stream"; trace_bin_header of common/trace.h): 48 bytes.
 struct live_bin_header {
@@ -342,10 +394,11 @@ struct live_bin_header {
 };
 static_assert(sizeof(live_bin_header) == 48, "the binary header is 48 bytes");
 
-// Returns true after writing the binary stream's header to f, flushed.
-bool live_write_header(FILE *f, uint64_t unit) {
+// Returns true after writing the binary stream's header to f, flushed:
+// an event stream's, or a digest stream's (digest).
+bool live_write_header(FILE *f, uint64_t unit, bool digest) {
   live_bin_header h;
-  memcpy(h.magic, "tcpa-ev\n", 8);
+  memcpy(h.magic, digest ? TRACE_DIGEST_MAGIC : "tcpa-ev\n", 8);
   h.version = 1, h.record_size = sizeof(rtl_record), h.trace_version = 1, h.reserved = 0;
   h.fingerprint = TCPA_ARCH_FINGERPRINT, h.fst_t0 = 0, h.fst_period = unit;
   return fwrite(&h, sizeof h, 1, f) == 1 && fflush(f) == 0;
@@ -458,7 +511,7 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   sim.begin();
   std::vector<uint32_t> prev_sig(TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS, 0);
   RunEnd e;
-  if (!(o.live_bin ? live_write_header(live, sim.unit) : live_write(live, out)))
+  if (!(o.live_bin ? live_write_header(live, sim.unit, o.live_digest) : live_write(live, out)))
     e.stopped = "the trace reader closed the stream";
   // the events of one cycle and their text, reused from cycle to cycle;
   // the text is formed only when a text trace is written
@@ -475,13 +528,16 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
     sim.cycle = e.t;
     sim.settle();
     cycle_collect(sim, o, e.t, prev_sig, e, ev);
-    if (text || live) rtl_event_order(ev, ord);
+    if (text || (live && !o.live_digest)) rtl_event_order(ev, ord);
     if (text) {
       cyc.clear();
       for (const auto &k : ord) rtl_event_append(cyc, e.t, ev[k.second]);
       if (o.trace) out += cyc;
     }
-    if (live && !(o.live_bin ? live_write_records(live, e.t, ev, ord, recs) : live_write(live, cyc)))
+    bool wrote = !live || (o.live_digest ? live_write_digest(live, e.t, ev, recs)
+                           : o.live_bin   ? live_write_records(live, e.t, ev, ord, recs)
+                                          : live_write(live, cyc));
+    if (!wrote)
       e.stopped = "the trace reader closed the stream";
     if (!e.done) sim.tick();
   }

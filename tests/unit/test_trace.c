@@ -3,7 +3,10 @@
  * formats to the documented text and parses back to the same event; lines
  * that are not canonical (leading zeros, upper-case hex, wrong field count,
  * wrong place, unknown kind or register) are refused with a column; the
- * header round-trips; trace_event_compare gives the documented order.
+ * header round-trips; trace_event_compare gives the documented order; the
+ * binary records and headers are checked; a cycle's digest
+ * (trace_digest.h) is the same for the same events in any order and
+ * changes with any field, the count or a missing event.
  */
 #include <string.h>
 
@@ -233,6 +236,10 @@ static void test_bin_header(void) {
   h.version = TRACE_BIN_VERSION, h.record_size = TRACE_BIN_RECORD, h.trace_version = TRACE_VERSION;
   TEST_CHECK(sizeof h == 48 && sizeof(trace_event) == TRACE_BIN_RECORD, "header 48 bytes, record 120");
   TEST_CHECK(trace_bin_header_check(&h, msg, sizeof msg) == 0, "binary header accepted");
+  TEST_CHECK(!trace_bin_header_digest(&h), "an event stream's header is not a digest stream's");
+  x = h, memcpy(x.magic, TRACE_BIN_DIGEST_MAGIC, 8);
+  TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == 0 && trace_bin_header_digest(&x),
+             "a digest stream's header accepted as one");
   x = h, memcpy(x.magic, "# tcpa-t", 8);
   TEST_CHECK(trace_bin_header_check(&x, msg, sizeof msg) == -1 && strstr(msg, "text trace"),
              "text in place of the header: '%s'", msg);
@@ -246,6 +253,62 @@ static void test_bin_header(void) {
              msg);
 }
 
+/* Returns the digest of the events of the lines good[from..to) taken in
+ * the order step (1 forward, -1 backward), each record's cycle set to
+ * cycle. */
+static trace_digest digest_of(size_t from, size_t to, int step, uint64_t cycle) {
+  trace_digest d = {0, 0};
+  for (size_t k = 0; k < to - from; k++) {
+    size_t i = step > 0 ? from + k : to - 1 - k;
+    trace_event e;
+    if (trace_line_parse(good[i], &e, NULL, 0) != TRACE_LINE_EVENT) continue;
+    e.cycle = cycle;
+    trace_digest_add(&d, &e);
+  }
+  return d;
+}
+
+/* The digest of a cycle (docs/trace.md "Digest stream"): the same for the
+ * same events in another order or under another cycle number, a fault's
+ * detail read up to its NUL; different when any field of one event
+ * changes (one case per field of the record), an event is left out, or
+ * two events are swapped for two others. */
+static void test_digest(void) {
+  size_t n = sizeof good / sizeof *good;
+  trace_digest a = digest_of(0, n, 1, 0), b = digest_of(0, n, -1, 77);
+  TEST_CHECK(a.count == b.count && a.sum == b.sum && a.count > 10, "digest of %llu events: order and cycle ignored",
+             (unsigned long long)a.count);
+  trace_digest c = digest_of(1, n, 1, 0);
+  TEST_CHECK(c.count + 1 == a.count && c.sum != a.sum, "an event left out changes the digest");
+  trace_event f, g;
+  TEST_CHECK(trace_line_parse("7 fault 0,1 underflow id2", &f, NULL, 0) == TRACE_LINE_EVENT, "fault parsed");
+  g = f, memset(g.detail + 4, 'x', sizeof g.detail - 4);
+  TEST_CHECK(trace_digest_event(&f) == trace_digest_event(&g), "bytes after a detail's NUL ignored");
+  g = f, g.detail[1] = 'e';
+  TEST_CHECK(trace_digest_event(&f) != trace_digest_event(&g), "a detail differing before its NUL differs");
+  trace_event e;
+  TEST_CHECK(trace_line_parse("3 insn 0,0 1 0x0000000100000002000000030000000a", &e, NULL, 0) == TRACE_LINE_EVENT,
+             "insn parsed");
+  uint64_t h0 = trace_digest_event(&e);
+  for (size_t off = 8; off < sizeof e; off++) { /* every byte of the record, one bit at a time */
+    if (off >= 80 && off < 112) continue;        /* the detail: above */
+    for (int bit = 0; bit < 8; bit += 7) {
+      trace_event x = e;
+      ((unsigned char *)&x)[off] ^= (unsigned char)(1u << bit);
+      TEST_CHECK(trace_digest_event(&x) != h0, "bit %d of byte %zu changes the event's hash", bit, off);
+    }
+  }
+  trace_event p, q, r, t; /* swapped values across two events: a, b -> b, a is the same set; a, b -> a', b' not */
+  TEST_CHECK(trace_line_parse("1 wr 0,0 1 rd1 0x00000002", &p, NULL, 0) == TRACE_LINE_EVENT &&
+                 trace_line_parse("1 wr 0,0 2 rd1 0x00000003", &q, NULL, 0) == TRACE_LINE_EVENT,
+             "wr parsed");
+  r = p, r.value = 3, t = q, t.value = 2;
+  trace_digest d1 = {0, 0}, d2 = {0, 0};
+  trace_digest_add(&d1, &p), trace_digest_add(&d1, &q);
+  trace_digest_add(&d2, &r), trace_digest_add(&d2, &t);
+  TEST_CHECK(d1.count == d2.count && d1.sum != d2.sum, "values swapped between two FUs change the digest");
+}
+
 int main(void) {
   test_round_trip();
   test_bad_lines();
@@ -253,5 +316,6 @@ int main(void) {
   test_order();
   test_bin_event();
   test_bin_header();
+  test_digest();
   return test_done();
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# cosim_digest.sh: cosim's digest stream (docs/trace.md "Digest stream"):
+#   - `tcpa run --engine cosim` without --out-dir starts the harness with
+#     --trace-mode digest and passes; with --out-dir it compares events
+#     (no --trace-mode) and keeps rtl.trace;
+#   - the harness's digest stream of a run holds one digest record per
+#     cycle with events, whose counts add up to the events of the same
+#     run's text trace, and one full record per done, fault and bank write
+#     of that trace; its size is a small part of the event stream's;
+#   - a mutant (the mutants harness, +mutant=26: the multiplier computes
+#     a * a) is caught by its digest at the cycle of the first divergent
+#     event, then reported, after the repeated run, as the run comparing
+#     events (--out-dir) reports it: same cycle, place and event, exit 1;
+#   - a digest stream that disagrees with the events it stands for (a
+#     wrapper flips a bit of the first digest record; the repeated run
+#     gets the true events) is an error of the testbench: exit 2 and the
+#     message says so, never a pass.
+# Prints TAP lines.
+set -u
+. "$(dirname "$0")/tap.sh"
+
+# Prints the first divergence of the lockstep report in file $1: its
+# cycle and PE and the event line; "none" without one.
+divergence() {
+  awk '/lockstep: DIVERGENCE at cycle/ && !c { c = $5 " " $6 " " $7 }
+       /^  event:/ && c != "" && !k { k = 1; sub(/^  */, ""); e = $0 }
+       END { if (c == "") print "none"; else print c " | " e }' "$1"
+}
+
+# Prints, for the binary stream $1 (48-byte header, 120-byte records), one
+# line per record: its cycle, kind and num (offset 56).
+records() {
+  tail -c +49 "$1" | od -An -v -t u4 -w120 | awk '{ print $1 + 4294967296 * $2, $3, $15 }'
+}
+
+RTL=$(harness)
+check "the rtl harness builds" $?
+MUT=$(harness "" mutants)
+check "the mutants harness builds" $?
+
+# Writes the script $tmp/$1.sh that logs its arguments to $tmp/$1.args and
+# runs harness $2 with them and the extra arguments $3...
+wrapper() {
+  local name=$1 bin=$2; shift 2
+  printf '#!/bin/sh\necho "$@" >> "%s"\nexec "%s" "$@" %s\n' "$tmp/$name.args" "$bin" "$*" > "$tmp/$name.sh"
+  chmod +x "$tmp/$name.sh"
+}
+
+mm=(regress/programs/matmul.pla --param N=4 --param M=4 --param K=5 --pes 4x4 --map 0,1)
+mm22=(regress/programs/matmul.pla --param N=3 --param M=3 --param K=3 --pes 2x2 --map 0,1)
+
+# -- the digest run passes; --out-dir compares events ---------------------------
+if [ -x "$RTL" ]; then
+  wrapper log "$RTL"
+  TCPA_RTL=$tmp/log.sh "$TCPA" run "${mm[@]}" --engine cosim >"$tmp/d.out" 2>&1
+  st=$?
+  [ $st -eq 0 ] && grep -q "cosim     traces agree" "$tmp/d.out" && grep -q -- "--trace-mode digest" "$tmp/log.args"
+  check "cosim without --out-dir: digest stream (--trace-mode digest), pass (exit $st)" $?
+  : > "$tmp/log.args"
+  TCPA_RTL=$tmp/log.sh "$TCPA" run "${mm[@]}" --engine cosim --out-dir "$tmp/e" >"$tmp/e.out" 2>&1
+  st=$?
+  [ $st -eq 0 ] && ! grep -q -- "--trace-mode" "$tmp/log.args" && [ -s "$tmp/e/rtl.trace" ]
+  check "cosim with --out-dir: events compared (no --trace-mode), rtl.trace kept (exit $st)" $?
+
+  # -- the digest stream against the text trace of the same run ---------------
+  "$RTL" "$tmp/e/config.bin" --trace "$tmp/t.trace" --trace-bin "$tmp/t.dg" --trace-mode digest >/dev/null 2>&1
+  st=$?
+  "$RTL" "$tmp/e/config.bin" --trace-bin "$tmp/t.ev" >/dev/null 2>&1
+  records "$tmp/t.dg" > "$tmp/t.rec"
+  ev=$(grep -cv '^#' "$tmp/t.trace")
+  cyc=$(grep -v '^#' "$tmp/t.trace" | awk '{ print $1 }' | sort -u | wc -l)
+  full=$(grep -v '^#' "$tmp/t.trace" | awk '$2 == "done" || $2 == "fault" || ($2 == "bank" && $6 == "wr")' | wc -l)
+  read -r drec dsum frec < <(awk '$2 == 256 { n++; s += $3; next } { f++ } END { print n + 0, s + 0, f + 0 }' "$tmp/t.rec")
+  dg=$(wc -c < "$tmp/t.dg") evb=$(wc -c < "$tmp/t.ev")
+  [ $st -eq 0 ] && [ "$(head -c 8 "$tmp/t.dg")" = "tcpa-dg" ] && [ "$drec" -eq "$cyc" ] && [ "$dsum" -eq "$ev" ] &&
+    [ "$frec" -eq "$full" ] && [ "$full" -gt 0 ] && [ $((dg * 10)) -lt "$evb" ]
+  check "digest stream: $drec digest records for $cyc cycles with events, counts $dsum of $ev events, $frec of $full done/fault/bank-wr records, $dg bytes (events: $evb)" $?
+fi
+
+# -- a mutant: caught by the digest, reported as by the events -----------------
+if [ -x "$MUT" ]; then
+  wrapper mut26 "$MUT" +mutant=26
+  TCPA_RTL=$tmp/mut26.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/m.out" 2>&1
+  st=$?
+  TCPA_RTL=$tmp/mut26.sh "$TCPA" run "${mm22[@]}" --engine cosim --out-dir "$tmp/me" >"$tmp/me.out" 2>&1
+  st2=$?
+  got=$(divergence "$tmp/m.out") want=$(divergence "$tmp/me.out")
+  dcyc=$(sed -n 's/^lockstep: the digests of cycle \([0-9]*\) differ.*/\1/p' "$tmp/m.out")
+  [ $st -eq 1 ] && [ $st2 -eq 1 ] && [ "$got" != none ] && [ "$got" = "$want" ] && [ -n "$dcyc" ] &&
+    [ "${got%% *}" = "$dcyc," ]
+  check "mutant 26: digests differ at cycle ${dcyc:-none}; reported as with events: $got (exit $st, events $st2: $want)" $?
+fi
+
+# -- a digest that lies: the testbench's error, not a pass ---------------------
+if [ -x "$RTL" ]; then
+  cat > "$tmp/liar.sh" <<EOF
+#!/usr/bin/env bash
+# runs the harness; in digest mode flips a bit of the first digest record
+args=("\$@"); live=; digest=0; prev=
+for ((i = 0; i < \${#args[@]}; i++)); do
+  a=\${args[i]}
+  if [ "\$prev" = --trace-bin ]; then live=\$a; args[i]=$tmp/liar.bin; fi
+  [ "\$a" = digest ] && digest=1
+  prev=\$a
+done
+[ \$digest = 1 ] || exec "$RTL" "\$@"
+"$RTL" "\${args[@]}"; rc=\$?
+off=\$(tail -c +49 $tmp/liar.bin | od -An -v -t u4 -w120 | awk '\$3 == 256 { print 48 + 120 * (NR - 1) + 112; exit }')
+b=\$(od -An -t u1 -j "\$off" -N 1 $tmp/liar.bin | tr -d ' ')
+printf "\\\\\$(printf %03o \$((b ^ 1)))" | dd of=$tmp/liar.bin bs=1 seek="\$off" conv=notrunc 2>/dev/null
+cat $tmp/liar.bin > "\$live"
+exit \$rc
+EOF
+  chmod +x "$tmp/liar.sh"
+  TCPA_RTL=$tmp/liar.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/l.out" 2>&1
+  st=$?
+  [ $st -eq 2 ] && grep -q "differ but the events agree" "$tmp/l.out" && ! grep -q "verdict   pass" "$tmp/l.out"
+  check "a digest record that disagrees with its events: exit 2 ($st), '$(grep -o 'the digests of cycle [0-9]* differ but[^(]*' "$tmp/l.out" | head -1)'" $?
+fi
+exit $fail
