@@ -364,9 +364,10 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
   if (o->kind == ENGINE_KIND_SYSTEMC) return engine_run_systemc(p, arch, ref, o, work, out);
   const char *keep = o->out_dir;
   int cosim = o->kind == ENGINE_KIND_COSIM;
-  /* cosim compares the events as they come: a trace file only with --out-dir */
+  /* a trace file only with --out-dir: cosim compares the events (or their
+     digests) as they come, rtl reads its result from the digest stream */
   char *mtrace = engine_path(keep, "model.trace");
-  char *rtrace = engine_path(keep ? keep : (cosim ? NULL : work), "rtl.trace");
+  char *rtrace = engine_path(keep, "rtl.trace");
   char *fst = cosim ? NULL /* cosim: only around a divergence */
               : o->fst ? strdup(o->fst)
               : engine_path(keep, o->kind == ENGINE_KIND_MODEL ? "model.fst" : "rtl.fst");

@@ -12,6 +12,8 @@
 #   rtl-run the same less the time of loading the stream (a run stopped
 #           after cycle 0: the loader takes one word a cycle, so a stream
 #           of W words costs W clock cycles before cycle 0);
+#   rtl-cmd `tcpa run --engine rtl` (the RTL from the program: the
+#           compile, the reference and the check of the outputs included);
 #   cosim   `tcpa run --engine cosim` (model and RTL in lockstep, with the
 #           compile, the reference and the comparison it includes);
 #   cosim-sim the same less the compile and instantiation (`tcpa compile`
@@ -20,7 +22,8 @@
 # RTL matches), PEs, CPU seconds (the fastest of REPEAT runs), PE-cycles
 # per second and cycles per second, the verdict against the reference
 # interpreter (`tcpa run --engine model` for the model row, the cosim run
-# itself for the cosim row), and cosim's time over the RTL's alone
+# itself for the cosim row), and cosim's time over the RTL's alone: the
+# same command with the other engine (cosim / rtl-cmd, CPU and wall),
 # (CPU seconds: whole, and its simulation part; and wall-clock seconds,
 # the fastest of the same REPEAT runs, whole and its simulation part:
 # cosim's two processes, the model and the RTL harness, overlap on two
@@ -141,6 +144,9 @@ for c in "${CASES[@]}"; do
          "$1" instantiate "$5.sym" --arch "$3" $6 --pes "$7" -o "$5.bin"' sh \
        "$TCPA" "$prog" "$cfg" "${margs[*]} $copts" "$tmp/again" "${args[*]}" "$pes") || { echo "$name: compile failed"; status=1; continue; }
   read -r tbw < "$tmp/wall"
+  tq=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+       --engine rtl) || { echo "$name: rtl run failed"; status=1; continue; }
+  read -r tqw < "$tmp/wall"
   tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
   read -r tcw < "$tmp/wall"
@@ -148,17 +154,23 @@ for c in "${CASES[@]}"; do
   row model-step "$name" "$cycles" "$npe" "$tms" -
   row rtl "$name" "$cycles" "$npe" "$tr" -
   row rtl-run "$name" "$cycles" "$npe" "$(awk -v a="$tr" -v b="$tl" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')" -
+  row rtl-cmd "$name" "$cycles" "$npe" "$tq" pass
   ts=$(awk -v a="$tc" -v b="$tb" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
   row cosim "$name" "$cycles" "$npe" "$tc" pass
   row cosim-sim "$name" "$cycles" "$npe" "$ts" -
   ratios+=("$(awk -v n="$name" -v c="$tc" -v s="$ts" -v r="$tr" -v cw="$tcw" -v rw="$trw" -v bw="$tbw" \
+              -v q="$tq" -v qw="$tqw" \
               'BEGIN { sw = cw > bw ? cw - bw : 0
-                       printf "%-16s %6.2f  (simulation part %4.2f)   wall %6.3f / %6.3f s = %5.2f  (simulation part %4.2f)", n,
+                       printf "%-16s %5.2f %5.2f   %6.2f  (simulation part %4.2f)   wall %6.3f / %6.3f s = %5.2f  (simulation part %4.2f)", n,
+                       (q > 0 ? c / q : 0), (qw > 0 ? cw / qw : 0),
                        (r > 0 ? c / r : 0), (r > 0 ? s / r : 0), cw, rw, (rw > 0 ? cw / rw : 0), (rw > 0 ? sw / rw : 0) }')")
 done
 echo
-echo "cosim time over RTL-alone time (goal <= 1.3): CPU seconds (whole, simulation part);"
-echo "wall: elapsed seconds of cosim / rtl, fastest of $REPEAT, and the ratio (whole, simulation"
-echo "part: less the compile and instantiation's elapsed seconds); cosim's model and RTL overlap:"
+echo "cosim time over RTL-alone time (goal <= 1.3). First two columns: \`tcpa run --engine cosim\` over"
+echo "\`tcpa run --engine rtl\` (the same command, the other engine), CPU and wall seconds. Then over"
+echo "tcpa-rtl alone: CPU seconds (whole, simulation part); wall: elapsed seconds of cosim / rtl,"
+echo "fastest of $REPEAT, and the ratio (whole, simulation part: less the compile and"
+echo "instantiation's elapsed seconds); cosim's model and RTL overlap:"
+printf '  %-16s %5s %5s   %s\n' case cpu wall "over tcpa-rtl alone"
 for r in "${ratios[@]}"; do echo "  $r"; done
 exit $status

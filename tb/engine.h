@@ -191,7 +191,9 @@ int engine_rtl_locate(const arch_config *arch, const char *arch_path, char *bin,
                       char *msg, size_t msgsz);
 
 /* Returns ENGINE_OK after running c on the RTL binary `bin` (o->work_dir
- * required) and gathering the outputs into *r; ENGINE_ERR_INPUT with msg
+ * required) and gathering the outputs into *r (done, cycles and faults
+ * from its trace o->trace, or, without one, from its digest stream in
+ * o->work_dir: docs/trace.md "Digest stream"); ENGINE_ERR_INPUT with msg
  * when the harness fails to run or rejects the stream. */
 int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *arch, const engine_opts *o,
                    engine_result *r, char *msg, size_t msgsz);

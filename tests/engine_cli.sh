@@ -154,11 +154,13 @@ $TCPA run regress/programs/bitextract.pla --param N=8 --engine model --pes 1x9 >
 [ $? -eq 3 ]; check "1x9 region on a 4x4 array: exit 3" $?
 
 # -- fake harnesses (TCPA_RTL): mismatch and divergence are caught --------
-# zeros.sh: the model's trace, banks of zeros.
+# zeros.sh: the model's trace (to --trace, or as text to --trace-bin: the
+# rtl engine's digest stream, read as text when it starts with `#`), banks
+# of zeros.
 cat > "$tmp/zeros.sh" <<EOF
 #!/usr/bin/env bash
 stream=\$1; shift
-while [ \$# -gt 0 ]; do case \$1 in --trace) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
+while [ \$# -gt 0 ]; do case \$1 in --trace|--trace-bin) tr=\$2;; --dump-banks) dir=\$2;; esac; shift 2; done
 $TCPA_ABS sim "\$stream" --trace "\$tr" --dump-banks "\$dir.model" >/dev/null || exit 3
 mkdir -p "\$dir"
 for s in n w; do for b in 0 1 2 3; do for r in 0 1 2 3; do
