@@ -214,6 +214,75 @@ static int engine_control_nofit(const char *msg) {
          strstr(msg, "global controller");
 }
 
+/* What one pass of engine_config_build's attempts works on. */
+typedef struct {
+  const ast_program *p;
+  const rdg *g;
+  const arch_config *arch;
+  const int64_t *params;
+  const interp_array *ref;
+  int rows, cols, dim, dim2;
+  const map_opts *mo;
+  const inst_opts *io;
+} engine_build_job;
+
+/* Frees what c holds of a failed attempt and sets it up for the next
+ * (region, dimensions, fingerprint of job j). */
+static void engine_config_reset(engine_config *c, const engine_build_job *j) {
+  engine_config_free(c);
+  c->dim = j->dim;
+  c->dim2 = j->dim2;
+  c->axis = j->rows > 1 && j->cols > 1 ? 2 : j->rows > 1 ? 1 : 0;
+  c->fingerprint = arch_config_fingerprint(j->arch);
+  c->map_off = j->mo ? j->mo->off : 0;
+}
+
+/* Returns the status of the attempts of one pass (padded or not, pad)
+ * from attempt `from` (0, or 1: the conservative rewrites, level 3),
+ * stopping at the first that fits or fails other than for want of a
+ * resource; the first attempt's message goes to first (when pad is 0
+ * and from is 0); *fd_deep is set when that message is an fd deeper than
+ * pe.fd_depth (the padded pass may then fit at once); *attempts counts
+ * the mappings built. */
+static int engine_build_pass(const engine_build_job *j, int pad, int from, engine_config *c, char *first,
+                             size_t firstsz, int *fd_deep, int *attempts, char *msg, size_t msgsz) {
+  map_opts po = j->mo ? *j->mo : (map_opts){0};
+  po.pad = pad;
+  int st = ENGINE_ERR_NOFIT;
+  for (int tries = from, ii_min = 0, level = from ? 3 : 0; tries < (pad ? 3 : 5); tries++) {
+    map_config m;
+    int mapped = 0;
+    st = map_build_level(j->p, j->g, j->arch, j->dim, c->axis, j->dim2, ii_min, level, &po, &m, msg, msgsz);
+    (*attempts)++;
+    if (st == MAP_OK) {
+      mapped = 1;
+      c->ii = m.ii;
+      c->ii_min = ii_min;
+      c->map_level = level;
+      c->map_pad = pad;
+      c->resmii = m.resmii_all;
+      c->recmii = m.recmii;
+      st = engine_instantiate(&m, j->p, j->arch, j->params, j->ref, j->rows, j->cols, j->io, c, msg, msgsz);
+      ii_min = m.ii + 1;
+    } else {
+      st = engine_status_of(st);
+    }
+    int used = m.no_cse;
+    map_config_free(&m);
+    if (!pad && !tries) {
+      snprintf(first, firstsz, "%s", msg);
+      *fd_deep = st == ENGINE_ERR_NOFIT && mapped && strstr(msg, "pe.fd_depth") != NULL;
+      if (*fd_deep) return st; /* the padded pass first */
+    }
+    if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
+    if (pad && !engine_control_nofit(msg)) break;
+    if (used >= 3) ii_min = 0, level = 4;
+    else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
+    engine_config_reset(c, j);
+  }
+  return st;
+}
+
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
                         const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
                         const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
@@ -247,50 +316,29 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * before); when the first failure was about control flow, then the
    * program with its accumulations padded (map_reread_pad: one producer
    * per accumulated value, fewer kernels and signals; trimv on 1x2) at
-   * its II, II + 1 and II + 2, or once when the first failure was an fd
-   * too deep (matmul 32^3 on 4x4); the first attempt's message is kept
-   * (docs/symbolic.md) */
+   * its II, II + 1 and II + 2. When the first failure is an fd too deep
+   * (matmul 32^3 on 4x4), the padded program is tried right after it,
+   * once, and the conservative rewrites only when that does not fit
+   * either: padded, an accumulation has one producer, one fd, which a
+   * chain (inst_chain.c) may split. The first attempt's message is kept
+   * (docs/symbolic.md). */
+  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, mo, io};
   char first[512] = "";
-  int st = ENGINE_ERR_NOFIT;
-  for (int pad = 0; pad <= 1 && st == ENGINE_ERR_NOFIT; pad++) {
-    /* padded, an accumulation has one producer: one fd, which a chain
-     * (inst_chain.c) may split when it is too deep */
-    if (pad && !engine_control_nofit(first) && !strstr(first, "pe.fd_depth")) break;
-    map_opts po = mo ? *mo : (map_opts){0};
-    po.pad = pad;
-    for (int tries = 0, ii_min = 0, level = 0; tries < (pad ? 3 : 5); tries++) {
-      map_config m;
-      int mapped = 0;
-      st = map_build_level(p, g, arch, dim, c->axis, dim2, ii_min, level, &po, &m, msg, msgsz);
-      if (st == MAP_OK) {
-        mapped = 1;
-        c->ii = m.ii;
-        c->ii_min = ii_min;
-        c->map_level = level;
-        c->map_pad = pad;
-        c->resmii = m.resmii_all;
-        c->recmii = m.recmii;
-        st = engine_instantiate(&m, p, arch, params, ref, rows, cols, io, c, msg, msgsz);
-        ii_min = m.ii + 1;
-      } else {
-        st = engine_status_of(st);
-      }
-      int used = m.no_cse;
-      map_config_free(&m);
-      if (!pad && !tries) snprintf(first, sizeof first, "%s", msg);
-      if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
-      if (pad && !engine_control_nofit(msg)) break;
-      if (used >= 3) ii_min = 0, level = 4;
-      else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
-      engine_config_free(c);
-      c->dim = dim;
-      c->dim2 = dim2;
-      c->axis = rows > 1 && cols > 1 ? 2 : rows > 1 ? 1 : 0;
-      c->fingerprint = arch_config_fingerprint(arch);
-      c->map_off = mo ? mo->off : 0;
+  int fd_deep = 0, attempts = 0;
+  int st = engine_build_pass(&j, 0, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
+  if (st == ENGINE_ERR_NOFIT && fd_deep) {
+    engine_config_reset(c, &j);
+    st = engine_build_pass(&j, 1, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
+    if (st == ENGINE_ERR_NOFIT) {
+      engine_config_reset(c, &j);
+      st = engine_build_pass(&j, 0, 1, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
     }
+  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(first)) {
+    engine_config_reset(c, &j);
+    st = engine_build_pass(&j, 1, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
   }
   if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
+  c->map_attempts = attempts;
   rdg_free(g);
   return st;
 }

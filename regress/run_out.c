@@ -272,6 +272,9 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_uint(w, "config_bytes_nodata", c->stream_len - run_stream_data_bytes(c->stream, c->stream_len));
   json_writer_int(w, "resmii", c->resmii);
   json_writer_int(w, "recmii", c->recmii);
+  json_writer_int(w, "map_level", c->map_level);
+  json_writer_bool(w, "map_padded", c->map_pad);
+  json_writer_int(w, "map_attempts", c->map_attempts);
   json_writer_int(w, "p", c->p);
   json_writer_int(w, "pes_used", c->t);
   char dims[256];

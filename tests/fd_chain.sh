@@ -7,7 +7,10 @@
 # 65", before).
 #   - fast tier: matmul 8^3 on 2x2 of default.ini with pe.fd_depth = 8
 #     (the same shape of delay, 16 iterations) runs in the model against
-#     the reference, with two fds of 8 words in its listing; `tcpa
+#     the reference, with two fds of 8 words in its listing, mapped
+#     padded at the second attempt (summary.json: the padded mapping is
+#     tried right after the unpadded one's fd too deep, before the
+#     conservative levels); `tcpa
 #     instantiate` of the .sym as compiled (accumulation not padded: two
 #     producers of c, four fds) exits 3 naming the fd a chain would need;
 #   - full tier: matmul 32^3 on 4x4 of default.ini, --map 0,1, in the model
@@ -30,6 +33,9 @@ fd_within() {
 $TCPA run $MM --arch "$tmp/fd8.ini" --pes 2x2 --map 0,1 --param N=8 --param M=8 --param K=8 --engine model \
   --out-dir "$tmp/m8" > "$tmp/m8.out" 2>&1
 check "matmul 8^3 on 2x2 with pe.fd_depth 8 (model = reference): exit 0" $?
+grep -q '"map_padded": true' "$tmp/m8/summary.json" && grep -q '"map_attempts": 2,' "$tmp/m8/summary.json" &&
+  grep -q '"map_level": 0,' "$tmp/m8/summary.json"
+check "matmul 8^3: padded at the second attempt, level 0 ($(grep -o '"map_[a-z]*": [a-z0-9]*' "$tmp/m8/summary.json" | tr '\n' ' '))" $?
 fd_within "$tmp/m8/config.lst" 8
 check "matmul 8^3: fds within 8 words, the chained pair 8 + 8 ($(grep '^fd depths' "$tmp/m8/config.lst"))" $?
 
