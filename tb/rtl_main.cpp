@@ -361,15 +361,22 @@ static_assert(TRACE_DIGEST_KIND_FAULT == TRACE_FAULT && TRACE_DIGEST_RECORD == s
                   TRACE_DIGEST_DETAIL == offsetof(rtl_record, detail),
               "trace_digest.h does not describe rtl_record");
 
-// Returns true after writing cycle t of the digest stream (docs/trace.md
-// "Digest stream") to f: the records of ev's done, faults and bank writes
-// (what the reader takes the RTL's result from), then, when the cycle has
-// events, one digest record of all of them (common/trace_digest.h: their
-// number and the sum of their hashes, in whatever order they were
-// collected); false when the reader has gone.
-bool live_write_digest(FILE *f, long t, const std::vector<rtl_event> &ev, std::vector<rtl_record> &recs) {
+// Cycles of the digest stream written at once (one write(2) of at most
+// 512 digest records, 60 KB, instead of one a cycle: the reader waits for
+// them, the harness runs at most that many cycles ahead of it).
+const size_t LIVE_DIGEST_BATCH = 512;
+
+// Returns true after adding cycle t of the digest stream (docs/trace.md
+// "Digest stream") to recs: the records of ev's done, faults and bank
+// writes (what the reader takes the RTL's result from), then, when the
+// cycle has events, one digest record of all of them
+// (common/trace_digest.h: their number and the sum of their hashes, in
+// whatever order they were collected); and after writing recs to f when
+// they hold LIVE_DIGEST_BATCH cycles' worth or flush is set (the last
+// cycle). False when the reader has gone.
+bool live_write_digest(FILE *f, long t, const std::vector<rtl_event> &ev, std::vector<rtl_record> &recs,
+                       bool flush) {
   trace_digest d = {0, 0};
-  recs.clear();
   for (const rtl_event &e : ev) {
     trace_digest_add(&d, &e.rec);
     if (e.kind == TRACE_DONE || e.kind == TRACE_FAULT || (e.kind == TRACE_BANK && e.rec.bank_write)) {
@@ -377,12 +384,16 @@ bool live_write_digest(FILE *f, long t, const std::vector<rtl_event> &ev, std::v
       recs.back().cycle = (uint64_t)t;
     }
   }
-  if (d.count == 0) return true;
-  rtl_record x;
-  memset(&x, 0, sizeof x);
-  x.cycle = (uint64_t)t, x.kind = TRACE_DIGEST_KIND, x.num = (uint32_t)d.count, x.cycles = d.sum;
-  recs.push_back(x);
-  return live_write_buffer(f, recs);
+  if (d.count) {
+    rtl_record x;
+    memset(&x, 0, sizeof x);
+    x.cycle = (uint64_t)t, x.kind = TRACE_DIGEST_KIND, x.num = (uint32_t)d.count, x.cycles = d.sum;
+    recs.push_back(x);
+  }
+  if (!flush && recs.size() < LIVE_DIGEST_BATCH) return true;
+  bool ok = live_write_buffer(f, recs);
+  recs.clear();
+  return ok;
 }
 
 // The header of the binary event stream (docs/trace.md "Binary event
@@ -534,7 +545,8 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
       for (const auto &k : ord) rtl_event_append(cyc, e.t, ev[k.second]);
       if (o.trace) out += cyc;
     }
-    bool wrote = !live || (o.live_digest ? live_write_digest(live, e.t, ev, recs)
+    bool last = e.done || e.t + 1 == o.max_cycles || g_term;
+    bool wrote = !live || (o.live_digest ? live_write_digest(live, e.t, ev, recs, last)
                            : o.live_bin   ? live_write_records(live, e.t, ev, ord, recs)
                                           : live_write(live, cyc));
     if (!wrote)
