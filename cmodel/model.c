@@ -740,6 +740,7 @@ int model_pe_state(const model *m, int row, int col, model_pe_view *v) {
   for (int k = 0; k < m->nfu; k++) {
     v->pc[k] = p->fu[k].pc;
     v->halted[k] = p->fu[k].halted;
+    v->wait[k] = p->fu[k].wait;
     v->programmed[k] = p->fu[k].imem != NULL;
     v->flag[k] = p->fu[k].flag;
   }

@@ -87,6 +87,7 @@ typedef struct {
   uint32_t od[ISA_MAX_OD];       /* last value written to each od */
   int pc[ISA_MAX_FUS];
   int halted[ISA_MAX_FUS];
+  uint32_t wait[ISA_MAX_FUS];    /* waiting cycles left of a `nop N` (0: none) */
   int programmed[ISA_MAX_FUS];
   int flag[ISA_MAX_FUS];
   uint32_t sig;                  /* signal vector seen in the last cycle */

@@ -13,7 +13,7 @@
  *                                dbg_fdrd_o dbg_fdval_o dbg_hop_o
  *                                dbg_hop_val_o dbg_word_o, od_q[K] (odK)
  *     .u_regfile                 rd_q[K] (rdK)
- *     .g_fu[F].u_fu              pc_q halted_q flag_q word val
+ *     .g_fu[F].u_fu              pc_q halted_q flag_q wait_q word val
  *     .g_fifo[K].u_fifo          cnt_q head_o
  *     .g_fd[K].u_fd              head_o depth_q
  *
@@ -68,7 +68,7 @@ typedef struct {
       dbg_wr_odmask, dbg_wr_val, dbg_idrd, dbg_push, dbg_push_val, dbg_fdrd, dbg_fdval, dbg_hop,
       dbg_hop_val, dbg_word;
   int rd[ISA_MAX_REGS], od[ISA_MAX_OD];
-  int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS];
+  int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS], fu_wait[ISA_MAX_FUS];
   int fu_word[ISA_MAX_FUS], fu_val[ISA_MAX_FUS];
   int fifo_cnt[ISA_MAX_REGS], fifo_head[ISA_MAX_REGS], fd_val[ISA_MAX_REGS], fd_depth[ISA_MAX_REGS];
 } model_fst_pe;
@@ -206,6 +206,7 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
     p->fu_pc[f] = model_fst_var_new(w, "pc_q", ISA_PC_BITS);
     p->fu_halted[f] = model_fst_var_new(w, "halted_q", 1);
     p->fu_flag[f] = model_fst_var_new(w, "flag_q", 1);
+    p->fu_wait[f] = model_fst_var_new(w, "wait_q", 32);
     p->fu_word[f] = model_fst_var_new(w, "word", ISA_WORD_BITS);
     p->fu_val[f] = model_fst_var_new(w, "val", 96);
     fstWriterSetUpscope(w->ctx);
@@ -350,6 +351,7 @@ static void model_fst_state(model_fst *w, model_fst_pe *p, const model_pe_view *
     model_fst_put(w, p->fu_pc[f], 0, ISA_PC_BITS, (uint32_t)v->pc[f]);
     model_fst_put(w, p->fu_halted[f], 0, 1, (uint32_t)v->halted[f]);
     model_fst_put(w, p->fu_flag[f], 0, 1, (uint32_t)v->flag[f]);
+    model_fst_put(w, p->fu_wait[f], 0, 32, v->wait[f]);
   }
   for (int k = 0; k < a->id && k < ISA_MAX_REGS; k++) {
     model_fst_put(w, p->fifo_cnt[k], 0, w->fifo_w, (uint32_t)v->fifo_count[k]);

@@ -13,8 +13,9 @@
 #   - values: rd1 of PE (0,1) after the cycle of its first write (a `wr`
 #     event of the trace) is the written value in both FSTs, at the same
 #     cycle; every per-register signal (rd, od, fd and id heads, pc) and
-#     every FU's instruction and operands (`word`, `val`) has the same value
-#     in both FSTs after every cycle of the run;
+#     every FU's instruction and operands (`word`, `val`) and wait counter
+#     (`wait_q`: cycles left of a `nop N`, not 0 in some cycle) has the same
+#     value in both FSTs after every cycle of the run;
 #   - the trace's rd/od writes and issues are in the RTL's FST at their
 #     times, cycle t from t ns to t+1 ns (tests/fst_events.awk, t0 and the
 #     period from the trace), as in the model's;
@@ -44,7 +45,7 @@ vars() {
 # (REGS below) after each of cycles 0..CYCLES-1, at the rising edge that
 # ends cycle t, t0 + (t+1)*1000 (1 ns per cycle, docs/trace.md; VALUE
 # binary without leading zeros).
-REGS='u_pe\.(g_fu\[[0-9]+\]\.u_fu\.(word|val)|u_regfile\.rd_q\[[0-9]+\]|od_q\[[0-9]+\]|g_fd\[[0-9]+\]\.u_fd\.head_o|g_fifo\[[0-9]+\]\.u_fifo\.head_o|g_fu\[[0-9]+\]\.u_fu\.pc_q)$'
+REGS='u_pe\.(g_fu\[[0-9]+\]\.u_fu\.(word|val|wait_q)|u_regfile\.rd_q\[[0-9]+\]|od_q\[[0-9]+\]|g_fd\[[0-9]+\]\.u_fd\.head_o|g_fifo\[[0-9]+\]\.u_fifo\.head_o|g_fu\[[0-9]+\]\.u_fu\.pc_q)$'
 sample() {
   awk -v t0="$2" -v cycles="$3" -v re="$REGS" '
     function norm(b) { sub(/^0+/, "", b); return b == "" ? "0" : b }
@@ -136,7 +137,10 @@ lines=$(wc -l <"$tmp/m.s") nsig=$(awk '{ print $2 }' "$tmp/m.s" | sort -u | wc -
 diffs=$(diff "$tmp/m.s" "$tmp/r.s" | grep '^[<>]' | head -4 | tr '\n' ' ')
 [ "${cycles:-0}" -gt 10 ] && [ "$nsig" -ge "$want" ] && [ "$lines" -eq $((cycles * nsig)) ] && cmp -s "$tmp/m.s" "$tmp/r.s"
 st=$?
-check "every per-register signal and FU word and val ($nsig, all PEs of the array) after each of the ${cycles:-?} cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $st
+check "every per-register signal and FU word, val and wait_q ($nsig, all PEs of the array) after each of the ${cycles:-?} cycles: the same in both FSTs ($lines values)${diffs:+ (first differences: $diffs)}" $st
+nw=$(awk '$2 ~ /wait_q$/ && $3 != "0"' "$tmp/m.s" | wc -l)
+[ "$nw" -gt 0 ] && [ "$(awk '$2 ~ /wait_q$/' "$tmp/m.s" | wc -l)" -gt "$nw" ]
+check "wait_q is sampled and counts a nop N down in the model's FST ($nw of its values not 0)" $?
 
 res=$(awk -f tests/fst_events.awk "$tmp/r/rtl.trace" "$tmp/r.vcd" | tail -1)
 set -- $res

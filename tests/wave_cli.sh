@@ -156,7 +156,7 @@ else
     grep -qF " $sgn " "$tmp/gw.rtl.out" || lost="$lost rtl:$sgn"
     # the model has the registers, not the FU's internals (docs/trace.md)
     case $sgn in
-      *rd_q\[*|*od_q\[*|*.head_o*|*.pc_q*|*.halted_q|*.flag_q|*.cnt_q*|*.depth_q*)
+      *rd_q\[*|*od_q\[*|*.head_o*|*.pc_q*|*.halted_q|*.flag_q|*.wait_q*|*.cnt_q*|*.depth_q*)
         grep -qF " $sgn " "$tmp/gw.out" || lost="$lost model:$sgn" ;;
     esac
   done < "$tmp/focus"
