@@ -3,7 +3,9 @@
  * program -> RDG -> symbolic mapping (map_build, as `tcpa compile`) ->
  * instantiation (inst_run + inst_emit, as `tcpa instantiate`) with the
  * run's input values (a 1xC or Rx1 region: one tiled dimension; RxC: two,
- * passed as ENGINE_DIMS_2D in `dim`) -> the stream, the listing and the placement of the
+ * passed as ENGINE_DIMS_2D in `dim`; a program of one loop dimension on
+ * an RxC region runs on one line of it, engine_line_pick) -> the stream,
+ * the listing and the placement of the
  * output elements (read back from inst_layout's text, the same lines
  * `tcpa instantiate --layout` writes), plus the predicted latencies
  * (engine_predict.c).
@@ -222,6 +224,7 @@ typedef struct {
   const int64_t *params;
   const interp_array *ref;
   int rows, cols, dim, dim2;
+  int line;             /* 1: rows x cols is a line of a larger RxC region */
   const map_opts *mo;
   const inst_opts *io;
 } engine_build_job;
@@ -233,6 +236,8 @@ static void engine_config_reset(engine_config *c, const engine_build_job *j) {
   c->dim = j->dim;
   c->dim2 = j->dim2;
   c->axis = j->rows > 1 && j->cols > 1 ? 2 : j->rows > 1 ? 1 : 0;
+  c->line_rows = j->line ? j->rows : 0;
+  c->line_cols = j->line ? j->cols : 0;
   c->fingerprint = arch_config_fingerprint(j->arch);
   c->map_off = j->mo ? j->mo->off : 0;
 }
@@ -283,6 +288,18 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
   return st;
 }
 
+/* Returns 1 after narrowing the RxC region *rows x *cols (R > 1, C > 1)
+ * to the line a program of one loop dimension runs on: its first row
+ * (1xC) when C >= R, else its first column (Rx1), both at the region's
+ * origin (docs/user-guide.md `--pes`); 0, the region unchanged, for a
+ * program of two or more dimensions or a 1-D region. */
+static int engine_line_pick(const ast_program *p, int *rows, int *cols) {
+  if (p->ndims != 1 || *rows < 2 || *cols < 2) return 0;
+  if (*cols >= *rows) *rows = 1;
+  else *cols = 1;
+  return 1;
+}
+
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
                         const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
                         const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
@@ -290,6 +307,9 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
   c->map_off = mo ? mo->off : 0;
   msg[0] = 0;
   int dim2 = -1;
+  int line = engine_line_pick(p, &rows, &cols);
+  c->line_rows = line ? rows : 0;
+  c->line_cols = line ? cols : 0;
   c->axis = rows > 1 ? 1 : 0;
   if (rows > 1 && cols > 1) { /* 2-D: ENGINE_DIMS_2D, or dim and dim + 1 */
     c->axis = 2;
@@ -322,7 +342,7 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * either: padded, an accumulation has one producer, one fd, which a
    * chain (inst_chain.c) may split. The first attempt's message is kept
    * (docs/symbolic.md). */
-  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, mo, io};
+  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, mo, io};
   char first[512] = "";
   int fd_deep = 0, attempts = 0;
   int st = engine_build_pass(&j, 0, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);

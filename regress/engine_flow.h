@@ -34,7 +34,9 @@
 
 /* Returns ENGINE_OK and fills *c for program p (checked) on arch with the
  * parameter values, a region rows x cols (1-D) whose tiled dimension is
- * `dim`, and the input values of `ref` (the reference's arrays); otherwise
+ * `dim` (RxC: ENGINE_DIMS_2D; a program of one loop dimension on an RxC
+ * region runs on its first row, or first column when R > C: c->line_rows
+ * x c->line_cols), and the input values of `ref` (the reference's arrays); otherwise
  * ENGINE_ERR_NOFIT (the resource, needed and available in msg) or
  * ENGINE_ERR_INPUT (msg says why). */
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,

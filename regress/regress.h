@@ -69,6 +69,8 @@ typedef struct {
   char *message;  /* nofit: the resource; failures: the first error line */
   regress_signature sig; /* failures (fail, invalid, timeout, crash) */
   int64_t cycles, pes_used, ii, config_bytes; /* from summary.json; -1 */
+  char *line;     /* "1x2": the line of the RxC region a program of one loop
+                     dimension ran on (summary.json's line), or NULL */
   double inst_seconds; /* `tcpa instantiate` wall time; < 0 when not timed */
   char *dir;      /* the run's directory */
 } regress_run;

@@ -52,7 +52,7 @@ static void regress_signature_free(regress_signature *s) {
 
 void regress_run_free(regress_run *r) {
   char **s[] = {&r->id, &r->suite, &r->program, &r->name, &r->params, &r->pes, &r->map,
-                &r->arch, &r->engine, &r->where, &r->message, &r->dir};
+                &r->arch, &r->engine, &r->where, &r->message, &r->dir, &r->line};
   for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
     free(*s[i]);
     *s[i] = NULL;

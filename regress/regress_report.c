@@ -258,6 +258,8 @@ static void report_json_run(json_writer *w, const regress_run *r) {
   report_json_sig(w, &r->sig);
   report_json_int(w, "cycles", r->cycles);
   report_json_int(w, "pes_used", r->pes_used);
+  if (r->line) json_writer_string(w, "line", r->line);
+  else json_writer_null(w, "line");
   report_json_int(w, "ii", r->ii);
   report_json_int(w, "config_bytes", r->config_bytes);
   if (r->inst_seconds < 0) json_writer_null(w, "instantiate_seconds");
@@ -634,6 +636,7 @@ static int report_run_read(const regress_json *o, regress_run *r) {
   r->where = report_str(o, "where");
   r->message = report_str(o, "message");
   r->dir = report_str(o, "dir");
+  r->line = report_str(o, "line");
   if (!r->id || !r->suite || !r->program || !r->name || !r->params || !r->pes || !r->arch || !r->engine)
     return -1;
   if (regress_json_u64(o, "seed", &r->seed)) return -2;

@@ -146,12 +146,22 @@ static char *verdict_message(const regress_run *r, int nofit) {
   return msg;
 }
 
-/* Reads the numbers of the report from summary.json s. */
+/* Reads the numbers of the report from summary.json s, and its line
+ * ([R, C]) as "RxC". */
 static void verdict_numbers(regress_run *r, const regress_json *s) {
   r->cycles = verdict_num(s, "cycles");
   r->pes_used = verdict_num(s, "pes_used");
   r->ii = verdict_num(s, "ii");
   r->config_bytes = verdict_num(s, "config_bytes");
+  const regress_json *line = regress_json_get(s, "line");
+  free(r->line);
+  r->line = NULL;
+  if (line && line->type == REGRESS_JSON_ARR && line->n == 2 && line->items[0].type == REGRESS_JSON_NUM &&
+      line->items[1].type == REGRESS_JSON_NUM) {
+    char buf[48];
+    snprintf(buf, sizeof buf, "%dx%d", (int)line->items[0].num, (int)line->items[1].num);
+    r->line = regress_strdup(buf);
+  }
 }
 
 void regress_verdict_judge(regress_run *r, const regress_exit *x) {

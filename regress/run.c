@@ -23,7 +23,9 @@
  * Tiled dimension: --map names one index, or two for the rows and the
  * columns in that order (the columns' for a 1xC region, the rows' for Rx1;
  * both on an RxC region); without --map, dimension 0 (RxC: dimensions 0
- * and 1). A 1-D --map on an RxC region is invalid input.
+ * and 1). A 1-D --map on an RxC region is invalid input, but for a
+ * program of one loop dimension, which runs on the region's first row or
+ * column (engine_flow.h).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -231,7 +233,7 @@ static int run_request_check(const ast_program *p, const run_opts *o, arch_confi
   const char *arch_name = o->arch ? o->arch : arch_default_ini_name;
   if (run_params_bind(p, o, params) != 0) return ENGINE_ERR_INPUT;
   if (run_map_check(p, o->map) != 0) return ENGINE_ERR_INPUT;
-  if (o->map && !strchr(o->map, ',') && o->pes_r > 1 && o->pes_c > 1) {
+  if (o->map && !strchr(o->map, ',') && o->pes_r > 1 && o->pes_c > 1 && p->ndims > 1) {
     diag_error_plain("--map %s: a %dx%d region tiles two loop indices, one onto its rows and one onto its "
                      "columns (--map I,J)", o->map, o->pes_r, o->pes_c);
     return ENGINE_ERR_INPUT;

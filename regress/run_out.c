@@ -277,6 +277,14 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_int(w, "map_attempts", c->map_attempts);
   json_writer_int(w, "p", c->p);
   json_writer_int(w, "pes_used", c->t);
+  if (c->line_rows > 0) { /* a 1-D program on a line of an RxC region */
+    json_writer_begin_array(w, "line");
+    json_writer_int(w, NULL, c->line_rows);
+    json_writer_int(w, NULL, c->line_cols);
+    json_writer_end_array(w);
+  } else {
+    json_writer_null(w, "line");
+  }
   char dims[256];
   run_tiled_dims(p, c, dims, sizeof dims);
   json_writer_string(w, "tiled_dimension", dims);
@@ -440,14 +448,24 @@ static void run_summary_print_cycles(const char *who, int ran, const engine_resu
   printf("\n");
 }
 
+/* Writes into buf where a 1-D program on an RxC region runs (" on the
+ * first row of the 2x2 region (1x2)"), or "" for any other run. */
+static void run_line_text(const run_opts *o, const engine_config *c, char *buf, size_t size) {
+  buf[0] = 0;
+  if (c->line_rows > 0)
+    snprintf(buf, size, " on the first %s of the %dx%d region (%dx%d)", c->line_rows == 1 ? "row" : "column",
+             o->pes_r, o->pes_c, c->line_rows, c->line_cols);
+}
+
 /* Prints the mapping and the cycles of a model/rtl/cosim run on stdout. */
-static void run_summary_print_engine(const ast_program *p, const engine_outcome *eo) {
+static void run_summary_print_engine(const ast_program *p, const run_opts *o, const engine_outcome *eo) {
   const engine_config *c = &eo->c;
   if (!eo->built) return;
-  char dims[256];
+  char dims[256], line[128];
   run_tiled_dims(p, c, dims, sizeof dims);
-  printf("mapping   %s tiled onto %d PE%s, p = %lld, II %d (ResMII %d, RecMII %d), "
-         "%d processor class%s, stream %zu bytes\n", dims, c->t, c->t == 1 ? "" : "s",
+  run_line_text(o, c, line, sizeof line);
+  printf("mapping   %s tiled onto %d PE%s%s, p = %lld, II %d (ResMII %d, RecMII %d), "
+         "%d processor class%s, stream %zu bytes\n", dims, c->t, c->t == 1 ? "" : "s", line,
          (long long)c->p, c->ii, c->resmii, c->recmii, c->npc, c->npc == 1 ? "" : "es", c->stream_len);
   printf("predicted cycles %llu, done %llu\n", (unsigned long long)c->pred_cycles,
          (unsigned long long)c->pred_done);
@@ -497,7 +515,7 @@ void run_summary_print(const ast_program *p, const run_opts *o, const int64_t *p
   printf("reference %llu equation instances in %.6f s (%.1f M/s)\n",
          (unsigned long long)res->stats.instances, s,
          s > 0 ? (double)res->stats.instances / s / 1e6 : 0.0);
-  if (res->eo) run_summary_print_engine(p, res->eo);
+  if (res->eo) run_summary_print_engine(p, o, res->eo);
   if (o->out_dir) run_summary_print_outputs(o->out_dir, &res->outs);
   printf("verdict   %s\n", res->status);
 }

@@ -9,8 +9,10 @@
  *     the access could be routed from: the side closest to fitting counts;
  *   - 1-D I/O banks per PE: "... banks needed N, available M (... min(iobuf.banks
  *     B, interconnect.ports P) ...)": the smaller of the two keys;
- *   - a 1-D program on a 2-D region: "an RxC region tiles two loop
- *     dimensions ..., program 'P' has N": loop dimensions, 2 needed;
+ *   - a program of too few loop dimensions for a 2-D region: "an RxC
+ *     region tiles two loop dimensions ..., program 'P' has N": loop
+ *     dimensions, 2 needed (a 1-D program runs on one line of the region
+ *     instead, docs/user-guide.md `--pes`, so `tcpa run` no longer says it);
  *   - a region larger than the array ("--pes RxC: the region does not fit
  *     ..., which has R rows and C columns", "region RxC does not fit the
  *     RxC array"): array.rows or array.cols, the first one exceeded.
@@ -23,7 +25,9 @@
  *
  * A run fits when it was mapped and instantiated (pass, fail, timeout,
  * crash); the cell of the report's fit table names the resource of a run
- * that does not (signoff_fit_cell).
+ * that does not (signoff_fit_cell), and says "fits (row)" or "fits
+ * (column)" for a program of one loop dimension that ran on the first row
+ * or column of an RxC region (summary.json's line), not a 2-D tiling.
  */
 #include "signoff_nofit.h"
 
@@ -156,9 +160,17 @@ size_t signoff_fit_count(const regress_list *l) {
   return n;
 }
 
-char *signoff_fit_cell(int v, const char *msg, char *buf, size_t n) {
+const char *signoff_fit_line(const char *line) {
+  return !line ? NULL : !strncmp(line, "1x", 2) ? "row" : "column";
+}
+
+char *signoff_fit_cell(int v, const char *msg, const char *line, char *buf, size_t n) {
   if (signoff_fit_verdict(v)) {
-    snprintf(buf, n, v == REGRESS_PASS ? "fits" : "fits, %s", regress_verdict_name((regress_verdict)v));
+    const char *on = signoff_fit_line(line);
+    char fits[32];
+    snprintf(fits, sizeof fits, on ? "fits (%s)" : "fits", on);
+    if (v == REGRESS_PASS) snprintf(buf, n, "%s", fits);
+    else snprintf(buf, n, "%s, %s", fits, regress_verdict_name((regress_verdict)v));
   } else if (v == REGRESS_NOFIT) {
     signoff_nofit nf = signoff_nofit_parse(msg);
     if (!nf.resource[0]) snprintf(buf, n, "does not fit");

@@ -28,10 +28,17 @@ int signoff_fit_verdict(int v);
 /* Returns the runs of l that fit (signoff_fit_verdict). */
 size_t signoff_fit_count(const regress_list *l);
 
+/* Returns "row" or "column" for the line ("1x2", "4x1": regress_run's
+ * line) a program of one loop dimension ran on in an RxC region; NULL for
+ * NULL (any other run). */
+const char *signoff_fit_line(const char *line);
+
 /* Writes into buf (size n) the cell of the sign-off report's fit table for
- * a run of verdict v (regress_verdict) and message msg: "fits" (with the
- * verdict when it is not pass), the resource that ran out with need/have
- * ("pe.rd 5/4"), "invalid" or "not run". Returns buf. */
-char *signoff_fit_cell(int v, const char *msg, char *buf, size_t n);
+ * a run of verdict v (regress_verdict), message msg and line (regress_run's,
+ * NULL for none): "fits" (with "(row)" or "(column)" when it ran on a line
+ * of an RxC region, with the verdict when it is not pass), the resource
+ * that ran out with need/have ("pe.rd 5/4"), "invalid" or "not run".
+ * Returns buf. */
+char *signoff_fit_cell(int v, const char *msg, const char *line, char *buf, size_t n);
 
 #endif

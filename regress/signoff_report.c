@@ -5,7 +5,8 @@
  * tool's version and git revision (version.h), the steps, the runs not as
  * expected with their failure signatures, the count of fitting runs and a
  * table of fit per program and region (the resource that ran out where a
- * program does not fit), every run that does not fit with
+ * program does not fit; "fits (row)" where a 1-D program ran on a line of
+ * an RxC region), every run that does not fit with
  * its resource (needed, available, over by; signoff_nofit.h), coverage per
  * module (with links to the genhtml pages and the annotated sources), the
  * functional coverage of the regression per group with its holes (fcov.h)
@@ -208,12 +209,19 @@ static int signoff_fit_seen(const regress_list *l, size_t i, int column) {
  * parameters) and region: "fits", or the resource that ran out. */
 static void signoff_report_fit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   const regress_list *l = &s->runs;
-  size_t fit = signoff_fit_count(l), nofit = 0;
-  for (size_t i = 0; i < l->n; i++) nofit += l->v[i].verdict == REGRESS_NOFIT;
+  size_t fit = signoff_fit_count(l), nofit = 0, lines = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    nofit += l->v[i].verdict == REGRESS_NOFIT;
+    lines += signoff_fit_verdict(l->v[i].verdict) && l->v[i].line;
+  }
   signoff_heading(f, fmt, "Fit per program and region");
-  char text[256];
-  snprintf(text, sizeof text, "fitting runs: %zu of %zu (%zu do not fit: the resource that ran out, needed/available)",
-           fit, l->n, nofit);
+  char text[320], on[128] = "";
+  if (lines)
+    snprintf(on, sizeof on, "%zu of them 1-D programs on the first row or column of an RxC region, "
+             "fits (row) or fits (column); ", lines);
+  snprintf(text, sizeof text,
+           "fitting runs: %zu of %zu (%s%zu do not fit: the resource that ran out, needed/available)", fit, l->n,
+           on, nofit);
   fputs(fmt == SIGNOFF_HTML ? "<p>" : "", f);
   signoff_text(f, fmt, text);
   fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n\n", f);
@@ -236,7 +244,7 @@ static void signoff_report_fit(FILE *f, signoff_fmt fmt, const signoff_state *s)
     for (size_t c = 2; c < nc; c++) {
       long j = signoff_fit_run(l, r->name, row[1], cols[c]);
       if (j < 0) snprintf(cells[c], sizeof *cells, "-");
-      else signoff_fit_cell(l->v[j].verdict, l->v[j].message, cells[c], sizeof *cells);
+      else signoff_fit_cell(l->v[j].verdict, l->v[j].message, l->v[j].line, cells[c], sizeof *cells);
       row[k++] = cells[c];
     }
     signoff_row(f, fmt, 0, (int)k, row);

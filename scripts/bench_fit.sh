@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # bench_fit.sh: the fit table of `make bench` (docs/symbolic.md "What
 # fits"). Every benchmark of regress/programs/ on every configuration of
-# configs/ on the regions 1x1, 1x4, 4x1, 2x2 and 4x4 (the 2-D regions for
-# programs of two or more dimensions, tiled with --map 0,1), at the
+# configs/ on the regions 1x1, 1x4, 4x1, 2x2 and 4x4 (the 2-D regions
+# tiled with --map 0,1 for programs of two or more dimensions; a 1-D
+# program runs on their first row, docs/user-guide.md `--pes`), at the
 # representative parameters of the mapping-quality table
 # (scripts/bench_quality.sh): `tcpa run --engine model` against the
 # reference and, where the configuration has an RTL (every one but
 # array32.ini, docs/arch.md), `--engine cosim`. A cell says
 #   runs     the model and cosim pass (model only for array32.ini)
+#   runs (row)  the same for a 1-D program on a 2-D region: it ran on the
+#            region's first row (1xC), not tiled in two dimensions
 #   FAIL     a run exits 1 or 2: a bug, listed under the table
 #   X n/m    exit 3: the resource X that ran out, needed n, available m
-#   -        not applicable (a 1-D program on a 2-D region)
 # then the share of cells that run per configuration and in all.
 # A benchmark, never an assertion: exits 0 unless a run FAILs.
 #
@@ -65,7 +67,7 @@ for cfg in configs/*.ini; do
     printf '%-11s' "$prog"
     for r in $REGIONS; do
       map=()
-      case $r in 2x2|4x4) [ "$nd" -ge 2 ] || { printf ' %-14s' -; continue; }; map=(--map 0,1) ;; esac
+      case $r in 2x2|4x4) [ "$nd" -ge 2 ] && map=(--map 0,1) ;; esac
       cells=$((cells + 1))
       "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine model > "$tmp/out" 2>&1
       rc=$?
@@ -74,7 +76,9 @@ for cfg in configs/*.ini; do
         rc=$?
       fi
       case $rc in
-        0) cell=runs; runs=$((runs + 1)) ;;
+        0) cell=runs; runs=$((runs + 1))
+           on=$(sed -n 's/^mapping .* on the first \([a-z]*\) of the .*/\1/p' "$tmp/out")
+           [ -n "$on" ] && cell="runs ($on)" ;;
         3) cell=$(short_reason "$tmp/out") ;;
         *) cell=FAIL; status=1; fails+=("$cname $prog $r: exit $rc: $(grep -m1 -i 'error\|diverge\|mismatch' "$tmp/out")") ;;
       esac

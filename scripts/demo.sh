@@ -23,9 +23,9 @@
 # once with bounds that do not, on configs/default.ini and on
 # configs/big1d.ini; per run: program, region, the tiled dimensions, II,
 # cycles, processor classes, stream bytes (all, and without the IODATA
-# input data), verdict, or the resource that does not fit (exit 3: 1-D
-# programs on 2-D regions, and most of the benchmarks on default.ini's
-# small PEs). On big1d.ini the bounds are 12 (even) and 7, 5; on
+# input data), verdict, or the resource that does not fit (exit 3: most
+# of the benchmarks on default.ini's small PEs; a 1-D program runs on the
+# region's first row or column, its map marked "(row)" or "(column)"). On big1d.ini the bounds are 12 (even) and 7, 5; on
 # default.ini they follow the region's R rows and C columns (one
 # iteration of the tiled dimensions per PE, tile size 1, and one more
 # row: matmul N=R M=C, N=R+1 M=C), since its 32-word programs hold no
@@ -235,12 +235,12 @@ twod_params() {
   done
   echo "${out# }"
 }
-twod_fmt="%-11s %-6s %-5s %-28s %4s %7s %7s %-15s  %s\n"
+twod_fmt="%-11s %-6s %-10s %-28s %4s %7s %7s %-15s  %s\n"
 
 # twod_run ARCH PROG PES PARAMS: one engine run on a 2-D region; prints
 # its row and counts it in hw_runs, hw_failed or hw_nofit.
 twod_run() {
-  local arch=$1 prog=$2 pes=$3 ps=$4 args=() p rc verdict ii=- cyc=- cls=- bytes=- map=-
+  local arch=$1 prog=$2 pes=$3 ps=$4 args=() p rc verdict ii=- cyc=- cls=- bytes=- map=- on
   for p in $ps; do args+=(--param "$p"); done
   local dir="$tmp/2d-$prog"
   rm -rf "$dir"
@@ -257,6 +257,8 @@ twod_run() {
       cls=$(json_num "$dir/summary.json" processor_classes)
       bytes="$(json_num "$dir/summary.json" config_bytes)/$(json_num "$dir/summary.json" config_bytes_nodata)"
       map=$(json_str "$dir/summary.json" tiled_dimension)
+      on=$(sed -n 's/^mapping .* on the first \([a-z]*\) of the .*/\1/p' "$tmp/out")
+      [ -n "$on" ] && map="$map ($on)"
     fi
     if [ $rc -eq 0 ]; then
       verdict=pass

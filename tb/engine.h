@@ -52,6 +52,9 @@ typedef struct {
   int dim;                  /* the tiled loop dimension (2-D: the rows') */
   int axis;                 /* 0: 1xC region, 1: Rx1, 2: RxC */
   int dim2;                 /* 2-D: the columns' loop dimension; -1 in 1-D */
+  int line_rows, line_cols; /* a 1-D program on an RxC region: the line of it
+                               it runs on (1xC: its first row, or Rx1: its
+                               first column); 0, 0 otherwise */
   int ii, resmii, recmii;
   int ii_min;               /* the smallest II the mapping was asked for (0: none) */
   int map_level;            /* the mapper's rewrite level it started from (map_build_level) */

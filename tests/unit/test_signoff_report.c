@@ -5,8 +5,11 @@
  * "fitting runs: F of N" with F the runs that fit (pass, fail, timeout,
  * crash) and draws one row per program and parameters and one column per
  * region, each cell "fits" or the resource that ran out (needed/available);
- * the count equals the fitting cells when each cell has one run, in
- * report.md and report.html. Also the cells of signoff_fit_cell alone.
+ * a 1-D program that ran on the first row or column of an RxC region
+ * (summary.json's line) "fits (row)" or "fits (column)", counted as
+ * fitting and apart; the count equals the fitting cells when each cell has
+ * one run, in report.md and report.html. Also the cells of
+ * signoff_fit_cell alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,19 +26,21 @@ typedef struct {
   const char *name, *params, *pes;
   regress_verdict verdict;
   const char *message;
+  const char *line; /* summary.json's line, or NULL */
 } run_case;
 
 static const run_case runs[] = {
-    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL},
-    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL},
-    {"bitextract", "N=13", "2x2", REGRESS_NOFIT,
-     "region 2x2: an RxC region tiles two loop dimensions onto its rows and columns, program 'bitextract' has 1"},
-    {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
-    {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
-    {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0"},
-    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4"},
-    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ"},
-    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL},
+    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL, NULL},
+    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL, NULL},
+    {"bitextract", "N=13", "2x2", REGRESS_PASS, NULL, "1x2"},
+    {"satarith", "N=8", "1x2", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL},
+    {"satarith", "N=8", "2x2", REGRESS_FAIL, "outputs differ", "1x2"},
+    {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
+    {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
+    {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
+    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL},
+    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ", NULL},
+    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL, NULL},
 };
 #define NRUNS (sizeof runs / sizeof *runs)
 
@@ -63,6 +68,7 @@ static int state_fill(signoff_state *s, const char *dir) {
     r->verdict = runs[i].verdict;
     r->ok = 1;
     r->message = regress_strdup(runs[i].message);
+    r->line = regress_strdup(runs[i].line);
   }
   return 0;
 }
@@ -70,13 +76,20 @@ static int state_fill(signoff_state *s, const char *dir) {
 /* The cells on their own. */
 static void test_cells(void) {
   char b[96];
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, b, sizeof b), "fits"), "pass: fits (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_FAIL, "x", b, sizeof b), "fits, fail"), "fail: fits, fail (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "registers fd: needs 6, pe.fd = 4", b, sizeof b), "pe.fd 6/4"),
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, NULL, b, sizeof b), "fits"), "pass: fits (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_FAIL, "x", NULL, b, sizeof b), "fits, fail"), "fail: fits, fail (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, "1x4", b, sizeof b), "fits (row)"),
+             "pass on the first row of an RxC region: fits (row) (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, "4x1", b, sizeof b), "fits (column)"),
+             "pass on the first column: fits (column) (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_TIMEOUT, NULL, "1x2", b, sizeof b), "fits (row), timeout"),
+             "timeout on a row: fits (row), timeout (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "registers fd: needs 6, pe.fd = 4", NULL, b, sizeof b),
+                     "pe.fd 6/4"),
              "nofit: pe.fd 6/4 (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "something else", b, sizeof b), "does not fit"),
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "something else", NULL, b, sizeof b), "does not fit"),
              "nofit, resource unknown: does not fit (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_INVALID, NULL, b, sizeof b), "invalid"), "invalid (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_INVALID, NULL, NULL, b, sizeof b), "invalid"), "invalid (%s)", b);
   TEST_CHECK(!signoff_fit_verdict(REGRESS_NOFIT) && !signoff_fit_verdict(REGRESS_INVALID) &&
                  !signoff_fit_verdict(REGRESS_PENDING) && signoff_fit_verdict(REGRESS_CRASH),
              "fits: pass, fail, timeout, crash; not nofit, invalid, pending");
@@ -92,24 +105,29 @@ static void test_report(void) {
     free(s);
     return;
   }
-  TEST_CHECK(signoff_fit_count(&s->runs) == 4, "4 of the 9 runs fit (got %zu)", signoff_fit_count(&s->runs));
+  TEST_CHECK(signoff_fit_count(&s->runs) == 6, "6 of the 11 runs fit (got %zu)", signoff_fit_count(&s->runs));
   TEST_CHECK(signoff_report_write(s, 0) == 0, "the report is written");
   char md[4200], html[4200];
   snprintf(md, sizeof md, "%s/report.md", dir);
   snprintf(html, sizeof html, "%s/report.html", dir);
   size_t len;
   char *m = fileio_read_all(md, &len), *h = fileio_read_all(html, &len);
-  TEST_CHECK(m && strstr(m, "\nfitting runs: 4 of 9 (5 do not fit: "), "report.md: fitting runs: 4 of 9");
-  TEST_CHECK(h && strstr(h, "<p>fitting runs: 4 of 9 ("), "report.html: fitting runs: 4 of 9");
+  TEST_CHECK(m && strstr(m, "\nfitting runs: 6 of 11 (2 of them 1-D programs on the first row or column of an "
+                          "RxC region, fits (row) or fits (column); 5 do not fit: "),
+             "report.md: fitting runs: 6 of 11, 2 on a line of an RxC region");
+  TEST_CHECK(h && strstr(h, "<p>fitting runs: 6 of 11 ("), "report.html: fitting runs: 6 of 11");
   TEST_CHECK(m && strstr(m, "\n| program | parameters | 1x1 | 1x2 | 2x2 |\n"),
              "report.md: a column per region, in the order of the runs");
-  TEST_CHECK(m && strstr(m, "\n| bitextract | N=13 | fits | fits | loop dimensions 2/1 |\n"),
-             "report.md: bitextract fits on 1-D regions, needs 2 loop dimensions on 2x2");
+  TEST_CHECK(m && strstr(m, "\n| bitextract | N=13 | fits | fits | fits (row) |\n"),
+             "report.md: bitextract fits on 1-D regions, and on the first row of 2x2, apart");
+  TEST_CHECK(m && strstr(m, "\n| satarith | N=8 | - | pe.rd 5/4 | fits (row), fail |\n"),
+             "report.md: satarith on the first row of 2x2 (and fails there)");
   TEST_CHECK(m && strstr(m, "\n| jacobi | T=2 N=4 | pe.div 1/0 | pe.div 1/0 | pe.div 1/0 |\n"),
              "report.md: jacobi needs a divider on every region");
   TEST_CHECK(m && strstr(m, "\n| band | N=5 W=4 | pe.rd 5/4 | fits, fail | fits, timeout |\n"),
              "report.md: band: pe.rd on 1x1, fits (and fails, times out) elsewhere");
-  TEST_CHECK(count_of(m, "| fits") == 4, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
+  TEST_CHECK(count_of(m, "| fits") == 6, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
+  TEST_CHECK(count_of(m, "| fits (") == 2, "report.md: the two runs on a line marked (%d)", count_of(m, "| fits ("));
   TEST_CHECK(h && strstr(h, "<tr><td>jacobi</td><td>T=2 N=4</td><td>pe.div 1/0</td>"), "report.html: the same table");
   free(m);
   free(h);
