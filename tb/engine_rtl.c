@@ -166,8 +166,13 @@ static int engine_rtl_digest_scan(const char *path, engine_result *r, char *msg,
     fclose(f);
     return -1;
   }
-  while (fread(&e, sizeof e, 1, f) == 1) {
+  for (size_t k; (k = fread(&e, 1, sizeof e, f)) > 0;) {
     no++;
+    if (k < sizeof e) {
+      snprintf(msg, msgsz, "%s: ends inside record %ld (%zu of %zu bytes)", path, no, k, sizeof e);
+      rc = -1;
+      break;
+    }
     if ((int)e.kind == TRACE_DIGEST_KIND) continue;
     if (trace_bin_event_check(&e, why, sizeof why)) {
       snprintf(msg, msgsz, "%s: record %ld: %s", path, no, why);

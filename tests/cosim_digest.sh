@@ -14,7 +14,9 @@
 #   - a digest stream that disagrees with the events it stands for (a
 #     wrapper flips a bit of the first digest record; the repeated run
 #     gets the true events) is an error of the testbench: exit 2 and the
-#     message says so, never a pass.
+#     message says so, never a pass;
+#   - `--engine rtl` refuses a digest stream cut inside a record (exit 2,
+#     "ends inside record").
 # Prints TAP lines.
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -116,5 +118,22 @@ EOF
   st=$?
   [ $st -eq 2 ] && grep -q "differ but the events agree" "$tmp/l.out" && ! grep -q "verdict   pass" "$tmp/l.out"
   check "a digest record that disagrees with its events: exit 2 ($st), '$(grep -o 'the digests of cycle [0-9]* differ but[^(]*' "$tmp/l.out" | head -1)'" $?
+fi
+
+# -- the rtl engine's digest stream, cut short ---------------------------------
+if [ -x "$RTL" ]; then
+  cat > "$tmp/cut.sh" <<EOF
+#!/usr/bin/env bash
+# runs the harness, then cuts its --trace-bin file 10 bytes short
+prev=; for a in "\$@"; do [ "\$prev" = --trace-bin ] && out=\$a; prev=\$a; done
+"$RTL" "\$@"; rc=\$?
+truncate -s -10 "\$out"
+exit \$rc
+EOF
+  chmod +x "$tmp/cut.sh"
+  TCPA_RTL=$tmp/cut.sh "$TCPA" run "${mm22[@]}" --engine rtl >"$tmp/c.out" 2>&1
+  st=$?
+  [ $st -eq 2 ] && grep -q "ends inside record [0-9]* (110 of 120 bytes)" "$tmp/c.out"
+  check "rtl engine: a digest stream cut inside a record is refused (exit $st): $(grep -o 'ends inside record.*' "$tmp/c.out" | head -1)" $?
 fi
 exit $fail
