@@ -181,9 +181,10 @@ static void model_ev_sort(model *m) {
   }
 }
 
-/* Sorts the cycle's events and hands them to the sink. */
+/* Sorts the cycle's events (unless only a sink that takes them in any
+ * order listens) and hands them to the sink. */
 static void model_ev_flush(model *m) {
-  model_ev_sort(m);
+  if (!m->any_order || m->file) model_ev_sort(m);
   for (size_t i = 0; i < m->nev; i++) {
     if (m->fn) m->fn(&m->ev[i], m->ctx);
     if (m->file) trace_event_write(m->file, &m->ev[i]);
@@ -689,6 +690,10 @@ void model_set_trace(model *m, model_trace_fn fn, void *ctx) {
   m->fn = fn;
   m->ctx = ctx;
   m->listen = m->fn || m->file;
+}
+
+void model_set_trace_any_order(model *m, int any) {
+  m->any_order = any != 0;
 }
 
 void model_set_trace_file(model *m, FILE *f) {

@@ -46,6 +46,13 @@ void model_free(model *m);
  * later would see those of its first cycle relative to stale values. */
 void model_set_trace(model *m, model_trace_fn fn, void *ctx);
 
+/* Hands each cycle's events to the sink of model_set_trace in the order
+ * the model forms them (any != 0) instead of the canonical order: for a
+ * sink that takes a cycle's events as a set, such as a digest (docs/trace.md
+ * "Digest stream"), the sort is work for nothing. A trace file
+ * (model_set_trace_file) is always written sorted. */
+void model_set_trace_any_order(model *m, int any);
+
 /* Writes the trace header line (with the fingerprint and a comment naming
  * the engine) to f and every following event as a text line. */
 void model_set_trace_file(model *m, FILE *f);

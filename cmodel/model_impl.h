@@ -139,6 +139,7 @@ struct model {
   void *ctx;
   FILE *file;
   int listen;   /* a sink or a file takes the events (fn || file) */
+  int any_order; /* model_set_trace_any_order: the sink takes them unsorted */
   int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
   trace_event *ev; /* this cycle's events */

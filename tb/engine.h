@@ -314,6 +314,11 @@ typedef int (*engine_bank_fn)(void *ctx, int row, int col, int side, int bank, u
 /* Fills r's outputs from the banks through c's placement. */
 void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank_fn fn, void *ctx);
 
+/* Returns the bank words an output gather reads, counted from address 0:
+ * one more than the highest address of c's placement (1 when it places
+ * nothing), what a harness's bank dump must hold (tcpa-rtl --dump-depth). */
+uint32_t engine_outputs_depth(const engine_config *c);
+
 /* Moves the outputs of `from` (out, seen, gathered) into `to`, whose own
  * are freed; `from` keeps none. */
 void engine_result_outputs_move(engine_result *to, engine_result *from);

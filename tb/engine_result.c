@@ -52,6 +52,13 @@ void engine_outputs_gather(const engine_config *c, engine_result *r, engine_bank
   r->gathered = 1;
 }
 
+uint32_t engine_outputs_depth(const engine_config *c) {
+  uint32_t depth = 1;
+  for (size_t i = 0; i < c->nplace; i++)
+    if (c->place[i].addr >= depth) depth = c->place[i].addr + 1;
+  return depth;
+}
+
 void engine_result_outputs_move(engine_result *to, engine_result *from) {
   engine_result_free(to); /* only its output arrays */
   to->out = from->out;

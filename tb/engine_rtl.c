@@ -4,7 +4,7 @@
  * docs/rtl.md) run as a subprocess:
  *
  *   tcpa-rtl WORK/config.bin --trace T [--fst F [--fst-window A:B]] --max-cycles N
- *            --dump-banks WORK/banks
+ *            --dump-banks WORK/banks --dump-depth D
  *
  * Finding the binary: engine_harness.c ($TCPA_RTL, or the harness cache:
  * the harness of the run's effective configuration and the current
@@ -12,7 +12,10 @@
  *
  * After the run: the trace gives the done cycles, the last output bank
  * write and the faults; the bank dumps (<side>_<row>_<col>_<bank>.txt, one
- * `0x%08x` word per line) give the outputs.
+ * `0x%08x` word per line) give the outputs. The dumps hold the words up to
+ * the highest address an output is placed at (engine_outputs_depth): the
+ * harness reads each address through its debug port at the cost of a
+ * cycle, and a 4x4 run's outputs use a few of the 1024.
  *
  * Live runs (engine_rtl_start, for the lockstep driver of `cosim`): the
  * harness runs in its own process group with `--trace-bin /dev/fd/3`, its
@@ -202,7 +205,7 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
     return ENGINE_ERR_INPUT;
   }
   char stream[ENGINE_PATH + 32], banks[ENGINE_PATH + 32], trace[ENGINE_PATH + 32], log[ENGINE_PATH + 32],
-      maxc[32], win[48];
+      maxc[32], win[48], depth[16];
   snprintf(stream, sizeof stream, "%s/rtl-config.bin", o->work_dir);
   snprintf(banks, sizeof banks, "%s/rtl-banks", o->work_dir);
   snprintf(log, sizeof log, "%s/rtl.log", o->work_dir);
@@ -210,9 +213,10 @@ int engine_rtl_run(const char *bin, const engine_config *c, const arch_config *a
   if (!o->trace) snprintf(trace, sizeof trace, "%s/rtl.digest", o->work_dir); /* only what r needs */
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
-  char *argv[16] = {(char *)bin, stream, o->trace ? "--trace" : "--trace-bin", trace, "--max-cycles", maxc,
-                    "--dump-banks", banks};
-  int n = 8;
+  snprintf(depth, sizeof depth, "%" PRIu32, engine_outputs_depth(c));
+  char *argv[18] = {(char *)bin, stream, o->trace ? "--trace" : "--trace-bin", trace, "--max-cycles", maxc,
+                    "--dump-banks", banks, "--dump-depth", depth};
+  int n = 10;
   if (!o->trace) argv[n++] = "--trace-mode", argv[n++] = "digest";
   if (o->fst) {
     argv[n++] = "--fst";
@@ -260,15 +264,16 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
                      engine_rtl_live *h, char *msg, size_t msgsz) {
   memset(h, 0, sizeof *h);
   h->pid = -1;
-  char stream[ENGINE_PATH + 32], maxc[32];
+  char stream[ENGINE_PATH + 32], maxc[32], depth[16];
   snprintf(stream, sizeof stream, "%s/rtl-config.bin", o->work_dir);
   snprintf(h->banks, sizeof h->banks, "%s/rtl-banks", o->work_dir);
   snprintf(h->log, sizeof h->log, "%s/rtl.log", o->work_dir);
   snprintf(h->bin, sizeof h->bin, "%s", bin);
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
+  snprintf(depth, sizeof depth, "%" PRIu32, engine_outputs_depth(c));
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
   char *argv[] = {(char *)bin, stream, "--trace-bin", "/dev/fd/3", "--max-cycles", maxc,
-                  "--dump-banks", h->banks, digest ? "--trace-mode" : NULL, "digest", NULL};
+                  "--dump-banks", h->banks, "--dump-depth", depth, digest ? "--trace-mode" : NULL, "digest", NULL};
   int p[2], logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (logfd < 0 || pipe(p) != 0) {
     snprintf(msg, msgsz, "cannot start %s: %s", bin, strerror(errno));

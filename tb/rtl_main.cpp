@@ -3,7 +3,7 @@
 //   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE]
 //            [--trace-mode events|digest] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
-//            [--cfg-gaps N] [--coverage FILE]
+//            [--dump-depth D] [--cfg-gaps N] [--coverage FILE]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
 // port (--cfg-gaps N: N idle cycles after every word, valid low and
@@ -90,6 +90,7 @@ struct Options {
   long max_cycles = 100000;
   long cfg_gaps = 0;  // idle cycles after every stream word
   long win_from = -1, win_to = -1;  // --fst-window; -1: dump everything
+  long dump_depth = TCPA_IOBUF_DEPTH;  // --dump-depth: words dumped per bank
 };
 
 // Returns 0 after reading `FROM:TO` (0 <= FROM <= TO) into o, or 3.
@@ -111,7 +112,8 @@ int parse_args(int argc, char **argv, Options &o) {
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
          a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" || a == "--trace-bin" ||
-         a == "--cfg-gaps" || a == "--coverage" || a == "--trace-mode") && i + 1 < argc) {
+         a == "--cfg-gaps" || a == "--coverage" || a == "--trace-mode" || a == "--dump-depth") &&
+        i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
       else if (a == "--trace-mode") {
@@ -128,6 +130,14 @@ int parse_args(int argc, char **argv, Options &o) {
       }
       else if (a == "--fst") o.fst = v;
       else if (a == "--dump-banks") o.banks = v;
+      else if (a == "--dump-depth") {
+        char *end;
+        o.dump_depth = strtol(v, &end, 10);
+        if (*end || end == v || o.dump_depth < 1 || o.dump_depth > TCPA_IOBUF_DEPTH) {
+          fprintf(stderr, "tcpa-rtl: --dump-depth: expected 1..%d words (iobuf.depth): %s\n", TCPA_IOBUF_DEPTH, v);
+          return 3;
+        }
+      }
       else if (a == "--cfg-gaps") {
         char *end;
         o.cfg_gaps = strtol(v, &end, 10);
@@ -164,7 +174,7 @@ int parse_args(int argc, char **argv, Options &o) {
   if (!o.stream) {
     fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] "
                     "[--trace-mode events|digest] [--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
-                    "[--cfg-gaps N] [--coverage FILE]\n");
+                    "[--dump-depth D] [--cfg-gaps N] [--coverage FILE]\n");
     return 3;
   }
   return 0;
@@ -246,11 +256,13 @@ bool report_assertions(const Sim &sim) {
   return true;
 }
 
-// Returns 0 after writing every border bank of the array to DIR
-// (rtl_bank_files_write), read through dbg_rd_addr_i / dbg_rd_data_o.
-int dump_banks(Sim &sim, const char *dir) {
+// Returns 0 after writing the first `depth` words of every border bank of
+// the array to DIR (rtl_bank_files_write), read through dbg_rd_addr_i /
+// dbg_rd_data_o: one settle of the model per address, the cost of a
+// cycle, so a reader that needs only the low words asks for those.
+int dump_banks(Sim &sim, const char *dir, long depth) {
   std::vector<std::vector<uint32_t>> data(rtl_collect_nbanks());
-  for (int addr = 0; addr < TCPA_IOBUF_DEPTH; addr++) {
+  for (int addr = 0; addr < depth; addr++) {
     sim.top->dbg_rd_addr_i = addr;
     sim.settle();
     for (size_t a = 0; a < data.size(); a++)
@@ -601,7 +613,7 @@ int main(int argc, char **argv) {
   bool asserted = report_assertions(sim);
   rc = (e.done && !e.fault && !asserted) ? 0 : 1;
   if (o.trace && trace_file_write(o.trace, out)) rc = 3;
-  if (o.banks && rc != 3 && dump_banks(sim, o.banks)) rc = 3;
+  if (o.banks && rc != 3 && dump_banks(sim, o.banks, o.dump_depth)) rc = 3;
   if (!e.done) fprintf(stderr, "tcpa-rtl: timeout after %ld cycles\n", o.max_cycles);
   return sim_finish(sim, o, live, rc);
 }

@@ -158,6 +158,17 @@ check "ag_bank: reads at cycles 0..3, writes at phase 4, done after the last eve
 [ "$(sed -n '11,14p' "$tmp/banks/n_0_0_1.txt" 2>/dev/null | tr '\n' ' ')" = \
   "0x00000067 0x00000068 0x00000069 0x0000006a " ]
 check "ag_bank: dumped north bank 1 of (0,0) holds 103..106 at 10..13" $?
+run ag_bank --dump-banks "$tmp/banks14" --dump-depth 14 &&
+  [ "$(wc -l < "$tmp/banks14/n_0_0_1.txt")" -eq 14 ] &&
+  head -n 14 "$tmp/banks/n_0_0_1.txt" | cmp -s - "$tmp/banks14/n_0_0_1.txt" &&
+  head -n 14 "$tmp/banks/n_0_0_0.txt" | cmp -s - "$tmp/banks14/n_0_0_0.txt"
+check "ag_bank: --dump-depth 14 dumps words 0..13 of each bank, as the full dump has them" $?
+for d in 0 100000 12x; do
+  run ag_bank --dump-banks "$tmp/banks-bad" --dump-depth "$d"
+  rc=$?
+  [ "$rc" -eq 3 ] && grep -q -- '--dump-depth: expected 1\.\.' "$tmp/ag_bank.log"
+  check "ag_bank: --dump-depth $d is refused (exit 3, the range named; got $rc)" $?
+done
 grep -q '^0 sig 0,0 0x00000001$' "$tmp/ag_bank.trace" && grep -q '^5 sig 0,0 0x00000000$' "$tmp/ag_bank.trace"
 check "ag_bank: c0 falls at cycle 5 (epilog steps)" $?
 

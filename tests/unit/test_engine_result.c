@@ -6,7 +6,8 @@
  * placement, or whose bank word cannot be read, stays unseen) and sets
  * `gathered`; engine_outputs_compare counts an unseen element as differing;
  * engine_result_outputs_move hands the outputs of one result to another
- * (the RTL rerun after a cosim divergence). Table-driven: a program with
+ * (the RTL rerun after a cosim divergence); engine_outputs_depth gives the
+ * bank words a harness must dump for the gather. Table-driven: a program with
  * one 2x3 output, placements and bank words per row.
  */
 #include <stdlib.h>
@@ -34,16 +35,20 @@ typedef struct {
   int32_t ref[T_N];           /* the reference's values */
   unsigned char seen[T_N];    /* expected */
   size_t differing;           /* expected from engine_outputs_compare */
+  uint32_t depth;             /* expected from engine_outputs_depth */
 } t_case;
 
 static const t_case t_cases[] = {
     {"every element placed, equal to the reference", 6, {0, 1, 2, 3, 4, 5},
-     {100, 101, 102, 103, 104, 105}, {1, 1, 1, 1, 1, 1}, 0},
-    {"one value wrong", 6, {0, 1, 2, 3, 4, 5}, {100, 101, 102, 103, 7, 105}, {1, 1, 1, 1, 1, 1}, 1},
+     {100, 101, 102, 103, 104, 105}, {1, 1, 1, 1, 1, 1}, 0, 6},
+    {"one value wrong", 6, {0, 1, 2, 3, 4, 5}, {100, 101, 102, 103, 7, 105}, {1, 1, 1, 1, 1, 1}, 1, 6},
     {"two elements without a placement: unseen, differing", 4, {0, 1, 2, 3},
-     {100, 101, 102, 103, 0, 0}, {1, 1, 1, 1, 0, 0}, 2},
+     {100, 101, 102, 103, 0, 0}, {1, 1, 1, 1, 0, 0}, 2, 4},
     {"a bank word that cannot be read: unseen", 6, {0, 99, 2, 3, 4, 5},
-     {100, 199, 102, 103, 104, 105}, {1, 0, 1, 1, 1, 1}, 1},
+     {100, 199, 102, 103, 104, 105}, {1, 0, 1, 1, 1, 1}, 1, 100},
+    {"addresses out of order: the dump depth is the highest + 1", 6, {7, 3, 40, 0, 5, 6},
+     {107, 103, 140, 100, 105, 106}, {1, 1, 1, 1, 1, 1}, 0, 41},
+    {"nothing placed: every element unseen, a dump of one word", 0, {0}, {0}, {0}, 6, 1},
 };
 
 /* Returns 1 when r's outputs of array a hold exactly the case's seen flags
@@ -79,6 +84,8 @@ int main(void) {
     c.place = place;
     c.nplace = (size_t)tc->nplace;
     memcpy(ref[out].data, tc->ref, sizeof tc->ref);
+    TEST_CHECK(engine_outputs_depth(&c) == tc->depth, "%s: dump depth %u (got %u)", tc->name, tc->depth,
+               engine_outputs_depth(&c));
     engine_result r;
     if (!TEST_CHECK(engine_result_init(&r, &c) == 0 && !r.gathered, "%s: init, nothing gathered", tc->name))
       continue;

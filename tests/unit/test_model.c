@@ -7,7 +7,8 @@
  * terms with PE ranges (each PE sees only the terms that apply to it).
  * Streams are built here with stream_writer and hand-assembled programs;
  * every expected value is derived from the rules of timing.md in the
- * comment next to it.
+ * comment next to it. The canonical order is checked against a run whose
+ * events come in any order (model_set_trace_any_order).
  */
 #include "test_model_tb.h"
 
@@ -25,30 +26,35 @@ static int run(model *m, uint64_t max) { return model_run(m, max); }
 
 /* ---- timing.md section 9 ------------------------------------------------------ */
 
-static void test_worked_example(void) {
-  tb b;
-  tb_init(&b, tb_default_arch());
+/* Builds the stream of the worked example into b (initialised). */
+static void worked_example_build(tb *b) {
   /* alu1 (FU 1) runs the example; alu0 and mul0 have no program. */
   static const char *const prog[] = {
       "nop", "nop", "shr rd1, id0, #1", "and od0, rd1, #1", "nop",
       "add {rd2, od1}, id2, #10 ; halt"};
-  tb_prog(&b, PE00, 1, prog, 6);
-  int wr[] = {tb_sink_id(&b, 0), tb_src_in(&b, STREAM_SIDE_WEST, 0),
-              tb_sink_id(&b, 2), tb_src_od(&b, 0),
-              tb_sink_out(&b, STREAM_SIDE_NORTH, 0), tb_src_od(&b, 1)};
-  tb_wrapper(&b, PE00, wr, 3);
+  tb_prog(b, PE00, 1, prog, 6);
+  int wr[] = {tb_sink_id(b, 0), tb_src_in(b, STREAM_SIDE_WEST, 0),
+              tb_sink_id(b, 2), tb_src_od(b, 0),
+              tb_sink_out(b, STREAM_SIDE_NORTH, 0), tb_src_od(b, 1)};
+  tb_wrapper(b, PE00, wr, 3);
   /* ii 2, one dimension of bound 1, no epilog: S = 1; delays 0; one term:
    * c0 = (j0 == 0). */
   uint32_t gc[] = {2, 1, 1, 0, 0, 0, 0, 1, 0, 1, STREAM_CONS_EQ, 1, 0};
-  tb_gc(&b, 0, PE00, gc, 13);
+  tb_gc(b, 0, PE00, gc, 13);
   /* read AG west bank 0: phase 0, address 0; write AG north bank 0: phase 7 */
   uint32_t rd_ag[] = {STREAM_AG_READ, 1, 0, 0, 0, 0, 0, 0};
   uint32_t wr_ag[] = {STREAM_AG_WRITE, 1, 7, 0, 0, 0, 0, 0};
-  tb_pkt(&b, STREAM_PKT_AG, 0, STREAM_SIDE_WEST, PE00, rd_ag, 8);
-  tb_pkt(&b, STREAM_PKT_AG, 0, STREAM_SIDE_NORTH, PE00, wr_ag, 8);
+  tb_pkt(b, STREAM_PKT_AG, 0, STREAM_SIDE_WEST, PE00, rd_ag, 8);
+  tb_pkt(b, STREAM_PKT_AG, 0, STREAM_SIDE_NORTH, PE00, wr_ag, 8);
   uint32_t io[] = {0, 6};
-  tb_pkt(&b, STREAM_PKT_IODATA, 0, STREAM_SIDE_WEST, PE00, io, 2);
-  tb_start(&b, 0, PE00);
+  tb_pkt(b, STREAM_PKT_IODATA, 0, STREAM_SIDE_WEST, PE00, io, 2);
+  tb_start(b, 0, PE00);
+}
+
+static void test_worked_example(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  worked_example_build(&b);
   model *m = tb_model(&b);
   TEST_CHECK(m, "worked example: stream accepted (%s)", b.why);
   if (!m) return tb_free(&b);
@@ -373,7 +379,66 @@ static void test_term_ranges(void) {
   tb_free(&b);
 }
 
+/* ---- events in any order ---------------------------------------------------------- */
+
+/* The events of one run, in the order the sink got them. */
+typedef struct {
+  trace_event ev[256];
+  int n;
+} ev_log;
+
+/* Trace sink: appends the event to the ev_log ctx (the first 256). */
+static void ev_log_sink(const trace_event *e, void *ctx) {
+  ev_log *l = ctx;
+  if (l->n < 256) l->ev[l->n++] = *e;
+}
+
+/* Returns qsort's comparison of two events (trace_event_compare). */
+static int ev_cmp(const void *a, const void *b) { return trace_event_compare(a, b); }
+
+/* Runs the worked example with its events sent to l, in any order when
+ * `any`; returns 0, or -1 when the stream was refused. */
+static int worked_example_log(ev_log *l, int any) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  worked_example_build(&b);
+  model *m = tb_model(&b);
+  tb_free(&b);
+  if (!m) return -1;
+  model_set_trace(m, ev_log_sink, l);
+  model_set_trace_any_order(m, any);
+  run(m, 100);
+  model_free(m);
+  return 0;
+}
+
+/* model_set_trace_any_order (docs/model.md): each cycle's events are the
+ * same set as in canonical order, handed over unsorted, so that at least
+ * one cycle of the worked example (its issue before its sig, its pops
+ * after its wr: phases emit in their own order) comes out of order. */
+static void test_any_order(void) {
+  static ev_log sorted, any;
+  memset(&sorted, 0, sizeof sorted);
+  memset(&any, 0, sizeof any);
+  TEST_CHECK(worked_example_log(&sorted, 0) == 0 && worked_example_log(&any, 1) == 0,
+             "any order: worked example accepted");
+  TEST_CHECK(sorted.n > 20 && sorted.n == any.n, "any order: the same number of events (%d, %d)", sorted.n,
+             any.n);
+  int unsorted = 0, differ = 0;
+  for (int i = 1; i < sorted.n; i++)
+    TEST_CHECK(trace_event_compare(&sorted.ev[i - 1], &sorted.ev[i]) <= 0, "any order: sorted run in order at %d", i);
+  for (int i = 1; i < any.n; i++)
+    if (trace_event_compare(&any.ev[i - 1], &any.ev[i]) > 0) unsorted++;
+  for (int i = 0; i + 1 < any.n; i++)
+    TEST_CHECK(any.ev[i].cycle <= any.ev[i + 1].cycle, "any order: cycle by cycle at %d", i);
+  qsort(any.ev, (size_t)any.n, sizeof any.ev[0], ev_cmp);
+  for (int i = 0; i < any.n && i < sorted.n; i++) differ += trace_event_compare(&any.ev[i], &sorted.ev[i]) != 0;
+  TEST_CHECK(differ == 0, "any order: the same events once sorted (%d differ)", differ);
+  TEST_CHECK(unsorted > 0, "any order: handed over unsorted (%d inversions)", unsorted);
+}
+
 int main(void) {
+  test_any_order();
   test_term_ranges();
   test_worked_example();
   test_programs();
