@@ -594,6 +594,8 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
  * (tb/rtl_collect.h, rtl_record) writes these offsets. */
 _Static_assert(sizeof(trace_event) == TRACE_BIN_RECORD, "trace_event is not the binary record");
 _Static_assert(TRACE_DIGEST_RECORD == TRACE_BIN_RECORD && TRACE_DIGEST_KIND_FAULT == TRACE_FAULT &&
+                   TRACE_DIGEST_KIND_INSN == TRACE_INSN && TRACE_DIGEST_KIND_DONE == TRACE_DONE &&
+                   offsetof(trace_event, word[1]) == 64 && offsetof(trace_event, cycles) == 112 &&
                    TRACE_DIGEST_DETAIL == offsetof(trace_event, detail) &&
                    TRACE_DIGEST_DETAIL_MAX == TRACE_DETAIL_MAX && offsetof(trace_event, kind) == 8,
                "trace_digest.h does not describe the binary record");

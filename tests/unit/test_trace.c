@@ -298,6 +298,19 @@ static void test_digest(void) {
       TEST_CHECK(trace_digest_event(&x) != h0, "bit %d of byte %zu changes the event's hash", bit, off);
     }
   }
+  trace_event dn, w1, w2; /* a kind's fields matter, fields not of its kind do not (as in the checker) */
+  TEST_CHECK(trace_line_parse("9 done - 10", &dn, NULL, 0) == TRACE_LINE_EVENT &&
+                 trace_line_parse("2 wr 1,0 0 od1 0x00000005", &w1, NULL, 0) == TRACE_LINE_EVENT,
+             "done and wr parsed");
+  g = dn, g.cycles = 11;
+  TEST_CHECK(trace_digest_event(&dn) != trace_digest_event(&g), "done: its cycles hashed");
+  g = f, g.fault = TRACE_FAULT_OVERFLOW;
+  TEST_CHECK(trace_digest_event(&f) != trace_digest_event(&g), "fault: its kind hashed");
+  w2 = w1, w2.word[2] = 7, w2.cycles = 99, w2.fault = TRACE_FAULT_OVERFLOW, w2.detail[0] = 'z';
+  TEST_CHECK(trace_event_compare(&w1, &w2) == 0 && trace_digest_event(&w1) == trace_digest_event(&w2),
+             "wr: insn words, fault and cycles not of its kind ignored, as the checker ignores them");
+  w2 = w1, w2.value = 6;
+  TEST_CHECK(trace_digest_event(&w1) != trace_digest_event(&w2), "wr: its value hashed");
   trace_event p, q, r, t; /* swapped values across two events: a, b -> b, a is the same set; a, b -> a', b' not */
   TEST_CHECK(trace_line_parse("1 wr 0,0 1 rd1 0x00000002", &p, NULL, 0) == TRACE_LINE_EVENT &&
                  trace_line_parse("1 wr 0,0 2 rd1 0x00000003", &q, NULL, 0) == TRACE_LINE_EVENT,
