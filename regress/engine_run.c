@@ -32,6 +32,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "datafile.h"
@@ -386,12 +388,32 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
   return st;
 }
 
+/* Returns the CPU seconds (user and system) used so far by this process
+ * and by the children it has waited for (the harnesses). */
+static double engine_cpu_seconds(void) {
+  struct rusage self, kids;
+  getrusage(RUSAGE_SELF, &self);
+  getrusage(RUSAGE_CHILDREN, &kids);
+  return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+         (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) *
+             1e-6;
+}
+
+/* Returns the seconds of the monotonic clock. */
+static double engine_wall_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
                int rows, int cols, int dim, const map_opts *mo, const inst_opts *io, const engine_run_opts *o,
                engine_outcome *out) {
   char msg[1024];
   memset(out, 0, sizeof *out);
+  double cpu0 = engine_cpu_seconds();
   int st = engine_config_build(p, arch, params, ref, rows, cols, dim, mo, io, &out->c, msg, sizeof msg);
+  out->build_cpu = engine_cpu_seconds() - cpu0;
   if (st == ENGINE_ERR_NOFIT) {
     diag_error_plain("%s does not fit: %s", p->name, msg);
     return st;
@@ -411,7 +433,10 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
       return ENGINE_ERR_INPUT;
     }
   }
+  double cpu1 = engine_cpu_seconds(), wall1 = engine_wall_seconds();
   st = engine_run_engines(p, arch, ref, o, work, out);
+  out->run_cpu = engine_cpu_seconds() - cpu1;
+  out->run_wall = engine_wall_seconds() - wall1;
   if (work[0]) engine_rmtree(work);
   if (out->diverged && o->out_dir) {
     if (engine_repro_write(o->out_dir, p, arch, params, ref, rows, cols, &out->c, o, out->divergence, msg,

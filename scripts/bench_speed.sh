@@ -16,8 +16,10 @@
 #           compile, the reference and the check of the outputs included);
 #   cosim   `tcpa run --engine cosim` (model and RTL in lockstep, with the
 #           compile, the reference and the comparison it includes);
-#   cosim-sim the same less the compile and instantiation (`tcpa compile`
-#           then `tcpa instantiate`, timed alone): the simulation part;
+#   cosim-sim the simulation part of the same runs: the `run` CPU seconds
+#           of their `time` line (tcpa's own and its harness's, from the
+#           start of the engines to their end: the compile, the
+#           instantiation, the reference and the checks not counted);
 # and prints cycles (the model's `done in N cycles`, which cosim shows the
 # RTL matches), PEs, CPU seconds (the fastest of REPEAT runs), PE-cycles
 # per second and cycles per second, the verdict against the reference
@@ -85,6 +87,30 @@ best_of() {
   printf '%.3f' "$best"
 }
 
+# Prints the CPU seconds of the fastest of REPEAT runs of `tcpa run "$@"`
+# (as best_of: status 1 when a run fails) and writes the fastest elapsed
+# seconds to $tmp/wall, and the fastest `run` CPU and elapsed seconds of
+# the runs' `time` lines (the engines alone, docs/user-guide.md) to
+# $tmp/run.
+best_run() {
+  local best="" bestw="" bestr="" bestrw="" i rc w u s dt r rw
+  for ((i = 0; i < REPEAT; i++)); do
+    { TIMEFORMAT='%3R %3U %3S'; time { "$TCPA" run "$@" > "$tmp/out" 2>&1; echo $? > "$tmp/rc"; }; } 2> "$tmp/time"
+    read -r rc < "$tmp/rc"; [ "$rc" = 0 ] || return 1
+    read -r w u s < "$tmp/time"
+    read -r r rw < <(sed -n 's/^time .*, run \([0-9.]*\) s (CPU.*; run \([0-9.]*\) s elapsed)$/\1 \2/p' "$tmp/out")
+    [ -n "$r" ] && [ -n "$rw" ] || return 1
+    dt=$(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }')
+    if [ -z "$best" ] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then best=$dt; fi
+    if [ -z "$bestw" ] || awk -v d="$w" -v b="$bestw" 'BEGIN { exit !(d < b) }'; then bestw=$w; fi
+    if [ -z "$bestr" ] || awk -v d="$r" -v b="$bestr" 'BEGIN { exit !(d < b) }'; then bestr=$r; fi
+    if [ -z "$bestrw" ] || awk -v d="$rw" -v b="$bestrw" 'BEGIN { exit !(d < b) }'; then bestrw=$rw; fi
+  done
+  printf '%.3f' "$bestw" > "$tmp/wall"
+  printf '%.3f %.3f' "$bestr" "$bestrw" > "$tmp/run"
+  printf '%.3f' "$best"
+}
+
 # Prints the stepping seconds (`step_seconds` of `tcpa sim --stats`, 6
 # decimals) of the fastest of REPEAT runs of `tcpa sim "$@" --stats`;
 # nothing, and status 1, when a run fails.
@@ -140,37 +166,32 @@ for c in "${CASES[@]}"; do
   tr=$(best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { echo "$name: RTL run failed"; status=1; continue; }
   read -r trw < "$tmp/wall"
   tl=$(best_of_status 1 "$rtl" "$bin" --max-cycles 1) || { echo "$name: RTL load run failed"; status=1; continue; }
-  tb=$(best_of sh -c '"$1" compile "regress/programs/$2.pla" --arch "$3" $4 -o "$5.sym" &&
-         "$1" instantiate "$5.sym" --arch "$3" $6 --pes "$7" -o "$5.bin"' sh \
-       "$TCPA" "$prog" "$cfg" "${margs[*]} $copts" "$tmp/again" "${args[*]}" "$pes") || { echo "$name: compile failed"; status=1; continue; }
-  read -r tbw < "$tmp/wall"
-  tq=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+  tq=$(best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine rtl) || { echo "$name: rtl run failed"; status=1; continue; }
   read -r tqw < "$tmp/wall"
-  tc=$(best_of "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+  tc=$(best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
        --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
   read -r tcw < "$tmp/wall"
+  read -r ts tsw < "$tmp/run"
   row model "$name" "$cycles" "$npe" "$tm" "$vm"
   row model-step "$name" "$cycles" "$npe" "$tms" -
   row rtl "$name" "$cycles" "$npe" "$tr" -
   row rtl-run "$name" "$cycles" "$npe" "$(awk -v a="$tr" -v b="$tl" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')" -
   row rtl-cmd "$name" "$cycles" "$npe" "$tq" pass
-  ts=$(awk -v a="$tc" -v b="$tb" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
   row cosim "$name" "$cycles" "$npe" "$tc" pass
   row cosim-sim "$name" "$cycles" "$npe" "$ts" -
-  ratios+=("$(awk -v n="$name" -v c="$tc" -v s="$ts" -v r="$tr" -v cw="$tcw" -v rw="$trw" -v bw="$tbw" \
+  ratios+=("$(awk -v n="$name" -v c="$tc" -v s="$ts" -v r="$tr" -v cw="$tcw" -v rw="$trw" -v sw="$tsw" \
               -v q="$tq" -v qw="$tqw" \
-              'BEGIN { sw = cw > bw ? cw - bw : 0
-                       printf "%-16s %5.2f %5.2f   %6.2f  (simulation part %4.2f)   wall %6.3f / %6.3f s = %5.2f  (simulation part %4.2f)", n,
+              'BEGIN { printf "%-16s %5.2f %5.2f   %6.2f  (simulation part %4.2f)   wall %6.3f / %6.3f s = %5.2f  (simulation part %4.2f)", n,
                        (q > 0 ? c / q : 0), (qw > 0 ? cw / qw : 0),
                        (r > 0 ? c / r : 0), (r > 0 ? s / r : 0), cw, rw, (rw > 0 ? cw / rw : 0), (rw > 0 ? sw / rw : 0) }')")
 done
 echo
 echo "cosim time over RTL-alone time (goal <= 1.3). First two columns: \`tcpa run --engine cosim\` over"
 echo "\`tcpa run --engine rtl\` (the same command, the other engine), CPU and wall seconds. Then over"
-echo "tcpa-rtl alone: CPU seconds (whole, simulation part); wall: elapsed seconds of cosim / rtl,"
-echo "fastest of $REPEAT, and the ratio (whole, simulation part: less the compile and"
-echo "instantiation's elapsed seconds); cosim's model and RTL overlap:"
+echo "tcpa-rtl alone: CPU seconds (whole, simulation part: the run of the engines, the \`time\` line's"
+echo "\`run\`); wall: elapsed seconds of cosim / rtl, fastest of $REPEAT, and the ratio (whole, simulation"
+echo "part: the \`run\` elapsed seconds); cosim's model and RTL overlap:"
 printf '  %-16s %5s %5s   %s\n' case cpu wall "over tcpa-rtl alone"
 for r in "${ratios[@]}"; do echo "  $r"; done
 exit $status

@@ -360,6 +360,9 @@ typedef struct {
   size_t mismatches;        /* differing output elements (first engine) */
   int lockstep_ran;         /* cosim: the lockstep run happened; */
   engine_lockstep lockstep; /* where it stopped, cycles each engine ran */
+  double build_cpu;         /* CPU seconds of the build (compile, instantiate) */
+  double run_cpu, run_wall; /* of the engines' run, the harness's CPU included;
+                               its elapsed seconds */
 } engine_outcome;
 
 /* Returns the status after running the configuration out->c on the

@@ -115,6 +115,14 @@ check "summary cycles = last bank write in the trace + 1 ($last + 1)" $?
 [ "$(jget "$tmp/e/summary.json" config_bytes)" = "$(stat -c %s "$tmp/e/config.bin")" ] &&
   [ "$(jget "$tmp/e/summary.json" ii)" = 2 ] && [ "$(jget "$tmp/e/summary.json" p)" = 5 ]
 check "summary: config_bytes = stream size, ii 2, p 5" $?
+awk -v b="$(jget "$tmp/e/summary.json" build_seconds)" -v r="$(jget "$tmp/e/summary.json" run_seconds)" \
+    -v w="$(jget "$tmp/e/summary.json" run_wall_seconds)" 'BEGIN { exit !(b > 0 && r > 0 && w > 0 && b < 60 && r < 60) }'
+check "summary: build_seconds, run_seconds and run_wall_seconds of the model run, each in (0, 60)" $?
+$TCPA run regress/programs/bitextract.pla --param N=10 --pes 1x2 --engine cosim >"$tmp/tl.out" 2>&1
+st=$?
+read -r b r w < <(sed -n 's/^time      build \([0-9.]*\) s, run \([0-9.]*\) s (CPU seconds, the harness.s included; run \([0-9.]*\) s elapsed)$/\1 \2 \3/p' "$tmp/tl.out")
+[ $st -eq 0 ] && awk -v b="${b:-0}" -v r="${r:-0}" -v w="${w:-0}" 'BEGIN { exit !(b > 0 && r > 0 && w > 0) }'
+check "stdout: the time line of a cosim run (build ${b:-?} s, run ${r:-?} s CPU, ${w:-?} s elapsed)" $?
 
 # -- other benchmarks on configs/big1d.ini, C model -----------------------
 B="--arch configs/big1d.ini"

@@ -160,6 +160,8 @@ if command -v python3 >/dev/null; then
 fi
 grep -q "verdict   pass" "$tmp/out" && grep -q "192 equation instances" "$tmp/out"
 check $? "stdout: instances and verdict"
+! grep -q '^time ' "$tmp/out"
+check $? "stdout: no time line for ref (nothing built, no engine run)"
 # the values: uniform in [-1000, 1000]
 awk '{ for (i = 1; i <= NF; i++) if ($i < -1000 || $i > 1000) bad = 1 } END { exit bad }' \
   "$tmp/o1/inputs/A.txt" "$tmp/o1/inputs/B.txt"
