@@ -51,7 +51,7 @@ static void regress_usage(FILE *f) {
         "                    [--seed-base N] [--arch FILE] [--engine E] [--pes LIST]\n"
         "                    [--scale small|real]\n"
         "                    [--filter GLOB]... [--exclude GLOB]... [--seeds LIST|random:K]\n"
-        "                    [--waves] [--no-time-instantiate] [--list]\n"
+        "                    [--waves] [--keep-traces] [--no-time-instantiate] [--list]\n"
         "       tcpa regress --rerun-failed DIR [-j N] [--timeout S] [--out-dir DIR]\n"
         "                    [--filter GLOB]... [--exclude GLOB]... [--waves]\n"
         "       tcpa regress --merge DIR... [--out-dir DIR] [--filter GLOB]... [--exclude GLOB]...\n\n"
@@ -77,6 +77,10 @@ static void regress_usage(FILE *f) {
         "  --waves              model and rtl runs dump their waveform (tcpa run --fst\n"
         "                       DIR/ID/ENGINE.fst); cosim runs a window of 200 cycles\n"
         "                       around a divergence (--window 200)\n"
+        "  --keep-traces        every run keeps its traces (model.trace, rtl.trace;\n"
+        "                       model.fst); by default only a run that fails does\n"
+        "                       (tcpa run --traces on-failure: a passing run costs what\n"
+        "                       one without --out-dir does)\n"
         "  --no-time-instantiate  do not time `tcpa instantiate` after passing runs\n"
         "  --list               print the runs (id, seed, command) and exit\n"
         "  --rerun-failed DIR   rerun the runs of DIR/summary.json that were not as\n"
@@ -192,7 +196,7 @@ bad:
 /* Long options; the values above 255 stand for options without a short form. */
 enum {
   OPT_TIMEOUT = 256, OPT_OUT_DIR, OPT_SHARD, OPT_SEED_BASE, OPT_ARCH, OPT_ENGINE, OPT_PES, OPT_RERUN,
-  OPT_MERGE, OPT_LIST, OPT_NO_TIME, OPT_FILTER, OPT_EXCLUDE, OPT_SEEDS, OPT_WAVES, OPT_SCALE
+  OPT_MERGE, OPT_LIST, OPT_NO_TIME, OPT_FILTER, OPT_EXCLUDE, OPT_SEEDS, OPT_WAVES, OPT_SCALE, OPT_KEEP_TRACES
 };
 static const struct option regress_long_opts[] = {
     {"help", no_argument, NULL, 'h'},
@@ -212,6 +216,7 @@ static const struct option regress_long_opts[] = {
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
     {"seeds", required_argument, NULL, OPT_SEEDS},
     {"waves", no_argument, NULL, OPT_WAVES},
+    {"keep-traces", no_argument, NULL, OPT_KEEP_TRACES},
     {"scale", required_argument, NULL, OPT_SCALE},
     {NULL, 0, NULL, 0}};
 
@@ -299,6 +304,10 @@ static int regress_opts_check(const regress_opts *o) {
     diag_error_plain("--waves: not with --merge (nothing is run)");
     return -1;
   }
+  if (o->keep_traces && o->merging) {
+    diag_error_plain("--keep-traces: not with --merge (nothing is run)");
+    return -1;
+  }
   return 0;
 }
 
@@ -322,6 +331,7 @@ static int regress_opts_parse(int argc, char **argv, regress_opts *o) {
     case OPT_LIST: o->list = 1; break;
     case OPT_NO_TIME: o->time_inst = 0; break;
     case OPT_WAVES: o->waves = 1; break;
+    case OPT_KEEP_TRACES: o->keep_traces = 1; break;
     case CLI_OPT_ERROR: return -1;
     default: rc = regress_opt_value(o, c, p.arg, !strcmp(p.name, "-j")); break;
     }

@@ -22,7 +22,7 @@ static void run_usage(FILE *f) {
         "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
         "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n"
         "                [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n"
-        "                [--disable LIST]\n\n"
+        "                [--disable LIST] [--traces always|on-failure]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -45,6 +45,11 @@ static void run_usage(FILE *f) {
         "                     per input, DIR/summary.json, and for the engines the\n"
         "                     stream config.bin, its listing config.lst and the\n"
         "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n"
+        "  --traces WHEN      with --out-dir: always (the default) keep the traces\n"
+        "                     (model.fst for model); on-failure: model and cosim keep\n"
+        "                     them only for a run that fails, running it again to\n"
+        "                     write them (a passing run then costs what one without\n"
+        "                     --out-dir does; fcov.json from the model's events)\n"
         "  --window N         cosim: at a divergence at cycle c, rerun the RTL with its\n"
         "                     waveform DIR/rtl.fst limited to cycles c-N..c+N and write\n"
         "                     DIR/divergence.gtkw and DIR/divergence.txt (default 20)\n"
@@ -135,7 +140,7 @@ enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
   RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
   RUN_OPT_PROLOG_NOPS, RUN_OPT_NO_WAITS,
-  RUN_OPT_DISABLE
+  RUN_OPT_DISABLE, RUN_OPT_TRACES
 };
 
 static const struct option run_longopts[] = {
@@ -155,6 +160,7 @@ static const struct option run_longopts[] = {
     {"prolog-nops", no_argument, NULL, RUN_OPT_PROLOG_NOPS},
     {"no-waits", no_argument, NULL, RUN_OPT_NO_WAITS},
     {"disable", required_argument, NULL, RUN_OPT_DISABLE},
+    {"traces", required_argument, NULL, RUN_OPT_TRACES},
     {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading option c of p (its value in p->arg) into o; -1
@@ -218,6 +224,13 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
     }
     return 0;
   }
+  case RUN_OPT_TRACES:
+    if (strcmp(v, "always") && strcmp(v, "on-failure")) {
+      diag_error_plain("--traces: expected always or on-failure, got '%s'", v);
+      return -1;
+    }
+    o->traces_on_failure = !strcmp(v, "on-failure");
+    return 0;
   case RUN_OPT_WINDOW: {
     int64_t w;
     if (run_int_parse(v, 1, 1000000, &w) != 0) {

@@ -29,6 +29,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include "datafile.h"
 #include "diag.h"
 #include "engine_flow.h"
+#include "fcov.h"
 
 #define ENGINE_SHOW 10         /* differing elements printed */
 #define ENGINE_MAX_CYCLES_MIN 100000ull
@@ -125,10 +127,10 @@ static int engine_result_check(const char *who, const engine_config *c, const as
 }
 
 /* Returns the status after running the C model (trace to `trace`, its
- * FST to `fst`; NULL: none). */
+ * FST to `fst`; NULL: none; its events also to the coverage walk tap). */
 static int engine_run_model(const ast_program *p, const arch_config *arch, const interp_array *ref,
-                            const char *trace, const char *fst, engine_outcome *out) {
-  engine_opts eo = {trace, fst, NULL, NULL, 0, -1, -1};
+                            const char *trace, const char *fst, fcov_walk *tap, engine_outcome *out) {
+  engine_opts eo = {trace, fst, NULL, NULL, 0, -1, -1, tap ? fcov_walk_event : NULL, tap};
   char msg[512] = "";
   eo.max_cycles = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
   int st = engine_model_run(&out->c, arch, &eo, &out->model, msg, sizeof msg);
@@ -151,7 +153,8 @@ static int engine_run_rtl(const ast_program *p, const arch_config *arch, const i
     diag_error_plain("%s", msg);
     return st;
   }
-  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from, to};
+  engine_opts eo = {trace, fst, work, o->arch_path, out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN, from, to,
+                    NULL, NULL};
   st = engine_rtl_run(bin, &out->c, arch, &eo, &out->rtl, msg, sizeof msg);
   out->ran_rtl = 1;
   if (st) {
@@ -205,7 +208,7 @@ static void engine_divergence_waveform(const arch_config *arch, const engine_run
      that has diverged may never finish, so it stops at twice the predicted
      length past the window (engine_rerun_max) */
   engine_opts eo = {trace, fst, work, o->arch_path, engine_rerun_max(out, d->cycle + (uint64_t)w), from,
-                    (int64_t)d->cycle + w};
+                    (int64_t)d->cycle + w, NULL, NULL};
   int ok = 0, ran = 0;
   if (!fst || !gtkw) {
     snprintf(msg, sizeof msg, "out of memory");
@@ -247,12 +250,12 @@ static int engine_divergence_report(const engine_outcome *out, const char *keep,
 }
 
 /* Returns the status after running model and RTL in lockstep (traces kept
- * in mtrace, rtrace); on a divergence prints the report (stderr,
+ * in mtrace, rtrace; the model's events also to the coverage walk tap); on a divergence prints the report (stderr,
  * keep/divergence.txt) and, with keep, the waveform around it; otherwise
  * checks both results. */
 static int engine_run_cosim(const ast_program *p, const arch_config *arch, const interp_array *ref,
-                            const engine_run_opts *o, const char *work, const char *mtrace,
-                            const char *rtrace, engine_outcome *out) {
+                            const engine_run_opts *o, const char *work, const char *keep, const char *mtrace,
+                            const char *rtrace, fcov_walk *tap, engine_outcome *out) {
   char bin[4096], msg[512] = "", *text = NULL;
   size_t len = 0;
   int st = engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg);
@@ -268,8 +271,8 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
     return ENGINE_ERR_INPUT;
   }
   uint64_t max = out->c.pred_done * 4 + ENGINE_MAX_CYCLES_MIN;
-  engine_opts mo = {mtrace, NULL, NULL, NULL, max, -1, -1};
-  engine_opts ro = {rtrace, NULL, work, o->arch_path, max, -1, -1};
+  engine_opts mo = {mtrace, NULL, NULL, NULL, max, -1, -1, tap ? fcov_walk_event : NULL, tap};
+  engine_opts ro = {rtrace, NULL, work, o->arch_path, max, -1, -1, NULL, NULL};
   engine_lockstep *ls = &out->lockstep;
   int rc = engine_cosim_lockstep(bin, &out->c, arch, &mo, &ro, &out->model, &out->rtl, ls, f, msg, sizeof msg);
   out->ran_model = out->ran_rtl = out->lockstep_ran = 1;
@@ -278,7 +281,7 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
                "model: %" PRIu64 ", of the %" PRIu64 " the schedule predicts)\n",
             ls->stop_cycle, ls->rtl_cycles, ls->stopped_early ? ", then stopped" : ", it had ended",
             ls->model_cycles, out->c.pred_done);
-    if (o->out_dir) engine_divergence_waveform(arch, o, work, o->out_dir, &ls->div, out, f);
+    if (keep) engine_divergence_waveform(arch, o, work, keep, &ls->div, out, f);
   }
   fclose(f);
   if (rc < 0) {
@@ -287,7 +290,7 @@ static int engine_run_cosim(const ast_program *p, const arch_config *arch, const
   } else if (rc > 0) {
     out->diverged = 1;
     snprintf(out->divergence, sizeof out->divergence, "%s", ls->line);
-    st = engine_divergence_report(out, o->out_dir, text, len);
+    st = engine_divergence_report(out, keep, text, len);
   } else {
     st = engine_result_check("model", &out->c, p, ref, &out->model, out);
     int st2 = engine_result_check("rtl", &out->c, p, ref, &out->rtl, out);
@@ -360,11 +363,13 @@ static int engine_run_systemc(const ast_program *p, const arch_config *arch, con
 }
 
 /* Returns the status after running the engines of o on the built
- * configuration; work is the temporary directory (rtl, cosim). */
+ * configuration, keeping traces and waveforms in keep (NULL: none) and
+ * counting the model's events into the coverage walk tap (NULL: none);
+ * work is the temporary directory (rtl, cosim). */
 static int engine_run_engines(const ast_program *p, const arch_config *arch, const interp_array *ref,
-                              const engine_run_opts *o, const char *work, engine_outcome *out) {
+                              const engine_run_opts *o, const char *work, const char *keep, fcov_walk *tap,
+                              engine_outcome *out) {
   if (o->kind == ENGINE_KIND_SYSTEMC) return engine_run_systemc(p, arch, ref, o, work, out);
-  const char *keep = o->out_dir;
   int cosim = o->kind == ENGINE_KIND_COSIM;
   /* a trace file only with --out-dir: cosim compares the events (or their
      digests) as they come, rtl reads its result from the digest stream */
@@ -376,9 +381,9 @@ static int engine_run_engines(const ast_program *p, const arch_config *arch, con
   int st = ENGINE_OK;
   if (cosim) {
     engine_divergence_clear(keep);
-    st = engine_run_cosim(p, arch, ref, o, work, mtrace, rtrace, out);
+    st = engine_run_cosim(p, arch, ref, o, work, keep, mtrace, rtrace, tap, out);
   } else if (o->kind == ENGINE_KIND_MODEL) {
-    st = engine_run_model(p, arch, ref, mtrace, fst, out);
+    st = engine_run_model(p, arch, ref, mtrace, fst, tap, out);
   } else if (o->kind == ENGINE_KIND_RTL) {
     st = engine_run_rtl(p, arch, ref, o, work, rtrace, fst, -1, -1, out);
   }
@@ -406,6 +411,82 @@ static double engine_wall_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Forgets what a run of the engines found (results, divergence,
+ * lockstep), the built configuration kept: before running them again. */
+static void engine_outcome_runs_clear(engine_outcome *out) {
+  engine_result_free(&out->model);
+  engine_result_free(&out->rtl);
+  memset(&out->model, 0, sizeof out->model);
+  memset(&out->rtl, 0, sizeof out->rtl);
+  out->ran_model = out->ran_rtl = out->diverged = out->lockstep_ran = 0;
+  out->divergence[0] = '\0';
+  out->mismatches = 0;
+  memset(&out->lockstep, 0, sizeof out->lockstep);
+}
+
+/* Removes the traces and waveforms an earlier run may have left in dir,
+ * which a run keeping none would otherwise leave beside its results. */
+static void engine_traces_clear(const char *dir) {
+  static const char *const names[] = {"model.trace", "rtl.trace", "model.fst", "rtl.fst"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char *path = engine_path(dir, names[i]);
+    if (path) remove(path);
+    free(path);
+  }
+}
+
+/* Returns the status of the engines' run without traces (--traces
+ * on-failure), its stderr held in work/stderr.txt and shown only when it
+ * passed (a failing run is repeated keeping its traces, and that repeat
+ * says why), the model's events counted into o->fcov; after a failure the
+ * status of the repeat (engine_run_engines keeping traces in out_dir, no
+ * coverage counted: fcov.json then comes from the trace), or an error
+ * when the repeat passes. */
+static int engine_run_lean(const ast_program *p, const arch_config *arch, const interp_array *ref,
+                           const engine_run_opts *o, const char *work, engine_outcome *out) {
+  char msg[512], held[4200];
+  engine_traces_clear(o->out_dir);
+  fcov_walk *tap = o->fcov ? fcov_walk_new(o->fcov, arch, out->c.stream, out->c.stream_len, msg, sizeof msg) : NULL;
+  if (o->fcov && !tap) diag_note("functional coverage not counted: %s", msg);
+  snprintf(held, sizeof held, "%s/stderr.txt", work);
+  fflush(stderr);
+  int saved = dup(2), fd = open(held, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (saved >= 0 && fd >= 0) dup2(fd, 2);
+  if (fd >= 0) close(fd);
+  int st = engine_run_engines(p, arch, ref, o, work, NULL, tap, out);
+  fflush(stderr);
+  if (saved >= 0) {
+    dup2(saved, 2);
+    close(saved);
+  }
+  if (st == ENGINE_OK) {
+    fcov_walk_finish(tap);
+    FILE *f = fopen(held, "r");
+    char buf[4096];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stderr);
+    if (f) fclose(f);
+    return st;
+  }
+  fcov_walk_drop(tap);
+  if (o->fcov) {
+    fcov_free(o->fcov); /* counts of a run that failed: fcov.json comes from its trace */
+    memset(o->fcov, 0, sizeof(fcov_set));
+  }
+  diag_note("the run failed without traces (--traces on-failure): running it again keeping them in %s",
+            o->out_dir);
+  int first = st;
+  engine_outcome_runs_clear(out);
+  st = engine_run_engines(p, arch, ref, o, work, o->out_dir, NULL, out);
+  if (st == ENGINE_OK) {
+    diag_error_plain("the run failed (exit %d) without traces and passed keeping them: the engines are not "
+                     "deterministic",
+                     first);
+    st = ENGINE_ERR_INPUT;
+  }
+  return st;
+}
+
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
                int rows, int cols, int dim, const map_opts *mo, const inst_opts *io, const engine_run_opts *o,
                engine_outcome *out) {
@@ -425,7 +506,8 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
   out->built = 1;
   if (o->out_dir && engine_keep_config(&out->c, o->out_dir)) return ENGINE_ERR_INPUT;
   char work[4096] = "";
-  if (o->kind != ENGINE_KIND_MODEL) {
+  int lean = o->traces_on_failure && o->out_dir && (o->kind == ENGINE_KIND_MODEL || o->kind == ENGINE_KIND_COSIM);
+  if (o->kind != ENGINE_KIND_MODEL || lean) {
     const char *tmp = getenv("TMPDIR");
     snprintf(work, sizeof work, "%s/tcpa-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(work)) {
@@ -434,7 +516,7 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
     }
   }
   double cpu1 = engine_cpu_seconds(), wall1 = engine_wall_seconds();
-  st = engine_run_engines(p, arch, ref, o, work, out);
+  st = lean ? engine_run_lean(p, arch, ref, o, work, out) : engine_run_engines(p, arch, ref, o, work, o->out_dir, NULL, out);
   out->run_cpu = engine_cpu_seconds() - cpu1;
   out->run_wall = engine_wall_seconds() - wall1;
   if (work[0]) engine_rmtree(work);

@@ -223,7 +223,8 @@ int fcov_bins_define(fcov_set *s, const arch_config *cfg) {
 /* ---- counting one run -------------------------------------------------------- */
 
 /* What the stream configured, per PE, and the state of the walk. */
-typedef struct {
+struct fcov_walk {
+  arch_config cfg_copy;    /* the configuration cfg points to (fcov_walk_new) */
   const arch_config *cfg;
   fcov_set *s;
   fcov_idx x;
@@ -244,7 +245,7 @@ typedef struct {
   uint8_t *side_acc;       /* [pe * 4 + side]: accesses this cycle */
   uint32_t *sig;           /* [pe]: the vector before */
   uint64_t cycle;
-} fcov_walk;
+};
 
 /* Adds one to bin k of the walk (k < 0: no such bin in the configuration). */
 static void fcov_hit(fcov_walk *w, long k) {
@@ -537,21 +538,52 @@ static int fcov_read_trace(fcov_walk *w, FILE *trace, char *msg, size_t msgsz) {
   return rc;
 }
 
+fcov_walk *fcov_walk_new(fcov_set *s, const arch_config *cfg, const uint8_t *buf, size_t len, char *msg,
+                         size_t msgsz) {
+  fcov_walk *w = calloc(1, sizeof *w);
+  snprintf(msg, msgsz, "out of memory");
+  if (!w) return NULL;
+  w->s = s;
+  w->cfg_copy = *cfg;
+  if (fcov_define_idx(s, &w->cfg_copy, &w->x) == 0 && fcov_walk_alloc(w, &w->cfg_copy) == 0 &&
+      fcov_load_stream(w, buf, len, msg, msgsz) == 0) {
+    msg[0] = '\0';
+    return w;
+  }
+  fcov_walk_free(w);
+  free(w);
+  return NULL;
+}
+
+void fcov_walk_event(const trace_event *e, void *ctx) {
+  fcov_event(ctx, e);
+}
+
+void fcov_walk_finish(fcov_walk *w) {
+  if (!w) return;
+  fcov_cycle_end(w);
+  w->s->runs++;
+  fcov_walk_free(w);
+  free(w);
+}
+
+void fcov_walk_drop(fcov_walk *w) {
+  if (!w) return;
+  fcov_walk_free(w);
+  free(w);
+}
+
 /* Returns 0 after counting one run into s (fcov.h); -1 with msg. */
 int fcov_run_count(fcov_set *s, const arch_config *cfg, const uint8_t *buf, size_t len, FILE *trace, char *msg,
                    size_t msgsz) {
-  fcov_walk w;
-  memset(&w, 0, sizeof w);
-  w.s = s;
-  int rc = -1;
-  snprintf(msg, msgsz, "out of memory");
-  if (fcov_define_idx(s, cfg, &w.x) == 0 && fcov_walk_alloc(&w, cfg) == 0 &&
-      fcov_load_stream(&w, buf, len, msg, msgsz) == 0 && fcov_read_trace(&w, trace, msg, msgsz) == 0) {
-    s->runs++;
-    rc = 0;
+  fcov_walk *w = fcov_walk_new(s, cfg, buf, len, msg, msgsz);
+  if (!w) return -1;
+  if (fcov_read_trace(w, trace, msg, msgsz) != 0) {
+    fcov_walk_drop(w);
+    return -1;
   }
-  fcov_walk_free(&w);
-  return rc;
+  fcov_walk_finish(w); /* fcov_read_trace ended the last cycle: ending it again counts nothing */
+  return 0;
 }
 
 /* ---- files -------------------------------------------------------------------- */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "arch.h"
+#include "trace.h"
 
 #define FCOV_VERSION 1
 #define FCOV_NAME 40 /* a bin's name, NUL included */
@@ -56,6 +57,22 @@ fcov_bin *fcov_bin_find(const fcov_set *s, const char *name);
  * the reason in msg (a stream or trace that does not read, out of memory). */
 int fcov_run_count(fcov_set *s, const arch_config *cfg, const uint8_t *buf, size_t len, FILE *trace, char *msg,
                    size_t msgsz);
+
+/* Counting one run event by event, as its events come (tcpa run
+ * --traces on-failure: the model's events of a run that keeps no trace).
+ * fcov_walk_new returns a walk of the stream buf[0..len) on cfg counting
+ * into s (its bins defined; cfg is copied), or NULL with the reason in
+ * msg; fcov_walk_event counts one event (a model_trace_fn: ctx is the
+ * walk; events cycle by cycle, as a trace has them); fcov_walk_finish
+ * ends the run (its last cycle, s->runs + 1) and frees the walk;
+ * fcov_walk_drop frees it, the run not counted as one (its events stay
+ * counted: drop it only with a set that is thrown away). */
+typedef struct fcov_walk fcov_walk;
+fcov_walk *fcov_walk_new(fcov_set *s, const arch_config *cfg, const uint8_t *buf, size_t len, char *msg,
+                         size_t msgsz);
+void fcov_walk_event(const trace_event *e, void *ctx);
+void fcov_walk_finish(fcov_walk *w);
+void fcov_walk_drop(fcov_walk *w);
 
 /* Returns 0 after adding the counts and runs of `from` to `to` (bins
  * missing in `to` appended); -1 when out of memory. */

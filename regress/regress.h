@@ -59,6 +59,8 @@ typedef struct {
   int timeout;    /* seconds; 0: the command line's --timeout */
   int window;     /* --window for cosim (0: tcpa run's default) */
   int waves;      /* 1: model and rtl runs dump their waveform (--fst) */
+  int keep_traces; /* 1: every run keeps its traces; 0: only a failing one
+                      (tcpa run --traces on-failure) */
   char *where;    /* "suite.txt:12", where the run was declared */
   /* what it gave */
   regress_verdict verdict;

@@ -24,6 +24,8 @@
  * `--list` prints the runs (id, seed, command) without running them.
  * `--waves` makes model and rtl runs dump their waveform (tcpa run --fst
  * DIR/ID/ENGINE.fst) and gives cosim runs a 200-cycle --window.
+ * Runs keep their traces only when they fail (tcpa run --traces
+ * on-failure); `--keep-traces` keeps every run's.
  * regress_opts.self names another program to run in place of this binary
  * (cli_regress.c sets it from TCPA_REGRESS_EXEC: tests run a fake `tcpa`).
  *
@@ -288,6 +290,7 @@ int regress_cmd_run(const regress_opts *o) {
   } else out = regress_default_out(o);
   if (!o->nmerge) regress_dirs_set(&l, out);
   if (o->waves) regress_waves_set(&l);
+  for (size_t i = 0; o->keep_traces && i < l.n; i++) l.v[i].keep_traces = 1;
   if (o->seeds_random) /* the drawn seeds, to repeat the regression with */
     fprintf(o->list ? stderr : stdout, "tcpa regress: --seeds random:%d drew %s (repeat with --seeds %s)\n",
             o->seeds_random, o->seeds, o->seeds);

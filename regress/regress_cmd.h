@@ -25,7 +25,7 @@ typedef struct {
   const char *exclude[REGRESS_MAX_ARGS]; /* --exclude GLOB... */
   int nexclude;
   const char *out_dir, *rerun, *shard;
-  int jobs, timeout, list, help, time_inst, merging, waves;
+  int jobs, timeout, list, help, time_inst, merging, waves, keep_traces;
   int shard_k, shard_n;
   char *seeds;        /* --seeds, as decimal seeds "S1,S2,..." (malloc'ed) */
   int seeds_random;   /* --seeds random:K: K, the seeds drawn */

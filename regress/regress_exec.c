@@ -122,6 +122,10 @@ char **regress_exec_argv(const regress_run *r) {
     exec_arg(&a, "--fst");
     exec_arg(&a, "%s/%s.fst", r->dir ? r->dir : ".", r->engine);
   }
+  if (!r->keep_traces) {
+    exec_arg(&a, "--traces");
+    exec_arg(&a, "on-failure");
+  }
   exec_arg(&a, "--out-dir");
   exec_arg(&a, "%s", r->dir ? r->dir : ".");
   return a.v;

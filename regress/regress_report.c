@@ -247,6 +247,7 @@ static void report_json_run(json_writer *w, const regress_run *r) {
   json_writer_int(w, "timeout", r->timeout);
   json_writer_int(w, "window", r->window);
   json_writer_bool(w, "waves", r->waves);
+  json_writer_bool(w, "keep_traces", r->keep_traces);
   json_writer_string(w, "where", r->where ? r->where : "");
   json_writer_string(w, "verdict", regress_verdict_name(r->verdict));
   json_writer_bool(w, "ok", r->ok);
@@ -648,6 +649,8 @@ static int report_run_read(const regress_json *o, regress_run *r) {
   r->window = report_int(o, "window", 0);
   const regress_json *waves = regress_json_get(o, "waves");
   r->waves = waves && waves->type == REGRESS_JSON_BOOL && waves->num != 0;
+  const regress_json *keep = regress_json_get(o, "keep_traces");
+  r->keep_traces = keep && keep->type == REGRESS_JSON_BOOL && keep->num != 0;
   r->verdict = regress_verdict_parse(regress_json_str(o, "verdict"));
   const regress_json *ok = regress_json_get(o, "ok");
   r->ok = ok && ok->type == REGRESS_JSON_BOOL && ok->num != 0;

@@ -259,7 +259,8 @@ static int run_program(const ast_program *p, const run_opts *o) {
   if (!arrays || !from) goto error;
   if (interp_arrays_init(p, params, arrays) != 0) goto error;
   if (run_inputs_make(p, o, arrays, from) != 0) goto error_arrays;
-  run_result res = {"fail", {0, 0, 0.0}, from, NULL, 0, {0}};
+  run_result res = {"fail", {0, 0, 0.0}, from, NULL, 0, {0}, NULL};
+  fcov_set cov = {0};
   int ok = interp_program_run(p, params, arrays, &res.stats) == 0;
   res.ref_ok = ok;
   rc = ok ? ENGINE_OK : ENGINE_ERR_INPUT;
@@ -272,10 +273,12 @@ static int run_program(const ast_program *p, const run_opts *o) {
     }
     engine_run_opts ro = {.kind = (engine_kind)o->engine, .out_dir = o->out_dir, .arch_path = o->arch,
                           .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
-                          .program_path = o->program, .seed = o->seed};
+                          .program_path = o->program, .seed = o->seed,
+                          .traces_on_failure = o->traces_on_failure, .fcov = &cov};
     rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->mopts, &o->inst, &ro, &eo);
     have_eo = 1;
     res.eo = &eo;
+    res.fcov = &cov;
     if (rc == ENGINE_ERR_NOFIT) goto error_eo; /* nothing ran: no summary */
   }
   res.status = rc == ENGINE_OK ? "pass" : "fail";
@@ -285,6 +288,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
 error_eo:
   if (have_eo) engine_outcome_free(&eo);
 error_arrays:
+  fcov_free(&cov);
   interp_arrays_free(p, arrays);
 error:
   free(arrays);

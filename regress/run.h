@@ -18,6 +18,7 @@
 
 #include "ast.h"
 #include "engine.h"
+#include "fcov.h"
 #include "inst.h"
 #include "interp.h"
 #include "map.h"
@@ -56,6 +57,7 @@ typedef struct {
   int help;
   inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
   map_opts mopts; /* --disable */
+  int traces_on_failure; /* --traces on-failure (engine_run_opts) */
 } run_opts;
 
 /* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in
@@ -91,6 +93,9 @@ typedef struct {
   const engine_outcome *eo; /* model, rtl, cosim: what the engines found */
   int ref_ok;         /* the reference interpreter completed: its outputs hold */
   run_outputs outs;   /* what --out-dir received (run_outputs_write) */
+  const fcov_set *fcov; /* --traces on-failure: the model's events counted
+                           (NULL, or no run in it: none; fcov.json then comes
+                           from a trace in --out-dir) */
 } run_result;
 
 /* Returns 0 after creating directory `dir` (and its parents) if missing;

@@ -386,9 +386,11 @@ static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
 }
 
 /* Writes DIR/fcov.json from the stream of eo and the trace in DIR (the
- * model's, else the RTL's); removes it when there is none. A trace that
- * does not read is a warning: coverage never changes the run's verdict. */
-static void run_fcov_write(const run_opts *o, const engine_outcome *eo) {
+ * model's, else the RTL's), or else from the model's events counted as
+ * they came (counted: --traces on-failure, a run that passed); removes it
+ * when there is none. A trace that does not read is a warning: coverage
+ * never changes the run's verdict. */
+static void run_fcov_write(const run_opts *o, const engine_outcome *eo, const fcov_set *counted) {
   size_t len = strlen(o->out_dir) + 32;
   char *path = malloc(len), *trace = malloc(len), msg[512];
   if (!path || !trace) goto done;
@@ -399,6 +401,7 @@ static void run_fcov_write(const run_opts *o, const engine_outcome *eo) {
     snprintf(trace, len, "%s/rtl.trace", o->out_dir);
     f = fopen(trace, "r");
   }
+  if (!f && counted && counted->runs && eo && eo->built && fcov_save(counted, path) == 0) path[0] = '\0';
   arch_config cfg;
   int loaded = f && (o->arch ? arch_config_load(o->arch, &cfg) : arch_config_load_default(&cfg)) == 0;
   fcov_set s = {0};
@@ -426,7 +429,7 @@ int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *pa
   if (run_mkdir_p(o->out_dir) != 0 || run_mkdir_p(sub) != 0) goto error;
   if (run_arrays_write(p, arrays, AST_ARRAY_IN, o->out_dir, "inputs") != 0) goto error;
   if (run_outputs_write(p, o, arrays, res) != 0) goto error;
-  run_fcov_write(o, res->eo);
+  run_fcov_write(o, res->eo, res->fcov);
   snprintf(sub, len, "%s/summary.json", o->out_dir);
   datafile_tmp t;
   if (datafile_tmp_open(&t, sub) != 0) goto error;

@@ -90,6 +90,9 @@ typedef struct {
   uint64_t max_cycles;
   int64_t fst_from, fst_to; /* rtl: dump only cycles fst_from..fst_to into
                                the FST (--fst-window); fst_to < 0: all */
+  model_trace_fn tap;       /* model, cosim: every model event also goes to
+                               tap(e, tap_ctx), canonical order (NULL: none) */
+  void *tap_ctx;
 } engine_opts;
 
 /* What an engine run produced. */
@@ -120,13 +123,15 @@ int engine_model_run(const engine_config *c, const arch_config *arch, const engi
 
 /* The model engine's trace sink (engine_model.c): notes the done event
  * and the last bank write, writes each event to f when open, then passes
- * it on to next (NULL: nobody). */
+ * it on to next and to tap (NULL: nobody). */
 typedef struct {
   FILE *f;
   uint64_t last_write;   /* last bank write cycle + 1 (0: none) */
   uint64_t done_cycles;
   model_trace_fn next;
   void *next_ctx;
+  model_trace_fn tap;    /* engine_opts.tap: also given every event */
+  void *tap_ctx;
 } engine_model_sink;
 
 /* The sink function of engine_model_sink (a model_trace_fn). */
@@ -342,6 +347,12 @@ typedef struct {
   char **argv;           /* of a failing cosim run (NULL: none) */
   const char *program_path; /* the program file (bundle) */
   uint64_t seed;         /* --seed (bundle) */
+  int traces_on_failure; /* --traces on-failure: model and cosim keep no
+                            trace (and the model no FST) in out_dir unless
+                            the run fails, when it is run again keeping them */
+  void *fcov;            /* with traces_on_failure: an fcov_set
+                            (regress/fcov.h) the model's events of a run
+                            that passed are counted into; NULL: none */
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20

@@ -625,6 +625,8 @@ static int engine_cosim_model_new(engine_cosim_model *cm, const engine_config *c
   memset(cm, 0, sizeof *cm);
   cm->sink.next = digest ? engine_cosim_digest : engine_cosim_feed;
   cm->sink.next_ctx = digest ? (void *)cm : (void *)ls;
+  cm->sink.tap = o->tap;
+  cm->sink.tap_ctx = o->tap_ctx;
   if (!(cm->m = model_new(arch, c->stream, c->stream_len, &err))) {
     snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
     return -1;
@@ -639,7 +641,7 @@ static int engine_cosim_model_new(engine_cosim_model *cm, const engine_config *c
     fputs("# engine C model (tcpa run --engine cosim, lockstep)\n", cm->sink.f);
   }
   model_set_trace(cm->m, engine_model_event, &cm->sink);
-  model_set_trace_any_order(cm->m, digest && !cm->sink.f); /* a digest is a sum: order-free */
+  model_set_trace_any_order(cm->m, digest && !cm->sink.f && !o->tap); /* a digest is a sum: order-free */
   lockstep_header(ls, LOCKSTEP_MODEL, TRACE_VERSION, c->fingerprint);
   return 0;
 }

@@ -25,6 +25,7 @@ void engine_model_event(const trace_event *e, void *ctx) {
   if (e->kind == TRACE_DONE) s->done_cycles = e->cycles;
   if (s->f) trace_event_write(s->f, e);
   if (s->next) s->next(e, s->next_ctx);
+  if (s->tap) s->tap(e, s->tap_ctx);
 }
 
 /* Reads a bank word of the model (engine_bank_fn). */
@@ -65,7 +66,7 @@ int engine_model_run(const engine_config *c, const arch_config *arch, const engi
     snprintf(msg, msgsz, "the C model refuses the stream: %s", err.msg);
     return ENGINE_ERR_INPUT;
   }
-  engine_model_sink sink = {NULL, 0, 0, NULL, NULL};
+  engine_model_sink sink = {NULL, 0, 0, NULL, NULL, o->tap, o->tap_ctx};
   char tmp[4200];
   if (o->trace) {
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", o->trace, (long)getpid());

@@ -267,6 +267,30 @@ rm -rf "$tmp/want"; mkdir -p "$tmp/want"
   grep -q "^differing 0 of 8 output elements" "$tmp/e/diff.txt" && diff_consistent "$tmp/e"
 check "cosim divergence, --out-dir: bits.txt holds the RTL's outputs (its rerun to the end; the fake's banks are right: = refimpl), diff.txt: 0 differ" $?
 
+# -- --traces on-failure: no trace kept unless the run fails ----------------
+TCPA_RTL=$tmp/skew.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/lean" \
+  --traces on-failure >/dev/null 2>"$tmp/err.lean"
+st=$?
+[ $st -eq 1 ] && grep -q "running it again keeping them in $tmp/lean" "$tmp/err.lean" &&
+  [ "$(grep -c "diverge: cycle" "$tmp/err.lean")" = "$(grep -c "diverge: cycle" "$tmp/err")" ] &&
+  [ -s "$tmp/lean/model.trace" ] && [ -s "$tmp/lean/rtl.trace" ] && [ -s "$tmp/lean/divergence.txt" ] &&
+  [ -s "$tmp/lean/fcov.json" ] && grep -q '"divergence": "cycle' "$tmp/lean/summary.json"
+check "--traces on-failure, a divergence: exit 1 ($st), run again keeping the traces, the report printed once, divergence.txt and fcov.json" $?
+# flaky.sh: skew.sh the first time, the model's own trace after that
+sed -e 's|^awk |[ -e "$FLAKY" ] \&\& cp "$tr.m" "$tr" \|\| awk |' -e 's|^\[ -z |touch "$FLAKY"; [ -z |' \
+  "$tmp/skew.sh" | sed "s|\$FLAKY|$tmp/flaky.once|g" > "$tmp/flaky.sh"
+chmod +x "$tmp/flaky.sh"
+rm -f "$tmp/flaky.once"
+TCPA_RTL=$tmp/flaky.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim --out-dir "$tmp/lean" \
+  --traces on-failure >/dev/null 2>"$tmp/err.flaky"
+st=$?
+[ $st -eq 2 ] && grep -q "failed (exit 1) without traces and passed keeping them: the engines are not deterministic" "$tmp/err.flaky"
+check "--traces on-failure, a failure the repeat does not repeat: exit 2 ($st), not deterministic" $?
+$TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --traces sometimes >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- "--traces: expected always or on-failure, got 'sometimes'" "$tmp/err"
+check "--traces sometimes: exit 2 ($st) naming the values" $?
+
 # -- cosim on the real RTL ---------------------------------------------------
 # Returns 0 when harness $1 was built (`tcpa harness` below: the harness
 # cache holds one per configuration and set of sources, never a stale one).
@@ -291,6 +315,18 @@ check "the rtl harness of configs/default.ini builds (tcpa harness)" $?
 if ! rtl_fresh "$RTL"; then
   unbuilt "cosim of bitextract on the default configuration"
 else
+  for e in model cosim; do
+    rm -rf "$tmp/full" "$tmp/lean"
+    $TCPA run regress/programs/matmul.pla --param N=4 --param M=3 --param K=4 --pes 2x2 --engine $e \
+      --out-dir "$tmp/full" >/dev/null 2>&1 && cp "$tmp/full/model.trace" "$tmp/stale.trace" &&
+      mkdir -p "$tmp/lean" && cp "$tmp/stale.trace" "$tmp/lean/model.trace" && cp "$tmp/stale.trace" "$tmp/lean/rtl.trace" &&
+      $TCPA run regress/programs/matmul.pla --param N=4 --param M=3 --param K=4 --pes 2x2 --engine $e \
+        --out-dir "$tmp/lean" --traces on-failure >/dev/null 2>"$tmp/err" &&
+      [ ! -e "$tmp/lean/model.trace" ] && [ ! -e "$tmp/lean/rtl.trace" ] && [ ! -e "$tmp/lean/model.fst" ] &&
+      [ -s "$tmp/lean/fcov.json" ] && cmp -s "$tmp/full/fcov.json" "$tmp/lean/fcov.json" && cmp -s "$tmp/full/C.txt" "$tmp/lean/C.txt" &&
+      [ ! -s "$tmp/err" ]
+    check "--traces on-failure, $e passes: no trace or FST kept (stale ones removed), fcov.json from its events = the traced run's" $?
+  done
   for cfg in "8 1x1" "7 1x1" "8 1x2" "7 1x2" "12 1x3" "16 1x3" "8 1x4" "17 1x4" "12 4x1" "13 4x1"; do
     set -- $cfg
     cosim_job bitextract $2 --param N=$1 --seed $1

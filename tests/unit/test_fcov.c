@@ -180,6 +180,29 @@ static void test_hand_trace(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     TEST_CHECK(count_of(&s, cases[i].name) == cases[i].want, "hand trace: %s = %lld (got %lld)", cases[i].name,
                cases[i].want, count_of(&s, cases[i].name));
+  /* the same events one by one (fcov_walk_*, as tcpa run --traces
+     on-failure counts the model's): the same set, bin for bin */
+  fcov_set w = {0};
+  fcov_walk *wk = fcov_walk_new(&w, &b.cfg, buf, len, msg, sizeof msg);
+  TEST_CHECK(wk != NULL, "walk: made (%s)", msg);
+  for (const char *q = trace; wk && *q;) {
+    const char *nl = strchr(q, '\n');
+    char line[128];
+    snprintf(line, sizeof line, "%.*s", (int)(nl - q), q);
+    trace_event e;
+    if (trace_line_parse(line, &e, NULL, 0) == TRACE_LINE_EVENT) fcov_walk_event(&e, wk);
+    q = nl + 1;
+  }
+  fcov_walk_finish(wk);
+  int same = w.n == s.n && w.runs == 1 && s.runs == 1;
+  for (size_t i = 0; same && i < s.n; i++)
+    same = !strcmp(w.v[i].name, s.v[i].name) && w.v[i].count == s.v[i].count;
+  TEST_CHECK(same, "walk: event by event, the set the trace text gives (%zu bins)", w.n);
+  fcov_free(&w);
+  fcov_set none = {0};
+  TEST_CHECK(fcov_walk_new(&none, &b.cfg, buf, len / 2, msg, sizeof msg) == NULL && strstr(msg, "stream"),
+             "walk: a truncated stream is refused (%s)", msg);
+  fcov_free(&none);
   fcov_set bad = {0};
   int rc = count_text(&bad, &b, buf, len, "0 issue 0,0 0 0\n1 isue 0,0 0 1\n", msg, sizeof msg);
   TEST_CHECK(rc == -1 && strstr(msg, "line 2"), "hand trace: a malformed line is refused with its number (%s)", msg);
