@@ -253,6 +253,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
   arch_config cfg;
   int check_rc = run_request_check(p, o, &cfg, params);
   if (check_rc != ENGINE_OK) return check_rc;
+  fcov_set cov = {0}; /* --traces on-failure: the model's events counted (before any goto) */
   interp_array *arrays = calloc((size_t)p->narrays + 1, sizeof *arrays);
   const char **from = calloc((size_t)p->narrays + 1, sizeof *from);
   int rc = ENGINE_ERR_INPUT;
@@ -260,7 +261,6 @@ static int run_program(const ast_program *p, const run_opts *o) {
   if (interp_arrays_init(p, params, arrays) != 0) goto error;
   if (run_inputs_make(p, o, arrays, from) != 0) goto error_arrays;
   run_result res = {"fail", {0, 0, 0.0}, from, NULL, 0, {0}, NULL};
-  fcov_set cov = {0};
   int ok = interp_program_run(p, params, arrays, &res.stats) == 0;
   res.ref_ok = ok;
   rc = ok ? ENGINE_OK : ENGINE_ERR_INPUT;
