@@ -165,6 +165,7 @@ static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed
     snprintf(pes, 32, "%dx%d", p->ndims == 1 ? 1 : s->rows, s->cols);
     argv[n++] = "--pes", argv[n++] = pes;
     gr_map_args(o, p, s, argv, &n, map);
+    argv[n++] = "--traces", argv[n++] = "on-failure"; /* a seed that fails keeps them */
     argv[n++] = "--out-dir", argv[n++] = outdir;
   }
   argv[n] = NULL;
