@@ -14,17 +14,6 @@ BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
 . tests/tap.sh
 
-# run_seeds NAME ARGS...: `tcpa gen program --check ARGS`; one check that
-# no seed FAILs (the FAIL lines in the message), the totals as a comment.
-run_seeds() {
-  local name=$1 log="$tmp/run.$n.log" st
-  shift
-  nice "$TCPA" gen program --check --out-dir "$tmp/out.$n" "$@" >"$log" 2>&1
-  st=$?
-  echo "# $name: $(tail -n 1 "$log")"
-  grep -A1 ': FAIL:' "$log" | sed 's/^/# /'
-  check "$name: no seed fails (exit $st)" $st
-}
 
 harness >"$tmp/harness.log" 2>&1
 if [ $? -ne 0 ]; then

@@ -1,7 +1,8 @@
 # tap.sh: sourced by the test scripts tests/*.sh: the tcpa under test
 # ($TCPA, default build/bin/tcpa), a temporary directory $tmp removed on
 # exit, and the two ways of recording a TAP verdict. $n counts the checks,
-# $fail is 1 once one failed.
+# $fail is 1 once one failed. Also the helpers several scripts share:
+# harness, unbuilt, run_seeds (the random programs of gen_program*.sh).
 TCPA=${TCPA:-build/bin/tcpa}
 tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
 n=0 fail=0
@@ -45,4 +46,17 @@ unbuilt() { n=$((n + 1)); echo "not ok $n - $1: its harness did not build"; fail
 # for its runs: those name a binary instead of the cache's)
 harness() {
   env -u TCPA_RTL -u TCPA_SC -u TCPA_RTL_MUTANTS -u TCPA_RTL_COV "$TCPA" harness ${1:+--arch "$1"} --kind "${2:-rtl}"
+}
+
+# run_seeds NAME ARGS...: `tcpa gen program --check ARGS` (docs/fuzz.md
+# "Random programs"), its log in $tmp/run.N.log; one check that no seed
+# FAILs (the FAIL lines in the message), the totals as a comment.
+run_seeds() {
+  local name=$1 log="$tmp/run.$n.log" st
+  shift
+  nice "$TCPA" gen program --check --out-dir "$tmp/out.$n" "$@" >"$log" 2>&1
+  st=$?
+  echo "# $name: $(tail -n 1 "$log")"
+  grep -A1 ': FAIL:' "$log" | sed 's/^/# /'
+  check "$name: no seed fails (exit $st)" $st
 }
