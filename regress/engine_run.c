@@ -26,6 +26,13 @@
  * (engine_repro.c).
  * The RTL's working files (its copy of the stream, bank dumps, log, and
  * traces not kept) live in a temporary directory removed afterwards.
+ *
+ * With --traces on-failure (engine_run_lean) model and cosim run as
+ * without --out-dir, no trace or FST kept, the model's events counted into
+ * the run's functional coverage as they come (a tap on its sink, fcov.h);
+ * a run that fails is run again as above, so a failure keeps everything.
+ * The build's and the engines' CPU seconds (the harness's included) and
+ * the engines' elapsed seconds go to the outcome for the `time` line.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -250,9 +257,9 @@ static int engine_divergence_report(const engine_outcome *out, const char *keep,
 }
 
 /* Returns the status after running model and RTL in lockstep (traces kept
- * in mtrace, rtrace; the model's events also to the coverage walk tap); on a divergence prints the report (stderr,
- * keep/divergence.txt) and, with keep, the waveform around it; otherwise
- * checks both results. */
+ * in mtrace, rtrace; the model's events also to the coverage walk tap);
+ * on a divergence prints the report (stderr, keep/divergence.txt) and,
+ * with keep, the waveform around it; otherwise checks both results. */
 static int engine_run_cosim(const ast_program *p, const arch_config *arch, const interp_array *ref,
                             const engine_run_opts *o, const char *work, const char *keep, const char *mtrace,
                             const char *rtrace, fcov_walk *tap, engine_outcome *out) {
