@@ -15,6 +15,8 @@
  * they went through (the route's direction); `bank` the side, direction and
  * enable pattern of its AG and the other accesses of the same PE in the
  * cycle; `sig` the rising and falling edges of every control signal.
+ * The same walk takes events one at a time (fcov_walk_new, _event,
+ * _finish): the model's events of a run that keeps no trace, as they come.
  */
 #include <stdarg.h>
 #include <stdlib.h>
