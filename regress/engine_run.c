@@ -443,15 +443,22 @@ static void engine_traces_clear(const char *dir) {
 }
 
 /* Returns the status of the engines' run without traces (--traces
- * on-failure), its stderr held in work/stderr.txt and shown only when it
- * passed (a failing run is repeated keeping its traces, and that repeat
+ * on-failure; cosim's harness found, or built, first), its stderr held in
+ * work/stderr.txt and shown only when it passed (a failing run is repeated keeping its traces, and that repeat
  * says why), the model's events counted into o->fcov; after a failure the
  * status of the repeat (engine_run_engines keeping traces in out_dir, no
  * coverage counted: fcov.json then comes from the trace), or an error
  * when the repeat passes. */
 static int engine_run_lean(const ast_program *p, const arch_config *arch, const interp_array *ref,
                            const engine_run_opts *o, const char *work, engine_outcome *out) {
-  char msg[512], held[4200];
+  char msg[512], held[4200], bin[4096];
+  /* a harness missing from the cache is built here, its progress on
+     stderr as it goes, not held back with the run's messages */
+  int st = o->kind == ENGINE_KIND_COSIM ? engine_rtl_locate(arch, o->arch_path, bin, sizeof bin, msg, sizeof msg) : 0;
+  if (st) {
+    diag_error_plain("%s", msg);
+    return st;
+  }
   engine_traces_clear(o->out_dir);
   fcov_walk *tap = o->fcov ? fcov_walk_new(o->fcov, arch, out->c.stream, out->c.stream_len, msg, sizeof msg) : NULL;
   if (o->fcov && !tap) diag_note("functional coverage not counted: %s", msg);
@@ -460,7 +467,7 @@ static int engine_run_lean(const ast_program *p, const arch_config *arch, const 
   int saved = dup(2), fd = open(held, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (saved >= 0 && fd >= 0) dup2(fd, 2);
   if (fd >= 0) close(fd);
-  int st = engine_run_engines(p, arch, ref, o, work, NULL, tap, out);
+  st = engine_run_engines(p, arch, ref, o, work, NULL, tap, out);
   fflush(stderr);
   if (saved >= 0) {
     dup2(saved, 2);

@@ -286,6 +286,12 @@ TCPA_RTL=$tmp/flaky.sh $TCPA run regress/programs/bitextract.pla --param N=8 --p
 st=$?
 [ $st -eq 2 ] && grep -q "failed (exit 1) without traces and passed keeping them: the engines are not deterministic" "$tmp/err.flaky"
 check "--traces on-failure, a failure the repeat does not repeat: exit 2 ($st), not deterministic" $?
+TCPA_RTL=$tmp/none/tcpa-rtl $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim \
+  --out-dir "$tmp/lean" --traces on-failure >/dev/null 2>"$tmp/err.nohar"
+st=$?
+[ $st -eq 2 ] && [ "$(grep -c "TCPA_RTL=$tmp/none/tcpa-rtl: not an executable file" "$tmp/err.nohar")" = 1 ] &&
+  ! grep -q "running it again" "$tmp/err.nohar"
+check "--traces on-failure, no harness: exit 2 ($st), the harness named once, before the run (not held back, no repeat)" $?
 $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --traces sometimes >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--traces: expected always or on-failure, got 'sometimes'" "$tmp/err"
