@@ -22,7 +22,9 @@
 #           instantiation, the reference and the checks not counted);
 # and prints cycles (the model's `done in N cycles`, which cosim shows the
 # RTL matches), PEs, CPU seconds (the fastest of REPEAT runs), PE-cycles
-# per second and cycles per second, the verdict against the reference
+# per second and cycles per second (rtl, rtl-cmd and cosim timed in turns,
+# one run of each a round, so that the ratios compare runs made side by
+# side on a machine whose speed drifts), the verdict against the reference
 # interpreter (`tcpa run --engine model` for the model row, the cosim run
 # itself for the cosim row), and cosim's time over the RTL's alone: the
 # same command with the other engine (cosim / rtl-cmd, CPU and wall),
@@ -124,6 +126,11 @@ best_step() {
   printf '%s' "$best"
 }
 
+# Prints the lesser of two numbers of seconds, $2 when $1 is empty.
+lesser() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'
+}
+
 # Prints the seconds (3 decimals) the fastest of REPEAT runs of "$@" took
 # when each exits with status $1 or 0 (a run stopped on purpose).
 best_of_status() {
@@ -163,16 +170,26 @@ for c in "${CASES[@]}"; do
   vm=pass
   "$TCPA" run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
     --engine model > "$tmp/log" 2>&1 || { vm="FAIL (exit $?)"; status=1; }
-  tr=$(best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { echo "$name: RTL run failed"; status=1; continue; }
-  read -r trw < "$tmp/wall"
   tl=$(best_of_status 1 "$rtl" "$bin" --max-cycles 1) || { echo "$name: RTL load run failed"; status=1; continue; }
-  tq=$(best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
-       --engine rtl) || { echo "$name: rtl run failed"; status=1; continue; }
-  read -r tqw < "$tmp/wall"
-  tc=$(best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
-       --engine cosim) || { echo "$name: cosim run failed"; status=1; continue; }
-  read -r tcw < "$tmp/wall"
-  read -r ts tsw < "$tmp/run"
+  # the RTL alone, rtl-cmd and cosim in turns, one run of each a round:
+  # a machine whose speed drifts (other jobs, a shared host) slows the
+  # three alike, and the ratios compare runs made side by side
+  tr="" trw="" tq="" tqw="" tc="" tcw="" ts="" tsw="" failed=""
+  for ((round = 0; round < REPEAT; round++)); do
+    x=$(REPEAT=1 best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { failed="RTL run failed"; break; }
+    read -r xw < "$tmp/wall"
+    tr=$(lesser "$tr" "$x") trw=$(lesser "$trw" "$xw")
+    x=$(REPEAT=1 best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+        --engine rtl) || { failed="rtl run failed"; break; }
+    read -r xw < "$tmp/wall"
+    tq=$(lesser "$tq" "$x") tqw=$(lesser "$tqw" "$xw")
+    x=$(REPEAT=1 best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+        --engine cosim) || { failed="cosim run failed"; break; }
+    read -r xw < "$tmp/wall"
+    read -r xs xsw < "$tmp/run"
+    tc=$(lesser "$tc" "$x") tcw=$(lesser "$tcw" "$xw") ts=$(lesser "$ts" "$xs") tsw=$(lesser "$tsw" "$xsw")
+  done
+  if [ -n "$failed" ]; then echo "$name: $failed"; status=1; continue; fi
   row model "$name" "$cycles" "$npe" "$tm" "$vm"
   row model-step "$name" "$cycles" "$npe" "$tms" -
   row rtl "$name" "$cycles" "$npe" "$tr" -
