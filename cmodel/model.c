@@ -220,13 +220,47 @@ static uint32_t model_gc_signals_iter(const model_gc *g, const int32_t *J, int d
 /* Returns the signal vector of GC g at step s, every term counted. */
 uint32_t model_gc_signals(const model_gc *g, int64_t s) { return model_gc_signals_at(g, s, -1, 0); }
 
+/* Advances the clock of p (started, t >= its delay) to the current cycle
+ * t: its step (t - delay) / ii and the cycle within that step, counted
+ * on from the previous cycle's, divided out only when it is not of t - 1
+ * (the divisions were a third of the model's time). */
+static void model_pe_clock(const model *m, model_pe *p, const model_gc *g) {
+  if (p->clk_valid && p->clk_t == m->t) return;
+  if (p->clk_valid && p->clk_t + 1 == m->t) {
+    if (++p->clk_phase == g->ii) p->clk_phase = 0, p->clk_step++;
+  } else {
+    int64_t u = (int64_t)m->t - p->delay;
+    p->clk_step = u / g->ii;
+    p->clk_phase = (int32_t)(u % g->ii);
+  }
+  p->clk_t = m->t;
+  p->clk_valid = 1;
+}
+
+int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q, int32_t phase_r,
+                       int32_t *rem) {
+  const model_gc *g = &m->gc[m->start_gc];
+  int64_t u = (int64_t)m->t - p->delay - phase;
+  if (u < 0) return -1;
+  if (!p->clk_valid || p->clk_t != m->t || (int64_t)m->t < p->delay) {
+    *rem = (int32_t)(u % g->ii);
+    return u / g->ii;
+  }
+  int64_t s = p->clk_step - phase_q;
+  int32_t r = p->clk_phase - phase_r;
+  if (r < 0) r += g->ii, s--;
+  *rem = r;
+  return s;
+}
+
 /* Sets p->sig to the vector p sees in the current cycle; start, sig events. */
 static void model_pe_signals(model *m, model_pe *p) {
   uint32_t v = 0;
   int64_t t = (int64_t)m->t;
   if (p->in_region && t >= p->delay) {
     const model_gc *g = &m->gc[m->start_gc];
-    int64_t s = (t - p->delay) / g->ii;
+    model_pe_clock(m, p, g);
+    int64_t s = p->clk_step;
     if (t == p->delay) model_ev(m, TRACE_START, p);
     if (s < g->steps) {
       if (s != p->sig_step) {
@@ -268,7 +302,7 @@ static uint32_t model_src(const model_pe *p, isa_opnd o, int32_t imm,
 static int model_next_pc(const model *m, const model_pe *p, const isa_insn *in,
                          int pc) {
   switch (in->br) {
-  case ISA_BR_NEXT: return (pc + 1) % m->cfg.imem;
+  case ISA_BR_NEXT: return pc + 1 == m->cfg.imem ? 0 : pc + 1;
   case ISA_BR_GOTO: return in->target[0];
   case ISA_BR_COND: {
     int idx = 0;
@@ -315,7 +349,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     uint32_t a[3] = {0, 0, 0};
     int nsrc = isa_op_get(in->op)->nsrc;
     for (int i = 0; i < nsrc; i++) a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
-    model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) % (uint64_t)f->lat];
+    model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
     r->valid = 1;
     r->at = m->t + (uint64_t)f->lat - 1;
     r->value = (uint32_t)isa_op_eval(in->op, (int32_t)a[0], (int32_t)a[1], (int32_t)a[2]);
@@ -337,7 +371,7 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
     if (!(fdmask >> k & 1)) continue;
     model_fd *d = &p->fd[k];
     model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
-    d->r = (d->r + 1) % d->depth;
+    d->r = d->r + 1 == d->depth ? 0 : d->r + 1;
   }
   for (int k = 0; k < m->cfg.id; k++) {
     if (!(idmask >> k & 1)) continue;
@@ -349,7 +383,7 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
       continue;
     }
     model_ev_reg(m, TRACE_POP, p, ISA_CLS_ID, k, q->buf[q->head]);
-    q->head = (q->head + 1) % m->cfg.fifo_depth;
+    q->head = q->head + 1 == m->cfg.fifo_depth ? 0 : q->head + 1;
     q->count--;
   }
 }
@@ -381,7 +415,7 @@ static void model_ev_wr(model *m, const model_pe *p, int k, int cls, int idx,
 /* Completes the result of FU k of PE p due at the end of this cycle. */
 static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
   model_fu *f = &p->fu[k];
-  model_result *r = &f->pipe[m->t % (uint64_t)f->lat];
+  model_result *r = &f->pipe[m->t & f->pmask];
   if (!r->valid || r->at != m->t) return;
   r->valid = 0;
   f->inflight--;
@@ -395,10 +429,10 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
     model_fd *d = &p->fd[r->dst.idx];
     model_ev_wr(m, p, k, ISA_CLS_FD, r->dst.idx, r->value);
     if (model_write_claim(m, p, c->rd + r->dst.idx, k, ISA_CLS_FD, r->dst.idx))
-      d->ring[(d->w + d->depth - 1) % d->depth] = r->value; /* same write */
+      d->ring[d->w ? d->w - 1 : d->depth - 1] = r->value; /* same write */
     else {
       d->ring[d->w] = r->value;
-      d->w = (d->w + 1) % d->depth;
+      d->w = d->w + 1 == d->depth ? 0 : d->w + 1;
     }
   }
   for (int o = 0; o < c->od; o++) {
@@ -440,7 +474,8 @@ static void model_push(model *m, model_pe *p, int k, uint32_t v) {
     model_fault(m, p, TRACE_FAULT_OVERFLOW, det);
     return;
   }
-  q->buf[(q->head + q->count) % m->cfg.fifo_depth] = v;
+  int at = q->head + q->count; /* both below the depth */
+  q->buf[at >= m->cfg.fifo_depth ? at - m->cfg.fifo_depth : at] = v;
   q->count++;
   model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
 }
@@ -482,10 +517,9 @@ static uint32_t model_ag_addr(const model_ag *a, const int32_t *J) {
 static int model_ag_event(model *m, const model_pe *p, const model_ag *a,
                           const int32_t **J) {
   const model_gc *g = &m->gc[m->start_gc];
-  int64_t u = (int64_t)m->t - p->delay - a->phase;
-  if (u < 0 || u % g->ii) return 0;
-  int64_t s = u / g->ii;
-  if (s >= g->steps) return 0;
+  int32_t rem;
+  int64_t s = model_pe_steps(m, p, a->phase, a->phase_q, a->phase_r, &rem);
+  if (s < 0 || rem || s >= g->steps) return 0;
   *J = model_iter(m, s);
   return model_cons_hold(a->cons, a->ncons, *J);
 }

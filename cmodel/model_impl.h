@@ -53,6 +53,8 @@ typedef struct {
   int mode; /* stream_ag_mode */
   int ndims;
   int32_t phase, base, row_coef, col_coef;
+  int64_t phase_q; /* phase = phase_q * ii + phase_r, 0 <= phase_r < ii (of the started GC) */
+  int32_t phase_r;
   int32_t stride[MODEL_MAX_DIMS];
   int ncons;
   model_cons cons[2 * MODEL_MAX_DIMS];
@@ -77,9 +79,10 @@ typedef struct {
 typedef struct {
   isa_insn *imem; /* pe.imem decoded words; NULL: no program */
   int lat;        /* latency of its class */
+  uint32_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
   int pc, halted, flag;
   uint32_t wait; /* cycles left of a multi-cycle nop at pc (timing.md 3) */
-  model_result *pipe; /* lat slots, indexed by completion cycle mod lat */
+  model_result *pipe; /* pmask + 1 slots, indexed by completion cycle & pmask */
   int inflight;
   uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */
 } model_fu;
@@ -113,6 +116,12 @@ typedef struct {
   uint32_t sig;       /* signal vector seen in the current cycle */
   uint32_t sig_cache; /* vector of step sig_step */
   int64_t sig_step;   /* step whose vector sig_cache is, -1 none */
+  /* the PE's clock (model_pe_clock): in cycle clk_t >= delay, the step
+     (t - delay) / ii and the cycle within it, (t - delay) % ii */
+  uint64_t clk_t;
+  int clk_valid;
+  int64_t clk_step;
+  int32_t clk_phase;
   uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
   int *wwho;          /* the FU that made it */
   /* state events (model_state.c): the values last traced */
@@ -203,5 +212,13 @@ int model_cons_hold(const model_cons *cons, int n, const int32_t *J);
  * model_gc_iter), from a small cache of the steps seen last: in a cycle
  * the PEs and AGs are at steps a few apart (model.c). */
 const int32_t *model_iter(model *m, int64_t s);
+
+/* Returns floor((t - delay - phase) / ii) for the current cycle t of a unit
+ * of PE p started with the PE (delay, its start delay) and the phase
+ * phase = phase_q * ii + phase_r (0 <= phase_r < ii) of the started GC,
+ * and its remainder in *rem; -1 while t - delay - phase < 0. From the PE's
+ * clock when it is of cycle t, without a division. */
+int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q, int32_t phase_r,
+                       int32_t *rem);
 
 #endif

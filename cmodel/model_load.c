@@ -57,7 +57,10 @@ static int model_pe_alloc(model *m, model_pe *p) {
   for (int k = 0; k < m->nfu; k++) {
     model_fu *f = &p->fu[k];
     f->lat = k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div;
-    f->pipe = calloc((size_t)f->lat, sizeof *f->pipe);
+    uint32_t slots = 1;
+    while (slots < (uint32_t)f->lat) slots <<= 1;
+    f->pmask = slots - 1;
+    f->pipe = calloc((size_t)slots, sizeof *f->pipe);
     if (!f->pipe) return -1;
   }
   for (int k = 0; k < c->fd; k++) {
@@ -258,7 +261,10 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
       pe->delay = (int64_t)g->delay0 + (int64_t)g->delay_row * (r - g->rect.row0) +
                   (int64_t)g->delay_col * (c - g->rect.col0);
       for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) {
-        const model_ag *a = &pe->ag[k];
+        model_ag *a = &pe->ag[k];
+        a->phase_q = a->phase / g->ii;
+        a->phase_r = a->phase % g->ii;
+        if (a->phase_r < 0) a->phase_r += g->ii, a->phase_q--;
         if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
         int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
         if (last > m->last_event) m->last_event = last;

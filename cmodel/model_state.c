@@ -45,13 +45,17 @@ int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr) {
   return 0;
 }
 
-/* Returns the step counter of a unit with start delay `delay` in the
- * current cycle: 0 before it starts, then min(u / pi, S) (trace.md). */
-static int64_t model_state_stepnum(const model *m, int64_t delay) {
+/* Returns the step counter in the current cycle of a unit of PE p whose
+ * start delay is the PE's plus `phase` (phase_q, phase_r: its quotient and
+ * remainder by ii, model_pe_steps): 0 before it starts, then min(u / pi,
+ * S) (trace.md). */
+static int64_t model_state_stepnum(const model *m, const model_pe *p, int32_t phase, int64_t phase_q,
+                                   int32_t phase_r) {
   const model_gc *g = &m->gc[m->start_gc];
-  int64_t u = (int64_t)m->t - delay;
-  if (u < 0 || g->ii <= 0) return 0;
-  int64_t s = u / g->ii;
+  int32_t rem;
+  if (g->ii <= 0) return 0;
+  int64_t s = model_pe_steps(m, p, phase, phase_q, phase_r, &rem);
+  if (s < 0) return 0;
   return s < g->steps ? s : g->steps;
 }
 
@@ -60,7 +64,7 @@ static void model_state_ag(model *m, model_pe *p, int side, int b) {
   int k = side * m->cfg.banks + b;
   const model_ag *a = &p->ag[k];
   int64_t s = 0;
-  if (p->in_region && a->mode != STREAM_AG_OFF) s = model_state_stepnum(m, p->delay + a->phase);
+  if (p->in_region && a->mode != STREAM_AG_OFF) s = model_state_stepnum(m, p, a->phase, a->phase_q, a->phase_r);
   if (s == p->ag_step[k]) return;
   p->ag_step[k] = s;
   static const int32_t zero[MODEL_MAX_DIMS];
@@ -92,7 +96,7 @@ void model_state_begin(model *m) {
   model_state_gc(m);
   for (int i = 0; i < n; i++) {
     model_pe *p = &m->pe[i];
-    uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p->delay) : 0;
+    uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p, 0, 0, 0) : 0;
     if (s != p->step_seen) {
       p->step_seen = s;
       trace_event *e = model_ev_new(m, TRACE_STEP, p);

@@ -8,7 +8,8 @@
  * Streams are built here with stream_writer and hand-assembled programs;
  * every expected value is derived from the rules of timing.md in the
  * comment next to it. The canonical order is checked against a run whose
- * events come in any order (model_set_trace_any_order).
+ * events come in any order (model_set_trace_any_order). AG events at
+ * phases below, equal to and past ii.
  */
 #include "test_model_tb.h"
 
@@ -437,7 +438,51 @@ static void test_any_order(void) {
   TEST_CHECK(unsorted > 0, "any order: handed over unsorted (%d inversions)", unsorted);
 }
 
+/* An AG's events come at cycles delay + s * ii + phase for s < S
+ * (docs/timing.md), whatever the phase against ii: below it, equal to it,
+ * past one and two steps. The model counts a PE's step and the cycle
+ * within it on from cycle to cycle, and an AG's from the PE's with the
+ * phase divided once (model_pe_steps): this checks it against the rule. */
+static void test_ag_phases(void) {
+  static const int iis[] = {1, 3}, phases[] = {0, 1, 2, 3, 4, 7};
+  for (size_t i = 0; i < sizeof iis / sizeof *iis; i++)
+    for (size_t k = 0; k < sizeof phases / sizeof *phases; k++) {
+      int ii = iis[i], ph = phases[k], S = 4;
+      tb b;
+      tb_init(&b, tb_default_arch());
+      gc_simple(&b, PE00, ii, S);
+      uint32_t ag[] = {STREAM_AG_READ, 1, (uint32_t)ph, 0, 0, 0, 1, 0};
+      tb_pkt(&b, STREAM_PKT_AG, 0, STREAM_SIDE_WEST, PE00, ag, 8);
+      tb_start(&b, 0, PE00);
+      model *m = tb_model(&b);
+      tb_free(&b);
+      TEST_CHECK(m, "AG phase %d, ii %d: stream accepted", ph, ii);
+      if (!m) continue;
+      static ev_log l;
+      memset(&l, 0, sizeof l);
+      model_set_trace(m, ev_log_sink, &l);
+      run(m, 200);
+      int n = 0, bad = 0, nag = 0, badag = 0;
+      for (int e = 0; e < l.n; e++) {
+        const trace_event *v = &l.ev[e];
+        if (v->kind == TRACE_AG) { /* the address counter, step c from cycle phase + c * ii on */
+          badag += v->cycle != (uint64_t)(ph + (int)v->addr * ii) || v->addr < 1 || v->addr > (uint32_t)S;
+          nag++;
+        }
+        if (v->kind != TRACE_BANK) continue;
+        bad += v->cycle != (uint64_t)(n * ii + ph) || v->addr != (uint32_t)n;
+        n++;
+      }
+      TEST_CHECK(n == S && !bad, "AG phase %d, ii %d: %d reads at phase + s * ii, addresses s (got %d, %d off)", ph,
+                 ii, S, n, bad);
+      TEST_CHECK(nag >= S - 1 && !badag, "AG phase %d, ii %d: its counter steps at phase + c * ii (%d ag events, %d off)",
+                 ph, ii, nag, badag);
+      model_free(m);
+    }
+}
+
 int main(void) {
+  test_ag_phases();
   test_any_order();
   test_term_ranges();
   test_worked_example();
