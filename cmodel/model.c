@@ -242,7 +242,7 @@ int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t
   const model_gc *g = &m->gc[m->start_gc];
   int64_t u = (int64_t)m->t - p->delay - phase;
   if (u < 0) return -1;
-  if (!p->clk_valid || p->clk_t != m->t || (int64_t)m->t < p->delay) {
+  if (!p->clk_valid || p->clk_t != m->t) { /* the clock runs from the PE's start on */
     *rem = (int32_t)(u % g->ii);
     return u / g->ii;
   }

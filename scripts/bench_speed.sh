@@ -89,28 +89,20 @@ best_of() {
   printf '%.3f' "$best"
 }
 
-# Prints the CPU seconds of the fastest of REPEAT runs of `tcpa run "$@"`
-# (as best_of: status 1 when a run fails) and writes the fastest elapsed
-# seconds to $tmp/wall, and the fastest `run` CPU and elapsed seconds of
-# the runs' `time` lines (the engines alone, docs/user-guide.md) to
-# $tmp/run.
-best_run() {
-  local best="" bestw="" bestr="" bestrw="" i rc w u s dt r rw
-  for ((i = 0; i < REPEAT; i++)); do
-    { TIMEFORMAT='%3R %3U %3S'; time { "$TCPA" run "$@" > "$tmp/out" 2>&1; echo $? > "$tmp/rc"; }; } 2> "$tmp/time"
-    read -r rc < "$tmp/rc"; [ "$rc" = 0 ] || return 1
-    read -r w u s < "$tmp/time"
-    read -r r rw < <(sed -n 's/^time .*, run \([0-9.]*\) s (CPU.*; run \([0-9.]*\) s elapsed)$/\1 \2/p' "$tmp/out")
-    [ -n "$r" ] && [ -n "$rw" ] || return 1
-    dt=$(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }')
-    if [ -z "$best" ] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then best=$dt; fi
-    if [ -z "$bestw" ] || awk -v d="$w" -v b="$bestw" 'BEGIN { exit !(d < b) }'; then bestw=$w; fi
-    if [ -z "$bestr" ] || awk -v d="$r" -v b="$bestr" 'BEGIN { exit !(d < b) }'; then bestr=$r; fi
-    if [ -z "$bestrw" ] || awk -v d="$rw" -v b="$bestrw" 'BEGIN { exit !(d < b) }'; then bestrw=$rw; fi
-  done
-  printf '%.3f' "$bestw" > "$tmp/wall"
-  printf '%.3f %.3f' "$bestr" "$bestrw" > "$tmp/run"
-  printf '%.3f' "$best"
+# Prints the CPU seconds of one run of `tcpa run "$@"` (status 1 when it
+# fails), writes its elapsed seconds to $tmp/wall and the `run` CPU and
+# elapsed seconds of its `time` line (the engines alone,
+# docs/user-guide.md) to $tmp/run.
+one_run() {
+  local rc w u s r rw
+  { TIMEFORMAT='%3R %3U %3S'; time { "$TCPA" run "$@" > "$tmp/out" 2>&1; echo $? > "$tmp/rc"; }; } 2> "$tmp/time"
+  read -r rc < "$tmp/rc"; [ "$rc" = 0 ] || return 1
+  read -r w u s < "$tmp/time"
+  read -r r rw < <(sed -n 's/^time .*, run \([0-9.]*\) s (CPU.*; run \([0-9.]*\) s elapsed)$/\1 \2/p' "$tmp/out")
+  [ -n "$r" ] && [ -n "$rw" ] || return 1
+  printf '%.3f' "$w" > "$tmp/wall"
+  printf '%.3f %.3f' "$r" "$rw" > "$tmp/run"
+  awk -v a="$u" -v b="$s" 'BEGIN { printf "%.3f", a + b }'
 }
 
 # Prints the stepping seconds (`step_seconds` of `tcpa sim --stats`, 6
@@ -179,11 +171,11 @@ for c in "${CASES[@]}"; do
     x=$(REPEAT=1 best_of "$rtl" "$bin" --max-cycles $((cycles * 2 + 1000))) || { failed="RTL run failed"; break; }
     read -r xw < "$tmp/wall"
     tr=$(lesser "$tr" "$x") trw=$(lesser "$trw" "$xw")
-    x=$(REPEAT=1 best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+    x=$(one_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
         --engine rtl) || { failed="rtl run failed"; break; }
     read -r xw < "$tmp/wall"
     tq=$(lesser "$tq" "$x") tqw=$(lesser "$tqw" "$xw")
-    x=$(REPEAT=1 best_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
+    x=$(one_run "regress/programs/$prog.pla" --arch "$cfg" "${margs[@]}" "${args[@]}" --pes "$pes" \
         --engine cosim) || { failed="cosim run failed"; break; }
     read -r xw < "$tmp/wall"
     read -r xs xsw < "$tmp/run"
