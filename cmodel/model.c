@@ -55,22 +55,12 @@ int64_t model_event_cycle(int64_t delay, int64_t s, int32_t ii, int32_t phase) {
   return delay + s * ii + phase;
 }
 
-int model_cons_hold(const model_cons *cons, int n, const int32_t *J) {
-  for (int k = 0; k < n; k++) {
-    uint32_t v = (uint32_t)cons[k].konst;
-    for (int d = 0; d < MODEL_MAX_DIMS; d++)
-      v += (uint32_t)cons[k].coef[d] * (uint32_t)J[d];
-    int32_t x = (int32_t)v;
-    if (cons[k].kind == STREAM_CONS_EQ ? x != 0 : x < 0) return 0;
-  }
-  return 1;
-}
-
 const int32_t *model_iter(model *m, int64_t s) {
   unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
   if (m->iter_step[h] != s) {
     model_gc_iter(&m->gc[m->start_gc], s, m->iter[h]);
     m->iter_step[h] = s;
+    m->held_valid[h] = 0;
   }
   return m->iter[h];
 }
@@ -237,20 +227,31 @@ static void model_pe_clock(const model *m, model_pe *p, const model_gc *g) {
   p->clk_valid = 1;
 }
 
-int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q, int32_t phase_r,
-                       int32_t *rem) {
-  const model_gc *g = &m->gc[m->start_gc];
-  int64_t u = (int64_t)m->t - p->delay - phase;
-  if (u < 0) return -1;
-  if (!p->clk_valid || p->clk_t != m->t) { /* the clock runs from the PE's start on */
-    *rem = (int32_t)(u % g->ii);
-    return u / g->ii;
+/* Returns the terms of the started GC (at most MODEL_TERMS_MASKED) that
+ * hold at step s, bit k for term k, whatever their PE ranges: computed
+ * once a step beside its iteration vector, not once a PE. */
+static uint64_t model_terms_held(model *m, int64_t s) {
+  const int32_t *J = model_iter(m, s);
+  unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
+  if (!m->held_valid[h]) {
+    const model_gc *g = &m->gc[m->start_gc];
+    uint64_t v = 0;
+    for (int k = 0; k < g->nterms; k++)
+      if (model_cons_hold(g->terms[k].cons, g->terms[k].ncons, J)) v |= (uint64_t)1 << k;
+    m->held[h] = v;
+    m->held_valid[h] = 1;
   }
-  int64_t s = p->clk_step - phase_q;
-  int32_t r = p->clk_phase - phase_r;
-  if (r < 0) r += g->ii, s--;
-  *rem = r;
-  return s;
+  return m->held[h];
+}
+
+/* Returns the signal vector PE p sees at step s of the started GC. */
+static uint32_t model_pe_sig_at(model *m, const model_pe *p, const model_gc *g, int64_t s) {
+  if (g->nterms > MODEL_TERMS_MASKED)
+    return model_gc_signals_iter(g, model_iter(m, s), p->row - g->rect.row0, p->col - g->rect.col0);
+  uint32_t v = 0;
+  for (uint64_t held = model_terms_held(m, s) & p->term_mask; held; held &= held - 1)
+    v |= 1u << g->terms[__builtin_ctzll(held)].signal;
+  return v;
 }
 
 /* Sets p->sig to the vector p sees in the current cycle; start, sig events. */
@@ -264,8 +265,7 @@ static void model_pe_signals(model *m, model_pe *p) {
     if (t == p->delay) model_ev(m, TRACE_START, p);
     if (s < g->steps) {
       if (s != p->sig_step) {
-        p->sig_cache = model_gc_signals_iter(g, model_iter(m, s), p->row - g->rect.row0,
-                                             p->col - g->rect.col0);
+        p->sig_cache = model_pe_sig_at(m, p, g, s);
         p->sig_step = s;
       }
       v = p->sig_cache;
@@ -336,7 +336,7 @@ static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
 static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
-  if (!f->imem || !p->in_region || (int64_t)m->t < p->delay || f->halted) return;
+  if (!f->imem || f->halted) return;
   const isa_insn *in = &f->imem[f->pc];
   if (f->wait) {
     if (--f->wait == 0) model_fu_branch(m, p, k, in);
@@ -346,9 +346,8 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   if (e) e->fu = k, e->pc = f->pc;
   if (m->listen) model_state_insn(m, p, k);
   if (in->op != ISA_OP_NOP) {
-    uint32_t a[3] = {0, 0, 0};
-    int nsrc = isa_op_get(in->op)->nsrc;
-    for (int i = 0; i < nsrc; i++) a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
+    uint32_t a[3]; /* sources beyond the operation's count are NONE: 0 */
+    for (int i = 0; i < 3; i++) a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
     model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
     r->valid = 1;
     r->at = m->t + (uint64_t)f->lat - 1;
@@ -364,17 +363,16 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
 }
 
 /* Performs the fd reads and FIFO pops of PE p recorded in the masks (one
- * bit per register; the loops stop at the class's count, as a shift by 32
- * would not). */
+ * bit per register, below the class's count: model_src sets them). */
 static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
-  for (int k = 0; k < m->cfg.fd; k++) {
-    if (!(fdmask >> k & 1)) continue;
+  for (; fdmask; fdmask &= fdmask - 1) { /* the set bits, lowest first */
+    int k = __builtin_ctz(fdmask);
     model_fd *d = &p->fd[k];
     model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
     d->r = d->r + 1 == d->depth ? 0 : d->r + 1;
   }
-  for (int k = 0; k < m->cfg.id; k++) {
-    if (!(idmask >> k & 1)) continue;
+  for (; idmask; idmask &= idmask - 1) {
+    int k = __builtin_ctz(idmask);
     model_fifo *q = &p->fifo[k];
     if (!q->count) {
       char det[16];
@@ -388,18 +386,21 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
   }
 }
 
+/* Records the write conflict of a register cls/idx written before in this
+ * cycle by FU `who`. */
+static void model_write_conflict(model *m, model_pe *p, int who, int cls, int idx) {
+  char det[24];
+  snprintf(det, sizeof det, "fu%d:%s%d", who, cls == ISA_CLS_RD ? "rd" : cls == ISA_CLS_FD ? "fd" : "od", idx);
+  model_fault(m, p, TRACE_FAULT_WCONFLICT, det);
+}
+
 /* Writes value v of FU k into register slot `slot` (rd | fd | od numbering
  * of wstamp) named cls/idx; reports a conflict with an earlier write of the
  * same cycle (the higher-numbered FU, written later, wins). Returns 1 when
  * the slot was already written in this cycle. */
-static int model_write_claim(model *m, model_pe *p, int slot, int k, int cls, int idx) {
+static inline int model_write_claim(model *m, model_pe *p, int slot, int k, int cls, int idx) {
   int again = p->wstamp[slot] == m->t + 1;
-  if (again) {
-    char det[24];
-    snprintf(det, sizeof det, "fu%d:%s%d", p->wwho[slot],
-             cls == ISA_CLS_RD ? "rd" : cls == ISA_CLS_FD ? "fd" : "od", idx);
-    model_fault(m, p, TRACE_FAULT_WCONFLICT, det);
-  }
+  if (again) model_write_conflict(m, p, p->wwho[slot], cls, idx);
   p->wstamp[slot] = m->t + 1;
   p->wwho[slot] = k;
   return again;
@@ -435,18 +436,21 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
       d->w = d->w + 1 == d->depth ? 0 : d->w + 1;
     }
   }
-  for (int o = 0; o < c->od; o++) {
-    if (!(r->odmask >> o & 1)) continue;
+  for (uint32_t om = r->odmask & m->odmask; om; om &= om - 1) {
+    int o = __builtin_ctz(om);
     model_ev_wr(m, p, k, ISA_CLS_OD, o, r->value);
     if (!model_write_claim(m, p, c->rd + c->fd + o, k, ISA_CLS_OD, o)) (*ntok)++;
     p->od[o] = r->value;
     p->od_next[o].valid = 1;
     p->od_next[o].value = r->value;
+    p->nod_next++;
   }
 }
 
-/* Phase 2 for PE p: issue, register reads, completions. */
+/* Phase 2 for PE p (in the region): issue, register reads, completions;
+ * nothing before its start (no FU issues, none has a result in flight). */
 static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
+  if ((int64_t)m->t < p->delay) return;
   uint32_t fdmask = 0, idmask = 0;
   for (int k = 0; k < m->nfu; k++) model_fu_issue(m, p, k, &fdmask, &idmask);
   model_pe_reads(m, p, fdmask, idmask);
@@ -496,8 +500,11 @@ static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
     trace_event *e = model_ev(m, TRACE_HOP, p);
     if (e) e->side = side, e->port = port, e->value = tok->value;
     model_pe *nb = model_neighbour(m, p, side);
-    model_tok *dst = nb ? &nb->win_next[((side + 2) % MODEL_SIDES) * P + port]
-                        : &p->arrive_next[o];
+    model_tok *dst;
+    if (nb)
+      dst = &nb->win_next[((side + 2) % MODEL_SIDES) * P + port], nb->nwin_next++;
+    else
+      dst = &p->arrive_next[o], p->narrive_next++;
     *dst = *tok;
     (*ntok)++;
   }
@@ -545,6 +552,7 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
     model_tok *w = &p->win_next[side * c->ports + b];
     w->valid = 1;
     w->value = v;
+    p->nwin_next++;
     (*ntok)++;
   } else if (!arr->valid) {
     model_fault(m, p, TRACE_FAULT_AGMISS, model_side_port(det, sizeof det, side, b));
@@ -573,6 +581,11 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
 /* Phase 4 for PE p: AG events on its border sides, then stray arrivals. */
 static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
+  if (!p->narrive) { /* no arrivals: the AGs that run, in the same order */
+    for (int i = 0; i < p->nag_live; i++)
+      model_ag_run(m, p, p->ag_live[i] / c->banks, p->ag_live[i] % c->banks, ntok);
+    return;
+  }
   for (int side = 0; side < MODEL_SIDES; side++) {
     if (!p->border[side]) continue;
     if (p->in_region)
@@ -589,16 +602,20 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
 
 /* ---- phase 5: commit and done ---------------------------------------------------- */
 
-/* Makes the token buffers of the next cycle current. */
+/* Makes the token buffers of the next cycle current; clears the old
+ * current ones for the cycle after, those that held a token. */
 static void model_pe_commit(model *m, model_pe *p) {
   int sp = MODEL_SIDES * m->cfg.ports;
   model_tok *t;
   t = p->od_tok, p->od_tok = p->od_next, p->od_next = t;
-  memset(p->od_next, 0, (size_t)m->cfg.od * sizeof *t);
+  if (p->nod_tok) memset(p->od_next, 0, (size_t)m->cfg.od * sizeof *t);
+  p->nod_tok = p->nod_next, p->nod_next = 0;
   t = p->win, p->win = p->win_next, p->win_next = t;
-  memset(p->win_next, 0, (size_t)sp * sizeof *t);
+  if (p->nwin) memset(p->win_next, 0, (size_t)sp * sizeof *t);
+  p->nwin = p->nwin_next, p->nwin_next = 0;
   t = p->arrive, p->arrive = p->arrive_next, p->arrive_next = t;
-  memset(p->arrive_next, 0, (size_t)sp * sizeof *t);
+  if (p->narrive) memset(p->arrive_next, 0, (size_t)sp * sizeof *t);
+  p->narrive = p->narrive_next, p->narrive_next = 0;
 }
 
 /* Returns 1 when every FU of the started region with a program has
@@ -640,7 +657,7 @@ int model_step(model *m) {
   for (int i = 0; i < n; i++)
     if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++)
-    if (m->pe[i].nlive) model_pe_route(m, &m->pe[i], &ntok);
+    if (m->pe[i].nlive && (m->pe[i].nod_tok || m->pe[i].nwin)) model_pe_route(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_banks(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++) model_pe_commit(m, &m->pe[i]);
   if (m->listen)
@@ -706,7 +723,7 @@ static void model_pe_free(const model *m, model_pe *p) {
   free(p->fu), free(p->rd), free(p->od), free(p->fd), free(p->fifo);
   free(p->sink), free(p->live_sinks), free(p->od_tok), free(p->od_next);
   free(p->win), free(p->win_next), free(p->arrive), free(p->arrive_next);
-  free(p->bank), free(p->ag), free(p->wstamp), free(p->wwho);
+  free(p->bank), free(p->ag), free(p->ag_live), free(p->wstamp), free(p->wwho);
 }
 
 void model_free(model *m) {

@@ -18,10 +18,13 @@
 #define MODEL_MAX_DIMS 8 /* the largest gc.dims (docs/arch.md) */
 #define MODEL_SIDES 4
 #define MODEL_ITER_CACHE 64 /* iteration vectors kept (a power of 2; model_iter) */
+#define MODEL_TERMS_MASKED 64 /* GCs with at most this many terms have their
+                                 signals from cached term masks (model.c) */
 
 /* One affine constraint sum(coef[d]*J[d]) + konst (>= | ==) 0. */
 typedef struct {
   int kind; /* stream_cons_kind */
+  int nd;   /* dimensions with a coefficient (the rest are zero) */
   int32_t coef[MODEL_MAX_DIMS];
   int32_t konst;
 } model_cons;
@@ -113,6 +116,8 @@ typedef struct {
   model_tok *arrive, *arrive_next; /* tokens reaching the border banks */
   uint32_t **bank;  /* [side * banks + b]; NULL: all zero (lazily made) */
   model_ag *ag;     /* [side * banks + b] */
+  uint64_t term_mask; /* the started GC's terms whose PE range holds p
+                         (MODEL_TERMS_MASKED terms at most) */
   uint32_t sig;       /* signal vector seen in the current cycle */
   uint32_t sig_cache; /* vector of step sig_step */
   int64_t sig_step;   /* step whose vector sig_cache is, -1 none */
@@ -122,6 +127,11 @@ typedef struct {
   int clk_valid;
   int64_t clk_step;
   int32_t clk_phase;
+  /* tokens put into od_tok/od_next, win/win_next, arrive/arrive_next
+     (0: the buffer holds none, its clearing and its scan are skipped) */
+  int nod_tok, nod_next, nwin, nwin_next, narrive, narrive_next;
+  int *ag_live, nag_live; /* [side * banks + b] of the AGs that run: in
+                             the region, on a border side, not off */
   uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
   int *wwho;          /* the FU that made it */
   /* state events (model_state.c): the values last traced */
@@ -136,6 +146,7 @@ struct model {
   arch_config cfg;
   uint64_t fp;
   int nfu, nsinks, nsources;
+  uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
   model_gc gc[STREAM_GCS];
   int start_gc;
@@ -151,6 +162,8 @@ struct model {
   int any_order; /* model_set_trace_any_order: the sink takes them unsorted */
   int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
+  uint64_t held[MODEL_ITER_CACHE]; /* the terms of the started GC that hold there */
+  uint8_t held_valid[MODEL_ITER_CACHE]; /* held[h] is of step iter_step[h] */
   trace_event *ev; /* this cycle's events */
   trace_event *ev_tmp; /* evcap events: the sort's second buffer (model_ev_sort) */
   size_t nev, evcap;
@@ -206,7 +219,15 @@ void model_state_end(model *m, model_pe *p);
 void model_state_mem(model *m);
 
 /* Returns 1 when every constraint of cons[0..n) holds at J (32-bit). */
-int model_cons_hold(const model_cons *cons, int n, const int32_t *J);
+static inline int model_cons_hold(const model_cons *cons, int n, const int32_t *J) {
+  for (int k = 0; k < n; k++) {
+    uint32_t v = (uint32_t)cons[k].konst;
+    for (int d = 0; d < cons[k].nd; d++) v += (uint32_t)cons[k].coef[d] * (uint32_t)J[d];
+    int32_t x = (int32_t)v;
+    if (cons[k].kind == STREAM_CONS_EQ ? x != 0 : x < 0) return 0;
+  }
+  return 1;
+}
 
 /* Returns the iteration vector of step s of the started GC (as
  * model_gc_iter), from a small cache of the steps seen last: in a cycle
@@ -218,7 +239,20 @@ const int32_t *model_iter(model *m, int64_t s);
  * phase = phase_q * ii + phase_r (0 <= phase_r < ii) of the started GC,
  * and its remainder in *rem; -1 while t - delay - phase < 0. From the PE's
  * clock when it is of cycle t, without a division. */
-int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q, int32_t phase_r,
-                       int32_t *rem);
+static inline int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q,
+                                     int32_t phase_r, int32_t *rem) {
+  const model_gc *g = &m->gc[m->start_gc];
+  int64_t u = (int64_t)m->t - p->delay - phase;
+  if (u < 0) return -1;
+  if (!p->clk_valid || p->clk_t != m->t) { /* the clock runs from the PE's start on */
+    *rem = (int32_t)(u % g->ii);
+    return u / g->ii;
+  }
+  int64_t s = p->clk_step - phase_q;
+  int32_t r = p->clk_phase - phase_r;
+  if (r < 0) r += g->ii, s--;
+  *rem = r;
+  return s;
+}
 
 #endif

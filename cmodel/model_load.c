@@ -47,12 +47,13 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->arrive_next = calloc((size_t)sp, sizeof *p->arrive_next);
   p->bank = calloc((size_t)sb, sizeof *p->bank);
   p->ag = calloc((size_t)sb, sizeof *p->ag);
+  p->ag_live = calloc((size_t)sb, sizeof *p->ag_live);
   int nw = c->rd + c->fd + c->od + 1;
   p->wstamp = calloc((size_t)nw, sizeof *p->wstamp);
   p->wwho = calloc((size_t)nw, sizeof *p->wwho);
   if (!p->wstamp || !p->wwho ||!p->fu || !p->rd || !p->od || !p->fd || !p->fifo || !p->sink ||
       !p->live_sinks || !p->od_tok || !p->od_next || !p->win || !p->win_next ||
-      !p->arrive || !p->arrive_next || !p->bank || !p->ag)
+      !p->arrive || !p->arrive_next || !p->bank || !p->ag || !p->ag_live)
     return -1;
   for (int k = 0; k < m->nfu; k++) {
     model_fu *f = &p->fu[k];
@@ -99,7 +100,8 @@ static int model_take_cons(model_cur *c, int nd, model_cons *cons) {
   for (int k = 0; k < n && k < 2 * MODEL_MAX_DIMS; k++) {
     memset(&cons[k], 0, sizeof cons[k]);
     cons[k].kind = model_take(c);
-    for (int d = 0; d < nd; d++) cons[k].coef[d] = model_take(c);
+    for (int d = 0; d < nd; d++)
+      if ((cons[k].coef[d] = model_take(c))) cons[k].nd = d + 1;
     cons[k].konst = model_take(c);
   }
   return n;
@@ -238,6 +240,17 @@ static int model_rect_inside(const stream_rect *a, const stream_rect *b) {
          a->col0 + a->cols <= b->col0 + b->cols;
 }
 
+/* Returns the terms of g (the first MODEL_TERMS_MASKED) whose PE range
+ * holds the PE at offset (drow, dcol) of its region, bit k for term k. */
+static uint64_t model_pe_terms(const model_gc *g, int drow, int dcol) {
+  uint64_t v = 0;
+  for (int k = 0; k < g->nterms && k < MODEL_TERMS_MASKED; k++) {
+    const model_term *tm = &g->terms[k];
+    if (drow >= tm->rlo && drow <= tm->rhi && dcol >= tm->clo && dcol <= tm->chi) v |= (uint64_t)1 << k;
+  }
+  return v;
+}
+
 /* Returns 0 after marking the started region and its start delays; else
  * an error code with the reason in err. */
 static int model_start_region(model *m, size_t start_offset, model_error *err) {
@@ -260,12 +273,14 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
       pe->in_region = 1;
       pe->delay = (int64_t)g->delay0 + (int64_t)g->delay_row * (r - g->rect.row0) +
                   (int64_t)g->delay_col * (c - g->rect.col0);
+      pe->term_mask = model_pe_terms(g, r - g->rect.row0, c - g->rect.col0);
       for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) {
         model_ag *a = &pe->ag[k];
         a->phase_q = a->phase / g->ii;
         a->phase_r = a->phase % g->ii;
         if (a->phase_r < 0) a->phase_r += g->ii, a->phase_q--;
         if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
+        if (k % m->cfg.banks < m->cfg.ports) pe->ag_live[pe->nag_live++] = k;
         int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
         if (last > m->last_event) m->last_event = last;
       }
@@ -284,6 +299,7 @@ int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
   m->nfu = isa_fu_count(&m->cfg);
   m->nsinks = m->cfg.id + MODEL_SIDES * m->cfg.ports;
   m->nsources = m->cfg.od + MODEL_SIDES * m->cfg.ports;
+  m->odmask = m->cfg.od >= 32 ? UINT32_MAX : (1u << m->cfg.od) - 1;
   for (int r = 0; r < m->cfg.rows; r++)
     for (int c = 0; c < m->cfg.cols; c++) {
       model_pe *pe = model_pe_at(m, r, c);
