@@ -346,8 +346,9 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   if (e) e->fu = k, e->pc = f->pc;
   if (m->listen) model_state_insn(m, p, k);
   if (in->op != ISA_OP_NOP) {
-    uint32_t a[3]; /* sources beyond the operation's count are NONE: 0 */
-    for (int i = 0; i < 3; i++) a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
+    uint32_t a[3] = {0, 0, 0}; /* sources beyond the operation's count are NONE */
+    for (int i = 0; i < 3 && in->src[i].cls != ISA_CLS_NONE; i++)
+      a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
     model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
     r->valid = 1;
     r->at = m->t + (uint64_t)f->lat - 1;
@@ -358,6 +359,8 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   }
   if (in->op == ISA_OP_NOP && in->imm != 0)
     f->wait = (uint32_t)in->imm; /* nop N: N - 1 waiting cycles, then the branch */
+  else if (in->br == ISA_BR_NEXT)
+    f->pc = f->pc + 1 == m->cfg.imem ? 0 : f->pc + 1; /* model_next_pc's first case */
   else
     model_fu_branch(m, p, k, in);
 }
@@ -578,12 +581,21 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
   }
 }
 
+/* Returns 0 when AG a of p cannot have an event in this cycle, its phase
+ * not at the cycle of p's clock within a step; 1 when it may (when the
+ * clock is not of this cycle too: model_ag_event decides). */
+static inline int model_ag_due(const model *m, const model_pe *p, const model_ag *a) {
+  if (!p->clk_valid || p->clk_t != m->t) return 1;
+  return p->clk_phase == a->phase_r;
+}
+
 /* Phase 4 for PE p: AG events on its border sides, then stray arrivals. */
 static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
   if (!p->narrive) { /* no arrivals: the AGs that run, in the same order */
     for (int i = 0; i < p->nag_live; i++)
-      model_ag_run(m, p, p->ag_live[i] / c->banks, p->ag_live[i] % c->banks, ntok);
+      if (model_ag_due(m, p, &p->ag[p->ag_live[i]]))
+        model_ag_run(m, p, p->ag_live[i] / c->banks, p->ag_live[i] % c->banks, ntok);
     return;
   }
   for (int side = 0; side < MODEL_SIDES; side++) {

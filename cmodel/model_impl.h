@@ -17,7 +17,9 @@
 
 #define MODEL_MAX_DIMS 8 /* the largest gc.dims (docs/arch.md) */
 #define MODEL_SIDES 4
-#define MODEL_ITER_CACHE 64 /* iteration vectors kept (a power of 2; model_iter) */
+#define MODEL_ITER_CACHE 1024 /* iteration vectors kept (a power of 2; model_iter):
+                                 more than the steps between the first PE's
+                                 and the last AG's of most runs */
 #define MODEL_TERMS_MASKED 64 /* GCs with at most this many terms have their
                                  signals from cached term masks (model.c) */
 
@@ -231,7 +233,7 @@ static inline int model_cons_hold(const model_cons *cons, int n, const int32_t *
 
 /* Returns the iteration vector of step s of the started GC (as
  * model_gc_iter), from a small cache of the steps seen last: in a cycle
- * the PEs and AGs are at steps a few apart (model.c). */
+ * the PEs and AGs are at steps within its span (model.c). */
 const int32_t *model_iter(model *m, int64_t s);
 
 /* Returns floor((t - delay - phase) / ii) for the current cycle t of a unit
