@@ -17,12 +17,14 @@
  *   4. address generators: read events put a bank word on the wrapper
  *      input for t + 1, write events take the token arriving in t; tokens
  *      arriving at a bank without a write event are `stray`;
- *   5. commit: token buffers of t + 1 become current; the done condition
- *      of timing.md section 7 is checked on the state after t.
+ *   5. retire: the token counts of t are reset; the done condition of
+ *      timing.md section 7 is checked on the state after t.
  * Reads of t never see writes of t: a PE's registers are written only
  * after all its FUs issued; pops happen before pushes (the order timing.md
- * gives); tokens for t + 1 go to separate *_next buffers. The events of
- * the cycle are collected, sorted canonically and handed to the sink.
+ * gives); tokens for t + 1 go to the other buffer of their pair, stamped
+ * with t + 1 (model_impl.h), so the buffers of t need no clearing. The
+ * events of the cycle are collected, sorted canonically and handed to the
+ * sink.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,17 @@ static void model_ev_flush(model *m) {
     if (m->file) trace_event_write(m->file, &m->ev[i]);
   }
   m->nev = 0;
+}
+
+/* ---- tokens ------------------------------------------------------------------- */
+
+/* Returns 1 when token k is present in the current cycle. */
+static inline int model_tok_here(const model *m, const model_tok *k) { return k->at == m->t + 1; }
+
+/* Puts value v into token k for the next cycle. */
+static inline void model_tok_put(const model *m, model_tok *k, uint32_t v) {
+  k->value = v;
+  k->at = m->t + 2;
 }
 
 /* ---- phase 1: signals ------------------------------------------------------- */
@@ -342,9 +355,11 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     if (--f->wait == 0) model_fu_branch(m, p, k, in);
     return;
   }
-  trace_event *e = model_ev(m, TRACE_ISSUE, p);
-  if (e) e->fu = k, e->pc = f->pc;
-  if (m->listen) model_state_insn(m, p, k);
+  if (m->listen) {
+    trace_event *e = model_ev(m, TRACE_ISSUE, p);
+    if (e) e->fu = k, e->pc = f->pc;
+    model_state_insn(m, p, k);
+  }
   if (in->op != ISA_OP_NOP) {
     uint32_t a[3] = {0, 0, 0}; /* sources beyond the operation's count are NONE */
     for (int i = 0; i < 3 && in->src[i].cls != ISA_CLS_NONE; i++)
@@ -444,9 +459,8 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
     model_ev_wr(m, p, k, ISA_CLS_OD, o, r->value);
     if (!model_write_claim(m, p, c->rd + c->fd + o, k, ISA_CLS_OD, o)) (*ntok)++;
     p->od[o] = r->value;
-    p->od_next[o].valid = 1;
-    p->od_next[o].value = r->value;
-    p->nod_next++;
+    model_tok_put(m, &p->od_tok[(m->t + 1) & 1][o], r->value);
+    p->nod[(m->t + 1) & 1]++;
   }
 }
 
@@ -493,8 +507,8 @@ static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
   int P = c->ports;
   for (int i = 0; i < p->nlive; i++) {
     int s = p->live_sinks[i], src = p->sink[s] - 1;
-    const model_tok *tok = src < c->od ? &p->od_tok[src] : &p->win[src - c->od];
-    if (!tok->valid) continue;
+    const model_tok *tok = src < c->od ? &p->od_tok[m->t & 1][src] : &p->win[m->t & 1][src - c->od];
+    if (!model_tok_here(m, tok)) continue;
     if (s < c->id) {
       model_push(m, p, s, tok->value);
       continue;
@@ -503,12 +517,11 @@ static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
     trace_event *e = model_ev(m, TRACE_HOP, p);
     if (e) e->side = side, e->port = port, e->value = tok->value;
     model_pe *nb = model_neighbour(m, p, side);
-    model_tok *dst;
+    int nx = (m->t + 1) & 1;
     if (nb)
-      dst = &nb->win_next[((side + 2) % MODEL_SIDES) * P + port], nb->nwin_next++;
+      model_tok_put(m, &nb->win[nx][((side + 2) % MODEL_SIDES) * P + port], tok->value), nb->nwin[nx]++;
     else
-      dst = &p->arrive_next[o], p->narrive_next++;
-    *dst = *tok;
+      model_tok_put(m, &p->arrive[nx][o], tok->value), p->narrive[nx]++;
     (*ntok)++;
   }
 }
@@ -540,24 +553,22 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
   const model_ag *a = &p->ag[side * c->banks + b];
   const int32_t *J;
   if (a->mode == STREAM_AG_OFF || !model_ag_event(m, p, a, &J)) return;
-  model_tok *arr = &p->arrive[side * c->ports + b];
+  model_tok *arr = &p->arrive[m->t & 1][side * c->ports + b];
   uint32_t addr = model_ag_addr(a, J);
   char det[16];
   if (addr >= (uint32_t)c->bank_depth) {
     model_fault(m, p, TRACE_FAULT_AGRANGE, model_side_port(det, sizeof det, side, b));
-    if (a->mode == STREAM_AG_WRITE) arr->valid = 0; /* suppressed */
+    if (a->mode == STREAM_AG_WRITE) arr->at = 0; /* suppressed */
     return;
   }
   uint32_t **bank = &p->bank[side * c->banks + b];
   uint32_t v;
   if (a->mode == STREAM_AG_READ) {
     v = *bank ? (*bank)[addr] : 0;
-    model_tok *w = &p->win_next[side * c->ports + b];
-    w->valid = 1;
-    w->value = v;
-    p->nwin_next++;
+    model_tok_put(m, &p->win[(m->t + 1) & 1][side * c->ports + b], v);
+    p->nwin[(m->t + 1) & 1]++;
     (*ntok)++;
-  } else if (!arr->valid) {
+  } else if (!model_tok_here(m, arr)) {
     model_fault(m, p, TRACE_FAULT_AGMISS, model_side_port(det, sizeof det, side, b));
     return;
   } else {
@@ -566,7 +577,7 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
       return;
     }
     v = (*bank)[addr] = arr->value;
-    arr->valid = 0;
+    arr->at = 0;
     if (model_state_written(m, p, side, b, addr)) m->ev_oom = 1;
     trace_event *w = model_ev(m, TRACE_BANKWR, p);
     if (w) w->side = side, w->port = b, w->addr = addr, w->value = v;
@@ -592,10 +603,10 @@ static inline int model_ag_due(const model *m, const model_pe *p, const model_ag
 /* Phase 4 for PE p: AG events on its border sides, then stray arrivals. */
 static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
-  if (!p->narrive) { /* no arrivals: the AGs that run, in the same order */
+  if (!p->narrive[m->t & 1]) { /* no arrivals: the AGs that run, in the same order */
     for (int i = 0; i < p->nag_live; i++)
       if (model_ag_due(m, p, &p->ag[p->ag_live[i]]))
-        model_ag_run(m, p, p->ag_live[i] / c->banks, p->ag_live[i] % c->banks, ntok);
+        model_ag_run(m, p, p->ag[p->ag_live[i]].side, p->ag[p->ag_live[i]].bank, ntok);
     return;
   }
   for (int side = 0; side < MODEL_SIDES; side++) {
@@ -603,31 +614,23 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
     if (p->in_region)
       for (int b = 0; b < c->banks && b < c->ports; b++) model_ag_run(m, p, side, b, ntok);
     for (int port = 0; port < c->ports; port++) {
-      model_tok *arr = &p->arrive[side * c->ports + port];
-      if (!arr->valid) continue;
+      model_tok *arr = &p->arrive[m->t & 1][side * c->ports + port];
+      if (!model_tok_here(m, arr)) continue;
       char det[16];
       model_fault(m, p, TRACE_FAULT_STRAY, model_side_port(det, sizeof det, side, port));
-      arr->valid = 0;
+      arr->at = 0;
     }
   }
 }
 
-/* ---- phase 5: commit and done ---------------------------------------------------- */
+/* ---- phase 5: retire and done ---------------------------------------------------- */
 
-/* Makes the token buffers of the next cycle current; clears the old
- * current ones for the cycle after, those that held a token. */
-static void model_pe_commit(model *m, model_pe *p) {
-  int sp = MODEL_SIDES * m->cfg.ports;
-  model_tok *t;
-  t = p->od_tok, p->od_tok = p->od_next, p->od_next = t;
-  if (p->nod_tok) memset(p->od_next, 0, (size_t)m->cfg.od * sizeof *t);
-  p->nod_tok = p->nod_next, p->nod_next = 0;
-  t = p->win, p->win = p->win_next, p->win_next = t;
-  if (p->nwin) memset(p->win_next, 0, (size_t)sp * sizeof *t);
-  p->nwin = p->nwin_next, p->nwin_next = 0;
-  t = p->arrive, p->arrive = p->arrive_next, p->arrive_next = t;
-  if (p->narrive) memset(p->arrive_next, 0, (size_t)sp * sizeof *t);
-  p->narrive = p->narrive_next, p->narrive_next = 0;
+/* Ends the current cycle's token buffers of p: their tokens, stamped
+ * with this cycle, are stale from the next on; only the counts are reset
+ * (after the last phase that reads them: routing and the banks). */
+static void model_pe_retire(const model *m, model_pe *p) {
+  int cur = m->t & 1;
+  p->nod[cur] = p->nwin[cur] = p->narrive[cur] = 0;
 }
 
 /* Returns 1 when every FU of the started region with a program has
@@ -669,9 +672,12 @@ int model_step(model *m) {
   for (int i = 0; i < n; i++)
     if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
   for (int i = 0; i < n; i++)
-    if (m->pe[i].nlive && (m->pe[i].nod_tok || m->pe[i].nwin)) model_pe_route(m, &m->pe[i], &ntok);
-  for (int i = 0; i < n; i++) model_pe_banks(m, &m->pe[i], &ntok);
-  for (int i = 0; i < n; i++) model_pe_commit(m, &m->pe[i]);
+    if (m->pe[i].nlive && (m->pe[i].nod[m->t & 1] || m->pe[i].nwin[m->t & 1]))
+      model_pe_route(m, &m->pe[i], &ntok);
+  for (int i = 0; i < n; i++) {
+    model_pe_banks(m, &m->pe[i], &ntok);
+    model_pe_retire(m, &m->pe[i]);
+  }
   if (m->listen)
     for (int i = 0; i < n; i++) model_state_end(m, &m->pe[i]);
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
@@ -725,7 +731,7 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
 static void model_pe_free(const model *m, model_pe *p) {
   model_state_free(m, p);
   if (p->fu)
-    for (int k = 0; k < m->nfu; k++) free(p->fu[k].imem), free(p->fu[k].pipe);
+    for (int k = 0; k < m->nfu; k++) free(p->fu[k].pipe);
   if (p->fd)
     for (int k = 0; k < m->cfg.fd; k++) free(p->fd[k].ring);
   if (p->fifo)
@@ -733,8 +739,8 @@ static void model_pe_free(const model *m, model_pe *p) {
   if (p->bank)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank[k]);
   free(p->fu), free(p->rd), free(p->od), free(p->fd), free(p->fifo);
-  free(p->sink), free(p->live_sinks), free(p->od_tok), free(p->od_next);
-  free(p->win), free(p->win_next), free(p->arrive), free(p->arrive_next);
+  free(p->sink), free(p->live_sinks);
+  for (int k = 0; k < 2; k++) free(p->od_tok[k]), free(p->win[k]), free(p->arrive[k]);
   free(p->bank), free(p->ag), free(p->ag_live), free(p->wstamp), free(p->wwho);
 }
 
@@ -743,6 +749,8 @@ void model_free(model *m) {
   if (m->pe)
     for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) model_pe_free(m, &m->pe[i]);
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
+  for (int k = 0; k < m->nprogs; k++) free(m->progs[k]);
+  free(m->progs);
   free(m->pe);
   free(m->ev);
   free(m->ev_tmp);

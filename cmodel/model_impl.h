@@ -64,12 +64,15 @@ typedef struct {
   int ncons;
   model_cons cons[2 * MODEL_MAX_DIMS];
   int drow, dcol; /* r - ROW0, c - COL0 of its packet's rectangle */
+  int side, bank; /* where it is: p->ag[side * banks + bank] */
 } model_ag;
 
-/* A token: a value present on a port or link in one cycle. */
+/* A token: a value present on a port or link in one cycle. Tokens are
+ * kept in pairs of buffers, [t & 1] for cycle t: a token put for cycle
+ * t + 1 is stamped with it, so neither buffer is swapped or cleared. */
 typedef struct {
   uint32_t value;
-  uint8_t valid;
+  uint64_t at; /* 1 + the cycle it is present in; 0 none */
 } model_tok;
 
 /* A result in an FU's pipeline, written at the end of cycle `at`. */
@@ -82,7 +85,7 @@ typedef struct {
 } model_result;
 
 typedef struct {
-  isa_insn *imem; /* pe.imem decoded words; NULL: no program */
+  isa_insn *imem; /* pe.imem decoded words, one of m->progs; NULL: no program */
   int lat;        /* latency of its class */
   uint32_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
   int pc, halted, flag;
@@ -113,9 +116,9 @@ typedef struct {
   model_fifo *fifo;
   uint16_t *sink; /* per sink: 0 unconnected, else 1 + source */
   int *live_sinks, nlive; /* indices of connected sinks */
-  model_tok *od_tok, *od_next; /* od tokens of this cycle / the next */
-  model_tok *win, *win_next;   /* wrapper inputs [side * P + port] */
-  model_tok *arrive, *arrive_next; /* tokens reaching the border banks */
+  model_tok *od_tok[2]; /* od tokens, [cycle & 1] */
+  model_tok *win[2];    /* wrapper inputs [side * P + port], [cycle & 1] */
+  model_tok *arrive[2]; /* tokens reaching the border banks, [cycle & 1] */
   uint32_t **bank;  /* [side * banks + b]; NULL: all zero (lazily made) */
   model_ag *ag;     /* [side * banks + b] */
   uint64_t term_mask; /* the started GC's terms whose PE range holds p
@@ -129,9 +132,9 @@ typedef struct {
   int clk_valid;
   int64_t clk_step;
   int32_t clk_phase;
-  /* tokens put into od_tok/od_next, win/win_next, arrive/arrive_next
-     (0: the buffer holds none, its clearing and its scan are skipped) */
-  int nod_tok, nod_next, nwin, nwin_next, narrive, narrive_next;
+  /* tokens put into each buffer for its cycle (0: none, the scan of
+     the buffer is skipped) */
+  int nod[2], nwin[2], narrive[2];
   int *ag_live, nag_live; /* [side * banks + b] of the AGs that run: in
                              the region, on a border side, not off */
   uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
@@ -148,6 +151,8 @@ struct model {
   arch_config cfg;
   uint64_t fp;
   int nfu, nsinks, nsources;
+  isa_insn **progs; /* the decoded programs, each shared by the PEs of its packet */
+  int nprogs, progcap;
   uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
   model_gc gc[STREAM_GCS];

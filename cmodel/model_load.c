@@ -39,12 +39,11 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->fifo = calloc((size_t)c->id + 1, sizeof *p->fifo);
   p->sink = calloc((size_t)m->nsinks, sizeof *p->sink);
   p->live_sinks = calloc((size_t)m->nsinks, sizeof *p->live_sinks);
-  p->od_tok = calloc((size_t)c->od + 1, sizeof *p->od_tok);
-  p->od_next = calloc((size_t)c->od + 1, sizeof *p->od_next);
-  p->win = calloc((size_t)sp, sizeof *p->win);
-  p->win_next = calloc((size_t)sp, sizeof *p->win_next);
-  p->arrive = calloc((size_t)sp, sizeof *p->arrive);
-  p->arrive_next = calloc((size_t)sp, sizeof *p->arrive_next);
+  for (int k = 0; k < 2; k++) {
+    p->od_tok[k] = calloc((size_t)c->od + 1, sizeof *p->od_tok[k]);
+    p->win[k] = calloc((size_t)sp, sizeof *p->win[k]);
+    p->arrive[k] = calloc((size_t)sp, sizeof *p->arrive[k]);
+  }
   p->bank = calloc((size_t)sb, sizeof *p->bank);
   p->ag = calloc((size_t)sb, sizeof *p->ag);
   p->ag_live = calloc((size_t)sb, sizeof *p->ag_live);
@@ -52,8 +51,8 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->wstamp = calloc((size_t)nw, sizeof *p->wstamp);
   p->wwho = calloc((size_t)nw, sizeof *p->wwho);
   if (!p->wstamp || !p->wwho ||!p->fu || !p->rd || !p->od || !p->fd || !p->fifo || !p->sink ||
-      !p->live_sinks || !p->od_tok || !p->od_next || !p->win || !p->win_next ||
-      !p->arrive || !p->arrive_next || !p->bank || !p->ag || !p->ag_live)
+      !p->live_sinks || !p->od_tok[0] || !p->od_tok[1] || !p->win[0] || !p->win[1] ||
+      !p->arrive[0] || !p->arrive[1] || !p->bank || !p->ag || !p->ag_live)
     return -1;
   for (int k = 0; k < m->nfu; k++) {
     model_fu *f = &p->fu[k];
@@ -151,6 +150,8 @@ static void model_apply_ag(model *m, const stream_packet *p) {
   a.col_coef = model_take(&c);
   for (int d = 0; d < a.ndims; d++) a.stride[d] = model_take(&c);
   a.ncons = model_take_cons(&c, a.ndims, a.cons);
+  a.side = p->side;
+  a.bank = p->index;
   for (int r = 0; r < p->rect.rows; r++)
     for (int col = 0; col < p->rect.cols; col++) {
       model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
@@ -178,24 +179,41 @@ static int model_apply_iodata(model *m, const stream_packet *p) {
   return 0;
 }
 
-/* Returns 0 after loading a program packet into every PE of its
- * rectangle; -1 when out of memory. */
-static int model_apply_program(model *m, const stream_packet *p) {
+/* Returns a new decoded program memory of m (pe.imem words, nop beyond
+ * the packet's), owned by m->progs; NULL when out of memory. */
+static isa_insn *model_prog_new(model *m, const stream_packet *p) {
+  if (m->nprogs == m->progcap) {
+    int cap = m->progcap ? 2 * m->progcap : 8;
+    isa_insn **v = realloc(m->progs, (size_t)cap * sizeof *v);
+    if (!v) return NULL;
+    m->progs = v;
+    m->progcap = cap;
+  }
+  isa_insn *imem = malloc((size_t)m->cfg.imem * sizeof *imem);
+  if (!imem) return NULL;
+  m->progs[m->nprogs++] = imem;
   isa_word zero = {{0}};
   isa_insn nop;
   isa_decode(&zero, &nop);
+  for (int k = 0; k < m->cfg.imem; k++) imem[k] = nop;
+  for (uint32_t k = 0; k < p->nwords / ISA_WORDS; k++) {
+    isa_word w;
+    memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
+    isa_decode(&w, &imem[k]);
+  }
+  return imem;
+}
+
+/* Returns 0 after loading a program packet into every PE of its
+ * rectangle, one decoded copy shared by them (a PE's program is never
+ * written while it runs; a later packet gives its PEs a new copy);
+ * -1 when out of memory. */
+static int model_apply_program(model *m, const stream_packet *p) {
+  isa_insn *imem = model_prog_new(m, p);
+  if (!imem) return -1;
   for (int r = 0; r < p->rect.rows; r++)
-    for (int col = 0; col < p->rect.cols; col++) {
-      model_fu *f = &model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col)->fu[p->index];
-      if (!f->imem && !(f->imem = malloc((size_t)m->cfg.imem * sizeof *f->imem)))
-        return -1;
-      for (int k = 0; k < m->cfg.imem; k++) f->imem[k] = nop;
-      for (uint32_t k = 0; k < p->nwords / ISA_WORDS; k++) {
-        isa_word w;
-        memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
-        isa_decode(&w, &f->imem[k]);
-      }
-    }
+    for (int col = 0; col < p->rect.cols; col++)
+      model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col)->fu[p->index].imem = imem;
   return 0;
 }
 
