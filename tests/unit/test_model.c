@@ -9,7 +9,8 @@
  * every expected value is derived from the rules of timing.md in the
  * comment next to it. The canonical order is checked against a run whose
  * events come in any order (model_set_trace_any_order). AG events at
- * phases below, equal to and past ii.
+ * phases below, equal to and past ii. All 64 terms of a GC; PEs whose
+ * steps are further apart than the cache of iteration vectors.
  */
 #include "test_model_tb.h"
 
@@ -481,7 +482,78 @@ static void test_ag_phases(void) {
     }
 }
 
+/* The most terms a GC can have (2 x gc.signals = 64 with 32 signals):
+ * the model keeps which terms hold at a step as one bit each of a 64-bit
+ * mask, shared by the PEs; term k (signal k / 2) holds at step k only, so
+ * each bit, the last one too, must show in the vector of its step alone. */
+static void test_terms_all(void) {
+  arch_config cfg = tb_default_arch();
+  cfg.gc_signals = 32;
+  tb b;
+  tb_init(&b, cfg);
+  enum { NT = 64 };
+  uint32_t gc[8 + NT * 5] = {1, 1, NT, 0, 0, 0, 0, NT};
+  for (int k = 0; k < NT; k++) {
+    uint32_t *t = &gc[8 + 5 * k]; /* j0 - k == 0 on signal k / 2, every PE */
+    t[0] = STREAM_TERM_WORD((uint32_t)k / 2, 0, 0, 0, 0), t[1] = 1, t[2] = STREAM_CONS_EQ, t[3] = 1;
+    t[4] = (uint32_t)-k;
+  }
+  tb_gc(&b, 0, PE00, gc, sizeof gc / sizeof gc[0]);
+  static const char *const hold[] = {"nop 70", "nop ; halt"}; /* keeps the run going past step 64 */
+  tb_prog(&b, PE00, 0, hold, 2);
+  tb_start(&b, 0, PE00);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "64 terms: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  run(m, 200);
+  int bad = 0;
+  for (int s = 0; s < NT; s++) {
+    char want[64];
+    snprintf(want, sizeof want, "%d sig 0,0 0x%08x", s, 1u << (s / 2));
+    if (s % 2 || tb_has(&b, want)) continue; /* odd steps keep the vector of the even one before */
+    printf("# missing `%s`\n", want);
+    bad++;
+  }
+  TEST_CHECK(!bad, "64 terms: signal s / 2 alone at each step s (%d steps wrong)", bad);
+  TEST_CHECK(tb_has(&b, "64 sig 0,0 0x00000000"), "64 terms: no signal once the steps are over");
+  model_free(m);
+  tb_free(&b);
+}
+
+/* PEs whose steps lie further apart than the model's cache of iteration
+ * vectors (1,024 steps; model_iter): a 1x4 row with a start delay of 1,500
+ * cycles a column at ii 1, one term j0 - 5 == 0. Each PE must see signal 0
+ * at its own step 5 and only then, whatever the other PEs' steps evicted. */
+static void test_iter_span(void) {
+  tb b;
+  tb_init(&b, tb_default_arch());
+  stream_rect row = {0, 0, 1, 4};
+  uint32_t gc[] = {1, 1, 4000, 0, 0, 0, 1500, 1, STREAM_TERM_WORD(0, 0, 0, 0, 0), 1, STREAM_CONS_EQ, 1,
+                   (uint32_t)-5};
+  tb_gc(&b, 0, row, gc, sizeof gc / sizeof gc[0]);
+  static const char *const wait[] = {"nop 100", "nop 100", "nop 100", "nop ; halt"};
+  tb_prog(&b, row, 0, wait, 4);
+  tb_start(&b, 0, row);
+  model *m = tb_model(&b);
+  TEST_CHECK(m, "iteration span: stream accepted (%s)", b.why);
+  if (!m) return tb_free(&b);
+  run(m, 20000);
+  int sigs = 0;
+  for (const char *p = b.trace; p && (p = strstr(p, " sig ")); p++) sigs++;
+  for (int c = 0; c < 4; c++) {
+    char on[64], off[64];
+    snprintf(on, sizeof on, "%d sig 0,%d 0x00000001", 1500 * c + 5, c);
+    snprintf(off, sizeof off, "%d sig 0,%d 0x00000000", 1500 * c + 6, c);
+    TEST_CHECK(tb_has(&b, on) && tb_has(&b, off), "iteration span: `%s`, then `%s`", on, off);
+  }
+  TEST_CHECK(sigs == 8, "iteration span: 8 sig events, the on and off of each PE (got %d)", sigs);
+  model_free(m);
+  tb_free(&b);
+}
+
 int main(void) {
+  test_terms_all();
+  test_iter_span();
   test_ag_phases();
   test_any_order();
   test_term_ranges();
