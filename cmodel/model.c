@@ -297,17 +297,28 @@ static void model_pe_signals(model *m, model_pe *p) {
  * this cycle; records fd and id reads in the masks. */
 static uint32_t model_src(const model_pe *p, isa_opnd o, int32_t imm,
                           uint32_t *fdmask, uint32_t *idmask) {
-  switch (o.cls) {
-  case ISA_CLS_RD: return p->rd[o.idx];
-  case ISA_CLS_FD:
+  if (o.cls == ISA_CLS_FD) { /* tests, not a jump table: the classes by use */
     *fdmask |= 1u << o.idx;
     return p->fd[o.idx].ring[p->fd[o.idx].r];
-  case ISA_CLS_ID:
+  }
+  if (o.cls == ISA_CLS_RD) return p->rd[o.idx];
+  if (o.cls == ISA_CLS_ID) {
     *idmask |= 1u << o.idx;
     return p->fifo[o.idx].count ? p->fifo[o.idx].buf[p->fifo[o.idx].head] : 0;
-  case ISA_CLS_IMM: return (uint32_t)imm;
-  default: return 0;
   }
+  return o.cls == ISA_CLS_IMM ? (uint32_t)imm : 0;
+}
+
+/* Returns the target of the conditional branch of `in`, with this
+ * cycle's signals and flags. */
+static inline int model_cond_target(const model_pe *p, const isa_insn *in) {
+  int idx = 0;
+  for (int k = 0; k < in->nsel; k++) {
+    int sel = in->sel[k];
+    int bit = sel < ISA_COND_FLAG ? (int)(p->sig >> sel & 1) : p->fu[sel - ISA_COND_FLAG].flag;
+    idx |= bit << k;
+  }
+  return in->target[idx];
 }
 
 /* Returns the pc after instruction `in` at pc, with this cycle's signals and
@@ -317,16 +328,7 @@ static int model_next_pc(const model *m, const model_pe *p, const isa_insn *in,
   switch (in->br) {
   case ISA_BR_NEXT: return pc + 1 == m->cfg.imem ? 0 : pc + 1;
   case ISA_BR_GOTO: return in->target[0];
-  case ISA_BR_COND: {
-    int idx = 0;
-    for (int k = 0; k < in->nsel; k++) {
-      int sel = in->sel[k];
-      int bit = sel < ISA_COND_FLAG ? (int)(p->sig >> sel & 1)
-                                    : p->fu[sel - ISA_COND_FLAG].flag;
-      idx |= bit << k;
-    }
-    return in->target[idx];
-  }
+  case ISA_BR_COND: return model_cond_target(p, in);
   default: return -1;
   }
 }
@@ -374,8 +376,10 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
   }
   if (in->op == ISA_OP_NOP && in->imm != 0)
     f->wait = (uint32_t)in->imm; /* nop N: N - 1 waiting cycles, then the branch */
-  else if (in->br == ISA_BR_NEXT)
-    f->pc = f->pc + 1 == m->cfg.imem ? 0 : f->pc + 1; /* model_next_pc's first case */
+  else if (in->br == ISA_BR_NEXT) /* model_next_pc's common cases, inline */
+    f->pc = f->pc + 1 == m->cfg.imem ? 0 : f->pc + 1;
+  else if (in->br == ISA_BR_COND)
+    f->pc = model_cond_target(p, in);
   else
     model_fu_branch(m, p, k, in);
 }
