@@ -176,6 +176,7 @@ static void model_ev_sort(model *m) {
 /* Sorts the cycle's events (unless only a sink that takes them in any
  * order listens) and hands them to the sink. */
 static void model_ev_flush(model *m) {
+  if (!m->nev) return; /* nobody listens, or a quiet cycle */
   if (!m->any_order || m->file) model_ev_sort(m);
   for (size_t i = 0; i < m->nev; i++) {
     if (m->fn) m->fn(&m->ev[i], m->ctx);
