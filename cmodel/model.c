@@ -368,8 +368,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     for (int i = 0; i < 3 && in->src[i].cls != ISA_CLS_NONE; i++)
       a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
     model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
-    r->valid = 1;
-    r->at = m->t + (uint64_t)f->lat - 1;
+    r->at = m->t + (uint64_t)f->lat;
     r->value = (uint32_t)isa_op_eval(in->op, (int32_t)a[0], (int32_t)a[1], (int32_t)a[2]);
     r->dst = in->dst;
     r->odmask = in->odmask;
@@ -440,8 +439,8 @@ static void model_ev_wr(model *m, const model_pe *p, int k, int cls, int idx,
 static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
   model_fu *f = &p->fu[k];
   model_result *r = &f->pipe[m->t & f->pmask];
-  if (!r->valid || r->at != m->t) return;
-  r->valid = 0;
+  if (r->at != m->t + 1) return;
+  r->at = 0;
   f->inflight--;
   f->flag = r->value != 0;
   const arch_config *c = &m->cfg;

@@ -75,10 +75,9 @@ typedef struct {
   uint64_t at; /* 1 + the cycle it is present in; 0 none */
 } model_tok;
 
-/* A result in an FU's pipeline, written at the end of cycle `at`. */
+/* A result in an FU's pipeline, written at the end of cycle at - 1. */
 typedef struct {
-  uint8_t valid;
-  uint64_t at;
+  uint64_t at; /* 1 + the cycle at whose end it is written; 0 none */
   uint32_t value;
   isa_opnd dst;
   uint32_t odmask;
