@@ -19,23 +19,34 @@ module tcpa_branch_unit (
   localparam int unsigned PC_W = tcpa_pkg::PC_W;
   localparam int unsigned FLAG = tcpa_isa_pkg::ISA_COND_FLAG;
 
-  // Returns condition source `sel`: a control signal or an FU flag.
-  function automatic logic cond(input logic [5:0] sel, input logic [tcpa_pkg::NSIG-1:0] sig,
-                                input logic [tcpa_pkg::NFU-1:0] flag);
-    cond = 1'b0;
-    if ({26'd0, sel} < FLAG) begin
-      if ({26'd0, sel} < tcpa_pkg::NSIG) cond = sig[{26'd0, sel} % tcpa_pkg::NSIG];
-    end else if ({26'd0, sel} - FLAG < tcpa_pkg::NFU) begin
-      cond = flag[({26'd0, sel} - FLAG) % tcpa_pkg::NFU];
-    end
-  endfunction
-
-  logic [1:0] idx;
+  logic [1:0]  idx;
+  logic [11:0] csel;  // sel1, sel0
+  logic [1:0]  cnd;
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
+  // condition k of the two (sel0, sel1): a control signal or an FU flag
+  // (a loop, not a function: Verilator names an inlined function's
+  // temporaries per instance, so that each PE got a copy of its own of the
+  // code, docs/testing.md "Simulator speed")
   always_comb begin
-    idx = {(nsel_i == 2'd2) && cond(sel1_i, sig_i, flag_i), cond(sel0_i, sig_i, flag_i)};
+    csel = {sel1_i, sel0_i};
+    // mutant 12: wrong mux select: a one-condition br reads condition sel0 + 1
+    `TCPA_MUTATE(12, if (kind_i == tcpa_isa_pkg::BR_COND[1:0] && nsel_i == 2'd1)
+                       csel[5:0] = sel0_i + 6'd1;)
+    cnd = '0;
+    for (int unsigned k = 0; k < 2; k++) begin
+      if ({26'd0, csel[k*6 +: 6]} < FLAG) begin
+        if ({26'd0, csel[k*6 +: 6]} < tcpa_pkg::NSIG)
+          cnd[k] = sig_i[{26'd0, csel[k*6 +: 6]} % tcpa_pkg::NSIG];
+      end else if ({26'd0, csel[k*6 +: 6]} - FLAG < tcpa_pkg::NFU) begin
+        cnd[k] = flag_i[({26'd0, csel[k*6 +: 6]} - FLAG) % tcpa_pkg::NFU];
+      end
+    end
+  end
+
+  always_comb begin
+    idx = {(nsel_i == 2'd2) && cnd[1], cnd[0]};
     halt_o = 1'b0;
     next_o = pc_i;
     case (kind_i)
@@ -48,8 +59,6 @@ module tcpa_branch_unit (
     // mutant 6: br takes the other target (bit 0 of the index inverted)
     `TCPA_MUTATE(6, if (kind_i == tcpa_isa_pkg::BR_COND[1:0])
                       next_o = target_i[{30'd0, idx ^ 2'd1}*PC_W +: PC_W];)
-    // mutant 12: wrong mux select: a one-condition br reads condition sel0 + 1
-    `TCPA_MUTATE(12, if (kind_i == tcpa_isa_pkg::BR_COND[1:0] && nsel_i == 2'd1)
-                       next_o = target_i[{31'd0, cond(sel0_i + 6'd1, sig_i, flag_i)}*PC_W +: PC_W];)
+    // mutant 12 (above): a one-condition br reads condition sel0 + 1
   end
 endmodule

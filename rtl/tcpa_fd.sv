@@ -27,10 +27,13 @@ module tcpa_fd (
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
-  // Returns pointer p advanced by one in a ring of `depth` entries.
-  function automatic logic [PW-1:0] bump(input logic [PW-1:0] p, input logic [31:0] depth);
-    bump = ({{(32-PW){1'b0}}, p} + 32'd1 >= depth) ? '0 : p + 1'b1;
-  endfunction
+  // each pointer advanced by one in a ring of `depth` entries (no function:
+  // the simulator (Verilator) names an inlined function's temporaries per instance, which
+  // keeps it from sharing the PE's code between the PEs, docs/testing.md
+  // "Simulator speed")
+  logic [PW-1:0] r_next, w_next;
+  assign r_next = ({{(32-PW){1'b0}}, r_q} + 32'd1 >= depth_q) ? '0 : r_q + 1'b1;
+  assign w_next = ({{(32-PW){1'b0}}, w_q} + 32'd1 >= depth_q) ? '0 : w_q + 1'b1;
 
   always_comb begin
     depth_d = depth_q;
@@ -38,9 +41,9 @@ module tcpa_fd (
     w_d = w_q;
     valid_d = valid_q;
     if (depth_we_i) depth_d = depth_i;
-    if (rd_i) r_d = bump(r_q, depth_q);
+    if (rd_i) r_d = r_next;
     if (we_i) begin
-      w_d = bump(w_q, depth_q);
+      w_d = w_next;
       valid_d[w_q] = 1'b1;
     end
     // mutant 7: the read pointer does not advance

@@ -55,49 +55,6 @@ module tcpa_fu #(
   localparam int unsigned NP   = (LAT > 1) ? LAT - 1 : 1;  // pipeline stages
   localparam int unsigned PW   = 1 + 8 + 8 + 32;           // valid, dst, odmask, value
 
-  // Returns the result of opcode `op` on a, b, c (isa.md, isa_op_eval).
-  function automatic logic [31:0] op_eval(input logic [5:0] op, input logic [31:0] a,
-                                          input logic [31:0] b, input logic [31:0] c);
-    logic signed [31:0] sa, sb;
-    sa = a;
-    sb = b;
-    op_eval = '0;
-    case ({26'd0, op})
-      tcpa_isa_pkg::OP_MOV:  op_eval = a;
-      tcpa_isa_pkg::OP_NEG:  op_eval = 32'd0 - a;
-      tcpa_isa_pkg::OP_NOT:  op_eval = ~a;
-      tcpa_isa_pkg::OP_LNOT: op_eval = {31'd0, a == 32'd0};
-      tcpa_isa_pkg::OP_MUL:  op_eval = a * b;
-      tcpa_isa_pkg::OP_DIV:
-        if (b == 32'd0) op_eval = 32'hFFFFFFFF;
-        else if (a == 32'h80000000 && b == 32'hFFFFFFFF) op_eval = 32'h80000000;
-        else op_eval = sa / sb;
-      tcpa_isa_pkg::OP_MOD:
-        if (b == 32'd0) op_eval = a;
-        else if (a == 32'h80000000 && b == 32'hFFFFFFFF) op_eval = 32'd0;
-        else op_eval = sa % sb;
-      tcpa_isa_pkg::OP_ADD:  op_eval = a + b;
-      tcpa_isa_pkg::OP_SUB:  op_eval = a - b;
-      tcpa_isa_pkg::OP_SHL:  op_eval = a << b[4:0];
-      tcpa_isa_pkg::OP_SHR:  op_eval = sa >>> b[4:0];
-      tcpa_isa_pkg::OP_SHRU: op_eval = a >> b[4:0];
-      tcpa_isa_pkg::OP_LT:   op_eval = {31'd0, sa < sb};
-      tcpa_isa_pkg::OP_LE:   op_eval = {31'd0, sa <= sb};
-      tcpa_isa_pkg::OP_GT:   op_eval = {31'd0, sa > sb};
-      tcpa_isa_pkg::OP_GE:   op_eval = {31'd0, sa >= sb};
-      tcpa_isa_pkg::OP_EQ:   op_eval = {31'd0, a == b};
-      tcpa_isa_pkg::OP_NE:   op_eval = {31'd0, a != b};
-      tcpa_isa_pkg::OP_AND:  op_eval = a & b;
-      tcpa_isa_pkg::OP_XOR:  op_eval = a ^ b;
-      tcpa_isa_pkg::OP_OR:   op_eval = a | b;
-      tcpa_isa_pkg::OP_SEL:  op_eval = (a != 32'd0) ? b : c;
-      tcpa_isa_pkg::OP_MIN:  op_eval = (sa < sb) ? a : b;
-      tcpa_isa_pkg::OP_MAX:  op_eval = (sa > sb) ? a : b;
-      tcpa_isa_pkg::OP_ABS:  op_eval = sa[31] ? 32'd0 - a : a;
-      default: op_eval = '0;
-    endcase
-  endfunction
-
   logic [PC_W-1:0]  pc_q, pc_d;
   logic             halted_q, halted_d;
   logic [31:0]      wait_q, wait_d;    // waiting cycles left of a nop N
@@ -111,6 +68,7 @@ module tcpa_fu #(
   logic [5:0]       op;
   logic [3*8-1:0]   opnd;
   logic [3*32-1:0]  val;
+  logic [31:0]      opv;
   logic [PW-1:0]    res, wb;
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
@@ -178,11 +136,30 @@ module tcpa_fu #(
     .halt_o   (bhalt)
   );
 
+  tcpa_op_eval u_op (
+    .op_i (op),
+    .a_i  (val[31:0]),
+    .b_i  (val[63:32]),
+    .c_i  (val[95:64]),
+    .y_o  (opv)
+  );
+  // mutant 27's quotient
+  `TCPA_MUTANT_ONLY(
+    logic [31:0] quot;
+    tcpa_op_eval u_quot (
+      .op_i (tcpa_isa_pkg::OP_DIV[5:0]),
+      .a_i  (val[31:0]),
+      .b_i  (val[63:32]),
+      .c_i  (val[95:64]),
+      .y_o  (quot)
+    );
+  )
+
   // the issued result, then the pipeline of LAT - 1 stages
   assign res = {issue && op != 6'd0,
                 word[tcpa_isa_pkg::ISA_POS_DST +: 8],
                 word[tcpa_isa_pkg::ISA_POS_ODMASK +: 8],
-                op_eval(op, val[31:0], val[63:32], val[95:64])};
+                opv};
 
   always_comb begin
     pipe_d = pipe_q;
@@ -210,7 +187,7 @@ module tcpa_fu #(
     `TCPA_MUTATE(26, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MUL) pipe_d[31:0] = val[31:0] * val[31:0];)
     // mutant 27: wrong result mux: the divider's `mod` returns the quotient
     `TCPA_MUTATE(27, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MOD)
-                       pipe_d[31:0] = op_eval(tcpa_isa_pkg::OP_DIV[5:0], val[31:0], val[63:32], val[95:64]);)
+                       pipe_d[31:0] = quot;)
   end
 
   always_comb begin

@@ -89,20 +89,17 @@ module tcpa_pe (
   logic unused_bus;
   assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
 
-  // Returns whether index idx names one of the n registers of a class (n may
-  // be 0: a function, not a comparison with a constant 0, keeps the lint quiet).
-  function automatic logic in_class(input logic [31:0] idx, input int unsigned n);
-    in_class = idx < n;
-  endfunction
+  // bit i: index i names one of the registers of a class (a class may have
+  // none: a mask, not a comparison with a constant 0, keeps the lint quiet;
+  // not a function either: Verilator names an inlined function's
+  // temporaries per instance, so that each PE got a copy of its own of the
+  // code, docs/testing.md "Simulator speed")
+  localparam logic [31:0] RD_IN = 32'((33'd1 << NRD) - 33'd1);
+  localparam logic [31:0] FD_IN = 32'((33'd1 << NFD) - 33'd1);
+  localparam logic [31:0] ID_IN = 32'((33'd1 << NID) - 33'd1);
+  localparam logic [31:0] OD_IN = 32'((33'd1 << NOD) - 33'd1);
   localparam int unsigned NWP   = tcpa_pkg::NWP;
-  localparam int unsigned SW_   = tcpa_pkg::SEL_W;
 
-  // Returns whether every select of sel is 0 (no source) or 1 + a source.
-  function automatic logic sels_legal(input logic [tcpa_pkg::NSINK*SW_-1:0] sel);
-    sels_legal = 1'b1;
-    for (int unsigned k = 0; k < tcpa_pkg::NSINK; k++)
-      if ({{(32-SW_){1'b0}}, sel[k*SW_ +: SW_]} > tcpa_pkg::NSRC) sels_legal = 1'b0;
-  endfunction
   localparam int unsigned NSIG  = tcpa_pkg::NSIG;
   localparam int unsigned NSRC  = tcpa_pkg::NSRC;
   localparam int unsigned NSINK = tcpa_pkg::NSINK;
@@ -233,15 +230,15 @@ module tcpa_pe (
       for (int unsigned k = 0; k < 3; k++) begin
         case ({29'd0, fsrc[f*24 + k*8 + 5 +: 3]})
           tcpa_isa_pkg::CLS_RD:
-            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NRD))
+            if (RD_IN[fsrc[f*24 + k*8 +: 5]])
               fsrcv[f*96 + k*32 +: 32] = rdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NRD_S)*32 +: 32];
           tcpa_isa_pkg::CLS_FD:
-            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NFD)) begin
+            if (FD_IN[fsrc[f*24 + k*8 +: 5]]) begin
               fsrcv[f*96 + k*32 +: 32] = fdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S)*32 +: 32];
               fdrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S] = 1'b1;
             end
           tcpa_isa_pkg::CLS_ID:
-            if (in_class({27'd0, fsrc[f*24 + k*8 +: 5]}, NID)) begin
+            if (ID_IN[fsrc[f*24 + k*8 +: 5]]) begin
               fsrcv[f*96 + k*32 +: 32] = head[({27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S)*32 +: 32];
               idrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S] = 1'b1;
             end
@@ -265,12 +262,12 @@ module tcpa_pe (
       `TCPA_MUTATE(13, rdwi[f*5] = !fdst[f*8];)
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
       if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
-          in_class({27'd0, fdst[f*8 +: 5]}, NFD)) begin
+          FD_IN[fdst[f*8 +: 5]]) begin
         fdwe[{27'd0, fdst[f*8 +: 5]} % NFD_S] = 1'b1;
         fdwd[({27'd0, fdst[f*8 +: 5]} % NFD_S)*32 +: 32] = fval[f*32 +: 32];
       end
       for (int unsigned k = 0; k < NOD_S; k++) begin
-        if (fwb[f] && fodm[f*8 + k] && in_class(k, NOD)) begin
+        if (fwb[f] && fodm[f*8 + k] && OD_IN[k[4:0]]) begin
           odtok_d[k] = 1'b1;
           od_d[k] = fval[f*32 +: 32];
         end
@@ -382,7 +379,15 @@ module tcpa_pe (
 
   // invariants (docs/rtl.md "Assertions"): every wrapper select names no
   // source or one that exists (the loader checks WRAPPER words)
-  `TCPA_ASSERT(PeWrapperSelLegal, sels_legal(wsel_q), clk_i, rst_ni)
+`ifdef TCPA_ASSERT_ON
+  logic wsel_legal;
+  always_comb begin
+    wsel_legal = 1'b1;
+    for (int unsigned k = 0; k < NSINK; k++)
+      if ({{(32-SW){1'b0}}, wsel_q[k*SW +: SW]} > NSRC) wsel_legal = 1'b0;
+  end
+`endif
+  `TCPA_ASSERT(PeWrapperSelLegal, wsel_legal, clk_i, rst_ni)
 
   assign wout_valid_o = link_q;
   assign wout_data_o = linkv_q;
