@@ -294,22 +294,6 @@ static void model_pe_signals(model *m, model_pe *p) {
 
 /* ---- phase 2: issue, reads, completions -------------------------------------- */
 
-/* Returns the value of source operand o read by an instruction of PE p in
- * this cycle; records fd and id reads in the masks. */
-static uint32_t model_src(const model_pe *p, isa_opnd o, int32_t imm,
-                          uint32_t *fdmask, uint32_t *idmask) {
-  if (o.cls == ISA_CLS_FD) { /* tests, not a jump table: the classes by use */
-    *fdmask |= 1u << o.idx;
-    return p->fd[o.idx].ring[p->fd[o.idx].r];
-  }
-  if (o.cls == ISA_CLS_RD) return p->rd[o.idx];
-  if (o.cls == ISA_CLS_ID) {
-    *idmask |= 1u << o.idx;
-    return p->fifo[o.idx].count ? p->fifo[o.idx].buf[p->fifo[o.idx].head] : 0;
-  }
-  return o.cls == ISA_CLS_IMM ? (uint32_t)imm : 0;
-}
-
 /* Returns the target of the conditional branch of `in`, with this
  * cycle's signals and flags. */
 static inline int model_cond_target(const model_pe *p, const isa_insn *in) {
@@ -347,13 +331,21 @@ static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
   }
 }
 
+/* Returns the value of source i of instruction u read by PE p in this
+ * cycle: the immediate or a place of the operand file. */
+static inline uint32_t model_uop_read(const model_pe *p, const model_uop *u, int i) {
+  return u->immsrc >> i & 1 ? (uint32_t)u->in.imm : p->opnd[u->src[i]];
+}
+
 /* Issues the instruction of FU k of PE p, if it is running; a FU waiting
- * in a multi-cycle nop issues nothing and branches in its last cycle. */
+ * in a multi-cycle nop issues nothing and branches in its last cycle.
+ * Adds the fd and FIFO registers it reads to the masks. */
 static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
   if (!f->imem || f->halted) return;
-  const isa_insn *in = &f->imem[f->pc];
+  const model_uop *u = &f->imem[f->pc];
+  const isa_insn *in = &u->in;
   if (f->wait) {
     if (--f->wait == 0) model_fu_branch(m, p, k, in);
     return;
@@ -364,12 +356,12 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     model_state_insn(m, p, k);
   }
   if (in->op != ISA_OP_NOP) {
-    uint32_t a[3] = {0, 0, 0}; /* sources beyond the operation's count are NONE */
-    for (int i = 0; i < 3 && in->src[i].cls != ISA_CLS_NONE; i++)
-      a[i] = model_src(p, in->src[i], in->imm, fdmask, idmask);
+    *fdmask |= u->fdmask;
+    *idmask |= u->idmask;
     model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
     r->at = m->t + (uint64_t)f->lat;
-    r->value = (uint32_t)isa_op_eval(in->op, (int32_t)a[0], (int32_t)a[1], (int32_t)a[2]);
+    r->value = (uint32_t)isa_op_eval(in->op, (int32_t)model_uop_read(p, u, 0),
+                                     (int32_t)model_uop_read(p, u, 1), (int32_t)model_uop_read(p, u, 2));
     r->dst = in->dst;
     r->odmask = in->odmask;
     f->inflight++;
@@ -384,14 +376,24 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     model_fu_branch(m, p, k, in);
 }
 
+/* Sets the operand-file places of fd k and FIFO k of p to their heads. */
+static inline void model_fd_head(const model *m, model_pe *p, int k) {
+  p->opnd[model_opnd_fd(&m->cfg, k)] = p->fd[k].ring[p->fd[k].r];
+}
+static inline void model_fifo_head(const model *m, model_pe *p, int k) {
+  const model_fifo *q = &p->fifo[k];
+  p->opnd[model_opnd_id(&m->cfg, k)] = q->count ? q->buf[q->head] : 0;
+}
+
 /* Performs the fd reads and FIFO pops of PE p recorded in the masks (one
- * bit per register, below the class's count: model_src sets them). */
+ * bit per register, below the class's count: model_fu_issue sets them). */
 static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
   for (; fdmask; fdmask &= fdmask - 1) { /* the set bits, lowest first */
     int k = __builtin_ctz(fdmask);
     model_fd *d = &p->fd[k];
     model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
     d->r = d->r + 1 == d->depth ? 0 : d->r + 1;
+    model_fd_head(m, p, k);
   }
   for (; idmask; idmask &= idmask - 1) {
     int k = __builtin_ctz(idmask);
@@ -405,6 +407,7 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
     model_ev_reg(m, TRACE_POP, p, ISA_CLS_ID, k, q->buf[q->head]);
     q->head = q->head + 1 == m->cfg.fifo_depth ? 0 : q->head + 1;
     q->count--;
+    model_fifo_head(m, p, k);
   }
 }
 
@@ -457,6 +460,7 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
       d->ring[d->w] = r->value;
       d->w = d->w + 1 == d->depth ? 0 : d->w + 1;
     }
+    model_fd_head(m, p, r->dst.idx);
   }
   for (uint32_t om = r->odmask & m->odmask; om; om &= om - 1) {
     int o = __builtin_ctz(om);
@@ -501,7 +505,7 @@ static void model_push(model *m, model_pe *p, int k, uint32_t v) {
   }
   int at = q->head + q->count; /* both below the depth */
   q->buf[at >= m->cfg.fifo_depth ? at - m->cfg.fifo_depth : at] = v;
-  q->count++;
+  if (q->count++ == 0) model_fifo_head(m, p, k);
   model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
 }
 
@@ -742,7 +746,7 @@ static void model_pe_free(const model *m, model_pe *p) {
     for (int k = 0; k < m->cfg.id; k++) free(p->fifo[k].buf);
   if (p->bank)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank[k]);
-  free(p->fu), free(p->rd), free(p->od), free(p->fd), free(p->fifo);
+  free(p->fu), free(p->opnd), free(p->od), free(p->fd), free(p->fifo);
   free(p->sink), free(p->live_sinks);
   for (int k = 0; k < 2; k++) free(p->od_tok[k]), free(p->win[k]), free(p->arrive[k]);
   free(p->bank), free(p->ag), free(p->ag_live), free(p->wstamp), free(p->wwho);

@@ -365,7 +365,7 @@ static void model_fst_state(model_fst *w, model_fst_pe *p, const model_pe_view *
 
 
 /* Returns the value of source operand o of an instruction read in the
- * state v before the cycle (as model.c's model_src reads it). */
+ * state v before the cycle (as model.c's operand file holds it). */
 static uint32_t model_fst_src(const model_pe_view *v, isa_opnd o, int32_t imm) {
   switch (o.cls) {
   case ISA_CLS_RD: return v->rd[o.idx];
@@ -388,7 +388,7 @@ static void model_fst_fetch(model_fst *w, const model *m, int i) {
     uint32_t a[3] = {0, 0, 0};
     const model_fu *fu = &mp->fu[f];
     if (fu->imem && v->pc[f] >= 0 && v->pc[f] < m->cfg.imem) {
-      const isa_insn *in = &fu->imem[v->pc[f]];
+      const isa_insn *in = &fu->imem[v->pc[f]].in;
       isa_encode(in, &word);
       const isa_op_info *op = isa_op_get(in->op);
       /* operands only in a cycle in which the FU issues (its bit of

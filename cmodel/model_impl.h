@@ -83,8 +83,19 @@ typedef struct {
   uint32_t odmask;
 } model_result;
 
+/* An instruction as the cycle engine issues it: decoded, with its source
+ * operands resolved to places of a PE's operand file (model_pe.opnd) and
+ * the fd and id registers it reads as masks, once per program. */
 typedef struct {
-  isa_insn *imem; /* pe.imem decoded words, one of m->progs; NULL: no program */
+  isa_insn in;
+  uint16_t src[3];   /* model_pe.opnd index of each source (NONE, IMM: the zero) */
+  uint8_t immsrc;    /* bit i: source i is the immediate in.imm */
+  uint32_t fdmask;   /* bit k: it reads (pops) fd k */
+  uint32_t idmask;   /* bit k: it reads (pops) FIFO k */
+} model_uop;
+
+typedef struct {
+  model_uop *imem; /* pe.imem instructions, one of m->progs; NULL: no program */
   int lat;        /* latency of its class */
   uint32_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
   int pc, halted, flag;
@@ -110,6 +121,11 @@ typedef struct {
   int64_t delay; /* d(r,c) when in_region */
   int border[MODEL_SIDES]; /* side lies on the array border */
   model_fu *fu;
+  /* the operand file: what a source operand reads in this cycle, at
+   * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
+   * empty), a zero; rd points into it, the heads follow every pop,
+   * push and fd write */
+  uint32_t *opnd;
   uint32_t *rd, *od;
   model_fd *fd;
   model_fifo *fifo;
@@ -150,7 +166,7 @@ struct model {
   arch_config cfg;
   uint64_t fp;
   int nfu, nsinks, nsources;
-  isa_insn **progs; /* the decoded programs, each shared by the PEs of its packet */
+  model_uop **progs; /* the decoded programs, each shared by the PEs of its packet */
   int nprogs, progcap;
   uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
@@ -176,6 +192,12 @@ struct model {
   int ev_oom;     /* an event could not be stored */
   int64_t last_event; /* the last AG event cycle of the run, -1 none */
 };
+
+/* Returns the operand-file places (model_pe.opnd) of fd k, FIFO k and
+ * the zero. */
+static inline int model_opnd_fd(const arch_config *c, int k) { return c->rd + k; }
+static inline int model_opnd_id(const arch_config *c, int k) { return c->rd + c->fd + k; }
+static inline int model_opnd_zero(const arch_config *c) { return c->rd + c->fd + c->id; }
 
 /* Returns the PE at (row, col). */
 static inline model_pe *model_pe_at(model *m, int row, int col) {

@@ -33,7 +33,8 @@ static int model_pe_alloc(model *m, model_pe *p) {
   const arch_config *c = &m->cfg;
   int sp = MODEL_SIDES * c->ports, sb = MODEL_SIDES * c->banks;
   p->fu = calloc((size_t)m->nfu, sizeof *p->fu);
-  p->rd = calloc((size_t)c->rd + 1, sizeof *p->rd);
+  p->opnd = calloc((size_t)model_opnd_zero(c) + 1, sizeof *p->opnd);
+  p->rd = p->opnd;
   p->od = calloc((size_t)c->od + 1, sizeof *p->od);
   p->fd = calloc((size_t)c->fd + 1, sizeof *p->fd);
   p->fifo = calloc((size_t)c->id + 1, sizeof *p->fifo);
@@ -50,7 +51,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   int nw = c->rd + c->fd + c->od + 1;
   p->wstamp = calloc((size_t)nw, sizeof *p->wstamp);
   p->wwho = calloc((size_t)nw, sizeof *p->wwho);
-  if (!p->wstamp || !p->wwho ||!p->fu || !p->rd || !p->od || !p->fd || !p->fifo || !p->sink ||
+  if (!p->wstamp || !p->wwho || !p->fu || !p->opnd || !p->od || !p->fd || !p->fifo || !p->sink ||
       !p->live_sinks || !p->od_tok[0] || !p->od_tok[1] || !p->win[0] || !p->win[1] ||
       !p->arrive[0] || !p->arrive[1] || !p->bank || !p->ag || !p->ag_live)
     return -1;
@@ -179,27 +180,49 @@ static int model_apply_iodata(model *m, const stream_packet *p) {
   return 0;
 }
 
+/* Returns the operand-file place (model_pe.opnd) source o reads; sets
+ * its bit in *fdmask or *idmask when it reads an fd or a FIFO. */
+static uint16_t model_uop_src(const arch_config *c, isa_opnd o, uint32_t *fdmask, uint32_t *idmask) {
+  switch (o.cls) {
+  case ISA_CLS_RD: return o.idx;
+  case ISA_CLS_FD: *fdmask |= 1u << o.idx; return (uint16_t)model_opnd_fd(c, o.idx);
+  case ISA_CLS_ID: *idmask |= 1u << o.idx; return (uint16_t)model_opnd_id(c, o.idx);
+  default: return (uint16_t)model_opnd_zero(c); /* NONE, IMM */
+  }
+}
+
+/* Fills u from the instruction word w: decoded, its sources resolved
+ * (the sources up to the first NONE, as the stream reader checked). */
+static void model_uop_decode(const arch_config *c, const isa_word *w, model_uop *u) {
+  memset(u, 0, sizeof *u);
+  isa_decode(w, &u->in);
+  for (int i = 0; i < 3; i++) {
+    u->src[i] = (uint16_t)model_opnd_zero(c);
+    if (u->in.src[i].cls == ISA_CLS_NONE) break;
+    if (u->in.src[i].cls == ISA_CLS_IMM) u->immsrc |= (uint8_t)(1u << i);
+    u->src[i] = model_uop_src(c, u->in.src[i], &u->fdmask, &u->idmask);
+  }
+}
+
 /* Returns a new decoded program memory of m (pe.imem words, nop beyond
  * the packet's), owned by m->progs; NULL when out of memory. */
-static isa_insn *model_prog_new(model *m, const stream_packet *p) {
+static model_uop *model_prog_new(model *m, const stream_packet *p) {
   if (m->nprogs == m->progcap) {
     int cap = m->progcap ? 2 * m->progcap : 8;
-    isa_insn **v = realloc(m->progs, (size_t)cap * sizeof *v);
+    model_uop **v = realloc(m->progs, (size_t)cap * sizeof *v);
     if (!v) return NULL;
     m->progs = v;
     m->progcap = cap;
   }
-  isa_insn *imem = malloc((size_t)m->cfg.imem * sizeof *imem);
+  model_uop *imem = malloc((size_t)m->cfg.imem * sizeof *imem);
   if (!imem) return NULL;
   m->progs[m->nprogs++] = imem;
   isa_word zero = {{0}};
-  isa_insn nop;
-  isa_decode(&zero, &nop);
-  for (int k = 0; k < m->cfg.imem; k++) imem[k] = nop;
+  for (int k = 0; k < m->cfg.imem; k++) model_uop_decode(&m->cfg, &zero, &imem[k]);
   for (uint32_t k = 0; k < p->nwords / ISA_WORDS; k++) {
     isa_word w;
     memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
-    isa_decode(&w, &imem[k]);
+    model_uop_decode(&m->cfg, &w, &imem[k]);
   }
   return imem;
 }
@@ -209,7 +232,7 @@ static isa_insn *model_prog_new(model *m, const stream_packet *p) {
  * written while it runs; a later packet gives its PEs a new copy);
  * -1 when out of memory. */
 static int model_apply_program(model *m, const stream_packet *p) {
-  isa_insn *imem = model_prog_new(m, p);
+  model_uop *imem = model_prog_new(m, p);
   if (!imem) return -1;
   for (int r = 0; r < p->rect.rows; r++)
     for (int col = 0; col < p->rect.cols; col++)

@@ -127,7 +127,7 @@ void model_state_insn(model *m, model_pe *p, int k) {
   f->insn_seen[f->pc] = 1;
   isa_word w;
   memset(&w, 0, sizeof w);
-  isa_encode(&f->imem[f->pc], &w);
+  isa_encode(&f->imem[f->pc].in, &w);
   trace_event *e = model_ev_new(m, TRACE_INSN, p);
   if (e) {
     e->fu = k;

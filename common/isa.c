@@ -1,7 +1,7 @@
 /*
  * isa.c: the instruction set of isa.h: one table of opcodes (mnemonic, FU
  * class, operand count), the semantics of every operation (isa_op_eval,
- * shared by the C model and every other evaluator), the encoder and decoder
+ * in isa.h, inline: shared by the C model and every other evaluator), the encoder and decoder
  * of instruction words and the checks against an architecture
  * configuration. The assembly text of an instruction is isa_text.c.
  *
@@ -62,63 +62,6 @@ const char *isa_fu_name(isa_fu_class fu) {
 }
 
 /* ---- semantics ----------------------------------------------------------- */
-
-/* Returns the two's complement reading of v (no implementation-defined
- * conversion). */
-static int32_t s32(uint32_t v) {
-  int32_t r;
-  memcpy(&r, &v, sizeof r);
-  return r;
-}
-
-/* Returns a >> s with sign fill, for 0 <= s < 32, without relying on the
- * implementation-defined right shift of negative numbers. */
-static int32_t shr_arith(int32_t a, unsigned s) {
-  uint32_t u = (uint32_t)a >> s;
-  if (a < 0 && s > 0) u |= ~(0xffffffffu >> s);
-  return s32(u);
-}
-
-int32_t isa_op_eval(isa_op op, int32_t a, int32_t b, int32_t c) {
-  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
-  unsigned sh = ub & 31u;
-  switch (op) {
-  case ISA_OP_NOP: return 0;
-  case ISA_OP_MOV: return a;
-  case ISA_OP_NEG: return s32(0u - ua);
-  case ISA_OP_NOT: return s32(~ua);
-  case ISA_OP_LNOT: return a == 0;
-  case ISA_OP_MUL: return s32(ua * ub);
-  case ISA_OP_DIV:
-    if (b == 0) return -1;
-    if (a == INT32_MIN && b == -1) return INT32_MIN;
-    return a / b;
-  case ISA_OP_MOD:
-    if (b == 0) return a;
-    if (a == INT32_MIN && b == -1) return 0;
-    return a % b;
-  case ISA_OP_ADD: return s32(ua + ub);
-  case ISA_OP_SUB: return s32(ua - ub);
-  case ISA_OP_SHL: return s32(ua << sh);
-  case ISA_OP_SHR: return shr_arith(a, sh);
-  case ISA_OP_SHRU: return s32(ua >> sh);
-  case ISA_OP_LT: return a < b;
-  case ISA_OP_LE: return a <= b;
-  case ISA_OP_GT: return a > b;
-  case ISA_OP_GE: return a >= b;
-  case ISA_OP_EQ: return a == b;
-  case ISA_OP_NE: return a != b;
-  case ISA_OP_AND: return s32(ua & ub);
-  case ISA_OP_XOR: return s32(ua ^ ub);
-  case ISA_OP_OR: return s32(ua | ub);
-  case ISA_OP_SEL: return a != 0 ? b : c;
-  case ISA_OP_MIN: return a < b ? a : b;
-  case ISA_OP_MAX: return a > b ? a : b;
-  case ISA_OP_ABS: return a < 0 ? s32(0u - ua) : a;
-  case ISA_OP_COUNT: break;
-  }
-  return 0;
-}
 
 /* ---- structural validation ----------------------------------------------- */
 
@@ -227,7 +170,7 @@ int isa_decode(const isa_word *w, isa_insn *out) {
   out->src[1] = opnd_unpack(ISA_GET_SRCB(w));
   out->src[2] = opnd_unpack(ISA_GET_SRCC(w));
   out->odmask = ISA_GET_ODMASK(w);
-  out->imm = s32(ISA_GET_IMM(w));
+  out->imm = isa_s32(ISA_GET_IMM(w));
   out->br = (isa_branch_kind)ISA_GET_BKIND(w);
   out->nsel = (int)ISA_GET_BNSEL(w);
   for (int i = 0; i < ISA_SEL_COUNT; i++) out->sel[i] = (uint8_t)ISA_GET_BSEL(w, i);

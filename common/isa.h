@@ -59,6 +59,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arch.h"
 
@@ -250,12 +251,6 @@ const isa_op_info *isa_op_get(isa_op op);
 /* Returns the opcode whose mnemonic is `name`, or -1. */
 int isa_op_lookup(const char *name);
 
-/* Returns the result of `op` on a, b, c with the exact semantics of the
- * language (docs/language.md): wrap modulo 2^32, truncating / and %,
- * x/0 == -1, x%0 == x, INT_MIN/-1 == INT_MIN, INT_MIN%-1 == 0, shift
- * amounts taken mod 32, >> arithmetic, >>> logical, sel a ? b : c.
- * Unused operands are ignored; nop returns 0. */
-int32_t isa_op_eval(isa_op op, int32_t a, int32_t b, int32_t c);
 
 /* Returns the name of a FU class ("alu", "mul", "div", "any"). */
 const char *isa_fu_name(isa_fu_class fu);
@@ -310,5 +305,70 @@ uint64_t isa_insn_cycles(const isa_insn *in);
 
 /* Returns the latency in cycles of `op` on a PE of cfg (nop: 1). */
 int isa_op_latency(isa_op op, const arch_config *cfg);
+
+/* ---- semantics (inline: the model issues one operation per FU and
+ * cycle) ---------------------------------------------------------------- */
+
+/* Returns the two's complement reading of v (no implementation-defined
+ * conversion). */
+static inline int32_t isa_s32(uint32_t v) {
+  int32_t r;
+  memcpy(&r, &v, sizeof r);
+  return r;
+}
+
+/* Returns a >> s with sign fill, for 0 <= s < 32, without relying on the
+ * implementation-defined right shift of negative numbers. */
+static inline int32_t isa_shr_arith(int32_t a, unsigned s) {
+  uint32_t u = (uint32_t)a >> s;
+  if (a < 0 && s > 0) u |= ~(0xffffffffu >> s);
+  return isa_s32(u);
+}
+
+/* Returns the result of `op` on a, b, c with the exact semantics of the
+ * language (docs/language.md): wrap modulo 2^32, truncating / and %,
+ * x/0 == -1, x%0 == x, INT_MIN/-1 == INT_MIN, INT_MIN%-1 == 0, shift
+ * amounts taken mod 32, >> arithmetic, >>> logical, sel a ? b : c.
+ * Unused operands are ignored; nop returns 0. */
+static inline int32_t isa_op_eval(isa_op op, int32_t a, int32_t b, int32_t c) {
+  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+  unsigned sh = ub & 31u;
+  switch (op) {
+  case ISA_OP_NOP: return 0;
+  case ISA_OP_MOV: return a;
+  case ISA_OP_NEG: return isa_s32(0u - ua);
+  case ISA_OP_NOT: return isa_s32(~ua);
+  case ISA_OP_LNOT: return a == 0;
+  case ISA_OP_MUL: return isa_s32(ua * ub);
+  case ISA_OP_DIV:
+    if (b == 0) return -1;
+    if (a == INT32_MIN && b == -1) return INT32_MIN;
+    return a / b;
+  case ISA_OP_MOD:
+    if (b == 0) return a;
+    if (a == INT32_MIN && b == -1) return 0;
+    return a % b;
+  case ISA_OP_ADD: return isa_s32(ua + ub);
+  case ISA_OP_SUB: return isa_s32(ua - ub);
+  case ISA_OP_SHL: return isa_s32(ua << sh);
+  case ISA_OP_SHR: return isa_shr_arith(a, sh);
+  case ISA_OP_SHRU: return isa_s32(ua >> sh);
+  case ISA_OP_LT: return a < b;
+  case ISA_OP_LE: return a <= b;
+  case ISA_OP_GT: return a > b;
+  case ISA_OP_GE: return a >= b;
+  case ISA_OP_EQ: return a == b;
+  case ISA_OP_NE: return a != b;
+  case ISA_OP_AND: return isa_s32(ua & ub);
+  case ISA_OP_XOR: return isa_s32(ua ^ ub);
+  case ISA_OP_OR: return isa_s32(ua | ub);
+  case ISA_OP_SEL: return a != 0 ? b : c;
+  case ISA_OP_MIN: return a < b ? a : b;
+  case ISA_OP_MAX: return a > b ? a : b;
+  case ISA_OP_ABS: return a < 0 ? isa_s32(0u - ua) : a;
+  case ISA_OP_COUNT: break;
+  }
+  return 0;
+}
 
 #endif
