@@ -324,6 +324,7 @@ static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
   int next = model_next_pc(m, p, in, f->pc);
   if (next < 0) {
     f->halted = 1;
+    p->running &= ~(1u << k);
     trace_event *h = model_ev(m, TRACE_HALT, p);
     if (h) h->fu = k;
   } else {
@@ -337,13 +338,12 @@ static inline uint32_t model_uop_read(const model_pe *p, const model_uop *u, int
   return u->immsrc >> i & 1 ? (uint32_t)u->in.imm : p->opnd[u->src[i]];
 }
 
-/* Issues the instruction of FU k of PE p, if it is running; a FU waiting
+/* Issues the instruction of FU k of PE p (running); a FU waiting
  * in a multi-cycle nop issues nothing and branches in its last cycle.
  * Adds the fd and FIFO registers it reads to the masks. */
 static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
-  if (!f->imem || f->halted) return;
   const model_uop *u = &f->imem[f->pc];
   const isa_insn *in = &u->in;
   if (f->wait) {
@@ -365,6 +365,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     r->dst = in->dst;
     r->odmask = in->odmask;
     f->inflight++;
+    p->busy |= 1u << k;
   }
   if (in->op == ISA_OP_NOP && in->imm != 0)
     f->wait = (uint32_t)in->imm; /* nop N: N - 1 waiting cycles, then the branch */
@@ -444,7 +445,7 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
   model_result *r = &f->pipe[m->t & f->pmask];
   if (r->at != m->t + 1) return;
   r->at = 0;
-  f->inflight--;
+  if (--f->inflight == 0) p->busy &= ~(1u << k);
   f->flag = r->value != 0;
   const arch_config *c = &m->cfg;
   if (r->dst.cls == ISA_CLS_RD) {
@@ -477,10 +478,10 @@ static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
 static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
   if ((int64_t)m->t < p->delay) return;
   uint32_t fdmask = 0, idmask = 0;
-  for (int k = 0; k < m->nfu; k++) model_fu_issue(m, p, k, &fdmask, &idmask);
+  for (uint32_t run = p->running; run; run &= run - 1)
+    model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
   model_pe_reads(m, p, fdmask, idmask);
-  for (int k = 0; k < m->nfu; k++)
-    if (p->fu[k].inflight) model_fu_complete(m, p, k, ntok);
+  for (uint32_t busy = p->busy; busy; busy &= busy - 1) model_fu_complete(m, p, __builtin_ctz(busy), ntok);
 }
 
 /* ---- phase 3: routing --------------------------------------------------------- */
@@ -646,9 +647,7 @@ static void model_pe_retire(const model *m, model_pe *p) {
 static int model_fus_finished(const model *m) {
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
     const model_pe *p = &m->pe[i];
-    if (!p->in_region) continue;
-    for (int k = 0; k < m->nfu; k++)
-      if (p->fu[k].inflight || (p->fu[k].imem && !p->fu[k].halted)) return 0;
+    if (p->in_region && (p->running || p->busy)) return 0;
   }
   return 1;
 }

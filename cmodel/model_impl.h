@@ -121,6 +121,8 @@ typedef struct {
   int64_t delay; /* d(r,c) when in_region */
   int border[MODEL_SIDES]; /* side lies on the array border */
   model_fu *fu;
+  uint32_t running; /* bit k: FU k has a program and has not halted */
+  uint32_t busy;    /* bit k: FU k has a result in flight */
   /* the operand file: what a source operand reads in this cycle, at
    * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
    * empty), a zero; rd points into it, the heads follow every pop,

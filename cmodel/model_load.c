@@ -235,8 +235,11 @@ static int model_apply_program(model *m, const stream_packet *p) {
   model_uop *imem = model_prog_new(m, p);
   if (!imem) return -1;
   for (int r = 0; r < p->rect.rows; r++)
-    for (int col = 0; col < p->rect.cols; col++)
-      model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col)->fu[p->index].imem = imem;
+    for (int col = 0; col < p->rect.cols; col++) {
+      model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
+      pe->fu[p->index].imem = imem;
+      pe->running |= 1u << p->index;
+    }
   return 0;
 }
 
