@@ -455,7 +455,9 @@ static int harness_build(const engine_harness *h, const char *root, const char *
   snprintf(kvar, sizeof kvar, "HARNESS_KIND=%s", h->kind);
   fprintf(stderr, "tcpa: building %s (%s) for %s, key %016" PRIx64 ": Verilator, a few minutes; log %s/build.log\n",
           h->name, h->kind, arch_path ? arch_path : "the default configuration", key, dir);
-  char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)root, bvar, "harness", dvar, kvar, NULL};
+  /* a build of its own: none of a calling make's job-server variables */
+  char *argv[] = {"env",     "-u", "MAKEFLAGS", "-u", "MFLAGS", "-u",    "MAKELEVEL", "make", "-s",
+                  "--no-print-directory", "-C", (char *)root, bvar, "harness", dvar, kvar, NULL};
   int rc = engine_harness_spawn(argv, 2, -1);
   if (rc != 0 || access(bin, X_OK) != 0) {
     snprintf(msg, msgsz, "%s: building %s failed (make exit %d; log %.600s/build.log)", h->what, h->name, rc, dir);

@@ -54,12 +54,21 @@ HARNESS_VFLAGS_cov     := --cc --trace-fst --coverage-line --coverage-toggle --c
                           scripts/signoff-coverage.vlt $(HARNESS_VFLAGS_ALL)
 # C++ optimization: -O2 for tcpa-rtl, which runs long programs (18 % faster
 # than Verilator's own -Os on matmul N=M=4 K=1000, 4x4 of default.ini, for
-# about a third more build time; docs/testing.md "Simulator speed");
+# about a third more build time; docs/testing.md "Simulator speed"), its
+# tracing code at -O1 (HARNESS_TRACE_OPT_MK);
 # Verilator's -Os for tcpa-sc; -O0 for the two that run short ones (a
 # quarter of the build time)
-HARNESS_MAKEFLAGS_rtl     := -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2"
+HARNESS_MAKEFLAGS_rtl      = -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" -MAKEFLAGS "-f $(HARNESS_DIR)/trace_opt.mk"
 HARNESS_MAKEFLAGS_mutants := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
 HARNESS_MAKEFLAGS_cov     := -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+# The FST tracing code of a harness (V<top>__Trace__N.cpp: half of its
+# C++; it runs only while an FST is written) at -O1 whatever OPT_FAST says:
+# the rtl kind's build takes a quarter less time (docs/testing.md "The
+# budget"). Written into the harness directory as trace_opt.mk, which
+# Verilator's make reads after its own makefile (-f).
+define HARNESS_TRACE_OPT_MK
+$$(patsubst %.cpp,%.o,$$(wildcard $$(VM_PREFIX)__Trace__[0-9].cpp $$(VM_PREFIX)__Trace__[0-9][0-9].cpp)): override OPT_FAST := -O1
+endef
 HARNESS_SRC_rtl        := tb/rtl_main.cpp
 HARNESS_SRC_mutants    := tb/rtl_main.cpp
 HARNESS_SRC_sc         := tb/sc_main.cpp tb/sc_model.cpp tb/sc_tb.cpp
@@ -82,6 +91,7 @@ HARNESS_OUT := $(HARNESS_DIR)/$(HARNESS_BIN_$(HARNESS_KIND))
 
 harness: $(GEN_SV) $(GEN_HDR) $(HARNESS_DEP_$(HARNESS_KIND))
 	@test -n "$(HARNESS_BIN_$(HARNESS_KIND))" || { echo "harness: unknown HARNESS_KIND '$(HARNESS_KIND)'" >&2; exit 2; }
+	$(file >$(HARNESS_DIR)/trace_opt.mk,$(HARNESS_TRACE_OPT_MK))
 	@flock $(HARNESS_DIR)/.lock sh -c 'test -x $(HARNESS_OUT) || { \
 	  $(VERILATOR) --exe --build -O1 -j $(HARNESS_JOBS) --top-module tcpa_top $(HARNESS_VFLAGS_$(HARNESS_KIND)) \
 	    $(HARNESS_OBJCACHE) $(HARNESS_MAKEFLAGS_$(HARNESS_KIND)) \

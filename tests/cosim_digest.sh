@@ -7,7 +7,9 @@
 #     cycle with events, whose counts add up to the events of the same
 #     run's text trace, and one full record per done, fault and bank write
 #     of that trace; its size is a small part of the event stream's;
-#   - a mutant (the mutants harness, +mutant=26: the multiplier computes
+#   - an input word flipped in the stream the RTL gets (a wrapper around
+#     the harness), and (full tier) a mutant (the mutants harness,
+#     +mutant=26: the multiplier computes
 #     a * a) is caught by its digest at the cycle of the first divergent
 #     event, then reported, after the repeated run, as the run comparing
 #     events (--out-dir) reports it: same cycle, place and event, exit 1;
@@ -37,8 +39,12 @@ records() {
 
 RTL=$(harness)
 check "the rtl harness builds" $?
-MUT=$(harness "" mutants)
-check "the mutants harness builds" $?
+# the mutants harness in the full tier (a build of its own)
+MUT=""
+if full_tier; then
+  MUT=$(harness "" mutants)
+  check "the mutants harness builds" $?
+fi
 
 # Writes the script $tmp/$1.sh that logs its arguments to $tmp/$1.args and
 # runs harness $2 with them and the extra arguments $3...
@@ -79,8 +85,32 @@ if [ -x "$RTL" ]; then
   check "digest stream: $drec digest records for $cyc cycles with events, counts $dsum of $ev events, $frec of $full done/fault/bank-wr records, $dg bytes (events: $evb)" $?
 fi
 
-# -- a mutant: caught by the digest, reported as by the events -----------------
-if [ -x "$MUT" ]; then
+# -- a real divergence: the RTL runs the stream with its first IODATA word
+# flipped (a wrapper around the harness pokes the stream it is given);
+# caught by the digest, reported as by the events ------------------------------
+if [ -x "$RTL" ]; then
+  cat > "$tmp/poke.sh" <<EOF
+#!/usr/bin/env bash
+# the stream is the harness's first argument
+s=\$1; shift
+w=\$("$TCPA" stream-poke "\$s" --fields | awk '\$3 == "iodata" && \$8 == "data0" { print \$1; exit }')
+"$TCPA" stream-poke "\$s" --word "\$w" --xor 1 -o "\$s.poked.bin" >/dev/null || exit 3
+exec "$RTL" "\$s.poked.bin" "\$@"
+EOF
+  chmod +x "$tmp/poke.sh"
+  TCPA_RTL=$tmp/poke.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/p.out" 2>&1
+  st=$?
+  TCPA_RTL=$tmp/poke.sh "$TCPA" run "${mm22[@]}" --engine cosim --out-dir "$tmp/pe" >"$tmp/pe.out" 2>&1
+  st2=$?
+  got=$(divergence "$tmp/p.out") want=$(divergence "$tmp/pe.out")
+  dcyc=$(sed -n 's/^lockstep: the digests of cycle \([0-9]*\) differ.*/\1/p' "$tmp/p.out")
+  [ $st -eq 1 ] && [ $st2 -eq 1 ] && [ "$got" != none ] && [ "$got" = "$want" ] && [ -n "$dcyc" ] &&
+    [ "${got%% *}" = "$dcyc," ]
+  check "an input word flipped in the RTL's stream: digests differ at cycle ${dcyc:-none}; reported as with events: $got (exit $st, events $st2: $want)" $?
+fi
+
+# -- a mutant (full tier): caught by the digest, reported as by the events -------
+if [ -n "$MUT" ] && [ -x "$MUT" ]; then
   wrapper mut26 "$MUT" +mutant=26
   TCPA_RTL=$tmp/mut26.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/m.out" 2>&1
   st=$?

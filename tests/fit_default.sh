@@ -19,13 +19,16 @@
 #     pe.imem)
 #     every benchmark runs on configs/big1d.ini against the reference;
 #   - 2-D regions 2x2, 2x4, 4x2, 3x3 and 4x4 (the second table; the fast
-#     tier runs 2x2, 2x4 and 4x4, the full tier all five): matmul
+#     tier runs 4x4, the full tier all five): matmul
 #     fits with tile size 1 (one (i, j) per PE) and with one tiled
 #     dimension partial; the 1-D bitextract and dotprod run on the
 #     region's first row or column; the rest exit 3 naming the resource;
 #   - a few of the default.ini runs in cosim on the RTL (build/bin/tcpa-rtl,
 #     `make rtl`; skipped while it is missing or older than rtl/ and tb/),
-#     two per 2-D region (bounds that divide the region and that do not).
+#     two per 2-D region (bounds that divide the region and that do not);
+#     the fast tier nine of them, the runs marked `full` in the full tier.
+# The fast tier runs a part of each table (about a minute; the full tier
+# all of it, six): see RUN1, SLOW1, trims and RUN2 below.
 #   - register sharing: maxpool maps (rd), dotprod needs at most 4 ids
 #     (its bias on the id of a channel, docs/symbolic.md "Registers");
 #   - re-read inputs (docs/symbolic.md): conv maps with 4 fds;
@@ -60,6 +63,10 @@ maxpool R=3 C=4                     -- fit fit fit fit
 satarith N=7                        -- no no no no
 "
 REGIONS=(1x1 1x2 1x4 4x1)
+# the fast tier runs 1x1 and 1x4, and leaves band and editdist (each run
+# maps them again, 6 to 19 s) to the full tier, which runs every region
+RUN1=" 1x1 1x4 " SLOW1=" band editdist "
+full_tier && RUN1=" ${REGIONS[*]} " SLOW1=""
 
 # Every program of regress/programs/ is in the table.
 for f in regress/programs/*.pla; do
@@ -87,8 +94,10 @@ while read -r line; do
   args=()
   for p in "${params[@]}"; do args+=(--param "$p"); done
   set -- $verdicts
+  case $SLOW1 in *" $prog "*) continue ;; esac
   for pes in "${REGIONS[@]}"; do
     want=$1; shift
+    case $RUN1 in *" $pes "*) ;; *) continue ;; esac
     rm -rf "$tmp/o"
     $TCPA run regress/programs/$prog.pla --engine model --arch configs/default.ini --pes $pes "${args[@]}" \
       --out-dir "$tmp/o" > "$tmp/out" 2> "$tmp/err"
@@ -117,7 +126,9 @@ done <<< "$TABLE"
 # one producer of y), each signal's cheaper polarity and term pieces
 # merged into their hulls (16 GC terms at most; docs/symbolic.md "What
 # fits"); the run passes against the reference
-for pes in 1x2 2x1 1x3 3x1; do
+trims="1x2 2x1 1x3 3x1"
+full_tier || trims=1x2 # 6 s a run
+for pes in $trims; do
   rm -rf "$tmp/o"
   $TCPA run regress/programs/trimv.pla --engine model --arch configs/default.ini --pes $pes --param N=7 \
     --out-dir "$tmp/o" > "$tmp/out" 2> "$tmp/err"
@@ -250,9 +261,9 @@ dotprod N=R*C                    -- fit fit fit fit fit
 satarith N=R*C                   -- no no no no no
 "
 REGIONS2=(2x2 2x4 4x2 3x3 4x4)
-# the fast tier runs three of them (a square, a wide and the largest); the
-# full tier every one
-RUN2=" 2x2 2x4 4x4 "
+# the fast tier runs the largest, and only the rows that fit somewhere;
+# the full tier every region and row
+RUN2=" 4x4 "
 full_tier && RUN2=" ${REGIONS2[*]} "
 for f in regress/programs/*.pla; do
   b=$(basename "$f" .pla)
@@ -265,6 +276,9 @@ while read -r line; do
   set -- $spec
   prog=$1; shift
   tmpl=("$@")
+  # the fast tier leaves the rows that fit nowhere to the full tier (each
+  # run tries several mappings before it gives up: seconds)
+  case " $verdicts " in *" fit "*) ;; *) full_tier || continue ;; esac
   set -- $verdicts
   for pes in "${REGIONS2[@]}"; do
     want=$1; shift
@@ -305,6 +319,7 @@ if ! RTL=$(harness configs/default.ini); then
   unbuilt "cosim on default.ini"
 else
   while read -r prog pes params; do
+    case "$params" in *" full") params=${params% full}; full_tier || continue ;; esac
     args=()
     for p in $params; do args+=(--param "$p"); done
     TCPA_RTL=$RTL timeout 300 $TCPA run regress/programs/$prog.pla \
@@ -313,32 +328,32 @@ else
     [ $rc -eq 0 ] || sed -n '1,3s/^/#   /p' "$tmp/err"
     check "cosim on default.ini: $prog $params on $pes: model = RTL = reference (exit $rc)" $rc
   done <<'EOF'
-fir 1x1 N=4 T=2
-fir 1x2 N=5 T=2
+fir 1x1 N=4 T=2 full
+fir 1x2 N=5 T=2 full
 fir 1x4 N=6 T=3
 matmul 1x1 N=2 M=1 K=2
-matmul 4x1 N=1 M=2 K=2
+matmul 4x1 N=1 M=2 K=2 full
 trimv 1x4 N=5
-matmul 1x2 N=2 M=2 K=2
-matmul 2x2 N=2 M=2 K=3
+matmul 1x2 N=2 M=2 K=2 full
+matmul 2x2 N=2 M=2 K=3 full
 matmul 2x2 N=3 M=3 K=1
-matmul 2x4 N=2 M=4 K=3
-matmul 2x4 N=2 M=5 K=3
-matmul 4x2 N=5 M=2 K=3
-matmul 4x2 N=3 M=2 K=2
-matmul 3x3 N=3 M=3 K=3
-matmul 3x3 N=6 M=6 K=1
-matmul 4x4 N=4 M=4 K=3
+matmul 2x4 N=2 M=4 K=3 full
+matmul 2x4 N=2 M=5 K=3 full
+matmul 4x2 N=5 M=2 K=3 full
+matmul 4x2 N=3 M=2 K=2 full
+matmul 3x3 N=3 M=3 K=3 full
+matmul 3x3 N=6 M=6 K=1 full
+matmul 4x4 N=4 M=4 K=3 full
 matmul 4x4 N=5 M=5 K=1
 matmul 4x4 N=16 M=16 K=16
-dotprod 1x4 N=10
+dotprod 1x4 N=10 full
 dotprod 4x1 N=7
-conv 1x1 CO=4 R=2 C=2 CI=1 KR=2 KC=2
-conv 1x4 CO=4 R=2 C=2 CI=1 KR=2 KC=2
+conv 1x1 CO=4 R=2 C=2 CI=1 KR=2 KC=2 full
+conv 1x4 CO=4 R=2 C=2 CI=1 KR=2 KC=2 full
 conv 4x4 CO=4 R=2 C=2 CI=1 KR=2 KC=2
-maxpool 2x2 R=4 C=4
+maxpool 2x2 R=4 C=4 full
 maxpool 4x4 R=4 C=4
-trimv 2x2 N=6
+trimv 2x2 N=6 full
 EOF
 fi
 exit $fail

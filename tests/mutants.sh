@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
 # mutants.sh: RTL mutants 23..37 and 39..43, one per mechanism that
 # mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
 # address, the instruction memory, multiplier and divider results, the FU

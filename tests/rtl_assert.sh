@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # rtl_assert.sh: the SystemVerilog assertions of the RTL (docs/rtl.md
 # "Assertions", rtl/tcpa_assert.svh). The RTL with TCPA_ASSERT_ON (alone and
-# with the mutation hooks) is `verilator --lint-only -Wall --assert` clean;
+# with the mutation hooks) is `verilator --lint-only -Wall --assert` clean
+# (full tier);
 # the macro expands to concurrent assertions only with TCPA_ASSERT_ON and
 # never under SYNTHESIS (what Yosys defines); the harnesses of the cache
 # are built with them (their names are in the binary). With assertions on,
 # the normal runs pass and print no assertion failure: the streams of
-# regress/streams/ on the rtl and mutants harnesses (no mutant) and
-# bitextract in cosim. An assertion can fire: mutant 3 (a push into an
+# regress/streams/ on the rtl and (full tier) mutants harnesses (no
+# mutant) and bitextract in cosim. An assertion can fire (full tier): mutant 3 (a push into an
 # input FIFO does not grow its count) breaks the FIFO's count invariant,
 # and the harness exits 1 naming FifoCntTracksPushPop and the cycle, after
 # running to the end (the trace goes on past that cycle). Prints TAP.
@@ -25,7 +26,11 @@ sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
 pkgs="$tmp/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv"
 
 # -- lint and preprocessing ---------------------------------------------------
-for defs in "+define+TCPA_ASSERT_ON" "+define+TCPA_ASSERT_ON +define+TCPA_MUTANTS"; do
+# (the full tier; in the fast tier rtl_debug_ports.sh lints with every
+# define at once, these among them: half a minute a lint)
+lints=()
+full_tier && lints+=("+define+TCPA_ASSERT_ON" "+define+TCPA_ASSERT_ON +define+TCPA_MUTANTS")
+for defs in "${lints[@]}"; do
   # shellcheck disable=SC2086
   "$VERILATOR" --lint-only -Wall --assert $defs --top-module tcpa_top rtl/lint_waivers.vlt \
     $pkgs $sv >"$tmp/lint.log" 2>&1
@@ -45,10 +50,17 @@ check_eval "SYNTHESIS (Yosys) with TCPA_ASSERT_ON: no assertion" \
 # -- the harnesses run the assertions -----------------------------------------
 RTL=$("$TCPA" harness)
 check "the rtl harness builds (tcpa harness)" $?
-MUT=$("$TCPA" harness --kind mutants)
-check "the mutants harness builds (tcpa harness --kind mutants)" $?
-[ -x "$RTL" ] && [ -x "$MUT" ] || exit 1
-for h in "$RTL" "$MUT"; do
+# the mutants harness in the full tier (a build of its own, docs/testing.md
+# "The budget")
+hs=("$RTL")
+if full_tier; then
+  MUT=$("$TCPA" harness --kind mutants)
+  check "the mutants harness builds (tcpa harness --kind mutants)" $?
+  [ -x "$MUT" ] || exit 1
+  hs+=("$MUT")
+fi
+[ -x "$RTL" ] || exit 1
+for h in "${hs[@]}"; do
   grep -q FifoCntTracksPushPop "$h" && grep -q LoaderCountsInRange "$h" && grep -q StepIncOneHot "$h"
   check "$(basename "$(dirname "$h")"): the assertions are compiled in" $?
 done
@@ -63,7 +75,7 @@ run() {
 for s in regress/streams/*.tasm; do
   name=$(basename "$s" .tasm)
   "$TCPA" asm "$s" -o "$tmp/$name.bin" >/dev/null 2>&1 || { check "$name: assembles" 1; continue; }
-  for h in "$RTL" "$MUT"; do
+  for h in "${hs[@]}"; do
     kind=$(basename "$(dirname "$h")" | cut -d- -f1)
     run "$h" "$tmp/$name.bin" "$tmp/$name.$kind.trace"
     st=$?
@@ -77,7 +89,8 @@ done
 "$TCPA" run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine cosim >"$tmp/cosim.log" 2>&1
 check "bitextract N=8 on 1x2 in cosim with assertions on: exit 0" $?
 
-# -- an assertion fires -------------------------------------------------------
+# -- an assertion fires (full tier: a mutant) ---------------------------------
+full_tier || exit $fail
 "$TCPA" asm regress/streams/ag_bank.tasm -o "$tmp/agb.bin" >/dev/null 2>&1
 run "$MUT" "$tmp/agb.bin" "$tmp/m3.trace" +mutant=3
 st=$?

@@ -8,7 +8,7 @@
 # is `verilator --lint-only -Wall` clean both ways (with the define also
 # together with the assertions and the mutation hooks, as the mutants
 # harness is built), and tb/harness.mk passes the define to every harness
-# kind. Prints TAP.
+# kind. Prints TAP. Each lint takes about half a minute.
 set -u
 BUILD=${BUILD:-build}
 TCPA=${TCPA:-$BUILD/bin/tcpa}
@@ -37,8 +37,12 @@ check_eval "with TCPA_DEBUG_PORTS: 43 dbg_* outputs (26 event ports, dbg_rd_data
 check_eval "with TCPA_DEBUG_PORTS: the bank read address input" \
   '[ "$(nports " dbg_rd_addr_i,?$" +define+TCPA_DEBUG_PORTS)" -eq 1 ]'
 
-for defs in "" "+define+TCPA_DEBUG_PORTS" \
-            "+define+TCPA_DEBUG_PORTS +define+TCPA_ASSERT_ON +define+TCPA_MUTANTS --assert"; do
+# the fast tier lints with all of them (the mutants harness's view; rtl.sh
+# lints without a define, synthesis's view); the full tier also without a
+# define and with the debug ports alone
+lints=("+define+TCPA_DEBUG_PORTS +define+TCPA_ASSERT_ON +define+TCPA_MUTANTS --assert")
+full_tier && lints+=("" "+define+TCPA_DEBUG_PORTS")
+for defs in "${lints[@]}"; do
   # shellcheck disable=SC2086
   "$VERILATOR" --lint-only -Wall $defs --top-module tcpa_top rtl/lint_waivers.vlt \
     $pkgs $sv >"$tmp/lint.log" 2>&1

@@ -10,6 +10,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int test_n, test_failed;
 
@@ -33,6 +35,15 @@ static inline int test_record(int ok, const char *file, int line,
   }
   fflush(stdout);
   return ok;
+}
+
+/* Returns 1 in the full tier (TCPA_TIER=full: make test-full), 0 in the
+ * fast one (make test): a program runs its long parts only in the full
+ * tier, and says in a `#` line what the fast tier leaves to it
+ * (docs/testing.md "The fast tier"). */
+static inline int test_full_tier(void) {
+  const char *t = getenv("TCPA_TIER");
+  return t && !strcmp(t, "full");
 }
 
 /* Prints the TAP plan (`1..N`, after the checks, so that `prove` knows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
 # xinit.sh: the RTL does not depend on the initial state of anything reset
 # does not set. The mutants model
 # (build/rtl/mutants/tcpa-rtl, no +mutant: the correct RTL) is built with
