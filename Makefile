@@ -106,10 +106,10 @@ layout-check:
 	@bash scripts/layout-check.sh
 
 demo: $(BUILD)/bin/tcpa
-	@BUILD=$(BUILD) bash scripts/demo.sh
+	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) bash scripts/demo.sh
 
 bench: $(BUILD)/bin/tcpa $(TOOL_BIN)
-	@BUILD=$(BUILD) bash scripts/bench.sh
+	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) bash scripts/bench.sh
 
 debug:
 	$(MAKE) BUILD=build-debug CC=clang CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="-lm -fsanitize=address,undefined" all $(patsubst $(BUILD)/%,build-debug/%,$(UNIT_BIN) $(TOOL_BIN))

@@ -26,6 +26,9 @@
 # Every kind is built with Verilator's --assert and +define+TCPA_ASSERT_ON
 # (the assertions of rtl/tcpa_assert.svh run in every simulation) and with
 # +define+TCPA_DEBUG_PORTS (the dbg_* ports of tcpa_top the harnesses read).
+# Verilator's make is a build of its own, with its own -j: none of this
+# make's job-server variables reach it (a make reading them without the
+# job server's pipes falls back to one job).
 # The binary is linked under a temporary name and renamed, under a lock on
 # the directory, so a harness is either complete or absent; a second build
 # of the same key waits for the first and then finds it there.
@@ -93,7 +96,7 @@ harness: $(GEN_SV) $(GEN_HDR) $(HARNESS_DEP_$(HARNESS_KIND))
 	@test -n "$(HARNESS_BIN_$(HARNESS_KIND))" || { echo "harness: unknown HARNESS_KIND '$(HARNESS_KIND)'" >&2; exit 2; }
 	$(file >$(HARNESS_DIR)/trace_opt.mk,$(HARNESS_TRACE_OPT_MK))
 	@flock $(HARNESS_DIR)/.lock sh -c 'test -x $(HARNESS_OUT) || { \
-	  $(VERILATOR) --exe --build -O1 -j $(HARNESS_JOBS) --top-module tcpa_top $(HARNESS_VFLAGS_$(HARNESS_KIND)) \
+	  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(VERILATOR) --exe --build -O1 -j $(HARNESS_JOBS) --top-module tcpa_top $(HARNESS_VFLAGS_$(HARNESS_KIND)) \
 	    $(HARNESS_OBJCACHE) $(HARNESS_MAKEFLAGS_$(HARNESS_KIND)) \
 	    -Mdir $(HARNESS_DIR)/obj -CFLAGS "-I$(HARNESS_DIR) -I$(abspath tb) -I$(abspath $(BUILD)/gen) $(HARNESS_INC_$(HARNESS_KIND))" \
 	    $(if $(strip $(HARNESS_LD_$(HARNESS_KIND))),-LDFLAGS "$(HARNESS_LD_$(HARNESS_KIND))") \

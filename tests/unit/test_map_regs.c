@@ -369,7 +369,7 @@ static int cli_status(const char *prog, const char *ini) {
 static void test_table(void) {
   const char *inis[2] = {"configs/default.ini", "configs/wide.ini"};
   int full = test_full_tier();
-  if (!full) printf("# fast tier: the table on default.ini; wide.ini and tcpa compile's exit status in the full tier\n");
+  if (!full) printf("# fast tier: the rows of default.ini that fit, but band and editdist; the others, wide.ini and tcpa compile's exit status in the full tier\n");
   for (int c = 0; c < (full ? 2 : 1); c++) {
     arch_config a;
     if (arch_config_load(inis[c], &a)) { TEST_CHECK(0, "%s loads", inis[c]); continue; }
@@ -380,6 +380,9 @@ static void test_table(void) {
       snprintf(path, sizeof path, "regress/programs/%s.pla", TABLE[i].prog);
       snprintf(name, sizeof name, "%s on %s", TABLE[i].prog, inis[c]);
       fixture f;
+      /* the fast tier leaves failing searches and the two slowest maps
+       * (band 11 s, editdist 6 s: the mapper's retries) to the full tier */
+      if (!full && (want || !strcmp(TABLE[i].prog, "band") || !strcmp(TABLE[i].prog, "editdist"))) continue;
       build(&f, path, NULL, &a);
       if (want) {
         TEST_CHECK(f.st == MAP_ERR_NOFIT && strstr(f.msg, want), "%s: does not fit, '%s' (%d: %s)", name, want, f.st,
@@ -410,13 +413,13 @@ static void test_table(void) {
  * rds, down to the first pe.rd that does not fit. */
 static void test_large(void) {
   int full = test_full_tier();
-  if (!full) printf("# fast tier: the large architecture; fewer rds in the full tier\n");
+  if (!full) printf("# fast tier: every other benchmark on the large architecture; the rest and fewer rds in the full tier\n");
   arch_config a = arch_config_default();
   a.rd = a.fd = a.id = 32;
   a.od = 8;
   a.div = 1;
   a.banks = a.ports = 16;
-  for (int i = 0; i < NBENCH; i++) {
+  for (int i = 0; i < NBENCH; i += full ? 1 : 2) {
     char path[256];
     snprintf(path, sizeof path, "regress/programs/%s.pla", BENCH[i]);
     fixture f;
