@@ -85,6 +85,23 @@ if [ -x "$RTL" ]; then
   check "digest stream: $drec digest records for $cyc cycles with events, counts $dsum of $ev events, $frec of $full done/fault/bank-wr records, $dg bytes (events: $evb)" $?
 fi
 
+# digest_vs_events NAME HARNESS TAG: mm22 in cosim on HARNESS (TCPA_RTL),
+# without --out-dir (the digest stream) and with it (events); one check:
+# both exit 1, the digests differ in a cycle and the report names the
+# same first divergence, in that cycle, as the events run's.
+digest_vs_events() {
+  local name=$1 h=$2 tag=$3 st st2 got want dcyc
+  TCPA_RTL=$h "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/$tag.out" 2>&1
+  st=$?
+  TCPA_RTL=$h "$TCPA" run "${mm22[@]}" --engine cosim --out-dir "$tmp/${tag}e" >"$tmp/${tag}e.out" 2>&1
+  st2=$?
+  got=$(divergence "$tmp/$tag.out") want=$(divergence "$tmp/${tag}e.out")
+  dcyc=$(sed -n 's/^lockstep: the digests of cycle \([0-9]*\) differ.*/\1/p' "$tmp/$tag.out")
+  [ $st -eq 1 ] && [ $st2 -eq 1 ] && [ "$got" != none ] && [ "$got" = "$want" ] && [ -n "$dcyc" ] &&
+    [ "${got%% *}" = "$dcyc," ]
+  check "$name: digests differ at cycle ${dcyc:-none}; reported as with events: $got (exit $st, events $st2: $want)" $?
+}
+
 # -- a real divergence: the RTL runs the stream with its first IODATA word
 # flipped (a wrapper around the harness pokes the stream it is given);
 # caught by the digest, reported as by the events ------------------------------
@@ -98,29 +115,13 @@ w=\$("$TCPA" stream-poke "\$s" --fields | awk '\$3 == "iodata" && \$8 == "data0"
 exec "$RTL" "\$s.poked.bin" "\$@"
 EOF
   chmod +x "$tmp/poke.sh"
-  TCPA_RTL=$tmp/poke.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/p.out" 2>&1
-  st=$?
-  TCPA_RTL=$tmp/poke.sh "$TCPA" run "${mm22[@]}" --engine cosim --out-dir "$tmp/pe" >"$tmp/pe.out" 2>&1
-  st2=$?
-  got=$(divergence "$tmp/p.out") want=$(divergence "$tmp/pe.out")
-  dcyc=$(sed -n 's/^lockstep: the digests of cycle \([0-9]*\) differ.*/\1/p' "$tmp/p.out")
-  [ $st -eq 1 ] && [ $st2 -eq 1 ] && [ "$got" != none ] && [ "$got" = "$want" ] && [ -n "$dcyc" ] &&
-    [ "${got%% *}" = "$dcyc," ]
-  check "an input word flipped in the RTL's stream: digests differ at cycle ${dcyc:-none}; reported as with events: $got (exit $st, events $st2: $want)" $?
+  digest_vs_events "an input word flipped in the RTL's stream" "$tmp/poke.sh" p
 fi
 
 # -- a mutant (full tier): caught by the digest, reported as by the events -------
 if [ -n "$MUT" ] && [ -x "$MUT" ]; then
   wrapper mut26 "$MUT" +mutant=26
-  TCPA_RTL=$tmp/mut26.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/m.out" 2>&1
-  st=$?
-  TCPA_RTL=$tmp/mut26.sh "$TCPA" run "${mm22[@]}" --engine cosim --out-dir "$tmp/me" >"$tmp/me.out" 2>&1
-  st2=$?
-  got=$(divergence "$tmp/m.out") want=$(divergence "$tmp/me.out")
-  dcyc=$(sed -n 's/^lockstep: the digests of cycle \([0-9]*\) differ.*/\1/p' "$tmp/m.out")
-  [ $st -eq 1 ] && [ $st2 -eq 1 ] && [ "$got" != none ] && [ "$got" = "$want" ] && [ -n "$dcyc" ] &&
-    [ "${got%% *}" = "$dcyc," ]
-  check "mutant 26: digests differ at cycle ${dcyc:-none}; reported as with events: $got (exit $st, events $st2: $want)" $?
+  digest_vs_events "mutant 26" "$tmp/mut26.sh" m
 fi
 
 # -- a digest that lies: the testbench's error, not a pass ---------------------
