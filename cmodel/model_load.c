@@ -196,8 +196,8 @@ static uint16_t model_uop_src(const arch_config *c, isa_opnd o, uint32_t *fdmask
 static void model_uop_decode(const arch_config *c, const isa_word *w, model_uop *u) {
   memset(u, 0, sizeof *u);
   isa_decode(w, &u->in);
+  for (int i = 0; i < 3; i++) u->src[i] = (uint16_t)model_opnd_zero(c);
   for (int i = 0; i < 3; i++) {
-    u->src[i] = (uint16_t)model_opnd_zero(c);
     if (u->in.src[i].cls == ISA_CLS_NONE) break;
     if (u->in.src[i].cls == ISA_CLS_IMM) u->immsrc |= (uint8_t)(1u << i);
     u->src[i] = model_uop_src(c, u->in.src[i], &u->fdmask, &u->idmask);

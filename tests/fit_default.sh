@@ -28,7 +28,7 @@
 #     two per 2-D region (bounds that divide the region and that do not);
 #     the fast tier six of them, the runs marked `full` in the full tier.
 # The fast tier runs a part of each table (about a minute; the full tier
-# all of it, six): see RUN1, SLOW1, trims and RUN2 below.
+# all of it, six): see RUN1, trims and RUN2 below.
 #   - register sharing: maxpool maps (rd), dotprod needs at most 4 ids
 #     (its bias on the id of a channel, docs/symbolic.md "Registers");
 #   - re-read inputs (docs/symbolic.md): conv maps with 4 fds;
@@ -63,10 +63,9 @@ maxpool R=3 C=4                     -- fit fit fit fit
 satarith N=7                        -- no no no no
 "
 REGIONS=(1x1 1x2 1x4 4x1)
-# the fast tier runs 1x4, and leaves band and editdist (each run maps
-# them again, 6 to 19 s) to the full tier, which runs every region
-RUN1=" 1x4 " SLOW1=" band editdist "
-full_tier && RUN1=" ${REGIONS[*]} " SLOW1=""
+# the fast tier runs 1x4, the full tier every region
+RUN1=" 1x4 "
+full_tier && RUN1=" ${REGIONS[*]} "
 
 # Every program of regress/programs/ is in the table.
 for f in regress/programs/*.pla; do
@@ -94,13 +93,11 @@ while read -r line; do
   args=()
   for p in "${params[@]}"; do args+=(--param "$p"); done
   set -- $verdicts
-  case $SLOW1 in *" $prog "*) continue ;; esac
-  # (the fast tier: the rows that fit somewhere; a run that does not fit
-  # tries several mappings first)
-  case " $verdicts " in *" fit "*) ;; *) full_tier || continue ;; esac
   for pes in "${REGIONS[@]}"; do
     want=$1; shift
     case $RUN1 in *" $pes "*) ;; *) continue ;; esac
+    # (the fast tier: the runs that fit; one that does not tries several
+    # mappings first, seconds: band 19 s)
     [ "$want" = no ] && ! full_tier && continue
     rm -rf "$tmp/o"
     $TCPA run regress/programs/$prog.pla --engine model --arch configs/default.ini --pes $pes "${args[@]}" \
@@ -265,8 +262,8 @@ dotprod N=R*C                    -- fit fit fit fit fit
 satarith N=R*C                   -- no no no no no
 "
 REGIONS2=(2x2 2x4 4x2 3x3 4x4)
-# the fast tier runs the largest, and only the rows that fit somewhere;
-# the full tier every region and row
+# the fast tier runs the largest, and only its runs that fit; the full
+# tier every region and run
 RUN2=" 4x4 "
 full_tier && RUN2=" ${REGIONS2[*]} "
 for f in regress/programs/*.pla; do
@@ -280,9 +277,6 @@ while read -r line; do
   set -- $spec
   prog=$1; shift
   tmpl=("$@")
-  # the fast tier leaves the rows that fit nowhere to the full tier (each
-  # run tries several mappings before it gives up: seconds)
-  case " $verdicts " in *" fit "*) ;; *) full_tier || continue ;; esac
   set -- $verdicts
   for pes in "${REGIONS2[@]}"; do
     want=$1; shift
