@@ -258,8 +258,8 @@ module tcpa_ag (
   // write event without a token (agmiss) writes nothing
   `TCPA_ASSERT(AgModeLegal, mode_q != 2'd3, clk_i, rst_ni)
   `TCPA_ASSERT(AgNconsInRange, nc_q <= NCONS, clk_i, rst_ni)
-  `TCPA_ASSERT(AgAccessInRange, acc_o |-> inrange, clk_i, rst_ni)
-  `TCPA_ASSERT(AgMissWritesNothing, agmiss_o && !mine_io |-> !bwe, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(AgAccessInRange, inrange, acc_o, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(AgMissWritesNothing, !bwe, agmiss_o && !mine_io, clk_i, rst_ni)
 
   assign bank_we_o = bwe;
   assign bank_wa_o = bwa;

@@ -610,15 +610,15 @@ module tcpa_cfg_loader (
   // after the last word (no word accepted after it); the bus carries a
   // header or a payload word, never both
   `TCPA_ASSERT(LoaderStateLegal, st_q inside {S_HDR, S_PKT, S_PAY, S_DONE, S_ERR}, clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderHdrWordInRange, st_q == S_HDR |-> wcnt_q <= 3'd5, clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderPktWordInRange, st_q == S_PKT |-> wcnt_q <= 3'd3, clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderPayIndexInRange, st_q == S_PAY |-> pidx_q < pn_q, clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderCountsInRange,
-               perr_q == tcpa_stream_pkg::E_NONE |->
-                 nd_q <= tcpa_pkg::NDIM && {24'd0, d_q} <= nd_q &&
-                 nt_q <= tcpa_pkg::NTERM && {24'd0, t_q} < tcpa_pkg::NTERM &&
-                 nc_q <= tcpa_pkg::NCONS && {24'd0, c_q} <= nc_q, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderHdrWordInRange, wcnt_q <= 3'd5, st_q == S_HDR, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderPktWordInRange, wcnt_q <= 3'd3, st_q == S_PKT, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderPayIndexInRange, pidx_q < pn_q, st_q == S_PAY, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderCountsInRange,
+                  nd_q <= tcpa_pkg::NDIM && {24'd0, d_q} <= nd_q &&
+                  nt_q <= tcpa_pkg::NTERM && {24'd0, t_q} < tcpa_pkg::NTERM &&
+                  nc_q <= tcpa_pkg::NCONS && {24'd0, c_q} <= nc_q,
+                  perr_q == tcpa_stream_pkg::E_NONE, clk_i, rst_ni)
   `TCPA_ASSERT(LoaderErrorIffRejected, (st_q == S_ERR) == (err_q != tcpa_stream_pkg::E_NONE), clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderStartWhenDone, start_q |-> st_q == S_DONE && !cfg_ready_o, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderStartWhenDone, st_q == S_DONE && !cfg_ready_o, start_q, clk_i, rst_ni)
   `TCPA_ASSERT(LoaderBusOneKind, !(bwe_q && bbeg_q), clk_i, rst_ni)
 endmodule

@@ -75,7 +75,7 @@ module tcpa_fifo (
   // finds it full (overflow, drop_o) are the documented fault paths and
   // change nothing; every other pop and push moves the count by one
   `TCPA_ASSERT(FifoCntInRange, {{(32-CW){1'b0}}, cnt_q} <= D, clk_i, rst_ni)
-  `TCPA_ASSERT(FifoDropOnlyWhenFull, drop_o |-> push_i && {{(32-CW){1'b0}}, after} == D, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(FifoDropOnlyWhenFull, push_i && {{(32-CW){1'b0}}, after} == D, drop_o, clk_i, rst_ni)
   `TCPA_ASSERT(FifoCntTracksPushPop,
                cnt_d == cnt_q - CW'(pop_i && !empty_o) + CW'(push_i && !drop_o), clk_i, rst_ni)
 endmodule

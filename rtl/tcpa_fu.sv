@@ -245,6 +245,6 @@ module tcpa_fu #(
 
   // a waiting FU sits on the nop N that started the wait, not halted, and
   // the count left is at most that nop's repeat count (IMM)
-  `TCPA_ASSERT(FuWaitOnNop, waiting |-> (op == 6'd0) && (wait_q <= imm) && !halted_q,
-               clk_i, rst_ni)
+  `TCPA_ASSERT_IF(FuWaitOnNop, (op == 6'd0) && (wait_q <= imm) && !halted_q, waiting,
+                  clk_i, rst_ni)
 endmodule

@@ -123,7 +123,7 @@ module tcpa_stepper (
   // invariants (docs/rtl.md "Assertions"): the phase stays below ii while
   // the unit is active; exactly one dimension increments, none of those
   // that wrap (ndims_i is in 1..NDIM: the loader checks it)
-  `TCPA_ASSERT(StepPhaseInRange, active |-> ph_q < ii_i, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(StepPhaseInRange, ph_q < ii_i, active, clk_i, rst_ni)
   `TCPA_ASSERT(StepIncOneHot, $onehot(inc), clk_i, rst_ni)
   `TCPA_ASSERT(StepIncClrDisjoint, (inc & clr) == '0, clk_i, rst_ni)
 

@@ -526,8 +526,8 @@ module tcpa_top (
 
   // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
   // once, before the run; the run, once started, never stops
-  `TCPA_ASSERT(TopStartOnce, start |-> !run_q, clk_i, rst_ni)
-  `TCPA_ASSERT(TopRunSticky, $past(run_q) |-> run_q, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(TopStartOnce, !run_q, start, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(TopRunSticky, run_q, $past(run_q), clk_i, rst_ni)
 `ifdef TCPA_DEBUG_PORTS
   // the harnesses' view (tb/rtl_collect.h, docs/rtl.md "Trace extraction")
   assign dbg_start_o = dbg_start;
