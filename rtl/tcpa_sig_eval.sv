@@ -2,9 +2,10 @@
 // evaluated in the PE itself from its own step walk, so that no start delay
 // is bounded by a buffer (docs/rtl.md "Control signals").
 //
-// Every constraint k of the started GC's terms has one 32-bit accumulator
-// holding its affine value konst[k] + sum(coef[k][d] * J[d]) at the PE's
-// current J(s): it is konst[k] while the PE is not running (J = 0), and when
+// Every constraint k in use of the started GC's terms has one 32-bit
+// accumulator holding its affine value konst[k] + sum(coef[k][d] * J[d]) at
+// the PE's current J(s): it is konst[k] while the PE is not running (J = 0)
+// (and for good when the constraint is not in use), and when
 // the PE's tcpa_stepper advances J with dimension d incrementing (adv_i,
 // inc_i one-hot; the lower dimensions wrap from bound - 1 to 0) it adds the
 // step increment delta[k][d] = coef[k][d] - sum(e < d) coef[k][e] * (b[e] - 1),
@@ -44,7 +45,7 @@ module tcpa_sig_eval (
   localparam int unsigned NC    = NTERM * NCONS;
   localparam logic [NSIG-1:0] SIG1 = 1;  // signal 0's bit
 
-  logic [NC*32-1:0] acc_q;  // flat: Yosys 0.23 has no packed 2-D arrays
+  logic [NC*32-1:0] acc;    // the accumulators, flat (Yosys 0.23 has no packed 2-D arrays)
   logic [NTERM-1:0] thold;  // term t active and all its constraints hold
   logic             hold;
   logic             acc_clk;
@@ -79,16 +80,22 @@ module tcpa_sig_eval (
   );
 
   // konst[k] while the PE is not running; the step increment added when J
-  // advances (one adder per constraint, at constant bit positions: a
-  // procedural loop over NC constraints costs a simulator a variable part
-  // select per constraint)
+  // advances, to the constraints in use (an unused one is never looked at:
+  // it keeps konst[k]). One register and one adder per constraint, the
+  // increment taken from constant bit positions: a simulator evaluates
+  // neither a variable part select of delta_i nor a copy of all NC
+  // accumulators when one of them changes (docs/testing.md "Sampled
+  // copies, accumulators, the bus's clock").
   for (genvar k = 0; k < NC; k++) begin : g_acc
+    logic [31:0] acc_q;
     always_ff @(posedge acc_clk or negedge rst_ni) begin
-      if (!rst_ni) acc_q[k*32 +: 32] <= '0;
-      else if (!run_i) acc_q[k*32 +: 32] <= konst_i[k*32 +: 32];
-      else if (adv_i && dany)
-        acc_q[k*32 +: 32] <= acc_q[k*32 +: 32] + delta_i[(k*NDIM + dsel)*32 +: 32];
+      if (!rst_ni) acc_q <= '0;
+      else if (!run_i) acc_q <= konst_i[k*32 +: 32];
+      else if (adv_i && dany && cuse_i[k])
+        for (int unsigned d = 0; d < NDIM; d++)
+          if (dsel == d) acc_q <= acc_q + delta_i[(k*NDIM + d)*32 +: 32];
     end
+    assign acc[k*32 +: 32] = acc_q;
   end
 
   // term t holds when it is active and each of its constraints holds
@@ -101,8 +108,8 @@ module tcpa_sig_eval (
       if (tact_i[t]) begin
         th = 1'b1;
         for (int unsigned c = 0; c < NCONS; c++)
-          if (cuse_i[t*NCONS + c] && (kind_i[t*NCONS + c] ? (acc_q[(t*NCONS + c)*32 +: 32] != 32'd0)
-                                                          : acc_q[(t*NCONS + c)*32 + 31]))
+          if (cuse_i[t*NCONS + c] && (kind_i[t*NCONS + c] ? (acc[(t*NCONS + c)*32 +: 32] != 32'd0)
+                                                          : acc[(t*NCONS + c)*32 + 31]))
             th = 1'b0;
       end
     end
