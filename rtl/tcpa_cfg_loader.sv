@@ -465,7 +465,19 @@ module tcpa_cfg_loader (
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // every register below changes only on an accepted word, but for the
+  // bus's write and header flags, which fall back the cycle after one:
+  // clocked only then (docs/rtl.md "Clock gating"), so that in the run,
+  // and between the words of a stream with gaps, the bus keeps its clock
+  // still and no unit's decoding of it is evaluated; and in reset
+  logic lclk;
+  tcpa_clock_gate u_word_cg (
+    .clk_i (clk_i),
+    .en_i  (!rst_ni || acc || bwe_q || bbeg_q),
+    .clk_o (lclk)
+  );
+
+  always_ff @(posedge lclk or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= S_HDR;
       wcnt_q <= '0;
