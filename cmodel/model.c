@@ -332,12 +332,6 @@ static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
   }
 }
 
-/* Returns the value of source i of instruction u read by PE p in this
- * cycle: the immediate or a place of the operand file. */
-static inline uint32_t model_uop_read(const model_pe *p, const model_uop *u, int i) {
-  return u->immsrc >> i & 1 ? (uint32_t)u->in.imm : p->opnd[u->src[i]];
-}
-
 /* Issues the instruction of FU k of PE p (running); a FU waiting
  * in a multi-cycle nop issues nothing and branches in its last cycle.
  * Adds the fd and FIFO registers it reads to the masks. */
@@ -345,9 +339,8 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
   const model_uop *u = &f->imem[f->pc];
-  const isa_insn *in = &u->in;
   if (f->wait) {
-    if (--f->wait == 0) model_fu_branch(m, p, k, in);
+    if (--f->wait == 0) model_fu_branch(m, p, k, &u->in);
     return;
   }
   if (m->listen) {
@@ -355,26 +348,23 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     if (e) e->fu = k, e->pc = f->pc;
     model_state_insn(m, p, k);
   }
-  if (in->op != ISA_OP_NOP) {
+  if (u->in.op != ISA_OP_NOP) {
     *fdmask |= u->fdmask;
     *idmask |= u->idmask;
-    model_result *r = &f->pipe[(m->t + (uint64_t)f->lat - 1) & f->pmask];
-    r->at = m->t + (uint64_t)f->lat;
-    r->value = (uint32_t)isa_op_eval(in->op, (int32_t)model_uop_read(p, u, 0),
-                                     (int32_t)model_uop_read(p, u, 1), (int32_t)model_uop_read(p, u, 2));
-    r->dst = in->dst;
-    r->odmask = in->odmask;
-    f->inflight++;
-    p->busy |= 1u << k;
+    uint64_t due = m->t + (uint64_t)f->lat - 1;
+    model_result *r = &f->pipe[due & f->pmask];
+    const uint32_t *o = p->opnd;
+    r->value = (uint32_t)isa_op_eval(u->in.op, (int32_t)o[u->src[0]], (int32_t)o[u->src[1]], (int32_t)o[u->src[2]]);
+    r->uop = u;
+    p->due[due % MODEL_DUE_SLOTS] |= 1u << k;
+    p->inflight++;
   }
-  if (in->op == ISA_OP_NOP && in->imm != 0)
-    f->wait = (uint32_t)in->imm; /* nop N: N - 1 waiting cycles, then the branch */
-  else if (in->br == ISA_BR_NEXT) /* model_next_pc's common cases, inline */
-    f->pc = f->pc + 1 == m->cfg.imem ? 0 : f->pc + 1;
-  else if (in->br == ISA_BR_COND)
-    f->pc = model_cond_target(p, in);
-  else
-    model_fu_branch(m, p, k, in);
+  switch (u->flow) {
+  case MODEL_FLOW_FIXED: f->pc = u->next; break;
+  case MODEL_FLOW_COND: f->pc = model_cond_target(p, &u->in); break;
+  case MODEL_FLOW_WAIT: f->wait = (uint32_t)u->in.imm; break; /* nop N: N - 1 cycles, then the branch */
+  default: model_fu_branch(m, p, k, &u->in);
+  }
 }
 
 /* Sets the operand-file places of fd k and FIFO k of p to their heads. */
@@ -412,24 +402,22 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
   }
 }
 
-/* Records the write conflict of a register cls/idx written before in this
- * cycle by FU `who`. */
-static void model_write_conflict(model *m, model_pe *p, int who, int cls, int idx) {
+/* Returns 1 when instruction u writes register cls/idx. */
+static int model_uop_writes(const model_uop *u, int cls, int idx) {
+  if (cls == ISA_CLS_OD) return (int)(u->odmask >> idx & 1);
+  return u->in.dst.cls == cls && u->in.dst.idx == idx;
+}
+
+/* Records the write conflict of FU k of p on register cls/idx: the FU
+ * that wrote it before is the last FU below k of `due` (the results
+ * completing in this cycle) whose instruction writes it. */
+static void model_write_conflict(model *m, model_pe *p, uint32_t due, int k, int cls, int idx) {
+  int who = k - 1;
+  while (who > 0 && !(due >> who & 1 && model_uop_writes(p->fu[who].pipe[m->t & p->fu[who].pmask].uop, cls, idx)))
+    who--;
   char det[24];
   snprintf(det, sizeof det, "fu%d:%s%d", who, cls == ISA_CLS_RD ? "rd" : cls == ISA_CLS_FD ? "fd" : "od", idx);
   model_fault(m, p, TRACE_FAULT_WCONFLICT, det);
-}
-
-/* Writes value v of FU k into register slot `slot` (rd | fd | od numbering
- * of wstamp) named cls/idx; reports a conflict with an earlier write of the
- * same cycle (the higher-numbered FU, written later, wins). Returns 1 when
- * the slot was already written in this cycle. */
-static inline int model_write_claim(model *m, model_pe *p, int slot, int k, int cls, int idx) {
-  int again = p->wstamp[slot] == m->t + 1;
-  if (again) model_write_conflict(m, p, p->wwho[slot], cls, idx);
-  p->wstamp[slot] = m->t + 1;
-  p->wwho[slot] = k;
-  return again;
 }
 
 /* Records a `wr` event of FU k. */
@@ -439,38 +427,67 @@ static void model_ev_wr(model *m, const model_pe *p, int k, int cls, int idx,
   if (e) e->fu = k, e->reg_cls = cls, e->reg_idx = idx, e->value = v;
 }
 
+/* The results completing in one cycle of a PE and the registers they
+ * wrote so far (a later FU's write of the same register is a conflict it
+ * wins). */
+typedef struct {
+  uint32_t due; /* bit k: FU k completes */
+  uint64_t rf;  /* bit k: rd k; bit MODEL_WROTE_FD + k: fd k */
+  uint32_t od;  /* bit k: od k */
+} model_wrote;
+
 /* Completes the result of FU k of PE p due at the end of this cycle. */
-static void model_fu_complete(model *m, model_pe *p, int k, uint64_t *ntok) {
+static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *w, uint64_t *ntok) {
   model_fu *f = &p->fu[k];
-  model_result *r = &f->pipe[m->t & f->pmask];
-  if (r->at != m->t + 1) return;
-  r->at = 0;
-  if (--f->inflight == 0) p->busy &= ~(1u << k);
-  f->flag = r->value != 0;
-  const arch_config *c = &m->cfg;
-  if (r->dst.cls == ISA_CLS_RD) {
-    model_ev_wr(m, p, k, ISA_CLS_RD, r->dst.idx, r->value);
-    model_write_claim(m, p, r->dst.idx, k, ISA_CLS_RD, r->dst.idx);
-    p->rd[r->dst.idx] = r->value;
-  } else if (r->dst.cls == ISA_CLS_FD) {
-    model_fd *d = &p->fd[r->dst.idx];
-    model_ev_wr(m, p, k, ISA_CLS_FD, r->dst.idx, r->value);
-    if (model_write_claim(m, p, c->rd + r->dst.idx, k, ISA_CLS_FD, r->dst.idx))
-      d->ring[d->w ? d->w - 1 : d->depth - 1] = r->value; /* same write */
-    else {
-      d->ring[d->w] = r->value;
+  const model_result *r = &f->pipe[m->t & f->pmask];
+  const model_uop *u = r->uop;
+  uint32_t v = r->value;
+  int idx = u->in.dst.idx;
+  f->flag = v != 0;
+  if (u->in.dst.cls == ISA_CLS_RD) {
+    model_ev_wr(m, p, k, ISA_CLS_RD, idx, v);
+    if (w->rf >> idx & 1) model_write_conflict(m, p, w->due, k, ISA_CLS_RD, idx);
+    w->rf |= (uint64_t)1 << idx;
+    p->rd[idx] = v;
+  } else if (u->in.dst.cls == ISA_CLS_FD) {
+    model_fd *d = &p->fd[idx];
+    uint64_t bit = (uint64_t)1 << (MODEL_WROTE_FD + idx);
+    model_ev_wr(m, p, k, ISA_CLS_FD, idx, v);
+    if (w->rf & bit) {
+      model_write_conflict(m, p, w->due, k, ISA_CLS_FD, idx);
+      d->ring[d->w ? d->w - 1 : d->depth - 1] = v; /* same write */
+    } else {
+      d->ring[d->w] = v;
       d->w = d->w + 1 == d->depth ? 0 : d->w + 1;
     }
-    model_fd_head(m, p, r->dst.idx);
+    w->rf |= bit;
+    model_fd_head(m, p, idx);
   }
-  for (uint32_t om = r->odmask & m->odmask; om; om &= om - 1) {
+  for (uint32_t om = u->odmask; om; om &= om - 1) {
     int o = __builtin_ctz(om);
-    model_ev_wr(m, p, k, ISA_CLS_OD, o, r->value);
-    if (!model_write_claim(m, p, c->rd + c->fd + o, k, ISA_CLS_OD, o)) (*ntok)++;
-    p->od[o] = r->value;
-    model_tok_put(m, &p->od_tok[(m->t + 1) & 1][o], r->value);
+    model_ev_wr(m, p, k, ISA_CLS_OD, o, v);
+    if (w->od >> o & 1)
+      model_write_conflict(m, p, w->due, k, ISA_CLS_OD, o);
+    else
+      (*ntok)++;
+    w->od |= 1u << o;
+    p->od[o] = v;
+    model_tok_put(m, &p->od_tok[(m->t + 1) & 1][o], v);
     p->nod[(m->t + 1) & 1]++;
   }
+}
+
+/* Completes the results of PE p due at the end of this cycle, in FU
+ * order, and keeps the registers they wrote for the state events. */
+static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
+  uint32_t *slot = &p->due[m->t % MODEL_DUE_SLOTS];
+  model_wrote w = {*slot, 0, 0};
+  if (!w.due) return;
+  *slot = 0;
+  for (uint32_t due = w.due; due; due &= due - 1, p->inflight--) model_fu_complete(m, p, __builtin_ctz(due), &w, ntok);
+  p->wrote_at = m->t + 1;
+  p->wrote = w.rf;
+  p->wrote_od = w.od;
 }
 
 /* Phase 2 for PE p (in the region): issue, register reads, completions;
@@ -481,7 +498,7 @@ static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
   for (uint32_t run = p->running; run; run &= run - 1)
     model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
   model_pe_reads(m, p, fdmask, idmask);
-  for (uint32_t busy = p->busy; busy; busy &= busy - 1) model_fu_complete(m, p, __builtin_ctz(busy), ntok);
+  model_pe_complete(m, p, ntok);
 }
 
 /* ---- phase 3: routing --------------------------------------------------------- */
@@ -647,7 +664,7 @@ static void model_pe_retire(const model *m, model_pe *p) {
 static int model_fus_finished(const model *m) {
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
     const model_pe *p = &m->pe[i];
-    if (p->in_region && (p->running || p->busy)) return 0;
+    if (p->in_region && (p->running || p->inflight)) return 0;
   }
   return 1;
 }
@@ -748,7 +765,7 @@ static void model_pe_free(const model *m, model_pe *p) {
   free(p->fu), free(p->opnd), free(p->od), free(p->fd), free(p->fifo);
   free(p->sink), free(p->live_sinks);
   for (int k = 0; k < 2; k++) free(p->od_tok[k]), free(p->win[k]), free(p->arrive[k]);
-  free(p->bank), free(p->ag), free(p->ag_live), free(p->wstamp), free(p->wwho);
+  free(p->bank), free(p->ag), free(p->ag_live);
 }
 
 void model_free(model *m) {
@@ -758,6 +775,7 @@ void model_free(model *m) {
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
   for (int k = 0; k < m->nprogs; k++) free(m->progs[k]);
   free(m->progs);
+  free(m->consts);
   free(m->pe);
   free(m->ev);
   free(m->ev_tmp);

@@ -75,24 +75,38 @@ typedef struct {
   uint64_t at; /* 1 + the cycle it is present in; 0 none */
 } model_tok;
 
-/* A result in an FU's pipeline, written at the end of cycle at - 1. */
-typedef struct {
-  uint64_t at; /* 1 + the cycle at whose end it is written; 0 none */
-  uint32_t value;
-  isa_opnd dst;
-  uint32_t odmask;
-} model_result;
+/* How an instruction moves its FU's pc (model_uop.flow), fixed when it
+ * is decoded. */
+typedef enum {
+  MODEL_FLOW_FIXED, /* next or goto: to model_uop.next */
+  MODEL_FLOW_COND,  /* br: by its condition bits in the cycle */
+  MODEL_FLOW_WAIT,  /* nop N, N > 1: N - 1 waiting cycles, then its branch */
+  MODEL_FLOW_HALT   /* halt */
+} model_flow;
 
 /* An instruction as the cycle engine issues it: decoded, with its source
  * operands resolved to places of a PE's operand file (model_pe.opnd) and
  * the fd and id registers it reads as masks, once per program. */
 typedef struct {
   isa_insn in;
-  uint16_t src[3];   /* model_pe.opnd index of each source (NONE, IMM: the zero) */
-  uint8_t immsrc;    /* bit i: source i is the immediate in.imm */
+  uint32_t src[3];   /* model_pe.opnd place of each source (NONE: the zero;
+                        IMM: the place of its constant) */
   uint32_t fdmask;   /* bit k: it reads (pops) fd k */
   uint32_t idmask;   /* bit k: it reads (pops) FIFO k */
+  uint32_t odmask;   /* in.odmask of the od registers that exist */
+  uint8_t flow;      /* model_flow */
+  uint16_t next;     /* MODEL_FLOW_FIXED: the pc after it */
 } model_uop;
+
+/* A result in an FU's pipeline, written at the end of the cycle it is
+ * due in (model_pe.due). */
+typedef struct {
+  uint32_t value;
+  const model_uop *uop; /* the instruction that computed it: its destinations */
+} model_result;
+
+#define MODEL_DUE_SLOTS 64 /* the largest latency (docs/arch.md): a result
+                              is due at most 63 cycles after its issue */
 
 typedef struct {
   model_uop *imem; /* pe.imem instructions, one of m->progs; NULL: no program */
@@ -100,8 +114,7 @@ typedef struct {
   uint32_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
   int pc, halted, flag;
   uint32_t wait; /* cycles left of a multi-cycle nop at pc (timing.md 3) */
-  model_result *pipe; /* pmask + 1 slots, indexed by completion cycle & pmask */
-  int inflight;
+  model_result *pipe; /* pmask + 1 slots, indexed by the cycle it is due in & pmask */
   uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */
 } model_fu;
 
@@ -122,11 +135,13 @@ typedef struct {
   int border[MODEL_SIDES]; /* side lies on the array border */
   model_fu *fu;
   uint32_t running; /* bit k: FU k has a program and has not halted */
-  uint32_t busy;    /* bit k: FU k has a result in flight */
+  uint32_t due[MODEL_DUE_SLOTS]; /* [t % MODEL_DUE_SLOTS]: bit k, FU k has a
+                                    result due at the end of cycle t */
+  int inflight;                  /* results in flight (bits set in due) */
   /* the operand file: what a source operand reads in this cycle, at
    * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
-   * empty), a zero; rd points into it, the heads follow every pop,
-   * push and fd write */
+   * empty), a zero, the programs' constants (model.consts); rd points
+   * into it, the heads follow every pop, push and fd write */
   uint32_t *opnd;
   uint32_t *rd, *od;
   model_fd *fd;
@@ -154,8 +169,11 @@ typedef struct {
   int nod[2], nwin[2], narrive[2];
   int *ag_live, nag_live; /* [side * banks + b] of the AGs that run: in
                              the region, on a border side, not off */
-  uint64_t *wstamp;   /* [rd | fd | od]: 1 + cycle of the last write */
-  int *wwho;          /* the FU that made it */
+  /* the registers written at the end of cycle wrote_at - 1 (state
+     events: model_state_end) */
+  uint64_t wrote_at;
+  uint64_t wrote;     /* bit k: rd k; bit MODEL_WROTE_FD + k: fd k */
+  uint32_t wrote_od;  /* bit k: od k */
   /* state events (model_state.c): the values last traced */
   uint32_t step_seen, flag_seen; /* step counter; flags, bit k = FU k */
   int *fifo_seen;                /* [id]: occupancy */
@@ -170,6 +188,9 @@ struct model {
   int nfu, nsinks, nsources;
   model_uop **progs; /* the decoded programs, each shared by the PEs of its packet */
   int nprogs, progcap;
+  uint32_t *consts; /* the programs' immediates, each once: opnd place
+                       model_opnd_zero + 1 + its index */
+  int nconsts, constcap;
   uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
   model_gc gc[STREAM_GCS];
@@ -194,6 +215,8 @@ struct model {
   int ev_oom;     /* an event could not be stored */
   int64_t last_event; /* the last AG event cycle of the run, -1 none */
 };
+
+#define MODEL_WROTE_FD 32 /* model_pe.wrote: the first fd bit (pe.rd <= 32) */
 
 /* Returns the operand-file places (model_pe.opnd) of fd k, FIFO k and
  * the zero. */

@@ -48,10 +48,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->bank = calloc((size_t)sb, sizeof *p->bank);
   p->ag = calloc((size_t)sb, sizeof *p->ag);
   p->ag_live = calloc((size_t)sb, sizeof *p->ag_live);
-  int nw = c->rd + c->fd + c->od + 1;
-  p->wstamp = calloc((size_t)nw, sizeof *p->wstamp);
-  p->wwho = calloc((size_t)nw, sizeof *p->wwho);
-  if (!p->wstamp || !p->wwho || !p->fu || !p->opnd || !p->od || !p->fd || !p->fifo || !p->sink ||
+  if (!p->fu || !p->opnd || !p->od || !p->fd || !p->fifo || !p->sink ||
       !p->live_sinks || !p->od_tok[0] || !p->od_tok[1] || !p->win[0] || !p->win[1] ||
       !p->arrive[0] || !p->arrive[1] || !p->bank || !p->ag || !p->ag_live)
     return -1;
@@ -180,28 +177,69 @@ static int model_apply_iodata(model *m, const stream_packet *p) {
   return 0;
 }
 
-/* Returns the operand-file place (model_pe.opnd) source o reads; sets
- * its bit in *fdmask or *idmask when it reads an fd or a FIFO. */
-static uint16_t model_uop_src(const arch_config *c, isa_opnd o, uint32_t *fdmask, uint32_t *idmask) {
+/* Returns the index in m->consts of the constant v, added when new; -1
+ * when out of memory. */
+static int model_const_place(model *m, uint32_t v) {
+  for (int k = 0; k < m->nconsts; k++)
+    if (m->consts[k] == v) return k;
+  if (m->nconsts == m->constcap) {
+    int cap = m->constcap ? 2 * m->constcap : 16;
+    uint32_t *v2 = realloc(m->consts, (size_t)cap * sizeof *v2);
+    if (!v2) return -1;
+    m->consts = v2;
+    m->constcap = cap;
+  }
+  m->consts[m->nconsts] = v;
+  return m->nconsts++;
+}
+
+/* Returns the operand-file place (model_pe.opnd) source o of an
+ * instruction with immediate imm reads; sets its bit in *fdmask or
+ * *idmask when it reads an fd or a FIFO; -1 when out of memory. */
+static int64_t model_uop_src(model *m, isa_opnd o, uint32_t imm, uint32_t *fdmask, uint32_t *idmask) {
+  const arch_config *c = &m->cfg;
   switch (o.cls) {
   case ISA_CLS_RD: return o.idx;
-  case ISA_CLS_FD: *fdmask |= 1u << o.idx; return (uint16_t)model_opnd_fd(c, o.idx);
-  case ISA_CLS_ID: *idmask |= 1u << o.idx; return (uint16_t)model_opnd_id(c, o.idx);
-  default: return (uint16_t)model_opnd_zero(c); /* NONE, IMM */
+  case ISA_CLS_FD: *fdmask |= 1u << o.idx; return model_opnd_fd(c, o.idx);
+  case ISA_CLS_ID: *idmask |= 1u << o.idx; return model_opnd_id(c, o.idx);
+  case ISA_CLS_IMM: {
+    int k = imm ? model_const_place(m, imm) : -1;
+    if (imm && k < 0) return -1;
+    return model_opnd_zero(c) + 1 + k; /* 0: the zero itself */
+  }
+  default: return model_opnd_zero(c); /* NONE */
   }
 }
 
-/* Fills u from the instruction word w: decoded, its sources resolved
- * (the sources up to the first NONE, as the stream reader checked). */
-static void model_uop_decode(const arch_config *c, const isa_word *w, model_uop *u) {
+/* Returns the pc-moving kind of instruction `in` (model_flow). */
+static uint8_t model_uop_flow(const isa_insn *in) {
+  if (in->op == ISA_OP_NOP && in->imm != 0) return MODEL_FLOW_WAIT;
+  switch (in->br) {
+  case ISA_BR_COND: return MODEL_FLOW_COND;
+  case ISA_BR_HALT: return MODEL_FLOW_HALT;
+  default: return MODEL_FLOW_FIXED;
+  }
+}
+
+/* Returns 0 after filling u, at pc, from the instruction word w:
+ * decoded, its sources resolved (the sources up to the first NONE, as
+ * the stream reader checked), its pc moves classified; -1 when out of
+ * memory. */
+static int model_uop_decode(model *m, const isa_word *w, int pc, model_uop *u) {
+  const arch_config *c = &m->cfg;
   memset(u, 0, sizeof *u);
   isa_decode(w, &u->in);
-  for (int i = 0; i < 3; i++) u->src[i] = (uint16_t)model_opnd_zero(c);
+  for (int i = 0; i < 3; i++) u->src[i] = (uint32_t)model_opnd_zero(c);
   for (int i = 0; i < 3; i++) {
     if (u->in.src[i].cls == ISA_CLS_NONE) break;
-    if (u->in.src[i].cls == ISA_CLS_IMM) u->immsrc |= (uint8_t)(1u << i);
-    u->src[i] = model_uop_src(c, u->in.src[i], &u->fdmask, &u->idmask);
+    int64_t at = model_uop_src(m, u->in.src[i], (uint32_t)u->in.imm, &u->fdmask, &u->idmask);
+    if (at < 0) return -1;
+    u->src[i] = (uint32_t)at;
   }
+  u->odmask = u->in.odmask & m->odmask;
+  u->flow = model_uop_flow(&u->in);
+  u->next = (uint16_t)(u->in.br == ISA_BR_GOTO ? u->in.target[0] : pc + 1 == c->imem ? 0 : pc + 1);
+  return 0;
 }
 
 /* Returns a new decoded program memory of m (pe.imem words, nop beyond
@@ -217,12 +255,10 @@ static model_uop *model_prog_new(model *m, const stream_packet *p) {
   model_uop *imem = malloc((size_t)m->cfg.imem * sizeof *imem);
   if (!imem) return NULL;
   m->progs[m->nprogs++] = imem;
-  isa_word zero = {{0}};
-  for (int k = 0; k < m->cfg.imem; k++) model_uop_decode(&m->cfg, &zero, &imem[k]);
-  for (uint32_t k = 0; k < p->nwords / ISA_WORDS; k++) {
-    isa_word w;
-    memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
-    model_uop_decode(&m->cfg, &w, &imem[k]);
+  for (int k = 0; k < m->cfg.imem; k++) {
+    isa_word w = {{0}};
+    if ((uint32_t)k < p->nwords / ISA_WORDS) memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
+    if (model_uop_decode(m, &w, k, &imem[k])) return NULL;
   }
   return imem;
 }
@@ -273,6 +309,21 @@ static int model_apply(model *m, const stream_packet *p) {
     m->start_gc = p->index;
     m->start_rect = p->rect;
     return 0;
+  }
+  return 0;
+}
+
+/* Returns 0 after giving every PE's operand file the places of the
+ * programs' constants (m->consts, known once every packet is read); -1
+ * when out of memory. */
+static int model_opnd_consts(model *m) {
+  size_t base = (size_t)model_opnd_zero(&m->cfg) + 1;
+  for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
+    model_pe *p = &m->pe[i];
+    uint32_t *o = realloc(p->opnd, (base + (size_t)m->nconsts) * sizeof *o);
+    if (!o) return -1;
+    if (m->nconsts) memcpy(o + base, m->consts, (size_t)m->nconsts * sizeof *o);
+    p->opnd = p->rd = o;
   }
   return 0;
 }
@@ -366,5 +417,6 @@ int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
   if (rc < 0) model_load_fail(err, rc, "%s", rd.msg);
   stream_reader_close(&rd);
   if (rc < 0) return rc;
+  if (model_opnd_consts(m)) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   return model_start_region(m, start_offset, err);
 }

@@ -143,17 +143,16 @@ static void model_state_rf(model *m, const model_pe *p, int cls, int idx, uint32
 
 void model_state_end(model *m, model_pe *p) {
   const arch_config *c = &m->cfg;
-  uint64_t now = m->t + 1;
-  if (p->in_region) {
+  if (p->in_region && p->wrote_at == m->t + 1) {
     for (int k = 0; k < c->rd; k++)
-      if (p->wstamp[k] == now) model_state_rf(m, p, ISA_CLS_RD, k, p->rd[k]);
+      if (p->wrote >> k & 1) model_state_rf(m, p, ISA_CLS_RD, k, p->rd[k]);
     for (int k = 0; k < c->fd; k++) {
       const model_fd *d = &p->fd[k];
-      if (p->wstamp[c->rd + k] == now)
+      if (p->wrote >> (MODEL_WROTE_FD + k) & 1)
         model_state_rf(m, p, ISA_CLS_FD, k, d->ring[(d->w + d->depth - 1) % d->depth]);
     }
     for (int k = 0; k < c->od; k++)
-      if (p->wstamp[c->rd + c->fd + k] == now) model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
+      if (p->wrote_od >> k & 1) model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
   }
   for (int k = 0; k < c->id; k++) {
     if (p->fifo[k].count == p->fifo_seen[k]) continue;
