@@ -63,6 +63,7 @@ const int32_t *model_iter(model *m, int64_t s) {
     model_gc_iter(&m->gc[m->start_gc], s, m->iter[h]);
     m->iter_step[h] = s;
     m->held_valid[h] = 0;
+    m->ag_held_valid[h] = 0;
   }
   return m->iter[h];
 }
@@ -562,6 +563,26 @@ static uint32_t model_ag_addr(const model_ag *a, const int32_t *J) {
   return v;
 }
 
+/* Returns the AG enables of the run (model.guard) that hold at step s
+ * (bit g for guard g), once a step: its iteration vector is cached. */
+static uint64_t model_guards_eval(model *m, int64_t s) {
+  const int32_t *J = model_iter(m, s);
+  unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
+  uint64_t v = 0;
+  for (int g = 0; g < m->nguards; g++)
+    if (model_cons_hold(m->guard[g]->cons, m->guard[g]->ncons, J)) v |= (uint64_t)1 << g;
+  m->ag_held[h] = v;
+  m->ag_held_valid[h] = 1;
+  return v;
+}
+
+/* Returns model_guards_eval(m, s), from the cache when it holds step s. */
+static inline uint64_t model_guards_held(model *m, int64_t s) {
+  unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
+  if (m->iter_step[h] == s && m->ag_held_valid[h]) return m->ag_held[h];
+  return model_guards_eval(m, s);
+}
+
 /* Returns 1 and the iteration J when AG a of p has an enabled event now. */
 static int model_ag_event(model *m, const model_pe *p, const model_ag *a,
                           const int32_t **J) {
@@ -569,16 +590,15 @@ static int model_ag_event(model *m, const model_pe *p, const model_ag *a,
   int32_t rem;
   int64_t s = model_pe_steps(m, p, a->phase, a->phase_q, a->phase_r, &rem);
   if (s < 0 || rem || s >= g->steps) return 0;
+  if (a->guard >= 0 && !(model_guards_held(m, s) >> a->guard & 1)) return 0;
   *J = model_iter(m, s);
-  return model_cons_hold(a->cons, a->ncons, *J);
+  return a->guard >= 0 || model_cons_hold(a->cons, a->ncons, *J);
 }
 
-/* Runs the event (if any) of the AG of bank b on `side` of p. */
-static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok) {
+/* Runs the event of AG a of p at iteration J: a bank read or write. */
+static void model_ag_fire(model *m, model_pe *p, const model_ag *a, const int32_t *J, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
-  const model_ag *a = &p->ag[side * c->banks + b];
-  const int32_t *J;
-  if (a->mode == STREAM_AG_OFF || !model_ag_event(m, p, a, &J)) return;
+  int side = a->side, b = a->bank;
   model_tok *arr = &p->arrive[m->t & 1][side * c->ports + b];
   uint32_t addr = model_ag_addr(a, J);
   char det[16];
@@ -618,27 +638,46 @@ static void model_ag_run(model *m, model_pe *p, int side, int b, uint64_t *ntok)
   }
 }
 
-/* Returns 0 when AG a of p cannot have an event in this cycle, its phase
- * not at the cycle of p's clock within a step; 1 when it may (when the
- * clock is not of this cycle too: model_ag_event decides). */
-static inline int model_ag_due(const model *m, const model_pe *p, const model_ag *a) {
-  if (!p->clk_valid || p->clk_t != m->t) return 1;
-  return p->clk_phase == a->phase_r;
+/* Runs the event (if any) of AG a of p. */
+static void model_ag_run(model *m, model_pe *p, const model_ag *a, uint64_t *ntok) {
+  const int32_t *J;
+  if (a->mode != STREAM_AG_OFF && model_ag_event(m, p, a, &J)) model_ag_fire(m, p, a, J, ntok);
+}
+
+/* Runs the events of the AGs of p that run (model_pe.ag_live, in order)
+ * when p's clock is of this cycle: only those whose phase is at its cycle
+ * within the step, at a step of the run whose enable holds. */
+static void model_pe_ags(model *m, model_pe *p, uint64_t *ntok) {
+  const model_gc *g = &m->gc[m->start_gc];
+  for (int i = 0; i < p->nag_live; i++) {
+    const model_ag *a = &p->ag[p->ag_live[i]];
+    if (p->clk_phase != a->phase_r) continue;
+    if (a->guard < 0) {
+      model_ag_run(m, p, a, ntok);
+      continue;
+    }
+    int64_t s = p->clk_step - a->phase_q; /* the AG's step, its phase at this cycle */
+    if (s < 0 || s >= g->steps || !(model_guards_held(m, s) >> a->guard & 1)) continue;
+    model_ag_fire(m, p, a, model_iter(m, s), ntok);
+  }
 }
 
 /* Phase 4 for PE p: AG events on its border sides, then stray arrivals. */
 static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
   if (!p->narrive[m->t & 1]) { /* no arrivals: the AGs that run, in the same order */
-    for (int i = 0; i < p->nag_live; i++)
-      if (model_ag_due(m, p, &p->ag[p->ag_live[i]]))
-        model_ag_run(m, p, p->ag[p->ag_live[i]].side, p->ag[p->ag_live[i]].bank, ntok);
+    if (!p->nag_live) return;
+    if (p->clk_valid && p->clk_t == m->t) {
+      model_pe_ags(m, p, ntok);
+      return;
+    }
+    for (int i = 0; i < p->nag_live; i++) model_ag_run(m, p, &p->ag[p->ag_live[i]], ntok);
     return;
   }
   for (int side = 0; side < MODEL_SIDES; side++) {
     if (!p->border[side]) continue;
     if (p->in_region)
-      for (int b = 0; b < c->banks && b < c->ports; b++) model_ag_run(m, p, side, b, ntok);
+      for (int b = 0; b < c->banks && b < c->ports; b++) model_ag_run(m, p, &p->ag[side * c->banks + b], ntok);
     for (int port = 0; port < c->ports; port++) {
       model_tok *arr = &p->arrive[m->t & 1][side * c->ports + port];
       if (!model_tok_here(m, arr)) continue;

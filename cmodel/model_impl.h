@@ -22,6 +22,7 @@
                                  and the last AG's of most runs */
 #define MODEL_TERMS_MASKED 64 /* GCs with at most this many terms have their
                                  signals from cached term masks (model.c) */
+#define MODEL_GUARDS 64 /* distinct AG enables held as cached masks (model.c) */
 
 /* One affine constraint sum(coef[d]*J[d]) + konst (>= | ==) 0. */
 typedef struct {
@@ -65,6 +66,7 @@ typedef struct {
   model_cons cons[2 * MODEL_MAX_DIMS];
   int drow, dcol; /* r - ROW0, c - COL0 of its packet's rectangle */
   int side, bank; /* where it is: p->ag[side * banks + bank] */
+  int guard;      /* its enable's bit in model.ag_held; -1: evaluated itself */
 } model_ag;
 
 /* A token: a value present on a port or link in one cycle. Tokens are
@@ -209,6 +211,10 @@ struct model {
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
   uint64_t held[MODEL_ITER_CACHE]; /* the terms of the started GC that hold there */
   uint8_t held_valid[MODEL_ITER_CACHE]; /* held[h] is of step iter_step[h] */
+  const model_ag *guard[MODEL_GUARDS]; /* an AG of each distinct enable of the run */
+  int nguards;
+  uint64_t ag_held[MODEL_ITER_CACHE]; /* the enables (guard) that hold there */
+  uint8_t ag_held_valid[MODEL_ITER_CACHE]; /* ag_held[h] is of step iter_step[h] */
   trace_event *ev; /* this cycle's events */
   trace_event *ev_tmp; /* evcap events: the sort's second buffer (model_ev_sort) */
   size_t nev, evcap;

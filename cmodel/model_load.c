@@ -150,6 +150,7 @@ static void model_apply_ag(model *m, const stream_packet *p) {
   a.ncons = model_take_cons(&c, a.ndims, a.cons);
   a.side = p->side;
   a.bank = p->index;
+  a.guard = -1; /* model_ag_guard, at START */
   for (int r = 0; r < p->rect.rows; r++)
     for (int col = 0; col < p->rect.cols; col++) {
       model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
@@ -346,6 +347,20 @@ static uint64_t model_pe_terms(const model_gc *g, int drow, int dcol) {
   return v;
 }
 
+/* Gives AG a the bit of its enable in the run's cached masks (a new one
+ * when no AG before had the same constraints), or -1 past MODEL_GUARDS. */
+static void model_ag_guard(model *m, model_ag *a) {
+  for (int g = 0; g < m->nguards; g++) {
+    const model_ag *o = m->guard[g];
+    if (o->ncons == a->ncons && !memcmp(o->cons, a->cons, (size_t)a->ncons * sizeof *a->cons)) {
+      a->guard = g;
+      return;
+    }
+  }
+  a->guard = m->nguards < MODEL_GUARDS ? m->nguards : -1;
+  if (a->guard >= 0) m->guard[m->nguards++] = a;
+}
+
 /* Returns 0 after marking the started region and its start delays; else
  * an error code with the reason in err. */
 static int model_start_region(model *m, size_t start_offset, model_error *err) {
@@ -375,6 +390,7 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
         a->phase_r = a->phase % g->ii;
         if (a->phase_r < 0) a->phase_r += g->ii, a->phase_q--;
         if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
+        model_ag_guard(m, a);
         if (k % m->cfg.banks < m->cfg.ports) pe->ag_live[pe->nag_live++] = k;
         int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
         if (last > m->last_event) m->last_event = last;
