@@ -269,28 +269,47 @@ static uint32_t model_pe_sig_at(model *m, const model_pe *p, const model_gc *g, 
   return v;
 }
 
-/* Sets p->sig to the vector p sees in the current cycle; start, sig events. */
-static void model_pe_signals(model *m, model_pe *p) {
-  uint32_t v = 0;
-  int64_t t = (int64_t)m->t;
-  if (p->in_region && t >= p->delay) {
-    const model_gc *g = &m->gc[m->start_gc];
-    model_pe_clock(m, p, g);
-    int64_t s = p->clk_step;
-    if (t == p->delay) model_ev(m, TRACE_START, p);
-    if (s < g->steps) {
-      if (s != p->sig_step) {
-        p->sig_cache = model_pe_sig_at(m, p, g, s);
-        p->sig_step = s;
-      }
-      v = p->sig_cache;
-    }
-  }
+/* Sets p->sig to v; a sig event when it changed. */
+static inline void model_pe_sig_set(model *m, model_pe *p, uint32_t v) {
   if (v != p->sig) {
     trace_event *e = model_ev(m, TRACE_SIG, p);
     if (e) e->value = v;
   }
   p->sig = v;
+}
+
+/* Returns the vector p sees at step s of its clock (none past the last
+ * step), from the PE's cache of its last step. */
+static uint32_t model_pe_sig_step(model *m, model_pe *p, const model_gc *g, int64_t s) {
+  if (s >= g->steps) return 0;
+  if (s != p->sig_step) {
+    p->sig_cache = model_pe_sig_at(m, p, g, s);
+    p->sig_step = s;
+  }
+  return p->sig_cache;
+}
+
+/* Sets p->sig to the vector p sees in the current cycle; start, sig events.
+ * While its clock runs from cycle to cycle the vector changes only when
+ * a step begins. */
+static void model_pe_signals(model *m, model_pe *p) {
+  const model_gc *g = &m->gc[m->start_gc];
+  if (p->clk_valid && p->clk_t + 1 == m->t) {
+    p->clk_t = m->t;
+    if (++p->clk_phase < g->ii) return;
+    p->clk_phase = 0;
+    p->clk_step++;
+    model_pe_sig_set(m, p, model_pe_sig_step(m, p, g, p->clk_step));
+    return;
+  }
+  uint32_t v = 0;
+  int64_t t = (int64_t)m->t;
+  if (p->in_region && t >= p->delay) {
+    model_pe_clock(m, p, g);
+    if (t == p->delay) model_ev(m, TRACE_START, p);
+    v = model_pe_sig_step(m, p, g, p->clk_step);
+  }
+  model_pe_sig_set(m, p, v);
 }
 
 /* ---- phase 2: issue, reads, completions -------------------------------------- */
@@ -730,19 +749,20 @@ int model_step(model *m) {
   int n = m->cfg.rows * m->cfg.cols;
   uint64_t ntok = 0;
   m->nev = 0;
-  for (int i = 0; i < n; i++) model_pe_signals(m, &m->pe[i]);
   if (m->listen) model_state_begin(m);
-  for (int i = 0; i < n; i++)
-    if (m->pe[i].in_region) model_pe_execute(m, &m->pe[i], &ntok);
-  for (int i = 0; i < n; i++)
-    if (m->pe[i].nlive && (m->pe[i].nod[m->t & 1] || m->pe[i].nwin[m->t & 1]))
-      model_pe_route(m, &m->pe[i], &ntok);
+  /* Each PE runs the phases of the cycle in one pass: no phase of a PE
+   * reads what another PE writes in the same cycle (tokens cross PEs for
+   * the next cycle only; the state events of a PE read its own state) */
   for (int i = 0; i < n; i++) {
-    model_pe_banks(m, &m->pe[i], &ntok);
-    model_pe_retire(m, &m->pe[i]);
+    model_pe *p = &m->pe[i];
+    model_pe_signals(m, p);
+    if (m->listen) model_state_begin_pe(m, p);
+    if (p->in_region) model_pe_execute(m, p, &ntok);
+    if (p->nlive && (p->nod[m->t & 1] || p->nwin[m->t & 1])) model_pe_route(m, p, &ntok);
+    model_pe_banks(m, p, &ntok);
+    model_pe_retire(m, p);
+    if (m->listen) model_state_end(m, p);
   }
-  if (m->listen)
-    for (int i = 0; i < n; i++) model_state_end(m, &m->pe[i]);
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
     model_finish(m);
   model_ev_flush(m);

@@ -268,8 +268,11 @@ void model_state_free(const model *m, model_pe *p);
 /* Returns 0 after marking word addr of bank (side, b) of p written; -1
  * out of memory. */
 int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr);
-/* Emits step, gc, flag and ag for the state at the start of the cycle. */
+/* Emits gc for the state at the start of the cycle. */
 void model_state_begin(model *m);
+/* Emits step, flag and ag of p for the state at the start of the cycle
+ * (after p's signals of the cycle, before its issue). */
+void model_state_begin_pe(model *m, model_pe *p);
 /* Emits `insn` for the issue of FU k of p at a pc not issued before. */
 void model_state_insn(model *m, model_pe *p, int k);
 /* Emits rf and fifo of p for the state after the cycle. */

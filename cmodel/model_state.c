@@ -4,9 +4,10 @@
  * behind them (the last value of each piece of state that is traced on
  * change, the bank words written since reset).
  *
- * model.c calls these from model_step at fixed points of a cycle: the step
- * counters, the GC and the AG counters with the state at the start of the
- * cycle (model_state_begin; the flags too: the value the branch units read),
+ * model.c calls these from model_step at fixed points of a cycle: the GC
+ * (model_state_begin), a PE's step counter and AG counters with the state
+ * at the start of the cycle (model_state_begin_pe, after the PE's signals,
+ * before its issue; the flags too: the value the branch units read),
  * an issue's word when it is issued (model_state_insn), the registers and
  * FIFOs with the state after
  * the cycle (model_state_end), the done cycle's bank words (model_state_mem).
@@ -90,29 +91,26 @@ static void model_state_gc(model *m) {
   if (e) e->num = (uint32_t)s, e->value = model_gc_signals(g, s);
 }
 
-void model_state_begin(model *m) {
-  int n = m->cfg.rows * m->cfg.cols;
+void model_state_begin(model *m) { model_state_gc(m); }
+
+void model_state_begin_pe(model *m, model_pe *p) {
   int nb = m->cfg.banks < m->cfg.ports ? m->cfg.banks : m->cfg.ports;
-  model_state_gc(m);
-  for (int i = 0; i < n; i++) {
-    model_pe *p = &m->pe[i];
-    uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p, 0, 0, 0) : 0;
-    if (s != p->step_seen) {
-      p->step_seen = s;
-      trace_event *e = model_ev_new(m, TRACE_STEP, p);
-      if (e) e->num = s;
-    }
-    for (int k = 0; k < m->nfu; k++) {
-      uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
-      if ((p->flag_seen & bit) == fl) continue;
-      p->flag_seen ^= bit;
-      trace_event *e = model_ev_new(m, TRACE_FLAG, p);
-      if (e) e->fu = k, e->value = fl ? 1 : 0;
-    }
-    for (int side = 0; side < MODEL_SIDES; side++)
-      if (p->border[side])
-        for (int b = 0; b < nb; b++) model_state_ag(m, p, side, b);
+  uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p, 0, 0, 0) : 0;
+  if (s != p->step_seen) {
+    p->step_seen = s;
+    trace_event *e = model_ev_new(m, TRACE_STEP, p);
+    if (e) e->num = s;
   }
+  for (int k = 0; k < m->nfu; k++) {
+    uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
+    if ((p->flag_seen & bit) == fl) continue;
+    p->flag_seen ^= bit;
+    trace_event *e = model_ev_new(m, TRACE_FLAG, p);
+    if (e) e->fu = k, e->value = fl ? 1 : 0;
+  }
+  for (int side = 0; side < MODEL_SIDES; side++)
+    if (p->border[side])
+      for (int b = 0; b < nb; b++) model_state_ag(m, p, side, b);
 }
 
 void model_state_insn(model *m, model_pe *p, int k) {
