@@ -314,15 +314,18 @@ static void model_pe_signals(model *m, model_pe *p) {
 
 /* ---- phase 2: issue, reads, completions -------------------------------------- */
 
+/* Returns condition bit `sel` of a branch of p (a signal of this cycle or
+ * an FU's flag). */
+static inline int model_cond_bit(const model_pe *p, int sel) {
+  return sel < ISA_COND_FLAG ? (int)(p->sig >> sel & 1) : p->fu[sel - ISA_COND_FLAG].flag;
+}
+
 /* Returns the target of the conditional branch of `in`, with this
  * cycle's signals and flags. */
 static inline int model_cond_target(const model_pe *p, const isa_insn *in) {
-  int idx = 0;
-  for (int k = 0; k < in->nsel; k++) {
-    int sel = in->sel[k];
-    int bit = sel < ISA_COND_FLAG ? (int)(p->sig >> sel & 1) : p->fu[sel - ISA_COND_FLAG].flag;
-    idx |= bit << k;
-  }
+  _Static_assert(ISA_SEL_COUNT == 2, "model_cond_target reads two selectors");
+  int idx = model_cond_bit(p, in->sel[0]);
+  if (in->nsel > 1) idx |= model_cond_bit(p, in->sel[1]) << 1;
   return in->target[idx];
 }
 
@@ -363,11 +366,6 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     if (--f->wait == 0) model_fu_branch(m, p, k, &u->in);
     return;
   }
-  if (m->listen) {
-    trace_event *e = model_ev(m, TRACE_ISSUE, p);
-    if (e) e->fu = k, e->pc = f->pc;
-    model_state_insn(m, p, k);
-  }
   if (u->in.op != ISA_OP_NOP) {
     *fdmask |= u->fdmask;
     *idmask |= u->idmask;
@@ -377,7 +375,6 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     r->value = (uint32_t)isa_op_eval(u->in.op, (int32_t)o[u->src[0]], (int32_t)o[u->src[1]], (int32_t)o[u->src[2]]);
     r->uop = u;
     p->due[due % MODEL_DUE_SLOTS] |= 1u << k;
-    p->inflight++;
   }
   switch (u->flow) {
   case MODEL_FLOW_FIXED: f->pc = u->next; break;
@@ -388,8 +385,8 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
 }
 
 /* Sets the operand-file places of fd k and FIFO k of p to their heads. */
-static inline void model_fd_head(const model *m, model_pe *p, int k) {
-  p->opnd[model_opnd_fd(&m->cfg, k)] = p->fd[k].ring[p->fd[k].r];
+static inline void model_fd_head(model_fd *d) {
+  *d->head = d->ring[d->r];
 }
 static inline void model_fifo_head(const model *m, model_pe *p, int k) {
   const model_fifo *q = &p->fifo[k];
@@ -404,7 +401,7 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
     model_fd *d = &p->fd[k];
     model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
     d->r = d->r + 1 == d->depth ? 0 : d->r + 1;
-    model_fd_head(m, p, k);
+    model_fd_head(d);
   }
   for (; idmask; idmask &= idmask - 1) {
     int k = __builtin_ctz(idmask);
@@ -481,7 +478,7 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
       d->w = d->w + 1 == d->depth ? 0 : d->w + 1;
     }
     w->rf |= bit;
-    model_fd_head(m, p, idx);
+    model_fd_head(d);
   }
   for (uint32_t om = u->odmask; om; om &= om - 1) {
     int o = __builtin_ctz(om);
@@ -504,16 +501,31 @@ static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
   model_wrote w = {*slot, 0, 0};
   if (!w.due) return;
   *slot = 0;
-  for (uint32_t due = w.due; due; due &= due - 1, p->inflight--) model_fu_complete(m, p, __builtin_ctz(due), &w, ntok);
-  p->wrote_at = m->t + 1;
-  p->wrote = w.rf;
-  p->wrote_od = w.od;
+  for (uint32_t due = w.due; due; due &= due - 1) model_fu_complete(m, p, __builtin_ctz(due), &w, ntok);
+  if (m->listen) {
+    p->wrote_at = m->t + 1;
+    p->wrote = w.rf;
+    p->wrote_od = w.od;
+  }
+}
+
+/* Emits the issue events of the FUs of p that issue in this cycle
+ * (running, not waiting in a nop N), with the state at their issue. */
+static void model_pe_issue_events(model *m, model_pe *p) {
+  for (uint32_t run = p->running; run; run &= run - 1) {
+    int k = __builtin_ctz(run);
+    if (p->fu[k].wait) continue;
+    trace_event *e = model_ev(m, TRACE_ISSUE, p);
+    if (e) e->fu = k, e->pc = p->fu[k].pc;
+    model_state_insn(m, p, k);
+  }
 }
 
 /* Phase 2 for PE p (in the region): issue, register reads, completions;
  * nothing before its start (no FU issues, none has a result in flight). */
 static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
   if ((int64_t)m->t < p->delay) return;
+  if (m->listen) model_pe_issue_events(m, p);
   uint32_t fdmask = 0, idmask = 0;
   for (uint32_t run = p->running; run; run &= run - 1)
     model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
@@ -722,7 +734,10 @@ static void model_pe_retire(const model *m, model_pe *p) {
 static int model_fus_finished(const model *m) {
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
     const model_pe *p = &m->pe[i];
-    if (p->in_region && (p->running || p->inflight)) return 0;
+    if (!p->in_region) continue;
+    if (p->running) return 0;
+    for (int k = 0; k < MODEL_DUE_SLOTS; k++)
+      if (p->due[k]) return 0;
   }
   return 1;
 }

@@ -123,6 +123,7 @@ typedef struct {
 typedef struct {
   uint32_t *ring; /* depth words */
   int depth, r, w;
+  uint32_t *head; /* its place of the PE's operand file: ring[r] */
 } model_fd;
 
 typedef struct {
@@ -139,7 +140,6 @@ typedef struct {
   uint32_t running; /* bit k: FU k has a program and has not halted */
   uint32_t due[MODEL_DUE_SLOTS]; /* [t % MODEL_DUE_SLOTS]: bit k, FU k has a
                                     result due at the end of cycle t */
-  int inflight;                  /* results in flight (bits set in due) */
   /* the operand file: what a source operand reads in this cycle, at
    * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
    * empty), a zero, the programs' constants (model.consts); rd points

@@ -315,8 +315,8 @@ static int model_apply(model *m, const stream_packet *p) {
 }
 
 /* Returns 0 after giving every PE's operand file the places of the
- * programs' constants (m->consts, known once every packet is read); -1
- * when out of memory. */
+ * programs' constants (m->consts, known once every packet is read) and
+ * its fd registers their places; -1 when out of memory. */
 static int model_opnd_consts(model *m) {
   size_t base = (size_t)model_opnd_zero(&m->cfg) + 1;
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
@@ -325,6 +325,7 @@ static int model_opnd_consts(model *m) {
     if (!o) return -1;
     if (m->nconsts) memcpy(o + base, m->consts, (size_t)m->nconsts * sizeof *o);
     p->opnd = p->rd = o;
+    for (int k = 0; k < m->cfg.fd; k++) p->fd[k].head = &o[model_opnd_fd(&m->cfg, k)];
   }
   return 0;
 }
