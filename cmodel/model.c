@@ -197,6 +197,15 @@ static inline void model_tok_put(const model *m, model_tok *k, uint32_t v) {
   k->at = m->t + 2;
 }
 
+/* Puts value v on source src of p for the next cycle (listed once
+ * among the sources with a token). */
+static inline void model_src_put(const model *m, model_pe *p, int src, uint32_t v) {
+  int nx = (m->t + 1) & 1;
+  model_tok *k = &p->src_tok[nx][src];
+  if (k->at != m->t + 2) p->src_put[nx][p->nsrc_put[nx]++] = (uint16_t)src;
+  model_tok_put(m, k, v);
+}
+
 /* ---- phase 1: signals ------------------------------------------------------- */
 
 static uint32_t model_gc_signals_iter(const model_gc *g, const int32_t *J, int drow, int dcol);
@@ -489,8 +498,7 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
       (*ntok)++;
     w->od |= 1u << o;
     p->od[o] = v;
-    model_tok_put(m, &p->od_tok[(m->t + 1) & 1][o], v);
-    p->nod[(m->t + 1) & 1]++;
+    model_src_put(m, p, o, v);
   }
 }
 
@@ -559,28 +567,36 @@ static void model_push(model *m, model_pe *p, int k, uint32_t v) {
   model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
 }
 
-/* Phase 3 for PE p: every connected sink whose source carries a token. */
-static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
+/* Delivers value v, on the source of sink s of p in this cycle, to s: a
+ * FIFO push, or a hop over a wrapper output to the neighbour's wrapper
+ * input or the border bank in the next cycle. */
+static void model_sink_take(model *m, model_pe *p, int s, uint32_t v, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
   int P = c->ports;
-  for (int i = 0; i < p->nlive; i++) {
-    int s = p->live_sinks[i], src = p->sink[s] - 1;
-    const model_tok *tok = src < c->od ? &p->od_tok[m->t & 1][src] : &p->win[m->t & 1][src - c->od];
-    if (!model_tok_here(m, tok)) continue;
-    if (s < c->id) {
-      model_push(m, p, s, tok->value);
-      continue;
-    }
-    int o = s - c->id, side = o / P, port = o % P;
-    trace_event *e = model_ev(m, TRACE_HOP, p);
-    if (e) e->side = side, e->port = port, e->value = tok->value;
-    model_pe *nb = model_neighbour(m, p, side);
-    int nx = (m->t + 1) & 1;
-    if (nb)
-      model_tok_put(m, &nb->win[nx][((side + 2) % MODEL_SIDES) * P + port], tok->value), nb->nwin[nx]++;
-    else
-      model_tok_put(m, &p->arrive[nx][o], tok->value), p->narrive[nx]++;
-    (*ntok)++;
+  if (s < c->id) {
+    model_push(m, p, s, v);
+    return;
+  }
+  int o = s - c->id, side = o / P, port = o % P;
+  trace_event *e = model_ev(m, TRACE_HOP, p);
+  if (e) e->side = side, e->port = port, e->value = v;
+  model_pe *nb = model_neighbour(m, p, side);
+  int nx = (m->t + 1) & 1;
+  if (nb)
+    model_src_put(m, nb, c->od + ((side + 2) % MODEL_SIDES) * P + port, v);
+  else
+    model_tok_put(m, &p->arrive[nx][o], v), p->narrive[nx]++;
+  (*ntok)++;
+}
+
+/* Phase 3 for PE p: the tokens on its sources in this cycle go to
+ * every sink connected to their source. */
+static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
+  int cur = m->t & 1;
+  for (int i = 0; i < p->nsrc_put[cur]; i++) {
+    int src = p->src_put[cur][i];
+    uint32_t v = p->src_tok[cur][src].value;
+    for (int j = p->fan_at[src]; j < p->fan_at[src + 1]; j++) model_sink_take(m, p, p->fan[j], v, ntok);
   }
 }
 
@@ -642,8 +658,7 @@ static void model_ag_fire(model *m, model_pe *p, const model_ag *a, const int32_
   uint32_t v;
   if (a->mode == STREAM_AG_READ) {
     v = *bank ? (*bank)[addr] : 0;
-    model_tok_put(m, &p->win[(m->t + 1) & 1][side * c->ports + b], v);
-    p->nwin[(m->t + 1) & 1]++;
+    model_src_put(m, p, c->od + side * c->ports + b, v);
     (*ntok)++;
   } else if (!model_tok_here(m, arr)) {
     model_fault(m, p, TRACE_FAULT_AGMISS, model_side_port(det, sizeof det, side, b));
@@ -726,7 +741,7 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
  * (after the last phase that reads them: routing and the banks). */
 static void model_pe_retire(const model *m, model_pe *p) {
   int cur = m->t & 1;
-  p->nod[cur] = p->nwin[cur] = p->narrive[cur] = 0;
+  p->nsrc_put[cur] = p->narrive[cur] = 0;
 }
 
 /* Returns 1 when every FU of the started region with a program has
@@ -773,7 +788,7 @@ int model_step(model *m) {
     model_pe_signals(m, p);
     if (m->listen) model_state_begin_pe(m, p);
     if (p->in_region) model_pe_execute(m, p, &ntok);
-    if (p->nlive && (p->nod[m->t & 1] || p->nwin[m->t & 1])) model_pe_route(m, p, &ntok);
+    if (p->nsrc_put[m->t & 1]) model_pe_route(m, p, &ntok);
     model_pe_banks(m, p, &ntok);
     model_pe_retire(m, p);
     if (m->listen) model_state_end(m, p);
@@ -837,8 +852,8 @@ static void model_pe_free(const model *m, model_pe *p) {
   if (p->bank)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank[k]);
   free(p->fu), free(p->opnd), free(p->od), free(p->fd), free(p->fifo);
-  free(p->sink), free(p->live_sinks);
-  for (int k = 0; k < 2; k++) free(p->od_tok[k]), free(p->win[k]), free(p->arrive[k]);
+  free(p->sink), free(p->fan_at), free(p->fan);
+  for (int k = 0; k < 2; k++) free(p->src_tok[k]), free(p->src_put[k]), free(p->arrive[k]);
   free(p->bank), free(p->ag), free(p->ag_live);
 }
 

@@ -149,9 +149,12 @@ typedef struct {
   model_fd *fd;
   model_fifo *fifo;
   uint16_t *sink; /* per sink: 0 unconnected, else 1 + source */
-  int *live_sinks, nlive; /* indices of connected sinks */
-  model_tok *od_tok[2]; /* od tokens, [cycle & 1] */
-  model_tok *win[2];    /* wrapper inputs [side * P + port], [cycle & 1] */
+  uint16_t *fan_at, *fan; /* the sinks of source s: fan[fan_at[s] ..
+                             fan_at[s + 1]) */
+  model_tok *src_tok[2]; /* tokens on the sources, [cycle & 1][source]:
+                            od k, then wrapper inputs od + side * P + port */
+  uint16_t *src_put[2];  /* [cycle & 1]: the sources with a token, each once */
+  int nsrc_put[2];
   model_tok *arrive[2]; /* tokens reaching the border banks, [cycle & 1] */
   uint32_t **bank;  /* [side * banks + b]; NULL: all zero (lazily made) */
   model_ag *ag;     /* [side * banks + b] */
@@ -166,9 +169,8 @@ typedef struct {
   int clk_valid;
   int64_t clk_step;
   int32_t clk_phase;
-  /* tokens put into each buffer for its cycle (0: none, the scan of
-     the buffer is skipped) */
-  int nod[2], nwin[2], narrive[2];
+  int narrive[2]; /* tokens put into each arrive buffer for its cycle (0:
+                     none, the scan of the buffer is skipped) */
   int *ag_live, nag_live; /* [side * banks + b] of the AGs that run: in
                              the region, on a border side, not off */
   /* the registers written at the end of cycle wrote_at - 1 (state

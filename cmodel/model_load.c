@@ -39,17 +39,18 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->fd = calloc((size_t)c->fd + 1, sizeof *p->fd);
   p->fifo = calloc((size_t)c->id + 1, sizeof *p->fifo);
   p->sink = calloc((size_t)m->nsinks, sizeof *p->sink);
-  p->live_sinks = calloc((size_t)m->nsinks, sizeof *p->live_sinks);
+  p->fan_at = calloc((size_t)m->nsources + 1, sizeof *p->fan_at);
+  p->fan = calloc((size_t)m->nsinks, sizeof *p->fan);
   for (int k = 0; k < 2; k++) {
-    p->od_tok[k] = calloc((size_t)c->od + 1, sizeof *p->od_tok[k]);
-    p->win[k] = calloc((size_t)sp, sizeof *p->win[k]);
+    p->src_tok[k] = calloc((size_t)m->nsources, sizeof *p->src_tok[k]);
+    p->src_put[k] = calloc((size_t)m->nsources, sizeof *p->src_put[k]);
     p->arrive[k] = calloc((size_t)sp, sizeof *p->arrive[k]);
   }
   p->bank = calloc((size_t)sb, sizeof *p->bank);
   p->ag = calloc((size_t)sb, sizeof *p->ag);
   p->ag_live = calloc((size_t)sb, sizeof *p->ag_live);
   if (!p->fu || !p->opnd || !p->od || !p->fd || !p->fifo || !p->sink ||
-      !p->live_sinks || !p->od_tok[0] || !p->od_tok[1] || !p->win[0] || !p->win[1] ||
+      !p->fan_at || !p->fan || !p->src_tok[0] || !p->src_tok[1] || !p->src_put[0] || !p->src_put[1] ||
       !p->arrive[0] || !p->arrive[1] || !p->bank || !p->ag || !p->ag_live)
     return -1;
   for (int k = 0; k < m->nfu; k++) {
@@ -280,6 +281,18 @@ static int model_apply_program(model *m, const stream_packet *p) {
   return 0;
 }
 
+/* Sets the sinks of each source of p (fan_at, fan) from its sinks'
+ * sources, in sink order. */
+static void model_pe_fan(const model *m, model_pe *p) {
+  int n = 0;
+  for (int src = 0; src < m->nsources; src++) {
+    p->fan_at[src] = (uint16_t)n;
+    for (int s = 0; s < m->nsinks; s++)
+      if (p->sink[s] == src + 1) p->fan[n++] = (uint16_t)s;
+  }
+  p->fan_at[m->nsources] = (uint16_t)n;
+}
+
 /* Applies a REGCFG or WRAPPER packet to every PE of its rectangle. */
 static void model_apply_pe_config(model *m, const stream_packet *p) {
   for (int r = 0; r < p->rect.rows; r++)
@@ -289,11 +302,8 @@ static void model_apply_pe_config(model *m, const stream_packet *p) {
         for (int k = 0; k < m->cfg.fd; k++) pe->fd[k].depth = (int)p->payload[k];
         continue;
       }
-      pe->nlive = 0;
-      for (int s = 0; s < m->nsinks; s++) {
-        pe->sink[s] = (uint16_t)p->payload[s];
-        if (p->payload[s]) pe->live_sinks[pe->nlive++] = s;
-      }
+      for (int s = 0; s < m->nsinks; s++) pe->sink[s] = (uint16_t)p->payload[s];
+      model_pe_fan(m, pe);
     }
 }
 
