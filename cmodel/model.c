@@ -385,12 +385,14 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     r->uop = u;
     p->due[due % MODEL_DUE_SLOTS] |= 1u << k;
   }
-  switch (u->flow) {
-  case MODEL_FLOW_FIXED: f->pc = u->next; break;
-  case MODEL_FLOW_COND: f->pc = model_cond_target(p, &u->in); break;
-  case MODEL_FLOW_WAIT: f->wait = (uint32_t)u->in.imm; break; /* nop N: N - 1 cycles, then the branch */
-  default: model_fu_branch(m, p, k, &u->in);
-  }
+  if (u->flow == MODEL_FLOW_FIXED)
+    f->pc = u->next;
+  else if (u->flow == MODEL_FLOW_COND)
+    f->pc = model_cond_target(p, &u->in);
+  else if (u->flow == MODEL_FLOW_WAIT)
+    f->wait = (uint32_t)u->in.imm; /* nop N: N - 1 cycles, then the branch */
+  else
+    model_fu_branch(m, p, k, &u->in);
 }
 
 /* Sets the operand-file places of fd k and FIFO k of p to their heads. */
