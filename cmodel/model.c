@@ -698,15 +698,15 @@ static void model_ag_run(model *m, model_pe *p, const model_ag *a, uint64_t *nto
 static void model_pe_ags(model *m, model_pe *p, uint64_t *ntok) {
   const model_gc *g = &m->gc[m->start_gc];
   for (int i = 0; i < p->nag_live; i++) {
-    const model_ag *a = &p->ag[p->ag_live[i]];
+    const model_ag_live *a = &p->ag_live[i];
     if (p->clk_phase != a->phase_r) continue;
     if (a->guard < 0) {
-      model_ag_run(m, p, a, ntok);
+      model_ag_run(m, p, a->ag, ntok);
       continue;
     }
     int64_t s = p->clk_step - a->phase_q; /* the AG's step, its phase at this cycle */
     if (s < 0 || s >= g->steps || !(model_guards_held(m, s) >> a->guard & 1)) continue;
-    model_ag_fire(m, p, a, model_iter(m, s), ntok);
+    model_ag_fire(m, p, a->ag, model_iter(m, s), ntok);
   }
 }
 
@@ -719,7 +719,7 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
       model_pe_ags(m, p, ntok);
       return;
     }
-    for (int i = 0; i < p->nag_live; i++) model_ag_run(m, p, &p->ag[p->ag_live[i]], ntok);
+    for (int i = 0; i < p->nag_live; i++) model_ag_run(m, p, p->ag_live[i].ag, ntok);
     return;
   }
   for (int side = 0; side < MODEL_SIDES; side++) {

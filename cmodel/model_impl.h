@@ -69,6 +69,15 @@ typedef struct {
   int guard;      /* its enable's bit in model.ag_held; -1: evaluated itself */
 } model_ag;
 
+/* An AG that runs (in the started region, on a border side, not off),
+ * with what its PE's AG phase tests every cycle next to each other. */
+typedef struct {
+  int32_t phase_r; /* of ag */
+  int guard;       /* of ag */
+  int64_t phase_q; /* of ag */
+  const model_ag *ag;
+} model_ag_live;
+
 /* A token: a value present on a port or link in one cycle. Tokens are
  * kept in pairs of buffers, [t & 1] for cycle t: a token put for cycle
  * t + 1 is stamped with it, so neither buffer is swapped or cleared. */
@@ -110,14 +119,15 @@ typedef struct {
 #define MODEL_DUE_SLOTS 64 /* the largest latency (docs/arch.md): a result
                               is due at most 63 cycles after its issue */
 
+/* An FU (32 bytes on a 64-bit host: indexed by a shift). */
 typedef struct {
   model_uop *imem; /* pe.imem instructions, one of m->progs; NULL: no program */
-  int lat;        /* latency of its class */
-  uint32_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
-  int pc, halted, flag;
-  uint32_t wait; /* cycles left of a multi-cycle nop at pc (timing.md 3) */
   model_result *pipe; /* pmask + 1 slots, indexed by the cycle it is due in & pmask */
-  uint8_t *insn_seen; /* [pc]: an issue at pc was traced by `insn` */
+  int32_t pc;
+  uint32_t wait; /* cycles left of a multi-cycle nop at pc (timing.md 3) */
+  uint8_t lat;   /* latency of its class (<= 64) */
+  uint8_t pmask; /* pipe slots - 1: the slots are the power of two >= lat */
+  uint8_t halted, flag;
 } model_fu;
 
 typedef struct {
@@ -171,14 +181,16 @@ typedef struct {
   int32_t clk_phase;
   int narrive[2]; /* tokens put into each arrive buffer for its cycle (0:
                      none, the scan of the buffer is skipped) */
-  int *ag_live, nag_live; /* [side * banks + b] of the AGs that run: in
-                             the region, on a border side, not off */
+  model_ag_live *ag_live; /* the AGs that run, in [side * banks + b] order */
+  int nag_live;
   /* the registers written at the end of cycle wrote_at - 1 (state
      events: model_state_end) */
   uint64_t wrote_at;
   uint64_t wrote;     /* bit k: rd k; bit MODEL_WROTE_FD + k: fd k */
   uint32_t wrote_od;  /* bit k: od k */
   /* state events (model_state.c): the values last traced */
+  uint8_t *insn_seen;            /* [k * imem + pc]: an issue of FU k at pc
+                                    was traced by `insn` */
   uint32_t step_seen, flag_seen; /* step counter; flags, bit k = FU k */
   int *fifo_seen;                /* [id]: occupancy */
   uint32_t *ag_seen;             /* [side * banks + b]: address counter */

@@ -55,10 +55,10 @@ static int model_pe_alloc(model *m, model_pe *p) {
     return -1;
   for (int k = 0; k < m->nfu; k++) {
     model_fu *f = &p->fu[k];
-    f->lat = k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div;
+    f->lat = (uint8_t)(k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div);
     uint32_t slots = 1;
-    while (slots < (uint32_t)f->lat) slots <<= 1;
-    f->pmask = slots - 1;
+    while (slots < f->lat) slots <<= 1;
+    f->pmask = (uint8_t)(slots - 1);
     f->pipe = calloc((size_t)slots, sizeof *f->pipe);
     if (!f->pipe) return -1;
   }
@@ -402,7 +402,8 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
         if (a->phase_r < 0) a->phase_r += g->ii, a->phase_q--;
         if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
         model_ag_guard(m, a);
-        if (k % m->cfg.banks < m->cfg.ports) pe->ag_live[pe->nag_live++] = k;
+        if (k % m->cfg.banks < m->cfg.ports)
+          pe->ag_live[pe->nag_live++] = (model_ag_live){a->phase_r, a->guard, a->phase_q, a};
         int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
         if (last > m->last_event) m->last_event = last;
       }

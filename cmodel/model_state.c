@@ -34,9 +34,7 @@ int model_state_alloc(model *m, model_pe *p) {
 void model_state_free(const model *m, model_pe *p) {
   if (p->bank_wr)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank_wr[k]);
-  if (p->fu)
-    for (int k = 0; k < m->nfu; k++) free(p->fu[k].insn_seen);
-  free(p->fifo_seen), free(p->ag_seen), free(p->ag_step), free(p->bank_wr);
+  free(p->insn_seen), free(p->fifo_seen), free(p->ag_seen), free(p->ag_step), free(p->bank_wr);
 }
 
 int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr) {
@@ -117,12 +115,13 @@ void model_state_insn(model *m, model_pe *p, int k) {
   model_fu *f = &p->fu[k];
   /* the model's instruction memory does not change while it runs: only
    * the first issue at each pc has a line */
-  if (!f->insn_seen && !(f->insn_seen = calloc((size_t)m->cfg.imem, 1))) {
+  if (!p->insn_seen && !(p->insn_seen = calloc((size_t)m->nfu * (size_t)m->cfg.imem, 1))) {
     m->ev_oom = 1;
     return;
   }
-  if (f->insn_seen[f->pc]) return;
-  f->insn_seen[f->pc] = 1;
+  uint8_t *seen = &p->insn_seen[(size_t)k * (size_t)m->cfg.imem + (size_t)f->pc];
+  if (*seen) return;
+  *seen = 1;
   isa_word w;
   memset(&w, 0, sizeof w);
   isa_encode(&f->imem[f->pc].in, &w);
