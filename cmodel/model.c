@@ -404,13 +404,27 @@ static inline void model_fifo_head(const model *m, model_pe *p, int k) {
   p->opnd[model_opnd_id(&m->cfg, k)] = q->count ? q->buf[q->head] : 0;
 }
 
+/* Emits the fdrd and pop events of the reads of p in the masks (the
+ * registers' values before the reads; no pop from an empty FIFO). */
+static void model_pe_read_events(model *m, const model_pe *p, uint32_t fdmask, uint32_t idmask) {
+  for (; fdmask; fdmask &= fdmask - 1) {
+    int k = __builtin_ctz(fdmask);
+    model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, p->fd[k].ring[p->fd[k].r]);
+  }
+  for (; idmask; idmask &= idmask - 1) {
+    int k = __builtin_ctz(idmask);
+    const model_fifo *q = &p->fifo[k];
+    if (q->count) model_ev_reg(m, TRACE_POP, p, ISA_CLS_ID, k, q->buf[q->head]);
+  }
+}
+
 /* Performs the fd reads and FIFO pops of PE p recorded in the masks (one
  * bit per register, below the class's count: model_fu_issue sets them). */
 static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
+  if (m->listen) model_pe_read_events(m, p, fdmask, idmask);
   for (; fdmask; fdmask &= fdmask - 1) { /* the set bits, lowest first */
     int k = __builtin_ctz(fdmask);
     model_fd *d = &p->fd[k];
-    model_ev_reg(m, TRACE_FDRD, p, ISA_CLS_FD, k, d->ring[d->r]);
     d->r = d->r + 1 == d->depth ? 0 : d->r + 1;
     model_fd_head(d);
   }
@@ -423,7 +437,6 @@ static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idma
       model_fault(m, p, TRACE_FAULT_UNDERFLOW, det);
       continue;
     }
-    model_ev_reg(m, TRACE_POP, p, ISA_CLS_ID, k, q->buf[q->head]);
     q->head = q->head + 1 == m->cfg.fifo_depth ? 0 : q->head + 1;
     q->count--;
     model_fifo_head(m, p, k);
@@ -455,6 +468,19 @@ static void model_ev_wr(model *m, const model_pe *p, int k, int cls, int idx,
   if (e) e->fu = k, e->reg_cls = cls, e->reg_idx = idx, e->value = v;
 }
 
+/* Emits the wr events of the results of p in `due` (completing in this
+ * cycle). */
+static void model_pe_complete_events(model *m, const model_pe *p, uint32_t due) {
+  for (; due; due &= due - 1) {
+    int k = __builtin_ctz(due);
+    const model_fu *f = &p->fu[k];
+    const model_result *r = &f->pipe[m->t & f->pmask];
+    const isa_opnd *d = &r->uop->in.dst;
+    if (d->cls == ISA_CLS_RD || d->cls == ISA_CLS_FD) model_ev_wr(m, p, k, d->cls, d->idx, r->value);
+    for (uint32_t om = r->uop->odmask; om; om &= om - 1) model_ev_wr(m, p, k, ISA_CLS_OD, __builtin_ctz(om), r->value);
+  }
+}
+
 /* The results completing in one cycle of a PE and the registers they
  * wrote so far (a later FU's write of the same register is a conflict it
  * wins). */
@@ -473,14 +499,12 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
   int idx = u->in.dst.idx;
   f->flag = v != 0;
   if (u->in.dst.cls == ISA_CLS_RD) {
-    model_ev_wr(m, p, k, ISA_CLS_RD, idx, v);
     if (w->rf >> idx & 1) model_write_conflict(m, p, w->due, k, ISA_CLS_RD, idx);
     w->rf |= (uint64_t)1 << idx;
     p->rd[idx] = v;
   } else if (u->in.dst.cls == ISA_CLS_FD) {
     model_fd *d = &p->fd[idx];
     uint64_t bit = (uint64_t)1 << (MODEL_WROTE_FD + idx);
-    model_ev_wr(m, p, k, ISA_CLS_FD, idx, v);
     if (w->rf & bit) {
       model_write_conflict(m, p, w->due, k, ISA_CLS_FD, idx);
       d->ring[d->w ? d->w - 1 : d->depth - 1] = v; /* same write */
@@ -493,7 +517,6 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
   }
   for (uint32_t om = u->odmask; om; om &= om - 1) {
     int o = __builtin_ctz(om);
-    model_ev_wr(m, p, k, ISA_CLS_OD, o, v);
     if (w->od >> o & 1)
       model_write_conflict(m, p, w->due, k, ISA_CLS_OD, o);
     else
@@ -511,6 +534,7 @@ static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
   model_wrote w = {*slot, 0, 0};
   if (!w.due) return;
   *slot = 0;
+  if (m->listen) model_pe_complete_events(m, p, w.due);
   for (uint32_t due = w.due; due; due &= due - 1) model_fu_complete(m, p, __builtin_ctz(due), &w, ntok);
   if (m->listen) {
     p->wrote_at = m->t + 1;
