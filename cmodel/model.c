@@ -234,21 +234,15 @@ static uint32_t model_gc_signals_iter(const model_gc *g, const int32_t *J, int d
 /* Returns the signal vector of GC g at step s, every term counted. */
 uint32_t model_gc_signals(const model_gc *g, int64_t s) { return model_gc_signals_at(g, s, -1, 0); }
 
-/* Advances the clock of p (started, t >= its delay) to the current cycle
- * t: its step (t - delay) / ii and the cycle within that step, counted
- * on from the previous cycle's, divided out only when it is not of t - 1
- * (the divisions were a third of the model's time). */
+/* Sets the clock of p (started, t >= its delay) to the current cycle t:
+ * its step (t - delay) / ii and the cycle within that step, divided out
+ * (model_pe_signals counts it on from then on: the divisions were a
+ * third of the model's time). */
 static void model_pe_clock(const model *m, model_pe *p, const model_gc *g) {
-  if (p->clk_valid && p->clk_t == m->t) return;
-  if (p->clk_valid && p->clk_t + 1 == m->t) {
-    if (++p->clk_phase == g->ii) p->clk_phase = 0, p->clk_step++;
-  } else {
-    int64_t u = (int64_t)m->t - p->delay;
-    p->clk_step = u / g->ii;
-    p->clk_phase = (int32_t)(u % g->ii);
-  }
+  int64_t u = (int64_t)m->t - p->delay;
+  p->clk_step = u / g->ii;
+  p->clk_phase = (int32_t)(u % g->ii);
   p->clk_t = m->t;
-  p->clk_valid = 1;
 }
 
 /* Returns the terms of the started GC (at most MODEL_TERMS_MASKED) that
@@ -302,15 +296,16 @@ static uint32_t model_pe_sig_step(model *m, model_pe *p, const model_gc *g, int6
  * While its clock runs from cycle to cycle the vector changes only when
  * a step begins. */
 static void model_pe_signals(model *m, model_pe *p) {
-  const model_gc *g = &m->gc[m->start_gc];
-  if (p->clk_valid && p->clk_t + 1 == m->t) {
+  if (p->clk_t + 1 == m->t) {
     p->clk_t = m->t;
-    if (++p->clk_phase < g->ii) return;
+    if (++p->clk_phase < m->ii) return;
+    const model_gc *g = &m->gc[m->start_gc];
     p->clk_phase = 0;
     p->clk_step++;
     model_pe_sig_set(m, p, model_pe_sig_step(m, p, g, p->clk_step));
     return;
   }
+  const model_gc *g = &m->gc[m->start_gc];
   uint32_t v = 0;
   int64_t t = (int64_t)m->t;
   if (p->in_region && t >= p->delay) {
@@ -739,7 +734,7 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
   const arch_config *c = &m->cfg;
   if (!p->narrive[m->t & 1]) { /* no arrivals: the AGs that run, in the same order */
     if (!p->nag_live) return;
-    if (p->clk_valid && p->clk_t == m->t) {
+    if (p->clk_t == m->t) {
       model_pe_ags(m, p, ntok);
       return;
     }

@@ -174,9 +174,9 @@ typedef struct {
   uint32_t sig_cache; /* vector of step sig_step */
   int64_t sig_step;   /* step whose vector sig_cache is, -1 none */
   /* the PE's clock (model_pe_clock): in cycle clk_t >= delay, the step
-     (t - delay) / ii and the cycle within it, (t - delay) % ii */
+     (t - delay) / ii and the cycle within it, (t - delay) % ii;
+     MODEL_CLK_NONE before the PE's start */
   uint64_t clk_t;
-  int clk_valid;
   int64_t clk_step;
   int32_t clk_phase;
   int narrive[2]; /* tokens put into each arrive buffer for its cycle (0:
@@ -211,6 +211,7 @@ struct model {
   model_pe *pe; /* rows * cols, row-major */
   model_gc gc[STREAM_GCS];
   int start_gc;
+  int32_t ii; /* the started GC's ii (the PEs' clocks) */
   stream_rect start_rect;
   uint64_t t;   /* the next cycle to run */
   int done;
@@ -259,6 +260,9 @@ int64_t model_gc_steps(const model_gc *g);
 /* Fills J[0..MODEL_MAX_DIMS) with the iteration vector of step s
  * (timing.md 2), zero beyond the GC's dimensions. */
 void model_gc_iter(const model_gc *g, int64_t s, int32_t *J);
+
+/* model_pe.clk_t of a PE not started: no cycle t has t or t - 1 there. */
+#define MODEL_CLK_NONE (UINT64_MAX - 1)
 
 /* Cycles beyond this are "never" (saturated step and cycle arithmetic). */
 #define MODEL_CYCLE_MAX (INT64_MAX / 4)
@@ -320,7 +324,7 @@ static inline int64_t model_pe_steps(const model *m, const model_pe *p, int32_t 
   const model_gc *g = &m->gc[m->start_gc];
   int64_t u = (int64_t)m->t - p->delay - phase;
   if (u < 0) return -1;
-  if (!p->clk_valid || p->clk_t != m->t) { /* the clock runs from the PE's start on */
+  if (p->clk_t != m->t) { /* the clock runs from the PE's start on */
     *rem = (int32_t)(u % g->ii);
     return u / g->ii;
   }

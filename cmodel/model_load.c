@@ -76,6 +76,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   p->border[STREAM_SIDE_WEST] = p->col == 0;
   p->border[STREAM_SIDE_EAST] = p->col == c->cols - 1;
   p->sig_step = -1;
+  p->clk_t = MODEL_CLK_NONE;
   return model_state_alloc(m, p);
 }
 
@@ -388,6 +389,7 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
                            s->row0 + s->rows - 1, s->col0, s->col0 + s->cols - 1,
                            m->start_gc);
   m->last_event = -1;
+  m->ii = g->ii;
   for (int r = s->row0; r < s->row0 + s->rows; r++)
     for (int c = s->col0; c < s->col0 + s->cols; c++) {
       model_pe *pe = model_pe_at(m, r, c);
