@@ -267,8 +267,8 @@ static uint32_t model_pe_sig_at(model *m, const model_pe *p, const model_gc *g, 
   if (g->nterms > MODEL_TERMS_MASKED)
     return model_gc_signals_iter(g, model_iter(m, s), p->row - g->rect.row0, p->col - g->rect.col0);
   uint32_t v = 0;
-  for (uint64_t held = model_terms_held(m, s) & p->term_mask; held; held &= held - 1)
-    v |= 1u << g->terms[__builtin_ctzll(held)].signal;
+  uint64_t held = model_terms_held(m, s) & p->term_mask;
+  for (int b = 0; held; b++, held >>= 8) v |= m->term_sig[b][held & 255];
   return v;
 }
 
@@ -886,6 +886,7 @@ void model_free(model *m) {
   for (int k = 0; k < m->nprogs; k++) free(m->progs[k]);
   free(m->progs);
   free(m->consts);
+  free(m->term_sig);
   free(m->pe);
   free(m->ev);
   free(m->ev_tmp);

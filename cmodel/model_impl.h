@@ -226,6 +226,9 @@ struct model {
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
   uint64_t held[MODEL_ITER_CACHE]; /* the terms of the started GC that hold there */
   uint8_t held_valid[MODEL_ITER_CACHE]; /* held[h] is of step iter_step[h] */
+  uint32_t (*term_sig)[256]; /* [g][b]: the signals of the terms 8g + i of
+                                the bits i of b (started GC, at most
+                                MODEL_TERMS_MASKED terms; NULL: more) */
   const model_ag *guard[MODEL_GUARDS]; /* an AG of each distinct enable of the run */
   int nguards;
   uint64_t ag_held[MODEL_ITER_CACHE]; /* the enables (guard) that hold there */

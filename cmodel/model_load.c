@@ -373,6 +373,20 @@ static void model_ag_guard(model *m, model_ag *a) {
   if (a->guard >= 0) m->guard[m->nguards++] = a;
 }
 
+/* Returns 0 after setting m->term_sig, the signals of each set of terms
+ * of the started GC g a byte of a term mask names; -1 when out of
+ * memory. */
+static int model_term_sig(model *m, const model_gc *g) {
+  if (g->nterms > MODEL_TERMS_MASKED) return 0;
+  int ng = (g->nterms + 7) / 8;
+  m->term_sig = calloc((size_t)ng + 1, sizeof *m->term_sig);
+  if (!m->term_sig) return -1;
+  for (int k = 0; k < g->nterms; k++)
+    for (int b = 0; b < 256; b++)
+      if (b >> (k % 8) & 1) m->term_sig[k / 8][b] |= 1u << g->terms[k].signal;
+  return 0;
+}
+
 /* Returns 0 after marking the started region and its start delays; else
  * an error code with the reason in err. */
 static int model_start_region(model *m, size_t start_offset, model_error *err) {
@@ -390,6 +404,7 @@ static int model_start_region(model *m, size_t start_offset, model_error *err) {
                            m->start_gc);
   m->last_event = -1;
   m->ii = g->ii;
+  if (model_term_sig(m, g)) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   for (int r = s->row0; r < s->row0 + s->rows; r++)
     for (int c = s->col0; c < s->col0 + s->cols; c++) {
       model_pe *pe = model_pe_at(m, r, c);
