@@ -359,17 +359,22 @@ static void model_fu_branch(model *m, model_pe *p, int k, const isa_insn *in) {
   }
 }
 
-/* Issues the instruction of FU k of PE p (running); a FU waiting
- * in a multi-cycle nop issues nothing and branches in its last cycle.
- * Adds the fd and FIFO registers it reads to the masks. */
+/* Counts down the nop N FU k of p waits in; in its last cycle the FU
+ * runs again and the word's branch moves its pc. */
+static void model_fu_wait(model *m, model_pe *p, int k) {
+  model_fu *f = &p->fu[k];
+  if (--f->wait) return;
+  p->waiting &= ~(1u << k);
+  p->running |= 1u << k;
+  model_fu_branch(m, p, k, &f->imem[f->pc].in);
+}
+
+/* Issues the instruction of FU k of PE p (running). Adds the fd and
+ * FIFO registers it reads to the masks. */
 static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
                            uint32_t *idmask) {
   model_fu *f = &p->fu[k];
   const model_uop *u = &f->imem[f->pc];
-  if (f->wait) {
-    if (--f->wait == 0) model_fu_branch(m, p, k, &u->in);
-    return;
-  }
   if (u->in.op != ISA_OP_NOP) {
     *fdmask |= u->fdmask;
     *idmask |= u->idmask;
@@ -384,9 +389,11 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     f->pc = u->next;
   else if (u->flow == MODEL_FLOW_COND)
     f->pc = model_cond_target(p, &u->in);
-  else if (u->flow == MODEL_FLOW_WAIT)
+  else if (u->flow == MODEL_FLOW_WAIT) {
     f->wait = (uint32_t)u->in.imm; /* nop N: N - 1 cycles, then the branch */
-  else
+    p->running &= ~(1u << k);
+    p->waiting |= 1u << k;
+  } else
     model_fu_branch(m, p, k, &u->in);
 }
 
@@ -539,11 +546,10 @@ static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
 }
 
 /* Emits the issue events of the FUs of p that issue in this cycle
- * (running, not waiting in a nop N), with the state at their issue. */
+ * (running), with the state at their issue. */
 static void model_pe_issue_events(model *m, model_pe *p) {
   for (uint32_t run = p->running; run; run &= run - 1) {
     int k = __builtin_ctz(run);
-    if (p->fu[k].wait) continue;
     trace_event *e = model_ev(m, TRACE_ISSUE, p);
     if (e) e->fu = k, e->pc = p->fu[k].pc;
     model_state_insn(m, p, k);
@@ -555,9 +561,10 @@ static void model_pe_issue_events(model *m, model_pe *p) {
 static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
   if ((int64_t)m->t < p->delay) return;
   if (m->listen) model_pe_issue_events(m, p);
-  uint32_t fdmask = 0, idmask = 0;
+  uint32_t fdmask = 0, idmask = 0, waiting = p->waiting; /* a nop N issued now waits from the next cycle */
   for (uint32_t run = p->running; run; run &= run - 1)
     model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
+  for (; waiting; waiting &= waiting - 1) model_fu_wait(m, p, __builtin_ctz(waiting));
   model_pe_reads(m, p, fdmask, idmask);
   model_pe_complete(m, p, ntok);
 }
@@ -771,7 +778,7 @@ static int model_fus_finished(const model *m) {
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
     const model_pe *p = &m->pe[i];
     if (!p->in_region) continue;
-    if (p->running) return 0;
+    if (p->running || p->waiting) return 0;
     for (int k = 0; k < MODEL_DUE_SLOTS; k++)
       if (p->due[k]) return 0;
   }

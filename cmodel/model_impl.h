@@ -147,7 +147,9 @@ typedef struct {
   int64_t delay; /* d(r,c) when in_region */
   int border[MODEL_SIDES]; /* side lies on the array border */
   model_fu *fu;
-  uint32_t running; /* bit k: FU k has a program and has not halted */
+  uint32_t running; /* bit k: FU k issues: it has a program, has not halted
+                       and does not wait in a nop N */
+  uint32_t waiting; /* bit k: FU k waits in a nop N (model_fu.wait) */
   uint32_t due[MODEL_DUE_SLOTS]; /* [t % MODEL_DUE_SLOTS]: bit k, FU k has a
                                     result due at the end of cycle t */
   /* the operand file: what a source operand reads in this cycle, at
