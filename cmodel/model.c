@@ -1,24 +1,32 @@
 /*
  * model.c: the cycle engine of the C model (model.h), docs/timing.md.
  *
- * model_step runs one cycle t in phases, PE by PE:
+ * model_step runs one cycle t in phases; each PE runs all of them in one
+ * pass, since no phase of a PE reads what another PE writes in t (tokens
+ * cross PEs for t + 1 only):
  *   1. signals: the vector each PE sees in t (its own step, delayed by its
- *      start delay); `start` and `sig` events;
- *   2. issue: every started, not halted FU reads its sources (state at the
- *      start of t), computes its result into its pipeline slot for the end
- *      of t + L - 1, and moves its pc (a `nop N` instead waits N - 1
- *      cycles at its pc and moves it in the last); then the fd reads and FIFO pops of
- *      the PE (once per register per cycle) and the results completing at
- *      the end of t (writes, flags, od tokens for t + 1, write conflicts);
- *   3. routing: tokens on sources in t (od tokens, wrapper inputs) reach
- *      the connected sinks: FIFO pushes at the end of t, wrapper outputs
- *      (`hop`) that reach the neighbour's wrapper input or the border bank
- *      in t + 1;
+ *      start delay; it changes only when a step begins); `start` and `sig`
+ *      events;
+ *   2. issue: every running FU (a program, not halted, not waiting in a
+ *      `nop N`) reads its sources (state at the start of t), computes its
+ *      result into its pipeline slot for the end of t + L - 1 (the PE's
+ *      due mask of that cycle gets its bit), and moves its pc (a `nop N`
+ *      instead waits N - 1 cycles at its pc and moves it in the last); then
+ *      the fd reads and FIFO pops of the PE (once per register per cycle)
+ *      and the results due at the end of t (writes, flags, od tokens for
+ *      t + 1, write conflicts);
+ *   3. routing: tokens on sources in t (od tokens, wrapper inputs; the PE
+ *      lists the sources that got one) reach the sinks of their source:
+ *      FIFO pushes at the end of t, wrapper outputs (`hop`) that reach the
+ *      neighbour's wrapper input or the border bank in t + 1;
  *   4. address generators: read events put a bank word on the wrapper
  *      input for t + 1, write events take the token arriving in t; tokens
  *      arriving at a bank without a write event are `stray`;
  *   5. retire: the token counts of t are reset; the done condition of
  *      timing.md section 7 is checked on the state after t.
+ * The most frequent events (issue, insn, wr, fdrd, pop) are formed, when
+ * someone listens, by passes of their own before their phase changes the
+ * state; the others test for a listener where they arise.
  * Reads of t never see writes of t: a PE's registers are written only
  * after all its FUs issued; pops happen before pushes (the order timing.md
  * gives); tokens for t + 1 go to the other buffer of their pair, stamped

@@ -4,10 +4,12 @@
  * engine (model.c: one model_step per clock cycle). Not for other users.
  *
  * State is kept per PE. Everything updated "at the end of a cycle"
- * (timing.md section 1) is either written to a *_next copy that is swapped
- * in at the end of the cycle (tokens), or collected during the cycle and
- * applied in the commit phase (registers, FIFOs, pointers, banks), so that
- * every read of cycle t sees the state at the start of t.
+ * (timing.md section 1) is either written to the other buffer of a pair
+ * kept by the cycle's parity (tokens), or applied after the reads of the
+ * cycle (registers, FIFOs, pointers, banks), so that every read of cycle t
+ * sees the state at the start of t. What can be decided once is decided
+ * by the loader: an instruction's source places, pc moves and pops, an
+ * AG's enable bit, a source's sinks.
  */
 #ifndef TCPA_MODEL_IMPL_H
 #define TCPA_MODEL_IMPL_H
