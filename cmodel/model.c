@@ -900,7 +900,6 @@ void model_free(model *m) {
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
   for (int k = 0; k < m->nprogs; k++) free(m->progs[k]);
   free(m->progs);
-  free(m->consts);
   free(m->term_sig);
   free(m->pe);
   free(m->ev);

@@ -103,7 +103,7 @@ typedef enum {
 typedef struct {
   isa_insn in;
   uint32_t src[3];   /* model_pe.opnd place of each source (NONE: the zero;
-                        IMM: the place of its constant) */
+                        IMM: the place of its FU and pc, model_opnd_imm) */
   uint32_t fdmask;   /* bit k: it reads (pops) fd k */
   uint32_t idmask;   /* bit k: it reads (pops) FIFO k */
   uint32_t odmask;   /* in.odmask of the od registers that exist */
@@ -156,8 +156,9 @@ typedef struct {
                                     result due at the end of cycle t */
   /* the operand file: what a source operand reads in this cycle, at
    * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
-   * empty), a zero, the programs' constants (model.consts); rd points
-   * into it, the heads follow every pop, push and fd write */
+   * empty), a zero, the immediate of each FU's instruction at each pc
+   * (written with its program); rd points into it, the heads follow
+   * every pop, push and fd write */
   uint32_t *opnd;
   uint32_t *rd, *od;
   model_fd *fd;
@@ -208,9 +209,6 @@ struct model {
   int nfu, nsinks, nsources;
   model_uop **progs; /* the decoded programs, each shared by the PEs of its packet */
   int nprogs, progcap;
-  uint32_t *consts; /* the programs' immediates, each once: opnd place
-                       model_opnd_zero + 1 + its index */
-  int nconsts, constcap;
   uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
   model_gc gc[STREAM_GCS];
@@ -246,11 +244,14 @@ struct model {
 
 #define MODEL_WROTE_FD 32 /* model_pe.wrote: the first fd bit (pe.rd <= 32) */
 
-/* Returns the operand-file places (model_pe.opnd) of fd k, FIFO k and
- * the zero. */
+/* Returns the operand-file places (model_pe.opnd) of fd k, FIFO k, the
+ * zero and the immediate of FU k's instruction at pc; model_opnd_size:
+ * how many there are. */
 static inline int model_opnd_fd(const arch_config *c, int k) { return c->rd + k; }
 static inline int model_opnd_id(const arch_config *c, int k) { return c->rd + c->fd + k; }
 static inline int model_opnd_zero(const arch_config *c) { return c->rd + c->fd + c->id; }
+static inline int model_opnd_imm(const arch_config *c, int k, int pc) { return model_opnd_zero(c) + 1 + k * c->imem + pc; }
+static inline int model_opnd_size(const arch_config *c, int nfu) { return model_opnd_imm(c, nfu, 0); }
 
 /* Returns the PE at (row, col). */
 static inline model_pe *model_pe_at(model *m, int row, int col) {

@@ -33,7 +33,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   const arch_config *c = &m->cfg;
   int sp = MODEL_SIDES * c->ports, sb = MODEL_SIDES * c->banks;
   p->fu = calloc((size_t)m->nfu, sizeof *p->fu);
-  p->opnd = calloc((size_t)model_opnd_zero(c) + 1, sizeof *p->opnd);
+  p->opnd = calloc((size_t)model_opnd_size(c, m->nfu), sizeof *p->opnd);
   p->rd = p->opnd;
   p->od = calloc((size_t)c->od + 1, sizeof *p->od);
   p->fd = calloc((size_t)c->fd + 1, sizeof *p->fd);
@@ -64,6 +64,7 @@ static int model_pe_alloc(model *m, model_pe *p) {
   }
   for (int k = 0; k < c->fd; k++) {
     p->fd[k].depth = 1;
+    p->fd[k].head = &p->opnd[model_opnd_fd(c, k)];
     p->fd[k].ring = calloc((size_t)c->fd_depth, sizeof *p->fd[k].ring);
     if (!p->fd[k].ring) return -1;
   }
@@ -180,37 +181,16 @@ static int model_apply_iodata(model *m, const stream_packet *p) {
   return 0;
 }
 
-/* Returns the index in m->consts of the constant v, added when new; -1
- * when out of memory. */
-static int model_const_place(model *m, uint32_t v) {
-  for (int k = 0; k < m->nconsts; k++)
-    if (m->consts[k] == v) return k;
-  if (m->nconsts == m->constcap) {
-    int cap = m->constcap ? 2 * m->constcap : 16;
-    uint32_t *v2 = realloc(m->consts, (size_t)cap * sizeof *v2);
-    if (!v2) return -1;
-    m->consts = v2;
-    m->constcap = cap;
-  }
-  m->consts[m->nconsts] = v;
-  return m->nconsts++;
-}
-
-/* Returns the operand-file place (model_pe.opnd) source o of an
- * instruction with immediate imm reads; sets its bit in *fdmask or
- * *idmask when it reads an fd or a FIFO; -1 when out of memory. */
-static int64_t model_uop_src(model *m, isa_opnd o, uint32_t imm, uint32_t *fdmask, uint32_t *idmask) {
-  const arch_config *c = &m->cfg;
+/* Returns the operand-file place (model_pe.opnd) source o of FU k's
+ * instruction at pc reads; sets its bit in *fdmask or *idmask when it
+ * reads an fd or a FIFO. */
+static uint32_t model_uop_src(const arch_config *c, isa_opnd o, int k, int pc, uint32_t *fdmask, uint32_t *idmask) {
   switch (o.cls) {
   case ISA_CLS_RD: return o.idx;
-  case ISA_CLS_FD: *fdmask |= 1u << o.idx; return model_opnd_fd(c, o.idx);
-  case ISA_CLS_ID: *idmask |= 1u << o.idx; return model_opnd_id(c, o.idx);
-  case ISA_CLS_IMM: {
-    int k = imm ? model_const_place(m, imm) : -1;
-    if (imm && k < 0) return -1;
-    return model_opnd_zero(c) + 1 + k; /* 0: the zero itself */
-  }
-  default: return model_opnd_zero(c); /* NONE */
+  case ISA_CLS_FD: *fdmask |= 1u << o.idx; return (uint32_t)model_opnd_fd(c, o.idx);
+  case ISA_CLS_ID: *idmask |= 1u << o.idx; return (uint32_t)model_opnd_id(c, o.idx);
+  case ISA_CLS_IMM: return (uint32_t)model_opnd_imm(c, k, pc);
+  default: return (uint32_t)model_opnd_zero(c); /* NONE */
   }
 }
 
@@ -224,25 +204,21 @@ static uint8_t model_uop_flow(const isa_insn *in) {
   }
 }
 
-/* Returns 0 after filling u, at pc, from the instruction word w:
+/* Fills u, FU k's instruction at pc, from the instruction word w:
  * decoded, its sources resolved (the sources up to the first NONE, as
- * the stream reader checked), its pc moves classified; -1 when out of
- * memory. */
-static int model_uop_decode(model *m, const isa_word *w, int pc, model_uop *u) {
+ * the stream reader checked), its pc moves classified. */
+static void model_uop_decode(const model *m, const isa_word *w, int k, int pc, model_uop *u) {
   const arch_config *c = &m->cfg;
   memset(u, 0, sizeof *u);
   isa_decode(w, &u->in);
   for (int i = 0; i < 3; i++) u->src[i] = (uint32_t)model_opnd_zero(c);
   for (int i = 0; i < 3; i++) {
     if (u->in.src[i].cls == ISA_CLS_NONE) break;
-    int64_t at = model_uop_src(m, u->in.src[i], (uint32_t)u->in.imm, &u->fdmask, &u->idmask);
-    if (at < 0) return -1;
-    u->src[i] = (uint32_t)at;
+    u->src[i] = model_uop_src(c, u->in.src[i], k, pc, &u->fdmask, &u->idmask);
   }
   u->odmask = u->in.odmask & m->odmask;
   u->flow = model_uop_flow(&u->in);
   u->next = (uint16_t)(u->in.br == ISA_BR_GOTO ? u->in.target[0] : pc + 1 == c->imem ? 0 : pc + 1);
-  return 0;
 }
 
 /* Returns a new decoded program memory of m (pe.imem words, nop beyond
@@ -261,7 +237,7 @@ static model_uop *model_prog_new(model *m, const stream_packet *p) {
   for (int k = 0; k < m->cfg.imem; k++) {
     isa_word w = {{0}};
     if ((uint32_t)k < p->nwords / ISA_WORDS) memcpy(w.w, p->payload + k * ISA_WORDS, sizeof w.w);
-    if (model_uop_decode(m, &w, k, &imem[k])) return NULL;
+    model_uop_decode(m, &w, p->index, k, &imem[k]);
   }
   return imem;
 }
@@ -277,6 +253,8 @@ static int model_apply_program(model *m, const stream_packet *p) {
     for (int col = 0; col < p->rect.cols; col++) {
       model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
       pe->fu[p->index].imem = imem;
+      for (int pc = 0; pc < m->cfg.imem; pc++) /* the immediates' places */
+        pe->opnd[model_opnd_imm(&m->cfg, p->index, pc)] = (uint32_t)imem[pc].in.imm;
       pe->running |= 1u << p->index;
     }
   return 0;
@@ -321,22 +299,6 @@ static int model_apply(model *m, const stream_packet *p) {
     m->start_gc = p->index;
     m->start_rect = p->rect;
     return 0;
-  }
-  return 0;
-}
-
-/* Returns 0 after giving every PE's operand file the places of the
- * programs' constants (m->consts, known once every packet is read) and
- * its fd registers their places; -1 when out of memory. */
-static int model_opnd_consts(model *m) {
-  size_t base = (size_t)model_opnd_zero(&m->cfg) + 1;
-  for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
-    model_pe *p = &m->pe[i];
-    uint32_t *o = realloc(p->opnd, (base + (size_t)m->nconsts) * sizeof *o);
-    if (!o) return -1;
-    if (m->nconsts) memcpy(o + base, m->consts, (size_t)m->nconsts * sizeof *o);
-    p->opnd = p->rd = o;
-    for (int k = 0; k < m->cfg.fd; k++) p->fd[k].head = &o[model_opnd_fd(&m->cfg, k)];
   }
   return 0;
 }
@@ -462,6 +424,5 @@ int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
   if (rc < 0) model_load_fail(err, rc, "%s", rd.msg);
   stream_reader_close(&rd);
   if (rc < 0) return rc;
-  if (model_opnd_consts(m)) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   return model_start_region(m, start_offset, err);
 }
