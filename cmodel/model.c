@@ -22,8 +22,10 @@
  *   4. address generators: read events put a bank word on the wrapper
  *      input for t + 1, write events take the token arriving in t; tokens
  *      arriving at a bank without a write event are `stray`;
- *   5. retire: the token counts of t are reset; the done condition of
- *      timing.md section 7 is checked on the state after t.
+ *   5. done: the condition of timing.md section 7 is checked on the state
+ *      after t.
+ * The token counts of t are reset by the phase that reads them (routing,
+ * the banks): the buffers of t + 1 are the other of each pair.
  * The most frequent events (issue, insn, wr, fdrd, pop) are formed, when
  * someone listens, by passes of their own before their phase changes the
  * state; the others test for a listener where they arise.
@@ -634,6 +636,7 @@ static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
     uint32_t v = p->src_tok[cur][src].value;
     for (int j = p->fan_at[src]; j < p->fan_at[src + 1]; j++) model_sink_take(m, p, p->fan[j], v, ntok);
   }
+  p->nsrc_put[cur] = 0; /* the buffer's tokens are stale from the next cycle on */
 }
 
 /* ---- phase 4: address generators ----------------------------------------------- */
@@ -768,17 +771,10 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
       arr->at = 0;
     }
   }
+  p->narrive[m->t & 1] = 0; /* the buffer's tokens are stale from the next cycle on */
 }
 
-/* ---- phase 5: retire and done ---------------------------------------------------- */
-
-/* Ends the current cycle's token buffers of p: their tokens, stamped
- * with this cycle, are stale from the next on; only the counts are reset
- * (after the last phase that reads them: routing and the banks). */
-static void model_pe_retire(const model *m, model_pe *p) {
-  int cur = m->t & 1;
-  p->nsrc_put[cur] = p->narrive[cur] = 0;
-}
+/* ---- phase 5: done ---------------------------------------------------------------- */
 
 /* Returns 1 when every FU of the started region with a program has
  * started and halted and no result is in flight. */
@@ -826,7 +822,6 @@ int model_step(model *m) {
     if (p->in_region) model_pe_execute(m, p, &ntok);
     if (p->nsrc_put[m->t & 1]) model_pe_route(m, p, &ntok);
     model_pe_banks(m, p, &ntok);
-    model_pe_retire(m, p);
     if (m->listen) model_state_end(m, p);
   }
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
