@@ -22,16 +22,25 @@ module tcpa_regfile (
   localparam int unsigned NFU = tcpa_pkg::NFU;
   localparam int unsigned NRD_S = tcpa_pkg::NRD_S;
 
+  // the bits of a register index (widx_i has 5; a one-slot file keeps 1)
+  localparam int unsigned IW = (NRD_S > 1) ? $clog2(NRD_S) : 1;
+
   (* mem2reg *) logic [31:0] rd_q [NRD_S];  // Yosys: registers, not a memory
   (* mem2reg *) logic [31:0] rd_d [NRD_S];
 
   // each register keeps its value unless an FU writes it; FUs in
-  // increasing order, so the higher FU wins
+  // increasing order, so the higher FU wins. One indexed write per FU,
+  // not a compare per register and FU: a simulator evaluates NFU writes
+  // instead of NRD * NFU tests in every cycle (docs/testing.md "Sampled
+  // copies, accumulators, the bus's clock"); an index beyond the file
+  // writes nothing
   always_comb begin
-    for (int unsigned k = 0; k < NRD_S; k++) begin
-      rd_d[k] = rd_q[k];
-      for (int unsigned f = 0; f < NFU; f++) begin
-        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k && NRD != 0) rd_d[k] = wdata_i[f*32 +: 32];
+    for (int unsigned k = 0; k < NRD_S; k++) rd_d[k] = rd_q[k];
+    we_o = '0;
+    for (int unsigned f = 0; f < NFU; f++) begin
+      if (we_i[f] && NRD != 0 && {27'd0, widx_i[f*5 +: 5]} < NRD_S) begin
+        rd_d[widx_i[f*5 +: IW]] = wdata_i[f*32 +: 32];
+        we_o[widx_i[f*5 +: IW]] = 1'b1;
       end
     end
   end
@@ -49,11 +58,6 @@ module tcpa_regfile (
   end
 
   always_comb begin
-    we_o = '0;
-    for (int unsigned k = 0; k < NRD_S; k++) begin
-      wd_o[k*32 +: 32] = rd_d[k];
-      for (int unsigned f = 0; f < NFU; f++)
-        if (we_i[f] && {27'd0, widx_i[f*5 +: 5]} == k && NRD != 0) we_o[k] = 1'b1;
-    end
+    for (int unsigned k = 0; k < NRD_S; k++) wd_o[k*32 +: 32] = rd_d[k];
   end
 endmodule

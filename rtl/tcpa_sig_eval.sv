@@ -81,19 +81,17 @@ module tcpa_sig_eval (
 
   // konst[k] while the PE is not running; the step increment added when J
   // advances, to the constraints in use (an unused one is never looked at:
-  // it keeps konst[k]). One register and one adder per constraint, the
-  // increment taken from constant bit positions: a simulator evaluates
-  // neither a variable part select of delta_i nor a copy of all NC
-  // accumulators when one of them changes (docs/testing.md "Sampled
-  // copies, accumulators, the bus's clock").
+  // it keeps konst[k]). One register, one adder and one 32-bit NDIM:1
+  // multiplexer (a part select of delta_i) per constraint: a simulator
+  // copies no vector of all NC accumulators when one of them changes, and
+  // selects the increments of the constraints in use only
+  // (docs/testing.md "Sampled copies, accumulators, the bus's clock").
   for (genvar k = 0; k < NC; k++) begin : g_acc
     logic [31:0] acc_q;
     always_ff @(posedge acc_clk or negedge rst_ni) begin
       if (!rst_ni) acc_q <= '0;
       else if (!run_i) acc_q <= konst_i[k*32 +: 32];
-      else if (adv_i && dany && cuse_i[k])
-        for (int unsigned d = 0; d < NDIM; d++)
-          if (dsel == d) acc_q <= acc_q + delta_i[(k*NDIM + d)*32 +: 32];
+      else if (adv_i && dany && cuse_i[k]) acc_q <= acc_q + delta_i[(k*NDIM + dsel)*32 +: 32];
     end
     assign acc[k*32 +: 32] = acc_q;
   end
