@@ -393,7 +393,7 @@ static void model_fu_issue(model *m, model_pe *p, int k, uint32_t *fdmask,
     const uint32_t *o = p->opnd;
     r->value = (uint32_t)isa_op_eval(u->in.op, (int32_t)o[u->src[0]], (int32_t)o[u->src[1]], (int32_t)o[u->src[2]]);
     r->uop = u;
-    p->due[due % MODEL_DUE_SLOTS] |= 1u << k;
+    p->due[due & m->due_mask] |= 1u << k;
   }
   if (u->flow == MODEL_FLOW_FIXED)
     f->pc = u->next;
@@ -542,7 +542,7 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
 /* Completes the results of PE p due at the end of this cycle, in FU
  * order, and keeps the registers they wrote for the state events. */
 static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
-  uint32_t *slot = &p->due[m->t % MODEL_DUE_SLOTS];
+  uint32_t *slot = &p->due[m->t & m->due_mask];
   model_wrote w = {*slot, 0, 0};
   if (!w.due) return;
   *slot = 0;
@@ -783,7 +783,7 @@ static int model_fus_finished(const model *m) {
     const model_pe *p = &m->pe[i];
     if (!p->in_region) continue;
     if (p->running || p->waiting) return 0;
-    for (int k = 0; k < MODEL_DUE_SLOTS; k++)
+    for (uint32_t k = 0; k <= m->due_mask; k++)
       if (p->due[k]) return 0;
   }
   return 1;
@@ -870,22 +870,12 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
   return m;
 }
 
-/* Frees the memory of one PE; the state bookkeeping first, since it
- * reaches into the FUs (model_state.c). */
+/* Frees the memory of one PE outside the arena: its state bookkeeping
+ * (model_state.c) and its banks. */
 static void model_pe_free(const model *m, model_pe *p) {
   model_state_free(m, p);
-  if (p->fu)
-    for (int k = 0; k < m->nfu; k++) free(p->fu[k].pipe);
-  if (p->fd)
-    for (int k = 0; k < m->cfg.fd; k++) free(p->fd[k].ring);
-  if (p->fifo)
-    for (int k = 0; k < m->cfg.id; k++) free(p->fifo[k].buf);
   if (p->bank)
     for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) free(p->bank[k]);
-  free(p->fu), free(p->opnd), free(p->od), free(p->fd), free(p->fifo);
-  free(p->sink), free(p->fan_at), free(p->fan);
-  for (int k = 0; k < 2; k++) free(p->src_tok[k]), free(p->src_put[k]), free(p->arrive[k]);
-  free(p->bank), free(p->ag), free(p->ag_live);
 }
 
 void model_free(model *m) {
@@ -897,6 +887,7 @@ void model_free(model *m) {
   free(m->progs);
   free(m->term_sig);
   free(m->pe);
+  free(m->arena);
   free(m->ev);
   free(m->ev_tmp);
   free(m);

@@ -118,8 +118,6 @@ typedef struct {
   const model_uop *uop; /* the instruction that computed it: its destinations */
 } model_result;
 
-#define MODEL_DUE_SLOTS 64 /* the largest latency (docs/arch.md): a result
-                              is due at most 63 cycles after its issue */
 
 /* An FU (32 bytes on a 64-bit host: indexed by a shift). */
 typedef struct {
@@ -152,8 +150,9 @@ typedef struct {
   uint32_t running; /* bit k: FU k issues: it has a program, has not halted
                        and does not wait in a nop N */
   uint32_t waiting; /* bit k: FU k waits in a nop N (model_fu.wait) */
-  uint32_t due[MODEL_DUE_SLOTS]; /* [t % MODEL_DUE_SLOTS]: bit k, FU k has a
-                                    result due at the end of cycle t */
+  uint32_t *due; /* [t & model.due_mask]: bit k, FU k has a result due at
+                    the end of cycle t (results are due at most the largest
+                    latency - 1 cycles after their issue) */
   /* the operand file: what a source operand reads in this cycle, at
    * model_opnd_* places: rd registers, fd heads, FIFO heads (0 when
    * empty), a zero, the immediate of each FU's instruction at each pc
@@ -211,6 +210,8 @@ struct model {
   int nprogs, progcap;
   uint32_t odmask; /* the od registers that exist: bits 0..od-1 */
   model_pe *pe; /* rows * cols, row-major */
+  void *arena;  /* the PEs' arrays, one block (model_load.c) */
+  uint32_t due_mask; /* model_pe.due slots - 1: a power of two >= the largest latency */
   model_gc gc[STREAM_GCS];
   int start_gc;
   int32_t ii; /* the started GC's ii (the PEs' clocks) */

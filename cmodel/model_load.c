@@ -28,57 +28,116 @@ static int model_load_fail(model_error *err, int code, const char *fmt, ...) {
   return code;
 }
 
-/* Returns 0 after allocating the per-PE state of m; -1 when out of memory. */
-static int model_pe_alloc(model *m, model_pe *p) {
+/* A bump allocator over one block (model.arena): with base NULL it only
+ * counts the bytes, so the same walk first sizes the block, then lays it
+ * out. */
+typedef struct {
+  char *base;
+  size_t at;
+} model_arena;
+
+/* Returns the next n items of `size` bytes of the arena, aligned to 8
+ * bytes (the largest alignment of the model's types); NULL while only
+ * counting. */
+static void *model_arena_take(model_arena *a, size_t n, size_t size) {
+  a->at = (a->at + 7) & ~(size_t)7;
+  void *p = a->base ? a->base + a->at : NULL;
+  a->at += n * size;
+  return p;
+}
+
+/* Points ptr at the next n items of its type in arena a. */
+#define MODEL_TAKE(a, n, ptr) ((ptr) = model_arena_take((a), (size_t)(n), sizeof *(ptr)))
+
+/* Lays out the per-PE arrays of p in the arena, those every cycle touches
+ * first (FUs, due ring, pipelines, registers, tokens, fans, the operand
+ * file, whose immediates end it), the cold ones (sinks, arrivals, banks,
+ * AGs) after them, so that a PE's working set is a few adjacent
+ * cache lines (docs/model.md "Memory layout"). */
+static void model_pe_layout(const model *m, model_pe *p, model_arena *a) {
   const arch_config *c = &m->cfg;
   int sp = MODEL_SIDES * c->ports, sb = MODEL_SIDES * c->banks;
-  p->fu = calloc((size_t)m->nfu, sizeof *p->fu);
-  p->opnd = calloc((size_t)model_opnd_size(c, m->nfu), sizeof *p->opnd);
-  p->rd = p->opnd;
-  p->od = calloc((size_t)c->od + 1, sizeof *p->od);
-  p->fd = calloc((size_t)c->fd + 1, sizeof *p->fd);
-  p->fifo = calloc((size_t)c->id + 1, sizeof *p->fifo);
-  p->sink = calloc((size_t)m->nsinks, sizeof *p->sink);
-  p->fan_at = calloc((size_t)m->nsources + 1, sizeof *p->fan_at);
-  p->fan = calloc((size_t)m->nsinks, sizeof *p->fan);
-  for (int k = 0; k < 2; k++) {
-    p->src_tok[k] = calloc((size_t)m->nsources, sizeof *p->src_tok[k]);
-    p->src_put[k] = calloc((size_t)m->nsources, sizeof *p->src_put[k]);
-    p->arrive[k] = calloc((size_t)sp, sizeof *p->arrive[k]);
-  }
-  p->bank = calloc((size_t)sb, sizeof *p->bank);
-  p->ag = calloc((size_t)sb, sizeof *p->ag);
-  p->ag_live = calloc((size_t)sb, sizeof *p->ag_live);
-  if (!p->fu || !p->opnd || !p->od || !p->fd || !p->fifo || !p->sink ||
-      !p->fan_at || !p->fan || !p->src_tok[0] || !p->src_tok[1] || !p->src_put[0] || !p->src_put[1] ||
-      !p->arrive[0] || !p->arrive[1] || !p->bank || !p->ag || !p->ag_live)
-    return -1;
+  a->at = (a->at + 63) & ~(size_t)63; /* each PE on a line of its own */
+  MODEL_TAKE(a, m->nfu, p->fu);
+  MODEL_TAKE(a, m->due_mask + 1, p->due);
   for (int k = 0; k < m->nfu; k++) {
-    model_fu *f = &p->fu[k];
-    f->lat = (uint8_t)(k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div);
+    int lat = k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div;
     uint32_t slots = 1;
-    while (slots < f->lat) slots <<= 1;
-    f->pmask = (uint8_t)(slots - 1);
-    f->pipe = calloc((size_t)slots, sizeof *f->pipe);
-    if (!f->pipe) return -1;
+    while (slots < (uint32_t)lat) slots <<= 1;
+    model_result *pipe;
+    MODEL_TAKE(a, slots, pipe);
+    if (p->fu) {
+      p->fu[k].pipe = pipe;
+      p->fu[k].lat = (uint8_t)lat;
+      p->fu[k].pmask = (uint8_t)(slots - 1);
+    }
   }
+  MODEL_TAKE(a, c->fd + 1, p->fd);
+  MODEL_TAKE(a, c->id + 1, p->fifo);
+  for (int k = 0; k < 2; k++) {
+    MODEL_TAKE(a, m->nsources, p->src_put[k]);
+    MODEL_TAKE(a, m->nsources, p->src_tok[k]);
+  }
+  MODEL_TAKE(a, m->nsources + 1, p->fan_at);
+  MODEL_TAKE(a, m->nsinks, p->fan);
+  MODEL_TAKE(a, sb, p->ag_live);
+  MODEL_TAKE(a, c->od + 1, p->od);
   for (int k = 0; k < c->fd; k++) {
-    p->fd[k].depth = 1;
-    p->fd[k].head = &p->opnd[model_opnd_fd(c, k)];
-    p->fd[k].ring = calloc((size_t)c->fd_depth, sizeof *p->fd[k].ring);
-    if (!p->fd[k].ring) return -1;
+    uint32_t *ring;
+    MODEL_TAKE(a, c->fd_depth, ring);
+    if (p->fd) p->fd[k].ring = ring;
   }
   for (int k = 0; k < c->id; k++) {
-    p->fifo[k].buf = calloc((size_t)c->fifo_depth, sizeof *p->fifo[k].buf);
-    if (!p->fifo[k].buf) return -1;
+    uint32_t *buf;
+    MODEL_TAKE(a, c->fifo_depth, buf);
+    if (p->fifo) p->fifo[k].buf = buf;
   }
-  p->border[STREAM_SIDE_NORTH] = p->row == 0;
-  p->border[STREAM_SIDE_SOUTH] = p->row == c->rows - 1;
-  p->border[STREAM_SIDE_WEST] = p->col == 0;
-  p->border[STREAM_SIDE_EAST] = p->col == c->cols - 1;
-  p->sig_step = -1;
-  p->clk_t = MODEL_CLK_NONE;
-  return model_state_alloc(m, p);
+  MODEL_TAKE(a, model_opnd_size(c, m->nfu), p->opnd); /* the immediates' places last */
+  MODEL_TAKE(a, m->nsinks, p->sink);
+  for (int k = 0; k < 2; k++) MODEL_TAKE(a, sp, p->arrive[k]);
+  MODEL_TAKE(a, sb, p->bank);
+  MODEL_TAKE(a, sb, p->ag);
+}
+
+/* Returns 0 after allocating the per-PE state of every PE of m, its
+ * arrays in one zeroed block (model.arena); -1 when out of memory. */
+static int model_pes_alloc(model *m) {
+  const arch_config *c = &m->cfg;
+  int n = c->rows * c->cols, maxlat = 1;
+  if (c->alu && c->lat_alu > maxlat) maxlat = c->lat_alu;
+  if (c->mul && c->lat_mul > maxlat) maxlat = c->lat_mul;
+  if (c->div && c->lat_div > maxlat) maxlat = c->lat_div;
+  uint32_t slots = 1;
+  while (slots < (uint32_t)maxlat) slots <<= 1;
+  m->due_mask = slots - 1;
+  model_arena a = {NULL, 0};
+  model_pe dry;
+  memset(&dry, 0, sizeof dry);
+  for (int i = 0; i < n; i++) model_pe_layout(m, &dry, &a);
+  size_t size = (a.at + 63) & ~(size_t)63;
+  if (!(m->arena = aligned_alloc(64, size ? size : 64))) return -1;
+  memset(m->arena, 0, size);
+  a = (model_arena){m->arena, 0};
+  for (int r = 0; r < c->rows; r++)
+    for (int col = 0; col < c->cols; col++) {
+      model_pe *p = model_pe_at(m, r, col);
+      p->row = r;
+      p->col = col;
+      model_pe_layout(m, p, &a);
+      p->rd = p->opnd;
+      for (int k = 0; k < c->fd; k++) {
+        p->fd[k].depth = 1;
+        p->fd[k].head = &p->opnd[model_opnd_fd(c, k)];
+      }
+      p->border[STREAM_SIDE_NORTH] = p->row == 0;
+      p->border[STREAM_SIDE_SOUTH] = p->row == c->rows - 1;
+      p->border[STREAM_SIDE_WEST] = p->col == 0;
+      p->border[STREAM_SIDE_EAST] = p->col == c->cols - 1;
+      p->sig_step = -1;
+      p->clk_t = MODEL_CLK_NONE;
+      if (model_state_alloc(m, p)) return -1;
+    }
+  return 0;
 }
 
 /* A cursor over a packet's payload (already validated by the reader). */
@@ -402,16 +461,10 @@ int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
   m->nsinks = m->cfg.id + MODEL_SIDES * m->cfg.ports;
   m->nsources = m->cfg.od + MODEL_SIDES * m->cfg.ports;
   m->odmask = m->cfg.od >= 32 ? UINT32_MAX : (1u << m->cfg.od) - 1;
-  for (int r = 0; r < m->cfg.rows; r++)
-    for (int c = 0; c < m->cfg.cols; c++) {
-      model_pe *pe = model_pe_at(m, r, c);
-      pe->row = r;
-      pe->col = c;
-      if (model_pe_alloc(m, pe)) {
-        stream_reader_close(&rd);
-        return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
-      }
-    }
+  if (model_pes_alloc(m)) {
+    stream_reader_close(&rd);
+    return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
+  }
   stream_packet p;
   size_t start_offset = 0;
   while ((rc = stream_reader_next(&rd, &p)) == 1) {
