@@ -431,9 +431,10 @@ static void model_pe_read_events(model *m, const model_pe *p, uint32_t fdmask, u
 }
 
 /* Performs the fd reads and FIFO pops of PE p recorded in the masks (one
- * bit per register, below the class's count: model_fu_issue sets them). */
-static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask) {
-  if (m->listen) model_pe_read_events(m, p, fdmask, idmask);
+ * bit per register, below the class's count: model_fu_issue sets them);
+ * listen: m->listen (model_pe_cycle). */
+static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask, int listen) {
+  if (listen) model_pe_read_events(m, p, fdmask, idmask);
   for (; fdmask; fdmask &= fdmask - 1) { /* the set bits, lowest first */
     int k = __builtin_ctz(fdmask);
     model_fd *d = &p->fd[k];
@@ -503,7 +504,7 @@ typedef struct {
 } model_wrote;
 
 /* Completes the result of FU k of PE p due at the end of this cycle. */
-static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *w, uint64_t *ntok) {
+static void model_fu_complete(model *m, model_pe *p, int k, model_wrote *w, uint64_t *ntok) {
   model_fu *f = &p->fu[k];
   const model_result *r = &f->pipe[m->t & f->pmask];
   const model_uop *u = r->uop;
@@ -541,14 +542,14 @@ static inline void model_fu_complete(model *m, model_pe *p, int k, model_wrote *
 
 /* Completes the results of PE p due at the end of this cycle, in FU
  * order, and keeps the registers they wrote for the state events. */
-static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok) {
+static void model_pe_complete(model *m, model_pe *p, uint64_t *ntok, int listen) {
   uint32_t *slot = &p->due[m->t & m->due_mask];
   model_wrote w = {*slot, 0, 0};
   if (!w.due) return;
   *slot = 0;
-  if (m->listen) model_pe_complete_events(m, p, w.due);
+  if (listen) model_pe_complete_events(m, p, w.due);
   for (uint32_t due = w.due; due; due &= due - 1) model_fu_complete(m, p, __builtin_ctz(due), &w, ntok);
-  if (m->listen) {
+  if (listen) {
     p->wrote_at = m->t + 1;
     p->wrote = w.rf;
     p->wrote_od = w.od;
@@ -568,15 +569,15 @@ static void model_pe_issue_events(model *m, model_pe *p) {
 
 /* Phase 2 for PE p (in the region): issue, register reads, completions;
  * nothing before its start (no FU issues, none has a result in flight). */
-static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok) {
+static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok, int listen) {
   if ((int64_t)m->t < p->delay) return;
-  if (m->listen) model_pe_issue_events(m, p);
+  if (listen) model_pe_issue_events(m, p);
   uint32_t fdmask = 0, idmask = 0, waiting = p->waiting; /* a nop N issued now waits from the next cycle */
   for (uint32_t run = p->running; run; run &= run - 1)
     model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
   for (; waiting; waiting &= waiting - 1) model_fu_wait(m, p, __builtin_ctz(waiting));
-  model_pe_reads(m, p, fdmask, idmask);
-  model_pe_complete(m, p, ntok);
+  model_pe_reads(m, p, fdmask, idmask, listen);
+  model_pe_complete(m, p, ntok, listen);
 }
 
 /* ---- phase 3: routing --------------------------------------------------------- */
@@ -591,7 +592,7 @@ static model_pe *model_neighbour(model *m, const model_pe *p, int side) {
 
 /* Pushes a token into FIFO k of p at the end of this cycle (after the
  * cycle's pop); overflow drops it. */
-static void model_push(model *m, model_pe *p, int k, uint32_t v) {
+static void model_push(model *m, model_pe *p, int k, uint32_t v, int listen) {
   model_fifo *q = &p->fifo[k];
   if (q->count == m->cfg.fifo_depth) {
     char det[16];
@@ -602,21 +603,21 @@ static void model_push(model *m, model_pe *p, int k, uint32_t v) {
   int at = q->head + q->count; /* both below the depth */
   q->buf[at >= m->cfg.fifo_depth ? at - m->cfg.fifo_depth : at] = v;
   if (q->count++ == 0) model_fifo_head(m, p, k);
-  model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
+  if (listen) model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
 }
 
 /* Delivers value v, on the source of sink s of p in this cycle, to s: a
  * FIFO push, or a hop over a wrapper output to the neighbour's wrapper
  * input or the border bank in the next cycle. */
-static void model_sink_take(model *m, model_pe *p, int s, uint32_t v, uint64_t *ntok) {
+static void model_sink_take(model *m, model_pe *p, int s, uint32_t v, uint64_t *ntok, int listen) {
   const arch_config *c = &m->cfg;
   int P = c->ports;
   if (s < c->id) {
-    model_push(m, p, s, v);
+    model_push(m, p, s, v, listen);
     return;
   }
   int o = s - c->id, side = o / P, port = o % P;
-  trace_event *e = model_ev(m, TRACE_HOP, p);
+  trace_event *e = listen ? model_ev(m, TRACE_HOP, p) : NULL;
   if (e) e->side = side, e->port = port, e->value = v;
   model_pe *nb = model_neighbour(m, p, side);
   int nx = (m->t + 1) & 1;
@@ -629,12 +630,12 @@ static void model_sink_take(model *m, model_pe *p, int s, uint32_t v, uint64_t *
 
 /* Phase 3 for PE p: the tokens on its sources in this cycle go to
  * every sink connected to their source. */
-static void model_pe_route(model *m, model_pe *p, uint64_t *ntok) {
+static void model_pe_route(model *m, model_pe *p, uint64_t *ntok, int listen) {
   int cur = m->t & 1;
   for (int i = 0; i < p->nsrc_put[cur]; i++) {
     int src = p->src_put[cur][i];
     uint32_t v = p->src_tok[cur][src].value;
-    for (int j = p->fan_at[src]; j < p->fan_at[src + 1]; j++) model_sink_take(m, p, p->fan[j], v, ntok);
+    for (int j = p->fan_at[src]; j < p->fan_at[src + 1]; j++) model_sink_take(m, p, p->fan[j], v, ntok, listen);
   }
   p->nsrc_put[cur] = 0; /* the buffer's tokens are stale from the next cycle on */
 }
@@ -806,23 +807,33 @@ static void model_finish(model *m) {
   m->done = 1;
 }
 
-int model_step(model *m) {
+/* Runs the cycle's phases for PE p; listen is m->listen, a constant in
+ * each of model_step's two loops (everything model_step calls is inlined
+ * into it), so that the loop nobody listens to tests for no listener per
+ * PE, FU or register. */
+static void model_pe_cycle(model *m, model_pe *p, uint64_t *ntok, int listen) {
+  model_pe_signals(m, p);
+  if (listen) model_state_begin_pe(m, p);
+  if (p->in_region) model_pe_execute(m, p, ntok, listen);
+  if (p->nsrc_put[m->t & 1]) model_pe_route(m, p, ntok, listen);
+  model_pe_banks(m, p, ntok);
+  if (listen) model_state_end(m, p);
+}
+
+/* flatten: every call of the cycle engine inlined, once in each loop */
+__attribute__((flatten)) int model_step(model *m) {
   if (m->done) return 1;
   int n = m->cfg.rows * m->cfg.cols;
   uint64_t ntok = 0;
   m->nev = 0;
-  if (m->listen) model_state_begin(m);
   /* Each PE runs the phases of the cycle in one pass: no phase of a PE
    * reads what another PE writes in the same cycle (tokens cross PEs for
    * the next cycle only; the state events of a PE read its own state) */
-  for (int i = 0; i < n; i++) {
-    model_pe *p = &m->pe[i];
-    model_pe_signals(m, p);
-    if (m->listen) model_state_begin_pe(m, p);
-    if (p->in_region) model_pe_execute(m, p, &ntok);
-    if (p->nsrc_put[m->t & 1]) model_pe_route(m, p, &ntok);
-    model_pe_banks(m, p, &ntok);
-    if (m->listen) model_state_end(m, p);
+  if (m->listen) {
+    model_state_begin(m);
+    for (int i = 0; i < n; i++) model_pe_cycle(m, &m->pe[i], &ntok, 1);
+  } else {
+    for (int i = 0; i < n; i++) model_pe_cycle(m, &m->pe[i], &ntok, 0);
   }
   if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
     model_finish(m);
