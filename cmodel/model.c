@@ -96,6 +96,11 @@ static int model_ev_grow(model *m) {
   return 0;
 }
 
+/* An event with every field zero, copied into each new one: a copy of a
+ * constant is a few vector moves, where a memset of its 120 bytes is a
+ * `rep stos`, slow to start. */
+static const trace_event model_ev_zero;
+
 /* Returns a zeroed event of kind k at PE p (NULL p: the machine) in the
  * current cycle, stored in the cycle's buffer; NULL when nobody listens
  * (a test of one flag: without a listener the events cost nothing). */
@@ -103,7 +108,7 @@ static inline trace_event *model_ev(model *m, trace_kind k, const model_pe *p) {
   if (!m->listen) return NULL;
   if (m->nev == m->evcap && model_ev_grow(m)) return NULL;
   trace_event *e = &m->ev[m->nev++];
-  memset(e, 0, sizeof *e);
+  *e = model_ev_zero;
   e->cycle = m->t;
   e->kind = k;
   e->row = p ? p->row : -1;
@@ -184,15 +189,18 @@ static void model_ev_sort(model *m) {
   }
 }
 
-/* Sorts the cycle's events (unless only a sink that takes them in any
- * order listens) and hands them to the sink. */
+/* Sorts the cycle's events (unless only sinks that take them in any
+ * order listen) and hands them to the sinks: the batch sink all at once,
+ * the others one by one. */
 static void model_ev_flush(model *m) {
   if (!m->nev) return; /* nobody listens, or a quiet cycle */
   if (!m->any_order || m->file) model_ev_sort(m);
-  for (size_t i = 0; i < m->nev; i++) {
-    if (m->fn) m->fn(&m->ev[i], m->ctx);
-    if (m->file) trace_event_write(m->file, &m->ev[i]);
-  }
+  if (m->batch) m->batch(m->ev, m->nev, m->batch_ctx);
+  if (m->fn || m->file)
+    for (size_t i = 0; i < m->nev; i++) {
+      if (m->fn) m->fn(&m->ev[i], m->ctx);
+      if (m->file) trace_event_write(m->file, &m->ev[i]);
+    }
   m->nev = 0;
 }
 
@@ -434,7 +442,10 @@ static void model_pe_read_events(model *m, const model_pe *p, uint32_t fdmask, u
  * bit per register, below the class's count: model_fu_issue sets them);
  * listen: m->listen (model_pe_cycle). */
 static void model_pe_reads(model *m, model_pe *p, uint32_t fdmask, uint32_t idmask, int listen) {
-  if (listen) model_pe_read_events(m, p, fdmask, idmask);
+  if (listen) {
+    model_pe_read_events(m, p, fdmask, idmask);
+    p->fifo_touched |= idmask; /* model_state_end */
+  }
   for (; fdmask; fdmask &= fdmask - 1) { /* the set bits, lowest first */
     int k = __builtin_ctz(fdmask);
     model_fd *d = &p->fd[k];
@@ -563,7 +574,8 @@ static void model_pe_issue_events(model *m, model_pe *p) {
     int k = __builtin_ctz(run);
     trace_event *e = model_ev(m, TRACE_ISSUE, p);
     if (e) e->fu = k, e->pc = p->fu[k].pc;
-    model_state_insn(m, p, k);
+    if (!p->insn_seen || !p->insn_seen[(size_t)k * (size_t)m->cfg.imem + (size_t)p->fu[k].pc])
+      model_state_insn(m, p, k); /* the first issue at the pc */
   }
 }
 
@@ -603,7 +615,10 @@ static void model_push(model *m, model_pe *p, int k, uint32_t v, int listen) {
   int at = q->head + q->count; /* both below the depth */
   q->buf[at >= m->cfg.fifo_depth ? at - m->cfg.fifo_depth : at] = v;
   if (q->count++ == 0) model_fifo_head(m, p, k);
-  if (listen) model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
+  if (listen) {
+    model_ev_reg(m, TRACE_PUSH, p, ISA_CLS_ID, k, v);
+    p->fifo_touched |= 1u << k; /* model_state_end */
+  }
 }
 
 /* Delivers value v, on the source of sink s of p in this cycle, to s: a
@@ -907,7 +922,13 @@ void model_free(model *m) {
 void model_set_trace(model *m, model_trace_fn fn, void *ctx) {
   m->fn = fn;
   m->ctx = ctx;
-  m->listen = m->fn || m->file;
+  m->listen = m->fn || m->file || m->batch;
+}
+
+void model_set_trace_batch(model *m, model_batch_fn fn, void *ctx) {
+  m->batch = fn;
+  m->batch_ctx = ctx;
+  m->listen = m->fn || m->file || m->batch;
 }
 
 void model_set_trace_any_order(model *m, int any) {
@@ -916,7 +937,7 @@ void model_set_trace_any_order(model *m, int any) {
 
 void model_set_trace_file(model *m, FILE *f) {
   m->file = f;
-  m->listen = m->fn || m->file;
+  m->listen = m->fn || m->file || m->batch;
   if (f) {
     trace_header_write(f, m->fp);
     fputs("# engine: tcpa C model (cmodel)\n", f);

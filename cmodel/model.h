@@ -46,8 +46,17 @@ void model_free(model *m);
  * later would see those of its first cycle relative to stale values. */
 void model_set_trace(model *m, model_trace_fn fn, void *ctx);
 
-/* Hands each cycle's events to the sink of model_set_trace in the order
- * the model forms them (any != 0) instead of the canonical order: for a
+/* A sink of a cycle's events at once: ev[0..n), all of one cycle. */
+typedef void (*model_batch_fn)(const trace_event *ev, size_t n, void *ctx);
+
+/* Hands each cycle's events, all at once, to fn (NULL: none), before the
+ * sink of model_set_trace if there is one, and in the same order: for a
+ * sink whose per-event work is small, a call per cycle instead of one
+ * per event. Set it before the first model_step, as model_set_trace. */
+void model_set_trace_batch(model *m, model_batch_fn fn, void *ctx);
+
+/* Hands each cycle's events to the sinks (model_set_trace, _batch) in the
+ * order the model forms them (any != 0) instead of the canonical order: for a
  * sink that takes a cycle's events as a set, such as a digest (docs/trace.md
  * "Digest stream"), the sort is work for nothing. A trace file
  * (model_set_trace_file) is always written sorted. */

@@ -196,6 +196,9 @@ typedef struct {
   uint8_t *insn_seen;            /* [k * imem + pc]: an issue of FU k at pc
                                     was traced by `insn` */
   uint32_t step_seen, flag_seen; /* step counter; flags, bit k = FU k */
+  uint32_t fifo_touched;         /* bit k: FIFO k pushed or popped in the cycle */
+  int ag_state_all;              /* every AG's counter was traced once: from
+                                    then on only those that run can change */
   int *fifo_seen;                /* [id]: occupancy */
   uint32_t *ag_seen;             /* [side * banks + b]: address counter */
   int64_t *ag_step;              /* [side * banks + b]: its step, -1 none */
@@ -222,8 +225,10 @@ struct model {
   uint64_t nfaults;
   model_trace_fn fn;
   void *ctx;
+  model_batch_fn batch; /* model_set_trace_batch */
+  void *batch_ctx;
   FILE *file;
-  int listen;   /* a sink or a file takes the events (fn || file) */
+  int listen;   /* a sink or a file takes the events (fn || file || batch) */
   int any_order; /* model_set_trace_any_order: the sink takes them unsorted */
   int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
   int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */

@@ -58,10 +58,19 @@ static int64_t model_state_stepnum(const model *m, const model_pe *p, int32_t ph
   return s < g->steps ? s : g->steps;
 }
 
-/* Emits `ag` for AG (side, b) of p when its address counter changed. */
+/* Emits `ag` for AG (side, b) of p when its address counter changed.
+ * Called every cycle, so ag_step holds the AG's step of the cycle before
+ * (-1 before the first): a step that cannot have changed since is not
+ * computed again (the step of an AG that does not run is 0 for ever; one
+ * that runs moves only in the cycle of its step where its phase is, which
+ * the PE's clock tells while it runs). */
 static void model_state_ag(model *m, model_pe *p, int side, int b) {
   int k = side * m->cfg.banks + b;
   const model_ag *a = &p->ag[k];
+  if (p->ag_step[k] >= 0) {
+    if (!p->in_region || a->mode == STREAM_AG_OFF) return;
+    if (p->clk_t == m->t && p->clk_phase != a->phase_r) return;
+  }
   int64_t s = 0;
   if (p->in_region && a->mode != STREAM_AG_OFF) s = model_state_stepnum(m, p, a->phase, a->phase_q, a->phase_r);
   if (s == p->ag_step[k]) return;
@@ -93,19 +102,35 @@ void model_state_begin(model *m) { model_state_gc(m); }
 
 void model_state_begin_pe(model *m, model_pe *p) {
   int nb = m->cfg.banks < m->cfg.ports ? m->cfg.banks : m->cfg.ports;
-  uint32_t s = p->in_region ? (uint32_t)model_state_stepnum(m, p, 0, 0, 0) : 0;
+  /* the step counter (step_seen: its value in the cycle before) moves
+   * only when a step begins, at phase 0 of the PE's clock while it runs */
+  uint32_t s = p->step_seen;
+  if (p->clk_t != m->t || p->clk_phase == 0) s = p->in_region ? (uint32_t)model_state_stepnum(m, p, 0, 0, 0) : 0;
   if (s != p->step_seen) {
     p->step_seen = s;
     trace_event *e = model_ev_new(m, TRACE_STEP, p);
     if (e) e->num = s;
   }
-  for (int k = 0; k < m->nfu; k++) {
-    uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
-    if ((p->flag_seen & bit) == fl) continue;
-    p->flag_seen ^= bit;
-    trace_event *e = model_ev_new(m, TRACE_FLAG, p);
-    if (e) e->fu = k, e->value = fl ? 1 : 0;
+  /* the flags change only with results, written at the end of the cycle
+   * before (wrote_at) */
+  if (p->wrote_at == m->t)
+    for (int k = 0; k < m->nfu; k++) {
+      uint32_t bit = 1u << k, fl = p->fu[k].flag ? bit : 0;
+      if ((p->flag_seen & bit) == fl) continue;
+      p->flag_seen ^= bit;
+      trace_event *e = model_ev_new(m, TRACE_FLAG, p);
+      if (e) e->fu = k, e->value = fl ? 1 : 0;
+    }
+  /* every AG the first time; then only those that run (ag_live: the
+   * others' counters never change again, model_state_ag) */
+  if (p->ag_state_all) {
+    for (int i = 0; i < p->nag_live; i++) {
+      const model_ag *a = p->ag_live[i].ag;
+      if (p->clk_t != m->t || p->clk_phase == a->phase_r) model_state_ag(m, p, a->side, a->bank);
+    }
+    return;
   }
+  p->ag_state_all = 1;
   for (int side = 0; side < MODEL_SIDES; side++)
     if (p->border[side])
       for (int b = 0; b < nb; b++) model_state_ag(m, p, side, b);
@@ -139,24 +164,29 @@ static void model_state_rf(model *m, const model_pe *p, int cls, int idx, uint32
 }
 
 void model_state_end(model *m, model_pe *p) {
-  const arch_config *c = &m->cfg;
-  if (p->in_region && p->wrote_at == m->t + 1) {
-    for (int k = 0; k < c->rd; k++)
-      if (p->wrote >> k & 1) model_state_rf(m, p, ISA_CLS_RD, k, p->rd[k]);
-    for (int k = 0; k < c->fd; k++) {
-      const model_fd *d = &p->fd[k];
-      if (p->wrote >> (MODEL_WROTE_FD + k) & 1)
-        model_state_rf(m, p, ISA_CLS_FD, k, d->ring[(d->w + d->depth - 1) % d->depth]);
+  if (p->in_region && p->wrote_at == m->t + 1) { /* the registers written, lowest first */
+    for (uint64_t w = p->wrote & (((uint64_t)1 << MODEL_WROTE_FD) - 1); w; w &= w - 1) {
+      int k = __builtin_ctzll(w);
+      model_state_rf(m, p, ISA_CLS_RD, k, p->rd[k]);
     }
-    for (int k = 0; k < c->od; k++)
-      if (p->wrote_od >> k & 1) model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
+    for (uint64_t w = p->wrote >> MODEL_WROTE_FD; w; w &= w - 1) {
+      int k = __builtin_ctzll(w);
+      const model_fd *d = &p->fd[k];
+      model_state_rf(m, p, ISA_CLS_FD, k, d->ring[(d->w + d->depth - 1) % d->depth]);
+    }
+    for (uint32_t w = p->wrote_od; w; w &= w - 1) {
+      int k = __builtin_ctz(w);
+      model_state_rf(m, p, ISA_CLS_OD, k, p->od[k]);
+    }
   }
-  for (int k = 0; k < c->id; k++) {
+  for (uint32_t w = p->fifo_touched; w; w &= w - 1) { /* the FIFOs pushed or popped */
+    int k = __builtin_ctz(w);
     if (p->fifo[k].count == p->fifo_seen[k]) continue;
     p->fifo_seen[k] = p->fifo[k].count;
     trace_event *e = model_ev_new(m, TRACE_FIFO, p);
     if (e) e->reg_cls = ISA_CLS_ID, e->reg_idx = k, e->num = (uint32_t)p->fifo[k].count;
   }
+  p->fifo_touched = 0;
 }
 
 void model_state_mem(model *m) {
