@@ -585,8 +585,16 @@ static void model_pe_execute(model *m, model_pe *p, uint64_t *ntok, int listen) 
   if ((int64_t)m->t < p->delay) return;
   if (listen) model_pe_issue_events(m, p);
   uint32_t fdmask = 0, idmask = 0, waiting = p->waiting; /* a nop N issued now waits from the next cycle */
-  for (uint32_t run = p->running; run; run &= run - 1)
-    model_fu_issue(m, p, __builtin_ctz(run), &fdmask, &idmask);
+  for (uint32_t run = p->running; run; run &= run - 1) {
+    int k = __builtin_ctz(run);
+    switch (k) { /* a copy of the issue for each of the first FUs (k constant): branches of their own */
+    case 0: model_fu_issue(m, p, 0, &fdmask, &idmask); break;
+    case 1: model_fu_issue(m, p, 1, &fdmask, &idmask); break;
+    case 2: model_fu_issue(m, p, 2, &fdmask, &idmask); break;
+    case 3: model_fu_issue(m, p, 3, &fdmask, &idmask); break;
+    default: model_fu_issue(m, p, k, &fdmask, &idmask); break;
+    }
+  }
   for (; waiting; waiting &= waiting - 1) model_fu_wait(m, p, __builtin_ctz(waiting));
   model_pe_reads(m, p, fdmask, idmask, listen);
   model_pe_complete(m, p, ntok, listen);
