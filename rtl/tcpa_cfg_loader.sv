@@ -26,8 +26,9 @@ module tcpa_cfg_loader (
   output logic        cfg_ready_o,
   input  logic [31:0] cfg_data_i,
   input  logic        cfg_last_i,
-  // configuration bus (registered)
+  // configuration bus (registered), and what it shows after this edge
   output tcpa_pkg::cfg_bus_t bus_o,
+  output tcpa_pkg::cfg_bus_t bus_next_o,
   // start of the configured region
   output logic        start_o,
   output logic [1:0]  start_gc_o,
@@ -604,6 +605,26 @@ module tcpa_cfg_loader (
     bus_o.d = bd_q;
     bus_o.addr = baddr_q;
     bus_o.data = bdata_q;
+  end
+  // the bus's next word, for the groups' copies of it (tcpa_bus_tap): the
+  // same fields from the registers' next values
+  always_comb begin
+    bus_next_o = '0;
+    bus_next_o.we = bwe_d;
+    bus_next_o.hdr = bbeg_d;
+    bus_next_o.ptype = ptype_d;
+    bus_next_o.index = pindex_d;
+    bus_next_o.side = pside_d;
+    bus_next_o.row0 = prow0_d;
+    bus_next_o.col0 = pcol0_d;
+    bus_next_o.rows = prows_d;
+    bus_next_o.cols = pcols_d;
+    bus_next_o.field = bfld_d;
+    bus_next_o.t = bt_d;
+    bus_next_o.c = bc_d;
+    bus_next_o.d = bd_d;
+    bus_next_o.addr = baddr_d;
+    bus_next_o.data = bdata_d;
   end
   assign start_o = start_q;
   assign start_gc_o = sgc_q;

@@ -140,8 +140,10 @@ module tcpa_top (
   logic [NGC*32-1:0]                             g_step;
   logic [NGC*NSIG-1:0]                           g_sig;
 
-  // configuration bus
-  tcpa_pkg::cfg_bus_t bus;
+  // configuration bus; the loader's next word; the PEs' and each side's
+  // AGs' copies of it (tcpa_bus_tap: one variable each, so that a
+  // simulator evaluates a group's decoding only for the group's words)
+  tcpa_pkg::cfg_bus_t bus, bus_next, pe_bus, ag_bus_n, ag_bus_e, ag_bus_s, ag_bus_w;
   logic        start;
   logic [1:0]  sgc;
   logic [15:0] srow0, scol0, srows, scols;
@@ -185,6 +187,7 @@ module tcpa_top (
     .cfg_data_i   (cfg_data_i),
     .cfg_last_i   (cfg_last_i),
     .bus_o        (bus),
+    .bus_next_o   (bus_next),
     .start_o      (start),
     .start_gc_o   (sgc),
     .start_row0_o (srow0),
@@ -193,6 +196,51 @@ module tcpa_top (
     .start_cols_o (scols),
     .err_o        (err_o),
     .err_code_o   (err_code_o)
+  );
+
+  // the groups' copies of the bus: a PROGRAM, REGCFG or WRAPPER packet
+  // for the PEs, an AG or IODATA packet for the AGs of its side
+  logic bus_next_word, pe_take, ag_take;
+  assign bus_next_word = bus_next.we || bus_next.hdr;
+  assign pe_take = bus_next_word &&
+                   (bus_next.ptype == tcpa_stream_pkg::PKT_PROGRAM || bus_next.ptype == tcpa_stream_pkg::PKT_REGCFG ||
+                    bus_next.ptype == tcpa_stream_pkg::PKT_WRAPPER);
+  assign ag_take = bus_next_word &&
+                   (bus_next.ptype == tcpa_stream_pkg::PKT_AG || bus_next.ptype == tcpa_stream_pkg::PKT_IODATA);
+  tcpa_bus_tap u_pe_tap (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .take_i     (pe_take),
+    .bus_next_i (bus_next),
+    .bus_o      (pe_bus)
+  );
+  tcpa_bus_tap u_ag_tap_n (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .take_i     (ag_take && bus_next.side == 2'd0),
+    .bus_next_i (bus_next),
+    .bus_o      (ag_bus_n)
+  );
+  tcpa_bus_tap u_ag_tap_e (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .take_i     (ag_take && bus_next.side == 2'd1),
+    .bus_next_i (bus_next),
+    .bus_o      (ag_bus_e)
+  );
+  tcpa_bus_tap u_ag_tap_s (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .take_i     (ag_take && bus_next.side == 2'd2),
+    .bus_next_i (bus_next),
+    .bus_o      (ag_bus_s)
+  );
+  tcpa_bus_tap u_ag_tap_w (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .take_i     (ag_take && bus_next.side == 2'd3),
+    .bus_next_i (bus_next),
+    .bus_o      (ag_bus_w)
   );
 
   // run_q changes once (at the start pulse): clocked only then, so that
@@ -384,7 +432,7 @@ module tcpa_top (
         .rst_ni          (rst_ni),
         .row_i           (r[15:0]),
         .col_i           (c[15:0]),
-        .bus_i           (bus),
+        .bus_i           (pe_bus),
         .run_i           (inreg[P]),
         .delay_i         (delay[P*32 +: 32]),
         .ii_i            (ii),
@@ -469,7 +517,7 @@ module tcpa_top (
               .col_i       (c[15:0]),
               .side_i      (s[1:0]),
               .bank_i      (b[7:0]),
-              .bus_i       (bus),
+              .bus_i       ((s == 0) ? ag_bus_n : (s == 1) ? ag_bus_e : (s == 2) ? ag_bus_s : ag_bus_w),
               .run_i       (inreg[P]),
               .delay_i     (delay[P*32 +: 32]),
               .ii_i        (ii),
