@@ -6,8 +6,9 @@
 // delay d(r,c) + phase (tcpa_cons_eval, shared with the GC): the event of
 // step s is at phase 0 of its own step s, enabled when every constraint
 // holds at J(s); the address follows J in a tcpa_affine. A read event reads the bank word (contents at
-// the start of the cycle) and drives it onto the PE's wrapper input one
-// cycle later (tok_*); a write event writes the token arriving from the PE
+// the start of the cycle) and offers it (pending_*) for the PE's wrapper
+// input one cycle later (tcpa_top registers it on the PE's clock); a
+// write event writes the token arriving from the PE
 // (arr_*) at the end of the cycle. Out-of-range addresses raise agrange and
 // do nothing; a write event without a token raises agmiss.
 `include "rtl/tcpa_assert.svh"
@@ -29,11 +30,10 @@ module tcpa_ag (
   input  logic [31:0]                  nsteps_i,
   input  logic                         arr_valid_i,
   input  logic [31:0]                  arr_data_i,
-  output logic                         tok_valid_o,
-  output logic [31:0]                  tok_data_o,
   output logic                         consume_o,  // an enabled write event
   output logic                         passed_o,   // no event left
   output logic                         pending_o,  // a read token next cycle
+  output logic [31:0]                  pending_data_o,  // its word
   output logic                         on_o,       // a mode other than off
   output logic                         acc_o,      // bank access this cycle
   output logic                         acc_wr_o,
@@ -64,8 +64,8 @@ module tcpa_ag (
   logic [NCONS-1:0]   kind_q, kind_d;
   logic [NCONS*NDIM*32-1:0] coef_q;
   logic [NCONS*32-1:0] konst_q;
-  logic               tok_q, tok_d;
-  logic [31:0]        tokv_q, tokv_d;
+  logic               tok_d;
+  logic [31:0]        tokv_d;
 
   logic               sbegin, slast, sadv;
   logic [NDIM-1:0]    sinc, sclr;
@@ -224,8 +224,6 @@ module tcpa_ag (
       kind_q <= '0;
       coef_q <= '0;
       konst_q <= '0;
-      tok_q <= 1'b0;
-      tokv_q <= '0;
     end else begin
       mode_q <= mode_d;
       phase_q <= phase_d;
@@ -247,8 +245,6 @@ module tcpa_ag (
       if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CKONST)
         for (int unsigned k = 0; k < NCONS; k++)
           if ({24'd0, bus_i.c} == k) konst_q[k*32 +: 32] <= bus_i.data;
-      tok_q <= tok_d;
-      tokv_q <= tokv_d;
     end
   end
 
@@ -264,10 +260,9 @@ module tcpa_ag (
   assign bank_we_o = bwe;
   assign bank_wa_o = bwa;
   assign bank_wd_o = bwd;
-  assign tok_valid_o = tok_q;
-  assign tok_data_o = tokv_q;
   assign consume_o = ev && mode_q == tcpa_stream_pkg::AG_WRITE;
   assign pending_o = tok_d;
+  assign pending_data_o = tokv_d;
   assign on_o = mode_q != tcpa_stream_pkg::AG_OFF;
   assign passed_o = !run_i || mode_q == tcpa_stream_pkg::AG_OFF || slast;
   assign acc_o = ev && inrange && (mode_q == tcpa_stream_pkg::AG_READ ||

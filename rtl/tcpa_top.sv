@@ -503,7 +503,8 @@ module tcpa_top (
           localparam int unsigned A = (P*4 + s)*NBANK + b;
           if (BORDER) begin : g_ag
             // an AG whose mode is off does nothing in the run: not clocked
-            logic ag_clk, ag_on;
+            logic        ag_clk, ag_on;
+            logic [31:0] pendv;
             tcpa_clock_gate u_ag_cg (
               .clk_i (clk_i),
               .en_i  (!rst_ni || (!gate && (ag_on || !run_q)) ||
@@ -526,11 +527,10 @@ module tcpa_top (
               .nsteps_i    (ns),
               .arr_valid_i (wout_v[P*NWP + s*NPORT + b]),
               .arr_data_i  (wout_d[(P*NWP + s*NPORT + b)*32 +: 32]),
-              .tok_valid_o (ag_tok[A]),
-              .tok_data_o  (ag_tokv[A*32 +: 32]),
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
               .pending_o   (ag_pend[A]),
+              .pending_data_o (pendv),
               .on_o        (ag_on),
               .acc_o       (dbg_bank[A]),
               .acc_wr_o    (dbg_bank_wr[A]),
@@ -544,6 +544,26 @@ module tcpa_top (
               .bank_wa_o   (dbg_bankwa[A*32 +: tcpa_pkg::BADDR_W]),
               .bank_wd_o   (dbg_bankwd[A*32 +: 32])
             );
+            // the read token on its way into the PE (the AG reads the bank
+            // word in the event's cycle, the PE's port takes it in the
+            // next): registered on the PE's clock, which runs whenever the
+            // AG's can make a token (the run) and in the cycles it cannot
+            // (the token is then zero, as it was), so that the loading of
+            // a bank, which clocks its AG, does not wake the PEs' port
+            // wrappers that read the links (docs/rtl.md "Clock gating")
+            logic        tok_q;
+            logic [31:0] tokv_q;
+            always_ff @(posedge pe_clk[P] or negedge rst_ni) begin
+              if (!rst_ni) begin
+                tok_q <= 1'b0;
+                tokv_q <= '0;
+              end else begin
+                tok_q <= ag_pend[A];
+                tokv_q <= pendv;
+              end
+            end
+            assign ag_tok[A] = tok_q;
+            assign ag_tokv[A*32 +: 32] = tokv_q;
             if (tcpa_pkg::BADDR_W < 32) begin : g_wa
               assign dbg_bankwa[A*32 + tcpa_pkg::BADDR_W +: 32 - tcpa_pkg::BADDR_W] = '0;
             end
