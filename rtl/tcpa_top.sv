@@ -16,6 +16,16 @@
 `include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
+// A debug event vector: with TCPA_DEBUG_PORTS the output port itself, so
+// that no simulator copies a whole wide vector (4096 bits for the banks'
+// words on big1d.ini) into its port whenever one slice changes; without
+// it the internal net of that name (docs/rtl.md "Clock gating")
+`ifdef TCPA_DEBUG_PORTS
+`define TCPA_DBG(NAME) NAME``_o
+`else
+`define TCPA_DBG(NAME) NAME
+`endif
+
 module tcpa_top (
   input  logic                                    clk_i,
   input  logic                                    rst_ni,
@@ -93,8 +103,11 @@ module tcpa_top (
   localparam int unsigned NTERM = tcpa_pkg::NTERM;
   localparam int unsigned NC    = NTERM * tcpa_pkg::NCONS;
 
-  // trace events and bank read port (the dbg_* ports with
-  // TCPA_DEBUG_PORTS; without it they stay inside and synthesis removes them)
+  // trace events and bank read port: with TCPA_DEBUG_PORTS the dbg_*
+  // output ports themselves (`TCPA_DBG), without it internal nets that
+  // synthesis removes
+  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr;
+`ifndef TCPA_DEBUG_PORTS
   logic [tcpa_pkg::NPE-1:0]                      dbg_start;
   logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0]       dbg_sig;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_issue;
@@ -121,7 +134,6 @@ module tcpa_top (
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bank_val;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agmiss;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange;
-  logic [tcpa_pkg::BADDR_W-1:0]                  dbg_rd_addr;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data;
   logic [tcpa_pkg::NPE*32-1:0]                   dbg_step;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU*128-1:0]    dbg_word;
@@ -136,6 +148,7 @@ module tcpa_top (
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bankwe;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwa;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwd;
+`endif
   logic [NGC-1:0]                                g_begin;
   logic [NGC*32-1:0]                             g_step;
   logic [NGC*NSIG-1:0]                           g_sig;
@@ -450,35 +463,35 @@ module tcpa_top (
         .wout_valid_o    (wout_v[P*NWP +: NWP]),
         .wout_data_o     (wout_d[P*NWP*32 +: NWP*32]),
         .quiet_o         (quiet[P]),
-        .dbg_start_o     (dbg_start[P]),
-        .dbg_sig_o       (dbg_sig[P*NSIG +: NSIG]),
-        .dbg_issue_o     (dbg_issue[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_pc_o        (dbg_pc[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_halt_o      (dbg_halt[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_wr_o        (dbg_wr[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_wr_dst_o    (dbg_wr_dst[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_wr_odmask_o (dbg_wr_odmask[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_wr_val_o    (dbg_wr_val[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
-        .dbg_idrd_o      (dbg_idrd[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_idempty_o   (dbg_idempty[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_idhead_o    (dbg_idhead[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
-        .dbg_push_o      (dbg_push[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_push_val_o  (dbg_push_val[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
-        .dbg_drop_o      (dbg_drop[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
-        .dbg_fdrd_o      (dbg_fdrd[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
-        .dbg_fdval_o     (dbg_fdval[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
-        .dbg_hop_o       (dbg_hop[P*NWP +: NWP]),
-        .dbg_hop_val_o   (dbg_hop_val[P*NWP*32 +: NWP*32]),
-        .dbg_step_o      (dbg_step[P*32 +: 32]),
-        .dbg_word_o      (dbg_word[P*tcpa_pkg::NFU*128 +: tcpa_pkg::NFU*128]),
-        .dbg_flag_o      (dbg_flag[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_rfwe_o      (dbg_rfwe[P*tcpa_pkg::NRD_S +: tcpa_pkg::NRD_S]),
-        .dbg_rfwd_o      (dbg_rfwd[P*tcpa_pkg::NRD_S*32 +: tcpa_pkg::NRD_S*32]),
-        .dbg_fdwe_o      (dbg_fdwe[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
-        .dbg_fdwd_o      (dbg_fdwd[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
-        .dbg_odwe_o      (dbg_odwe[P*tcpa_pkg::NOD_S +: tcpa_pkg::NOD_S]),
-        .dbg_odwd_o      (dbg_odwd[P*tcpa_pkg::NOD_S*32 +: tcpa_pkg::NOD_S*32]),
-        .dbg_fifocnt_o   (dbg_fifocnt[P*tcpa_pkg::NID_S*16 +: tcpa_pkg::NID_S*16])
+        .dbg_start_o     (`TCPA_DBG(dbg_start)[P]),
+        .dbg_sig_o       (`TCPA_DBG(dbg_sig)[P*NSIG +: NSIG]),
+        .dbg_issue_o     (`TCPA_DBG(dbg_issue)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_pc_o        (`TCPA_DBG(dbg_pc)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_halt_o      (`TCPA_DBG(dbg_halt)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_o        (`TCPA_DBG(dbg_wr)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_wr_dst_o    (`TCPA_DBG(dbg_wr_dst)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_odmask_o (`TCPA_DBG(dbg_wr_odmask)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_val_o    (`TCPA_DBG(dbg_wr_val)[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
+        .dbg_idrd_o      (`TCPA_DBG(dbg_idrd)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idempty_o   (`TCPA_DBG(dbg_idempty)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_idhead_o    (`TCPA_DBG(dbg_idhead)[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_push_o      (`TCPA_DBG(dbg_push)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_push_val_o  (`TCPA_DBG(dbg_push_val)[P*tcpa_pkg::NID_S*32 +: tcpa_pkg::NID_S*32]),
+        .dbg_drop_o      (`TCPA_DBG(dbg_drop)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
+        .dbg_fdrd_o      (`TCPA_DBG(dbg_fdrd)[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
+        .dbg_fdval_o     (`TCPA_DBG(dbg_fdval)[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
+        .dbg_hop_o       (`TCPA_DBG(dbg_hop)[P*NWP +: NWP]),
+        .dbg_hop_val_o   (`TCPA_DBG(dbg_hop_val)[P*NWP*32 +: NWP*32]),
+        .dbg_step_o      (`TCPA_DBG(dbg_step)[P*32 +: 32]),
+        .dbg_word_o      (`TCPA_DBG(dbg_word)[P*tcpa_pkg::NFU*128 +: tcpa_pkg::NFU*128]),
+        .dbg_flag_o      (`TCPA_DBG(dbg_flag)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
+        .dbg_rfwe_o      (`TCPA_DBG(dbg_rfwe)[P*tcpa_pkg::NRD_S +: tcpa_pkg::NRD_S]),
+        .dbg_rfwd_o      (`TCPA_DBG(dbg_rfwd)[P*tcpa_pkg::NRD_S*32 +: tcpa_pkg::NRD_S*32]),
+        .dbg_fdwe_o      (`TCPA_DBG(dbg_fdwe)[P*tcpa_pkg::NFD_S +: tcpa_pkg::NFD_S]),
+        .dbg_fdwd_o      (`TCPA_DBG(dbg_fdwd)[P*tcpa_pkg::NFD_S*32 +: tcpa_pkg::NFD_S*32]),
+        .dbg_odwe_o      (`TCPA_DBG(dbg_odwe)[P*tcpa_pkg::NOD_S +: tcpa_pkg::NOD_S]),
+        .dbg_odwd_o      (`TCPA_DBG(dbg_odwd)[P*tcpa_pkg::NOD_S*32 +: tcpa_pkg::NOD_S*32]),
+        .dbg_fifocnt_o   (`TCPA_DBG(dbg_fifocnt)[P*tcpa_pkg::NID_S*16 +: tcpa_pkg::NID_S*16])
       );
 
       // border sides: banks with AGs; tokens leaving the array meet them
@@ -487,16 +500,16 @@ module tcpa_top (
                                 (s == 2 && r == ROWS - 1) || (s == 3 && c == 0);
         for (genvar k = 0; k < NPORT; k++) begin : g_stray
           if (BORDER && k < NBANK) begin : g_b
-            assign dbg_stray[P*NWP + s*NPORT + k] =
+            assign `TCPA_DBG(dbg_stray)[P*NWP + s*NPORT + k] =
                 wout_v[P*NWP + s*NPORT + k] && !ag_consume[(P*4 + s)*NBANK + k];
           end else if (BORDER) begin : g_nb
             // no bank behind this port (iobuf.banks < ports): a token
             // leaving here is a stray; its data goes nowhere
             logic unused_stray_d;
             assign unused_stray_d = ^wout_d[(P*NWP + s*NPORT + k)*32 +: 32];
-            assign dbg_stray[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
+            assign `TCPA_DBG(dbg_stray)[P*NWP + s*NPORT + k] = wout_v[P*NWP + s*NPORT + k];
           end else begin : g_in
-            assign dbg_stray[P*NWP + s*NPORT + k] = 1'b0;
+            assign `TCPA_DBG(dbg_stray)[P*NWP + s*NPORT + k] = 1'b0;
           end
         end
         for (genvar b = 0; b < NBANK; b++) begin : g_bank
@@ -532,17 +545,17 @@ module tcpa_top (
               .pending_o   (ag_pend[A]),
               .pending_data_o (pendv),
               .on_o        (ag_on),
-              .acc_o       (dbg_bank[A]),
-              .acc_wr_o    (dbg_bank_wr[A]),
-              .acc_addr_o  (dbg_bank_addr[A*32 +: 32]),
-              .acc_val_o   (dbg_bank_val[A*32 +: 32]),
-              .agmiss_o    (dbg_agmiss[A]),
-              .agrange_o   (dbg_agrange[A]),
+              .acc_o       (`TCPA_DBG(dbg_bank)[A]),
+              .acc_wr_o    (`TCPA_DBG(dbg_bank_wr)[A]),
+              .acc_addr_o  (`TCPA_DBG(dbg_bank_addr)[A*32 +: 32]),
+              .acc_val_o   (`TCPA_DBG(dbg_bank_val)[A*32 +: 32]),
+              .agmiss_o    (`TCPA_DBG(dbg_agmiss)[A]),
+              .agrange_o   (`TCPA_DBG(dbg_agrange)[A]),
               .dbg_addr_i  (dbg_rd_addr),
-              .dbg_data_o  (dbg_rd_data[A*32 +: 32]),
-              .bank_we_o   (dbg_bankwe[A]),
-              .bank_wa_o   (dbg_bankwa[A*32 +: tcpa_pkg::BADDR_W]),
-              .bank_wd_o   (dbg_bankwd[A*32 +: 32])
+              .dbg_data_o  (`TCPA_DBG(dbg_rd_data)[A*32 +: 32]),
+              .bank_we_o   (`TCPA_DBG(dbg_bankwe)[A]),
+              .bank_wa_o   (`TCPA_DBG(dbg_bankwa)[A*32 +: tcpa_pkg::BADDR_W]),
+              .bank_wd_o   (`TCPA_DBG(dbg_bankwd)[A*32 +: 32])
             );
             // the read token on its way into the PE (the AG reads the bank
             // word in the event's cycle, the PE's port takes it in the
@@ -565,7 +578,7 @@ module tcpa_top (
             assign ag_tok[A] = tok_q;
             assign ag_tokv[A*32 +: 32] = tokv_q;
             if (tcpa_pkg::BADDR_W < 32) begin : g_wa
-              assign dbg_bankwa[A*32 + tcpa_pkg::BADDR_W +: 32 - tcpa_pkg::BADDR_W] = '0;
+              assign `TCPA_DBG(dbg_bankwa)[A*32 + tcpa_pkg::BADDR_W +: 32 - tcpa_pkg::BADDR_W] = '0;
             end
           end else begin : g_none
             assign ag_tok[A] = 1'b0;
@@ -573,16 +586,16 @@ module tcpa_top (
             assign ag_consume[A] = 1'b0;
             assign ag_passed[A] = 1'b1;
             assign ag_pend[A] = 1'b0;
-            assign dbg_bank[A] = 1'b0;
-            assign dbg_bank_wr[A] = 1'b0;
-            assign dbg_bank_addr[A*32 +: 32] = '0;
-            assign dbg_bank_val[A*32 +: 32] = '0;
-            assign dbg_agmiss[A] = 1'b0;
-            assign dbg_agrange[A] = 1'b0;
-            assign dbg_rd_data[A*32 +: 32] = '0;
-            assign dbg_bankwe[A] = 1'b0;
-            assign dbg_bankwa[A*32 +: 32] = '0;
-            assign dbg_bankwd[A*32 +: 32] = '0;
+            assign `TCPA_DBG(dbg_bank)[A] = 1'b0;
+            assign `TCPA_DBG(dbg_bank_wr)[A] = 1'b0;
+            assign `TCPA_DBG(dbg_bank_addr)[A*32 +: 32] = '0;
+            assign `TCPA_DBG(dbg_bank_val)[A*32 +: 32] = '0;
+            assign `TCPA_DBG(dbg_agmiss)[A] = 1'b0;
+            assign `TCPA_DBG(dbg_agrange)[A] = 1'b0;
+            assign `TCPA_DBG(dbg_rd_data)[A*32 +: 32] = '0;
+            assign `TCPA_DBG(dbg_bankwe)[A] = 1'b0;
+            assign `TCPA_DBG(dbg_bankwa)[A*32 +: 32] = '0;
+            assign `TCPA_DBG(dbg_bankwd)[A*32 +: 32] = '0;
           end
         end
       end
@@ -598,47 +611,7 @@ module tcpa_top (
   `TCPA_ASSERT_IF(TopRunSticky, run_q, $past(run_q), clk_i, rst_ni)
 `ifdef TCPA_DEBUG_PORTS
   // the harnesses' view (tb/rtl_collect.h, docs/rtl.md "Trace extraction")
-  assign dbg_start_o = dbg_start;
-  assign dbg_sig_o = dbg_sig;
-  assign dbg_issue_o = dbg_issue;
-  assign dbg_pc_o = dbg_pc;
-  assign dbg_halt_o = dbg_halt;
-  assign dbg_wr_o = dbg_wr;
-  assign dbg_wr_dst_o = dbg_wr_dst;
-  assign dbg_wr_odmask_o = dbg_wr_odmask;
-  assign dbg_wr_val_o = dbg_wr_val;
-  assign dbg_idrd_o = dbg_idrd;
-  assign dbg_idempty_o = dbg_idempty;
-  assign dbg_idhead_o = dbg_idhead;
-  assign dbg_push_o = dbg_push;
-  assign dbg_push_val_o = dbg_push_val;
-  assign dbg_drop_o = dbg_drop;
-  assign dbg_fdrd_o = dbg_fdrd;
-  assign dbg_fdval_o = dbg_fdval;
-  assign dbg_hop_o = dbg_hop;
-  assign dbg_hop_val_o = dbg_hop_val;
-  assign dbg_stray_o = dbg_stray;
-  assign dbg_bank_o = dbg_bank;
-  assign dbg_bank_wr_o = dbg_bank_wr;
-  assign dbg_bank_addr_o = dbg_bank_addr;
-  assign dbg_bank_val_o = dbg_bank_val;
-  assign dbg_agmiss_o = dbg_agmiss;
-  assign dbg_agrange_o = dbg_agrange;
-  assign dbg_rd_data_o = dbg_rd_data;
   assign dbg_rd_addr = dbg_rd_addr_i;
-  assign dbg_step_o = dbg_step;
-  assign dbg_word_o = dbg_word;
-  assign dbg_flag_o = dbg_flag;
-  assign dbg_rfwe_o = dbg_rfwe;
-  assign dbg_rfwd_o = dbg_rfwd;
-  assign dbg_fdwe_o = dbg_fdwe;
-  assign dbg_fdwd_o = dbg_fdwd;
-  assign dbg_odwe_o = dbg_odwe;
-  assign dbg_odwd_o = dbg_odwd;
-  assign dbg_fifocnt_o = dbg_fifocnt;
-  assign dbg_bankwe_o = dbg_bankwe;
-  assign dbg_bankwa_o = dbg_bankwa;
-  assign dbg_bankwd_o = dbg_bankwd;
   assign dbg_gc_begin_o = g_begin[sgc];
   assign dbg_gc_step_o = g_step[sgc*32 +: 32];
   assign dbg_gc_sig_o = g_sig[sgc*NSIG +: NSIG];
@@ -677,3 +650,5 @@ module tcpa_top (
                         dbg_bankwe, dbg_bankwa, dbg_bankwd, g_begin, g_step, g_sig};
 `endif
 endmodule
+
+`undef TCPA_DBG
