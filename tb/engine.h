@@ -134,6 +134,13 @@ typedef struct {
   void *tap_ctx;
 } engine_model_sink;
 
+/* Notes in s what the result keeps of model event e: the end of the
+ * last bank write (for `cycles`) and the done event's cycles. */
+static inline void engine_model_sink_note(engine_model_sink *s, const trace_event *e) {
+  if (e->kind == TRACE_BANK && e->bank_write && e->cycle + 1 > s->last_write) s->last_write = e->cycle + 1;
+  if (e->kind == TRACE_DONE) s->done_cycles = e->cycles;
+}
+
 /* The sink function of engine_model_sink (a model_trace_fn). */
 void engine_model_event(const trace_event *e, void *ctx);
 

@@ -609,12 +609,17 @@ static void engine_cosim_feed(const trace_event *e, void *ctx) {
   lockstep_feed_model(ctx, e);
 }
 
+/* Adds model event e to the digest of the cycle cm steps, noting the
+ * first event of another cycle (stray). */
+static inline void engine_cosim_digest_add(engine_cosim_model *cm, const trace_event *e) {
+  if (e->cycle != cm->t && !cm->stray) cm->stray = 1, cm->stray_cycle = e->cycle;
+  trace_digest_add(&cm->dg, e);
+}
+
 /* Adds one model event to the digest of the cycle being stepped
  * (model_trace_fn of a digest run). */
 static void engine_cosim_digest(const trace_event *e, void *ctx) {
-  engine_cosim_model *cm = ctx;
-  if (e->cycle != cm->t && !cm->stray) cm->stray = 1, cm->stray_cycle = e->cycle;
-  trace_digest_add(&cm->dg, e);
+  engine_cosim_digest_add(ctx, e);
 }
 
 /* Adds a cycle's model events ev[0..n) to the digest of the cycle being
@@ -625,11 +630,8 @@ static void engine_cosim_digest(const trace_event *e, void *ctx) {
 static void engine_cosim_digest_batch(const trace_event *ev, size_t n, void *ctx) {
   engine_cosim_model *cm = ctx;
   for (size_t i = 0; i < n; i++) {
-    const trace_event *e = &ev[i];
-    if (e->cycle != cm->t && !cm->stray) cm->stray = 1, cm->stray_cycle = e->cycle;
-    if (e->kind == TRACE_BANK && e->bank_write && e->cycle + 1 > cm->sink.last_write) cm->sink.last_write = e->cycle + 1;
-    if (e->kind == TRACE_DONE) cm->sink.done_cycles = e->cycles;
-    trace_digest_add(&cm->dg, e);
+    engine_model_sink_note(&cm->sink, &ev[i]);
+    engine_cosim_digest_add(cm, &ev[i]);
   }
 }
 

@@ -21,8 +21,7 @@
 
 void engine_model_event(const trace_event *e, void *ctx) {
   engine_model_sink *s = ctx;
-  if (e->kind == TRACE_BANK && e->bank_write && e->cycle + 1 > s->last_write) s->last_write = e->cycle + 1;
-  if (e->kind == TRACE_DONE) s->done_cycles = e->cycles;
+  engine_model_sink_note(s, e);
   if (s->f) trace_event_write(s->f, e);
   if (s->next) s->next(e, s->next_ctx);
   if (s->tap) s->tap(e, s->tap_ctx);
