@@ -75,11 +75,8 @@ module tcpa_cfg_loader (
   logic [31:0] pos_q, pos_d;           // payload words taken so far
   logic [3:0]  perr_q, perr_d;         // first packet error
   logic        started_q, started_d;   // START packet seen
-  // packet header
-  logic [2:0]  ptype_q, ptype_d;
-  logic [7:0]  pindex_q, pindex_d;
-  logic [1:0]  pside_q, pside_d;
-  logic [15:0] prow0_q, prow0_d, pcol0_q, pcol0_d, prows_q, prows_d, pcols_q, pcols_d;
+  // packet header: its type, index, side and rectangle are the bus's
+  // fields (bus_q, below), which hold for the packet's whole length
   logic [31:0] pn_q, pn_d;             // NWORDS
   logic [31:0] pidx_q, pidx_d;         // payload word index
   // payload parser
@@ -93,11 +90,9 @@ module tcpa_cfg_loader (
   logic [15:0] srow0_q, srow0_d, scol0_q, scol0_d, srows_q, srows_d, scols_q, scols_d;
   logic        start_q, start_d;
   logic [3:0]  err_q, err_d;
-  // registered bus
-  logic        bwe_q, bwe_d, bbeg_q, bbeg_d;
-  logic [4:0]  bfld_q, bfld_d;
-  logic [7:0]  bt_q, bt_d, bc_q, bc_d, bd_q, bd_d;
-  logic [31:0] baddr_q, baddr_d, bdata_q, bdata_d;
+  // the registered bus (bus_o), and its next word (bus_next_o): the
+  // packet header's fields and the payload word's
+  tcpa_pkg::cfg_bus_t bus_q, bus_d;
 
   logic        acc;
   logic [3:0]  hdr_err;     // error found in a packet header word
@@ -120,22 +115,22 @@ module tcpa_cfg_loader (
       else if (cfg_data_i[31:18] != 14'd0 || cfg_data_i[7:0] == 8'd0 || cfg_data_i[7:0] > 8'd7)
         hdr_err = tcpa_stream_pkg::E_TYPE;
     end else if (wcnt_q == 3'd3) begin
-      if (prows_q == 16'd0 || pcols_q == 16'd0 ||
-          {16'd0, prow0_q} + {16'd0, prows_q} > ROWS ||
-          {16'd0, pcol0_q} + {16'd0, pcols_q} > COLS)
+      if (bus_q.rows == 16'd0 || bus_q.cols == 16'd0 ||
+          {16'd0, bus_q.row0} + {16'd0, bus_q.rows} > ROWS ||
+          {16'd0, bus_q.col0} + {16'd0, bus_q.cols} > COLS)
         hdr_err = tcpa_stream_pkg::E_RECT;
-      else if (ptype_q == tcpa_stream_pkg::PKT_AG &&
-               !((pside_q == 2'd0 && prow0_q == 16'd0 && prows_q == 16'd1) ||
-                 (pside_q == 2'd2 && {16'd0, prow0_q} == ROWS - 1 && prows_q == 16'd1) ||
-                 (pside_q == 2'd3 && pcol0_q == 16'd0 && pcols_q == 16'd1) ||
-                 (pside_q == 2'd1 && {16'd0, pcol0_q} == COLS - 1 && pcols_q == 16'd1)))
+      else if (bus_q.ptype == tcpa_stream_pkg::PKT_AG &&
+               !((bus_q.side == 2'd0 && bus_q.row0 == 16'd0 && bus_q.rows == 16'd1) ||
+                 (bus_q.side == 2'd2 && {16'd0, bus_q.row0} == ROWS - 1 && bus_q.rows == 16'd1) ||
+                 (bus_q.side == 2'd3 && bus_q.col0 == 16'd0 && bus_q.cols == 16'd1) ||
+                 (bus_q.side == 2'd1 && {16'd0, bus_q.col0} == COLS - 1 && bus_q.cols == 16'd1)))
         hdr_err = tcpa_stream_pkg::E_RECT;
       else if (cfg_data_i > remain)
         hdr_err = tcpa_stream_pkg::E_TRUNCATED;
       else begin
-        case (ptype_q)
+        case (bus_q.ptype)
           tcpa_stream_pkg::PKT_PROGRAM:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NFU || cfg_data_i[1:0] != 2'd0 ||
+            if ({24'd0, bus_q.index} >= tcpa_pkg::NFU || cfg_data_i[1:0] != 2'd0 ||
                 cfg_data_i == 32'd0 || cfg_data_i > 4 * tcpa_pkg::IMEM)
               hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           tcpa_stream_pkg::PKT_REGCFG:
@@ -143,14 +138,14 @@ module tcpa_cfg_loader (
           tcpa_stream_pkg::PKT_WRAPPER:
             if (cfg_data_i != tcpa_pkg::NWRAPW) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           tcpa_stream_pkg::PKT_GC:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NGC) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+            if ({24'd0, bus_q.index} >= tcpa_pkg::NGC) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           tcpa_stream_pkg::PKT_AG:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
+            if ({24'd0, bus_q.index} >= tcpa_pkg::NBANK) hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           tcpa_stream_pkg::PKT_IODATA:
-            if ({24'd0, pindex_q} >= tcpa_pkg::NBANK || cfg_data_i == 32'd0)
+            if ({24'd0, bus_q.index} >= tcpa_pkg::NBANK || cfg_data_i == 32'd0)
               hdr_err = tcpa_stream_pkg::E_PAYLOAD;
           default:  // START
-            if ({24'd0, pindex_q} >= tcpa_pkg::NGC || cfg_data_i != 32'd0)
+            if ({24'd0, bus_q.index} >= tcpa_pkg::NGC || cfg_data_i != 32'd0)
               hdr_err = tcpa_stream_pkg::E_PAYLOAD;
         endcase
       end
@@ -216,12 +211,12 @@ module tcpa_cfg_loader (
     if (acc && st_q == S_PAY) begin
       case (fld_q)
         tcpa_pkg::F_DATA: begin
-          if (ptype_q == tcpa_stream_pkg::PKT_REGCFG &&
+          if (bus_q.ptype == tcpa_stream_pkg::PKT_REGCFG &&
               (cfg_data_i == 32'd0 || cfg_data_i > tcpa_pkg::FD_DEPTH))
             pay_err = tcpa_stream_pkg::E_PAYLOAD;
-          if (ptype_q == tcpa_stream_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
+          if (bus_q.ptype == tcpa_stream_pkg::PKT_WRAPPER && !wrap_word_ok(cfg_data_i, pidx_q))
             pay_err = tcpa_stream_pkg::E_PAYLOAD;
-          if (ptype_q == tcpa_stream_pkg::PKT_IODATA && pidx_q == 32'd0 &&
+          if (bus_q.ptype == tcpa_stream_pkg::PKT_IODATA && pidx_q == 32'd0 &&
               cfg_data_i + pn_q - 32'd1 > tcpa_pkg::BANK_DEPTH)
             pay_err = tcpa_stream_pkg::E_PAYLOAD;
         end
@@ -238,7 +233,7 @@ module tcpa_cfg_loader (
           nd_d = cfg_data_i;
           d_d = 8'd0;
           gst_d = 33'd1;
-          nfld = (ptype_q == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
+          nfld = (bus_q.ptype == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_BOUND : tcpa_pkg::F_PHASE;
         end
         tcpa_pkg::F_BOUND: begin
           if (cfg_data_i == 32'd0 || cfg_data_i[31]) pay_err = tcpa_stream_pkg::E_PAYLOAD;
@@ -260,7 +255,7 @@ module tcpa_cfg_loader (
           nfld = tcpa_pkg::F_DELAYC;
         end
         tcpa_pkg::F_DELAYC: begin
-          if (!delays_ok(gd0_q, gdr_q, cfg_data_i, prows_q, pcols_q))
+          if (!delays_ok(gd0_q, gdr_q, cfg_data_i, bus_q.rows, bus_q.cols))
             pay_err = tcpa_stream_pkg::E_PAYLOAD;
           nfld = tcpa_pkg::F_NTERMS;
         end
@@ -298,7 +293,7 @@ module tcpa_cfg_loader (
         tcpa_pkg::F_CKONST: begin
           c_d = c_q + 8'd1;
           if ({24'd0, c_q} + 32'd1 < nc_q) nfld = tcpa_pkg::F_CKIND;
-          else if (ptype_q == tcpa_stream_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
+          else if (bus_q.ptype == tcpa_stream_pkg::PKT_AG || {24'd0, t_q} + 32'd1 >= nt_q) nfld = tcpa_pkg::F_END;
           else begin
             nfld = tcpa_pkg::F_TSIG;
             t_d = t_q + 8'd1;
@@ -337,13 +332,6 @@ module tcpa_cfg_loader (
     pos_d = pos_q;
     perr_d = perr_q;
     started_d = started_q;
-    ptype_d = ptype_q;
-    pindex_d = pindex_q;
-    pside_d = pside_q;
-    prow0_d = prow0_q;
-    pcol0_d = pcol0_q;
-    prows_d = prows_q;
-    pcols_d = pcols_q;
     pn_d = pn_q;
     pidx_d = pidx_q;
     fld_d = fld_q;
@@ -354,14 +342,9 @@ module tcpa_cfg_loader (
     scols_d = scols_q;
     start_d = 1'b0;
     err_d = err_q;
-    bwe_d = 1'b0;
-    bbeg_d = 1'b0;
-    bfld_d = bfld_q;
-    bt_d = bt_q;
-    bc_d = bc_q;
-    bd_d = bd_q;
-    baddr_d = baddr_q;
-    bdata_d = bdata_q;
+    bus_d = bus_q;
+    bus_d.we = 1'b0;
+    bus_d.hdr = 1'b0;
     if (acc) begin
       case (st_q)
         S_HDR: begin
@@ -393,35 +376,35 @@ module tcpa_cfg_loader (
             wcnt_d = wcnt_q + 3'd1;
             case (wcnt_q)
               3'd0: begin
-                ptype_d = cfg_data_i[2:0];
-                pindex_d = cfg_data_i[15:8];
-                pside_d = cfg_data_i[17:16];
+                bus_d.ptype = cfg_data_i[2:0];
+                bus_d.index = cfg_data_i[15:8];
+                bus_d.side = cfg_data_i[17:16];
               end
               3'd1: begin
-                prow0_d = cfg_data_i[15:0];
-                pcol0_d = cfg_data_i[31:16];
+                bus_d.row0 = cfg_data_i[15:0];
+                bus_d.col0 = cfg_data_i[31:16];
               end
               3'd2: begin
-                prows_d = cfg_data_i[15:0];
-                pcols_d = cfg_data_i[31:16];
+                bus_d.rows = cfg_data_i[15:0];
+                bus_d.cols = cfg_data_i[31:16];
               end
               default: begin
                 wcnt_d = 3'd0;
                 pn_d = cfg_data_i;
                 pidx_d = 32'd0;
-                fld_d = (ptype_q == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_II :
-                        (ptype_q == tcpa_stream_pkg::PKT_AG) ? tcpa_pkg::F_MODE : tcpa_pkg::F_DATA;
+                fld_d = (bus_q.ptype == tcpa_stream_pkg::PKT_GC) ? tcpa_pkg::F_II :
+                        (bus_q.ptype == tcpa_stream_pkg::PKT_AG) ? tcpa_pkg::F_MODE : tcpa_pkg::F_DATA;
                 st_d = (cfg_data_i == 32'd0) ? S_PKT : S_PAY;
                 if (perr_q == tcpa_stream_pkg::E_NONE && hdr_err == tcpa_stream_pkg::E_NONE) begin
-                  bbeg_d = 1'b1;
-                  bdata_d = cfg_data_i;
-                  if (ptype_q == tcpa_stream_pkg::PKT_START) begin
+                  bus_d.hdr = 1'b1;
+                  bus_d.data = cfg_data_i;
+                  if (bus_q.ptype == tcpa_stream_pkg::PKT_START) begin
                     started_d = 1'b1;
-                    sgc_d = pindex_q[1:0];
-                    srow0_d = prow0_q;
-                    scol0_d = pcol0_q;
-                    srows_d = prows_q;
-                    scols_d = pcols_q;
+                    sgc_d = bus_q.index[1:0];
+                    srow0_d = bus_q.row0;
+                    scol0_d = bus_q.col0;
+                    srows_d = bus_q.rows;
+                    scols_d = bus_q.cols;
                   end
                 end
               end
@@ -433,13 +416,13 @@ module tcpa_cfg_loader (
             if (pidx_q + 32'd1 == pn_q) st_d = S_PKT;
             if (perr_q == tcpa_stream_pkg::E_NONE) begin
               perr_d = pay_err;
-              bwe_d = (pay_err == tcpa_stream_pkg::E_NONE);
-              bfld_d = fld_q;
-              bt_d = t_q;
-              bc_d = c_q;
-              bd_d = d_q;
-              baddr_d = pidx_q;
-              bdata_d = cfg_data_i;
+              bus_d.we = (pay_err == tcpa_stream_pkg::E_NONE);
+              bus_d.field = fld_q;
+              bus_d.t = t_q;
+              bus_d.c = c_q;
+              bus_d.d = d_q;
+              bus_d.addr = pidx_q;
+              bus_d.data = cfg_data_i;
             end
           end
           if (cfg_last_i || pos_q + 32'd1 == len_q) begin
@@ -460,9 +443,9 @@ module tcpa_cfg_loader (
       endcase
       // mutant 8: the first data word of every IODATA packet is skipped
       // (checked and counted, never written to the bank)
-      `TCPA_MUTATE(8, if (bwe_d && ptype_q == tcpa_stream_pkg::PKT_IODATA && baddr_d == 32'd1) bwe_d = 1'b0;)
+      `TCPA_MUTATE(8, if (bus_d.we && bus_q.ptype == tcpa_stream_pkg::PKT_IODATA && bus_d.addr == 32'd1) bus_d.we = 1'b0;)
       // mutant 21: off by one: the START rectangle loses its last column
-      `TCPA_MUTATE(21, if (started_d && !started_q) scols_d = pcols_q - 16'd1;)
+      `TCPA_MUTATE(21, if (started_d && !started_q) scols_d = bus_q.cols - 16'd1;)
     end
   end
 
@@ -474,7 +457,7 @@ module tcpa_cfg_loader (
   logic lclk;
   tcpa_clock_gate u_word_cg (
     .clk_i (clk_i),
-    .en_i  (!rst_ni || acc || bwe_q || bbeg_q),
+    .en_i  (!rst_ni || acc || bus_q.we || bus_q.hdr),
     .clk_o (lclk)
   );
 
@@ -488,13 +471,6 @@ module tcpa_cfg_loader (
       pos_q <= '0;
       perr_q <= '0;
       started_q <= 1'b0;
-      ptype_q <= '0;
-      pindex_q <= '0;
-      pside_q <= '0;
-      prow0_q <= '0;
-      pcol0_q <= '0;
-      prows_q <= '0;
-      pcols_q <= '0;
       pn_q <= '0;
       pidx_q <= '0;
       fld_q <= '0;
@@ -508,14 +484,7 @@ module tcpa_cfg_loader (
       gd0_q <= '0;
       gdr_q <= '0;
       err_q <= '0;
-      bwe_q <= 1'b0;
-      bbeg_q <= 1'b0;
-      bfld_q <= '0;
-      bt_q <= '0;
-      bc_q <= '0;
-      bd_q <= '0;
-      baddr_q <= '0;
-      bdata_q <= '0;
+      bus_q <= '0;
     end else begin
       st_q <= st_d;
       wcnt_q <= wcnt_d;
@@ -525,13 +494,6 @@ module tcpa_cfg_loader (
       pos_q <= pos_d;
       perr_q <= perr_d;
       started_q <= started_d;
-      ptype_q <= ptype_d;
-      pindex_q <= pindex_d;
-      pside_q <= pside_d;
-      prow0_q <= prow0_d;
-      pcol0_q <= pcol0_d;
-      prows_q <= prows_d;
-      pcols_q <= pcols_d;
       pn_q <= pn_d;
       pidx_q <= pidx_d;
       fld_q <= fld_d;
@@ -545,14 +507,7 @@ module tcpa_cfg_loader (
       gd0_q <= gd0_d;
       gdr_q <= gdr_d;
       err_q <= err_d;
-      bwe_q <= bwe_d;
-      bbeg_q <= bbeg_d;
-      bfld_q <= bfld_d;
-      bt_q <= bt_d;
-      bc_q <= bc_d;
-      bd_q <= bd_d;
-      baddr_q <= baddr_d;
-      bdata_q <= bdata_d;
+      bus_q <= bus_d;
     end
   end
 
@@ -588,44 +543,9 @@ module tcpa_cfg_loader (
     end
   end
 
-  always_comb begin
-    bus_o = '0;
-    bus_o.we = bwe_q;
-    bus_o.hdr = bbeg_q;
-    bus_o.ptype = ptype_q;
-    bus_o.index = pindex_q;
-    bus_o.side = pside_q;
-    bus_o.row0 = prow0_q;
-    bus_o.col0 = pcol0_q;
-    bus_o.rows = prows_q;
-    bus_o.cols = pcols_q;
-    bus_o.field = bfld_q;
-    bus_o.t = bt_q;
-    bus_o.c = bc_q;
-    bus_o.d = bd_q;
-    bus_o.addr = baddr_q;
-    bus_o.data = bdata_q;
-  end
-  // the bus's next word, for the groups' copies of it (tcpa_bus_tap): the
-  // same fields from the registers' next values
-  always_comb begin
-    bus_next_o = '0;
-    bus_next_o.we = bwe_d;
-    bus_next_o.hdr = bbeg_d;
-    bus_next_o.ptype = ptype_d;
-    bus_next_o.index = pindex_d;
-    bus_next_o.side = pside_d;
-    bus_next_o.row0 = prow0_d;
-    bus_next_o.col0 = pcol0_d;
-    bus_next_o.rows = prows_d;
-    bus_next_o.cols = pcols_d;
-    bus_next_o.field = bfld_d;
-    bus_next_o.t = bt_d;
-    bus_next_o.c = bc_d;
-    bus_next_o.d = bd_d;
-    bus_next_o.addr = baddr_d;
-    bus_next_o.data = bdata_d;
-  end
+  assign bus_o = bus_q;
+  // the bus's next word, for the groups' copies of it (tcpa_bus_tap)
+  assign bus_next_o = bus_d;
   assign start_o = start_q;
   assign start_gc_o = sgc_q;
   assign start_row0_o = srow0_q;
@@ -653,5 +573,5 @@ module tcpa_cfg_loader (
                   perr_q == tcpa_stream_pkg::E_NONE, clk_i, rst_ni)
   `TCPA_ASSERT(LoaderErrorIffRejected, (st_q == S_ERR) == (err_q != tcpa_stream_pkg::E_NONE), clk_i, rst_ni)
   `TCPA_ASSERT_IF(LoaderStartWhenDone, st_q == S_DONE && !cfg_ready_o, start_q, clk_i, rst_ni)
-  `TCPA_ASSERT(LoaderBusOneKind, !(bwe_q && bbeg_q), clk_i, rst_ni)
+  `TCPA_ASSERT(LoaderBusOneKind, !(bus_q.we && bus_q.hdr), clk_i, rst_ni)
 endmodule
