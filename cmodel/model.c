@@ -927,16 +927,22 @@ void model_free(model *m) {
   free(m);
 }
 
+/* Notes whether anything listens to m's events now (a function, a batch
+ * function or a file), which the stepping tests once per event. */
+static void model_listen_update(model *m) {
+  m->listen = m->fn || m->file || m->batch;
+}
+
 void model_set_trace(model *m, model_trace_fn fn, void *ctx) {
   m->fn = fn;
   m->ctx = ctx;
-  m->listen = m->fn || m->file || m->batch;
+  model_listen_update(m);
 }
 
 void model_set_trace_batch(model *m, model_batch_fn fn, void *ctx) {
   m->batch = fn;
   m->batch_ctx = ctx;
-  m->listen = m->fn || m->file || m->batch;
+  model_listen_update(m);
 }
 
 void model_set_trace_any_order(model *m, int any) {
@@ -945,7 +951,7 @@ void model_set_trace_any_order(model *m, int any) {
 
 void model_set_trace_file(model *m, FILE *f) {
   m->file = f;
-  m->listen = m->fn || m->file || m->batch;
+  model_listen_update(m);
   if (f) {
     trace_header_write(f, m->fp);
     fputs("# engine: tcpa C model (cmodel)\n", f);

@@ -49,6 +49,14 @@ static void *model_arena_take(model_arena *a, size_t n, size_t size) {
 /* Points ptr at the next n items of its type in arena a. */
 #define MODEL_TAKE(a, n, ptr) ((ptr) = model_arena_take((a), (size_t)(n), sizeof *(ptr)))
 
+/* Returns the least power of two at least n (1 for n <= 1): the slots of
+ * a ring indexed by a mask. */
+static uint32_t model_pow2_at_least(int n) {
+  uint32_t slots = 1;
+  while (slots < (uint32_t)n) slots <<= 1;
+  return slots;
+}
+
 /* Lays out the per-PE arrays of p in the arena, those every cycle touches
  * first (FUs, due ring, pipelines, registers, tokens, fans, the operand
  * file, whose immediates end it), the cold ones (sinks, arrivals, banks,
@@ -62,8 +70,7 @@ static void model_pe_layout(const model *m, model_pe *p, model_arena *a) {
   MODEL_TAKE(a, m->due_mask + 1, p->due);
   for (int k = 0; k < m->nfu; k++) {
     int lat = k < c->alu ? c->lat_alu : k < c->alu + c->mul ? c->lat_mul : c->lat_div;
-    uint32_t slots = 1;
-    while (slots < (uint32_t)lat) slots <<= 1;
+    uint32_t slots = model_pow2_at_least(lat);
     model_result *pipe;
     MODEL_TAKE(a, slots, pipe);
     if (p->fu) {
@@ -107,9 +114,7 @@ static int model_pes_alloc(model *m) {
   if (c->alu && c->lat_alu > maxlat) maxlat = c->lat_alu;
   if (c->mul && c->lat_mul > maxlat) maxlat = c->lat_mul;
   if (c->div && c->lat_div > maxlat) maxlat = c->lat_div;
-  uint32_t slots = 1;
-  while (slots < (uint32_t)maxlat) slots <<= 1;
-  m->due_mask = slots - 1;
+  m->due_mask = model_pow2_at_least(maxlat) - 1;
   model_arena a = {NULL, 0};
   model_pe dry;
   memset(&dry, 0, sizeof dry);
