@@ -86,31 +86,21 @@ static_assert(sizeof(rtl_record) == 120 && offsetof(rtl_record, detail) == 80 &&
               "rtl_record is not the binary record of docs/trace.md");
 
 // One trace event as the harness collects it: kind (trace_kind), PE (row
-// -1: the whole machine, `-`), two sort keys, and either its fields as
-// numbers (rec, from the collectors) or the text of its fields (text,
-// from rtl_event_make; rec.kind is then -1).
+// -1: the whole machine, `-`), two sort keys, and its fields as numbers.
+// Plain data: a cycle's vector is cleared without a destructor per event.
 struct rtl_event {
   int kind, row, col, k1, k2; /* row -1: the whole machine (`-`) */
-  std::string text;           /* the fields after PLACE, when rec.kind < 0 */
   rtl_record rec;
 };
-
-// Returns an event given by the text of its fields (written as it is).
-inline rtl_event rtl_event_make(int kind, int row, int col, int k1, int k2,
-                                const std::string &text) {
-  rtl_event e{kind, row, col, k1, k2, text, rtl_record()};
-  e.rec.kind = -1;
-  return e;
-}
+static_assert(std::is_trivially_destructible<rtl_event>::value, "rtl_event holds plain data");
 
 // Returns a reference to a new event of ev with its fields zero but kind
 // and place (set the rest through its rec).
 inline rtl_record &rtl_event_add(std::vector<rtl_event> &ev, int kind, int row, int col, int k1,
                                  int k2) {
-  ev.emplace_back();
+  ev.emplace_back();  // value-initialised: every field zero
   rtl_event &e = ev.back();
   e.kind = kind, e.row = row, e.col = col, e.k1 = k1, e.k2 = k2;
-  memset(&e.rec, 0, sizeof e.rec);
   e.rec.kind = kind, e.rec.row = row, e.rec.col = col;
   return e.rec;
 }
@@ -181,12 +171,8 @@ inline uint64_t rtl_event_key(const rtl_event &e) {
 }
 
 // Returns whether a sorts before b among events of the same key: only
-// faults share a key (their kind's name, then their detail, as text), and
-// events given as text (rtl_event_make) compare by it.
+// faults share a key (their kind's name, then their detail, as text).
 inline bool rtl_event_tie_less(const rtl_event &a, const rtl_event &b) {
-  if (a.rec.kind < 0 || b.rec.kind < 0)
-    return (a.rec.kind < 0 ? a.text : rtl_record_fields(a.rec)) <
-           (b.rec.kind < 0 ? b.text : rtl_record_fields(b.rec));
   if (a.kind != TRACE_FAULT) return false;
   int c = strcmp(rtl_fault_name((trace_fault_kind)a.rec.fault), rtl_fault_name((trace_fault_kind)b.rec.fault));
   return c ? c < 0 : strcmp(a.rec.detail, b.rec.detail) < 0;
@@ -251,7 +237,7 @@ inline void rtl_event_append(std::string &out, long t, const rtl_event &e) {
   int n = e.row < 0 ? snprintf(b, sizeof b, "%ld %s -", t, trace_events_kind_name(e.kind))
                     : snprintf(b, sizeof b, "%ld %s %d,%d", t, trace_events_kind_name(e.kind), e.row, e.col);
   out.append(b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
-  std::string f = e.rec.kind < 0 ? e.text : rtl_record_fields(e.rec);
+  std::string f = rtl_record_fields(e.rec);
   if (!f.empty()) {
     out += ' ';
     out += f;

@@ -242,15 +242,12 @@ void sc_tb_module::run() {
     rtl_collect_gc(rtl_, ev);
     bool done = rtl_->done_o.read();
     wait(pos);  // the edge that ends cycle t; the model has stepped it
-    char text[32];
     if (done) {
       wait(neg);  // FIFO contents at the end of the done cycle
       rtl_collect_leftover(rtl_, ev);
-      snprintf(text, sizeof text, "%" PRIu64, t + 1);
-      ev.push_back(rtl_event_make(TRACE_DONE, -1, -1, 0, 0, text));
+      rtl_event_add(ev, TRACE_DONE, -1, -1, 0, 0).cycles = t + 1;
     } else if (t + 1 == max_) {
-      snprintf(text, sizeof text, "%s %" PRIu64, rtl_fault_name(TRACE_FAULT_TIMEOUT), max_);
-      ev.push_back(rtl_event_make(TRACE_FAULT, -1, -1, 0, 0, text));
+      rtl_event_fault(ev, -1, -1, nullptr, TRACE_FAULT_TIMEOUT, "%" PRIu64, max_);
     }
     check_cycle(t, ev);
     if (verdict != SC_TB_RUNNING) return;
