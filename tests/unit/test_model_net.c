@@ -407,7 +407,9 @@ static void test_timeout(void) {
   tb_free(&b);
 }
 
-static void test_speed(void) {
+/* A long run: 50000 iterations of every FU of 16 PEs reach their counts
+ * and done in the cycle the loop bounds give. */
+static void test_long_run(void) {
   tb b;
   tb_init(&b, tb_default_arch());
   stream_rect all = {0, 0, 4, 4};
@@ -423,7 +425,7 @@ static void test_speed(void) {
   tb_gc(&b, 0, all, gc, 13);
   tb_start(&b, 0, all);
   model *m = tb_model(&b);
-  TEST_CHECK(m, "speed: stream accepted (%s)", b.why);
+  TEST_CHECK(m, "long run: stream accepted (%s)", b.why);
   if (!m) return tb_free(&b);
   model_set_trace(m, NULL, NULL);
   clock_t c0 = clock();
@@ -432,15 +434,16 @@ static void test_speed(void) {
   /* c0 is 1 in steps 0..49998: the branch goes back to pc 0 at cycles
    * 0..49998 and to pc 1 at 49999; halt at 50000; the mul result (L 2) of
    * 49999 lands at the end of 50000: done, 50001 cycles. */
-  TEST_CHECK(rc == 0 && model_cycles(m) == 50001, "speed: done after 50001 cycles (%llu)",
+  TEST_CHECK(rc == 0 && model_cycles(m) == 50001, "long run: done after 50001 cycles (%llu)",
              (unsigned long long)model_cycles(m));
   model_pe_view v;
   model_pe_state(m, 3, 3, &v);
   TEST_CHECK(v.rd[0] == 50000 && v.rd[2] == 100000 && v.rd[1] == 3 * 49999,
-             "speed: 50000 iterations of each FU (rd0 %u, rd1 %u, rd2 %u)", v.rd[0],
+             "long run: 50000 iterations of each FU (rd0 %u, rd1 %u, rd2 %u)", v.rd[0],
              v.rd[1], v.rd[2]);
+  /* its time is information, not a check: speed is make bench's table
+   * (docs/testing.md "Simulator speed") */
   printf("# 16 PEs, 50001 cycles: %.3f s\n", sec);
-  TEST_CHECK(sec < 5.0, "speed: 50000 cycles on 16 PEs in %.3f s", sec);
   model_free(m);
   tb_free(&b);
 }
@@ -452,6 +455,6 @@ int main(void) {
   test_overflow();
   test_rejections();
   test_timeout();
-  test_speed();
+  test_long_run();
   return test_done();
 }
