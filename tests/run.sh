@@ -31,7 +31,7 @@ selected() {
   local name=$1 p; shift
   for p in "$@"; do
     # shellcheck disable=SC2254
-    case "$name" in $p | $p.sh) return 0 ;; esac
+    case "$name" in ${p%.sh}) return 0 ;; esac  # a script named with or without .sh
   done
   return 1
 }
@@ -78,7 +78,15 @@ for t in tests/*.sh; do
   selected "$(basename "$t" .sh)" "$@" && { names+=("$(basename "$t")"); cmds+=("bash $t"); }
 done
 if [ ${#names[@]} -eq 0 ]; then
-  echo "run.sh: no test program matches: $*" >&2
+  full=()
+  for t in tests/*.sh; do
+    grep -q '^# tier: full' "$t" && selected "$(basename "$t" .sh)" "$@" && full+=("$(basename "$t")")
+  done
+  if [ ${#full[@]} -gt 0 ] && [ "$TCPA_TIER" != full ]; then
+    echo "run.sh: ${full[*]}: in the full tier only (make test-full T=...)" >&2
+  else
+    echo "run.sh: no test program matches: $*" >&2
+  fi
   exit 2
 fi
 
