@@ -225,6 +225,7 @@ typedef struct {
   const interp_array *ref;
   int rows, cols, dim, dim2;
   int line;             /* 1: rows x cols is a line of a larger RxC region */
+  int one_pe;           /* 1: mapped without edges between tiles (map_opts.one_pe) */
   const map_opts *mo;
   const inst_opts *io;
 } engine_build_job;
@@ -240,6 +241,7 @@ static void engine_config_reset(engine_config *c, const engine_build_job *j) {
   c->line_cols = j->line ? j->cols : 0;
   c->fingerprint = arch_config_fingerprint(j->arch);
   c->map_off = j->mo ? j->mo->off : 0;
+  c->map_one_pe = j->one_pe;
 }
 
 /* Returns the status of the attempts of one pass (padded or not, pad)
@@ -253,6 +255,7 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
                              size_t firstsz, int *fd_deep, int *attempts, char *msg, size_t msgsz) {
   map_opts po = j->mo ? *j->mo : (map_opts){0};
   po.pad = pad;
+  po.one_pe = j->one_pe;
   int st = ENGINE_ERR_NOFIT;
   for (int tries = from, ii_min = 0, level = from ? 3 : 0; tries < (pad ? 3 : 5); tries++) {
     map_config m;
@@ -285,6 +288,29 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
     else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
     engine_config_reset(c, j);
   }
+  return st;
+}
+
+/* Returns the status of job j's passes (the order is said in
+ * engine_config_build), with the message of its first attempt when
+ * nothing fits; *attempts counts the mappings built. */
+static int engine_build_tries(const engine_build_job *j, engine_config *c, int *attempts, char *msg,
+                              size_t msgsz) {
+  char first[512] = "";
+  int fd_deep = 0;
+  int st = engine_build_pass(j, 0, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+  if (st == ENGINE_ERR_NOFIT && fd_deep) {
+    engine_config_reset(c, j);
+    st = engine_build_pass(j, 1, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+    if (st == ENGINE_ERR_NOFIT) {
+      engine_config_reset(c, j);
+      st = engine_build_pass(j, 0, 1, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+    }
+  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(first)) {
+    engine_config_reset(c, j);
+    st = engine_build_pass(j, 1, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+  }
+  if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
   return st;
 }
 
@@ -341,23 +367,19 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * once, and the conservative rewrites only when that does not fit
    * either: padded, an accumulation has one producer, one fd, which a
    * chain (inst_chain.c) may split. The first attempt's message is kept
-   * (docs/symbolic.md). */
-  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, mo, io};
-  char first[512] = "";
-  int fd_deep = 0, attempts = 0;
-  int st = engine_build_pass(&j, 0, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
-  if (st == ENGINE_ERR_NOFIT && fd_deep) {
+   * (docs/symbolic.md). A region of one PE where none of that fits goes
+   * through the same tries once more mapped as one tile (map_opts.one_pe:
+   * no channels, so no wrapper ports or registers for them), and the
+   * message is then that pass's: what the PE itself lacks. */
+  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, 0, mo, io};
+  int attempts = 0;
+  int st = engine_build_tries(&j, c, &attempts, msg, msgsz);
+  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1) {
+    /* a region of one PE: its one tile needs no channel (map_opts.one_pe) */
+    j.one_pe = 1;
     engine_config_reset(c, &j);
-    st = engine_build_pass(&j, 1, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
-    if (st == ENGINE_ERR_NOFIT) {
-      engine_config_reset(c, &j);
-      st = engine_build_pass(&j, 0, 1, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
-    }
-  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(first)) {
-    engine_config_reset(c, &j);
-    st = engine_build_pass(&j, 1, 0, c, first, sizeof first, &fd_deep, &attempts, msg, msgsz);
+    st = engine_build_tries(&j, c, &attempts, msg, msgsz);
   }
-  if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
   c->map_attempts = attempts;
   rdg_free(g);
   return st;

@@ -94,7 +94,7 @@ static int repro_sym(const char *dir, const ast_program *p, const arch_config *a
     return -1;
   }
   map_config m;
-  map_opts mo = {.off = c->map_off, .pad = c->map_pad};
+  map_opts mo = {.off = c->map_off, .pad = c->map_pad, .one_pe = c->map_one_pe};
   int st = map_build_level(p, g, arch, c->dim, c->axis, c->dim2, c->ii_min, c->map_level, &mo, &m, msg, msgsz);
   char *text = NULL;
   size_t len = 0;

@@ -274,6 +274,7 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_int(w, "recmii", c->recmii);
   json_writer_int(w, "map_level", c->map_level);
   json_writer_bool(w, "map_padded", c->map_pad);
+  json_writer_bool(w, "map_one_tile", c->map_one_pe);
   json_writer_int(w, "map_attempts", c->map_attempts);
   json_writer_double(w, "build_seconds", eo->build_cpu);
   json_writer_double(w, "run_seconds", eo->run_cpu);
@@ -470,8 +471,9 @@ static void run_summary_print_engine(const ast_program *p, const run_opts *o, co
   char dims[256], line[128];
   run_tiled_dims(p, c, dims, sizeof dims);
   run_line_text(o, c, line, sizeof line);
-  printf("mapping   %s tiled onto %d PE%s%s, p = %lld, II %d (ResMII %d, RecMII %d), "
-         "%d processor class%s, stream %zu bytes\n", dims, c->t, c->t == 1 ? "" : "s", line,
+  printf("mapping   %s tiled onto %d PE%s%s%s, p = %lld, II %d (ResMII %d, RecMII %d), "
+         "%d processor class%s, stream %zu bytes\n", dims, c->t, c->t == 1 ? "" : "s",
+         c->map_one_pe ? " as one tile (no channels)" : "", line,
          (long long)c->p, c->ii, c->resmii, c->recmii, c->npc, c->npc == 1 ? "" : "es", c->stream_len);
   printf("predicted cycles %llu, done %llu\n", (unsigned long long)c->pred_cycles,
          (unsigned long long)c->pred_done);

@@ -60,6 +60,7 @@ typedef struct {
   int map_level;            /* the mapper's rewrite level it started from (map_build_level) */
   unsigned map_off;         /* the mapper's rewrites turned off (map_opts.off) */
   int map_pad;              /* 1: mapped with accumulations padded (map_opts.pad) */
+  int map_one_pe;           /* 1: mapped for a region of one PE (map_opts.one_pe) */
   int map_attempts;         /* mappings built to get this one (engine_config_build's tries) */
   int64_t p;                /* tile size */
   int t;                    /* PEs used (<= the region's) */

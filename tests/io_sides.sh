@@ -19,7 +19,8 @@
 #     (band), run on the model;
 #   - what still does not fit exits 3 naming the access, the PE, the sides
 #     tried and the banks needed and available: trimv on 1x4 of the 4x4
-#     array (its inner PEs have the north side only), dotprod on 1x1;
+#     array (its inner PEs have the north side only); dotprod on 1x1, also
+#     mapped as one tile, naming its accesses and the sides' banks;
 #   - a program that fits one side keeps one WRAPPER packet for the region
 #     (the streams of before, byte for byte: tests/golden.sh);
 #   - full tier: the same runs in cosim (model and RTL in lockstep, the
@@ -82,8 +83,10 @@ check_eval "its message names the access, the inner PE, the side tried and the b
 run model $B2 1x1 dotprod N=7
 st=$?
 check_eval "dotprod on 1x1 of banks2 exits 3 ($msg)" "[ $st -eq 3 ]"
-check_eval "its message names both sides tried and the banks" \
-  "[[ \"\$msg\" == *'on PE 0 (row 0, column 0); sides tried: north, west; banks needed 5, available 3'* ]]"
+# (mapped with channels, 5 banks of 3 left by their ports; then as one
+# tile, docs/symbolic.md "Regions of one PE": 5 of 4, the message kept)
+check_eval "its message names the accesses, the sides and the banks of the one-tile mapping" \
+  "[[ \"\$msg\" == *'I/O banks: 5 input/output accesses need a bank and a wrapper port each; a PE of a 1-D region has at most 2 border sides x iobuf.banks 2 = 4'* ]]"
 
 # --- a program that fits one side: one WRAPPER for the region -----------
 run model configs/default.ini 1x4 fir N=5 T=3

@@ -11,7 +11,9 @@
 #     that of a 1x1 array of one port and two banks a side (the
 #     failing seed's had one port and four banks);
 #   - on each, bitextract and matmul run in cosim (model and RTL traces agree
-#     cycle by cycle, outputs equal to the reference): verdict pass.
+#     cycle by cycle, outputs equal to the reference): verdict pass; on the
+#     narrow one also fir and trimv, which fit it only mapped as one tile
+#     (docs/symbolic.md "Regions of one PE").
 # Environment: TCPA (default build/bin/tcpa).
 # tier: full
 set -u
@@ -26,7 +28,10 @@ for arch in one narrow; do
   st=$?
   check "$arch.ini (1x1): tcpa-rtl builds $(grep -m1 'error' "$tmp/h.$arch.err")" $st
   if [ $st -ne 0 ]; then unbuilt "cosim on $arch.ini"; continue; fi
-  for job in "bitextract N=13" "matmul N=2 M=3 K=4"; do
+  jobs=("bitextract N=13" "matmul N=2 M=3 K=4")
+  # mapped as one tile, without channels (tests/one_pe.sh)
+  [ $arch = narrow ] && jobs+=("fir N=8 T=3" "trimv N=6")
+  for job in "${jobs[@]}"; do
     set -- $job
     prog=$1
     shift

@@ -263,6 +263,7 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
   m->no_cse = no_cse;
   m->off = o ? o->off : 0;
   m->spread_io = o ? o->spread_io : 0;
+  m->one_pe = o ? o->one_pe : 0;
   msg[0] = 0;
   m->prog = p;
   m->g = g;

@@ -259,6 +259,8 @@ typedef struct {
   unsigned off;            /* map_off bits of the options: rewrites turned off */
   int spread_io;           /* 1-D: the accesses checked against every border
                               side a PE can have, not one (map.c, map_access.c) */
+  int one_pe;              /* 1: mapped for a region of one PE (map_opts.one_pe):
+                              no edges between tiles */
   int ncopies[3];          /* movs the mapper added: input, reader and writer copies
                               (a writer copy: a value needed in two registers in
                               one iteration) */
@@ -353,6 +355,11 @@ typedef struct map_opts {
   int spread_io; /* 1: a 1-D region's accesses may use every border side
                     of a PE (map.c's second pass when one side's banks do
                     not suffice; map_access.c) */
+  int one_pe;    /* 1: the region is one PE (1x1), so every mapped dimension
+                    is one tile: the split edges between tiles (theta != 0)
+                    carry no value and are not made, and neither are their
+                    channels and wrapper ports (map_tile.c; set by the run
+                    pipeline, engine_build.c) */
 } map_opts;
 
 /* Returns 0 after setting *off to the map_off bits of the comma-separated

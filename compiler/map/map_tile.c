@@ -11,7 +11,10 @@
  * theta). On a 2-D region both mapped dimensions split it: (theta[0],
  * theta[1]) in {0, sign d_m} x {0, sign d_m2}, up to four edges, the one
  * with both nonzero a diagonal displacement. Each split edge records the iterations in which it carries a
- * value (use: at the consumer; def: at the producer) as a map_dom.
+ * value (use: at the consumer; def: at the producer) as a map_dom. On a
+ * region of one PE (map_opts.one_pe) every mapped dimension is a single
+ * tile, so only theta = 0 is made: an edge from a neighbour tile would
+ * carry no value, yet take a channel, its registers and wrapper ports.
  *
  * Ops follow the paper's PST (5.5): the equations defining one variable
  * with one operation are one op (its operands chosen per condition space by
@@ -241,9 +244,9 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
   }
   int thetas[2] = {0, 0}, nth = 1, th2s[2] = {0, 0}, nth2 = 1;
   int64_t dm = re->d[m->mapped[0]];
-  if (dm) thetas[nth++] = dm > 0 ? 1 : -1;
+  if (dm && !m->one_pe) thetas[nth++] = dm > 0 ? 1 : -1;
   int64_t dm2 = m->axis == MAP_AXIS_2D ? re->d[m->mapped[1]] : 0;
-  if (dm2) th2s[nth2++] = dm2 > 0 ? 1 : -1;
+  if (dm2 && !m->one_pe) th2s[nth2++] = dm2 > 0 ? 1 : -1;
   for (int i = 0; i < nth * nth2; i++) {
     map_edge e;
     char jk[512];
