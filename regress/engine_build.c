@@ -216,6 +216,14 @@ static int engine_control_nofit(const char *msg) {
          strstr(msg, "global controller");
 }
 
+/* Returns 1 when a does-not-fit message names only what channels take
+ * (wrapper ports, the banks behind them, registers id and od), which a
+ * region of one PE mapped without channels may have left. */
+static int engine_channel_nofit(const char *msg) {
+  if (!strncmp(msg, "ports:", 6) || !strncmp(msg, "I/O banks:", 10)) return 1;
+  return !strncmp(msg, "registers", 9) && !strstr(msg, "rd:") && !strstr(msg, "fd:");
+}
+
 /* What one pass of engine_config_build's attempts works on. */
 typedef struct {
   const ast_program *p;
@@ -367,14 +375,15 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * once, and the conservative rewrites only when that does not fit
    * either: padded, an accumulation has one producer, one fd, which a
    * chain (inst_chain.c) may split. The first attempt's message is kept
-   * (docs/symbolic.md). A region of one PE where none of that fits goes
+   * (docs/symbolic.md). A region of one PE where none of that fits for
+   * want of what channels take goes
    * through the same tries once more mapped as one tile (map_opts.one_pe:
    * no channels, so no wrapper ports or registers for them), and the
    * message is then that pass's: what the PE itself lacks. */
   engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, 0, mo, io};
   int attempts = 0;
   int st = engine_build_tries(&j, c, &attempts, msg, msgsz);
-  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1) {
+  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1 && engine_channel_nofit(msg)) {
     /* a region of one PE: its one tile needs no channel (map_opts.one_pe) */
     j.one_pe = 1;
     engine_config_reset(c, &j);
