@@ -15,6 +15,8 @@
  * they went through (the route's direction); `bank` the side, direction and
  * enable pattern of its AG and the other accesses of the same PE in the
  * cycle; `sig` the rising and falling edges of every control signal.
+ * The stream's packets also go through the field coverage (fieldcov.c:
+ * groups `field` and `insn`) as they load.
  * The same walk takes events one at a time (fcov_walk_new, _event,
  * _finish): the model's events of a run that keeps no trace, as they come.
  */
@@ -24,6 +26,7 @@
 
 #include "datafile.h"
 #include "fcov.h"
+#include "fieldcov.h"
 #include "isa.h"
 #include "regress_json.h"
 #include "stream.h"
@@ -53,6 +56,11 @@ static long fcov_bin_add(fcov_set *s, const char *name) {
   memset(&s->v[s->n], 0, sizeof s->v[s->n]);
   snprintf(s->v[s->n].name, FCOV_NAME, "%s", name);
   return (long)s->n++;
+}
+
+/* Returns the index of bin name in s (fcov.h). */
+long fcov_bin_define(fcov_set *s, const char *name) {
+  return fcov_bin_add(s, name);
 }
 
 /* Frees the bins of s and empties it. */
@@ -219,7 +227,10 @@ static int fcov_define_idx(fcov_set *s, const arch_config *cfg, fcov_idx *x) {
 /* Returns 0 after adding every bin of cfg to s; -1 when out of memory. */
 int fcov_bins_define(fcov_set *s, const arch_config *cfg) {
   fcov_idx x;
-  return fcov_define_idx(s, cfg, &x);
+  if (fcov_define_idx(s, cfg, &x)) return -1;
+  fieldcov *fc = fieldcov_new(s, cfg); /* the field bins (fieldcov.h) */
+  fieldcov_free(fc);
+  return fc ? 0 : -1;
 }
 
 /* ---- counting one run -------------------------------------------------------- */
@@ -230,6 +241,7 @@ struct fcov_walk {
   const arch_config *cfg;
   fcov_set *s;
   fcov_idx x;
+  fieldcov *fc;            /* the field bins (fieldcov.h), counted as the stream loads */
   int npe, nfu, nsinks, nbank;
   isa_insn **prog;         /* [pe * nfu + fu]: its program (NULL: all nop ; next) */
   int *prog_len;
@@ -256,6 +268,7 @@ static void fcov_hit(fcov_walk *w, long k) {
 
 /* Frees what the walk allocated. */
 static void fcov_walk_free(fcov_walk *w) {
+  fieldcov_free(w->fc);
   for (int i = 0; i < w->nowned; i++) free(w->owned[i]);
   free(w->owned);
   free(w->prog);
@@ -364,6 +377,7 @@ static int fcov_load_stream(fcov_walk *w, const uint8_t *buf, size_t len, char *
   int rc = stream_reader_open(&r, buf, len, w->cfg);
   while (rc == STREAM_OK && (rc = stream_reader_next(&r, &p)) == 1) {
     rc = STREAM_OK;
+    fieldcov_packet(w->fc, &p);
     if (p.type == STREAM_PKT_PROGRAM && fcov_load_program(w, &p)) rc = STREAM_ERR_NOMEM;
     else if (p.type == STREAM_PKT_REGCFG || p.type == STREAM_PKT_WRAPPER || p.type == STREAM_PKT_AG) fcov_load_pe(w, &p);
   }
@@ -547,7 +561,8 @@ fcov_walk *fcov_walk_new(fcov_set *s, const arch_config *cfg, const uint8_t *buf
   if (!w) return NULL;
   w->s = s;
   w->cfg_copy = *cfg;
-  if (fcov_define_idx(s, &w->cfg_copy, &w->x) == 0 && fcov_walk_alloc(w, &w->cfg_copy) == 0 &&
+  if (fcov_define_idx(s, &w->cfg_copy, &w->x) == 0 && (w->fc = fieldcov_new(s, &w->cfg_copy)) &&
+      fcov_walk_alloc(w, &w->cfg_copy) == 0 &&
       fcov_load_stream(w, buf, len, msg, msgsz) == 0) {
     msg[0] = '\0';
     return w;
@@ -690,4 +705,5 @@ void fcov_report_text(FILE *f, const fcov_set *s, const char *indent, int max_ho
     }
     fputc('\n', f);
   }
+  fieldcov_report_flat(f, s, indent, max_holes); /* the fields the runs never moved */
 }

@@ -4,7 +4,8 @@
  * feature of the ISA and the architecture (opcode per FU class, branch
  * kinds and targets taken, FIFO levels, fd depths, wrapper routes per
  * direction, AG enable patterns, concurrent bank accesses, control-signal
- * edges, operand classes).
+ * edges, operand classes), and the field coverage of the streams
+ * (fieldcov.h: the value classes of every packet and instruction field).
  *
  * The bins are defined from the architecture configuration (common/arch.h)
  * and the ISA (common/isa.h) alone, before a run, so that a bin that stays
@@ -48,6 +49,10 @@ typedef struct {
 /* Returns 0 after adding every bin of configuration cfg to s (zero counts;
  * a bin already there is kept); -1 when out of memory. */
 int fcov_bins_define(fcov_set *s, const arch_config *cfg);
+
+/* Returns the index of the bin named name in s, appended with count 0
+ * when missing; -1 when out of memory. */
+long fcov_bin_define(fcov_set *s, const char *name);
 
 /* Returns the bin named name in s, or NULL. */
 fcov_bin *fcov_bin_find(const fcov_set *s, const char *name);

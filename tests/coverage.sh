@@ -71,6 +71,22 @@ EOF
 check_eval "regress --merge adds the functional coverage of the merged regressions (exit $st)" \
   '[ $st -eq 0 ] && [ "$(cat "$tmp/gm.chk")" = ok ] && grep -q "^functional coverage: .* over 2 runs$" "$tmp/gm.out" &&
    grep -q "^(1 run without functional coverage" "$tmp/g2.out"'
+# the field coverage of the streams (docs/regress.md "Field coverage"): its
+# groups merged with the rest, and the fields the runs left at one class
+python3 - "$tmp/gm/fcov.json" >"$tmp/gf.chk" <<'EOF'
+import json, sys
+b = json.load(open(sys.argv[1]))["bins"]
+# bitextract on 1x1 and 1x2: one PE row (no row coefficient acts), every
+# program on alu FUs, a GC index 0 started
+ok = b["field.start.index.zero"] == 2 and b["field.start.index.nonzero"] == 0 and \
+     b["field.program.cols.one"] + b["field.program.cols.more"] > 0 and b["insn.alu.op.shr"] > 0 and \
+     b["field.ag.row_coef.zero"] + b["field.ag.row_coef.pos"] + b["field.ag.row_coef.neg"] == 0
+print("ok" if ok else "bad", sum(1 for k in b if k.startswith(("field.", "insn."))))
+EOF
+read -r gfk gfn <"$tmp/gf.chk"
+check_eval "regress merges the field coverage ($gfn field bins) and lists the fields left at one class" \
+  '[ "$gfk" = ok ] && grep -q "^fields at one value class: [1-9][0-9]* of " "$tmp/gm.out" &&
+   grep -q "^  field.start.index=zero$" "$tmp/gm/fcov.txt"'
 
 # -- full: the RTL's line and toggle coverage -------------------------------------
 if full_tier; then
