@@ -27,6 +27,7 @@
 #include "datafile.h"
 #include "fcov.h"
 #include "fieldcov.h"
+#include "valcov.h"
 #include "isa.h"
 #include "regress_json.h"
 #include "stream.h"
@@ -229,8 +230,10 @@ int fcov_bins_define(fcov_set *s, const arch_config *cfg) {
   fcov_idx x;
   if (fcov_define_idx(s, cfg, &x)) return -1;
   fieldcov *fc = fieldcov_new(s, cfg); /* the field bins (fieldcov.h) */
+  valcov *vc = fc ? valcov_new(s, cfg) : NULL; /* the operand value bins (valcov.h) */
   fieldcov_free(fc);
-  return fc ? 0 : -1;
+  valcov_free(vc);
+  return vc ? 0 : -1;
 }
 
 /* ---- counting one run -------------------------------------------------------- */
@@ -242,6 +245,7 @@ struct fcov_walk {
   fcov_set *s;
   fcov_idx x;
   fieldcov *fc;            /* the field bins (fieldcov.h), counted as the stream loads */
+  valcov *vc;              /* the operand value bins (valcov.h), counted from the events */
   int npe, nfu, nsinks, nbank;
   isa_insn **prog;         /* [pe * nfu + fu]: its program (NULL: all nop ; next) */
   int *prog_len;
@@ -269,6 +273,7 @@ static void fcov_hit(fcov_walk *w, long k) {
 /* Frees what the walk allocated. */
 static void fcov_walk_free(fcov_walk *w) {
   fieldcov_free(w->fc);
+  valcov_free(w->vc);
   for (int i = 0; i < w->nowned; i++) free(w->owned[i]);
   free(w->owned);
   free(w->prog);
@@ -411,6 +416,7 @@ static void fcov_issue(fcov_walk *w, int pe, const trace_event *e) {
   }
   isa_fu_class c = isa_fu_class_of(w->cfg, e->fu);
   if (c <= ISA_FU_DIV && in->op < ISA_OP_COUNT) fcov_hit(w, w->x.op[c][in->op]);
+  valcov_issue(w->vc, pe, e->fu, in);
   for (int k = 0; k < 3; k++)
     if (in->src[k].cls < 6) fcov_hit(w, w->x.src[in->src[k].cls]);
   if (in->dst.cls == ISA_CLS_RD) fcov_hit(w, w->x.dst_rd);
@@ -502,6 +508,7 @@ static void fcov_cycle_end(fcov_walk *w) {
   }
   w->ntouched = 0;
   memset(w->side_acc, 0, (size_t)w->npe * 4);
+  valcov_cycle_end(w->vc);
 }
 
 /* Counts one event of the trace. */
@@ -516,7 +523,11 @@ static void fcov_event(fcov_walk *w, const trace_event *e) {
   switch (e->kind) {
   case TRACE_ISSUE: fcov_issue(w, pe, e); break;
   case TRACE_SIG: fcov_sig(w, pe, e->value); break;
-  case TRACE_POP: fcov_fifo(w, pe, e->reg_idx, 0); break;
+  case TRACE_POP:
+    fcov_fifo(w, pe, e->reg_idx, 0);
+    valcov_read(w->vc, pe, ISA_CLS_ID, e->reg_idx, e->value);
+    break;
+  case TRACE_RF: valcov_write(w->vc, pe, e->reg_cls, e->reg_idx, e->value); break;
   case TRACE_PUSH:
     fcov_fifo(w, pe, e->reg_idx, 1);
     fcov_route(w, pe, e->reg_idx);
@@ -525,7 +536,10 @@ static void fcov_event(fcov_walk *w, const trace_event *e) {
   case TRACE_WR:
     if (e->reg_cls == ISA_CLS_FD) fcov_fd(w, pe, e->reg_idx);
     break;
-  case TRACE_FDRD: fcov_fd(w, pe, e->reg_idx); break;
+  case TRACE_FDRD:
+    fcov_fd(w, pe, e->reg_idx);
+    valcov_read(w->vc, pe, ISA_CLS_FD, e->reg_idx, e->value);
+    break;
   case TRACE_BANK: fcov_bank(w, pe, e); break;
   default: break;
   }
@@ -562,6 +576,7 @@ fcov_walk *fcov_walk_new(fcov_set *s, const arch_config *cfg, const uint8_t *buf
   w->s = s;
   w->cfg_copy = *cfg;
   if (fcov_define_idx(s, &w->cfg_copy, &w->x) == 0 && (w->fc = fieldcov_new(s, &w->cfg_copy)) &&
+      (w->vc = valcov_new(s, &w->cfg_copy)) &&
       fcov_walk_alloc(w, &w->cfg_copy) == 0 &&
       fcov_load_stream(w, buf, len, msg, msgsz) == 0) {
     msg[0] = '\0';

@@ -4,8 +4,9 @@
  * feature of the ISA and the architecture (opcode per FU class, branch
  * kinds and targets taken, FIFO levels, fd depths, wrapper routes per
  * direction, AG enable patterns, concurrent bank accesses, control-signal
- * edges, operand classes), and the field coverage of the streams
- * (fieldcov.h: the value classes of every packet and instruction field).
+ * edges, operand classes), the field coverage of the streams
+ * (fieldcov.h: the value classes of every packet and instruction field)
+ * and the operand values of every FU (valcov.h).
  *
  * The bins are defined from the architecture configuration (common/arch.h)
  * and the ISA (common/isa.h) alone, before a run, so that a bin that stays
