@@ -21,7 +21,14 @@
  * seeds. `pes=1d` is every 1-D region of the architecture (1x1 .. 1xC,
  * 2x1 .. Rx1), `pes=all` every RxC region. `seeds=random:K` draws K seeds
  * from the run's key (regress_suite_seed). A bare program name is
- * regress/programs/NAME.pla, a bare architecture name configs/NAME.ini.
+ * regress/programs/NAME.pla, a bare architecture name configs/NAME.ini,
+ * both in the source tree of the running tcpa; any other relative path is
+ * relative to the suite file's directory, so a suite runs from anywhere.
+ * Each run line is checked against its program (parsed once per suite,
+ * parse.h): every parameter key is one of the program's parameters, each
+ * of them is given, every value is an integer and every combination lies
+ * in the program's parameter domain (check_params_valid); so a misspelt
+ * key is an error at its FILE:LINE:COL before anything runs.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,8 +39,10 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "check.h"
 #include "diag.h"
 #include "fileio.h"
+#include "parse.h"
 #include "regress_suite.h"
 #include "rng.h"
 
@@ -45,8 +54,16 @@ typedef struct {
   char *arch, *engine, *pes, *map, *seeds, *expect, *timeout, *window, *scale;
   char *pname[SUITE_MAX_PARAMS], *pval[SUITE_MAX_PARAMS];
   int np;
-  int col[16]; /* column of each key's value, for messages */
+  int col[16], line[16]; /* where each key's value is written (a `set` line
+                            or the run line), for messages */
+  int pcol[SUITE_MAX_PARAMS], pline[SUITE_MAX_PARAMS]; /* where each parameter is */
 } suite_keys;
+
+/* A program a run line names, parsed once per suite (its parameters). */
+typedef struct {
+  char *path;
+  ast_program *prog; /* NULL: it did not parse (errors printed once) */
+} suite_prog;
 
 /* The parser's position. */
 typedef struct {
@@ -58,6 +75,12 @@ typedef struct {
   char *name; /* the suite's name */
   const regress_suite_opts *o;
   regress_list *out;
+  char *dir;  /* the suite file's directory: relative paths in it start there */
+  char *root; /* the source tree of the running tcpa (regress/programs,
+                 configs): where bare names are looked up */
+  char *cwd;  /* shown paths under it are shown relative to it */
+  suite_prog *progs;
+  int nprogs;
 } suite_parser;
 
 /* A list of values, expanded. */
@@ -73,6 +96,18 @@ static const char *const suite_key_names[K_NKEYS] = {"arch",   "engine",  "pes",
 /* Prints an error at column col of the current line. */
 __attribute__((format(printf, 3, 4))) static void suite_error(suite_parser *sp, int col, const char *fmt, ...) {
   diag_loc loc = {sp->path, sp->line, col};
+  va_list ap;
+  va_start(ap, fmt);
+  diag_verror(&loc, sp->text, fmt, ap);
+  va_end(ap);
+  sp->errors++;
+}
+
+/* Prints an error at line:col (a key given on an earlier `set` line has its
+ * own line; 0 means the current line). */
+__attribute__((format(printf, 4, 5))) static void suite_error_at(suite_parser *sp, int line, int col,
+                                                                 const char *fmt, ...) {
+  diag_loc loc = {sp->path, line ? line : sp->line, col};
   va_list ap;
   va_start(ap, fmt);
   diag_verror(&loc, sp->text, fmt, ap);
@@ -107,6 +142,7 @@ static void suite_keys_merge(suite_keys *to, const suite_keys *from) {
     free(*slot);
     *slot = regress_strdup(v);
     to->col[k] = from->col[k];
+    to->line[k] = from->line[k];
   }
   for (int i = 0; i < from->np; i++) {
     int j = 0;
@@ -118,6 +154,8 @@ static void suite_keys_merge(suite_keys *to, const suite_keys *from) {
       free(to->pval[j]);
     }
     to->pval[j] = regress_strdup(from->pval[i]);
+    to->pcol[j] = from->pcol[i];
+    to->pline[j] = from->pline[i];
   }
 }
 
@@ -158,6 +196,7 @@ static int suite_word_parse(suite_parser *sp, const char *word, int col, suite_k
       }
       *slot = regress_strdup(val);
       keys->col[k] = vcol;
+      keys->line[k] = sp->line;
       return 0;
     }
   const char *pname = strncmp(key, "param:", 6) ? key : key + 6;
@@ -176,6 +215,8 @@ static int suite_word_parse(suite_parser *sp, const char *word, int col, suite_k
     return -1;
   }
   keys->pname[keys->np] = regress_strdup(pname);
+  keys->pcol[keys->np] = col;
+  keys->pline[keys->np] = sp->line;
   keys->pval[keys->np++] = regress_strdup(val);
   return 0;
 }
@@ -213,12 +254,12 @@ static int suite_int(const char *s, int64_t *x) {
 
 /* Returns 0 after splitting `text` (a comma list, ranges A..B allowed when
  * `ranges`) into v; -1 after an error at column col. */
-static int suite_split(suite_parser *sp, const char *key, const char *text, int col, int ranges,
+static int suite_split(suite_parser *sp, const char *key, const char *text, int line, int col, int ranges,
                        suite_values *v) {
   char *buf = regress_strdup(text), *save = NULL;
   int rc = 0;
   if (text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-    suite_error(sp, col, "%s: empty item in the list '%s'", key, text);
+    suite_error_at(sp, line, col, "%s: empty item in the list '%s'", key, text);
     free(buf);
     return -1;
   }
@@ -231,7 +272,7 @@ static int suite_split(suite_parser *sp, const char *key, const char *text, int 
     *dots = '\0';
     int64_t a, b;
     if (suite_int(tok, &a) || suite_int(dots + 2, &b) || b < a) {
-      suite_error(sp, col, "%s: expected a range A..B of integers with A <= B, got '%s..%s'", key, tok,
+      suite_error_at(sp, line, col, "%s: expected a range A..B of integers with A <= B, got '%s..%s'", key, tok,
                   dots + 2);
       rc = -2;
       break;
@@ -242,21 +283,59 @@ static int suite_split(suite_parser *sp, const char *key, const char *text, int 
       if (suite_values_add(v, num)) rc = -1;
     }
   }
-  if (rc == -1) suite_error(sp, col, "%s: more than %d values", key, SUITE_MAX_VALUES);
+  if (rc == -1) suite_error_at(sp, line, col, "%s: more than %d values", key, SUITE_MAX_VALUES);
   free(buf);
   return rc ? -1 : 0;
 }
 
-/* Returns a malloc'ed path for a bare name (no '/', no suffix): dir/NAME.ext;
- * otherwise a copy of name. */
-static char *suite_path(const char *name, const char *dir, const char *ext) {
-  if (strchr(name, '/') || (strlen(name) > strlen(ext) && !strcmp(name + strlen(name) - strlen(ext), ext)))
-    return regress_strdup(name);
-  size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
-  char *p = malloc(n);
-  if (!p) return regress_strdup(name);
-  snprintf(p, n, "%s/%s%s", dir, name, ext);
-  return p;
+/* Returns a malloc'ed path as it is shown and passed to the runs: p
+ * relative to the current directory when it lies under it, else p. */
+static char *suite_shown(const suite_parser *sp, const char *p) {
+  size_t n = sp->cwd ? strlen(sp->cwd) : 0;
+  if (n && p[0] == '/' && !strncmp(p, sp->cwd, n) && p[n] == '/' && p[n + 1]) return regress_strdup(p + n + 1);
+  return regress_strdup(p);
+}
+
+/* Returns a malloc'ed path for a name in a suite: a bare name (no '/', no
+ * suffix ext) is ROOT/sub/NAME.ext in the tcpa source tree; an absolute
+ * path is itself; another path is relative to dir (the suite file's
+ * directory; "." for the command line's). */
+static char *suite_path(const suite_parser *sp, const char *dir, const char *name, const char *sub,
+                        const char *ext) {
+  size_t nl = strlen(name), el = strlen(ext);
+  char buf[8192];
+  if (!strchr(name, '/') && !(nl > el && !strcmp(name + nl - el, ext)))
+    snprintf(buf, sizeof buf, "%s/%s/%s%s", sp->root, sub, name, ext);
+  else if (name[0] == '/' || !strcmp(dir, "."))
+    snprintf(buf, sizeof buf, "%s", name);
+  else
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+  return suite_shown(sp, buf);
+}
+
+/* Returns the malloc'ed source tree of the running tcpa (BUILD/bin/tcpa:
+ * the parent of BUILD) when it holds regress/programs; else ".". */
+static char *suite_root_find(void) {
+  char exe[4096], probe[4200];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  for (int up = 0; up < 3; up++) {
+    char *s = strrchr(exe, '/');
+    if (!s || s == exe) return regress_strdup(".");
+    *s = '\0';
+  }
+  snprintf(probe, sizeof probe, "%s/regress/programs", exe);
+  return access(probe, R_OK) == 0 ? regress_strdup(exe) : regress_strdup(".");
+}
+
+/* Returns the malloc'ed directory of path ("." when it has none). */
+static char *suite_dirname(const char *path) {
+  const char *s = strrchr(path, '/');
+  if (!s) return regress_strdup(".");
+  if (s == path) return regress_strdup("/");
+  char *d = regress_strdup(path);
+  d[s - path] = '\0';
+  return d;
 }
 
 /* Returns a malloc'ed copy of the file name of path without dir and ext. */
@@ -270,12 +349,13 @@ static char *suite_basename(const char *path, const char *ext) {
 
 /* Returns 0 after expanding a `pes=` item (RxC, 1d, all) for architecture
  * arch into v; -1 after an error. */
-static int suite_pes_expand(suite_parser *sp, const char *item, const char *arch, int col, suite_values *v) {
+static int suite_pes_expand(suite_parser *sp, const char *item, const char *arch, int line, int col,
+                            suite_values *v) {
   if (strcmp(item, "1d") && strcmp(item, "all")) {
     int r, c;
     char x;
     if (sscanf(item, "%d%c%d", &r, &x, &c) != 3 || x != 'x' || r < 1 || c < 1) {
-      suite_error(sp, col, "pes: expected RxC (e.g. 1x4), 1d or all, got '%s'", item);
+      suite_error_at(sp, line, col, "pes: expected RxC (e.g. 1x4), 1d or all, got '%s'", item);
       return -1;
     }
     char buf[64];
@@ -284,7 +364,7 @@ static int suite_pes_expand(suite_parser *sp, const char *item, const char *arch
   }
   arch_config cfg;
   if (arch_config_load(arch, &cfg) != 0) {
-    suite_error(sp, col, "pes=%s: cannot read the architecture '%s'", item, arch);
+    suite_error_at(sp, line, col, "pes=%s: cannot read the architecture '%s'", item, arch);
     return -1;
   }
   for (int r = 1; r <= cfg.rows; r++)
@@ -331,17 +411,21 @@ typedef struct {
   char params[512];
   regress_expect expect;
   int timeout, window;
+  const ast_program *prog; /* the program's parameters, for its domain */
+  int pidx[SUITE_MAX_PARAMS]; /* the program's index of each parameter key */
+  int64_t pvals[AST_MAX_PARAMS];
 } suite_combo;
 
 /* Appends the runs of combination c, one per seed of `seeds`. */
-static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *seeds, int scol) {
+static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *seeds, int sline, int scol) {
   suite_values sv = {0};
   int rc = 0;
   char *key = suite_id_make(c->name, c->params, c->pes, c->map, c->engine, c->arch, NULL);
   if (!strncmp(seeds, "random:", 7)) {
     int64_t k;
     if (suite_int(seeds + 7, &k) || k < 1 || k > SUITE_MAX_VALUES) {
-      suite_error(sp, scol, "seeds: expected random:K with K from 1 to %d, got '%s'", SUITE_MAX_VALUES, seeds);
+      suite_error_at(sp, sline, scol, "seeds: expected random:K with K from 1 to %d, got '%s'", SUITE_MAX_VALUES,
+                     seeds);
       free(key);
       return -1;
     }
@@ -350,7 +434,7 @@ static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *
       snprintf(num, sizeof num, "%" PRIu64, regress_suite_seed(key, i, sp->o->seed_base));
       suite_values_add(&sv, num);
     }
-  } else if (suite_split(sp, "seeds", seeds, scol, 1, &sv)) {
+  } else if (suite_split(sp, "seeds", seeds, sline, scol, 1, &sv)) {
     free(key);
     return -1;
   }
@@ -359,7 +443,7 @@ static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *
     errno = 0;
     unsigned long long s = strtoull(sv.v[i], &end, 10);
     if (errno || *end || sv.v[i][0] < '0' || sv.v[i][0] > '9') {
-      suite_error(sp, scol, "seeds: '%s' is not a non-negative integer", sv.v[i]);
+      suite_error_at(sp, sline, scol, "seeds: '%s' is not a non-negative integer", sv.v[i]);
       rc = -1;
       break;
     }
@@ -401,10 +485,18 @@ static int suite_combo_emit(suite_parser *sp, const suite_combo *c, const char *
  * each combination. */
 static int suite_params_expand(suite_parser *sp, suite_combo *c, const suite_keys *k, suite_values *pv, int i,
                                size_t len) {
+  if (i == k->np && !check_params_valid(c->prog, c->pvals)) {
+    suite_error_at(sp, k->pline[0], k->pcol[0],
+                   "%s %s: outside the program's parameter domain (each parameter >= 1 and the "
+                   "parameter constraints of its `par`)", c->name, c->params);
+    return -1;
+  }
   if (i == k->np)
-    return suite_combo_emit(sp, c, sp->o->seeds ? sp->o->seeds : k->seeds ? k->seeds : "1", k->col[K_SEEDS]);
+    return suite_combo_emit(sp, c, sp->o->seeds ? sp->o->seeds : k->seeds ? k->seeds : "1", k->line[K_SEEDS],
+                            k->col[K_SEEDS]);
   for (int j = 0; j < pv[i].n; j++) {
     snprintf(c->params + len, sizeof c->params - len, "%s%s=%s", len ? " " : "", k->pname[i], pv[i].v[j]);
+    suite_int(pv[i].v[j], &c->pvals[c->pidx[i]]); /* checked by suite_params_check */
     if (suite_params_expand(sp, c, k, pv, i + 1, strlen(c->params))) return -1;
   }
   c->params[len] = '\0';
@@ -418,11 +510,68 @@ static int suite_small_int(suite_parser *sp, const suite_keys *k, int key, int m
   *out = 0;
   if (!v) return 0;
   if (suite_int(v, &x) || x < 1 || x > max) {
-    suite_error(sp, k->col[key], "%s: expected an integer from 1 to %d, got '%s'", suite_key_names[key], max, v);
+    suite_error_at(sp, k->line[key], k->col[key], "%s: expected an integer from 1 to %d, got '%s'",
+                   suite_key_names[key], max, v);
     return -1;
   }
   *out = (int)x;
   return 0;
+}
+
+/* Returns the program at path, parsed once per suite; NULL when it does
+ * not parse (its errors printed, once). */
+static const ast_program *suite_prog_get(suite_parser *sp, const char *path) {
+  for (int i = 0; i < sp->nprogs; i++)
+    if (!strcmp(sp->progs[i].path, path)) return sp->progs[i].prog;
+  suite_prog *np = realloc(sp->progs, (size_t)(sp->nprogs + 1) * sizeof *np);
+  if (!np) return NULL;
+  sp->progs = np;
+  np[sp->nprogs].path = regress_strdup(path);
+  np[sp->nprogs].prog = parse_file(path);
+  return np[sp->nprogs++].prog;
+}
+
+/* Returns 0 after checking the parameters of the effective keys k against
+ * program p (run line's program at column pcol): each one a parameter of
+ * p, each of p's given, every value an integer; fills c->pidx. -1 after
+ * printing the errors. */
+static int suite_params_check(suite_parser *sp, const ast_program *p, int pcol, const suite_keys *k,
+                              const suite_values *pv, suite_combo *c) {
+  char names[256] = "";
+  for (int j = 0; j < p->nparams; j++)
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "", p->param[j]);
+  int bad = 0;
+  for (int i = 0; i < k->np; i++) {
+    int j = 0;
+    while (j < p->nparams && strcmp(p->param[j], k->pname[i])) j++;
+    if (j == p->nparams) {
+      suite_error_at(sp, k->pline[i], k->pcol[i],
+                     "unknown key '%s': neither a key (arch, engine, pes, map, seeds, expect, timeout, window, "
+                     "scale) nor a parameter of %s (%s)", k->pname[i], p->name, p->nparams ? names : "none");
+      bad = 1;
+      continue;
+    }
+    c->pidx[i] = j;
+    for (int v = 0; v < pv[i].n; v++) {
+      int64_t x;
+      if (suite_int(pv[i].v[v], &x)) {
+        suite_error_at(sp, k->pline[i], k->pcol[i] + (int)strlen(k->pname[i]) + 1,
+                       "%s: expected an integer (or a list, a range A..B), got '%s'", k->pname[i], pv[i].v[v]);
+        bad = 1;
+        break;
+      }
+    }
+  }
+  for (int j = 0; j < p->nparams; j++) {
+    int i = 0;
+    while (i < k->np && strcmp(p->param[j], k->pname[i])) i++;
+    if (i == k->np) {
+      suite_error(sp, pcol, "%s needs its parameter %s (%s=VALUE; its parameters: %s)", p->name, p->param[j],
+                  p->param[j], names);
+      bad = 1;
+    }
+  }
+  return bad ? -1 : 0;
 }
 
 /* Returns 0 after expanding a run line of `prog` (at column pcol) with its
@@ -431,7 +580,7 @@ static int suite_run_expand(suite_parser *sp, const char *prog, int pcol, const 
   suite_combo c = {0};
   suite_values archs = {0}, engines = {0}, maps = {0}, pv[SUITE_MAX_PARAMS] = {{0}};
   int rc = -1;
-  char *program = suite_path(prog, "regress/programs", ".pla");
+  char *program = suite_path(sp, sp->dir, prog, "regress/programs", ".pla");
   char *name = suite_basename(program, ".pla");
   c.program = program;
   c.name = name;
@@ -439,25 +588,33 @@ static int suite_run_expand(suite_parser *sp, const char *prog, int pcol, const 
     suite_error(sp, pcol, "program '%s': %s", program, strerror(errno));
     goto error;
   }
+  c.prog = suite_prog_get(sp, program);
+  if (!c.prog) {
+    suite_error(sp, pcol, "program '%s' does not parse (its errors above)", program);
+    goto error;
+  }
   const regress_suite_opts *o = sp->o;
   const char *scale = k->scale ? k->scale : "small";
   if (strcmp(scale, "small") && strcmp(scale, "real")) {
-    suite_error(sp, k->col[K_SCALE], "scale: expected small or real, got '%s'", scale);
+    suite_error_at(sp, k->line[K_SCALE], k->col[K_SCALE], "scale: expected small or real, got '%s'", scale);
     goto error;
   }
   if (o->scale && strcmp(o->scale, scale)) {
     rc = 0; /* not of the scale asked for: no runs */
     goto error;
   }
-  if (suite_split(sp, "arch", o->arch ? o->arch : k->arch ? k->arch : "default", k->col[K_ARCH], 0, &archs) ||
-      suite_split(sp, "engine", o->engine ? o->engine : k->engine ? k->engine : "model", k->col[K_ENGINE], 0,
+  if (suite_split(sp, "arch", o->arch ? o->arch : k->arch ? k->arch : "default", k->line[K_ARCH], k->col[K_ARCH], 0,
+                  &archs) ||
+      suite_split(sp, "engine", o->engine ? o->engine : k->engine ? k->engine : "model", k->line[K_ENGINE],
+                  k->col[K_ENGINE], 0,
                   &engines) ||
-      (k->map && suite_split(sp, "map", k->map, k->col[K_MAP], 0, &maps)))
+      (k->map && suite_split(sp, "map", k->map, k->line[K_MAP], k->col[K_MAP], 0, &maps)))
     goto error;
   for (int i = 0; i < engines.n; i++)
     if (strcmp(engines.v[i], "ref") && strcmp(engines.v[i], "model") && strcmp(engines.v[i], "rtl") &&
         strcmp(engines.v[i], "cosim")) {
-      suite_error(sp, k->col[K_ENGINE], "engine: expected ref, model, rtl or cosim, got '%s'", engines.v[i]);
+      suite_error_at(sp, k->line[K_ENGINE], k->col[K_ENGINE], "engine: expected ref, model, rtl or cosim, got '%s'",
+                     engines.v[i]);
       goto error;
     }
   for (int i = 0; i < maps.n; i++)
@@ -468,25 +625,26 @@ static int suite_run_expand(suite_parser *sp, const char *prog, int pcol, const 
   else if (!strcmp(ex, "pass")) c.expect = REGRESS_EXPECT_PASS;
   else if (!strcmp(ex, "nofit")) c.expect = REGRESS_EXPECT_NOFIT;
   else {
-    suite_error(sp, k->col[K_EXPECT], "expect: expected any, pass or nofit, got '%s'", ex);
+    suite_error_at(sp, k->line[K_EXPECT], k->col[K_EXPECT], "expect: expected any, pass or nofit, got '%s'", ex);
     goto error;
   }
   if (suite_small_int(sp, k, K_TIMEOUT, 86400, &c.timeout) || suite_small_int(sp, k, K_WINDOW, 1000000, &c.window))
     goto error;
   for (int i = 0; i < k->np; i++)
-    if (suite_split(sp, k->pname[i], k->pval[i], 1, 1, &pv[i])) goto error;
+    if (suite_split(sp, k->pname[i], k->pval[i], k->pline[i], k->pcol[i], 1, &pv[i])) goto error;
+  if (suite_params_check(sp, c.prog, pcol, k, pv, &c)) goto error;
   rc = 0;
   for (int a = 0; a < archs.n && !rc; a++) {
-    char *arch = suite_path(archs.v[a], "configs", ".ini");
+    char *arch = suite_path(sp, o->arch ? "." : sp->dir, archs.v[a], "configs", ".ini");
     suite_values pes = {0};
     if (access(arch, R_OK) != 0) {
-      suite_error(sp, k->col[K_ARCH], "architecture '%s': %s", arch, strerror(errno));
+      suite_error_at(sp, k->line[K_ARCH], k->col[K_ARCH], "architecture '%s': %s", arch, strerror(errno));
       rc = -1;
     }
     char *pbuf = regress_strdup(o->pes ? o->pes : k->pes ? k->pes : "1x1");
     char *save = NULL;
     for (char *t = rc ? NULL : strtok_r(pbuf, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
-      rc = suite_pes_expand(sp, t, arch, k->col[K_PES], &pes);
+      rc = suite_pes_expand(sp, t, arch, k->line[K_PES], k->col[K_PES], &pes);
     free(pbuf);
     c.arch = arch;
     for (int e = 0; e < engines.n && !rc; e++)
@@ -570,7 +728,9 @@ int regress_suite_load(const char *path, const regress_suite_opts *o, regress_li
     diag_error_plain("suite '%s': %s", path, strerror(errno));
     return -1;
   }
-  suite_parser sp = {path, text, 0, text, 0, suite_basename(path, ".suite"), o, l};
+  char cwd[4096];
+  suite_parser sp = {path, text, 0, text, 0, suite_basename(path, ".suite"), o, l,
+                     suite_dirname(path), suite_root_find(), getcwd(cwd, sizeof cwd) ? cwd : NULL, NULL, 0};
   suite_keys defaults = {0};
   size_t first = l->n;
   for (const char *s = text; *s;) {
@@ -596,6 +756,13 @@ int regress_suite_load(const char *path, const regress_suite_opts *o, regress_li
     sp.errors++;
   }
   suite_keys_free(&defaults);
+  for (int i = 0; i < sp.nprogs; i++) {
+    free(sp.progs[i].path);
+    if (sp.progs[i].prog) ast_program_free(sp.progs[i].prog);
+  }
+  free(sp.progs);
+  free(sp.dir);
+  free(sp.root);
   free(sp.name);
   free(text);
   return sp.errors ? -1 : 0;

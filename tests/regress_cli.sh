@@ -39,7 +39,7 @@ suite alpha
 set engine=model arch=default
 run bitextract N=13,20 pes=1x1,1x2 seeds=1..3   # 2 x 2 x 3 = 12
 run fir N=9 T=3 pes=1d arch=big1d              # 4x4: 1x1..1x4, 2x1..4x1 = 7
-run regress/programs/matmul.pla N=2 M=3 K=4 engine=model,cosim seeds=random:2 expect=nofit  # 4
+run matmul N=2 M=3 K=4 engine=model,cosim seeds=random:2 expect=nofit  # 4
 EOF
 "$TCPA" regress "$tmp/a.suite" --list >"$tmp/a.list" 2>"$tmp/a.err"; st=$?
 check "suite: --list exits 0" $st
@@ -96,11 +96,42 @@ suite_error "missing program" "set engine=model
 run nosuchprog N=1" "program 'regress/programs/nosuchprog.pla'" "2:5"
 suite_error "bad engine" "run fir N=9 T=3 engine=verilog" "engine: expected ref, model, rtl or cosim" "1:24"
 suite_error "bad region" "run fir N=9 T=3 pes=1x2,3" "pes: expected RxC" "1:21"
-suite_error "bad range" "run fir N=9..3 T=3" "expected a range A..B" "1:1"
+suite_error "bad range" "run fir N=9..3 T=3" "expected a range A..B" "1:9"
 suite_error "not KEY=VALUE" "run fir N=9 T" "expected KEY=VALUE, got 'T'" "1:13"
 suite_error "key twice" "run fir N=9 T=3 seeds=1 seed=2" "'seeds' given twice" "1:25"
 suite_error "bad expect" "run fir N=9 T=3 expect=maybe" "expect: expected any, pass or nofit" "1:24"
 suite_error "missing architecture" "run fir N=9 T=3 arch=nosuch" "architecture 'configs/nosuch.ini'" "1:22"
+suite_error "unknown key (a misspelt engine=)" "run bitextract N=13 engin=model" \
+  "unknown key 'engin': neither a key (arch, engine, .*) nor a parameter of bitextract (N)" "1:21"
+suite_error "unknown key on a set line, at its own line" "set engine=model engin=model
+run bitextract N=13" "unknown key 'engin'" "1:18"
+suite_error "a key's bad value on a set line, at its own line" "set engine=verilog
+run bitextract N=13" "engine: expected ref, model, rtl or cosim" "1:12"
+suite_error "parameter missing" "run fir N=9" "fir needs its parameter T" "1:5"
+suite_error "parameter not an integer" "run fir N=9 T=x" "T: expected an integer" "1:15"
+suite_error "parameters outside the domain" "run fir N=0 T=3" "fir N=0 T=3: outside the program's parameter domain" "1:9"
+printf 'program broken(N) {\n' >"$tmp/broken.pla"
+suite_error "a program that does not parse" "run broken.pla N=1" "program '$tmp/broken.pla' does not parse" "1:5"
+# A misspelt key stops the regression before any run starts.
+printf 'run bitextract N=13\nrun bitextract N=20 engin=model\n' >"$tmp/mis.suite"
+"$TCPA" regress "$tmp/mis.suite" --out-dir "$tmp/mis" >"$tmp/mis.out" 2>&1; st=$?
+check_eval "suite error: nothing runs, nothing is written (exit 2)" \
+  '[ $st -eq 2 ] && [ ! -e "$tmp/mis" ] && grep -q "mis.suite:2:21: error: unknown key" "$tmp/mis.out"'
+
+# From any directory: bare names are the tcpa tree's, paths are relative to
+# the suite file's directory (not to the current one).
+abs_tcpa=$(realpath "$TCPA")
+mkdir -p "$tmp/elsewhere/suites/progs" "$tmp/cwd"
+cp regress/programs/bitextract.pla "$tmp/elsewhere/suites/progs/bx.pla"
+cp configs/big1d.ini "$tmp/elsewhere/mine.ini"
+printf '%s\n' 'suite where' 'set engine=model expect=pass' 'run bitextract N=13 pes=1x2' \
+  'run progs/bx.pla N=13 arch=../mine.ini' >"$tmp/elsewhere/suites/where.suite"
+(cd "$tmp/cwd" && "$abs_tcpa" regress ../elsewhere/suites/where.suite -j 2 --no-time-instantiate \
+  >"$tmp/where.out" 2>&1); st=$?
+check_eval "from another directory: a suite with bare names and relative paths passes (2 runs)" \
+  '[ $st -eq 0 ] && grep -q "^2 runs: 2 pass" "$tmp/where.out" && [ -f "$tmp/cwd/build/regress/where/summary.json" ]'
+check_eval "from another directory: the relative paths are the suite file's" \
+  'grep -q "run ../elsewhere/suites/progs/bx.pla --arch ../elsewhere/suites/../mine.ini" "$tmp/cwd/build/regress/where/summary.json"'
 printf '# nothing\n' >"$tmp/empty.suite"
 "$TCPA" regress "$tmp/empty.suite" --list >/dev/null 2>"$tmp/e.err"; st=$?
 check_eval "suite error: no runs (exit 2)" '[ $st -eq 2 ] && grep -q "no runs" "$tmp/e.err"'
@@ -119,7 +150,12 @@ check_eval "shard: K/N takes runs K, K+N, ... in suite order" \
 
 # -- (B) a fake tcpa ------------------------------------------------------------
 mkdir -p "$tmp/progs"
-for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash; do : >"$tmp/progs/$p.pla"; done
+# (valid programs of one parameter N: suites are checked against their
+# programs' parameters before anything runs; the fake ignores the text)
+for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash; do
+  printf 'program %s(N) {\n  in int32 x[N];\n  out int32 y[N];\n  par (0 <= i < N) {\n    y[i] = x[i];\n  }\n}\n' \
+    "$p" >"$tmp/progs/$p.pla"
+done
 cat >"$tmp/fake-tcpa" <<'EOF'
 #!/usr/bin/env bash
 # a fake `tcpa` for tests/regress_cli.sh: the program's name picks the outcome
