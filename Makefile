@@ -177,11 +177,19 @@ rtl: harness-rtl
 	@mkdir -p $(BUILD)/bin
 	ln -sf "$$($(BUILD)/bin/tcpa harness --arch $(RTL_ARCH))" $(BUILD)/bin/tcpa-rtl
 
-rtl-lint: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV)
-	$(VERILATOR) --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt $^ $(RTL_SV)
+# rtl-lint and synth are of RTL_ARCH (default configs/default.ini, any
+# configuration file): `tcpa lint` (cli/cli_lint.c: its parameter package,
+# verilator -Wall with rtl/lint_waivers.vlt; log in $(BUILD)/lint/<name>/)
+# and scripts/synth.sh on the parameter package of RTL_ARCH written into
+# $(BUILD)/synth/ (`tcpa arch --sv` refuses a bad configuration, exit 2).
+rtl-lint: $(BUILD)/bin/tcpa $(GEN_SV)
+	VERILATOR=$(VERILATOR) $(BUILD)/bin/tcpa lint --arch $(RTL_ARCH) --out-dir $(BUILD)/lint/$(basename $(notdir $(RTL_ARCH)))
 
-synth: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV)
-	@BUILD=$(BUILD) bash scripts/synth.sh
+synth: $(BUILD)/bin/tcpa $(GEN_SV)
+	@mkdir -p $(BUILD)/synth
+	$(BUILD)/bin/tcpa arch $(RTL_ARCH) --sv -o $(BUILD)/synth/tcpa_params_pkg.sv
+	@echo "synth: RTL_ARCH=$(RTL_ARCH); Yosys log $(BUILD)/synth/yosys.log"
+	@BUILD=$(BUILD) SYNTH_PARAMS=$(BUILD)/synth/tcpa_params_pkg.sv bash scripts/synth.sh
 
 # The fast tier (make test) runs on the default configuration's rtl
 # harness, built first (its Verilator build uses every core; the unit

@@ -61,6 +61,11 @@ int cli_harness(int argc, char **argv);
  * (cli_regress.c, docs/regress.md). */
 int cli_regress(int argc, char **argv);
 
+/* `tcpa lint --arch A.ini [--out-dir DIR]`: verilator --lint-only -Wall
+ * on the RTL of that configuration with the waiver file; returns 0 clean,
+ * 1 warnings, 2 a bad configuration (cli_lint.c). */
+int cli_lint(int argc, char **argv);
+
 /* `tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE]`: lint,
  * synthesis, coverage harness, the suite in cosim on every region,
  * coverage; DIR/report.md, report.html, junit.xml (cli_signoff.c). */

@@ -26,6 +26,7 @@ static const main_subcommand main_subcommands[] = {
     {"asm", cli_asm, "assemble a configuration stream from its text form (.tasm)"},
     {"disasm", cli_disasm, "print a configuration stream as .tasm text"},
     {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
+    {"lint", cli_lint, "lint the RTL of an architecture configuration (verilator -Wall, the waivers)"},
     {"signoff", cli_signoff, "sign off an architecture: lint, synthesis, full suite in cosim, coverage"},
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
     {"harness", cli_harness, "build (when missing) and print the Verilated harness of a configuration"},

@@ -412,3 +412,47 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
   free(slots);
   return rc;
 }
+
+char *regress_step_duration(double seconds, char *buf, size_t size) {
+  long s = (long)(seconds + 0.5);
+  if (s < 60) snprintf(buf, size, "%lds", s);
+  else snprintf(buf, size, "%ldm%02lds", s / 60, s % 60);
+  return buf;
+}
+
+int regress_step_run(char *const *argv, const regress_step *s, double *seconds) {
+  double t0 = exec_now();
+  if (seconds) *seconds = 0;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    int fi = open("/dev/null", O_RDONLY);
+    if (fd < 0 || fi < 0) _exit(126);
+    dup2(fi, 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    for (int i = 0; s->env && s->env[i]; i += 2) setenv(s->env[i], s->env[i + 1], 1);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int every = s->every > 0 ? s->every : 30, st = 0;
+  double next = t0 + every;
+  for (;;) {
+    pid_t w = waitpid(pid, &st, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) return -1;
+    double now = exec_now();
+    if (s->progress && now >= next) {
+      char d[32];
+      fprintf(s->progress, "tcpa: %s: still running, %s; live log: %s\n", s->what,
+              regress_step_duration(now - t0, d, sizeof d), s->log);
+      fflush(s->progress);
+      next += every;
+    }
+    struct timespec nap = {0, 100 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+  }
+  if (seconds) *seconds = exec_now() - t0;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

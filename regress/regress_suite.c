@@ -313,19 +313,27 @@ static char *suite_path(const suite_parser *sp, const char *dir, const char *nam
   return suite_shown(sp, buf);
 }
 
-/* Returns the malloc'ed source tree of the running tcpa (BUILD/bin/tcpa:
- * the parent of BUILD) when it holds regress/programs; else ".". */
-static char *suite_root_find(void) {
+int regress_suite_tree(char *root, char *build, size_t size) {
   char exe[4096], probe[4200];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = '\0';
   for (int up = 0; up < 3; up++) {
     char *s = strrchr(exe, '/');
-    if (!s || s == exe) return regress_strdup(".");
+    if (!s || s == exe) return -1;
     *s = '\0';
+    if (up == 1 && build) snprintf(build, size, "%s", exe);
   }
   snprintf(probe, sizeof probe, "%s/regress/programs", exe);
-  return access(probe, R_OK) == 0 ? regress_strdup(exe) : regress_strdup(".");
+  if (access(probe, R_OK) != 0) return -1;
+  snprintf(root, size, "%s", exe);
+  return 0;
+}
+
+/* Returns the malloc'ed source tree of the running tcpa (BUILD/bin/tcpa:
+ * the parent of BUILD) when it holds regress/programs; else ".". */
+static char *suite_root_find(void) {
+  char root[4096];
+  return regress_strdup(regress_suite_tree(root, NULL, sizeof root) ? "." : root);
 }
 
 /* Returns the malloc'ed directory of path ("." when it has none). */

@@ -9,6 +9,7 @@
 #ifndef TCPA_REGRESS_SUITE_H
 #define TCPA_REGRESS_SUITE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "regress.h"
@@ -30,6 +31,12 @@ typedef struct {
  * ids unique within l); -1 after printing every error as
  * FILE:LINE:COL: error: ... */
 int regress_suite_load(const char *path, const regress_suite_opts *o, regress_list *l);
+
+/* Returns 0 after writing the source tree of the running tcpa (its binary
+ * is BUILD/bin/tcpa; the tree, BUILD's parent, holds regress/programs,
+ * configs/ and rtl/) into root and, when not NULL, BUILD into build (size
+ * bytes each); -1 when the binary does not sit in such a tree. */
+int regress_suite_tree(char *root, char *build, size_t size);
 
 /* Returns 0 and sets *k, *n from "K/N" (1 <= K <= N <= 100000); -1. */
 int regress_suite_shard_parse(const char *s, int *k, int *n);
