@@ -159,7 +159,7 @@ static int engine_status_of(int st) {
  * prediction); an ENGINE_* status with msg otherwise. */
 static int engine_instantiate(const map_config *m, const ast_program *p, const arch_config *arch,
                               const int64_t *params, const interp_array *ref, int rows, int cols,
-                              const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
+                              const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz) {
   inst x;
   inst_data data = {0};
   stream_writer w;
@@ -168,6 +168,7 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
   for (int i = 0; i < p->nparams; i++) pname[i] = p->param[i];
   int st = inst_run_opts(&x, io, m, arch, p->nparams, pname, params, rows, cols, msg, msgsz);
   if (st) {
+    if (st == INST_ERR_NOFIT) *fit = x.fit;
     st = engine_status_of(st);
     goto done;
   }
@@ -177,6 +178,7 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
     goto done;
   }
   if ((st = inst_emit(&x, &data, &w, msg, msgsz))) {
+    if (st == INST_ERR_NOFIT) *fit = x.fit;
     st = engine_status_of(st);
     goto done;
   }
@@ -208,20 +210,20 @@ done:
   return st;
 }
 
-/* Returns 1 when a does-not-fit message of instantiation is about control
- * flow (branch levels, control signals, GC terms, program memory), which a
- * higher II may relieve. */
-static int engine_control_nofit(const char *msg) {
-  return strstr(msg, "branch levels") || strstr(msg, "control signals") || strstr(msg, "instruction words") ||
-         strstr(msg, "global controller");
+/* Returns 1 when a does-not-fit record r is about control flow (branch
+ * levels, control signals, GC terms, program memory), which a higher II
+ * may relieve. */
+static int engine_control_nofit(const fit_record *r) {
+  return fit_record_has(r, FIT_RES_BRANCH) || fit_record_has(r, FIT_RES_SIGNALS) ||
+         fit_record_has(r, FIT_RES_IMEM) || fit_record_has(r, FIT_RES_GC_TERMS);
 }
 
-/* Returns 1 when a does-not-fit message names only what channels take
+/* Returns 1 when a does-not-fit record r names only what channels take
  * (wrapper ports, the banks behind them, registers id and od), which a
  * region of one PE mapped without channels may have left. */
-static int engine_channel_nofit(const char *msg) {
-  if (!strncmp(msg, "ports:", 6) || !strncmp(msg, "I/O banks:", 10)) return 1;
-  return !strncmp(msg, "registers", 9) && !strstr(msg, "rd:") && !strstr(msg, "fd:");
+static int engine_channel_nofit(const fit_record *r) {
+  static const fit_resource chan[] = {FIT_RES_PORTS, FIT_RES_IO_BANKS, FIT_RES_ID, FIT_RES_OD};
+  return fit_record_only(r, chan, 4);
 }
 
 /* What one pass of engine_config_build's attempts works on. */
@@ -259,8 +261,8 @@ static void engine_config_reset(engine_config *c, const engine_build_job *j) {
  * and from is 0); *fd_deep is set when that message is an fd deeper than
  * pe.fd_depth (the padded pass may then fit at once); *attempts counts
  * the mappings built. */
-static int engine_build_pass(const engine_build_job *j, int pad, int from, engine_config *c, char *first,
-                             size_t firstsz, int *fd_deep, int *attempts, char *msg, size_t msgsz) {
+static int engine_build_pass(const engine_build_job *j, int pad, int from, engine_config *c, fit_record *first,
+                             fit_record *fit, int *fd_deep, int *attempts, char *msg, size_t msgsz) {
   map_opts po = j->mo ? *j->mo : (map_opts){0};
   po.pad = pad;
   po.one_pe = j->one_pe;
@@ -270,6 +272,8 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
     int mapped = 0;
     st = map_build_level(j->p, j->g, j->arch, j->dim, c->axis, j->dim2, ii_min, level, &po, &m, msg, msgsz);
     (*attempts)++;
+    fit_record_clear(fit);
+    if (st == MAP_ERR_NOFIT) *fit = m.fit;
     if (st == MAP_OK) {
       mapped = 1;
       c->ii = m.ii;
@@ -278,7 +282,7 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
       c->map_pad = pad;
       c->resmii = m.resmii_all;
       c->recmii = m.recmii;
-      st = engine_instantiate(&m, j->p, j->arch, j->params, j->ref, j->rows, j->cols, j->io, c, msg, msgsz);
+      st = engine_instantiate(&m, j->p, j->arch, j->params, j->ref, j->rows, j->cols, j->io, c, fit, msg, msgsz);
       ii_min = m.ii + 1;
     } else {
       st = engine_status_of(st);
@@ -286,14 +290,14 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
     int used = m.no_cse;
     map_config_free(&m);
     if (!pad && !tries) {
-      snprintf(first, firstsz, "%s", msg);
-      *fd_deep = st == ENGINE_ERR_NOFIT && mapped && strstr(msg, "pe.fd_depth") != NULL;
+      *first = *fit;
+      *fd_deep = st == ENGINE_ERR_NOFIT && mapped && fit_record_has(fit, FIT_RES_FD_DEPTH);
       if (*fd_deep) return st; /* the padded pass first */
     }
     if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
-    if (pad && !engine_control_nofit(msg)) break;
+    if (pad && !engine_control_nofit(fit)) break;
     if (used >= 3) ii_min = 0, level = 4;
-    else if (tries >= 2 || !engine_control_nofit(msg)) ii_min = 0, level = 3;
+    else if (tries >= 2 || !engine_control_nofit(fit)) ii_min = 0, level = 3;
     engine_config_reset(c, j);
   }
   return st;
@@ -302,23 +306,26 @@ static int engine_build_pass(const engine_build_job *j, int pad, int from, engin
 /* Returns the status of job j's passes (the order is said in
  * engine_config_build), with the message of its first attempt when
  * nothing fits; *attempts counts the mappings built. */
-static int engine_build_tries(const engine_build_job *j, engine_config *c, int *attempts, char *msg,
-                              size_t msgsz) {
-  char first[512] = "";
+static int engine_build_tries(const engine_build_job *j, engine_config *c, int *attempts, fit_record *fit,
+                              char *msg, size_t msgsz) {
+  fit_record first = {0};
   int fd_deep = 0;
-  int st = engine_build_pass(j, 0, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+  int st = engine_build_pass(j, 0, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
   if (st == ENGINE_ERR_NOFIT && fd_deep) {
     engine_config_reset(c, j);
-    st = engine_build_pass(j, 1, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+    st = engine_build_pass(j, 1, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
     if (st == ENGINE_ERR_NOFIT) {
       engine_config_reset(c, j);
-      st = engine_build_pass(j, 0, 1, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+      st = engine_build_pass(j, 0, 1, c, &first, fit, &fd_deep, attempts, msg, msgsz);
     }
-  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(first)) {
+  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(&first)) {
     engine_config_reset(c, j);
-    st = engine_build_pass(j, 1, 0, c, first, sizeof first, &fd_deep, attempts, msg, msgsz);
+    st = engine_build_pass(j, 1, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
   }
-  if (st == ENGINE_ERR_NOFIT && first[0]) snprintf(msg, msgsz, "%s", first);
+  if (st == ENGINE_ERR_NOFIT && first.n) {
+    *fit = first;
+    fit_record_format(fit, msg, msgsz);
+  }
   return st;
 }
 
@@ -336,8 +343,9 @@ static int engine_line_pick(const ast_program *p, int *rows, int *cols) {
 
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
                         const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
-                        const inst_opts *io, engine_config *c, char *msg, size_t msgsz) {
+                        const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz) {
   memset(c, 0, sizeof *c);
+  fit_record_clear(fit);
   c->map_off = mo ? mo->off : 0;
   msg[0] = 0;
   int dim2 = -1;
@@ -350,8 +358,9 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     dim2 = dim >= AST_MAX_DIMS ? dim / AST_MAX_DIMS - 1 : dim + 1;
     dim = dim % AST_MAX_DIMS;
     if (p->ndims < 2 || dim2 >= p->ndims) {
-      snprintf(msg, msgsz, "region %dx%d: an RxC region tiles two loop dimensions onto its rows and columns, "
-               "program '%s' has %d", rows, cols, p->name, p->ndims);
+      fit_nofit(fit, msg, msgsz, FIT_RES_REGION_DIMS, "", 2, p->ndims, "",
+                "region %dx%d: an RxC region tiles two loop dimensions onto its rows and columns, program '%s' "
+                "has %d", rows, cols, p->name, p->ndims);
       return ENGINE_ERR_NOFIT;
     }
   }
@@ -382,12 +391,12 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
    * message is then that pass's: what the PE itself lacks. */
   engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, 0, mo, io};
   int attempts = 0;
-  int st = engine_build_tries(&j, c, &attempts, msg, msgsz);
-  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1 && engine_channel_nofit(msg)) {
+  int st = engine_build_tries(&j, c, &attempts, fit, msg, msgsz);
+  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1 && engine_channel_nofit(fit)) {
     /* a region of one PE: its one tile needs no channel (map_opts.one_pe) */
     j.one_pe = 1;
     engine_config_reset(c, &j);
-    st = engine_build_tries(&j, c, &attempts, msg, msgsz);
+    st = engine_build_tries(&j, c, &attempts, fit, msg, msgsz);
   }
   c->map_attempts = attempts;
   rdg_free(g);

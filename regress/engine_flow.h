@@ -37,11 +37,11 @@
  * `dim` (RxC: ENGINE_DIMS_2D; a program of one loop dimension on an RxC
  * region runs on its first row, or first column when R > C: c->line_rows
  * x c->line_cols), and the input values of `ref` (the reference's arrays); otherwise
- * ENGINE_ERR_NOFIT (the resource, needed and available in msg) or
+ * ENGINE_ERR_NOFIT (what ran out in *fit, fit.h, and its message in msg) or
  * ENGINE_ERR_INPUT (msg says why). */
 int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
                         const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
-                        const inst_opts *io, engine_config *c, char *msg, size_t msgsz);
+                        const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz);
 
 /* Computes from the instantiation x what the schedule predicts
  * (engine_predict.c, docs/user-guide.md): *done the done event's cycles,
@@ -57,12 +57,12 @@ size_t engine_outputs_compare(const ast_program *p, const interp_array *ref, con
 /* Returns the ENGINE_* status of running program p (its reference outputs
  * in ref) on the engines of o, region rows x cols, tiled dimension dim,
  * mapped with the options mo (map.h, NULL: defaults) and instantiated with
- * the options io (inst.h);
+ * the options io (inst.h); on ENGINE_ERR_NOFIT *fit says what ran out;
  * every failure is printed on stderr (engine_run.c). *out is filled as far
  * as the run got; free it with engine_outcome_free. */
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
                int rows, int cols, int dim, const map_opts *mo, const inst_opts *io,
-               const engine_run_opts *o, engine_outcome *out);
+               const engine_run_opts *o, engine_outcome *out, fit_record *fit);
 
 /* Returns 0 after writing the reproduction bundle of a failing cosim run
  * into out_dir/repro (engine_repro.c: repro.sh, command.txt, program,

@@ -503,11 +503,11 @@ static int engine_run_lean(const ast_program *p, const arch_config *arch, const 
 
 int engine_run(const ast_program *p, const arch_config *arch, const int64_t *params, const interp_array *ref,
                int rows, int cols, int dim, const map_opts *mo, const inst_opts *io, const engine_run_opts *o,
-               engine_outcome *out) {
+               engine_outcome *out, fit_record *fit) {
   char msg[1024];
   memset(out, 0, sizeof *out);
   double cpu0 = engine_cpu_seconds();
-  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, mo, io, &out->c, msg, sizeof msg);
+  int st = engine_config_build(p, arch, params, ref, rows, cols, dim, mo, io, &out->c, fit, msg, sizeof msg);
   out->build_cpu = engine_cpu_seconds() - cpu0;
   if (st == ENGINE_ERR_NOFIT) {
     diag_error_plain("%s does not fit: %s", p->name, msg);

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fit.h"
+
 /* What a run is expected to give (the suite's `expect=`). */
 typedef enum {
   REGRESS_EXPECT_ANY = 0, /* pass, or does not fit (exit 3): both are fine */
@@ -69,6 +71,7 @@ typedef struct {
   int term_signal;
   double seconds; /* wall time of tcpa run */
   char *message;  /* nofit: the resource; failures: the first error line */
+  fit_record *nofit; /* nofit: what ran out (summary.json's nofit, fit.h), or NULL */
   regress_signature sig; /* failures (fail, invalid, timeout, crash) */
   int64_t cycles, pes_used, ii, config_bytes; /* from summary.json; -1 */
   char *line;     /* "1x2": the line of the RxC region a program of one loop

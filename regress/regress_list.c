@@ -58,6 +58,8 @@ void regress_run_free(regress_run *r) {
     *s[i] = NULL;
   }
   regress_signature_free(&r->sig);
+  free(r->nofit);
+  r->nofit = NULL;
 }
 
 void regress_list_free(regress_list *l) {

@@ -38,6 +38,7 @@
 #include "diag.h"
 #include "json.h"
 #include "regress_exec.h"
+#include "regress_fit.h"
 #include "regress_json.h"
 #include "regress_report.h"
 #include "version.h"
@@ -256,6 +257,8 @@ static void report_json_run(json_writer *w, const regress_run *r) {
   json_writer_double(w, "seconds", r->seconds);
   if (r->message) json_writer_string(w, "message", r->message);
   else json_writer_null(w, "message");
+  if (r->nofit) regress_fit_write(w, "nofit", r->nofit);
+  else json_writer_null(w, "nofit");
   report_json_sig(w, &r->sig);
   report_json_int(w, "cycles", r->cycles);
   report_json_int(w, "pes_used", r->pes_used);
@@ -636,6 +639,7 @@ static int report_run_read(const regress_json *o, regress_run *r) {
   r->engine = report_str(o, "engine");
   r->where = report_str(o, "where");
   r->message = report_str(o, "message");
+  r->nofit = regress_fit_read(o, "nofit");
   r->dir = report_str(o, "dir");
   r->line = report_str(o, "line");
   if (!r->id || !r->suite || !r->program || !r->name || !r->params || !r->pes || !r->arch || !r->engine)

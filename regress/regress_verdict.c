@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "regress_fit.h"
 #include "regress_json.h"
 #include "regress_verdict.h"
 
@@ -178,11 +179,15 @@ void regress_verdict_judge(regress_run *r, const regress_exit *x) {
   else if (x->term_signal || x->exit_code < 0 || x->exit_code > 3) r->verdict = REGRESS_CRASH;
   else r->verdict = (regress_verdict)(REGRESS_PASS + x->exit_code);
   snprintf(path, sizeof path, "%s/summary.json", r->dir);
-  regress_json *s = r->verdict == REGRESS_PASS || r->verdict == REGRESS_FAIL ? regress_json_load(path, msg, sizeof msg)
-                                                                             : NULL;
+  regress_json *s = r->verdict == REGRESS_PASS || r->verdict == REGRESS_FAIL || r->verdict == REGRESS_NOFIT
+                        ? regress_json_load(path, msg, sizeof msg)
+                        : NULL;
   if (s) verdict_numbers(r, s);
   free(r->message);
-  r->message = verdict_message(r, r->verdict == REGRESS_NOFIT);
+  free(r->nofit);
+  r->nofit = r->verdict == REGRESS_NOFIT ? regress_fit_read(s, "nofit") : NULL;
+  const char *nm = r->verdict == REGRESS_NOFIT ? regress_json_str(s, "nofit_message") : NULL;
+  r->message = nm ? regress_strdup(nm) : verdict_message(r, r->verdict == REGRESS_NOFIT);
   switch (r->verdict) {
   case REGRESS_PASS: r->ok = r->expect != REGRESS_EXPECT_NOFIT; break;
   case REGRESS_NOFIT: r->ok = r->expect != REGRESS_EXPECT_PASS; break;

@@ -227,7 +227,8 @@ static int run_inputs_make(const ast_program *p, const run_opts *o,
 /* Returns ENGINE_OK after loading the architecture of o into *cfg, binding
  * the parameters into params and checking --map and --pes against p and
  * the array; else the exit status after printing why. */
-static int run_request_check(const ast_program *p, const run_opts *o, arch_config *cfg, int64_t *params) {
+static int run_request_check(const ast_program *p, const run_opts *o, arch_config *cfg, int64_t *params,
+                             fit_record *fit) {
   int arch_rc = o->arch ? arch_config_load(o->arch, cfg) : arch_config_load_default(cfg);
   if (arch_rc != 0) return ENGINE_ERR_INPUT;
   const char *arch_name = o->arch ? o->arch : arch_default_ini_name;
@@ -239,9 +240,13 @@ static int run_request_check(const ast_program *p, const run_opts *o, arch_confi
     return ENGINE_ERR_INPUT;
   }
   if (o->pes_r > cfg->rows || o->pes_c > cfg->cols) {
-    diag_error_plain("--pes %dx%d: the region does not fit the processor array "
-                     "of %s, which has %d rows and %d columns", o->pes_r, o->pes_c,
-                     arch_name, cfg->rows, cfg->cols);
+    int r = o->pes_r > cfg->rows;
+    char msg[512];
+    fit_nofit(fit, msg, sizeof msg, r ? FIT_RES_ARRAY_ROWS : FIT_RES_ARRAY_COLS, r ? "array.rows" : "array.cols",
+              r ? o->pes_r : o->pes_c, r ? cfg->rows : cfg->cols, "",
+              "--pes %dx%d: the region does not fit the processor array of %s, which has %d rows and %d columns",
+              o->pes_r, o->pes_c, arch_name, cfg->rows, cfg->cols);
+    diag_error_plain("%s", msg);
     return ENGINE_ERR_NOFIT;
   }
   return ENGINE_OK;
@@ -251,7 +256,10 @@ static int run_request_check(const ast_program *p, const run_opts *o, arch_confi
 static int run_program(const ast_program *p, const run_opts *o) {
   int64_t params[AST_MAX_PARAMS] = {0};
   arch_config cfg;
-  int check_rc = run_request_check(p, o, &cfg, params);
+  fit_record fit = {0};
+  int check_rc = run_request_check(p, o, &cfg, params, &fit);
+  if (check_rc == ENGINE_ERR_NOFIT && o->out_dir && run_out_nofit_write(p, o, params, &fit) != 0)
+    return ENGINE_ERR_INPUT;
   if (check_rc != ENGINE_OK) return check_rc;
   fcov_set cov = {0}; /* --traces on-failure: the model's events counted (before any goto) */
   interp_array *arrays = calloc((size_t)p->narrays + 1, sizeof *arrays);
@@ -275,11 +283,15 @@ static int run_program(const ast_program *p, const run_opts *o) {
                           .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
                           .program_path = o->program, .seed = o->seed,
                           .traces_on_failure = o->traces_on_failure, .fcov = &cov};
-    rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->mopts, &o->inst, &ro, &eo);
+    rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->mopts, &o->inst, &ro, &eo,
+                    &fit);
     have_eo = 1;
     res.eo = &eo;
     res.fcov = &cov;
-    if (rc == ENGINE_ERR_NOFIT) goto error_eo; /* nothing ran: no summary */
+    if (rc == ENGINE_ERR_NOFIT) { /* nothing ran: the summary says what ran out */
+      if (o->out_dir && run_out_nofit_write(p, o, params, &fit) != 0) rc = ENGINE_ERR_INPUT;
+      goto error_eo;
+    }
   }
   res.status = rc == ENGINE_OK ? "pass" : "fail";
   if (o->out_dir && run_out_dir_write(p, o, params, arrays, &res) != 0)

@@ -107,6 +107,11 @@ int run_mkdir_p(const char *dir);
 int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *params,
                       const interp_array *arrays, run_result *res);
 
+/* Returns 0 after writing --out-dir's summary.json of a run that does not
+ * fit: the run's identity, status "nofit", the record fit (every resource
+ * that ran out, fit.h) and its message; -1 after an error. */
+int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *params, const fit_record *fit);
+
 /* Prints the human summary of a run on stdout. */
 void run_summary_print(const ast_program *p, const run_opts *o, const int64_t *params, const run_result *res);
 

@@ -39,6 +39,7 @@
 #include "fileio.h"
 #include "interp.h"
 #include "json.h"
+#include "regress_fit.h"
 #include "run.h"
 #include "stream.h"
 #include "version.h"
@@ -345,25 +346,31 @@ static void run_summary_outputs(json_writer *w, const ast_program *p, const run_
   json_writer_end_object(w);
 }
 
+/* Writes the members of summary.json that say which run it is. */
+static void run_summary_head(json_writer *w, const ast_program *p, const run_opts *o, const int64_t *params,
+                             const char *status) {
+  json_writer_string(w, "program", p->name);
+  json_writer_string(w, "program_file", o->program);
+  json_writer_string(w, "tool_version", version_tool());
+  json_writer_string(w, "git_rev", version_git_rev());
+  json_writer_string(w, "engine", run_engine_names[o->engine]);
+  json_writer_string(w, "status", status);
+  json_writer_begin_array(w, "pes");
+  json_writer_int(w, NULL, o->pes_r);
+  json_writer_int(w, NULL, o->pes_c);
+  json_writer_end_array(w);
+  json_writer_begin_object(w, "params");
+  for (int i = 0; i < p->nparams; i++) json_writer_int(w, p->param[i], params[i]);
+  json_writer_end_object(w);
+  json_writer_uint(w, "seed", o->seed);
+}
+
 /* Writes summary.json's content to f. */
 static void run_summary_json(FILE *f, const ast_program *p, const run_opts *o,
                              const int64_t *params, const run_result *res) {
   json_writer w = json_writer_make(f);
   json_writer_begin_object(&w, NULL);
-  json_writer_string(&w, "program", p->name);
-  json_writer_string(&w, "program_file", o->program);
-  json_writer_string(&w, "tool_version", version_tool());
-  json_writer_string(&w, "git_rev", version_git_rev());
-  json_writer_string(&w, "engine", run_engine_names[o->engine]);
-  json_writer_string(&w, "status", res->status);
-  json_writer_begin_array(&w, "pes");
-  json_writer_int(&w, NULL, o->pes_r);
-  json_writer_int(&w, NULL, o->pes_c);
-  json_writer_end_array(&w);
-  json_writer_begin_object(&w, "params");
-  for (int i = 0; i < p->nparams; i++) json_writer_int(&w, p->param[i], params[i]);
-  json_writer_end_object(&w);
-  json_writer_uint(&w, "seed", o->seed);
+  run_summary_head(&w, p, o, params, res->status);
   json_writer_begin_object(&w, "inputs");
   for (int a = 0; a < p->narrays; a++)
     if (p->arrays[a].kind == AST_ARRAY_IN)
@@ -438,6 +445,27 @@ int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *pa
   rc = datafile_tmp_commit(&t);
 error:
   free(sub);
+  return rc;
+}
+
+int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *params, const fit_record *fit) {
+  size_t len = strlen(o->out_dir) + 32;
+  char *path = malloc(len), msg[2048];
+  int rc = -1;
+  if (!path) return -1;
+  snprintf(path, len, "%s/summary.json", o->out_dir);
+  datafile_tmp t;
+  if (run_mkdir_p(o->out_dir) == 0 && datafile_tmp_open(&t, path) == 0) {
+    json_writer w = json_writer_make(t.f);
+    json_writer_begin_object(&w, NULL);
+    run_summary_head(&w, p, o, params, "nofit");
+    json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
+    regress_fit_write(&w, "nofit", fit);
+    json_writer_string(&w, "nofit_message", fit_record_format(fit, msg, sizeof msg));
+    json_writer_end_object(&w);
+    rc = datafile_tmp_commit(&t);
+  }
+  free(path);
   return rc;
 }
 

@@ -1,9 +1,9 @@
 /*
- * signoff_nofit.h: what the message of a run that does not fit (exit 3)
- * says about the resource that ran out: its name, how much the program
- * needs and how much the configuration has, for the sign-off report's
- * "Programs that do not fit" table, and the cells of its table of fit per
- * program and region (signoff_report.c).
+ * signoff_nofit.h: what the sign-off report says about a run that does not
+ * fit (exit 3), from its no-fit record (fit.h): the resources that ran
+ * out, how much the program needs and how much the configuration has, for
+ * the report's "Programs that do not fit" table, and the cells of its
+ * table of fit per program and region (signoff_report.c).
  */
 #ifndef SIGNOFF_NOFIT_H
 #define SIGNOFF_NOFIT_H
@@ -12,13 +12,15 @@
 
 #include "regress.h"
 
-typedef struct {
-  char resource[64]; /* "pe.rd", "I/O channels", ...; "" when unknown */
-  long need, have;   /* -1 when unknown */
-} signoff_nofit;
+/* Writes into buf (size n) the name the report gives the resource of
+ * item it: its configuration key ("pe.rd"), else its resource's name
+ * ("loop dimensions"); returns buf. */
+const char *signoff_nofit_resource(const fit_item *it, char *buf, size_t n);
 
-/* Returns what msg (the text after "does not fit: ", or NULL) says. */
-signoff_nofit signoff_nofit_parse(const char *msg);
+/* Fills out (max entries) with one item per resource of r, in r's order:
+ * for a resource with several items (the sides of an I/O access) the one
+ * closest to fitting. Returns how many (0 for r NULL). */
+int signoff_nofit_items(const fit_record *r, const fit_item **out, int max);
 
 /* Returns 1 when a run of verdict v (regress_verdict) was mapped and
  * instantiated, i.e. fits: it passed, failed, timed out or crashed; 0 for
@@ -34,11 +36,12 @@ size_t signoff_fit_count(const regress_list *l);
 const char *signoff_fit_line(const char *line);
 
 /* Writes into buf (size n) the cell of the sign-off report's fit table for
- * a run of verdict v (regress_verdict), message msg and line (regress_run's,
- * NULL for none): "fits" (with "(row)" or "(column)" when it ran on a line
- * of an RxC region, with the verdict when it is not pass), the resource
- * that ran out with need/have ("pe.rd 5/4"), "invalid" or "not run".
+ * a run of verdict v (regress_verdict), no-fit record nofit (NULL: none)
+ * and line (regress_run's, NULL for none): "fits" (with "(row)" or
+ * "(column)" when it ran on a line of an RxC region, with the verdict when
+ * it is not pass), every resource that ran out with need/have ("pe.rd 8/4,
+ * pe.id 5/4"), "does not fit" without a record, "invalid" or "not run".
  * Returns buf. */
-char *signoff_fit_cell(int v, const char *msg, const char *line, char *buf, size_t n);
+char *signoff_fit_cell(int v, const fit_record *nofit, const char *line, char *buf, size_t n);
 
 #endif

@@ -156,23 +156,29 @@ static void signoff_report_fcov(FILE *f, signoff_fmt fmt, const signoff_state *s
 static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Programs that do not fit");
   static const char *const hd[] = {"program", "parameters", "region", "resource", "needed", "available",
-                                   "over by", "message"};
+                                   "over by", "where", "message"};
   int any = 0;
   for (size_t i = 0; i < s->runs.n; i++) {
     const regress_run *r = &s->runs.v[i];
     if (r->verdict != REGRESS_NOFIT) continue;
     if (!any++) {
       signoff_table(f, fmt, 0);
-      signoff_row(f, fmt, 1, 8, hd);
+      signoff_row(f, fmt, 1, 9, hd);
     }
-    signoff_nofit nf = signoff_nofit_parse(r->message);
-    char need[32] = "?", have[32] = "?", over[32] = "?";
-    if (nf.need >= 0) snprintf(need, sizeof need, "%ld", nf.need);
-    if (nf.have >= 0) snprintf(have, sizeof have, "%ld", nf.have);
-    if (nf.need >= 0 && nf.have >= 0) snprintf(over, sizeof over, "%ld", nf.need - nf.have);
-    const char *row[] = {r->name, r->params, r->pes, nf.resource[0] ? nf.resource : "?", need, have, over,
-                         r->message ? r->message : ""};
-    signoff_row(f, fmt, 0, 8, row);
+    /* one row per resource that ran out; the message on the first */
+    const fit_item *it[FIT_MAX_ITEMS];
+    int k = signoff_nofit_items(r->nofit, it, FIT_MAX_ITEMS);
+    for (int j = 0; j < (k ? k : 1); j++) {
+      char need[32] = "?", have[32] = "?", over[32] = "?", res[64] = "?";
+      const fit_item *x = k ? it[j] : NULL;
+      if (x) signoff_nofit_resource(x, res, sizeof res);
+      if (x && x->need >= 0) snprintf(need, sizeof need, "%lld", (long long)x->need);
+      if (x && x->have >= 0) snprintf(have, sizeof have, "%lld", (long long)x->have);
+      if (x && x->need >= 0 && x->have >= 0) snprintf(over, sizeof over, "%lld", (long long)(x->need - x->have));
+      const char *row[] = {r->name, r->params, r->pes, res, need, have, over, x ? x->where : "",
+                           j == 0 && r->message ? r->message : ""};
+      signoff_row(f, fmt, 0, 9, row);
+    }
   }
   if (any) signoff_table(f, fmt, 1);
   else fputs(fmt == SIGNOFF_MD ? "Every run fits.\n" : "<p>Every run fits.</p>\n", f);
@@ -244,7 +250,7 @@ static void signoff_report_fit(FILE *f, signoff_fmt fmt, const signoff_state *s)
     for (size_t c = 2; c < nc; c++) {
       long j = signoff_fit_run(l, r->name, row[1], cols[c]);
       if (j < 0) snprintf(cells[c], sizeof *cells, "-");
-      else signoff_fit_cell(l->v[j].verdict, l->v[j].message, l->v[j].line, cells[c], sizeof *cells);
+      else signoff_fit_cell(l->v[j].verdict, l->v[j].nofit, l->v[j].line, cells[c], sizeof *cells);
       row[k++] = cells[c];
     }
     signoff_row(f, fmt, 0, (int)k, row);

@@ -1,56 +1,74 @@
 #!/usr/bin/env bash
-# stream-compare.sh: checks that two builds of tcpa write the same bytes.
+# stream-compare.sh: runs every benchmark of regress/programs (the
+# parameters of regress/suites/full) on configurations and regions through
+# `tcpa run --engine model --out-dir` with two tcpa binaries and compares
+# what they built: the exit status, the II (summary.json) and the stream
+# (config.bin) byte for byte. A mapping change that only improves the II
+# is reported as such; any other difference is listed as DIFFERENT.
 #
-#   scripts/stream-compare.sh BASE_TCPA [NEW_TCPA]
-#
-# For every regress/programs/*.pla on configs/default.ini and
-# configs/big1d.ini (where all of them fit), runs `tcpa compile` and then
-# `tcpa instantiate` (the smoke suite's parameters, regress/suites/smoke,
-# on 1x1 and 1x2 regions) with both binaries, and compares exit status,
-# stdout, stderr and the bytes of the .sym, the stream (docs/stream.md), the
-# listing and the layout. A refactoring that must not change behaviour
-# runs it against a build of the branch point. Prints one line per
-# difference and `N cases, N differ`; exits 1 when any differs.
+# usage: scripts/stream-compare.sh [-a "default big1d"] [-r "1x1 1x4 2x2 4x4"]
+#            OLD_TCPA NEW_TCPA WORKDIR
+# OLD's outputs are kept in WORKDIR/old and reused when present (delete
+# the directory to rerun them); NEW_TCPA "-" only runs OLD. Exit 0 when no run differs other than by
+# a lower II (or fewer program words at the same II, listed), 1 otherwise.
 set -u
-base=${1:?usage: scripts/stream-compare.sh BASE_TCPA [NEW_TCPA]}
-new=${2:-build/bin/tcpa}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-declare -A PARAMS=(
-  [bitextract]="N=13" [fir]="N=9 T=3" [matmul]="N=2 M=3 K=4"
-  [conv]="CO=1 R=3 C=3 CI=1 KR=2 KC=2" [trimv]="N=7" [maxpool]="R=4 C=4"
-  [dotprod]="N=10" [jacobi]="T=2 N=4" [gcd]="N=5 S=6" [editdist]="N=4 M=5"
-  [satarith]="N=10" [band]="N=5 W=4")
+archs="default big1d"
+regions="1x1 1x4 2x2 4x4"
+while getopts "a:r:" o; do
+  case $o in
+    a) archs=$OPTARG ;;
+    r) regions=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 3 ] || { echo "usage: $0 [-a ARCHS] [-r REGIONS] OLD_TCPA NEW_TCPA WORKDIR" >&2; exit 2; }
+old=$1 new=$2 work=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+benches="bitextract:N=13 fir:N=9,T=3 matmul:N=2,M=3,K=4 conv:CO=1,R=3,C=3,CI=1,KR=2,KC=2 trimv:N=7
+maxpool:R=4,C=4 dotprod:N=10 jacobi:T=2,N=4 gcd:N=5,S=6 editdist:N=4,M=5 satarith:N=10 band:N=5,W=4"
 
-# Runs binary $1 on the case into directory $2: compile of program $3 for
-# architecture $4, then instantiate on region $5; leaves rc, err and outputs.
-run_case() {
-  local bin=$1 d=$2 prog=$3 arch=$4 pes=$5 name p args=()
-  name=$(basename "$prog" .pla)
-  mkdir -p "$d"
-  for p in ${PARAMS[$name]:-}; do args+=(--param "$p"); done
-  "$bin" compile "$prog" --arch "$arch" -o "$d/p.sym" >"$d/compile.out" 2>"$d/compile.err"
-  echo "compile $?" >"$d/rc"
-  [ -f "$d/p.sym" ] || return 0
-  "$bin" instantiate "$d/p.sym" --arch "$arch" "${args[@]}" --pes "$pes" \
-    -o "$d/p.bin" --listing "$d/p.lst" --layout "$d/p.lay" >"$d/inst.out" 2>"$d/inst.err"
-  echo "instantiate $?" >>"$d/rc"
+# run BIN DIR PROG PARAMS ARCH PES: one run into DIR; its exit status in DIR/rc
+run() {
+  local bin=$1 dir=$2 prog=$3 params=$4 arch=$5 pes=$6 args=()
+  [ -f "$dir/rc" ] && return
+  mkdir -p "$dir"
+  for p in ${params//,/ }; do args+=(--param "$p"); done
+  nice "$bin" run "$root/regress/programs/$prog.pla" --arch "$root/configs/$arch.ini" "${args[@]}" --pes "$pes" \
+    --engine model --traces on-failure --out-dir "$dir" > "$dir/stdout.txt" 2> "$dir/stderr.txt"
+  echo $? > "$dir/rc"
 }
 
-cases=0 differ=0
-for prog in regress/programs/*.pla; do
-  for arch in configs/default.ini configs/big1d.ini; do
-    for pes in 1x1 1x2; do
-      cases=$((cases + 1))
-      # both in the same directory: messages name the output paths
-      run_case "$base" "$tmp/run" "$prog" "$arch" "$pes"; mv "$tmp/run" "$tmp/a"
-      run_case "$new" "$tmp/run" "$prog" "$arch" "$pes"; mv "$tmp/run" "$tmp/b"
-      if ! diff -r "$tmp/a" "$tmp/b" >/dev/null; then
-        differ=$((differ + 1))
-        echo "differs: $prog $arch $pes: $(diff -rq "$tmp/a" "$tmp/b" | tr '\n' ' ')"
+# ii DIR: the II summary.json reports, or -
+ii() { grep -o '"ii": *[0-9]*' "$1/summary.json" 2>/dev/null | grep -o '[0-9]*$' || echo -; }
+
+bad=0 same=0 better=0 nofit=0
+for arch in $archs; do
+  for pes in $regions; do
+    for b in $benches; do
+      prog=${b%%:*} params=${b#*:}
+      id="$arch-$pes-$prog"
+      run "$old" "$work/old/$id" "$prog" "$params" "$arch" "$pes"
+      [ "$new" = - ] && continue
+      run "$new" "$work/new/$id" "$prog" "$params" "$arch" "$pes"
+      ro=$(cat "$work/old/$id/rc") rn=$(cat "$work/new/$id/rc")
+      io=$(ii "$work/old/$id") in=$(ii "$work/new/$id")
+      if [ "$ro" = 3 ] && [ "$rn" = 3 ]; then
+        nofit=$((nofit + 1))
+      elif [ "$ro" != "$rn" ]; then
+        echo "DIFFERENT $id: exit $ro -> $rn (II $io -> $in)"
+        [ "$ro" = 3 ] && [ "$rn" = 0 ] || bad=1
+      elif cmp -s "$work/old/$id/config.bin" "$work/new/$id/config.bin"; then
+        same=$((same + 1))
+      elif [ "$io" != - ] && [ "$in" != - ] && [ "$in" -lt "$io" ]; then
+        echo "II improved $id: II $io -> $in (exit $rn)"
+        better=$((better + 1))
+      else
+        echo "DIFFERENT $id: stream differs at II $io -> $in (exit $ro -> $rn)"
+        bad=1
       fi
-      rm -rf "$tmp/a" "$tmp/b"
     done
   done
 done
-echo "$cases cases, $differ differ"
-[ "$differ" -eq 0 ]
+echo "identical $same, II improved $better, does not fit (both) $nofit"
+exit $bad

@@ -74,6 +74,22 @@ check $rc "parameter meeting the par constraint: exit 0"
 GCD="regress/programs/gcd.pla --param N=4 --param S=6"
 run $GCD --engine model
 expect 3 "pe.div = 0" "engine model, gcd on the default array: exit 3 naming pe.div"
+# a run that does not fit writes summary.json with the no-fit record
+# (docs/user-guide.md "summary.json"): gcd's two divisions, pe.div = 0
+run $GCD --engine model --out-dir "$tmp/nofit"
+python3 - "$tmp/nofit/summary.json" >"$tmp/nofit.txt" 2>&1 <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["nofit"]
+print(d["status"], len(r), r[0]["resource"], r[0]["key"], r[0]["needed"], r[0]["available"], r[0]["where"],
+      "pe.div = 0" in d["nofit_message"])
+EOF2
+check $([ $rc -eq 3 ] && [ "$(cat "$tmp/nofit.txt")" = "nofit 1 functional_units pe.div 2 0 div True" ]; echo $?) \
+  "does not fit: summary.json says nofit, functional_units pe.div 2/0 ($(head -c 200 "$tmp/nofit.txt"))"
+run $MATMUL --engine model $P3 --pes 9x1 --out-dir "$tmp/nofit2"
+check $([ $rc -eq 3 ] && grep -q '"resource": "array_rows"' "$tmp/nofit2/summary.json" &&
+        grep -q '"needed": 9' "$tmp/nofit2/summary.json"; echo $?) \
+  "--pes larger than the array: summary.json's nofit names array_rows, 9 needed"
 run $GCD --engine rtl
 expect 3 "does not fit" "engine rtl, gcd: exit 3 before the RTL is needed"
 run $GCD

@@ -50,8 +50,10 @@
 #include "map.h"
 #include "stream.h"
 
-/* Status codes (the CLI exit codes). */
-enum { INST_OK = 0, INST_ERR_INPUT = 2, INST_ERR_NOFIT = 3, INST_ERR_INTERNAL = 4 };
+/* Status codes: fit_status (fit.h, the CLI exit codes) under the
+ * instantiator's names. */
+enum { INST_OK = FIT_OK, INST_ERR_INPUT = FIT_ERR_INPUT, INST_ERR_NOFIT = FIT_ERR_NOFIT,
+       INST_ERR_INTERNAL = FIT_ERR_INTERNAL };
 
 /* One kernel class of a functional-unit program: its iterations and the
  * kernel (pi instructions, one per slot) issued in them. */
@@ -230,6 +232,8 @@ typedef struct {
                                     * signal prolog_sig (inst_prolog); 0: sigma * pi nops */
   int prolog_sig;                  /* prolog_loop: its signal; sig[] over GC steps, not J */
   int shared;                      /* 1: kernel sharing chosen (inst_signals) */
+  fit_record fit;                  /* INST_ERR_NOFIT: what ran out (fit.h); the
+                                    * message is made from it */
   int passes;                      /* instantiations inst_run_pass ran (2: retried
                                     * without waits in the sharing, inst_run.c) */
   int prolog_why;                  /* sigma >= 2 without the loop: INST_PROLOG_* */

@@ -132,14 +132,17 @@ static int inst_chain_one(inst *xi, map_config *c, int r, int64_t dep, char *msg
   int y = e->reg.idx, fdd = xi->arch.fd_depth;
   int64_t s = map_seq_dist(c, e->d, xi->E);
   int w_min, w_max, r_min, r_max;
-  if (inst_chain_ends(c, y, &w_min, &w_max, &r_min, &r_max)) {
-    snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d", y, (long long)dep, fdd);
-    return INST_ERR_NOFIT;
-  }
+  char where[16];
+  snprintf(where, sizeof where, "fd%d", y);
+  if (inst_chain_ends(c, y, &w_min, &w_max, &r_min, &r_max))
+    return fit_nofit(&xi->fit, msg, msgsz, FIT_RES_FD_DEPTH, "pe.fd_depth", dep, fdd, where,
+                     "%s needs depth %lld, pe.fd_depth is %d", where, (long long)dep, fdd);
   int x = inst_chain_free_fd(c, xi->arch.fd);
   if (x < 0) {
-    snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d (a chain of two fds needs one more fd, "
-             "pe.fd = %d)", y, (long long)dep, fdd, xi->arch.fd);
+    fit_nofit(&xi->fit, msg, msgsz, FIT_RES_FD_DEPTH, "pe.fd_depth", dep, fdd, where,
+              "%s needs depth %lld, pe.fd_depth is %d", where, (long long)dep, fdd);
+    snprintf(xi->fit.note, sizeof xi->fit.note, " (a chain of two fds needs one more fd, pe.fd = %d)", xi->arch.fd);
+    fit_record_format(&xi->fit, msg, msgsz);
     return INST_ERR_NOFIT;
   }
   int lat = xi->arch.lat_alu, nfree = 0;
@@ -161,9 +164,12 @@ static int inst_chain_one(inst *xi, map_config *c, int r, int64_t dep, char *msg
       return INST_OK;
     }
   }
-  snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d (%s)", y, (long long)dep, fdd,
+  fit_nofit(&xi->fit, msg, msgsz, FIT_RES_FD_DEPTH, "pe.fd_depth", dep, fdd, where,
+            "%s needs depth %lld, pe.fd_depth is %d", where, (long long)dep, fdd);
+  snprintf(xi->fit.note, sizeof xi->fit.note, " (%s)",
            nfree ? "no free ALU slot at an offset where a chain of two fds holds it"
                  : "no free ALU slot for a chain of two fds");
+  fit_record_format(&xi->fit, msg, msgsz);
   return INST_ERR_NOFIT;
 }
 

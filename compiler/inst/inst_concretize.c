@@ -444,16 +444,15 @@ char *inst_set_str(isl_set *s) {
  * start-delay counters of the PEs and AGs (docs/timing.md 2: the PEs
  * evaluate the control signals themselves, so no signal history bounds
  * it); INST_ERR_NOFIT naming the resource otherwise. */
-static int inst_delay_check(const inst *x, char *msg, size_t msgsz) {
+static int inst_delay_check(inst *x, char *msg, size_t msgsz) {
   int64_t dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->t - 1);
   if (x->m->axis == MAP_AXIS_2D) /* |LR| (tr - 1) + |LC| (tc - 1) */
     dmax = (x->lk < 0 ? -x->lk : x->lk) * (x->tr - 1) + (x->lk2 < 0 ? -x->lk2 : x->lk2) * (x->tc - 1);
   if (dmax <= INT32_MAX) return INST_OK;
-  snprintf(msg, msgsz,
-           "start delay: the last PE starts %lld cycles after the first, "
-           "the start-delay counters count to 2^31 - 1",
-           (long long)dmax);
-  return INST_ERR_NOFIT;
+  return fit_nofit(&x->fit, msg, msgsz, FIT_RES_START_DELAY, "", dmax, INT32_MAX, "",
+                   "start delay: the last PE starts %lld cycles after the first, "
+                   "the start-delay counters count to 2^31 - 1",
+                   (long long)dmax);
 }
 
 /* Returns INST_OK after evaluating extents, p, t and the schedule. */
@@ -494,8 +493,8 @@ static int inst_extents(inst *x, char *msg, size_t msgsz) {
     x->seq[m->order[r]] = acc;
     acc *= x->E[m->order[r]];
     if (acc > (1 << 30)) {
-      snprintf(msg, msgsz, "a tile of %lld iterations is too large", (long long)acc);
-      return INST_ERR_NOFIT;
+      return fit_nofit(&x->fit, msg, msgsz, FIT_RES_TILE, "", acc, 1 << 30, "",
+                       "a tile of %lld iterations is too large", (long long)acc);
     }
   }
   x->P = acc;
@@ -524,9 +523,10 @@ static int inst_fd_depths(inst *x, char *msg, size_t msgsz) {
       dep = map_seq_dist(x->m, r->d, x->E) + r->extra;
     }
     if (dep < 1 || dep > x->arch.fd_depth) {
-      snprintf(msg, msgsz, "fd%d needs depth %lld, pe.fd_depth is %d", r->reg.idx, (long long)dep,
-               x->arch.fd_depth);
-      return INST_ERR_NOFIT;
+      char where[16];
+      snprintf(where, sizeof where, "fd%d", r->reg.idx);
+      return fit_nofit(&x->fit, msg, msgsz, FIT_RES_FD_DEPTH, "pe.fd_depth", dep, x->arch.fd_depth, where,
+                       "%s needs depth %lld, pe.fd_depth is %d", where, (long long)dep, x->arch.fd_depth);
     }
     if (r->reg.idx >= 0 && r->reg.idx < ISA_MAX_REGS) x->fd_depth[r->reg.idx] = (int)dep;
   }
@@ -575,9 +575,10 @@ static int inst_region(inst *x, int rows, int cols, char *msg, size_t msgsz) {
     return INST_ERR_INPUT;
   }
   if (rows > x->arch.rows || cols > x->arch.cols) {
-    snprintf(msg, msgsz, "region %dx%d does not fit the %dx%d array", rows, cols, x->arch.rows,
-             x->arch.cols);
-    return INST_ERR_NOFIT;
+    int r = rows > x->arch.rows;
+    return fit_nofit(&x->fit, msg, msgsz, r ? FIT_RES_ARRAY_ROWS : FIT_RES_ARRAY_COLS, r ? "array.rows" : "array.cols",
+                     r ? rows : cols, r ? x->arch.rows : x->arch.cols, "",
+                     "region %dx%d does not fit the %dx%d array", rows, cols, x->arch.rows, x->arch.cols);
   }
   x->rows = rows;
   x->cols = cols;

@@ -654,9 +654,11 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   for (int s = 0; s < x->nsig; s++)
     if (inst_gc_sig_terms(x, s, &tm, NULL) < 0) tm.bad = 1;
   if (tm.bad || tm.nterms > STREAM_GC_MAX_TERMS(&x->arch)) {
-    snprintf(msg, msgsz, "global controller: the control signals need %d terms%s, at most %d (2 x gc.signals) with %d constraints each (2 x gc.dims)",
-             tm.nterms, tm.bad ? " (some not expressible)" : "", STREAM_GC_MAX_TERMS(&x->arch),
-             STREAM_MAX_CONS(&x->arch));
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_GC_TERMS, "gc.signals", tm.nterms, STREAM_GC_MAX_TERMS(&x->arch), "",
+              "global controller: the control signals need %d terms%s, at most %d (2 x gc.signals) with %d "
+              "constraints each (2 x gc.dims)",
+              tm.nterms, tm.bad ? " (some not expressible)" : "", STREAM_GC_MAX_TERMS(&x->arch),
+              STREAM_MAX_CONS(&x->arch));
     free(b.w);
     return INST_ERR_NOFIT;
   }
@@ -667,7 +669,7 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
   b.w[at] = (uint32_t)tm.nterms;
   int rc = stream_writer_packet(w, STREAM_PKT_GC, 0, 0, inst_rect(x, 0, x->t - 1), b.w, (uint32_t)b.n);
   free(b.w);
-  if (rc) snprintf(msg, msgsz, "GC packet: %s", w->msg);
+  if (rc) fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "GC packet: %s", w->msg);
   return rc ? INST_ERR_NOFIT : INST_OK;
 }
 
@@ -695,8 +697,11 @@ static int inst_ag_payload(inst *x, int a, int k0, int64_t lag, __isl_keep isl_s
   int nc = bs ? inst_cons_count(bs) : -1;
   if (!bs || nc < 0 || nc > STREAM_MAX_CONS(&x->arch)) {
     isl_basic_set_free(bs);
-    snprintf(msg, msgsz, "access %d (%s): the enable of PE %d is not one conjunction of at most %d constraints",
-             a, x->m->array_name[ac->array], k0, STREAM_MAX_CONS(&x->arch));
+    char where[96];
+    snprintf(where, sizeof where, "access %d (%s), PE %d", a, x->m->array_name[ac->array], k0);
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_CONSTRAINTS, "gc.dims", nc < 0 ? -1 : nc, STREAM_MAX_CONS(&x->arch),
+              where, "access %d (%s): the enable of PE %d is not one conjunction of at most %d constraints", a,
+              x->m->array_name[ac->array], k0, STREAM_MAX_CONS(&x->arch));
     return INST_ERR_NOFIT;
   }
   *b = (inst_buf){0};
@@ -712,7 +717,7 @@ static int inst_ag_payload(inst *x, int a, int k0, int64_t lag, __isl_keep isl_s
   if (b->bad) {
     free(b->w);
     b->w = NULL;
-    snprintf(msg, msgsz, "AG packet of access %d: value out of 32 bits", a);
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "AG packet of access %d: value out of 32 bits", a);
     return INST_ERR_NOFIT;
   }
   return INST_OK;
@@ -729,7 +734,7 @@ static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect
   int rc = stream_writer_packet(w, STREAM_PKT_AG, bank, side, rect, b.w, (uint32_t)b.n);
   free(b.w);
   if (rc) {
-    snprintf(msg, msgsz, "AG packet of access %d: %s", a, w->msg);
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "AG packet of access %d: %s", a, w->msg);
     return INST_ERR_NOFIT;
   }
   return INST_OK;
@@ -773,7 +778,7 @@ static int inst_ag_merge(inst *x, stream_writer *w, inst_ag_item *it, int n, con
     }
     it[i].done = 1;
     if (stream_writer_packet(w, STREAM_PKT_AG, it[i].bank, it[i].side, rc, it[i].b.w, (uint32_t)it[i].b.n)) {
-      snprintf(msg, msgsz, "AG packet: %s", w->msg);
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "AG packet: %s", w->msg);
       return INST_ERR_NOFIT;
     }
   }
@@ -885,7 +890,7 @@ static int inst_emit_wrappers_2d(inst *x, stream_writer *w, int nsink, char *msg
       while (c1 < x->tc && !memcmp(s0, x->wsink + (size_t)(r * x->tc + c1) * (size_t)nsink, sz)) c1++;
       stream_rect rc = {r, c0, nr, c1 - c0};
       if (stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, rc, s0, (uint32_t)nsink)) {
-        snprintf(msg, msgsz, "WRAPPER packet: %s", w->msg);
+        fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "WRAPPER packet: %s", w->msg);
         return INST_ERR_NOFIT;
       }
       c0 = c1;
@@ -903,7 +908,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   int nsink = x->arch.id + 4 * x->arch.ports;
   if (x->wsink) { /* 2-D, or 1-D with banks per PE (inst_io.c) */
     if (rc) {
-      snprintf(msg, msgsz, "region packets: %s", w->msg);
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "region packets: %s", w->msg);
       return INST_ERR_NOFIT;
     }
     return inst_emit_wrappers_2d(x, w, nsink, msg, msgsz);
@@ -923,7 +928,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   if (!rc) rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, all, sink, (uint32_t)nsink);
   free(sink);
   if (rc) {
-    snprintf(msg, msgsz, "region packets: %s", w->msg);
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "region packets: %s", w->msg);
     return INST_ERR_NOFIT;
   }
   return INST_OK;
@@ -935,7 +940,7 @@ static int inst_emit_class_rect(inst *x, stream_writer *w, int c, stream_rect rc
     const inst_fuprog *fp = &x->pc[c].fp[f];
     if (fp->empty) continue;
     if (stream_writer_program(w, rc, f, fp->words, fp->nwords)) {
-      snprintf(msg, msgsz, "program of class %d FU %d: %s", c, f, w->msg);
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "program of class %d FU %d: %s", c, f, w->msg);
       return INST_ERR_NOFIT;
     }
   }
@@ -979,7 +984,7 @@ static int inst_emit_programs(inst *x, stream_writer *w, char *msg, size_t msgsz
         const inst_fuprog *fp = &x->pc[c].fp[f];
         if (fp->empty) continue;
         if (stream_writer_program(w, inst_rect(x, k0, k1), f, fp->words, fp->nwords)) {
-          snprintf(msg, msgsz, "program of class %d FU %d: %s", c, f, w->msg);
+          fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "program of class %d FU %d: %s", c, f, w->msg);
           return INST_ERR_NOFIT;
         }
       }
@@ -1021,7 +1026,7 @@ static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, ch
         rc = (stream_rect){x->io[a].prow[k], x->io[a].pcol[k], 1, 1};
       }
       if (stream_writer_packet(w, STREAM_PKT_IODATA, bank, side, rc, buf + lo, (uint32_t)(hi - lo + 2))) {
-        snprintf(msg, msgsz, "IODATA of access %d: %s", a, w->msg);
+        fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "IODATA of access %d: %s", a, w->msg);
         free(buf);
         return INST_ERR_NOFIT;
       }
@@ -1038,7 +1043,7 @@ int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_
   if (!st) st = inst_emit_ags(x, w, msg, msgsz);
   if (!st) st = inst_emit_iodata(x, data, w, msg, msgsz);
   if (!st && stream_writer_packet(w, STREAM_PKT_START, 0, 0, inst_rect(x, 0, x->t - 1), NULL, 0)) {
-    snprintf(msg, msgsz, "START packet: %s", w->msg);
+    fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "START packet: %s", w->msg);
     st = INST_ERR_NOFIT;
   }
   return st;

@@ -368,7 +368,7 @@ static void inst_fifo_cache_free(const inst *x, inst_fifo_cache *ch) {
 /* Returns INST_OK when route i carries its tokens in iteration order and
  * never holds more than pe.fifo_depth of them on any PE, INST_ERR_NOFIT
  * with the message otherwise. */
-static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
+static int inst_fifo_route(inst *x, int i, char *msg, size_t msgsz) {
   const map_route *rt = &x->m->routes[i];
   size_t npc = (size_t)x->npc;
   inst_fifo_cache ch = {calloc(npc, sizeof(inst_fifo_list)), calloc(npc, sizeof(inst_fifo_list)),
@@ -391,12 +391,13 @@ static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
       int pr, pcl;
       const inst_fifo_ev *a = &w->e[w->bad - 1], *b = &w->e[w->bad];
       inst_pe_rc(x, k, &pr, &pcl);
-      snprintf(msg, msgsz,
-               "channel order: channel %s -> %s from PE (%d,%d): the value of iteration s(J) = %lld is on the od "
-               "in local cycle %lld, not after that of iteration s(J) = %lld (cycle %lld); the ops defining it "
-               "write (tau + lat) II = %d or more cycles apart",
-               od, id, pr, pcl, (long long)b->s, (long long)b->c, (long long)a->s, (long long)a->c, x->m->ii);
-      st = INST_ERR_NOFIT;
+      char where[96];
+      snprintf(where, sizeof where, "%s -> %s from PE (%d,%d)", od, id, pr, pcl);
+      st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_CHANNEL_ORDER, "", -1, -1, where,
+                     "channel order: channel %s: the value of iteration s(J) = %lld is on the od "
+                     "in local cycle %lld, not after that of iteration s(J) = %lld (cycle %lld); the ops defining "
+                     "it write (tau + lat) II = %d or more cycles apart",
+                     where, (long long)b->s, (long long)b->c, (long long)a->s, (long long)a->c, x->m->ii);
       break;
     }
     int64_t n = inst_fifo_occupancy(w->v, w->n, inst_pe_delay(x, k) + rt->hops, r->v, r->n, inst_pe_delay(x, kc));
@@ -404,12 +405,11 @@ static int inst_fifo_route(const inst *x, int i, char *msg, size_t msgsz) {
       int pr, pcl, cr, ccl;
       inst_pe_rc(x, k, &pr, &pcl);
       inst_pe_rc(x, kc, &cr, &ccl);
-      snprintf(msg, msgsz,
-               "pe.fifo_depth: channel %s -> %s from PE (%d,%d) into PE (%d,%d) holds up to %lld values, "
-               "pe.fifo_depth = %d",
-               od, id, pr, pcl, cr, ccl,
-               (long long)n, x->arch.fifo_depth);
-      st = INST_ERR_NOFIT;
+      char where[96];
+      snprintf(where, sizeof where, "%s -> %s from PE (%d,%d) into PE (%d,%d)", od, id, pr, pcl, cr, ccl);
+      st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_FIFO_DEPTH, "pe.fifo_depth", n, x->arch.fifo_depth, where,
+                     "pe.fifo_depth: channel %s holds up to %lld values, pe.fifo_depth = %d", where, (long long)n,
+                     x->arch.fifo_depth);
     }
   }
   inst_fifo_cache_free(x, &ch);

@@ -349,14 +349,19 @@ static int inst_spread_place(inst_spread *s, int a, char *msg, size_t msgsz) {
         avail += !chan;
       }
     inst_pe_rc(x, k, &r, &c);
-    size_t len = (size_t)snprintf(msg, msgsz, "I/O banks: access %d (%s of %s) finds no free bank on PE %d (row %d, column %d); sides tried:",
-                                  a, m->access[a].is_out ? "output" : "input", m->array_name[m->access[a].array], k, r, c);
-    for (int i = 0; i < ns && len < msgsz; i++)
-      len += (size_t)snprintf(msg + len, msgsz - len, "%s %s", i ? "," : "", nm[side[i]]);
-    if (len < msgsz)
-      snprintf(msg + len, msgsz - len, "; banks needed %d, available %d (its array border sides x min(iobuf.banks %d, interconnect.ports %d), less the ports of channels)",
-               need, avail, x->arch.banks, x->arch.ports);
-    return INST_ERR_NOFIT;
+    char tried[64] = "";
+    for (int i = 0, len = 0; i < ns && len < (int)sizeof tried; i++)
+      len += snprintf(tried + len, sizeof tried - (size_t)len, "%s %s", i ? "," : "", nm[side[i]]);
+    char where[96];
+    snprintf(where, sizeof where, "access %d (%s of %s), PE (%d,%d)", a, m->access[a].is_out ? "output" : "input",
+             m->array_name[m->access[a].array], r, c);
+    const char *key = x->arch.banks <= x->arch.ports ? "iobuf.banks" : "interconnect.ports";
+    return fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS, key, need, avail, where,
+                     "I/O banks: access %d (%s of %s) finds no free bank on PE %d (row %d, column %d); sides "
+                     "tried:%s; banks needed %d, available %d (its array border sides x min(iobuf.banks %d, "
+                     "interconnect.ports %d), less the ports of channels)",
+                     a, m->access[a].is_out ? "output" : "input", m->array_name[m->access[a].array], k, r, c,
+                     tried, need, avail, x->arch.banks, x->arch.ports);
   }
   return INST_OK;
 }
@@ -409,8 +414,8 @@ static int inst_io_spread(inst *x, char *msg, size_t msgsz) {
 int inst_place_io(inst *x, char *msg, size_t msgsz) {
   const map_config *m = x->m;
   if (m->naccess > 64 || m->narrays > 64) {
-    snprintf(msg, msgsz, "more than 64 accesses or arrays");
-    return INST_ERR_NOFIT;
+    return fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS, "", m->naccess > 64 ? m->naccess : m->narrays, 64, "",
+                     "more than 64 accesses or arrays");
   }
   x->io = calloc((size_t)m->naccess + 1, sizeof *x->io);
   inst_affine *aff = calloc((size_t)m->naccess + 1, sizeof *aff);
@@ -464,9 +469,11 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     ad->a0 = -lo;
     ad->range = hi - lo + 1;
     if (ad->range > x->arch.bank_depth) {
-      snprintf(msg, msgsz, "access %d (%s): a tile spans %lld bank words, iobuf.depth is %d", a,
-               m->array_name[m->access[a].array], (long long)ad->range, x->arch.bank_depth);
-      st = INST_ERR_NOFIT;
+      char where[96];
+      snprintf(where, sizeof where, "access %d (%s)", a, m->array_name[m->access[a].array]);
+      st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_BANK_DEPTH, "iobuf.depth", ad->range, x->arch.bank_depth, where,
+                     "%s: a tile spans %lld bank words, iobuf.depth is %d", where, (long long)ad->range,
+                     x->arch.bank_depth);
     }
   }
   free(aff);

@@ -505,25 +505,31 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
   /* needed: the banks of the border PE already taken (its own accesses
    * and earlier chains) plus this one; available: the ports no
    * propagation channel takes on the way */
-  size_t len = (size_t)snprintf(msg, msgsz,
-                                "I/O routing: PE (%d,%d) is not on the array border and the interconnect cannot "
-                                "carry access %d (%s of %s) to it:",
-                                r, c, a, ac->is_out ? "output" : "input", x->m->array_name[ac->array]);
+  /* one item per side tried; the first says which PE and access */
+  fit_record_clear(&x->fit);
   static const char *const names[4] = {"north", "east", "south", "west"};
-  for (int i = 0; i < 4 && len < msgsz; i++) {
+  const char *key = x->arch.banks <= x->arch.ports ? "iobuf.banks" : "interconnect.ports";
+  for (int i = 0; i < 4; i++) {
     int side = sides[i], hops = io2d_hops(x, r, c, side);
     if (hops < 0) continue;
-    int vert = side == IO_N || side == IO_S;
-    len += (size_t)snprintf(msg + len, msgsz - len, "%s %s side, %s %d (%d hops): channels needed %d, available %d",
-                            i ? ";" : "", names[side], vert ? "column" : "row", vert ? c : r, hops,
-                            io2d_banks_taken(s, r, c, side) + 1, io2d_chain_avail(s, a, r, c, side));
+    int vert = side == IO_N || side == IO_S, need = io2d_banks_taken(s, r, c, side) + 1;
+    int have = io2d_chain_avail(s, a, r, c, side);
+    char where[96], lead[160] = "";
+    snprintf(where, sizeof where, "PE (%d,%d), access %d, %s side", r, c, a, names[side]);
+    if (!x->fit.n)
+      snprintf(lead, sizeof lead, "I/O routing: PE (%d,%d) is not on the array border and the interconnect "
+               "cannot carry access %d (%s of %s) to it: ", r, c, a, ac->is_out ? "output" : "input",
+               x->m->array_name[ac->array]);
+    fit_record_add(&x->fit, FIT_RES_IO_CHANNELS, key, need, have, where,
+                   "%s%s side, %s %d (%d hops): channels needed %d, available %d", lead, names[side],
+                   vert ? "column" : "row", vert ? c : r, hops, need, have);
   }
-  if (len < msgsz)
-    snprintf(msg + len, msgsz - len,
-             " (a channel is a bank of the border PE and its port in every wrapper on the way: "
-             "min(iobuf.banks %d, interconnect.ports %d), less the ports the propagation channels take; "
-             "no L-shaped path from another border PE has a free bank and port either)",
-             x->arch.banks, x->arch.ports);
+  snprintf(x->fit.note, sizeof x->fit.note,
+           " (a channel is a bank of the border PE and its port in every wrapper on the way: "
+           "min(iobuf.banks %d, interconnect.ports %d), less the ports the propagation channels take; "
+           "no L-shaped path from another border PE has a free bank and port either)",
+           x->arch.banks, x->arch.ports);
+  fit_record_format(&x->fit, msg, msgsz);
   return INST_ERR_NOFIT;
 }
 
@@ -669,11 +675,13 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
         int r, c;
         inst_pe_rc(x, k, &r, &c);
         if (r == 0 || c == 0 || r == x->arch.rows - 1 || c == x->arch.cols - 1) {
-          snprintf(msg, msgsz,
-                   "I/O banks: PE (%d,%d) needs a bank for access %d (%s) on its border side, all %d usable "
-                   "are taken (iobuf.banks %d, interconnect.ports %d)",
-                   r, c, a, x->m->array_name[x->m->access[a].array], s.nb, x->arch.banks, x->arch.ports);
-          st = INST_ERR_NOFIT;
+          char where[96];
+          snprintf(where, sizeof where, "PE (%d,%d), access %d (%s)", r, c, a, x->m->array_name[x->m->access[a].array]);
+          st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS,
+                         x->arch.banks <= x->arch.ports ? "iobuf.banks" : "interconnect.ports", s.nb + 1, s.nb, where,
+                         "I/O banks: PE (%d,%d) needs a bank for access %d (%s) on its border side, all %d usable "
+                         "are taken (iobuf.banks %d, interconnect.ports %d)",
+                         r, c, a, x->m->array_name[x->m->access[a].array], s.nb, x->arch.banks, x->arch.ports);
         }
       }
   /* inner PEs in the order of their preferred chain (io2d_side_key): the

@@ -307,12 +307,12 @@ static int inst_gen_layout(inst_gen *g, int c, int *words, char *msg, size_t msg
       int L = inst_levels(g, &f->k[v]);
       if (L > ii) {
         char fu[16];
-        snprintf(msg, msgsz,
-                 "processor class %d, %s: a kernel needs %d branch levels for %d targets with "
-                 "pe.branch_targets %d, but has %d slots",
-                 c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu), L, 1 << f->k[v].nsig,
-                 x->arch.branch_targets, ii);
-        return INST_ERR_NOFIT;
+        char where[64];
+        snprintf(where, sizeof where, "processor class %d, %s", c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu));
+        return fit_nofit(&x->fit, msg, msgsz, FIT_RES_BRANCH, "pe.branch_targets", L, ii, where,
+                         "%s: a kernel needs %d branch levels for %d targets with pe.branch_targets %d, but has "
+                         "%d slots",
+                         where, L, 1 << f->k[v].nsig, x->arch.branch_targets, ii);
       }
       g->pcs[u * f->nk + v] = pc;
       if (!u) f->k[v].pc = pc;
@@ -545,7 +545,7 @@ static int inst_gen_waits(inst_gen *g) {
 /* Returns INST_OK when the n words of f fit pe.imem, INST_ERR_NOFIT (msg
  * naming class c, the FU and the words) otherwise. */
 static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz) {
-  const inst *x = g->x;
+  inst *x = g->x;
   if (n <= x->arch.imem) return INST_OK;
   char fu[16];
   char why[160] = "";
@@ -554,10 +554,11 @@ static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz
              x->prolog_why == INST_PROLOG_TERMS ? "the GC has no term left (2 x gc.signals)"
              : x->arch.branch_targets < 2    ? "pe.branch_targets < 2"
                                              : "no control signal left (gc.signals)");
-  snprintf(msg, msgsz, "processor class %d, %s: the program needs %d instruction words%s%s, pe.imem is %d", c,
-           isa_fu_format(&x->arch, g->f->fu, fu, sizeof fu), n,
-           g->unroll > 1 ? " (unrolled for rotating registers)" : "", why, x->arch.imem);
-  return INST_ERR_NOFIT;
+  char where[64];
+  snprintf(where, sizeof where, "processor class %d, %s", c, isa_fu_format(&x->arch, g->f->fu, fu, sizeof fu));
+  return fit_nofit(&x->fit, msg, msgsz, FIT_RES_IMEM, "pe.imem", n, x->arch.imem, where,
+                   "%s: the program needs %d instruction words%s%s, pe.imem is %d", where, n,
+                   g->unroll > 1 ? " (unrolled for rotating registers)" : "", why, x->arch.imem);
 }
 
 /* Returns INST_OK after emitting the words (pc of them) and encoding and
@@ -607,9 +608,10 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
         isa_insn_check(&g->out[i], cls, &x->arch, why, sizeof why)) {
       char txt[128], fu[16];
       isa_insn_format(&g->out[i], txt, sizeof txt);
-      snprintf(msg, msgsz, "processor class %d, %s, word %d '%s': %s", c,
-               isa_fu_format(&x->arch, f->fu, fu, sizeof fu), i, txt, why);
-      return INST_ERR_NOFIT;
+      char where[64];
+      snprintf(where, sizeof where, "processor class %d, %s", c, isa_fu_format(&x->arch, f->fu, fu, sizeof fu));
+      return fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, where, "%s, word %d '%s': %s", where, i,
+                       txt, why);
     }
   }
   return INST_OK;

@@ -236,7 +236,7 @@ static void inst_sig_assign(inst_assign *a, inst_kclass *k) {
 /* Returns INST_OK after choosing the assignment of node v of f and
  * colouring its local signals into cs; INST_ERR_NOFIT (msg) for a node
  * with too many edges. */
-static int inst_sig_node(const inst *x, inst_colours *cs, int cls, inst_fuprog *f, int v, inst_assign *a,
+static int inst_sig_node(inst *x, inst_colours *cs, int cls, inst_fuprog *f, int v, inst_assign *a,
                          char *msg, size_t msgsz) {
   inst_kclass *k = &f->k[v];
   int d = 0;
@@ -247,8 +247,8 @@ static int inst_sig_node(const inst *x, inst_colours *cs, int cls, inst_fuprog *
   memset(k->tgt, 0, sizeof k->tgt);
   if (nb == 0) return INST_OK;
   if (nb > 8 || d > INST_SIG_MAXE) {
-    snprintf(msg, msgsz, "a CFG node has %d successors (at most %d)", d, INST_SIG_MAXE);
-    return INST_ERR_NOFIT;
+    return fit_nofit(&x->fit, msg, msgsz, FIT_RES_CFG, "", d, INST_SIG_MAXE, "",
+                     "a CFG node has %d successors (at most %d)", d, INST_SIG_MAXE);
   }
   a->f = f;
   a->d = d;
@@ -547,11 +547,10 @@ int inst_signals(inst *x, char *msg, size_t msgsz) {
   if (!st) st = inst_sig_colour_all(x, &cs, msg, msgsz);
   if (!st && cs.n > x->arch.gc_signals) {
     int n, c = inst_sig_widest(&cs, &n);
-    snprintf(msg, msgsz,
-             "control signals: %d needed (greedy colouring of %d local signals; processor class %d needs %d), "
-             "gc.signals is %d",
-             cs.n, x->nlocal, c, n, x->arch.gc_signals);
-    st = INST_ERR_NOFIT;
+    st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_SIGNALS, "gc.signals", cs.n, x->arch.gc_signals, "",
+                   "control signals: %d needed (greedy colouring of %d local signals; processor class %d needs "
+                   "%d), gc.signals is %d",
+                   cs.n, x->nlocal, c, n, x->arch.gc_signals);
   }
   for (int g = 0; g < cs.n; g++) {
     if (!st && g < ISA_MAX_SIGNALS) {

@@ -29,6 +29,13 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
+/* Puts back the record *keep of an earlier try into m and its message
+ * into msg (a later try that does not fit either reports the first). */
+static void map_build_restore(map_config *m, const fit_record *keep, char *msg, size_t msgsz) {
+  m->fit = *keep;
+  fit_record_format(&m->fit, msg, msgsz);
+}
+
 /* Returns MAP_OK after the steps (map_build, map_build_2d). */
 static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                          int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
@@ -96,8 +103,7 @@ static int map_build_padded(const ast_program *p, const rdg *g, const arch_confi
   map_reread *r = map_reread_pad(p);
   if (!r || !(r->g = rdg_build(&r->prog))) {
     map_reread_free(r);
-    snprintf(msg, msgsz, "no accumulation to pad");
-    return MAP_ERR_NOFIT;
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_NONE, "", -1, -1, "", "no accumulation to pad");
   }
   int rd_only = 0;
   int st = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg,
@@ -129,11 +135,10 @@ static int map_build_any(const ast_program *p, const rdg *g, const arch_config *
   if (st != MAP_ERR_NOFIT || axis == MAP_AXIS_2D || (o && o->spread_io)) return st;
   map_opts o2 = o ? *o : (map_opts){0};
   o2.spread_io = 1;
-  char *keep = map_strdup(msg);
+  fit_record keep = m->fit;
   map_config_free(m);
   st = map_build_one(p, g, arch, mapped, axis, mapped2, ii_min, level, &o2, m, msg, msgsz);
-  if (st == MAP_ERR_NOFIT && keep && strncmp(keep, "I/O banks:", 10)) snprintf(msg, msgsz, "%s", keep);
-  free(keep);
+  if (st == MAP_ERR_NOFIT && !fit_record_has(&keep, FIT_RES_IO_BANKS)) map_build_restore(m, &keep, msg, msgsz);
   return st;
 }
 
@@ -149,13 +154,12 @@ static int map_build_one(const ast_program *p, const rdg *g, const arch_config *
   if (o && o->pad) return map_build_padded(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
   int st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg, msgsz);
   if (st != MAP_ERR_NOFIT || !rd_only) return st;
-  char *keep = map_strdup(msg);
+  fit_record keep = m->fit;
   for (int bump = 1; bump <= 2 && st == MAP_ERR_NOFIT; bump++) {
     map_config_free(m);
     st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, bump, &rd_only, o, m, msg, msgsz);
   }
-  if (st == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
-  free(keep);
+  if (st == MAP_ERR_NOFIT) map_build_restore(m, &keep, msg, msgsz);
   return st;
 }
 
@@ -176,7 +180,7 @@ static int map_build_rereads(const ast_program *p, const rdg *g, const arch_conf
   if (st != MAP_ERR_NOFIT || (o && (o->off & MAP_OFF_REREAD))) return st;
   /* inputs read again instead of propagated (map_reread.c); the first
    * message stays when that does not fit either */
-  char *keep = map_strdup(msg);
+  fit_record keep = m->fit;
   int st2 = MAP_ERR_NOFIT;
   /* then chains read again too (fir's u): only when the plain re-read
    * does not fit, so that what fits with it stays as it is */
@@ -191,21 +195,20 @@ static int map_build_rereads(const ast_program *p, const rdg *g, const arch_conf
                            msgsz);
     if (st2 == MAP_OK) {
       m->reread = r;
-      free(keep);
       return MAP_OK;
     }
     m->prog = p;
     m->g = g;
     map_reread_free(r);
   }
-  if (st2 == MAP_ERR_NOFIT && keep) snprintf(msg, msgsz, "%s", keep);
-  free(keep);
+  if (st2 == MAP_ERR_NOFIT) map_build_restore(m, &keep, msg, msgsz);
   return st2 == MAP_ERR_NOFIT ? st : st2;
 }
 
-/* Returns 1 when msg says that registers rd, and no other class, ran out. */
-static int map_build_rd_only(const char *msg) {
-  return !strncmp(msg, "registers rd:", 13) && !strchr(msg, ';');
+/* Returns 1 when registers rd, and nothing else, ran out (record r). */
+static int map_build_rd_only(const fit_record *r) {
+  static const fit_resource rd[] = {FIT_RES_RD};
+  return fit_record_only(r, rd, 1);
 }
 
 /* Returns map_build_steps' result from rewrite level `level` on, each
@@ -219,8 +222,8 @@ static int map_build_levels(const ast_program *p, const rdg *g, const arch_confi
   for (int l = level; l <= 4 && st == MAP_ERR_NOFIT; l++) {
     if (l > level) map_config_free(m);
     st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, 0, l, o, m, msg, msgsz);
-    if (st == MAP_ERR_NOFIT && m->ii > 0 && map_build_rd_only(msg)) *rd_only = 1;
-    if (st == MAP_ERR_NOFIT && bump && m->ii > 0 && map_build_rd_only(msg)) {
+    if (st == MAP_ERR_NOFIT && m->ii > 0 && map_build_rd_only(&m->fit)) *rd_only = 1;
+    if (st == MAP_ERR_NOFIT && bump && m->ii > 0 && map_build_rd_only(&m->fit)) {
       int ii = m->ii + bump;
       map_config_free(m);
       st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii > ii_min ? ii : ii_min, ii > ii_min ? bump : 0, l,
@@ -237,17 +240,16 @@ static int map_build_levels(const ast_program *p, const rdg *g, const arch_confi
  * makes map_build_any try with fewer rewrites (an output `mov` at the end
  * kept this true before output forwarding). Not checked at level 3 or
  * without outputs. */
-static int map_build_lands(const map_config *m, char *msg, size_t msgsz) {
+static int map_build_lands(map_config *m, char *msg, size_t msgsz) {
   int last = -1;
   for (int a = 0; a < m->naccess; a++)
     if (m->access[a].is_out && m->access[a].offset > last) last = m->access[a].offset;
   if (last < 0 || m->no_cse >= 3) return MAP_OK;
   for (int o = 0; o < m->nops; o++)
-    if (m->ops[o].tau + m->ops[o].lat > last) {
-      snprintf(msg, msgsz, "schedule: op %d's result lands at offset %d, after the last output event (%d)", o,
-               m->ops[o].tau + m->ops[o].lat, last);
-      return MAP_ERR_NOFIT;
-    }
+    if (m->ops[o].tau + m->ops[o].lat > last)
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, "",
+                       "schedule: op %d's result lands at offset %d, after the last output event (%d)", o,
+                       m->ops[o].tau + m->ops[o].lat, last);
   return MAP_OK;
 }
 
@@ -289,8 +291,8 @@ static int map_build_steps(const ast_program *p, const rdg *g, const arch_config
     return MAP_ERR_INPUT;
   }
   if (p->ndims > arch->gc_dims) {
-    snprintf(msg, msgsz, "loop dimensions: the program has %d, gc.dims = %d", p->ndims, arch->gc_dims);
-    return MAP_ERR_NOFIT;
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_LOOP_DIMS, "gc.dims", p->ndims, arch->gc_dims, "",
+                     "loop dimensions: the program has %d, gc.dims = %d", p->ndims, arch->gc_dims);
   }
   if ((st = map_tile(m, msg, msgsz)) != MAP_OK) return st;
   if ((st = map_sched(m, msg, msgsz)) != MAP_OK) return st;

@@ -60,6 +60,7 @@
 
 #include "arch.h"
 #include "ast.h"
+#include "fit.h"
 #include "isa.h"
 #include "rdg.h"
 
@@ -295,13 +296,15 @@ typedef struct {
   int signals_estimate; /* ceil(log2(distinct condition spaces + 1)): a figure
                          * for the .sym, not a bound (signals are per program
                          * and PE class; inst_signals checks gc.signals) */
+  fit_record fit;     /* MAP_ERR_NOFIT: what ran out (fit.h); the message
+                         is made from it */
   map_reread *reread; /* owned: the program mapped when the inputs it
                          propagates are read again (prog and g point into
                          it), else NULL */
 } map_config;
 
-/* Status of the mapping steps. */
-enum { MAP_OK = 0, MAP_ERR_INPUT = 2, MAP_ERR_NOFIT = 3, MAP_ERR_INTERNAL = 4 };
+/* Status of the mapping steps: fit_status (fit.h) under the mapper's names. */
+enum { MAP_OK = FIT_OK, MAP_ERR_INPUT = FIT_ERR_INPUT, MAP_ERR_NOFIT = FIT_ERR_NOFIT, MAP_ERR_INTERNAL = FIT_ERR_INTERNAL };
 
 /* Returns MAP_OK and fills *m with the symbolic configuration of program
  * `p` (RDG `g`, both outliving *m) on `arch`, dimension `mapped` tiled onto

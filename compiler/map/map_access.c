@@ -73,16 +73,17 @@ int map_access_build(map_config *m, char *msg, size_t msgsz) {
     if (map_access_on_channel(m, a) >= 0) n--;
   if (n > sides * per_side) {
     if (sides == 1)
-      snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d",
-               n, key, per_side);
-    else if (one)
-      snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
-               "a PE of a 1-D region has at most %d border sides x %s %d = %d", n, sides, key, per_side,
-               sides * per_side);
-    else
-      snprintf(msg, msgsz, "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
-               "2 border sides x %s %d = %d available", m->naccess, key, per_side, 2 * per_side);
-    return MAP_ERR_NOFIT;
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_IO_BANKS, key, n, per_side, "",
+                       "I/O banks: %d input/output accesses need a bank and a wrapper port each, %s = %d", n, key,
+                       per_side);
+    if (one)
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_IO_BANKS, key, n, sides * per_side, "",
+                       "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
+                       "a PE of a 1-D region has at most %d border sides x %s %d = %d",
+                       n, sides, key, per_side, sides * per_side);
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_IO_BANKS, key, m->naccess, 2 * per_side, "",
+                     "I/O banks: %d input/output accesses need a bank and a wrapper port each; "
+                     "2 border sides x %s %d = %d available", m->naccess, key, per_side, 2 * per_side);
   }
   return MAP_OK;
 oom:

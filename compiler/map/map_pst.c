@@ -208,9 +208,9 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
   while ((1 << sig) < distinct + 1) sig++;
   m->signals_estimate = sig;
   if (m->imem_estimate > m->arch.imem) {
-    snprintf(msg, msgsz, "program memory: at least %d instruction words per FU (II %d + halt), pe.imem = %d",
-             m->imem_estimate, m->ii, m->arch.imem);
-    return MAP_ERR_NOFIT;
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_IMEM, "pe.imem", m->imem_estimate, m->arch.imem, "",
+                     "program memory: at least %d instruction words per FU (II %d + halt), pe.imem = %d",
+                     m->imem_estimate, m->ii, m->arch.imem);
   }
   return MAP_OK;
 oom:

@@ -703,15 +703,21 @@ static int map_regs_assign(map_config *m, int share, int join) {
 /* Checks the register classes; returns MAP_OK or NOFIT with a message
  * naming every class that runs out, the first as before ("registers rd:
  * needs 8, pe.rd = 4"), the others after it ("; id: needs 5, pe.id = 4"). */
-static int map_regs_check(const map_config *m, char *msg, size_t msgsz) {
+static int map_regs_check(map_config *m, char *msg, size_t msgsz) {
   static const char *const names[] = {"-", "rd", "fd", "id", "od"};
+  static const fit_resource res[] = {FIT_RES_NONE, FIT_RES_RD, FIT_RES_FD, FIT_RES_ID, FIT_RES_OD};
   const int have[] = {0, m->arch.rd, m->arch.fd, m->arch.id, m->arch.od};
-  size_t len = 0;
-  for (int cls = MAP_REG_RD; cls <= MAP_REG_OD && len < msgsz; cls++)
-    if (m->used[cls] > have[cls])
-      len += (size_t)snprintf(msg + len, msgsz - len, "%s%s: needs %d, pe.%s = %d", len ? "; " : "registers ",
-                              names[cls], m->used[cls], names[cls], have[cls]);
-  return len ? MAP_ERR_NOFIT : MAP_OK;
+  fit_record_clear(&m->fit);
+  for (int cls = MAP_REG_RD; cls <= MAP_REG_OD; cls++)
+    if (m->used[cls] > have[cls]) {
+      char key[8];
+      snprintf(key, sizeof key, "pe.%s", names[cls]);
+      fit_record_add(&m->fit, res[cls], key, m->used[cls], have[cls], "", "%s%s: needs %d, %s = %d",
+                     m->fit.n ? "" : "registers ", names[cls], m->used[cls], key, have[cls]);
+    }
+  if (!m->fit.n) return MAP_OK;
+  fit_record_format(&m->fit, msg, msgsz);
+  return MAP_ERR_NOFIT;
 }
 
 int map_regs(map_config *m, char *msg, size_t msgsz) {
@@ -736,9 +742,11 @@ int map_regs(map_config *m, char *msg, size_t msgsz) {
   for (int r = 0; r < m->nregs; r++) {
     const map_regfile_entry *x = &m->regs[r];
     if (x->reg.cls == MAP_REG_FD && x->depth_lb + x->extra > m->arch.fd_depth) {
-      snprintf(msg, msgsz, "fd depth: fd%d needs a depth of at least %d, pe.fd_depth = %d", x->reg.idx,
-               x->depth_lb + x->extra, m->arch.fd_depth);
-      return MAP_ERR_NOFIT;
+      char where[16];
+      snprintf(where, sizeof where, "fd%d", x->reg.idx);
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_FD_DEPTH, "pe.fd_depth", x->depth_lb + x->extra,
+                       m->arch.fd_depth, where, "fd depth: %s needs a depth of at least %d, pe.fd_depth = %d",
+                       where, x->depth_lb + x->extra, m->arch.fd_depth);
     }
   }
   return MAP_OK;

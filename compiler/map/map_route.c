@@ -117,9 +117,9 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz) {
   static const char *const names[4] = {"north", "east", "south", "west"};
   for (int s = 0; s < 4; s++)
     if (used[s] > m->arch.ports) {
-      snprintf(msg, msgsz, "ports: %d propagation channels toward the %s neighbour, interconnect.ports = %d",
-               used[s], names[s], m->arch.ports);
-      return MAP_ERR_NOFIT;
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_PORTS, "interconnect.ports", used[s], m->arch.ports,
+                       names[s], "ports: %d propagation channels toward the %s neighbour, interconnect.ports = %d",
+                       used[s], names[s], m->arch.ports);
     }
   return MAP_OK;
 }

@@ -377,11 +377,10 @@ static int map_sched_lambda_k(map_config *m, char *msg, size_t msgsz) {
   m->lk_p[0] = 1;
   m->lk_c[0] = kc_lo;
   if (have_neg && kc_lo > kc_hi) {
-    snprintf(msg, msgsz,
-             "schedule: values flow both ways along dimension %s and no inter-tile schedule "
-             "lambda^K = pi*p*S + c satisfies both (c >= %" PRId64 " and c <= %" PRId64 ")",
-             m->prog->index[m->mapped[0]], kc_lo, kc_hi);
-    return MAP_ERR_NOFIT;
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, m->prog->index[m->mapped[0]],
+                     "schedule: values flow both ways along dimension %s and no inter-tile schedule "
+                     "lambda^K = pi*p*S + c satisfies both (c >= %" PRId64 " and c <= %" PRId64 ")",
+                     m->prog->index[m->mapped[0]], kc_lo, kc_hi);
   }
   return MAP_OK;
 }
@@ -439,11 +438,11 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
       if (!fixed) bad = e;
       else bad = -2;
       if (bad >= 0) {
-        snprintf(msg, msgsz,
-                 "schedule: values flow both ways along %s/%s (channel of edge %d, displacement (%d,%d)) "
-                 "and no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every channel",
-                 m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]], e, x->theta[0], x->theta[1]);
-        return MAP_ERR_NOFIT;
+        return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, "",
+                         "schedule: values flow both ways along %s/%s (channel of edge %d, displacement (%d,%d)) "
+                         "and no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies "
+                         "every channel",
+                         m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]], e, x->theta[0], x->theta[1]);
       }
     }
     if (bad == -1) {
@@ -455,11 +454,10 @@ static int map_sched_lambda_k_2d(map_config *m, char *msg, size_t msgsz) {
       return MAP_OK;
     }
   }
-  snprintf(msg, msgsz,
-           "schedule: no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies every "
-           "channel of the 2-D region along %s/%s (values flow both ways)",
-           m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]]);
-  return MAP_ERR_NOFIT;
+  return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, "",
+                   "schedule: no inter-tile schedule lambda^K = (pi*p*S + c_rows, pi*pc*S + c_cols) satisfies "
+                   "every channel of the 2-D region along %s/%s (values flow both ways)",
+                   m->dim_name[m->mapped[0]], m->dim_name[m->mapped[1]]);
 }
 
 /* Returns lambda^K's status (map_sched_lambda_k or _2d); *m gets the
@@ -608,11 +606,10 @@ static int map_sched_resmii(map_config *m, char *msg, size_t msgsz) {
       int v = -1;
       for (int i = 0; i < m->nops && v < 0; i++)
         if (m->ops[i].cls == (isa_fu_class)c) v = m->ops[i].rdg_node;
-      snprintf(msg, msgsz,
-               "functional units: %d operation%s need%s a %s unit ('%s'), %s = 0", m->nclass[c],
-               m->nclass[c] == 1 ? "" : "s", m->nclass[c] == 1 ? "s" : "", isa_fu_name(c),
-               v >= 0 ? ast_op_name(m->g->nodes[v].op) : "?", key);
-      return MAP_ERR_NOFIT;
+      return fit_nofit(&m->fit, msg, msgsz, FIT_RES_FU, key, m->nclass[c], 0, isa_fu_name(c),
+                       "functional units: %d operation%s need%s a %s unit ('%s'), %s = 0", m->nclass[c],
+                       m->nclass[c] == 1 ? "" : "s", m->nclass[c] == 1 ? "s" : "", isa_fu_name(c),
+                       v >= 0 ? ast_op_name(m->g->nodes[v].op) : "?", key);
     }
     m->nslots[c] = map_sched_class_slots(m, c);
     m->resmii[c] = (m->nslots[c] + units[c] - 1) / units[c];
@@ -740,8 +737,8 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   if ((st = map_sched_resmii(m, msg, msgsz)) != MAP_OK) return st;
   m->recmii = map_sched_recmii(m);
   if (map_sched_positive_cycle(m, m->recmii)) { /* a cycle within one iteration: no II holds it (the */
-    snprintf(msg, msgsz, "schedule: a cycle of dependences and ties at distance 0"); /* next level tries) */
-    return MAP_ERR_NOFIT;
+    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, "", /* next level tries) */
+                     "schedule: a cycle of dependences and ties at distance 0");
   }
   int mii = m->resmii_all > m->recmii ? m->resmii_all : m->recmii;
   int start = m->ii_min > mii ? m->ii_min : mii;
@@ -778,6 +775,6 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
       return map_sched_lambda_k_any(m, msg, msgsz);
     }
   }
-  snprintf(msg, msgsz, "schedule: no modulo schedule found for II %d..%d", start, limit);
-  return MAP_ERR_NOFIT;
+  return fit_nofit(&m->fit, msg, msgsz, FIT_RES_SCHEDULE, "", -1, -1, "",
+                   "schedule: no modulo schedule found for II %d..%d", start, limit);
 }

@@ -1,8 +1,10 @@
 /*
- * test_signoff_nofit.c: signoff_nofit_parse on a table of the tools'
- * does-not-fit messages (as the sign-off of configs/default.ini and the
- * tests meet them): the resource, the need and the availability each
- * message gives, and "" / -1 where a message gives none.
+ * test_signoff_nofit.c: what the sign-off report makes of a no-fit record
+ * (fit.h): the resource each item is shown as (its configuration key,
+ * else its resource's name), one item per resource (for I/O channels the
+ * side closest to fitting), and the fit table's cell listing every
+ * resource that ran out with need/have. The records are built as the
+ * tools build them; no message is read.
  */
 #include <string.h>
 
@@ -10,66 +12,47 @@
 #include "test.h"
 
 typedef struct {
-  const char *msg;
-  const char *resource;
-  long need, have;
-} nofit_case;
+  fit_resource res;
+  const char *key;
+  int need, have;
+} item_spec;
 
-static const nofit_case cases[] = {
-    {"registers rd: needs 5, pe.rd = 4", "pe.rd", 5, 4},
-    {"registers fd: needs 6, pe.fd = 4", "pe.fd", 6, 4},
-    {"processor class 0, alu1: the program needs 37 instruction words, pe.imem is 32", "pe.imem", 37, 32},
-    {"functional units: 1 operation needs a div unit ('/'), pe.div = 0", "pe.div", 1, 0},
-    {"control signals: 11 needed (greedy colouring of 30 local signals), gc.signals is 8", "gc.signals", 11, 8},
-    {"global controller: the control signals need 18 terms, at most 16 (2 x gc.signals) with 12 "
-     "constraints each (2 x gc.dims)",
-     "gc.signals", 18, 16},
-    {"I/O banks: 9 input/output accesses need a bank and a wrapper port each, iobuf.banks = 4", "iobuf.banks", 9,
-     4},
-    {"I/O banks: 9 input/output accesses need a bank and a wrapper port each; 2 border sides x "
-     "interconnect.ports 2 = 4 available",
-     "interconnect.ports", 9, 4},
-    {"I/O banks: 9 input/output accesses need a bank and a wrapper port each; a PE of a 1-D region has at "
-     "most 2 border sides x iobuf.banks 2 = 4",
-     "iobuf.banks", 9, 4},
-    {"I/O banks: access 2 (output of y) finds no free bank on PE 1 (row 0, column 1); sides tried: north; "
-     "banks needed 3, available 2 (its array border sides x min(iobuf.banks 2, interconnect.ports 4), less the "
-     "ports of channels)",
-     "iobuf.banks", 3, 2},
-    {"I/O banks: access 6 (output of q) finds no free bank on PE 1 (row 0, column 1); sides tried: north; "
-     "banks needed 8, available 6 (its array border sides x min(iobuf.banks 8, interconnect.ports 6), less the "
-     "ports of channels)",
-     "interconnect.ports", 8, 6},
-    {"I/O routing: PE (1,1) is not on the array border and the interconnect cannot carry access 2 "
-     "(output of parg) to it: north side, column 1 (1 hops): channels needed 5, available 4; west side, row 1 "
-     "(1 hops): channels needed 6, available 4 (a channel is a bank of the border PE and its port in every "
-     "wrapper on the way: min(iobuf.banks 4, interconnect.ports 4), less the ports the propagation channels "
-     "take)",
-     "I/O channels", 5, 4},
-    {"I/O routing: PE (2,2) ...: north side, column 2 (2 hops): channels needed 7, available 2; south side, "
-     "column 2 (1 hops): channels needed 4, available 3",
-     "I/O channels", 4, 3},
-    {"region 2x2: an RxC region tiles two loop dimensions onto its rows and columns, program 'bitextract' has 1",
-     "loop dimensions", 2, 1},
-    {"pe.fifo_depth: channel od0 -> id1 from PE (0,0) into PE (0,1) holds up to 9 values, pe.fifo_depth = 8",
-     "pe.fifo_depth", 9, 8},
-    {"--pes 5x2: the region does not fit the processor array of default.ini, which has 4 rows and 4 columns",
-     "array.rows", 5, 4},
-    {"--pes 2x7: the region does not fit the processor array of default.ini, which has 4 rows and 4 columns",
-     "array.cols", 7, 4},
-    {"region 1x9 does not fit the 2x8 array", "array.cols", 9, 8},
-    {"region 3x3 does not fit the 2x8 array", "array.rows", 3, 2},
-    {"something else entirely", "", -1, -1},
-    {NULL, "", -1, -1},
+typedef struct {
+  const char *what;
+  item_spec items[4];
+  const char *cell; /* signoff_fit_cell of a nofit run */
+} cell_case;
+
+static const cell_case cases[] = {
+    {"one register class", {{FIT_RES_RD, "pe.rd", 5, 4}}, "pe.rd 5/4"},
+    {"every class that ran out", {{FIT_RES_RD, "pe.rd", 8, 4}, {FIT_RES_ID, "pe.id", 5, 4}}, "pe.rd 8/4, pe.id 5/4"},
+    {"a divider", {{FIT_RES_FU, "pe.div", 1, 0}}, "pe.div 1/0"},
+    {"I/O channels: the side closest to fitting",
+     {{FIT_RES_IO_CHANNELS, "iobuf.banks", 7, 2}, {FIT_RES_IO_CHANNELS, "iobuf.banks", 4, 3}},
+     "iobuf.banks 4/3"},
+    {"no configuration key: the resource's name", {{FIT_RES_REGION_DIMS, "", 2, 1}}, "region dimensions 2/1"},
+    {"no counts: the name alone", {{FIT_RES_SCHEDULE, "", -1, -1}}, "schedule"},
+    {"nothing recorded", {{FIT_RES_NONE, NULL, 0, 0}}, "does not fit"},
 };
 
 int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    const nofit_case *c = &cases[i];
-    signoff_nofit r = signoff_nofit_parse(c->msg);
-    TEST_CHECK(!strcmp(r.resource, c->resource) && r.need == c->need && r.have == c->have,
-               "case %zu: resource '%s' (want '%s'), need %ld (%ld), have %ld (%ld)", i, r.resource,
-               c->resource, r.need, c->need, r.have, c->have);
+    const cell_case *c = &cases[i];
+    fit_record r = {0};
+    for (int k = 0; k < 4 && c->items[k].res != FIT_RES_NONE; k++)
+      fit_record_add(&r, c->items[k].res, c->items[k].key, c->items[k].need, c->items[k].have, "", "item %d", k);
+    char b[128];
+    signoff_fit_cell(REGRESS_NOFIT, r.n ? &r : NULL, NULL, b, sizeof b);
+    TEST_CHECK(!strcmp(b, c->cell), "%s: cell '%s' (want '%s')", c->what, b, c->cell);
   }
+  fit_record r = {0};
+  fit_record_add(&r, FIT_RES_IO_CHANNELS, "iobuf.banks", 7, 2, "north", "a");
+  fit_record_add(&r, FIT_RES_RD, "pe.rd", 5, 4, "", "b");
+  fit_record_add(&r, FIT_RES_IO_CHANNELS, "iobuf.banks", 4, 3, "west", "c");
+  const fit_item *it[FIT_MAX_ITEMS];
+  int n = signoff_nofit_items(&r, it, FIT_MAX_ITEMS);
+  TEST_CHECK(n == 2 && it[0] == &r.item[2] && it[1] == &r.item[1],
+             "one item per resource, in order, the closest side (%d items)", n);
+  TEST_CHECK(signoff_nofit_items(NULL, it, FIT_MAX_ITEMS) == 0, "no record: no items");
   return test_done();
 }

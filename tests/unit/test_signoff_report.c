@@ -27,20 +27,26 @@ typedef struct {
   regress_verdict verdict;
   const char *message;
   const char *line; /* summary.json's line, or NULL */
+  fit_resource res; /* nofit: the record's one item */
+  const char *key;
+  int need, have;
 } run_case;
 
 static const run_case runs[] = {
-    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL, NULL},
-    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL, NULL},
-    {"bitextract", "N=13", "2x2", REGRESS_PASS, NULL, "1x2"},
-    {"satarith", "N=8", "1x2", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL},
-    {"satarith", "N=8", "2x2", REGRESS_FAIL, "outputs differ", "1x2"},
-    {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
-    {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
-    {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL},
-    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL},
-    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ", NULL},
-    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL, NULL},
+    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
+    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
+    {"bitextract", "N=13", "2x2", REGRESS_PASS, NULL, "1x2", FIT_RES_NONE, NULL, 0, 0},
+    {"satarith", "N=8", "1x2", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4},
+    {"satarith", "N=8", "2x2", REGRESS_FAIL, "outputs differ", "1x2", FIT_RES_NONE, NULL, 0, 0},
+    {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
+     FIT_RES_FU, "pe.div", 1, 0},
+    {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
+     FIT_RES_FU, "pe.div", 1, 0},
+    {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
+     FIT_RES_FU, "pe.div", 1, 0},
+    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4},
+    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ", NULL, FIT_RES_NONE, NULL, 0, 0},
+    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
 };
 #define NRUNS (sizeof runs / sizeof *runs)
 
@@ -69,6 +75,8 @@ static int state_fill(signoff_state *s, const char *dir) {
     r->ok = 1;
     r->message = regress_strdup(runs[i].message);
     r->line = regress_strdup(runs[i].line);
+    if (runs[i].verdict == REGRESS_NOFIT && (r->nofit = calloc(1, sizeof *r->nofit)))
+      fit_record_add(r->nofit, runs[i].res, runs[i].key, runs[i].need, runs[i].have, "", "%s", runs[i].message);
   }
   return 0;
 }
@@ -77,18 +85,19 @@ static int state_fill(signoff_state *s, const char *dir) {
 static void test_cells(void) {
   char b[96];
   TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, NULL, b, sizeof b), "fits"), "pass: fits (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_FAIL, "x", NULL, b, sizeof b), "fits, fail"), "fail: fits, fail (%s)", b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_FAIL, NULL, NULL, b, sizeof b), "fits, fail"), "fail: fits, fail (%s)", b);
   TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, "1x4", b, sizeof b), "fits (row)"),
              "pass on the first row of an RxC region: fits (row) (%s)", b);
   TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_PASS, NULL, "4x1", b, sizeof b), "fits (column)"),
              "pass on the first column: fits (column) (%s)", b);
   TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_TIMEOUT, NULL, "1x2", b, sizeof b), "fits (row), timeout"),
              "timeout on a row: fits (row), timeout (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "registers fd: needs 6, pe.fd = 4", NULL, b, sizeof b),
-                     "pe.fd 6/4"),
-             "nofit: pe.fd 6/4 (%s)", b);
-  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, "something else", NULL, b, sizeof b), "does not fit"),
-             "nofit, resource unknown: does not fit (%s)", b);
+  fit_record fd = {0};
+  fit_record_add(&fd, FIT_RES_FD, "pe.fd", 6, 4, "", "registers fd: needs 6, pe.fd = 4");
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, &fd, NULL, b, sizeof b), "pe.fd 6/4"), "nofit: pe.fd 6/4 (%s)",
+             b);
+  TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_NOFIT, NULL, NULL, b, sizeof b), "does not fit"),
+             "nofit without a record: does not fit (%s)", b);
   TEST_CHECK(!strcmp(signoff_fit_cell(REGRESS_INVALID, NULL, NULL, b, sizeof b), "invalid"), "invalid (%s)", b);
   TEST_CHECK(!signoff_fit_verdict(REGRESS_NOFIT) && !signoff_fit_verdict(REGRESS_INVALID) &&
                  !signoff_fit_verdict(REGRESS_PENDING) && signoff_fit_verdict(REGRESS_CRASH),
