@@ -2,11 +2,19 @@
  * test_fit.c: the no-fit record (compiler/map/fit.h): the message made
  * from its items (joined by "; ", then the note), fit_nofit's one-item
  * record, the lookups the mapping search uses (has, only, closest), the
- * resource names of summary.json both ways, and a full record.
+ * resource names of summary.json both ways, and a full record;
+ * then a table of benchmarks that do not fit a configuration, mapped
+ * (map.h): the record names every resource that ran out with its key,
+ * what the program needs and what the configuration has, and the message
+ * printed is the record's.
  */
 #include <string.h>
 
+#include "arch.h"
 #include "fit.h"
+#include "map.h"
+#include "parse.h"
+#include "rdg.h"
 #include "test.h"
 
 typedef struct {
@@ -26,6 +34,65 @@ static const lookup_case cases[] = {
     {"sides: the closest", {FIT_RES_IO_CHANNELS, FIT_RES_IO_CHANNELS, FIT_RES_IO_CHANNELS}, {7, 4, 6}, {2, 3, 4},
      {FIT_RES_IO_CHANNELS}, 1, 1},
 };
+
+/* A benchmark that does not fit a configuration, and the record's items. */
+typedef struct {
+  const char *prog, *ini;
+  int n;
+  struct {
+    fit_resource res;
+    const char *key;
+    int64_t need, have;
+    const char *where;
+  } item[2];
+} mapped_case;
+
+static const mapped_case mapped_cases[] = {
+    /* two divisions, no divider: the schedule's FU check */
+    {"gcd", "configs/default.ini", 1, {{FIT_RES_FU, "pe.div", 2, 0, "div"}}},
+    /* two classes over their counts at once: both recorded */
+    {"satarith", "configs/default.ini", 2, {{FIT_RES_RD, "pe.rd", 8, 4, ""}, {FIT_RES_ID, "pe.id", 5, 4, ""}}},
+    /* wide.ini's two fds and three ods: both short */
+    {"jacobi", "configs/wide.ini", 2, {{FIT_RES_FD, "pe.fd", 3, 2, ""}, {FIT_RES_OD, "pe.od", 4, 3, ""}}},
+};
+
+/* Maps each case's benchmark on its configuration (1-D, the first
+ * dimension tiled) and checks the record item by item. */
+static void test_mapped(void) {
+  for (size_t i = 0; i < sizeof mapped_cases / sizeof *mapped_cases; i++) {
+    const mapped_case *c = &mapped_cases[i];
+    char path[256];
+    snprintf(path, sizeof path, "regress/programs/%s.pla", c->prog);
+    arch_config a;
+    ast_program *p = parse_file(path);
+    rdg *g = p ? rdg_build(p) : NULL;
+    if (!g || arch_config_load(c->ini, &a)) {
+      TEST_CHECK(0, "%s and %s load", path, c->ini);
+      rdg_free(g);
+      ast_program_free(p);
+      continue;
+    }
+    map_config m;
+    char msg[1024], made[1024];
+    int st = map_build_opts(p, g, &a, 0, 0, -1, NULL, &m, msg, sizeof msg);
+    TEST_CHECK(st == MAP_ERR_NOFIT && m.fit.n == c->n, "%s on %s: does not fit, %d items (%d, %d: %s)", c->prog,
+               c->ini, c->n, st, m.fit.n, msg);
+    for (int k = 0; k < c->n && k < m.fit.n; k++) {
+      const fit_item *it = &m.fit.item[k];
+      TEST_CHECK(it->res == c->item[k].res && !strcmp(it->key, c->item[k].key) && it->need == c->item[k].need &&
+                     it->have == c->item[k].have && !strcmp(it->where, c->item[k].where),
+                 "%s on %s: item %d is %s %s %lld/%lld '%s' (got %s %s %lld/%lld '%s')", c->prog, c->ini, k,
+                 fit_resource_name(c->item[k].res), c->item[k].key, (long long)c->item[k].need,
+                 (long long)c->item[k].have, c->item[k].where, fit_resource_name(it->res), it->key,
+                 (long long)it->need, (long long)it->have, it->where);
+    }
+    TEST_CHECK(!strcmp(fit_record_format(&m.fit, made, sizeof made), msg),
+               "%s on %s: the message is the record's (%s)", c->prog, c->ini, msg);
+    map_config_free(&m);
+    rdg_free(g);
+    ast_program_free(p);
+  }
+}
 
 int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -67,5 +134,6 @@ int main(void) {
   for (int k = 0; k < FIT_MAX_ITEMS + 2; k++) added += fit_record_add(&full, FIT_RES_RD, "", 1, 0, "", "x") != NULL;
   TEST_CHECK(added == FIT_MAX_ITEMS && full.n == FIT_MAX_ITEMS, "a full record takes no more items (%d)", added);
   TEST_CHECK(FIT_ERR_NOFIT == 3 && FIT_ERR_INPUT == 2 && FIT_OK == 0, "the status values are the exit codes");
+  test_mapped();
   return test_done();
 }
