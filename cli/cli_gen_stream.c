@@ -4,8 +4,10 @@
  * text; with --check, the streams of a range of seeds each run on the C
  * model and the RTL in lockstep (regress/stream_fuzz.h), a verdict line per
  * seed, and every divergence shrunk to a small reproducer (.bin and .tasm)
- * in --out-dir. docs/fuzz.md "Random streams on both engines" and
- * docs/user-guide.md describe it.
+ * in --out-dir; with --fields, the field coverage of the streams
+ * (regress/fieldcov.h): every value class of every field the format allows
+ * on the architecture, and each one no stream hit, by name. docs/fuzz.md
+ * "Random streams on both engines" and docs/user-guide.md describe it.
  */
 #define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
 #include <errno.h>
@@ -24,7 +26,10 @@
 #include "cli_opt.h"
 #include "diag.h"
 #include "engine.h"
+#include "fcov.h"
+#include "fieldcov.h"
 #include "gen_stream.h"
+#include "model.h"
 #include "stream_fuzz.h"
 
 #define GEN_STREAM_MAX_CYCLES 2000
@@ -33,7 +38,7 @@
 typedef struct {
   const char *arch, *out, *rtl, *out_dir;
   uint64_t seed_lo, seed_hi;
-  int have_seed, tasm, check, shrink, budget;
+  int have_seed, tasm, check, shrink, budget, fields, values;
   uint64_t max_cycles;
 } cli_gen_stream_opts;
 
@@ -41,7 +46,8 @@ typedef struct {
 static void cli_gen_stream_usage(FILE *f) {
   fputs("usage: tcpa gen stream [--arch FILE] --seed N [-o FILE] [--tasm]\n"
         "       tcpa gen stream [--arch FILE] --seeds A-B --check [--max-cycles N]\n"
-        "                       [--rtl BIN] [--out-dir DIR] [--budget N] [--no-shrink]\n\n"
+        "                       [--rtl BIN] [--out-dir DIR] [--budget N] [--no-shrink]\n"
+        "       tcpa gen stream [--arch FILE] --seeds A-B [--fields] [--values] [--check ...]\n\n"
         "Writes the random valid configuration stream of seed N for the\n"
         "architecture (docs/fuzz.md): programs of every opcode, every branch\n"
         "form, every register class, wrapper routes in every direction, AGs in\n"
@@ -51,6 +57,11 @@ static void cli_gen_stream_usage(FILE *f) {
         "the RTL in lockstep and prints a verdict per seed; a divergence is\n"
         "shrunk (delta debugging) to DIR/seed-N.min.bin and .min.tasm, with the\n"
         "first divergence of both the original and the shrunk stream.\n\n"
+        "With --fields, counts the field coverage of the streams (docs/regress.md\n"
+        "\"Field coverage\"): every value class of every packet and instruction\n"
+        "field the format allows on the architecture; with --values, the operand\n"
+        "values of every FU in a run of the C model (\"Operand values\"); prints\n"
+        "the classes hit and names each one no stream hit (`missed: NAME`).\n\n"
         "  --arch FILE       architecture configuration (default: the embedded one)\n"
         "  --seed N          one seed (0..2^63-1)\n"
         "  --seeds A-B       the seeds A to B (with --check)\n"
@@ -59,16 +70,19 @@ static void cli_gen_stream_usage(FILE *f) {
         "                    bytes; on stdout without -o\n"
         "  --check           run each stream on both engines and compare them\n"
         "  --max-cycles N    both engines stop with a timeout fault after N cycles\n"
-        "                    (default 2000)\n"
+        "                    (default 2000; also the model's runs of --values)\n"
         "  --rtl BIN         the RTL harness to run (default: the harness of the\n"
         "                    architecture, built when missing; e.g. a script running\n"
         "                    the mutants harness with +mutant=N)\n"
         "  --out-dir DIR     where reproducers go (default: gen-stream-out)\n"
         "  --budget N        at most N candidate streams per shrink (default 400)\n"
         "  --no-shrink       keep a diverging stream as it is (DIR/seed-N.bin)\n"
+        "  --fields          count the field coverage of the streams of the seeds\n"
+        "  --values          count the operand values of each FU in model runs\n"
         "  -h, --help        print this help\n\n"
         "The seed, the packets and the size go to stderr.\n"
-        "exit status: 0 written, or every stream agreed; 1 some stream diverged;\n"
+        "exit status: 0 written, or every stream agreed (and, with --fields or\n"
+        "--values, every class hit); 1 some stream diverged or a class was missed;\n"
         "2 bad option or architecture, a stream an engine refused or failed on\n", f);
 }
 
@@ -94,14 +108,16 @@ static int cli_gen_stream_range(const char *s, uint64_t *lo, uint64_t *hi) {
 /* Returns 0 and the options in *o, 1 for --help, -1 after an error. */
 static int cli_gen_stream_parse(int argc, char **argv, cli_gen_stream_opts *o) {
   enum { OPT_ARCH = CLI_OPT_LONG, OPT_SEED, OPT_SEEDS, OPT_TASM, OPT_CHECK, OPT_MAX, OPT_RTL,
-         OPT_DIR, OPT_BUDGET, OPT_NOSHRINK };
+         OPT_DIR, OPT_BUDGET, OPT_NOSHRINK, OPT_FIELDS, OPT_VALUES };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},          {"arch", required_argument, NULL, OPT_ARCH},
       {"seed", required_argument, NULL, OPT_SEED}, {"seeds", required_argument, NULL, OPT_SEEDS},
       {"tasm", no_argument, NULL, OPT_TASM},      {"check", no_argument, NULL, OPT_CHECK},
       {"max-cycles", required_argument, NULL, OPT_MAX}, {"rtl", required_argument, NULL, OPT_RTL},
       {"out-dir", required_argument, NULL, OPT_DIR}, {"budget", required_argument, NULL, OPT_BUDGET},
-      {"no-shrink", no_argument, NULL, OPT_NOSHRINK}, {NULL, 0, NULL, 0}};
+      {"no-shrink", no_argument, NULL, OPT_NOSHRINK}, {"fields", no_argument, NULL, OPT_FIELDS},
+      {"values", no_argument, NULL, OPT_VALUES},
+      {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->max_cycles = GEN_STREAM_MAX_CYCLES;
   o->budget = GEN_STREAM_BUDGET;
@@ -138,6 +154,8 @@ static int cli_gen_stream_parse(int argc, char **argv, cli_gen_stream_opts *o) {
       o->budget = (int)n;
       break;
     case OPT_NOSHRINK: o->shrink = 0; break;
+    case OPT_FIELDS: o->fields = 1; break;
+    case OPT_VALUES: o->values = 1; break;
     case CLI_OPT_ARG:
       diag_error_plain("gen stream: unexpected argument '%s'", p.arg);
       return -1;
@@ -145,9 +163,12 @@ static int cli_gen_stream_parse(int argc, char **argv, cli_gen_stream_opts *o) {
     }
   }
   if (!o->have_seed) return diag_error_plain("gen stream: --seed N (or --seeds A-B) is required"), -1;
-  if (!o->check && o->seed_lo != o->seed_hi)
-    return diag_error_plain("gen stream: --seeds gives several streams: with --check only"), -1;
-  if (!o->check && !o->out && !o->tasm)
+  int many = o->check || o->fields || o->values;
+  if (!many && o->seed_lo != o->seed_hi)
+    return diag_error_plain("gen stream: --seeds gives several streams: with --check, --fields or --values only"), -1;
+  if (many && (o->out || o->tasm))
+    return diag_error_plain("gen stream: -o and --tasm write one stream: not with --check, --fields or --values"), -1;
+  if (!many && !o->out && !o->tasm)
     return diag_error_plain("gen stream: -o FILE or --tasm is required (where the stream goes)"), -1;
   return 0;
 }
@@ -241,6 +262,84 @@ static int cli_gen_stream_diverged(const cli_gen_stream_opts *o, gen_stream *s,
   return cli_gen_stream_keep(o, s, ".min");
 }
 
+/* Returns 0 after counting the functional coverage of stream s into fs:
+ * its fields as it loads (fieldcov.h) and the operand values of a run of
+ * the C model of at most max_cycles cycles (valcov.h, with the rest of
+ * fcov.h); -1 after printing why (never for a stream of gen_stream_make). */
+static int cli_gen_stream_count(const gen_stream *s, fcov_set *fs, const cli_gen_stream_opts *o) {
+  uint8_t *buf = NULL;
+  size_t len;
+  char msg[512] = "";
+  model_error err = {0};
+  model *m = NULL;
+  fcov_walk *w = NULL;
+  int rc = gen_stream_bytes(s, &buf, &len, msg, sizeof msg);
+  if (!rc && !o->values) { /* the fields only: no run */
+    rc = fieldcov_stream_count(fs, &s->cfg, buf, len, msg, sizeof msg);
+    fs->runs += !rc;
+  } else if (!rc && !(w = fcov_walk_new(fs, &s->cfg, buf, len, msg, sizeof msg))) {
+    rc = -1;
+  } else if (!rc && !(m = model_new(&s->cfg, buf, len, &err))) {
+    rc = -1;
+    snprintf(msg, sizeof msg, "%s", err.msg);
+  } else if (!rc) {
+    model_set_trace(m, fcov_walk_event, w);
+    model_run(m, o->max_cycles);
+    fcov_walk_finish(w);
+    w = NULL;
+  }
+  fcov_walk_drop(w);
+  model_free(m);
+  free(buf);
+  if (rc) diag_error_plain("gen stream: seed %" PRIu64 ": %s", s->seed, msg);
+  return rc;
+}
+
+/* Returns whether bin name is one --fields (groups field, insn) or
+ * --values (group value) reports. */
+static int cli_gen_stream_reported(const cli_gen_stream_opts *o, const char *name) {
+  return (o->fields && fieldcov_is_field_bin(name)) || (o->values && !strncmp(name, "value.", 6));
+}
+
+/* Prints the field and operand value coverage of the streams in fs (the
+ * classes hit, each one missed by name); returns the number missed. */
+static int cli_gen_stream_fields_report(const cli_gen_stream_opts *o, const fcov_set *fs) {
+  size_t hit = 0, all = 0;
+  int missed = 0;
+  for (size_t i = 0; i < fs->n; i++)
+    if (cli_gen_stream_reported(o, fs->v[i].name)) all++, hit += fs->v[i].count > 0;
+  printf("%s coverage: %zu of %zu %s classes hit over %llu streams\n", o->fields ? "field" : "value", hit, all,
+         o->fields && o->values ? "field and value" : o->fields ? "field" : "value", (unsigned long long)fs->runs);
+  for (size_t i = 0; i < fs->n; i++)
+    if (cli_gen_stream_reported(o, fs->v[i].name) && !fs->v[i].count) {
+      printf("missed: %s\n", fs->v[i].name);
+      missed++;
+    }
+  return missed;
+}
+
+/* Returns the exit status after counting the field coverage of the
+ * streams of every seed (--fields without --check). */
+static int cli_gen_stream_fields(const cli_gen_stream_opts *o, const arch_config *cfg) {
+  fcov_set fs = {0};
+  int bad = fcov_bins_define(&fs, cfg) != 0; /* every class defined, hit or not */
+  for (uint64_t seed = o->seed_lo; !bad; seed++) {
+    gen_stream s;
+    char msg[512];
+    if (gen_stream_make(cfg, seed, &s, msg, sizeof msg)) {
+      diag_error_plain("gen stream: %s", msg);
+      bad = 1;
+      break;
+    }
+    bad = cli_gen_stream_count(&s, &fs, o) != 0;
+    gen_stream_free(&s);
+    if (seed == o->seed_hi) break;
+  }
+  int missed = bad ? 0 : cli_gen_stream_fields_report(o, &fs);
+  fcov_free(&fs);
+  return bad ? CLI_EXIT_INPUT : missed ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
+}
+
 /* Returns the exit status after judging the streams of every seed. */
 static int cli_gen_stream_check(const cli_gen_stream_opts *o, const arch_config *cfg) {
   char bin[4300], msg[600], work[] = "/tmp/tcpa-gen-stream-XXXXXX";
@@ -250,6 +349,9 @@ static int cli_gen_stream_check(const cli_gen_stream_opts *o, const arch_config 
   if (!mkdtemp(work)) return diag_error_plain("gen stream: cannot make a scratch directory"), CLI_EXIT_INPUT;
   stream_fuzz_opts fo = {bin, work, o->max_cycles};
   int agree = 0, done = 0, diverge = 0, invalid = 0;
+  fcov_set fs = {0};
+  int count = o->fields || o->values;
+  if (count && fcov_bins_define(&fs, cfg)) invalid++; /* every class defined, hit or not */
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (uint64_t seed = o->seed_lo;; seed++) {
@@ -260,6 +362,7 @@ static int cli_gen_stream_check(const cli_gen_stream_opts *o, const arch_config 
       invalid++;
       break;
     }
+    if (count && cli_gen_stream_count(&s, &fs, o)) invalid++;
     switch (stream_fuzz_judge(&s, &fo, &v)) {
     case STREAM_FUZZ_AGREE:
       agree++, done += v.done;
@@ -284,7 +387,9 @@ static int cli_gen_stream_check(const cli_gen_stream_opts *o, const arch_config 
   printf("%d streams: %d agree (%d done, %d timeout), %d diverge, %d invalid; %.1f s\n",
          agree + diverge + invalid, agree, done, agree - done, diverge, invalid,
          (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-  return invalid ? CLI_EXIT_INPUT : diverge ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
+  int missed = count && !invalid ? cli_gen_stream_fields_report(o, &fs) : 0;
+  fcov_free(&fs);
+  return invalid ? CLI_EXIT_INPUT : diverge || missed ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
 }
 
 int cli_gen_stream(int argc, char **argv) {
@@ -295,5 +400,6 @@ int cli_gen_stream(int argc, char **argv) {
   arch_config cfg;
   if (o.arch ? arch_config_load(o.arch, &cfg) : arch_config_load_default(&cfg)) return CLI_EXIT_INPUT;
   if (o.check) return cli_gen_stream_check(&o, &cfg);
+  if (o.fields || o.values) return cli_gen_stream_fields(&o, &cfg);
   return cli_gen_stream_one(&o, &cfg);
 }

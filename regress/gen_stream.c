@@ -19,6 +19,12 @@
  * that its run raises no fault and reaches done. A second generator of the
  * seed draws, now and then, a long start delay (up to 2^31-1) and a
  * feeder that fills a late PE's FIFO (docs/fuzz.md "Long start delays").
+ * A third (gen_edge) biases the draws to the edges of every field class
+ * (docs/fuzz.md "Field coverage"): a plan word per program and a sweep
+ * wrapper whose fields cycle through their classes with the seed, and
+ * edge values now and then elsewhere (every dimension, term and
+ * constraint, the largest delay, whole bank sides and banks, the first
+ * and last register, signal, flag and pc, the extremes of a word).
  */
 #include "gen_stream.h"
 
@@ -28,11 +34,13 @@
 
 #include "isa.h"
 #include "rng.h"
+#include "valcov.h"
 
 /* The generator state of one stream. */
 typedef struct {
   rng_state r;
   rng_state rd;        /* the long start delays' own draws (gen_delay_long) */
+  rng_state re;        /* the edge values' own draws (gen_edge) */
   const arch_config *c;
   gen_stream *s;
   stream_rect region;  /* the GC's rectangle */
@@ -54,6 +62,15 @@ static int gen_chance(gen_ctx *g, int num, int den) { return gen_below(g, den) <
 
 /* Returns a value uniform in lo..hi. */
 static int gen_range(gen_ctx *g, int lo, int hi) { return lo + gen_below(g, hi - lo + 1); }
+
+/* The edge values (docs/fuzz.md "Field coverage"): drawn from the seed's
+ * third generator g->re, so that a stream that draws no edge is the one
+ * the seed gave without them. gen_edge returns 1 with probability
+ * num/den; gen_edge_below a value uniform in 0..n-1. */
+static int gen_edge_below(gen_ctx *g, int n) {
+  return n <= 1 ? 0 : (int)rng_state_range(&g->re, 0, n - 1);
+}
+static int gen_edge(gen_ctx *g, int num, int den) { return gen_edge_below(g, den) < num; }
 
 /* Returns a random 32-bit value biased to the edges of the data width. */
 static int32_t gen_value(gen_ctx *g) {
@@ -104,24 +121,35 @@ static stream_rect gen_pe_rect(gen_ctx *g) {
 /* Returns a random source operand among the classes the PE has. */
 static isa_opnd gen_src(gen_ctx *g) {
   const arch_config *c = g->c;
+  isa_opnd o = {ISA_CLS_IMM, 0};
   for (;;) {
     int k = gen_below(g, 4);
-    if (k == 0 && c->rd) return (isa_opnd){ISA_CLS_RD, (uint8_t)gen_below(g, c->rd)};
-    if (k == 1 && c->fd) return (isa_opnd){ISA_CLS_FD, (uint8_t)gen_below(g, c->fd)};
-    if (k == 2 && c->id && !g->tame) return (isa_opnd){ISA_CLS_ID, (uint8_t)gen_below(g, c->id)};
-    if (k == 3) return (isa_opnd){ISA_CLS_IMM, 0};
+    if (k == 0 && c->rd) o = (isa_opnd){ISA_CLS_RD, (uint8_t)gen_below(g, c->rd)};
+    else if (k == 1 && c->fd) o = (isa_opnd){ISA_CLS_FD, (uint8_t)gen_below(g, c->fd)};
+    else if (k == 2 && c->id && !g->tame) o = (isa_opnd){ISA_CLS_ID, (uint8_t)gen_below(g, c->id)};
+    else if (k != 3) continue;
+    break;
   }
+  int n = o.cls == ISA_CLS_RD ? c->rd : o.cls == ISA_CLS_FD ? c->fd : o.cls == ISA_CLS_ID ? c->id : 0;
+  if (n && gen_edge(g, 1, 3)) o.idx = (uint8_t)(gen_edge(g, 1, 2) ? 0 : n - 1); /* the first or the last */
+  return o;
 }
 
 /* Returns a random opcode FU class `cls` executes (nop included). */
 static isa_op gen_opcode(gen_ctx *g, isa_fu_class cls) {
-  isa_op ops[ISA_OP_COUNT];
-  int n = 0;
+  isa_op ops[ISA_OP_COUNT], most[ISA_OP_COUNT];
+  int n = 0, nmost = 0, nsrc = 0;
   for (int op = 0; op < ISA_OP_COUNT; op++) {
     const isa_op_info *info = isa_op_get((isa_op)op);
     if (info->fu == cls || (info->fu == ISA_FU_ANY && gen_chance(g, 1, 2))) ops[n++] = (isa_op)op;
+    if (info->fu == cls && info->nsrc > nsrc) nsrc = info->nsrc, nmost = 0;
+    if (info->fu == cls && info->nsrc == nsrc) most[nmost++] = (isa_op)op;
   }
-  return ops[gen_below(g, n)];
+  isa_op op = ops[gen_below(g, n)];
+  int e = gen_edge_below(g, 12);
+  if (e == 0) op = ISA_OP_NOP;                            /* a nop (now and then of N cycles) */
+  if (e == 1 && nmost) op = most[gen_edge_below(g, nmost)]; /* one that reads every source */
+  return op;
 }
 
 /* Returns a random branch target of the word at pc of a program of n
@@ -129,6 +157,7 @@ static isa_op gen_opcode(gen_ctx *g, isa_fu_class cls) {
  * tame: forward, pc + 1..n - 1, so that the program ends). */
 static uint16_t gen_target(gen_ctx *g, int pc, int n) {
   if (g->tame) return (uint16_t)(pc + 1 + gen_below(g, n - pc - 1));
+  if (gen_edge(g, 1, 6)) return (uint16_t)(gen_edge(g, 1, 2) ? 0 : g->c->imem - 1); /* the first or last pc */
   return (uint16_t)(gen_chance(g, 1, 16) ? gen_below(g, g->c->imem) : gen_below(g, n));
 }
 
@@ -138,6 +167,7 @@ static void gen_branch(gen_ctx *g, isa_insn *in, int pc, int n) {
   const arch_config *c = g->c;
   int k = gen_below(g, 20);
   if (pc == n - 1 && (g->tame || gen_chance(g, 3, 4))) k = 19;
+  if (k != 19 && gen_edge(g, 1, 6)) k = 12; /* a br */
   if (k < 9) return; /* next */
   if (k < 12) {
     in->br = ISA_BR_GOTO;
@@ -152,9 +182,16 @@ static void gen_branch(gen_ctx *g, isa_insn *in, int pc, int n) {
   while (maxsel < ISA_SEL_COUNT && (2 << maxsel) <= c->branch_targets) maxsel++;
   in->br = ISA_BR_COND;
   in->nsel = 1 + gen_below(g, maxsel);
-  for (int i = 0; i < in->nsel; i++)
+  if (gen_edge(g, 1, 3)) in->nsel = maxsel;
+  for (int i = 0; i < in->nsel; i++) {
     in->sel[i] = (uint8_t)(gen_chance(g, 1, 2) ? gen_below(g, c->gc_signals)
                                                : ISA_COND_FLAG + gen_below(g, isa_fu_count(c)));
+    if (gen_edge(g, 1, 2)) { /* the first or the last signal or flag */
+      int e = gen_edge_below(g, 4);
+      in->sel[i] = (uint8_t)(e == 0 ? 0 : e == 1 ? c->gc_signals - 1 : e == 2 ? ISA_COND_FLAG
+                                                                               : ISA_COND_FLAG + isa_fu_count(c) - 1);
+    }
+  }
   for (int i = 0; i < (1 << in->nsel); i++) in->target[i] = gen_target(g, pc, n);
 }
 
@@ -178,14 +215,18 @@ static isa_word gen_insn(gen_ctx *g, int fu, int pc, int n) {
   memset(&w, 0, sizeof w);
   in.op = gen_opcode(g, cls);
   const isa_op_info *info = isa_op_get(in.op);
+  if (in.op == ISA_OP_NOP && gen_edge(g, 1, 2)) in.imm = 1 + gen_edge_below(g, 3); /* nop 2..4 */
   if (in.op != ISA_OP_NOP) {
     int d = gen_below(g, 4);
     if (d == 1 && c->rd) in.dst = (isa_opnd){ISA_CLS_RD, (uint8_t)gen_reg(g, c->rd, fu)};
     if (d >= 2 && c->fd) in.dst = (isa_opnd){ISA_CLS_FD, (uint8_t)gen_reg(g, c->fd, fu)};
+    if (in.dst.cls != ISA_CLS_NONE && !g->tame && gen_edge(g, 1, 3)) /* the first or the last */
+      in.dst.idx = (uint8_t)(gen_edge(g, 1, 2) ? 0 : (in.dst.cls == ISA_CLS_RD ? c->rd : c->fd) - 1);
     if (in.dst.idx == 0xff) in.dst = (isa_opnd){ISA_CLS_NONE, 0};
     if (c->od && !g->tame && gen_chance(g, 1, 2)) {
       in.odmask = 1u << gen_below(g, c->od);
       if (gen_chance(g, 1, 4)) in.odmask |= (uint32_t)gen_below(g, 1 << c->od);
+      if (gen_edge(g, 1, 8)) in.odmask = (1u << c->od) - 1u; /* every od */
     }
     int has_imm = 0;
     for (int i = 0; i < info->nsrc; i++) {
@@ -193,11 +234,128 @@ static isa_word gen_insn(gen_ctx *g, int fu, int pc, int n) {
       has_imm |= in.src[i].cls == ISA_CLS_IMM;
     }
     if (has_imm) in.imm = gen_value(g);
+    if (has_imm && gen_edge(g, 1, 6)) { /* the edges of a word, on every FU class */
+      static const int32_t edge[] = {0, INT32_MAX, INT32_MIN, -1, 1};
+      in.imm = edge[gen_edge_below(g, 5)];
+    }
   }
   gen_branch(g, &in, pc, n);
   if (isa_insn_check(&in, cls, c, NULL, 0) != ISA_OK || isa_encode(&in, &w) != ISA_OK)
     memset(&w, 0, sizeof w); /* cannot happen; `nop ; next` keeps the stream valid */
   return w;
+}
+
+/* Returns the first (k = 0), a middle (1) or the last (2) of 0..n-1. */
+static int gen_plan_pick(gen_ctx *g, int k, int n) {
+  return k == 0 || n <= 1 ? 0 : k == 2 || n == 2 ? n - 1 : 1 + gen_edge_below(g, n - 2);
+}
+
+/* Returns the plan word of FU fu for plan p (docs/fuzz.md "Field
+ * coverage"): an opcode that reads every source the FU class has, and
+ * each field of the class p gives it, so that consecutive seeds give
+ * every field of the word every class: the destination (none, rd, fd;
+ * the first or the last), ODMASK (none, one od, every od), each source
+ * (rd, fd, id, imm; the first or the last), IMM (0, 2^31-1, -2^31, -1,
+ * 1), a br on every selector the PE allows (first, middle or last signal
+ * or flag) and its targets (pc 0, a middle pc, the last pc of the
+ * memory). Not in tame streams. */
+static isa_word gen_plan_insn(gen_ctx *g, int fu, uint64_t p) {
+  const arch_config *c = g->c;
+  isa_fu_class cls = isa_fu_class_of(c, fu);
+  isa_insn in;
+  isa_word w;
+  memset(&in, 0, sizeof in);
+  memset(&w, 0, sizeof w);
+  isa_op most[ISA_OP_COUNT];
+  int nmost = 0, nsrc = 0;
+  for (int op = 0; op < ISA_OP_COUNT; op++) {
+    const isa_op_info *info = isa_op_get((isa_op)op);
+    if (info->fu == cls && info->nsrc > nsrc) nsrc = info->nsrc, nmost = 0;
+    if (info->fu == cls && info->nsrc == nsrc) most[nmost++] = (isa_op)op;
+  }
+  in.op = nmost ? most[gen_edge_below(g, nmost)] : ISA_OP_NOP;
+  if (in.op != ISA_OP_NOP) {
+    int dk = (int)(p % 3), dn = dk == 1 ? c->rd : dk == 2 ? c->fd : 0;
+    if (dn) in.dst = (isa_opnd){(uint8_t)(dk == 1 ? ISA_CLS_RD : ISA_CLS_FD), (uint8_t)((p / 3) % 2 ? dn - 1 : 0)};
+    int ok = (int)((p / 2) % 3);
+    if (c->od && ok) in.odmask = ok == 2 ? (1u << c->od) - 1u : 1u << gen_edge_below(g, c->od);
+    int avail[4], na = 0, has_imm = 0;
+    if (c->rd) avail[na++] = ISA_CLS_RD;
+    if (c->fd) avail[na++] = ISA_CLS_FD;
+    if (c->id) avail[na++] = ISA_CLS_ID;
+    avail[na++] = ISA_CLS_IMM;
+    for (int i = 0; i < nsrc; i++) {
+      int sc = avail[(p + (uint64_t)i) % (uint64_t)na];
+      int n = sc == ISA_CLS_RD ? c->rd : sc == ISA_CLS_FD ? c->fd : sc == ISA_CLS_ID ? c->id : 1;
+      in.src[i] = (isa_opnd){(uint8_t)sc, (uint8_t)(sc != ISA_CLS_IMM && (p / (uint64_t)na + (uint64_t)i) % 2 ? n - 1 : 0)};
+      has_imm |= sc == ISA_CLS_IMM;
+    }
+    static const int32_t edge[] = {0, INT32_MAX, INT32_MIN, -1, 1};
+    if (has_imm) in.imm = edge[p % 5];
+  }
+  int maxsel = 0;
+  while (maxsel < ISA_SEL_COUNT && (2 << maxsel) <= c->branch_targets) maxsel++;
+  in.br = ISA_BR_COND;
+  in.nsel = maxsel;
+  for (int i = 0; i < in.nsel; i++) {
+    int k = (int)((p + (uint64_t)i) % 6);
+    in.sel[i] = (uint8_t)(k < 3 ? gen_plan_pick(g, k, c->gc_signals)
+                                : ISA_COND_FLAG + gen_plan_pick(g, k - 3, isa_fu_count(c)));
+  }
+  for (int i = 0; i < (1 << in.nsel); i++) in.target[i] = (uint16_t)gen_plan_pick(g, (int)((p + (uint64_t)i) % 3), c->imem);
+  if (isa_insn_check(&in, cls, c, NULL, 0) != ISA_OK || isa_encode(&in, &w) != ISA_OK)
+    memset(&w, 0, sizeof w); /* cannot happen; `nop ; next` keeps the stream valid */
+  return w;
+}
+
+/* Writes the value plan of FU fu for plan p into prog[0..max-1] and
+ * returns its length (docs/fuzz.md "Operand values"): an ALU's `mov rd0,
+ * #E1` (another FU's `nop`: its rd0 an ALU's plan's), then for each
+ * operation class the FU executes (valcov.h), from the one p gives on,
+ * six words at least (a class again with another E2), an opcode of it on
+ * rd0 and #E2: `OP rd1, rd0, #E2`. E1 and E2 are 0, 1,
+ * -1, -2^31, 2^31-1 or 31: E1 the (p mod 6)th, E2 of the j-th class the
+ * ((p / 6 + j) mod 6)th, so that 36 consecutive plans give every pair.
+ * Returns 0 (nothing written) without an rd. */
+static int gen_value_plan(gen_ctx *g, int fu, uint64_t p, isa_word *prog, int max) {
+  static const int32_t vals[6] = {0, 1, -1, INT32_MIN, INT32_MAX, 31};
+  const arch_config *c = g->c;
+  isa_fu_class cls = isa_fu_class_of(c, fu);
+  int classes[VALCOV_CLASSES], ncls = 0;
+  for (int vc = 0; vc < VALCOV_CLASSES && c->rd; vc++)
+    for (int op = 0; op < ISA_OP_COUNT; op++)
+      if (valcov_op_class((isa_op)op) == vc && isa_op_get((isa_op)op)->fu == cls) {
+        classes[ncls++] = vc;
+        break;
+      }
+  if (!ncls || max < 2) return 0;
+  isa_insn in;
+  memset(&in, 0, sizeof in);
+  if (cls == ISA_FU_ALU) {
+    in.op = ISA_OP_MOV;
+    in.dst = (isa_opnd){ISA_CLS_RD, 0};
+    in.src[0] = (isa_opnd){ISA_CLS_IMM, 0};
+    in.imm = vals[p % 6];
+  }
+  int n = 0;
+  if (isa_encode(&in, &prog[n]) == ISA_OK) n++;
+  for (int j = 0; j < (ncls > 6 ? ncls : 6) && n < max; j++) { /* a class with one: six E2 */
+    int vc = classes[(p + (uint64_t)j) % (uint64_t)ncls];
+    isa_op ops[ISA_OP_COUNT];
+    int nops = 0;
+    for (int op = 0; op < ISA_OP_COUNT; op++)
+      if (valcov_op_class((isa_op)op) == vc && isa_op_get((isa_op)op)->fu == cls) ops[nops++] = (isa_op)op;
+    memset(&in, 0, sizeof in);
+    in.op = ops[gen_edge_below(g, nops)];
+    in.dst = (isa_opnd){ISA_CLS_RD, (uint8_t)(c->rd > 1 ? 1 : 0)};
+    in.src[0] = (isa_opnd){ISA_CLS_RD, 0};
+    if (isa_op_get(in.op)->nsrc >= 2) {
+      in.src[1] = (isa_opnd){ISA_CLS_IMM, 0};
+      in.imm = vals[(p / 6 + (uint64_t)j) % 6];
+    }
+    if (isa_insn_check(&in, cls, c, NULL, 0) == ISA_OK && isa_encode(&in, &prog[n]) == ISA_OK) n++;
+  }
+  return n;
 }
 
 /* Appends the programs: most FUs get one, on the region or elsewhere. */
@@ -210,7 +368,20 @@ static void gen_programs(gen_ctx *g) {
     if (gen_chance(g, 1, 8)) max = c->imem < 16 ? c->imem : 16;
     int n = 1 + gen_below(g, max);
     for (int pc = 0; pc < n; pc++) prog[pc] = gen_insn(g, fu, pc, n);
-    gen_push(g, STREAM_PKT_PROGRAM, fu, 0, gen_pe_rect(g), prog[0].w, (uint32_t)(ISA_WORDS * n));
+    if (!g->tame && (n >= 2 || gen_edge(g, 1, 2))) /* (a one-word program: every other time) */
+      prog[gen_edge_below(g, n)] = gen_plan_insn(g, fu, g->s->seed + (uint64_t)fu);
+    int vplan = !g->tame && c->imem >= 3 && gen_edge(g, 3, 4);
+    if (vplan) { /* the value plan first, the rest after it */
+      isa_word plan[1 + VALCOV_CLASSES];
+      int np = gen_value_plan(g, fu, g->s->seed + (uint64_t)fu, plan, c->imem - 1 < 1 + VALCOV_CLASSES ? c->imem - 1 : 1 + VALCOV_CLASSES);
+      int keep = n + np <= c->imem && n + np <= 16 ? n : (c->imem < 16 ? c->imem : 16) - np;
+      memmove(&prog[np], &prog[0], (size_t)keep * sizeof prog[0]);
+      memcpy(prog, plan, (size_t)np * sizeof prog[0]);
+      n = np + keep;
+    }
+    stream_rect r = gen_pe_rect(g);
+    if (vplan && gen_edge(g, 3, 4)) r = g->region; /* where it runs */
+    gen_push(g, STREAM_PKT_PROGRAM, fu, 0, r, prog[0].w, (uint32_t)(ISA_WORDS * n));
   }
 }
 
@@ -221,6 +392,8 @@ static void gen_regcfg(gen_ctx *g) {
   if (!c->fd || gen_chance(g, 1, 4)) return;
   for (int k = 0; k < c->fd; k++)
     depth[k] = (uint32_t)(gen_chance(g, 1, 8) ? c->fd_depth : 1 + gen_below(g, c->fd_depth < 4 ? c->fd_depth : 4));
+  for (int k = 0; k < c->fd; k++)
+    if (gen_edge(g, 1, 6)) depth[k] = (uint32_t)(gen_edge(g, 1, 2) ? c->fd_depth : 1); /* the ends */
   gen_push(g, STREAM_PKT_REGCFG, 0, 0, gen_pe_rect(g), depth, (uint32_t)c->fd);
 }
 
@@ -230,6 +403,7 @@ static void gen_regcfg(gen_ctx *g) {
 static uint32_t gen_select(gen_ctx *g, int s) {
   const arch_config *c = g->c;
   int P = c->ports, nsrc = c->od + 4 * P;
+  if (gen_edge(g, 1, 16)) return (uint32_t)nsrc; /* the last source: the largest select */
   if (s < c->id) { /* an id: mostly from a side */
     if (gen_chance(g, 2, 3)) return 1 + (uint32_t)(c->od + gen_below(g, 4 * P));
   } else { /* a wrapper output of side (s - id) / P */
@@ -238,6 +412,37 @@ static uint32_t gen_select(gen_ctx *g, int s) {
     if (gen_chance(g, 1, 2)) return 1 + (uint32_t)(c->od + ((side + 2) % 4) * P + gen_below(g, P));
   }
   return 1 + (uint32_t)gen_below(g, nsrc);
+}
+
+/* Returns the select of sink s in the sweep wrapper of plan p (gen_sweep):
+ * class (p + s) % 7 of off, an od, a wrapper input of the north, east,
+ * south or west side (but the last source), the last source. */
+static uint32_t gen_sweep_select(gen_ctx *g, int p, int s) {
+  const arch_config *c = g->c;
+  int P = c->ports, nsrc = c->od + 4 * P, k = (p + s) % 7;
+  if (k == 0) return 0;
+  if (k == 1 && c->od) return 1 + (uint32_t)gen_edge_below(g, c->od);
+  if (k >= 2 && k <= 5 && (k < 5 || P > 1))
+    return 1 + (uint32_t)(c->od + (k - 2) * P + gen_edge_below(g, k == 5 ? P - 1 : P));
+  return (uint32_t)nsrc;
+}
+
+/* Appends the sweep wrapper (docs/fuzz.md "Field coverage"): on a random
+ * rectangle, each sink's select of the class the seed's plan gives it, so
+ * that seven seeds in a row give every sink every class. */
+static void gen_sweep(gen_ctx *g) {
+  const arch_config *c = g->c;
+  int nsinks = c->id + 4 * c->ports, p = (int)(g->s->seed % 7);
+  uint32_t sel[ISA_MAX_REGS + 4 * ARCH_MAX_PORTS];
+  for (int s = 0; s < nsinks; s++) sel[s] = gen_sweep_select(g, p, s);
+  stream_rect all = {0, 0, c->rows, c->cols}, r = all;
+  int k = gen_edge_below(g, 6); /* 0: the whole array; 1-3: one PE; 4, 5: a part */
+  if (k >= 1 && k <= 3) r = (stream_rect){gen_edge_below(g, c->rows), gen_edge_below(g, c->cols), 1, 1};
+  if (k >= 4) {
+    r.row0 = gen_edge_below(g, c->rows), r.col0 = gen_edge_below(g, c->cols);
+    r.rows = 1 + gen_edge_below(g, c->rows - r.row0), r.cols = 1 + gen_edge_below(g, c->cols - r.col0);
+  }
+  gen_push(g, STREAM_PKT_WRAPPER, 0, 0, r, sel, (uint32_t)nsinks);
 }
 
 /* Appends wrappers: one per PE of the region (mostly), a few elsewhere. */
@@ -256,10 +461,13 @@ static void gen_wrappers(gen_ctx *g) {
     }
 }
 
-/* Appends to w at n a random constraint list (at most max constraints)
- * over nd dimensions; returns the new n. */
-static uint32_t gen_cons(gen_ctx *g, uint32_t *w, uint32_t n, int nd, int max) {
+/* Appends to w at n a random constraint list (at most max constraints;
+ * now and then, from the edge generator, STREAM_MAX_CONS exactly, while
+ * *edges > 0, which it counts down) over nd dimensions; returns the new
+ * n. */
+static uint32_t gen_cons(gen_ctx *g, uint32_t *w, uint32_t n, int nd, int max, int *edges) {
   int k = gen_below(g, max + 1);
+  if (*edges > 0 && gen_edge(g, 1, 10)) k = STREAM_MAX_CONS(g->c), (*edges)--;
   w[n++] = (uint32_t)k;
   for (int i = 0; i < k; i++) {
     w[n++] = (uint32_t)gen_below(g, 2);
@@ -324,18 +532,31 @@ static int gen_delay_long(gen_ctx *g, int64_t *d0, int64_t *dr, int64_t *dc, uin
   return 1;
 }
 
+/* Returns a field of a GC term's PE range (docs/stream.md "GC payload"):
+ * uniform in 0..n-1, at most STREAM_TERM_RANGE_MAX. */
+static int gen_term_range(gen_ctx *g, int n) {
+  int v = gen_edge_below(g, n);
+  return v < STREAM_TERM_RANGE_MAX ? v : STREAM_TERM_RANGE_MAX;
+}
+
 /* Appends the GC packet of the region. */
 static void gen_gc(gen_ctx *g) {
   const arch_config *c = g->c;
-  uint32_t w[1024], n = 0;
+  uint32_t w[4096], n = 0;
   g->ii = gen_chance(g, 1, 8) ? 4 : 1 + gen_below(g, 3);
   g->ndims = 1 + gen_below(g, c->gc_dims < 3 ? c->gc_dims : 3);
+  int nd0 = g->ndims; /* the dimensions drawn from g->r */
+  if (gen_edge(g, 1, 4)) g->ndims = c->gc_dims; /* every dimension, most of bound 1 */
   w[n++] = (uint32_t)g->ii;
   w[n++] = (uint32_t)g->ndims;
-  int steps = 1;
+  int steps = 1, extra = 1, eb[8] = {0};
+  for (int d = nd0; d < g->ndims && d < 8; d++) { /* the extra dimensions' bounds first: 1 or 2, at most 8 steps */
+    eb[d] = 1 + (extra < 8 && gen_edge(g, 1, 2));
+    extra *= eb[d];
+  }
   for (int d = 0; d < g->ndims; d++) {
-    int b = 1 + gen_below(g, 4);
-    while (b > 1 && steps * b > 24) b--;
+    int b = d < nd0 ? 1 + gen_below(g, 4) : eb[d];
+    while (b > 1 && steps * b * (d < nd0 ? extra : 1) > 24) b--;
     steps *= b;
     w[n++] = (uint32_t)b;
   }
@@ -343,6 +564,7 @@ static void gen_gc(gen_ctx *g) {
   int64_t max = (int64_t)(c->gc_history - 1) * g->ii;
   int64_t d0 = gen_below(g, 4), dr = gen_range(g, -1, 2), dc = gen_range(g, -1, 2);
   if (gen_chance(g, 1, 8)) d0 = max, dr = dc = 0; /* the largest delay gc.history allows */
+  if (!g->tame && gen_edge(g, 1, 10)) max = d0 = INT32_MAX, dr = dc = 0; /* the largest delay: nothing starts */
   if (!gen_delay_ok(d0, dr, dc, g->region.rows, g->region.cols, max)) dr = dc = 0;
   if (d0 > max) d0 = max;
   if (gen_delay_long(g, &d0, &dr, &dc, &w[2], g->ndims) &&
@@ -352,11 +574,15 @@ static void gen_gc(gen_ctx *g) {
   g->d0 = d0, g->dr = dr, g->dc = dc;
   int maxterms = STREAM_GC_MAX_TERMS(c) < 4 ? STREAM_GC_MAX_TERMS(c) : 4;
   int nt = gen_below(g, maxterms + 1);
-  int maxcons = STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2;
+  if (gen_edge(g, 1, 6)) nt = STREAM_GC_MAX_TERMS(c); /* every term */
+  int maxcons = STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2, edges = 1; /* w holds one term of every constraint */
   w[n++] = (uint32_t)nt;
   for (int t = 0; t < nt; t++) {
     w[n++] = (uint32_t)gen_below(g, c->gc_signals);
-    n = gen_cons(g, w, n, g->ndims, maxcons);
+    if (gen_edge(g, 1, 3)) /* a PE range: from row/column lo, skipping some at the end */
+      w[n - 1] = STREAM_TERM_WORD(w[n - 1], gen_term_range(g, g->region.rows + 1), gen_term_range(g, g->region.rows),
+                                  gen_term_range(g, g->region.cols + 1), gen_term_range(g, g->region.cols));
+    n = gen_cons(g, w, n, g->ndims, maxcons, &edges);
   }
   gen_push(g, STREAM_PKT_GC, g->gc, 0, g->region, w, n);
 }
@@ -418,6 +644,7 @@ static void gen_gc_other(gen_ctx *g) {
   h.region = gen_subrect(g, (stream_rect){0, 0, g->c->rows, g->c->cols});
   h.r = rng_state_seed(rng_state_next(&g->r));
   h.rd = rng_state_seed(rng_state_next(&g->rd));
+  h.re = rng_state_seed(rng_state_next(&g->re));
   h.dlong = 0;
   gen_gc(&h);
   g->oom |= h.oom;
@@ -450,27 +677,45 @@ static stream_rect gen_border_rect(gen_ctx *g, int side) {
  * now and then the bank data it reads, on a random border rectangle. */
 static void gen_ag(gen_ctx *g) {
   const arch_config *c = g->c;
-  uint32_t w[512], n = 0;
+  uint32_t w[512], n = 0, *io = NULL;
   int side = gen_below(g, 4);
   int bank = gen_below(g, c->banks < c->ports ? c->banks : c->ports);
   stream_rect r = gen_border_rect(g, side);
+  int e = gen_edge_below(g, 6), ns = side == STREAM_SIDE_NORTH || side == STREAM_SIDE_SOUTH;
+  int len = ns ? c->cols : c->rows, from = e == 1 ? gen_edge_below(g, len) : 0;
+  if (e == 0 || e == 1) { /* the whole side, or from a PE on to its end */
+    if (ns) r.col0 = from, r.cols = len - from;
+    else r.row0 = from, r.rows = len - from;
+  }
   int nd = gen_chance(g, 1, 8) ? 1 + gen_below(g, c->gc_dims) : g->ndims;
+  int nd0 = nd; /* the strides drawn from g->r */
+  if (gen_edge(g, 1, 4)) nd = c->gc_dims;
   int mode = gen_chance(g, 1, 6) ? STREAM_AG_OFF : gen_chance(g, 1, 2) ? STREAM_AG_READ : STREAM_AG_WRITE;
   w[n++] = (uint32_t)mode;
   w[n++] = (uint32_t)nd;
   w[n++] = (uint32_t)gen_below(g, 2 * g->ii + 2);
   w[n++] = (uint32_t)(gen_chance(g, 1, 16) ? c->bank_depth - 2 : gen_below(g, 9));
+  if (gen_edge(g, 1, 8)) w[n - 1] = (uint32_t)-(1 + gen_edge_below(g, 4)); /* below the bank */
   w[n++] = (uint32_t)gen_range(g, -1, 2), w[n++] = (uint32_t)gen_range(g, -1, 2);
-  for (int d = 0; d < nd; d++) w[n++] = (uint32_t)gen_range(g, -1, 3);
-  n = gen_cons(g, w, n, nd, STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2);
+  for (int d = 0; d < nd; d++) w[n++] = (uint32_t)(d < nd0 ? gen_range(g, -1, 3) : gen_edge_below(g, 5) - 1);
+  int edges = 1;
+  n = gen_cons(g, w, n, nd, STREAM_MAX_CONS(c) < 2 ? STREAM_MAX_CONS(c) : 2, &edges);
   gen_push(g, STREAM_PKT_AG, bank, side, r, w, n);
   if (mode == STREAM_AG_WRITE || gen_chance(g, 1, 4)) return;
-  uint32_t io[9];
   int nw = 1 + gen_below(g, 8);
   if (nw > c->bank_depth) nw = c->bank_depth;
-  io[0] = (uint32_t)gen_below(g, c->bank_depth - nw + 1 < 8 ? c->bank_depth - nw + 1 : 8);
+  uint32_t start = (uint32_t)gen_below(g, c->bank_depth - nw + 1 < 8 ? c->bank_depth - nw + 1 : 8);
+  int edge = gen_edge_below(g, 10);
+  if (edge == 0) nw = c->bank_depth, start = 0;              /* the whole bank */
+  if (edge == 1) nw = 1, start = (uint32_t)c->bank_depth - 1; /* its last word */
+  if (!(io = malloc(((size_t)nw + 1) * sizeof *io))) {
+    g->oom = 1;
+    return;
+  }
+  io[0] = start;
   for (int k = 1; k <= nw; k++) io[k] = (uint32_t)gen_value(g);
   gen_push(g, STREAM_PKT_IODATA, bank, side, r, io, (uint32_t)nw + 1);
+  free(io);
 }
 
 int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *msg, size_t msgsz) {
@@ -479,7 +724,7 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   s->seed = seed;
   if (isa_arch_check(cfg, msg, msgsz) != ISA_OK) return -1;
   gen_ctx g = {.r = rng_state_seed_named(seed, "gen-stream"), .rd = rng_state_seed_named(seed, "gen-stream-delay"),
-               .c = &s->cfg, .s = s};
+               .re = rng_state_seed_named(seed, "gen-stream-edge"), .c = &s->cfg, .s = s};
   stream_rect all = {0, 0, cfg->rows, cfg->cols};
   g.region = gen_chance(&g, 1, 4) ? all : gen_subrect(&g, all);
   g.gc = gen_below(&g, STREAM_GCS);
@@ -488,6 +733,7 @@ int gen_stream_make(const arch_config *cfg, uint64_t seed, gen_stream *s, char *
   if (gen_chance(&g, 1, 4)) gen_programs(&g); /* later packets replace earlier ones */
   gen_regcfg(&g);
   gen_wrappers(&g);
+  gen_sweep(&g);
   gen_gc(&g);
   if (gen_chance(&g, 1, 4)) gen_gc_other(&g);
   for (int k = g.tame ? 0 : gen_below(&g, 7); k > 0; k--) gen_ag(&g);

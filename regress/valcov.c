@@ -24,6 +24,7 @@
 #include <string.h>
 
 enum { VC_ARITH, VC_UNARY, VC_MUL, VC_DIV, VC_CMP, VC_MINMAX, VC_SHIFT, VC_LOGIC, VC_COUNT };
+_Static_assert(VC_COUNT == VALCOV_CLASSES, "valcov.h: the number of classes");
 static const char *const vc_names[VC_COUNT] = {"arith", "unary", "mul", "div", "cmp", "minmax", "shift", "logic"};
 
 /* Bin slots of one (FU, class): a.*, b.* (or amt.*), eq, r.*. */
@@ -32,7 +33,7 @@ static const char *const vs_value[5] = {"zero", "pos", "neg", "min", "max"};
 static const char *const vs_amount[4] = {"zero", "mid", "31", "wrap"};
 
 /* Returns the operation class of op, or -1 (nop, lnot, sel: not counted). */
-static int vc_class_of(isa_op op) {
+int valcov_op_class(isa_op op) {
   switch (op) {
   case ISA_OP_ADD: case ISA_OP_SUB: return VC_ARITH;
   case ISA_OP_MOV: case ISA_OP_NEG: case ISA_OP_NOT: case ISA_OP_ABS: return VC_UNARY;
@@ -120,7 +121,7 @@ valcov *valcov_new(fcov_set *s, const arch_config *cfg) {
     isa_fu_class cls = isa_fu_class_of(cfg, fu);
     for (int c = 0; c < VC_COUNT; c++) {
       int has = 0;
-      for (int op = 0; op < ISA_OP_COUNT; op++) has |= vc_class_of((isa_op)op) == c && isa_op_get((isa_op)op)->fu == cls;
+      for (int op = 0; op < ISA_OP_COUNT; op++) has |= valcov_op_class((isa_op)op) == c && isa_op_get((isa_op)op)->fu == cls;
       for (int k = 0; k < VS_COUNT; k++) v->bin[fu][c][k] = -1;
       if (has && vc_define(v, fu, c)) bad = 1;
     }
@@ -143,7 +144,7 @@ void valcov_free(valcov *v) {
 }
 
 void valcov_issue(valcov *v, int pe, int fu, const isa_insn *in) {
-  if (pe < 0 || pe >= v->npe || fu < 0 || fu >= v->nfu || vc_class_of(in->op) < 0) return;
+  if (pe < 0 || pe >= v->npe || fu < 0 || fu >= v->nfu || valcov_op_class(in->op) < 0) return;
   if (v->niss < v->npe * v->nfu) v->iss[v->niss++] = (vc_issue){pe, fu, in};
 }
 
@@ -203,7 +204,7 @@ static void vc_hit(valcov *v, long k) {
 void valcov_cycle_end(valcov *v) {
   for (int i = 0; i < v->niss; i++) {
     const vc_issue *q = &v->iss[i];
-    int c = vc_class_of(q->in->op), nsrc = isa_op_get(q->in->op)->nsrc;
+    int c = valcov_op_class(q->in->op), nsrc = isa_op_get(q->in->op)->nsrc;
     const long *b = v->bin[q->fu][c];
     int32_t x[2] = {0, 0};
     int known[2] = {0, 0};

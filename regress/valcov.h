@@ -23,6 +23,12 @@
 
 typedef struct valcov valcov;
 
+#define VALCOV_CLASSES 8 /* operation classes: arith unary mul div cmp minmax shift logic */
+
+/* Returns the operation class (0..VALCOV_CLASSES-1) of op, or -1 for the
+ * opcodes not counted (nop, lnot, sel). */
+int valcov_op_class(isa_op op);
+
 /* Returns a value counter for cfg counting into s, its bins defined in s
  * (zero counts); NULL when out of memory. */
 valcov *valcov_new(fcov_set *s, const arch_config *cfg);

@@ -3,9 +3,15 @@
 # (`tcpa gen stream`, regress/gen_stream.h, docs/fuzz.md "Random streams on
 # both engines"). The same seed gives the same bytes and prints the seed;
 # a stream disassembles and assembles back to the same bytes; the streams
-# of seeds 1-20 on configs/default.ini (and, in the full tier, 1-10 on
+# of seeds 1-40 on configs/default.ini and 1-60 on
+# tests/configs/shape3x2.ini (3x2, a divider, four-target branches:
+# another shape, its harness built here) (and, in the full tier, 1-10 on
 # configs/big1d.ini) run on the C model and the RTL in lockstep and agree
-# in every cycle; over
+# in every cycle, and on the two the streams hit every value class of
+# every field the format allows and every operand value class of every
+# FU (`--fields --values`, docs/fuzz.md "Field coverage", "Operand
+# values"; a class missed fails the check with its name; one seed alone
+# misses some, named); over
 # those seeds the generator covers (counted in the disassembly) every
 # opcode of each FU class of the ISA table (common/isa.c), every branch
 # form, conditions on signals and on flags, every register class, wrapper
@@ -37,18 +43,45 @@ check "--tasm: the disassembly assembles back to the same bytes" $?
 check "--seeds without --check: exit 2, nothing written" $?
 
 # -- both engines in lockstep -----------------------------------------------
-# run_check NAME ARCH SEEDS MAX-CYCLES: every seed's stream agrees on
-# model and RTL.
+# run_check NAME ARCH SEEDS MAX-CYCLES [fields]: every seed's stream
+# agrees on model and RTL; with `fields`, the streams hit every field and
+# operand value class of ARCH (gen stream --fields --values), a missed
+# one named.
 run_check() {
-  local name=$1 arch=$2 seeds=$3 max=$4 lo hi rc
+  local name=$1 arch=$2 seeds=$3 max=$4 fields=${5:-} lo hi rc sum missed
   lo=${seeds%-*} hi=${seeds#*-}
-  nice "$TCPA" gen stream --arch "$arch" --seeds "$seeds" --check --max-cycles "$max" \
+  nice "$TCPA" gen stream --arch "$arch" --seeds "$seeds" --check ${fields:+--fields --values} --max-cycles "$max" \
     --out-dir "$tmp/out-$name" >"$tmp/$name.log" 2>&1; rc=$?
-  [ $rc -eq 0 ] && [ "$(grep -c '^seed [0-9]*: agree' "$tmp/$name.log")" -eq $((hi - lo + 1)) ]
-  check "$name: seeds $seeds agree on model and RTL in lockstep ($(tail -1 "$tmp/$name.log"))" $?
-  [ $rc -eq 0 ] || grep -v ': agree' "$tmp/$name.log" | head -20 | sed 's/^/# /'
+  sum=$(grep '^[0-9]* streams: ' "$tmp/$name.log")
+  [ "$(grep -c '^seed [0-9]*: agree' "$tmp/$name.log")" -eq $((hi - lo + 1)) ] && [ -n "$sum" ]
+  check "$name: seeds $seeds agree on model and RTL in lockstep ($sum)" $?
+  grep -v ': agree\|^missed: \|^field coverage: ' "$tmp/$name.log" | head -20 | sed 's/^/# /'
+  if [ -n "$fields" ]; then
+    missed=$(sed -n 's/^missed: //p' "$tmp/$name.log" | tr '\n' ' ')
+    [ $rc -eq 0 ] && [ -z "$missed" ] && grep -q '^field coverage: \([0-9]*\) of \1 field and value classes hit' "$tmp/$name.log"
+    check "$name: the streams hit every field and operand value class of $arch ($(grep '^field coverage' "$tmp/$name.log")${missed:+; missed: $missed})" $?
+  else
+    [ $rc -eq 0 ]
+    check "$name: exit 0 ($rc)" $?
+  fi
 }
-run_check default configs/default.ini 1-20 300
+run_check default configs/default.ini 1-40 300 fields
+# another shape: 3 rows, 2 columns (a decoder that takes one axis for the
+# other shows), four-target branches, a divider; a small harness
+if ! harness tests/configs/shape3x2.ini >"$tmp/shape.log" 2>&1; then
+  unbuilt "gen stream --check on tests/configs/shape3x2.ini ($(tail -1 "$tmp/shape.log"))"
+else
+  run_check shape3x2 tests/configs/shape3x2.ini 1-60 300 fields
+fi
+"$TCPA" gen stream --seeds 1-1 --fields --values --max-cycles 300 >"$tmp/one.log" 2>&1; rc=$?
+n1=$(grep -c '^missed: field\.' "$tmp/one.log"); n2=$(grep -c '^missed: insn\.' "$tmp/one.log")
+n3=$(grep -c '^missed: value\.' "$tmp/one.log")
+[ $rc -eq 1 ] && [ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && [ "$n3" -gt 0 ] &&
+  grep -q '^field coverage: [0-9]* of [0-9]* field and value classes hit over 1 streams' "$tmp/one.log"
+check "--fields --values: one seed misses classes: exit 1 ($rc), each named ($n1 field, $n2 insn, $n3 value)" $?
+"$TCPA" gen stream --seeds 1-40 --fields >"$tmp/fo.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^field coverage: \([0-9]*\) of \1 field classes hit over 40 streams' "$tmp/fo.log" && ! grep -q value "$tmp/fo.log"
+check "--fields alone, without --check: the field classes only, no run ($(head -1 "$tmp/fo.log"))" $?
 # big1d's RTL harness is a build of its own: the full tier only (the
 # coverage below still counts big1d's streams, which need no harness)
 if full_tier; then run_check big1d configs/big1d.ini 1-10 300; fi
