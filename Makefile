@@ -93,7 +93,11 @@ $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 
 # make test: the fast tier; make test-full: every test (docs/testing.md).
 # T='engine* test_map*' runs the test programs matching those globs.
-.PHONY: test-full
+.PHONY: test-full test-index
+# make test-index: tests/INDEX.md from the tests' covers: lines
+# (docs/testing.md "Finding the tests of a feature").
+test-index:
+	python3 scripts/test-index.py
 test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
 	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=fast bash tests/run.sh $(T)
 

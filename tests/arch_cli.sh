@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/arch.md "The command", "The shipped configurations",
+#   "The generated RTL package", "Errors", "Fingerprint"
 # arch_cli.sh: tests of `tcpa arch` from the outside (docs/arch.md). The
 # shipped configurations load; --dump re-loads to the same fingerprint;
 # linear.ini and wide.ini differ from default.ini in every section; the

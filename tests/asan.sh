@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/testing.md "The full tier", docs/model.md "Tests"
 # tier: full
 # asan.sh: the C code is clean under AddressSanitizer and
 # UndefinedBehaviorSanitizer (docs/testing.md "The full tier"). `make
@@ -47,7 +48,7 @@ for t in $DBG/tests/test_*; do
   case $t in *.d) continue ;; esac
   TCPA=$T san "unit test $(basename "$t")" "$t"
   TCPA=$T "$t" >/dev/null 2>&1
-  check "unit test $(basename "$t") passes under the sanitizers" $?
+  ok=$?; check "unit test $(basename "$t") passes under the sanitizers" $ok
 done
 
 # every benchmark on 1x2 of big1d, the multi-dimensional ones on 2x2 of

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# covers: docs/asm.md "Lines", "Example",
+#   docs/trace.md "The lockstep checker and its report",
+#   docs/timing.md "9. Worked example"
 # asm_lockstep_cli.sh: `tcpa asm`, `tcpa disasm` and `tcpa cosim-check` from
 # the outside. Every fixture of regress/streams assembles, disassembles and
 # re-assembles to identical bytes; a .tasm error exits 2 with FILE:LINE:COL

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/instantiate.md "What each step computes", docs/arch.md "Keys"
 # bank_layout.sh: the tile-local bank layout (docs/instantiate.md, step 7;
 # compiler/inst/inst_io.c): a bank holds the elements its PE's tile
 # accesses, row-major over the box of indices one tile spans, so the
@@ -23,7 +24,7 @@ MM=regress/programs/matmul.pla
 check "matmul compiles for an RxC region" $?
 "$TCPA" instantiate "$tmp/mm.sym" --param N=4 --param M=4 --param K=500 --pes 4x4 -o "$tmp/mm.bin" \
   --listing "$tmp/mm.lst" > "$tmp/inst.txt" 2>&1
-check "matmul N=M=4 K=500 instantiates on 4x4 ($(tail -n 1 "$tmp/inst.txt"))" $?
+ok=$?; check "matmul N=M=4 K=500 instantiates on 4x4 ($(tail -n 1 "$tmp/inst.txt"))" $ok
 check_eval "A and B step by one bank word along k: address ... + 1*j2" \
   "grep -q '^access 0: read A .*address 0 + [0-9]*\*j0 + 0\*j1 + 1\*j2' '$tmp/mm.lst' &&
    grep -q '^access 1: read B .*address 0 + 0\*j0 + [0-9]*\*j1 + 1\*j2' '$tmp/mm.lst'"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "tcpa check", docs/language.md "The five rules"
 # check_cli.sh: `tcpa check` end to end: the summary line of the spec's two
 # examples, --dot output, --help, unknown options, missing and unreadable
 # files, and binary junk. Prints TAP lines.

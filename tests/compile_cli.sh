@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/symbolic.md "The .sym format", "What fits",
+#   docs/user-guide.md "Exit status"
 # compile_cli.sh: `tcpa compile` end to end: the bounds and II printed for
 # the running example, the .sym header, exit 3 with the resource named,
 # exit 2 for bad input, no half-written output. Prints TAP lines.

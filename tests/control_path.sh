@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/timing.md "2. Global controller",
+#   docs/instantiate.md "Control signals and the loop bounds"
 # control_path.sh: the control path bounds no tile size (docs/timing.md
 # section 2): every PE evaluates the GC's signal terms at its own step, so a
 # PE may start any number of cycles after the first (up to the 31-bit delay

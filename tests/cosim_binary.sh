@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/trace.md "Binary event stream", "Lockstep protocol",
+#   docs/mutants.md
 # cosim_binary.sh: the binary event stream between the harness and tcpa in
 # cosim (docs/trace.md "Binary event stream", "Lockstep protocol"):
 #   - rtl.trace of a cosim run (--out-dir), written by tcpa from the
@@ -47,7 +49,7 @@ if [ -x "$RTL" ]; then
   "$RTL" "$tmp/c/config.bin" --trace "$tmp/text.trace" >/dev/null 2>&1
   [ $st -eq 0 ] && [ -s "$tmp/c/rtl.trace" ] && cmp -s "$tmp/c/rtl.trace" "$tmp/text.trace" &&
     [ "$(grep -cv '^#' "$tmp/c/rtl.trace")" -gt 1000 ]
-  check "cosim matmul 4x4: rtl.trace from the records = tcpa-rtl --trace, byte for byte ($(wc -l < "$tmp/c/rtl.trace") lines)" $?
+  ok=$?; check "cosim matmul 4x4: rtl.trace from the records = tcpa-rtl --trace, byte for byte ($(wc -l < "$tmp/c/rtl.trace") lines)" $ok
 fi
 
 # a long run: 8 MB of records through cosim's 1 MB pipe, each cycle's
@@ -59,7 +61,7 @@ if [ -x "$RTL" ]; then
   st=$?
   "$RTL" "$tmp/l/config.bin" --trace "$tmp/long.trace" --trace-bin "$tmp/long.bin" >/dev/null 2>&1
   [ $st -eq 0 ] && cmp -s "$tmp/l/rtl.trace" "$tmp/long.trace" && [ "$(wc -c < "$tmp/long.bin")" -gt 4200000 ]
-  check "cosim bitextract N=4000 1x4: $(wc -c < "$tmp/long.bin") bytes of records through the pipe, rtl.trace = tcpa-rtl --trace" $?
+  ok=$?; check "cosim bitextract N=4000 1x4: $(wc -c < "$tmp/long.bin") bytes of records through the pipe, rtl.trace = tcpa-rtl --trace" $ok
 fi
 # -- a mutant is caught at the same cycle and event, binary and text ---------
 bx=(regress/programs/bitextract.pla --param N=8 --pes 1x2)

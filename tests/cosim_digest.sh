@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/trace.md "Digest stream", "Lockstep protocol"
 # cosim_digest.sh: cosim's digest stream (docs/trace.md "Digest stream"):
 #   - `tcpa run --engine cosim` without --out-dir starts the harness with
 #     --trace-mode digest and passes; with --out-dir it compares events
@@ -148,7 +149,7 @@ EOF
   TCPA_RTL=$tmp/liar.sh "$TCPA" run "${mm22[@]}" --engine cosim >"$tmp/l.out" 2>&1
   st=$?
   [ $st -eq 2 ] && grep -q "differ but the events agree" "$tmp/l.out" && ! grep -q "verdict   pass" "$tmp/l.out"
-  check "a digest record that disagrees with its events: exit 2 ($st), '$(grep -o 'the digests of cycle [0-9]* differ but[^(]*' "$tmp/l.out" | head -1)'" $?
+  ok=$?; check "a digest record that disagrees with its events: exit 2 ($st), '$(grep -o 'the digests of cycle [0-9]* differ but[^(]*' "$tmp/l.out" | head -1)'" $ok
 fi
 
 # -- the rtl engine's digest stream, cut short ---------------------------------
@@ -165,6 +166,6 @@ EOF
   TCPA_RTL=$tmp/cut.sh "$TCPA" run "${mm22[@]}" --engine rtl >"$tmp/c.out" 2>&1
   st=$?
   [ $st -eq 2 ] && grep -q "ends inside record [0-9]* (110 of 120 bytes)" "$tmp/c.out"
-  check "rtl engine: a digest stream cut inside a record is refused (exit $st): $(grep -o 'ends inside record.*' "$tmp/c.out" | head -1)" $?
+  ok=$?; check "rtl engine: a digest stream cut inside a record is refused (exit $st): $(grep -o 'ends inside record.*' "$tmp/c.out" | head -1)" $ok
 fi
 exit $fail

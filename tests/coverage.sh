@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/regress.md "Functional coverage", "What the coverage counts"
 # coverage.sh: functional coverage of runs and the RTL's line and toggle
 # coverage (docs/regress.md "Functional coverage" and "Sign-off"), TAP.
 #
@@ -137,7 +138,7 @@ EOF
   if command -v genhtml >/dev/null; then
     genhtml --quiet --output-directory "$D/html" "$D/merged.info" >"$D/genhtml.log" 2>&1 &&
       [ -s "$D/html/index.html" ] && grep -q "tcpa_pe.sv" -r "$D/html"
-    check "genhtml renders the tracefile ($(tail -n 1 "$D/genhtml.log"))" $?
+    ok=$?; check "genhtml renders the tracefile ($(tail -n 1 "$D/genhtml.log"))" $ok
   else
     skip "genhtml renders the tracefile" "genhtml (lcov) is not installed: scripts/setup.sh installs it"
   fi

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "tcpa run", "Cycles", "The RTL engine",
+#   "summary.json", docs/rtl.md "Fault injection",
+#   docs/trace.md "Model and RTL in one waveform"
 # engine_cli.sh: `tcpa run --engine model|rtl|cosim` from the outside
 # (docs/user-guide.md). For each run: exit 0, the outputs in --out-dir are
 # the engine's (summary.json's outputs.engine: the model's, the RTL's for
@@ -37,13 +40,12 @@
 #   - a wrong RTL caught through its outputs: RTL mutant 9 (`and` computes
 #     a | b; the mutants harness with +mutant=9) on rtl and cosim: exit 1,
 #     bits.txt holds its values, which differ from refimpl's, diff.txt
-#     names them (skipped while the mutants harness is missing or stale).
+#     names them (full tier: the mutants harness is a build of its own;
+#     when it does not build, the check fails).
 # Prints TAP lines.
 set -u
-TCPA=${TCPA:-build/bin/tcpa}
 BUILD=${BUILD:-build}
-tmp=$(mktemp -d); trap 'echo "1..$n"; rm -rf "$tmp"' EXIT  # the TAP plan, at the end
-n=0 fail=0
+. "$(dirname "$0")/tap.sh"
 unset TCPA_RTL
 TCPA_ABS=$(cd "$(dirname "$TCPA")" && pwd)/$(basename "$TCPA")
 REFX=${REFX:-$BUILD/tests/tools/refimpl}
@@ -53,7 +55,8 @@ if [ ! -x "$REFX" ]; then
   exit 1
 fi
 
-# Prints one TAP line: check NAME STATUS [DIRECTIVE].
+# Prints one TAP line: check NAME STATUS [DIRECTIVE] (tap.sh's check with
+# a directive, which makes a failure not count).
 check() {
   n=$((n + 1))
   if [ "$2" -eq 0 ]; then echo "ok $n - $1${3:+ $3}"; else echo "not ok $n - $1${3:+ $3}"; [ -n "${3:-}" ] || fail=1; fi
@@ -239,7 +242,7 @@ st=$?
   [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e/ref" "$tmp/want" &&
   ! ref_outputs_compare "$REFX" "$tmp/e" "$tmp/want" >/dev/null && diff_consistent "$tmp/e" &&
   grep -q "^outputs   $tmp/e/NAME.txt (rtl), .* elements differ ($tmp/e/diff.txt)" "$tmp/out"
-check "rtl with wrong banks, --out-dir: exit 1, bits.txt holds the RTL's zeros, ref/ = refimpl, diff.txt ($(head -1 "$tmp/e/diff.txt" 2>/dev/null)) names them" $?
+ok=$?; check "rtl with wrong banks, --out-dir: exit 1, bits.txt holds the RTL's zeros, ref/ = refimpl, diff.txt ($(head -1 "$tmp/e/diff.txt" 2>/dev/null)) names them" $ok
 TCPA_RTL=$tmp/nobanks.sh $TCPA run regress/programs/bitextract.pla --param N=8 --pes 1x2 --engine rtl --out-dir "$tmp/e" \
   >/dev/null 2>&1
 st=$?
@@ -301,10 +304,6 @@ check "--traces sometimes: exit 2 ($st) naming the values" $?
 # Returns 0 when harness $1 was built (`tcpa harness` below: the harness
 # cache holds one per configuration and set of sources, never a stale one).
 rtl_fresh() { [ -x "$1" ]; }
-# skip REASON: one skipped TAP line (a tool this machine lacks).
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
-# unbuilt WHAT: what a harness that did not build leaves untested fails.
-unbuilt() { n=$((n + 1)); echo "not ok $n - $1: its harness did not build"; fail=1; }
 
 # cosim_job PROG PES ARGS...: cosim against the reference, traces agree.
 cosim_job() {
@@ -419,7 +418,7 @@ EOF
   [ -n "$t0" ] && [ "$marker" = $((${t0:-0} + per * c)) ] && grep -q "^\[dumpfile\] \".*rtl.fst\"" "$tmp/e/divergence.gtkw"
   check "divergence.gtkw: dump file rtl.fst, marker at t0 + period*c = $t0 + $per*$c ($marker)" $?
   if ! command -v fst2vcd >/dev/null; then
-    skip "fst2vcd missing (gtkwave package)"
+    skip "the FST window's signals" "fst2vcd missing (gtkwave package)"
   else
     fst2vcd "$tmp/e/rtl.fst" > "$tmp/w.vcd" 2>/dev/null
     # every variable of the VCD with its full scope
@@ -507,7 +506,7 @@ else
       [ "$(ref_outputs_engine "$tmp/e")" = rtl ] && ref_outputs_compare "$REFX" "$tmp/e/ref" "$tmp/want" &&
       grep -Eq "^differing [1-9][0-9]* of 8 output elements" "$tmp/e/diff.txt" && diff_consistent "$tmp/e" &&
       grep -q '"status": "fail"' "$tmp/e/summary.json"
-    check "$eng on RTL mutant 9 (and -> or): exit 1 ($st), bits.txt ($(tr -s ' \n' ' ' < "$tmp/e/bits.txt" 2>/dev/null)) differs from refimpl's, diff.txt: $(head -1 "$tmp/e/diff.txt" 2>/dev/null)" $?
+    ok=$?; check "$eng on RTL mutant 9 (and -> or): exit 1 ($st), bits.txt ($(tr -s ' \n' ' ' < "$tmp/e/bits.txt" 2>/dev/null)) differs from refimpl's, diff.txt: $(head -1 "$tmp/e/diff.txt" 2>/dev/null)" $ok
   done
 fi
 

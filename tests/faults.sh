@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Fault injection",
+#   docs/user-guide.md "Fault injection",
+#   docs/trace.md "The lockstep checker and its report"
 # faults.sh: fault injection; the lockstep checker must stop at the FIRST
 # affected cycle (docs/rtl.md "Fault injection", docs/user-guide.md).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/symbolic.md "fd chains", "What fits"
 # fd_chain.sh: fd chains (compiler/inst/inst_chain.c, docs/symbolic.md
 # "Registers" and "What fits"): a loop-carried value whose fd would need
 # more than pe.fd_depth words is split over two fds chained by a `mov` in
@@ -35,9 +36,9 @@ $TCPA run $MM --arch "$tmp/fd8.ini" --pes 2x2 --map 0,1 --param N=8 --param M=8 
 check "matmul 8^3 on 2x2 with pe.fd_depth 8 (model = reference): exit 0" $?
 grep -q '"map_padded": true' "$tmp/m8/summary.json" && grep -q '"map_attempts": 2,' "$tmp/m8/summary.json" &&
   grep -q '"map_level": 0,' "$tmp/m8/summary.json"
-check "matmul 8^3: padded at the second attempt, level 0 ($(grep -o '"map_[a-z]*": [a-z0-9]*' "$tmp/m8/summary.json" | tr '\n' ' '))" $?
+ok=$?; check "matmul 8^3: padded at the second attempt, level 0 ($(grep -o '"map_[a-z]*": [a-z0-9]*' "$tmp/m8/summary.json" | tr '\n' ' '))" $ok
 fd_within "$tmp/m8/config.lst" 8
-check "matmul 8^3: fds within 8 words, the chained pair 8 + 8 ($(grep '^fd depths' "$tmp/m8/config.lst"))" $?
+ok=$?; check "matmul 8^3: fds within 8 words, the chained pair 8 + 8 ($(grep '^fd depths' "$tmp/m8/config.lst"))" $ok
 
 $TCPA compile $MM --arch "$tmp/fd8.ini" --map 0,1 -o "$tmp/m8.sym" > /dev/null 2>&1
 check "matmul compiles for 2x2 with pe.fd_depth 8" $?
@@ -56,7 +57,7 @@ if full_tier; then
   grep -q 'traces agree' "$tmp/m32cosim.out"
   check "matmul 32^3 cosim: model and RTL traces agree" $?
   fd_within "$tmp/m32model/config.lst" 32
-  check "matmul 32^3: fds within 32 words, the chained pair 32 + 32 ($(grep '^fd depths' "$tmp/m32model/config.lst"))" $?
+  ok=$?; check "matmul 32^3: fds within 32 words, the chained pair 32 + 32 ($(grep '^fd depths' "$tmp/m32model/config.lst"))" $ok
 fi
 
 exit $fail

@@ -1,4 +1,6 @@
 #!/bin/bash
+# covers: docs/instantiate.md "Input FIFO depth",
+#   docs/timing.md "5. Interconnect"
 # fifo_depth.sh: the input-FIFO depth check of instantiation
 # (docs/instantiate.md, "Input FIFO depth", compiler/inst/inst_fifo.c); TAP.
 # A propagation channel whose consumer PE reads later than the producer

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/instantiate.md "Program size reductions",
+#   docs/symbolic.md "What fits"
 # fit_default.sh: which benchmarks fit the small PEs of configs/default.ini
 # (pe.imem 32 words per FU program, pe.branch_targets 2, gc.signals 8,
 # rd/fd/id/od 4), now that the instantiator shrinks programs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Signal names", docs/trace.md "The model's FST"
 # fst_names.sh: the model's FST and the RTL's FST name the same registers
 # the same way (docs/rtl.md "Signal names", docs/trace.md "The model's
 # FST"), so that one .gtkw opens both. One small run (matmul N=M=K=2 on a

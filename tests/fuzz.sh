@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/fuzz.md "Building and running", "In make test"
 # fuzz.sh: the short fuzzing run of `make test` (docs/fuzz.md). For each
 # libFuzzer target of `make fuzz` (build-fuzz/fuzz_parse: language parser
 # and checker, fuzz_arch: INI reader, fuzz_stream: the model's stream

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Generated packages"
 # gen_copies.sh: the copies of C contracts in other languages are generated
 # from their one C definition (common/gen/, docs/rtl.md "Generated
 # packages") and agree with it:
@@ -145,10 +146,10 @@ done
 } >"$tmp/se.c"
 libs="$BUILD/lib/libtcpa.a $(pkg-config --libs isl 2>/dev/null || echo -lisl) -lgmp -linih -lz -lm"
 $CC $CFLAGS -Icommon -I"$G" "$tmp/se.c" $libs -o "$tmp/se_c" 2>"$tmp/se_c.log" && "$tmp/se_c" >"$tmp/se_c.txt"
-check "tcpa_stream_errors.h (as C): codes 0..$(( $(sed -n 's/^#define TCPA_STREAM_ERRORS //p' "$G/tcpa_stream_errors.h") - 1 )) named as stream_error_name names them ($(cat "$tmp/se_c.log" "$tmp/se_c.txt" | head -c 200 | tr '\n' ' '))" $?
+ok=$?; check "tcpa_stream_errors.h (as C): codes 0..$(( $(sed -n 's/^#define TCPA_STREAM_ERRORS //p' "$G/tcpa_stream_errors.h") - 1 )) named as stream_error_name names them ($(cat "$tmp/se_c.log" "$tmp/se_c.txt" | head -c 200 | tr '\n' ' '))" $ok
 $CXX -Wall -Wextra -Werror -fsyntax-only -x c++ -I"$G" - <<<'#include "tcpa_stream_errors.h"
 int main() { return stream_errors_name(6)[0] == 0; }' 2>"$tmp/se_xx.log"
-check "tcpa_stream_errors.h compiles as C++ ($(head -c 200 "$tmp/se_xx.log" | tr '\n' ' '))" $?
+ok=$?; check "tcpa_stream_errors.h compiles as C++ ($(head -c 200 "$tmp/se_xx.log" | tr '\n' ' '))" $ok
 
 # -- a changed C constant changes the generated file -------------------------
 mkdir -p "$tmp/inc"

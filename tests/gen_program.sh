@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/fuzz.md "Random programs",
+#   docs/user-guide.md "Random programs"
 # gen_program.sh: random valid loop programs through the whole flow
 # (`tcpa gen program`, regress/gen_program.c, regress/gen_run.c;
 # docs/fuzz.md "Random programs").

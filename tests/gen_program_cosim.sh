@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/fuzz.md "Random programs"
 # gen_program_cosim.sh: the cosim part of the full tier's random programs
 # (`tcpa gen program --check --engine cosim`, regress/gen_run.c; docs/fuzz.md
 # "Random programs"): 20 seeds on random regions of configs/default.ini,

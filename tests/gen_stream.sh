@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/fuzz.md "Random streams on both engines", "Coverage",
+#   docs/user-guide.md "Random streams on both engines"
 # gen_stream.sh: random valid configuration streams on both engines
 # (`tcpa gen stream`, regress/gen_stream.h, docs/fuzz.md "Random streams on
 # both engines"). The same seed gives the same bytes and prints the seed;
@@ -32,7 +34,7 @@ check "gen stream --help: exit 0, names --check" $?
   "$TCPA" gen stream --seed 7 -o "$tmp/b.bin" 2>/dev/null && cmp -s "$tmp/a.bin" "$tmp/b.bin"
 check "the same seed gives the same bytes" $?
 grep -q "seed 7: [0-9]* packets" "$tmp/err"
-check "the seed is printed ($(head -1 "$tmp/err"))" $?
+ok=$?; check "the seed is printed ($(head -1 "$tmp/err"))" $ok
 "$TCPA" gen stream --seed 8 -o "$tmp/c.bin" 2>/dev/null && ! cmp -s "$tmp/a.bin" "$tmp/c.bin"
 check "another seed gives another stream" $?
 "$TCPA" gen stream --seed 7 --tasm -o "$tmp/a.tasm" 2>/dev/null && "$TCPA" asm "$tmp/a.tasm" -o "$tmp/a2.bin" &&
@@ -59,7 +61,7 @@ run_check() {
   if [ -n "$fields" ]; then
     missed=$(sed -n 's/^missed: //p' "$tmp/$name.log" | tr '\n' ' ')
     [ $rc -eq 0 ] && [ -z "$missed" ] && grep -q '^field coverage: \([0-9]*\) of \1 field and value classes hit' "$tmp/$name.log"
-    check "$name: the streams hit every field and operand value class of $arch ($(grep '^field coverage' "$tmp/$name.log")${missed:+; missed: $missed})" $?
+    ok=$?; check "$name: the streams hit every field and operand value class of $arch ($(grep '^field coverage' "$tmp/$name.log")${missed:+; missed: $missed})" $ok
   else
     [ $rc -eq 0 ]
     check "$name: exit 0 ($rc)" $?
@@ -81,7 +83,7 @@ n3=$(grep -c '^missed: value\.' "$tmp/one.log")
 check "--fields --values: one seed misses classes: exit 1 ($rc), each named ($n1 field, $n2 insn, $n3 value)" $?
 "$TCPA" gen stream --seeds 1-40 --fields >"$tmp/fo.log" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^field coverage: \([0-9]*\) of \1 field classes hit over 40 streams' "$tmp/fo.log" && ! grep -q value "$tmp/fo.log"
-check "--fields alone, without --check: the field classes only, no run ($(head -1 "$tmp/fo.log"))" $?
+ok=$?; check "--fields alone, without --check: the field classes only, no run ($(head -1 "$tmp/fo.log"))" $ok
 # big1d's RTL harness is a build of its own: the full tier only (the
 # coverage below still counts big1d's streams, which need no harness)
 if full_tier; then run_check big1d configs/big1d.ini 1-10 300; fi
@@ -104,7 +106,7 @@ while read -r op cls; do
   grep -q "^$cls $op " "$tmp/insns" || missing="$missing $cls:$op"
 done < <(sed -n 's/.*= {"\([a-z]*\)", ISA_FU_\([A-Z]*\),.*/\1 \2/p' common/isa.c)
 [ -z "$missing" ] && [ "$(sed -n 's/.*= {"\([a-z]*\)", ISA_FU_.*/\1/p' common/isa.c | wc -l)" -ge 26 ]
-check "every opcode of each FU class of common/isa.c appears ($(wc -l <"$tmp/insns") instructions;${missing:- none missing})" $?
+ok=$?; check "every opcode of each FU class of common/isa.c appears ($(wc -l <"$tmp/insns") instructions;${missing:- none missing})" $ok
 missing=
 for re in ' next$' ' goto L' ' halt$' ' br [cf][0-9]* ?' ' br [cf][0-9]*, [cf][0-9]* ?' ' br c[0-9]' ' br f[0-9]' ' br .*[, ]f[0-9]'; do
   grep -Eq "$re" "$tmp/insns" || missing="$missing '$re'"
@@ -155,7 +157,7 @@ else
   p=$(grep -c '^program \|^gc \|^ag \|^iodata \|^wrapper \|^regcfg \|^start ' "$tmp/shr/seed-5.min.tasm" 2>/dev/null)
   i=$(awk '/^program / { on = 1; next } /^[a-z]/ { on = 0 } on && NF' "$tmp/shr/seed-5.min.tasm" 2>/dev/null | wc -l)
   [ -s "$tmp/shr/seed-5.bin" ] && [ "${p:-99}" -le 3 ] && [ "$i" -le 1 ]
-  check "shrunk to seed-5.min.bin/.tasm: $p packets, $i instruction (from $(grep -c '^[a-z]' "$tmp/shr/seed-5.tasm"))" $?
+  ok=$?; check "shrunk to seed-5.min.bin/.tasm: $p packets, $i instruction (from $(grep -c '^[a-z]' "$tmp/shr/seed-5.tasm"))" $ok
   "$TCPA" sim "$tmp/shr/seed-5.min.bin" --trace "$tmp/min.model" --max-cycles 100 >/dev/null 2>&1
   "$MUT" "$tmp/shr/seed-5.min.bin" +mutant=5 --trace "$tmp/min.mut" --max-cycles 100 >/dev/null 2>&1
   "$TCPA" cosim-check "$tmp/min.model" "$tmp/min.mut" >/dev/null 2>&1; rc=$?

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/language.md "The five rules", "Lexical rules",
+#   docs/arch.md "Errors"
 # golden.sh: the error corpus. Every regress/errors/pla/X.pla is given to
 # `tcpa check`, every regress/errors/arch/X.ini to `tcpa arch`; the exit
 # status and stderr must equal X.expected, whose first line is `exit: N`

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Harness cache",
+#   docs/user-guide.md "Your own configuration"
 # harness_cli.sh: the harness cache (`tcpa harness`, docs/rtl.md "Harness
 # cache"), from the outside:
 #   - the key is a function of the effective configuration: a copy of

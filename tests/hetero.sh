@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/arch.md "Keys", docs/symbolic.md "What each step computes"
 # hetero.sh: heterogeneous functional units (docs/arch.md) on
 # configs/big1d.ini: several ALUs and multipliers, a divider, latencies
 # other than 1. Prints TAP lines.

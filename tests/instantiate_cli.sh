@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/instantiate.md "What each step computes", "Listing",
+#   docs/user-guide.md "Exit status"
 # instantiate_cli.sh: `tcpa instantiate` from the outside: the running
 # example (bitextract, N=16 on 1x3: p = 6, 2 processor classes, a stream the
 # reader accepts, a listing with a program per class and FU); the stream run

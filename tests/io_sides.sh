@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/instantiate.md "What each step computes",
+#   docs/symbolic.md "What fits"
 # io_sides.sh: I/O accesses of 1-D regions on every border side of a PE
 # (docs/instantiate.md step 7, docs/symbolic.md "What fits"): an access
 # that finds no bank left on the region's side (north for 1xC, west for

@@ -1,4 +1,6 @@
 #!/bin/bash
+# covers: docs/symbolic.md "What each step computes",
+#   docs/timing.md "3. FU issue"
 # latency_mix.sh: a variable defined by several equations whose operations
 # have different latencies (docs/symbolic.md, write-offset alignment); TAP.
 # In the triangle 0 <= j <= i, P[i,j] = 1 on the borders (an ALU mov, 1

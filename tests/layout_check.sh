@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: README.md "Layout"
 # layout_check.sh: the include-direction check (scripts/layout-check.sh,
 # README.md "Layout"): the tree passes it; a scratch copy of the source
 # folders with one include against the layout added fails it, naming the

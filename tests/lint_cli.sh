@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "Linting a configuration"
 # lint_cli.sh: `tcpa lint --arch FILE` (cli/cli_lint.c, docs/user-guide.md
 # "Linting a configuration") and the Makefile's rtl-lint and synth targets
 # with RTL_ARCH, TAP.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Every valid configuration"
 # lint_sweep.sh: the RTL is `verilator --lint-only -Wall` clean on every
 # valid architecture configuration (docs/rtl.md "Every valid
 # configuration"). Each configuration's parameter package is written by

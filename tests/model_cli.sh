@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/model.md "Running it", docs/trace.md "File",
+#   "The model's FST", docs/asm.md "Lines"
 # model_cli.sh: tests of `tcpa sim` (the C model, docs/model.md) from the
 # outside. Streams are written here as .tasm text (docs/asm.md) and
 # assembled with `tcpa asm`: a bank-to-bank run (cycles, trace file with

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/mutants.md, docs/rtl.md "Fault injection",
+#   docs/trace.md "State events"
 # tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
 # mutants.sh: RTL mutants 23..37 and 39..43, one per mechanism that
 # mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
@@ -164,7 +166,7 @@ for r in bx mm22 mm44; do
   # shellcheck disable=SC2046
   "$TCPA" run $(cat "$tmp/$r.args") --engine model --out-dir "$tmp/$r" >"$tmp/$r.log" 2>&1 &&
     "$TCPA" disasm "$tmp/$r/config.bin" >"$tmp/$r/clean.dis" 2>/dev/null
-  check "$r: clean model run ($(cat "$tmp/$r.args"))" $?
+  ok=$?; check "$r: clean model run ($(cat "$tmp/$r.args"))" $ok
 done
 for r in bx mm22 mm44; do
   "$MUT" "$tmp/$r/config.bin" +mutant=0 --trace "$tmp/$r.m0" >/dev/null 2>&1 &&

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/isa.md "Multi-cycle nop", docs/timing.md "3. FU issue"
 # nop_wait.sh: the multi-cycle nop `nop N` (docs/isa.md "Multi-cycle nop",
 # docs/timing.md section 3) from the outside. regress/streams/nop_wait.tasm
 # uses `nop N` with next, goto, br on a control signal, br on a flag and

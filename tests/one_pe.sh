@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/symbolic.md "Regions of one PE"
 # one_pe.sh: a region of one PE (1x1) that does not fit with propagation
 # channels is mapped as one tile, without them. Its one tile spans every
 # mapped dimension, so no dependence comes from a neighbour tile; the

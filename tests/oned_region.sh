@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "tcpa run"
 # oned_region.sh: a program of one loop dimension on an RxC region (R > 1
 # and C > 1) of configs/default.ini runs on one line of the region, its
 # first row (1xC) when C >= R, else its first column (Rx1), at the region's

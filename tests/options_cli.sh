@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "Options, --help and --version"
 # options_cli.sh: the option syntax every `tcpa` subcommand shares
 # (cli/cli_opt.h, docs/user-guide.md "Options"), table-driven. For
 # each command: --help and -h print its usage on stdout, exit 0; an unknown

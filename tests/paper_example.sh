@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/instantiate.md "The paper's running example",
+#   docs/symbolic.md "What each step computes"
 # paper_example.sh: the paper's running example (bit extraction, sections
 # 4-6 of Witterauf et al., "Symbolic loop compilation for tightly coupled
 # processor arrays"; docs/instantiate.md "The paper's running example")

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/language.md "The benchmark programs",
+#   docs/user-guide.md "The benchmark programs and their checks"
 # programs.sh: the benchmark programs of regress/programs/ against their
 # independent plain-C implementations (tests/tools/refimpl.c).
 #

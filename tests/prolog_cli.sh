@@ -1,4 +1,5 @@
 #!/bin/bash
+# covers: docs/instantiate.md "The prolog", "2-D regions"
 # prolog_cli.sh: the prolog as a loop (docs/instantiate.md, "The prolog");
 # TAP. 2-D regions whose inner PEs are served through pass-through hops
 # start their kernels sigma steps late; with sigma >= 2 every FU program

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/regress.md "Suite files", "The daily options", "Running",
+#   "Verdicts and buckets", "Outputs", "Functional coverage"
 # regress_cli.sh: tests of `tcpa regress` (docs/regress.md), TAP.
 #
 # (A) suite files: expansion over lists, ranges and regions (--list), the

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Running", "Trace extraction",
+#   docs/timing.md "9. Worked example", docs/stream.md "Header"
 # rtl.sh: tests of the TCPA RTL through its Verilator harness tcpa-rtl
 # (docs/rtl.md). The RTL is lint-clean (verilator --lint-only -Wall with the
 # one waiver file); streams assembled from regress/streams/*.tasm run to

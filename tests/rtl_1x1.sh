@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Clock gating", docs/symbolic.md "Regions of one PE"
 # rtl_1x1.sh: a 1x1 array's harness builds and runs in cosim. On a 1x1
 # array the one PE borders all four sides, and the read tokens of its
 # banks are registered on its gated clock (rtl/tcpa_top.sv, g_ag); when

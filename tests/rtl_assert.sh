@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Assertions"
 # rtl_assert.sh: the SystemVerilog assertions of the RTL (docs/rtl.md
 # "Assertions", rtl/tcpa_assert.svh). The RTL with TCPA_ASSERT_ON (alone and
 # with the mutation hooks) is `verilator --lint-only -Wall --assert` clean
@@ -62,7 +63,7 @@ fi
 [ -x "$RTL" ] || exit 1
 for h in "${hs[@]}"; do
   grep -q FifoCntTracksPushPop "$h" && grep -q LoaderCountsInRange "$h" && grep -q StepIncOneHot "$h"
-  check "$(basename "$(dirname "$h")"): the assertions are compiled in" $?
+  ok=$?; check "$(basename "$(dirname "$h")"): the assertions are compiled in" $ok
 done
 
 # Runs harness $1 on stream $2 with trace $3 and the arguments after;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Trace extraction", docs/trace.md "State events"
 # rtl_debug_ports.sh: the dbg_* ports of tcpa_top exist only with
 # +define+TCPA_DEBUG_PORTS (docs/rtl.md "Trace extraction"): the harnesses
 # set it (tb/harness.mk), synthesis and `make rtl-lint` do not. Without the

@@ -17,12 +17,30 @@
 # program's time. A program that exits non-zero without a failing line, or
 # prints no plan, counts as one failure of its own. A skip is allowed only
 # for a tool the machine lacks (tests/tap.sh, `skip`).
+#
+# Only the TAP (standard output) reaches the console: a program's standard
+# error, where the negative tests' expected `error:` messages go, is kept
+# in $BUILD/test-logs/NAME.log, and its last lines are printed when the
+# program fails. A script that calls a command which does not exist (an
+# undefined helper) fails: bash runs the exported command_not_found_handle
+# below for it, in every bash script the runner starts.
 set -u
 BUILD=${BUILD:-build}
 export BUILD TCPA="$PWD/$BUILD/bin/tcpa" TCPA_TIER=${TCPA_TIER:-fast}
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+logs=$BUILD/test-logs; mkdir -p "$logs"
+
+# Records the command $1 a test called that does not exist in
+# $TCPA_TEST_MISSING (the runner's file for that program); returns 127, as
+# bash does.
+command_not_found_handle() {
+  echo "$1 (${BASH_SOURCE[1]:-?}:${BASH_LINENO[0]})" >>"${TCPA_TEST_MISSING:-/dev/null}"
+  echo "bash: $1: command not found" >&2
+  return 127
+}
+export -f command_not_found_handle
 
 # Returns 0 when test program name $1 matches one of the patterns (all
 # match when none is given).
@@ -36,12 +54,14 @@ selected() {
   return 1
 }
 
-# Runs test program $1 (name) with command $2...; writes its output to
-# $work/$1.out and "STATUS SECONDS" to $work/$1.rc.
+# Runs test program $1 (name) with command $2...; writes its standard
+# output to $work/$1.out, its standard error to $logs/$1.log, the commands
+# it called that do not exist to $work/$1.missing and "STATUS SECONDS" to
+# $work/$1.rc.
 run_one() {
   local name=$1; shift
   local t0; t0=$(date +%s.%N)
-  "$@" >"$work/$name.out" 2>&1
+  TCPA_TEST_MISSING=$work/$name.missing "$@" >"$work/$name.out" 2>"$logs/$name.log"
   local rc=$?
   echo "$rc $(echo "$(date +%s.%N) - $t0" | bc)" >"$work/$name.rc"
 }
@@ -60,6 +80,14 @@ report_one() {
     echo "not ok - $name exited with status $rc"; f=1
   elif [ "$plan" -eq 0 ]; then
     echo "not ok - $name printed no TAP plan (1..N)"; f=$((f + 1))
+  fi
+  if [ -s "$work/$name.missing" ]; then
+    echo "not ok - $name called commands that do not exist: $(sort -u "$work/$name.missing" | paste -sd ' ' -)"
+    f=$((f + 1))
+  fi
+  if [ "$f" -gt 0 ] && [ -s "$logs/$name.log" ]; then
+    echo "# the last lines of its standard error ($logs/$name.log):"
+    tail -n 20 "$logs/$name.log" | sed 's/^/#   /'
   fi
   grep -E '^ok .*# (SKIP|skip)' "$out" | sed "s/^/$name: /" >>"$work/skips"
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
@@ -116,6 +144,7 @@ if [ -s "$work/skips" ]; then
   echo "# skipped checks (a tool this machine lacks):"
   sed 's/^/#   /' "$work/skips"
 fi
+echo "# the standard error of each program: $logs/NAME.log"
 echo "# tier $TCPA_TIER took $(( $(date +%s) - t_start )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

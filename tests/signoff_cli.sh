@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/regress.md "Sign-off", "What the coverage counts"
 # signoff_cli.sh: `tcpa signoff` (docs/regress.md "Sign-off"), TAP, on an
 # architecture configuration the project has never seen (a 1x2 array of
 # large PEs without a divider, written here) with a tiny suite: bitextract

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/stream.md "Header", "Packets", docs/timing.md "8. Faults"
 # stream_reject.sh: a stream that is not what its header says is refused,
 # with an error that names what is wrong, by the C model (`tcpa sim`) and
 # by the RTL loader (build/bin/tcpa-rtl: the harness feeds the stream to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "SystemC", docs/user-guide.md "The SystemC engine"
 # systemc_cli.sh: the SystemC engine (`tcpa run --engine systemc`, tcpa-sc:
 # the Verilated RTL and the C model as SystemC modules in lockstep under the
 # SystemC kernel; docs/rtl.md "SystemC").
@@ -206,7 +207,7 @@ check "tcpa run --engine systemc on a corrupted stream: exit 1 ($st), divergence
 # stream, so they are the clean RTL's here: written, and diff.txt with them
 [ "$(ref_outputs_engine "$tmp/run")" = rtl ] && [ -s "$tmp/run/bits.txt" ] && [ -s "$tmp/run/ref/bits.txt" ] &&
   grep -Eq '^differing [0-9]+ of 8 output elements$' "$tmp/run/diff.txt"
-check "tcpa run --engine systemc on a corrupted stream: bits.txt (the RTL's, from the rerun), ref/bits.txt, diff.txt ($(head -1 "$tmp/run/diff.txt" 2>/dev/null))" $?
+ok=$?; check "tcpa run --engine systemc on a corrupted stream: bits.txt (the RTL's, from the rerun), ref/bits.txt, diff.txt ($(head -1 "$tmp/run/diff.txt" 2>/dev/null))" $ok
 read -r t0 per < <(sed -n 's/^# fst t0=\([0-9]*\) period=\([0-9]*\)$/\1 \2/p' "$tmp/f-pc3.w2/rtl.trace")
 t0=${t0:-0} per=${per:-1000}
 [ -s "$tmp/run/rtl.fst" ] && [ -s "$tmp/run/divergence.gtkw" ] &&

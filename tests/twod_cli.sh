@@ -1,4 +1,5 @@
 #!/bin/bash
+# covers: docs/symbolic.md "2-D regions", docs/instantiate.md "2-D regions"
 # twod_cli.sh: n-D loops on 2-D PE regions (tcpa compile --map I,J, tcpa
 # instantiate --pes RxC, tcpa run --pes RxC [--map I,J]); TAP.
 #   - the .sym of a 2-D mapping: version 2, mapped2, lambda-k2, tile

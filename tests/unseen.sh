@@ -1,4 +1,5 @@
 #!/bin/bash
+# covers: docs/symbolic.md "What fits", docs/user-guide.md "tcpa run"
 # unseen.sh: the unseen-input campaign: loop
 # programs of 1 to 4 dimensions that are not benchmarks
 # (tests/programs-extra/*.pla: 1-D fibmix, 2-D stencil5 lcs sat2 pascal,

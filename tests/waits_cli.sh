@@ -1,4 +1,5 @@
 #!/bin/bash
+# covers: docs/isa.md "Multi-cycle nop", docs/instantiate.md "Waits"
 # waits_cli.sh: runs of nops as one multi-cycle `nop N` word (docs/isa.md,
 # docs/instantiate.md "Waits"); TAP. For benchmarks on 1-D and 2-D regions
 # of configs/default.ini, each instantiated twice, by default (waits) and

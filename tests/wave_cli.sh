@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: docs/user-guide.md "Looking at a mismatch",
+#   docs/trace.md "Model and RTL in one waveform"
 # wave_cli.sh: `tcpa wave RUNDIR` and the reproduction bundle of a failing
 # cosim run (docs/user-guide.md, "Looking at a mismatch"):
 #   - wave without a waveform (no RUNDIR, not a directory, a ref run's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Design decisions", docs/testing.md "The full tier"
 # tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
 # xinit.sh: the RTL does not depend on the initial state of anything reset
 # does not set. The mutants model

@@ -1,3 +1,4 @@
+/* covers: docs/arch.md "Format", "Keys", "Errors", "Fingerprint" */
 /*
  * test_arch.c: unit tests of the architecture configurations (arch.h).
  *

@@ -1,3 +1,4 @@
+/* covers: docs/rtl.md "Every valid configuration" */
 /*
  * test_arch_gen.c: unit tests of the random configuration generator
  * (arch_gen.h, docs/rtl.md "Every valid configuration").

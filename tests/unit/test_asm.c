@@ -1,3 +1,5 @@
+/* covers: docs/asm.md "Lines", "Packet headers", "Bodies",
+ *   docs/stream.md "Packets" */
 /*
  * test_asm.c: the .tasm assembler and disassembler (asm.h). Every fixture
  * of regress/streams assembles and survives disasm -> asm byte for byte; a

@@ -1,3 +1,4 @@
+/* covers: docs/language.md "The five rules" */
 /*
  * test_check.c: the rule checks of check.c, table driven. Each case is a
  * program text, the rule number of the first error check_program must

@@ -1,3 +1,4 @@
+/* covers: docs/user-guide.md "Options, --help and --version" */
 /*
  * test_cli_opt.c: the option parser of cli/cli_opt.h on a table of
  * command lines, each parsed to the end or to the first error and written

@@ -1,3 +1,4 @@
+/* covers: docs/language.md "Data files", docs/user-guide.md "Data files" */
 /*
  * test_datafile.c: the data-file reader and writer (datafile.h): decimal
  * and hexadecimal values, the 32-bit range in both readings, and each error

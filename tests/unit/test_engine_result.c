@@ -1,3 +1,4 @@
+/* covers: docs/user-guide.md "tcpa run", "summary.json" */
 /*
  * test_engine_result.c: the outputs of an engine run (tb/engine_result.c and
  * regress/engine_compare.c,

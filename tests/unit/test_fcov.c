@@ -1,3 +1,5 @@
+/* covers: docs/regress.md "Functional coverage",
+ *   "What the coverage counts" */
 /*
  * test_fcov.c: unit tests of the functional coverage of runs
  * (regress/fcov.c, docs/regress.md "Functional coverage"): the bins a

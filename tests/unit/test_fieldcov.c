@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "Field coverage" */
 /*
  * test_fieldcov.c: unit tests of the field coverage of streams
  * (regress/fieldcov.c, docs/regress.md "Field coverage"): the bins a

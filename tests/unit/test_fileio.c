@@ -1,3 +1,4 @@
+/* covers: docs/user-guide.md "Looking at a mismatch" */
 /*
  * test_fileio.c: fileio_read_all on files of sizes around the buffer's
  * growth points (the content must come back byte for byte, NUL-terminated),

@@ -1,3 +1,4 @@
+/* covers: docs/symbolic.md "Why it does not fit", "What fits" */
 /*
  * test_fit.c: the no-fit record (compiler/map/fit.h): the message made
  * from its items (joined by "; ", then the note), fit_nofit's one-item

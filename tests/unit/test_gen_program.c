@@ -1,3 +1,4 @@
+/* covers: docs/fuzz.md "Random programs" */
 /*
  * test_gen_program.c: unit tests of the random program generator and its
  * shrinker (regress/gen_program.h, docs/fuzz.md "Random programs").

@@ -1,3 +1,5 @@
+/* covers: docs/fuzz.md "Random streams on both engines",
+ *   "What a stream holds" */
 /*
  * test_gen_stream.c: the random stream generator (regress/gen_stream.h,
  * docs/fuzz.md). For a table of architectures (the default, one with

@@ -1,3 +1,5 @@
+/* covers: docs/rtl.md "Signal names",
+ *   docs/trace.md "The lockstep checker and its report" */
 /*
  * test_gtkw.c: the focus of a divergence save file (tb/gtkw.h): the unit
  * the lockstep checker names ("wr FU 1 rd3", "pop id2", ...) is mapped to

@@ -1,3 +1,5 @@
+/* covers: docs/instantiate.md "What each step computes",
+ *   "The paper's running example" */
 /*
  * test_inst.c: instantiation (compiler/inst*.c) on the paper's running
  * example. The PST of section 5.5 (bit extraction: alu0 `move` at tau 0,

@@ -1,3 +1,4 @@
+/* covers: docs/symbolic.md "fd chains", docs/timing.md "4. Registers" */
 /*
  * test_inst_chain.c: fd chains (compiler/inst/inst_chain.c, docs/symbolic.md
  * "Registers"): a delay deeper than pe.fd_depth split over two fds by a

@@ -1,3 +1,5 @@
+/* covers: docs/instantiate.md "Input FIFO depth",
+ *   docs/timing.md "5. Interconnect" */
 /*
  * test_inst_fifo.c: the input-FIFO occupancy of inst_fifo.c
  * (inst_fifo_occupancy): tokens pushed and popped at the ends of given

@@ -1,3 +1,4 @@
+/* covers: docs/instantiate.md "Control signals and the loop bounds" */
 /*
  * test_inst_gcmemo.c: the memo of each control signal's GC terms
  * (x->gc_memo, inst_emit.c; docs/instantiate.md "Control signals and the

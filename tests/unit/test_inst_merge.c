@@ -1,3 +1,4 @@
+/* covers: docs/instantiate.md "Program size reductions" */
 /*
  * test_inst_merge.c: merging of kernel classes with identical code
  * (inst_merge_fu, compiler/inst/inst_merge.c). A table of small 1-D CFGs, each

@@ -1,3 +1,4 @@
+/* covers: docs/instantiate.md "The prolog" */
 /*
  * test_inst_prolog.c: the prolog as a loop (inst_prolog, inst_proggen.c).
  * Table-driven: each case maps a benchmark (regress/programs) onto a 1-D or

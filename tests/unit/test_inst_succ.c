@@ -1,3 +1,5 @@
+/* covers: docs/instantiate.md "What each step computes",
+ *   docs/stream.md "GC payload" */
 /*
  * test_inst_succ.c: the successor map of instantiation (inst_succ in
  * compiler/inst/inst_concretize.c): succ(S, n) moves every iteration n steps on

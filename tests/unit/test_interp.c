@@ -1,3 +1,5 @@
+/* covers: docs/language.md "The iteration space", "Equations",
+ *   "Conditions", "Data expressions" */
 /*
  * test_interp.c: the reference interpreter (interp.h).
  *

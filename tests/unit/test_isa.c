@@ -1,3 +1,5 @@
+/* covers: docs/isa.md "Word layout", "Operations", "Flags", "Branches",
+ *   "Assembly text", "Checks against an architecture" */
 /*
  * test_isa.c: the instruction set (isa.h): the semantics of every operation
  * at its edge cases, the opcode table's mnemonics,

@@ -1,3 +1,4 @@
+/* covers: docs/language.md "Lexical rules" */
 /*
  * test_lex.c: table-driven tests of the lexer (lex.h): token kinds and
  * spellings, positions, comments, literal values and their 32-bit limits,

@@ -1,3 +1,5 @@
+/* covers: docs/trace.md "The lockstep checker and its report",
+ *   "Ordering", "Filtering" */
 /*
  * test_lockstep.c: the lockstep checker (tb/lockstep.h) and the GTKWave
  * save-file writer (tb/gtkw.h). Pairs of synthetic traces: identical; a

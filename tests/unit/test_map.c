@@ -1,3 +1,6 @@
+/* covers: docs/symbolic.md "What each step computes", "What fits",
+ *   "Tile size 1", "2-D regions", "shared slots", "Operand forwarding",
+ *   "Re-reading propagated inputs", docs/timing.md "4. Registers" */
 /*
  * test_map.c: symbolic mapping. A table of programs and architectures with
  * the expected ResMII, RecMII and II (the paper's running example with two

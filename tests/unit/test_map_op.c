@@ -1,3 +1,4 @@
+/* covers: docs/isa.md "Operations", docs/language.md "Data expressions" */
 /*
  * test_map_op.c: the opcode of each language operation (compiler/map/
  * map_op.c, docs/isa.md): every operation of docs/language.md maps to an

@@ -1,3 +1,4 @@
+/* covers: docs/symbolic.md "What each step computes", "What fits" */
 /*
  * test_map_regs.c: register allocation of the symbolic mapper (map_regs.c).
  *

@@ -1,3 +1,6 @@
+/* covers: docs/timing.md "9. Worked example", "2. Global controller",
+ *   "3. FU issue", "4. Registers",
+ *   docs/model.md "Interpretations of timing.md" */
 /*
  * test_model.c: the C model (model.h) on one PE: the worked example of
  * docs/timing.md section 9 reproduced line for line; straight-line and

@@ -1,3 +1,5 @@
+/* covers: docs/fuzz.md "Random streams on both engines",
+ *   docs/model.md "Structure" */
 /*
  * test_model_fuzz.c: the C model on random valid streams (the generator
  * of regress/gen_stream.h, docs/fuzz.md: random programs of every opcode

@@ -1,3 +1,5 @@
+/* covers: docs/timing.md "2. Global controller", "5. Interconnect",
+ *   "6. Address generators", "8. Faults" */
 /*
  * test_model_net.c: the C model (model.h) across PEs and banks: a two-PE
  * chain od -> wrapper -> hop -> id FIFO with its hop timing (and the

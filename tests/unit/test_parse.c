@@ -1,3 +1,5 @@
+/* covers: docs/language.md "Structure", "Equations", "Conditions",
+ *   "Data expressions" */
 /*
  * test_parse.c: tests of the parser (parse.h). Table-driven: program texts
  * with the error message they must produce (checked as a substring of the

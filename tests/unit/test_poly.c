@@ -1,3 +1,5 @@
+/* covers: docs/language.md "The iteration space",
+ *   docs/symbolic.md "What each step computes" */
 /*
  * test_poly.c: the ast -> isl conversion of poly.h. Programs are built by
  * hand (so the test does not depend on the parser) and every set is

@@ -1,3 +1,5 @@
+/* covers: docs/language.md "A first program",
+ *   docs/symbolic.md "What each step computes" */
 /*
  * test_rdg.c: tests of the reduced dependence graph (rdg.h) on the two
  * examples of docs/language.md and on lowering cases: node and edge counts,

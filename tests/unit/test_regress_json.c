@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "Outputs" */
 /*
  * test_regress_json.c: table-driven tests of the JSON reader of `tcpa
  * regress` (regress/regress_json.c, docs/regress.md): numbers keep their

@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "The daily options" */
 /*
  * test_regress_list.c: table-driven tests of the run list of `tcpa
  * regress` (regress/regress_list.c, docs/regress.md "The daily

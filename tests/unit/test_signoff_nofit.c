@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "Sign-off" */
 /*
  * test_signoff_nofit.c: what the sign-off report makes of a no-fit record
  * (fit.h): the resource each item is shown as (its configuration key,

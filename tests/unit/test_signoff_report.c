@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "Sign-off" */
 /*
  * test_signoff_report.c: the fit part of the sign-off report
  * (regress/signoff_report.c, docs/regress.md "Sign-off"): from a table of

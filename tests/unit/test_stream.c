@@ -1,3 +1,4 @@
+/* covers: docs/stream.md "Words and bytes", "Header", "Packets" */
 /*
  * test_stream.c: the configuration stream (stream.h): a stream with one
  * packet of every type is written, checked byte by byte in its header,

@@ -1,3 +1,4 @@
+/* covers: docs/symbolic.md "The .sym format" */
 /*
  * test_sym.c: the .sym round trip: every benchmark that compiles with the
  * default architecture is written, read back and written again, and the

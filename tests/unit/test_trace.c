@@ -1,3 +1,5 @@
+/* covers: docs/trace.md "File", "Events", "Ordering",
+ *   "Binary event stream", "Digest stream" */
 /*
  * test_trace.c: the trace text of trace.h / docs/trace.md: every event kind
  * formats to the documented text and parses back to the same event; lines

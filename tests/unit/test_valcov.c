@@ -1,3 +1,4 @@
+/* covers: docs/regress.md "Operand values", docs/isa.md */
 /*
  * test_valcov.c: unit tests of the operand value coverage of runs
  * (regress/valcov.c, docs/regress.md "Operand values"): the bins a

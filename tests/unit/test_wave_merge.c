@@ -1,3 +1,4 @@
+/* covers: docs/trace.md "Model and RTL in one waveform" */
 /*
  * test_wave_merge.c: the RTL's and the model's FSTs merged into one
  * (tb/wave_merge.h, docs/trace.md "Model and RTL in one waveform"). Two
