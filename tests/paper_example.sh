@@ -28,7 +28,7 @@
 #     alu0 at tau 1 and `and` on alu1 at tau 1, where the paper has `shri`
 #     at tau 1 and `andi` at tau 2 both on alu1; so nothing folds, and the
 #     shift's FU has no epilog kernel class (the paper's fourth class of
-#     alu1, {j = 6} by its method, {j = 5} as it prints it; test_inst.c).
+#     alu1, {j = 6} by its method, {j = 5} as it prints it; test_inst_classes.c).
 set -u
 . tests/tap.sh
 sym=$tmp/be.sym lst=$tmp/be.lst

@@ -97,6 +97,7 @@ report_one() {
 names=() cmds=()
 for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
+  [ -f "tests/unit/$(basename "$t").c" ] || continue  # a binary whose source went away
   selected "$(basename "$t")" "$@" && { names+=("$(basename "$t")"); cmds+=("$t"); }
 done
 for t in tests/*.sh; do
