@@ -138,12 +138,12 @@ static size_t regress_summary_print(const regress_list *l, const char *out) {
     /* one line per bucket: count and signature, in first-appearance order */
     for (size_t i = 0; i < l->n; i++) {
       if (l->v[i].ok || l->v[i].verdict == REGRESS_PENDING) continue;
-      char *t = regress_signature_text(&l->v[i].sig);
+      char *t = regress_report_bucket_key(&l->v[i].sig);
       int seen = 0;
       size_t count = 0;
       for (size_t k = 0; k < l->n; k++) {
         if (l->v[k].ok || l->v[k].verdict == REGRESS_PENDING) continue;
-        char *u = regress_signature_text(&l->v[k].sig);
+        char *u = regress_report_bucket_key(&l->v[k].sig);
         if (!strcmp(t, u)) {
           if (k < i) seen = 1;
           count++;
@@ -312,8 +312,9 @@ int regress_cmd_run(const regress_opts *o) {
     if (!(self && *self)) regress_harnesses_build(&l);
     regress_exec_all(&l, &eo);
   }
-  if (regress_report_write(&l, out, title, o->shard)) goto done;
-  regress_fcov_merge(o, &l, out);
+  regress_fcov_merge(o, &l, out); /* before the report, which embeds it */
+  regress_report_info ri = {title, o->shard, o->time_inst, o->nmerge > 0};
+  if (regress_report_write(&l, out, &ri)) goto done;
   rc = regress_summary_print(&l, out) ? REGRESS_CMD_FAIL : REGRESS_CMD_OK;
 done:
   free(out);

@@ -33,9 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "datafile.h"
 #include "diag.h"
+#include "fcov.h"
 #include "json.h"
 #include "regress_exec.h"
 #include "regress_fit.h"
@@ -43,7 +46,9 @@
 #include "regress_report.h"
 #include "version.h"
 
-/* A bucket of failures with one signature. */
+static void report_escape(FILE *f, const char *s);
+
+/* A bucket of failures with one root cause (regress_report_bucket_key). */
 typedef struct {
   char *text;
   const regress_signature *sig;
@@ -51,13 +56,41 @@ typedef struct {
   size_t n;
 } report_bucket;
 
+void regress_report_unit_class(const char *unit, char *out, size_t sz) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", unit ? unit : "");
+  size_t n = 0;
+  out[0] = '\0';
+  char *save = NULL, *prev = NULL;
+  for (char *w = strtok_r(buf, " ", &save); w; prev = w, w = strtok_r(NULL, " ", &save)) {
+    int number = 1;
+    for (const char *c = w; *c; c++) number &= (*c >= '0' && *c <= '9');
+    if (number || !strcmp(w, "side") || !strcmp(w, "address")) continue;
+    if (prev && !strcmp(prev, "side") && strlen(w) == 1) continue; /* the side letter */
+    char word[64];
+    size_t k = 0;
+    for (const char *c = w; *c && k + 1 < sizeof word; c++) /* rd3 -> rd */
+      if (!(*c >= '0' && *c <= '9' && c > w)) word[k++] = *c;
+    word[k] = '\0';
+    if (n + k + 2 < sz) n += (size_t)snprintf(out + n, sz - n, "%s%s", n ? " " : "", word);
+  }
+}
+
+char *regress_report_bucket_key(const regress_signature *s) {
+  char cls[256];
+  regress_report_unit_class(s->unit, cls, sizeof cls);
+  regress_signature k = *s;
+  k.unit = cls;
+  return regress_signature_text(&k);
+}
+
 /* Returns the buckets of l (sorted) in *out and their count. */
 static size_t report_buckets_make(const regress_list *l, report_bucket **out) {
   report_bucket *b = calloc(l->n + 1, sizeof *b);
   size_t nb = 0;
   for (size_t i = 0; b && i < l->n; i++) {
     if (l->v[i].ok || l->v[i].verdict == REGRESS_PENDING) continue;
-    char *t = regress_signature_text(&l->v[i].sig);
+    char *t = regress_report_bucket_key(&l->v[i].sig);
     size_t k = 0;
     while (k < nb && strcmp(b[k].text, t)) k++;
     if (k == nb) {
@@ -82,6 +115,33 @@ static size_t report_buckets_make(const regress_list *l, report_bucket **out) {
   }
   *out = b;
   return nb;
+}
+
+/* Returns the number of distinct units (coordinates) of bucket b's runs,
+ * after writing them with their run counts to f ("side n bank 0 (58),
+ * side w bank 0 (12)"; esc: HTML-escaped). */
+static size_t report_bucket_units(FILE *f, const regress_list *l, const report_bucket *b, int esc) {
+  size_t shown = 0;
+  for (size_t k = 0; k < b->n; k++) {
+    const char *u = l->v[b->runs[k]].sig.unit ? l->v[b->runs[k]].sig.unit : "";
+    size_t first = k, count = 0;
+    for (size_t j = 0; j < b->n; j++) {
+      const char *v = l->v[b->runs[j]].sig.unit ? l->v[b->runs[j]].sig.unit : "";
+      if (!strcmp(u, v)) {
+        if (j < first) first = j;
+        count++;
+      }
+    }
+    if (first != k || !*u) continue;
+    if (f) {
+      fputs(shown ? ", " : "", f);
+      if (esc) report_escape(f, u);
+      else fputs(u, f);
+      fprintf(f, " (%zu)", count);
+    }
+    shown++;
+  }
+  return shown;
 }
 
 /* Frees buckets. */
@@ -297,7 +357,21 @@ static void report_json(FILE *f, const regress_list *l, const char *shard) {
   for (size_t i = 0; i < nb; i++) {
     json_writer_begin_object(&w, NULL);
     json_writer_int(&w, "count", (int64_t)b[i].n);
+    json_writer_string(&w, "key", b[i].text);
     report_json_sig(&w, b[i].sig);
+    json_writer_begin_array(&w, "units"); /* the coordinates the root cause showed at */
+    for (size_t k = 0; k < b[i].n; k++) {
+      const char *u = l->v[b[i].runs[k]].sig.unit;
+      size_t count = 0, j = 0;
+      while (j < k && strcmp(l->v[b[i].runs[j]].sig.unit ? l->v[b[i].runs[j]].sig.unit : "", u ? u : "")) j++;
+      if (j < k || !u || !*u) continue;
+      for (j = k; j < b[i].n; j++) count += !strcmp(l->v[b[i].runs[j]].sig.unit ? l->v[b[i].runs[j]].sig.unit : "", u);
+      json_writer_begin_object(&w, NULL);
+      json_writer_string(&w, "unit", u);
+      json_writer_int(&w, "runs", (int64_t)count);
+      json_writer_end_object(&w);
+    }
+    json_writer_end_array(&w);
     json_writer_begin_array(&w, "runs");
     for (size_t k = 0; k < b[i].n; k++) json_writer_string(&w, NULL, l->v[b[i].runs[k]].id);
     json_writer_end_array(&w);
@@ -400,17 +474,23 @@ static double report_pes(const regress_run *r) {
   return (double)a * b;
 }
 
-/* Writes the two plots of report.html. */
-static void report_html_plots(FILE *f, const regress_list *l) {
+/* Writes the two plots of report.html; a plot without points is left
+ * out, with the reason. */
+static void report_html_plots(FILE *f, const regress_list *l, const regress_report_info *info) {
   report_point *p = calloc(l->n + 1, sizeof *p);
   size_t n = 0, timed = 0;
   if (!p) return;
   for (size_t i = 0; i < l->n; i++)
     if (l->v[i].verdict == REGRESS_PASS && l->v[i].cycles > 0)
       p[n++] = (report_point){report_pes(&l->v[i]), (double)l->v[i].cycles, l->v[i].name};
-  fputs("<h2>Cycles against PEs</h2>\n<p>Passing engine runs: cycles to the last output written "
-        "(summary.json <code>cycles</code>) against the PEs used.</p>\n", f);
-  report_svg_scatter(f, p, n, "PEs used", "cycles");
+  fputs("<h2>Cycles against PEs</h2>\n", f);
+  if (n) {
+    fputs("<p>Passing engine runs: cycles to the last output written (summary.json <code>cycles</code>) against "
+          "the PEs used; one colour per program.</p>\n", f);
+    report_svg_scatter(f, p, n, "PEs used", "cycles");
+  } else {
+    fputs("<p>No plot: no engine run passed (the plot shows passing runs only).</p>\n", f);
+  }
   for (size_t i = 0; i < l->n; i++) timed += l->v[i].inst_seconds >= 0;
   n = 0;
   for (size_t i = 0; i < l->n; i++) {
@@ -419,14 +499,24 @@ static void report_html_plots(FILE *f, const regress_list *l) {
     if (timed && r->inst_seconds < 0) continue;
     p[n++] = (report_point){report_pes(r), (timed ? r->inst_seconds : r->seconds) * 1000, r->name};
   }
-  if (timed)
+  if (timed) {
     fputs("<h2>Instantiation time against PEs</h2>\n<p>Wall time of <code>tcpa instantiate</code> (its "
           "<code>--time</code> figure: instantiation alone, the symbolic configuration compiled beforehand) "
           "for each passing engine run, against the PEs used.</p>\n", f);
-  else
-    fputs("<h2>Run time against PEs</h2>\n<p>Instantiation was not timed (--no-time-instantiate); this is "
-          "the wall time of the whole <code>tcpa run</code> instead.</p>\n", f);
-  report_svg_scatter(f, p, n, "PEs used", timed ? "instantiate (ms)" : "tcpa run (ms)");
+    report_svg_scatter(f, p, n, "PEs used", "instantiate (ms)");
+  } else if (n) {
+    fprintf(f, "<h2>Run time against PEs</h2>\n<p>%s; this is the wall time of the whole <code>tcpa run</code> "
+               "of each passing engine run instead.</p>\n",
+            info->merged ? "The merged regressions carry no instantiation time"
+            : info->time_inst ? "No passing engine run was timed"
+                              : "Instantiation was not timed (--no-time-instantiate)");
+    report_svg_scatter(f, p, n, "PEs used", "tcpa run (ms)");
+  } else {
+    fprintf(f, "<h2>Instantiation time against PEs</h2>\n<p>No plot: %s.</p>\n",
+            info->time_inst && !info->merged
+                ? "instantiation is timed after each passing engine run (not ref), and none passed"
+                : "no engine run passed");
+  }
   free(p);
 }
 
@@ -462,26 +552,37 @@ static void report_url(FILE *f, const char *s) {
   }
 }
 
+/* The files of a run the report links when they exist (a name ending in
+ * '/' is a directory), with their link texts; the legend explains each. */
+static const char *const report_files[][3] = {
+    {"stdout.txt", "stdout", "the run's standard output"},
+    {"stderr.txt", "stderr", "its standard error (errors, the reason it did not fit)"},
+    {"divergence.txt", "divergence", "the first divergence of model and RTL, with its unit (cosim)"},
+    {"compare.gtkw", "compare.gtkw", "GTKWave save file: model above RTL at the divergence (tcpa wave DIR)"},
+    {"compare.fst", "compare.fst", "model and RTL waveforms merged around the divergence"},
+    {"rtl.fst", "rtl.fst", "the RTL's waveform"},
+    {"model.fst", "model.fst", "the C model's waveform"},
+    {"divergence.gtkw", "gtkw", "GTKWave save file of the divergence window"},
+    {"repro/", "repro/", "the reproduction bundle: inputs, stream, repro.sh, the report and waveforms"}};
+
 /* Writes links, relative to the report directory `base` (canonical; NULL:
- * none), to the files of run r that exist: its log (stdout, stderr), its
- * divergence report and its waveforms. */
+ * none), to the files of run r that exist (report_files). */
 static void report_html_links(FILE *f, const regress_run *r, const char *base) {
-  static const char *const files[][2] = {{"stdout.txt", "stdout"},       {"stderr.txt", "stderr"},
-                                         {"divergence.txt", "divergence"}, {"rtl.fst", "rtl.fst"},
-                                         {"model.fst", "model.fst"},     {"divergence.gtkw", "gtkw"}};
   char *rd = base && r->dir ? realpath(r->dir, NULL) : NULL;
   if (!rd) return;
   char rel[PATH_MAX], path[PATH_MAX + 32];
   report_relpath(base, rd, rel, sizeof rel);
   int first = 1;
-  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+  for (size_t k = 0; k < sizeof report_files / sizeof *report_files; k++) {
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", rd, files[k][0]);
-    if (stat(path, &st) || !S_ISREG(st.st_mode)) continue;
+    const char *name = report_files[k][0];
+    int want_dir = name[strlen(name) - 1] == '/';
+    snprintf(path, sizeof path, "%s/%s", rd, name);
+    if (stat(path, &st) || !(want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))) continue;
     fputs(first ? "" : " ", f);
     fputs("<a href=\"", f);
     report_url(f, rel);
-    fprintf(f, "/%s\">%s</a>", files[k][0], files[k][1]);
+    fprintf(f, "/%s\">%s</a>", name, report_files[k][1]);
     first = 0;
   }
   free(rd);
@@ -514,45 +615,198 @@ static void report_html_slowest(FILE *f, const regress_list *l, const char *base
   fputs("</table>\n", f);
 }
 
+/* Writes s as an HTML id fragment ("run-" and s, characters outside
+ * [A-Za-z0-9._-] as '-'). */
+static void report_anchor(FILE *f, const char *s) {
+  fputs("run-", f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._-", c);
+    fputc(okc ? c : '-', f);
+  }
+}
+
+/* Writes a link to the row of run id in the table of runs. */
+static void report_run_link(FILE *f, const char *id) {
+  fputs("<a href=\"#", f);
+  report_anchor(f, id);
+  fputs("\">", f);
+  report_escape(f, id);
+  fputs("</a>", f);
+}
+
+/* Writes the header: the tool, its version and git revision, when and
+ * from where the regression was written (its commands are relative to
+ * that directory). */
+static void report_html_header(FILE *f, const regress_list *l, const char *title, const char *dir) {
+  char when[64] = "", cwd[PATH_MAX] = "";
+  time_t now = time(NULL);
+  struct tm tm;
+  if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  if (!getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, "?");
+  fputs("<h1>", f);
+  report_escape(f, title);
+  fputs("</h1>\n<table class=\"meta\"><tr><th>tool</th><td>tcpa regress ", f);
+  report_escape(f, version_tool());
+  fputs("</td></tr>\n<tr><th>git revision</th><td>", f);
+  report_escape(f, version_git_rev());
+  fputs("</td></tr>\n<tr><th>written</th><td>", f);
+  report_escape(f, when);
+  fputs("</td></tr>\n<tr><th>run from</th><td><code>", f);
+  report_escape(f, cwd);
+  fputs("</code> (the commands below are relative to it)</td></tr>\n<tr><th>output</th><td><code>", f);
+  report_escape(f, dir);
+  fputs("</code></td></tr>\n<tr><th>suites</th><td>", f);
+  for (size_t i = 0; i < l->n; i++) {
+    int first = 1;
+    for (size_t k = 0; k < i && first; k++) first = strcmp(l->v[k].suite, l->v[i].suite) != 0;
+    if (!first) continue;
+    fputs(i ? ", " : "", f);
+    report_escape(f, l->v[i].suite);
+  }
+  fputs("</td></tr>\n</table>\n", f);
+}
+
+#define REPORT_FCOV_HOLES 8 /* holes per group in the report; fcov.txt has all */
+
+/* Writes the coverage summary: the functional coverage of dir/fcov.json
+ * (the regression's, merged: totals, then every group with its holes) and
+ * where line and toggle coverage are. */
+static void report_html_coverage(FILE *f, const char *dir) {
+  char path[PATH_MAX + 16], msg[600];
+  fcov_set s = {0};
+  fputs("<h2>Coverage</h2>\n", f);
+  snprintf(path, sizeof path, "%s/fcov.json", dir);
+  if (access(path, R_OK) == 0 && fcov_load(&s, path, msg, sizeof msg) == 0) {
+    size_t hit, all;
+    fcov_totals(&s, &hit, &all);
+    fprintf(f, "<p class=\"cov\">Functional coverage: <b>%zu of %zu bins hit (%.1f%%)</b> over %llu run%s "
+               "(<a href=\"fcov.txt\">fcov.txt</a>, <a href=\"fcov.json\">fcov.json</a>; docs/regress.md "
+               "\"Functional coverage\"). Per group, with its first holes (bins never hit; fcov.txt lists "
+               "every one):</p>\n<pre class=\"fcov\">",
+            hit, all, all ? 100.0 * (double)hit / (double)all : 0.0, (unsigned long long)s.runs,
+            s.runs == 1 ? "" : "s");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+      fcov_report_text(m, &s, "", REPORT_FCOV_HOLES);
+      fclose(m);
+      report_escape(f, text);
+    }
+    free(text);
+    fputs("</pre>\n", f);
+  } else {
+    fputs("<p class=\"cov\">Functional coverage: none (no run left fcov.json: ref runs, runs that do not fit "
+          "and runs that did not start count nothing).</p>\n", f);
+  }
+  fcov_free(&s);
+  const char *cov = getenv("TCPA_COVERAGE_DIR");
+  if (cov && *cov) {
+    fputs("<p class=\"cov\">Line and toggle coverage of the RTL: collected, each run's counters in <code>", f);
+    report_escape(f, cov);
+    fputs("</code> (the coverage harness; <code>tcpa signoff</code> merges them and reports per module).</p>\n", f);
+  } else {
+    fputs("<p class=\"cov\">Line and toggle coverage of the RTL: not collected by this regression (it needs the "
+          "coverage harness: <code>tcpa signoff --arch A.ini --suite SUITE</code> collects and reports it).</p>\n",
+          f);
+  }
+}
+
+/* Writes the failure buckets: per root cause the run count, the key, the
+ * units it showed at, and every member linked to its row. */
+static void report_html_buckets(FILE *f, const regress_list *l, const report_bucket *b, size_t nb) {
+  if (!nb) return;
+  fputs("<h2>Failure buckets</h2>\n<p>Runs not as expected, grouped by root cause: the check and, for a "
+        "divergence, the diverging event kind and the class of its unit (coordinates such as the side, "
+        "bank, FU or register number dropped; the units column lists them), the pipeline stage and how it "
+        "differs. Largest first.</p>\n<table class=\"buckets\"><tr><th>runs</th><th>root cause</th>"
+        "<th>units (runs)</th><th>members</th></tr>\n", f);
+  for (size_t i = 0; i < nb; i++) {
+    fprintf(f, "<tr><td>%zu</td><td>", b[i].n);
+    report_escape(f, *b[i].text ? b[i].text : "(none)");
+    fputs("</td><td>", f);
+    report_bucket_units(f, l, &b[i], 1);
+    fputs("</td><td>", f);
+    if (b[i].n > 8) fprintf(f, "<details><summary>%zu runs</summary>", b[i].n);
+    for (size_t k = 0; k < b[i].n; k++) {
+      fputs(k ? "<br>" : "", f);
+      report_run_link(f, l->v[b[i].runs[k]].id);
+    }
+    if (b[i].n > 8) fputs("</details>", f);
+    fputs("</td></tr>\n", f);
+  }
+  fputs("</table>\n", f);
+}
+
+/* Writes the legend: every mark and colour of the report. */
+static void report_html_legend(FILE *f) {
+  fputs("<h2>Legend</h2>\n<table class=\"legend\">\n"
+        "<tr><th>mark</th><th>meaning</th></tr>\n"
+        "<tr class=\"pass\"><td>pass</td><td><code>tcpa run</code> exit 0: the outputs equal the reference's "
+        "(and in cosim the model and the RTL agree event by event)</td></tr>\n"
+        "<tr class=\"fail\"><td>fail</td><td>exit 1: outputs differ, or the engines diverged; the signature "
+        "says which check</td></tr>\n"
+        "<tr class=\"invalid\"><td>invalid</td><td>exit 2: invalid input (the message says which)</td></tr>\n"
+        "<tr class=\"nofit\"><td>nofit</td><td>exit 3: the program does not fit the region; the message "
+        "names the resource. Fine unless the run line says <code>expect=pass</code></td></tr>\n"
+        "<tr class=\"timeout\"><td>timeout</td><td>killed after its timeout (<code>--timeout</code>, "
+        "<code>timeout=</code>)</td></tr>\n"
+        "<tr class=\"crash\"><td>crash</td><td>killed by a signal, or another exit status</td></tr>\n"
+        "<tr class=\"pending\"><td>pending</td><td>not run (the regression was interrupted)</td></tr>\n"
+        "<tr><td>(!)</td><td>the run is <b>not as expected</b>: its verdict does not meet the run line's "
+        "<code>expect=</code> (any: pass or nofit; pass: pass; nofit: nofit). Only these make the regression "
+        "FAIL and fall into buckets</td></tr>\n"
+        "<tr><td>PASS / FAIL</td><td>every run as expected / at least one not</td></tr>\n"
+        "<tr><td>cycles</td><td>summary.json <code>cycles</code>: the cycle of the last output written</td></tr>\n"
+        "<tr><td>PEs</td><td>PEs used by the mapping (of the region's R&times;C)</td></tr>\n"
+        "<tr><td>II</td><td>initiation interval of the schedule</td></tr>\n"
+        "<tr><td>stream</td><td>bytes of the configuration stream</td></tr>\n"
+        "<tr><td>s</td><td>wall time of <code>tcpa run</code> in seconds</td></tr>\n"
+        "<tr><td>reproduce</td><td>the <code>tcpa run</code> command line of the run, from the directory the "
+        "regression ran in (its seed included)</td></tr>\n", f);
+  for (size_t k = 0; k < sizeof report_files / sizeof *report_files; k++)
+    fprintf(f, "<tr><td>%s</td><td>%s</td></tr>\n", report_files[k][1], report_files[k][2]);
+  fputs("</table>\n", f);
+}
+
 /* Writes report.html's content; dir is the report's directory. */
-static void report_html(FILE *f, const regress_list *l, const char *title, const char *dir) {
+static void report_html(FILE *f, const regress_list *l, const regress_report_info *info, const char *dir) {
   size_t n[7], bad = report_counts(l, n);
   report_bucket *b;
   size_t nb = report_buckets_make(l, &b);
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
-  report_escape(f, title);
-  fputs("</title>\n<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%;text-align:left}"
+  report_escape(f, info->title);
+  fputs("</title>\n<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1em}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%;text-align:left;vertical-align:top}"
         ".pass{background:#dfd}.fail,.crash,.timeout,.invalid{background:#fdd}.nofit{background:#eee}"
-        ".verdict{font-size:150%;font-weight:bold}</style></head><body>\n<h1>", f);
-  report_escape(f, title);
-  fprintf(f, "</h1>\n<p class=\"verdict\">%s</p>\n<p>%zu runs: %zu pass, %zu fail, %zu invalid, %zu nofit, "
-             "%zu timeout, %zu crash, %zu not run; %zu not as expected, in %zu bucket%s.</p>\n",
+        ".pending{background:#ffd}.verdict{font-size:150%;font-weight:bold}pre{background:#f6f6f6;padding:6px;white-space:pre-wrap}"
+        "code{font-size:90%}:target{outline:2px solid #36c}</style></head><body>\n", f);
+  report_html_header(f, l, info->title, dir);
+  fprintf(f, "<p class=\"verdict\">%s</p>\n<p>%zu runs: %zu pass, %zu fail, %zu invalid, %zu nofit, "
+             "%zu timeout, %zu crash, %zu not run; %zu not as expected (marked (!)), in %zu bucket%s.</p>\n",
           bad ? "FAIL" : "PASS", l->n, n[REGRESS_PASS], n[REGRESS_FAIL], n[REGRESS_INVALID], n[REGRESS_NOFIT],
           n[REGRESS_TIMEOUT], n[REGRESS_CRASH], n[REGRESS_PENDING], bad, nb, nb == 1 ? "" : "s");
-  if (nb) {
-    fputs("<h2>Failure buckets</h2>\n<table><tr><th>runs</th><th>signature</th><th>first runs</th></tr>\n", f);
-    for (size_t i = 0; i < nb; i++) {
-      fprintf(f, "<tr><td>%zu</td><td>", b[i].n);
-      report_escape(f, *b[i].text ? b[i].text : "(none)");
-      fputs("</td><td>", f);
-      for (size_t k = 0; k < b[i].n && k < 5; k++) {
-        report_escape(f, l->v[b[i].runs[k]].id);
-        fputs(k + 1 < b[i].n && k < 4 ? "<br>" : "", f);
-      }
-      fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
+  if (bad) {
+    fputs("<p>Rerun the runs not as expected, with the same seeds and waveforms on:</p>\n<pre class=\"rerun\">"
+          "tcpa regress --rerun-failed ", f);
+    report_escape(f, dir);
+    fputs("</pre>\n", f);
   }
+  report_html_buckets(f, l, b, nb);
+  report_html_coverage(f, dir);
   char *base = realpath(dir, NULL);
   report_html_slowest(f, l, base);
-  report_html_plots(f, l);
-  fputs("<h2>Runs</h2>\n<table><tr><th>run</th><th>verdict</th><th>seed</th><th>cycles</th><th>PEs</th>"
-        "<th>II</th><th>stream</th><th>s</th><th>signature / message</th><th>files</th></tr>\n", f);
+  report_html_plots(f, l, info);
+  fputs("<h2>Runs</h2>\n<table class=\"runs\"><tr><th>run</th><th>verdict</th><th>seed</th><th>cycles</th>"
+        "<th>PEs</th><th>II</th><th>stream</th><th>s</th><th>signature / message</th><th>files</th>"
+        "<th>reproduce</th></tr>\n", f);
   for (size_t i = 0; i < l->n; i++) {
     const regress_run *r = &l->v[i];
-    char *sig = regress_signature_text(&r->sig);
-    fprintf(f, "<tr class=\"%s\"><td>", regress_verdict_name(r->verdict));
+    char *sig = regress_signature_text(&r->sig), *cmd = regress_exec_command(r);
+    fprintf(f, "<tr id=\"");
+    report_anchor(f, r->id);
+    fprintf(f, "\" class=\"%s\"><td>", regress_verdict_name(r->verdict));
     report_escape(f, r->id);
     fprintf(f, "</td><td>%s%s</td><td>%" PRIu64 "</td>", regress_verdict_name(r->verdict), r->ok ? "" : " (!)",
             r->seed);
@@ -566,18 +820,23 @@ static void report_html(FILE *f, const regress_list *l, const char *title, const
     report_escape(f, r->message);
     fputs("</td><td>", f);
     report_html_links(f, r, base);
-    fputs("</td></tr>\n", f);
+    fputs("</td><td><code class=\"cmd\">", f);
+    report_escape(f, cmd);
+    fputs("</code></td></tr>\n", f);
     free(sig);
+    free(cmd);
   }
   free(base);
-  fputs("</table>\n</body></html>\n", f);
+  fputs("</table>\n", f);
+  report_html_legend(f);
+  fputs("</body></html>\n", f);
   report_buckets_free(b, nb);
 }
 
 /* Returns 0 after writing dir/name through fn; -1. */
 static int report_file(const char *dir, const char *name,
-                       void (*fn)(FILE *, const regress_list *, const char *, const char *), const regress_list *l,
-                       const char *arg) {
+                       void (*fn)(FILE *, const regress_list *, const regress_report_info *, const char *),
+                       const regress_list *l, const regress_report_info *info) {
   size_t len = strlen(dir) + strlen(name) + 2;
   char *path = malloc(len);
   if (!path) return -1;
@@ -585,7 +844,7 @@ static int report_file(const char *dir, const char *name,
   datafile_tmp t;
   int rc = -1;
   if (datafile_tmp_open(&t, path) == 0) {
-    fn(t.f, l, arg, dir);
+    fn(t.f, l, info, dir);
     rc = datafile_tmp_commit(&t);
   }
   free(path);
@@ -593,23 +852,20 @@ static int report_file(const char *dir, const char *name,
 }
 
 /* Adapters to report_file's signature. */
-static void report_junit_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
-  (void)arg;
+static void report_junit_fn(FILE *f, const regress_list *l, const regress_report_info *info, const char *dir) {
+  (void)info;
   (void)dir;
   report_junit(f, l);
 }
-static void report_json_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
+static void report_json_fn(FILE *f, const regress_list *l, const regress_report_info *info, const char *dir) {
   (void)dir;
-  report_json(f, l, arg);
-}
-static void report_html_fn(FILE *f, const regress_list *l, const char *arg, const char *dir) {
-  report_html(f, l, arg, dir);
+  report_json(f, l, info->shard);
 }
 
-int regress_report_write(const regress_list *l, const char *dir, const char *title, const char *shard) {
-  if (report_file(dir, "junit.xml", report_junit_fn, l, NULL)) return -1;
-  if (report_file(dir, "summary.json", report_json_fn, l, shard)) return -1;
-  return report_file(dir, "report.html", report_html_fn, l, title);
+int regress_report_write(const regress_list *l, const char *dir, const regress_report_info *info) {
+  if (report_file(dir, "junit.xml", report_junit_fn, l, info)) return -1;
+  if (report_file(dir, "summary.json", report_json_fn, l, info)) return -1;
+  return report_file(dir, "report.html", report_html, l, info);
 }
 
 /* Returns a copy of the string member key of o, or NULL. */

@@ -13,16 +13,34 @@
 
 #include "regress.h"
 
+/* What the report says about how the regression was run. */
+typedef struct {
+  const char *title; /* heads the HTML */
+  const char *shard; /* "K/N" or NULL: recorded in summary.json */
+  int time_inst;     /* 1: instantiation was timed (else --no-time-instantiate) */
+  int merged;        /* 1: a --merge of earlier regressions (nothing ran) */
+} regress_report_info;
+
 /* Returns 0 after writing junit.xml, summary.json and report.html of l
- * into dir (each atomically); -1 after an error. `title` heads the HTML;
- * `shard` ("K/N") or NULL is recorded in summary.json. */
-int regress_report_write(const regress_list *l, const char *dir, const char *title, const char *shard);
+ * into dir (each atomically); -1 after an error. The report embeds the
+ * functional coverage of dir/fcov.json when it exists. */
+int regress_report_write(const regress_list *l, const char *dir, const regress_report_info *info);
+
+/* Returns the malloc'ed bucket key of a signature: its one-line text with
+ * the unit reduced to its class (the root cause: event kind and unit
+ * class, not its coordinates): "side n bank 0" and "side w bank 0" are
+ * both "bank", "FU 1 -> rd" is "FU -> rd". */
+char *regress_report_bucket_key(const regress_signature *s);
+
+/* Writes into out (size sz) the class of a divergent unit: its words
+ * without numbers, sides ("side n") and addresses. */
+void regress_report_unit_class(const char *unit, char *out, size_t sz);
 
 /* Returns 0 after appending the runs of an earlier summary.json (written
  * by regress_report_write) to l; -1 after an error. */
 int regress_report_load(const char *path, regress_list *l);
 
-/* Returns the number of distinct failure signatures of l (runs not ok). */
+/* Returns the number of failure buckets of l (runs not ok, by key). */
 size_t regress_report_buckets(const regress_list *l);
 
 #endif

@@ -154,7 +154,7 @@ check_eval "shard: K/N takes runs K, K+N, ... in suite order" \
 mkdir -p "$tmp/progs"
 # (valid programs of one parameter N: suites are checked against their
 # programs' parameters before anything runs; the fake ignores the text)
-for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash; do
+for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash divbankn divbankn2 divbankw; do
   printf 'program %s(N) {\n  in int32 x[N];\n  out int32 y[N];\n  par (0 <= i < N) {\n    y[i] = x[i];\n  }\n}\n' \
     "$p" >"$tmp/progs/$p.pla"
 done
@@ -197,6 +197,9 @@ case $name in
   divwr*) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd$((seed + 2)): different values in the two traces; expected '1 wr 0,1 1 rd3 0x1', got '1 wr 0,1 1 rd3 0x2'\""
           echo "tcpa: error: cosim: the model and the RTL diverge" >&2; exit 1 ;;
   divhop) summary fail "\"cycle 7, PE (0,0), hop side e port 0: missing in the RTL; expected '7 hop 0,0 e 0 0x00000001', got '(nothing)'\""; exit 1 ;;
+  divbank*) side=${name#divbank}; side=${side:0:1}  # divbankn, divbankw: one root cause at two sides
+            : >"$out/compare.gtkw"; mkdir -p "$out/repro"; echo "#!/bin/sh" >"$out/repro/repro.sh"
+            summary fail "\"cycle 2, PE (0,0), bank side $side bank 0: different values in the two traces; expected '2 bank 0,0 $side 0 0x1', got '2 bank 0,0 $side 0 0x0'\""; exit 1 ;;
   outs) summary fail null 3; echo "tcpa: error: model: 3 of 13 output elements differ from the reference" >&2; exit 1 ;;
   bad) echo "tcpa: error: --param N: out of range" >&2; exit 2 ;;
   nofit) echo "tcpa: error: nofit does not fit: registers rd: needs 7, pe.rd = 4" >&2; exit 3 ;;
@@ -253,13 +256,13 @@ python3 - "$O/summary.json" >"$tmp/buckets.txt" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for b in d["buckets"]:
-    print(b["count"], b["signature"]["text"], ",".join(sorted(b["runs"])))
+    print(b["count"], b["key"], ",".join(sorted(b["runs"])))
 print("total", d["total"], d["not_ok"], d["ok"])
 EOF
 check_eval "fake: divergences at different PEs, cycles and registers share one bucket (3)" \
-  'grep -q "^3 divergence: wr FU 1 -> rd @ write-back (value) divwr2_N1_1x2_cosim_default_s3,divwr_N1_1x2_cosim_default_s1,divwr_N1_1x2_cosim_default_s2$" "$tmp/buckets.txt"'
+  'grep -q "^3 divergence: wr FU -> rd @ write-back (value) divwr2_N1_1x2_cosim_default_s3,divwr_N1_1x2_cosim_default_s1,divwr_N1_1x2_cosim_default_s2$" "$tmp/buckets.txt"'
 check_eval "fake: a hop divergence is its own bucket" \
-  'grep -q "^1 divergence: hop side e port 0 @ interconnect (missing) divhop" "$tmp/buckets.txt"'
+  'grep -q "^1 divergence: hop port @ interconnect (missing) divhop" "$tmp/buckets.txt"'
 check_eval "fake: differing outputs bucketed by check and engine" \
   'grep -q "^1 outputs @ model outs_" "$tmp/buckets.txt"'
 check_eval "fake: 8 buckets (wr, hop, outputs, invalid, nofit, fits, timeout, crash)" \
@@ -269,9 +272,73 @@ python3 -c 'import json, sys; print(sum(r["instantiate_seconds"] is not None for
   "$O/summary.json" >"$tmp/timed.txt"
 check_eval "fake: instantiation timed after the 7 passing engine runs only" '[ "$(cat "$tmp/timed.txt")" = 7 ]'
 check_eval "fake: report.html is self-contained with two SVG plots and the buckets" \
-  '[ "$(grep -c "<svg" "$O/report.html")" -eq 2 ] && ! grep -q "src=\|href=\"http" "$O/report.html" && grep -q "wr FU 1 -&gt; rd @ write-back" "$O/report.html" && grep -q ">FAIL<" "$O/report.html"'
+  '[ "$(grep -c "<svg" "$O/report.html")" -eq 2 ] && ! grep -q "src=\|href=\"http" "$O/report.html" && grep -q "wr FU -&gt; rd @ write-back" "$O/report.html" && grep -q ">FAIL<" "$O/report.html"'
 check_eval "fake: every run has its own directory with its stderr" \
   '[ -s "$O/outs_N1_1x1_model_default_s1/stderr.txt" ] && [ -f "$O/divhop_N1_1x1_cosim_default_s1/summary.json" ]'
+
+# -- (B2) report.html as a dvsim user reads it: a run where everything fails -----
+printf '%s\n' 'suite gamma' 'set engine=cosim arch=default pes=1x2' "run $P/divbankn.pla N=1 seeds=1,2" \
+  "run $P/divbankw.pla N=1" "run $P/divbankn2.pla N=1" "run $P/outs.pla N=1 engine=model" >"$tmp/g.suite"
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/g.suite" -j 2 --out-dir "$tmp/go" >"$tmp/g.out" 2>&1; st=$?
+G=$tmp/go/report.html
+python3 - "$tmp/go/summary.json" >"$tmp/gb.txt" <<'EOF'
+import json, sys
+for b in json.load(open(sys.argv[1]))["buckets"]:
+    print(b["count"], b["key"], "|", ", ".join("%s (%d)" % (u["unit"], u["runs"]) for u in b["units"]))
+EOF
+check_eval "report: one root cause at sides n and w is one bucket (bank divergences, 4 runs), the units listed" \
+  '[ $st -eq 1 ] && grep -q "^4 divergence: bank bank @ memory (value) | side n bank 0 (3), side w bank 0 (1)$" "$tmp/gb.txt" &&
+   [ "$(wc -l <"$tmp/gb.txt")" -eq 2 ] && grep -q "^  *4  divergence: bank bank @ memory (value)" "$tmp/g.out"'
+rev=$("$TCPA" --version | sed -n 's/.*(git \(.*\))$/\1/p')
+check_eval "report: the header names the tool version and the git revision ($rev)" \
+  'grep -q "<th>tool</th><td>tcpa regress 0\.[0-9.]*</td>" "$G" && grep -q "<th>git revision</th><td>$rev</td>" "$G"'
+check_eval "report: all runs fail: no empty plot, no claim of --no-time-instantiate" \
+  '! grep -q "<svg" "$G" && [ "$(grep -c "No plot:" "$G")" -eq 2 ] && ! grep -q "no-time-instantiate" "$G"'
+check_eval "report: the --rerun-failed command of this directory" \
+  'grep -q "<pre class=\"rerun\">tcpa regress --rerun-failed $tmp/go</pre>" "$G"'
+# Returns 0 when every in-page link of report $1 has its row (an id).
+anchors_resolve() {
+  local id
+  for id in $(grep -o "<a href=\"#run-[^\"]*\">" "$1" | sed "s/.*#\(run-[^\"]*\)\".*/\1/"); do
+    grep -q "<tr id=\"$id\"" "$1" || return 1
+  done
+}
+check_eval "report: every bucket member links to its run's row (5 links, 5 rows with ids)" \
+  '[ "$(grep -o "<a href=\"#run-[^\"]*\">" "$G" | sort -u | wc -l)" -eq 5 ] && anchors_resolve "$G"'
+check_eval "report: a reproduce command per run (5), with its seed" \
+  '[ "$(grep -c "<code class=\"cmd\">tcpa run .* --seed [0-9]" "$G")" -eq 5 ]'
+check_eval "report: links to compare.gtkw and repro/ where they exist" \
+  'grep -q "divbankw_N1_1x2_cosim_default_s1/compare.gtkw\">compare.gtkw</a>" "$G" &&
+   grep -q "divbankn_N1_1x2_cosim_default_s2/repro/\">repro/</a>" "$G" && ! grep -q "outs_N1_1x2_model_default_s1/repro" "$G"'
+# Returns 0 when report $1 has a legend row for every mark named after it.
+legend_has() {
+  local f=$1 m; shift
+  for m in "$@"; do grep -q "<td>$m</td><td>" "$f" || return 1; done
+}
+check_eval "report: a legend for every mark: (!), each verdict, each file link" \
+  'grep -q "<tr><td>(!)</td><td>the run is <b>not as expected</b>" "$G" &&
+   legend_has "$G" pass fail invalid nofit timeout crash pending compare.gtkw repro/ stdout stderr divergence'
+check_eval "report: the coverage section says what was collected" \
+  'grep -q "Functional coverage: none" "$G" && grep -q "Line and toggle coverage of the RTL: not collected" "$G"'
+
+# report.html rendered by a browser (headless Chromium, scripts/setup.sh):
+# the DOM it builds has every section, and a screenshot is made.
+if command -v chromium >/dev/null; then
+  chrome() { timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --user-data-dir="$tmp/chrome" "$@" 2>/dev/null; }
+  chrome --dump-dom "file://$O/report.html" >"$tmp/dom.html"
+  check_eval "chromium: report.html renders: header, verdict, buckets, coverage, 2 plots, 18 run rows, legend" \
+    'grep -q "<th>git revision</th>" "$tmp/dom.html" && grep -q "class=\"verdict\">FAIL<" "$tmp/dom.html" &&
+     grep -q "<h2>Failure buckets</h2>" "$tmp/dom.html" && grep -q "<h2>Coverage</h2>" "$tmp/dom.html" &&
+     [ "$(grep -o "<svg" "$tmp/dom.html" | wc -l)" -eq 2 ] && [ "$(grep -o "<tr id=\"run-" "$tmp/dom.html" | wc -l)" -eq 18 ] &&
+     grep -q "<h2>Legend</h2>" "$tmp/dom.html"'
+  chrome --screenshot="$tmp/report.png" --window-size=1280,2400 "file://$G" >/dev/null
+  check_eval "chromium: a screenshot of the all-fail report (PNG, 1280 wide)" \
+    '[ "$(head -c 8 "$tmp/report.png" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ] &&
+     [ "$(python3 -c "import struct,sys; d=open(sys.argv[1],\"rb\").read(24); print(struct.unpack(\">I\", d[16:20])[0])" "$tmp/report.png")" -eq 1280 ]'
+else
+  n=$((n + 1)); echo "not ok $n - chromium is not installed (scripts/setup.sh installs it)"; fail=1
+fi
 
 # --rerun-failed
 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress --rerun-failed "$O" --timeout 20 >"$tmp/r.out" 2>&1; st=$?
@@ -292,7 +359,7 @@ python3 - "$tmp/merged/summary.json" "$O/summary.json" >"$tmp/cmp.txt" <<'EOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 key = lambda d: sorted((r["id"], r["verdict"], r["seed"]) for r in d["runs"])
-sig = lambda d: sorted((x["count"], x["signature"]["text"]) for x in d["buckets"])
+sig = lambda d: sorted((x["count"], x["key"]) for x in d["buckets"])
 print(key(a) == key(b), sig(a) == sig(b))
 EOF
 check_eval "merge: the shards merged give the runs, verdicts, seeds and buckets of the whole suite" \
@@ -456,9 +523,10 @@ report_links() {
   python3 - "$1" <<'EOF'
 import os, re, sys, urllib.parse
 d = os.path.dirname(sys.argv[1])
-links = re.findall(r'href="([^"]*)"', open(sys.argv[1]).read())
-bad = [l for l in links if l.startswith("/") or ":" in l or not os.path.isfile(os.path.join(d, urllib.parse.unquote(l)))]
-print(len(links), len(bad), " ".join(sorted({os.path.basename(l) for l in links if not l.endswith("out.txt") and not l.endswith("err.txt")})))
+links = [l for l in re.findall(r'href="([^"]*)"', open(sys.argv[1]).read()) if not l.startswith("#run-")]
+ok = lambda p: os.path.isfile(p) or (p.endswith("/") and os.path.isdir(p))
+bad = [l for l in links if l.startswith("/") or ":" in l or not ok(os.path.join(d, urllib.parse.unquote(l)))]
+print(len(links), len(bad), " ".join(sorted({os.path.basename(l) for l in links if not l.endswith("out.txt") and not l.endswith("err.txt") and not l.startswith("fcov.")})))
 EOF
 }
 read -r nl nbad kinds <<<"$(report_links "$O/report.html")"
@@ -482,7 +550,7 @@ same_results() {
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 key = lambda d: sorted((r["id"], r["verdict"], r["seed"]) for r in d["runs"])
-sig = lambda d: sorted((x["count"], x["signature"]["text"]) for x in d["buckets"])
+sig = lambda d: sorted((x["count"], x["key"]) for x in d["buckets"])
 print(key(a) == key(b), sig(a) == sig(b))
 EOF
 }
