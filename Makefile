@@ -93,7 +93,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 
 # make test: the fast tier; make test-full: every test (docs/testing.md).
 # T='engine* test_map*' runs the test programs matching those globs.
-.PHONY: test-full test-index
+.PHONY: test-full test-index nightly
 # make test-index: tests/INDEX.md from the tests' covers: lines
 # (docs/testing.md "Finding the tests of a feature").
 test-index:
@@ -104,6 +104,14 @@ test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
 test-full: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
 test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
 	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=full bash tests/run.sh $(T)
+
+# make nightly: the full tier and the long campaigns (random programs,
+# streams and configurations by the hundred, the unit tests' long parts
+# under the sanitizers): docs/testing.md "The nightly campaigns". In no
+# tier: run it at night or before a release.
+nightly: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
+nightly: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
+	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=nightly bash tests/run.sh $(T)
 
 # Each folder includes only from the folders README.md "Layout" lets it.
 layout-check:

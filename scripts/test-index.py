@@ -144,8 +144,17 @@ def suggestion(path, lines, docs):
 
 
 def tier(path, lines):
-    """Returns the tier a test runs in: full for `# tier: full` scripts."""
-    return 'full' if any(line.startswith('# tier: full') for line in lines) else 'fast'
+    """Returns the tier a test runs in (fast, full or nightly: the `# tier:`
+    line of its header, the comment lines it starts with), with its shards
+    (`# shards: N`) when it has some."""
+    header = []
+    for line in lines:
+        if not line.startswith('#'):
+            break
+        header.append(line)
+    t = next((line.split()[2] for line in header if re.match(r'^# tier: [a-z]+', line)), 'fast')
+    shards = next((line.split()[2] for line in header if re.match(r'^# shards: [0-9]+', line)), None)
+    return f'{t}, {shards} shards' if shards else t
 
 
 def collect():

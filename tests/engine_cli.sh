@@ -339,7 +339,7 @@ else
 fi
 
 # The big1d runs: the full tier (make test-full) only.
-if [ "${TCPA_TIER:-fast}" = full ]; then
+if full_tier; then
 RTLB=$("$TCPA" harness --arch configs/big1d.ini)
 check "the rtl harness of configs/big1d.ini builds (tcpa harness)" $?
 if ! rtl_fresh "$RTLB"; then

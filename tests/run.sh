@@ -10,9 +10,20 @@
 # `ok N - ...` or `not ok N - ...` per check (`prove -j2` runs them too).
 # PATTERN (a shell glob on the program's name, e.g. 'engine*' or
 # 'test_map*') runs a subset. TCPA_TIER selects the tier: `fast` (make
-# test) or `full` (make test-full); a script with a `# tier: full` header
-# line runs in the full tier only, the others run the parts of their tier
-# (tests/tap.sh, full_tier). -j N (default: the number of cores) runs N programs at a time;
+# test), `full` (make test-full) or `nightly` (make nightly: the full tier
+# and the long campaigns); a script with a `# tier: full` header line runs
+# in the full and nightly tiers only, one with `# tier: nightly` in the
+# nightly tier only, the others run the parts of their tier (tests/tap.sh,
+# full_tier, nightly_tier).
+#
+# Shards: a script with a `# shards: N` header line runs, in the full and
+# nightly tiers, as N programs NAME.sh:1 .. NAME.sh:N side by side, each
+# with TCPA_SHARD=K and TCPA_SHARDS=N in its environment: each takes its
+# part of the script's campaigns (tap.sh: shard_range, mine, first_shard).
+# The programs start longest first, by the times of the tier's last run
+# ($BUILD/test-times.TIER, written at the end: one `SECONDS NAME` a line;
+# a program not in it counts as long), so that the long ones do not start
+# last; the outputs are printed in that order. -j N (default: the number of cores) runs N programs at a time;
 # their outputs are printed whole, one program after the other, with each
 # program's time. A program that exits non-zero without a failing line, or
 # prints no plan, counts as one failure of its own. A skip is allowed only
@@ -100,29 +111,67 @@ for t in "$BUILD"/tests/test_*; do
   [ -f "tests/unit/$(basename "$t").c" ] || continue  # a binary whose source went away
   selected "$(basename "$t")" "$@" && { names+=("$(basename "$t")"); cmds+=("$t"); }
 done
+# Prints the value of header line `# KEY: VALUE` ($2) of script $1 (its
+# first comment lines, up to the first line of code).
+header() { awk -v k="# $2: " '!/^#/ { exit } index($0, k) == 1 { split(substr($0, length(k) + 1), w, " "); print w[1]; exit }' "$1"; }
+
+# Returns 0 when script $1 runs in this tier (its `# tier:` line).
+in_tier() {
+  local t
+  t=$(header "$1" tier)
+  case "$t:$TCPA_TIER" in
+    :* | full:full | full:nightly | nightly:nightly) return 0 ;;
+  esac
+  return 1
+}
 for t in tests/*.sh; do
   case "$(basename "$t")" in run.sh | tap.sh | refcmp.sh) continue ;; esac  # the runner, two libraries
-  # a script whose header says `# tier: full` runs in the full tier only
-  if [ "$TCPA_TIER" != full ] && grep -q '^# tier: full' "$t"; then continue; fi
-  selected "$(basename "$t" .sh)" "$@" && { names+=("$(basename "$t")"); cmds+=("bash $t"); }
+  in_tier "$t" || continue
+  selected "$(basename "$t" .sh)" "$@" || continue
+  shards=$(header "$t" shards)
+  if [ "$TCPA_TIER" = fast ] || [ "${shards:-1}" -le 1 ]; then
+    names+=("$(basename "$t")"); cmds+=("bash $t")
+  else
+    for k in $(seq 1 "$shards"); do
+      names+=("$(basename "$t"):$k"); cmds+=("env TCPA_SHARD=$k TCPA_SHARDS=$shards bash $t")
+    done
+  fi
 done
 if [ ${#names[@]} -eq 0 ]; then
-  full=()
+  other=()
   for t in tests/*.sh; do
-    grep -q '^# tier: full' "$t" && selected "$(basename "$t" .sh)" "$@" && full+=("$(basename "$t")")
+    [ -n "$(header "$t" tier)" ] && ! in_tier "$t" && selected "$(basename "$t" .sh)" "$@" && other+=("$(basename "$t")")
   done
-  if [ ${#full[@]} -gt 0 ] && [ "$TCPA_TIER" != full ]; then
-    echo "run.sh: ${full[*]}: in the full tier only (make test-full T=...)" >&2
+  if [ ${#other[@]} -gt 0 ]; then
+    echo "run.sh: ${other[*]}: not in the $TCPA_TIER tier (make test-full T=... or make nightly T=...)" >&2
   else
     echo "run.sh: no test program matches: $*" >&2
   fi
   exit 2
 fi
 
+# the longest first, by the last run's times (unknown ones first of all)
+times_file=$BUILD/test-times.$TCPA_TIER
+if [ -s "$times_file" ]; then
+  order=$(for i in "${!names[@]}"; do
+    echo "$(awk -v n="${names[$i]}" '$2 == n { t = $1 } END { print (t == "" ? 1e9 : t) }' "$times_file") $i"
+  done | sort -s -k1,1 -rg | awk '{ print $2 }')
+  sorted_names=() sorted_cmds=()
+  for i in $order; do sorted_names+=("${names[$i]}"); sorted_cmds+=("${cmds[$i]}"); done
+  names=("${sorted_names[@]}") cmds=("${sorted_cmds[@]}")
+fi
+
+# the estimate from those times: the sum over the cores, or the longest
+est=
+if [ -s "$times_file" ]; then
+  est=$(for nm in "${names[@]}"; do awk -v n="$nm" '$2 == n { print $1 }' "$times_file"; done |
+    awk -v j="$jobs" '{ s += $1; if ($1 > m) m = $1; k++ } END { if (k) printf "%d", (s / j > m ? s / j : m) }')
+fi
+
 passed=0 failed=0 skipped=0
 : >"$work/skips"; : >"$work/times"
 t_start=$(date +%s)
-echo "# tier $TCPA_TIER: ${#names[@]} test programs, $jobs at a time"
+echo "# tier $TCPA_TIER: ${#names[@]} test programs, $jobs at a time${est:+ (about $est s by the times of the last run)}"
 running=0 next_report=0
 for i in "${!names[@]}"; do
   # shellcheck disable=SC2086
@@ -146,6 +195,10 @@ if [ -s "$work/skips" ]; then
   sed 's/^/#   /' "$work/skips"
 fi
 echo "# the standard error of each program: $logs/NAME.log"
+# this run's times over the last ones (a run of a few programs keeps the
+# others' times)
+{ awk '{ print $1, $2 }' "$work/times"; [ -f "$times_file" ] && cat "$times_file"; } |
+  awk '!seen[$2]++' | sort -rg >"$times_file.tmp" && mv "$times_file.tmp" "$times_file"
 echo "# tier $TCPA_TIER took $(( $(date +%s) - t_start )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

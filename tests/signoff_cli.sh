@@ -11,8 +11,8 @@
 # equal to the runs listed). Option errors are checked first (fast). The sign-off's
 # directory is build/test-signoff, kept between runs so that make reuses the
 # harness and the synthesis while the RTL does not change.
-. "$(dirname "$0")/tap.sh"
 # tier: full (Yosys synthesis and the coverage harness: minutes)
+. "$(dirname "$0")/tap.sh"
 set -u
 BUILD=${BUILD:-build}
 [ -x "$TCPA" ] || { echo "not ok 1 - $TCPA is not built"; exit 1; }

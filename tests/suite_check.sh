@@ -20,7 +20,13 @@
 #   - the runner (tests/run.sh) fails a program that calls a command that
 #     does not exist, and keeps a program's standard error (the expected
 #     `error:` messages of negative tests) out of the console, in
-#     $BUILD/test-logs/NAME.log.
+#     $BUILD/test-logs/NAME.log;
+#   - the runner's tiers and shards: a `# shards: 2` script runs once in
+#     the fast tier and as two programs in the full one, each with its
+#     part of a seed range and of a list (tap.sh shard_range, mine); a
+#     `# tier: nightly` script only in the nightly tier; the longest
+#     program by the last run's times starts first, and the runner prints
+#     the estimate those times give.
 # Prints TAP lines.
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -118,4 +124,46 @@ st=$?
   grep -q '^1 passed, 1 failed' "$tmp/r/undef.out"
 check "run.sh: a script calling an undefined helper fails (exit $st), naming it" $?
 sed -n '/^not ok/p' "$tmp/r/undef.out" | sed 's/^/# /'
+
+# -- the runner: tiers, shards, the longest first --------------------------
+rm -f "$tmp/r/tests/neg.sh" "$tmp/r/tests/undef.sh"
+cat >"$tmp/r/tests/camp.sh" <<'EOF'
+#!/usr/bin/env bash
+# shards: 2
+. "$(dirname "$0")/tap.sh"
+first_shard && check "the once-only part" 0
+r=$(shard_range 1-9)
+items=; for i in 0 1 2 3 4; do mine $i && items="$items$i"; done
+check "shard $TCPA_SHARD of $TCPA_SHARDS: seeds $r, items $items" 0
+sleep 1
+EOF
+cat >"$tmp/r/tests/night.sh" <<'EOF'
+#!/usr/bin/env bash
+# tier: nightly
+. "$(dirname "$0")/tap.sh"
+full_tier && nightly_tier
+check "full_tier and nightly_tier hold in the nightly tier" $?
+EOF
+# runner TIER: the runner in the scratch copy, its output in $tmp/r/TIER.out
+runner() { (cd "$tmp/r" && BUILD=b TCPA_TIER=$1 bash tests/run.sh -j 2) >"$tmp/r/$1.out" 2>&1; }
+runner fast; st=$?
+[ $st -eq 0 ] && grep -q '^ok 2 - shard 1 of 1: seeds 1-9, items 01234' "$tmp/r/fast.out" &&
+  ! grep -q 'night.sh' "$tmp/r/fast.out" && grep -q '^2 passed, 0 failed' "$tmp/r/fast.out"
+check "run.sh, fast tier: a sharded script runs once, as shard 1 of 1; a nightly script not at all (exit $st)" $?
+runner full; st=$?
+[ $st -eq 0 ] && grep -q '^# camp.sh:1 ' "$tmp/r/full.out" && grep -q '^# camp.sh:2 ' "$tmp/r/full.out" &&
+  grep -q 'shard 1 of 2: seeds 1-4, items 024$' "$tmp/r/full.out" &&
+  grep -q 'shard 2 of 2: seeds 5-9, items 13$' "$tmp/r/full.out" && ! grep -q 'night.sh' "$tmp/r/full.out" &&
+  grep -q '^3 passed, 0 failed' "$tmp/r/full.out"
+check "run.sh, full tier: the script's two shards side by side, each its part of seeds and items (exit $st)" $?
+runner nightly; st=$?
+[ $st -eq 0 ] && grep -q '^ok 1 - full_tier and nightly_tier hold' "$tmp/r/nightly.out" &&
+  grep -q '^4 passed, 0 failed' "$tmp/r/nightly.out"
+check "run.sh, nightly tier: the full tier's programs and the nightly script (exit $st)" $?
+printf '1.0 camp.sh:1\n5.0 camp.sh:2\n' >"$tmp/r/b/test-times.full"
+runner full
+first=$(sed -n 's/^# \(camp.sh:[12]\) (.*/\1/p' "$tmp/r/full.out" | head -1)
+[ "$first" = camp.sh:2 ] && grep -q '^# tier full: 2 test programs, 2 at a time (about 5 s by the times' "$tmp/r/full.out" &&
+  grep -Eq '^[0-9.]+ camp.sh:1$' "$tmp/r/b/test-times.full" && ! grep -q '^1.0 camp' "$tmp/r/b/test-times.full"
+check "run.sh: the longest program by the last run's times starts first (${first:-none}), the estimate printed, the times updated" $?
 exit $fail

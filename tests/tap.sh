@@ -19,12 +19,34 @@ check_eval() {
   if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
 }
 
-# The tier of this run (tests/run.sh): fast (make test) or full (make
-# test-full). full_tier returns 0 in the full tier: the parts of a script
-# that only the full tier runs are wrapped in `if full_tier; then ... fi`
-# (they print nothing in the fast tier: they are not skips).
+# The tier of this run (tests/run.sh): fast (make test), full (make
+# test-full) or nightly (make nightly: the full tier and the long
+# campaigns). full_tier returns 0 in the full and nightly tiers: the parts
+# of a script that only they run are wrapped in `if full_tier; then ...
+# fi` (they print nothing in the fast tier: they are not skips);
+# nightly_tier returns 0 in the nightly tier only (the campaigns too long
+# for the full tier's 45 minutes, docs/testing.md "The nightly campaigns").
 TCPA_TIER=${TCPA_TIER:-fast}
-full_tier() { [ "$TCPA_TIER" = full ]; }
+full_tier() { [ "$TCPA_TIER" = full ] || [ "$TCPA_TIER" = nightly ]; }
+nightly_tier() { [ "$TCPA_TIER" = nightly ]; }
+
+# The shard of this run: a script with a `# shards: N` header line runs
+# as N programs in the full and nightly tiers (tests/run.sh), shard
+# TCPA_SHARD of TCPA_SHARDS, and as one (shard 1 of 1) in the fast tier.
+TCPA_SHARD=${TCPA_SHARD:-1} TCPA_SHARDS=${TCPA_SHARDS:-1}
+# Returns 0 in the first shard: the checks a sharded script makes once.
+first_shard() { [ "$TCPA_SHARD" -eq 1 ]; }
+# Returns 0 when item $1 (a number from 0) is this shard's: every
+# TCPA_SHARDS-th item, from TCPA_SHARD - 1.
+mine() { [ $(($1 % TCPA_SHARDS)) -eq $((TCPA_SHARD - 1)) ]; }
+# Prints this shard's part of the seeds A-B ($1) as A'-B', contiguous
+# parts of (almost) equal size; prints nothing when the part is empty.
+shard_range() {
+  local a=${1%-*} b=${1#*-} lo hi
+  lo=$((a + (b - a + 1) * (TCPA_SHARD - 1) / TCPA_SHARDS))
+  hi=$((a + (b - a + 1) * TCPA_SHARD / TCPA_SHARDS - 1))
+  [ "$lo" -le "$hi" ] && echo "$lo-$hi"
+}
 
 # Records a skipped check NAME ($1) for a reason ($2) that must be a tool
 # this machine lacks, never something the project builds (those fail).

@@ -37,13 +37,13 @@ static inline int test_record(int ok, const char *file, int line,
   return ok;
 }
 
-/* Returns 1 in the full tier (TCPA_TIER=full: make test-full), 0 in the
- * fast one (make test): a program runs its long parts only in the full
- * tier, and says in a `#` line what the fast tier leaves to it
- * (docs/testing.md "The fast tier"). */
+/* Returns 1 in the full tier (TCPA_TIER=full: make test-full) and the
+ * nightly one (make nightly), 0 in the fast one (make test): a program
+ * runs its long parts only in the full tier, and says in a `#` line what
+ * the fast tier leaves to it (docs/testing.md "The fast tier"). */
 static inline int test_full_tier(void) {
   const char *t = getenv("TCPA_TIER");
-  return t && !strcmp(t, "full");
+  return t && (!strcmp(t, "full") || !strcmp(t, "nightly"));
 }
 
 /* Prints the TAP plan (`1..N`, after the checks, so that `prove` knows
