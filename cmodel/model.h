@@ -112,4 +112,73 @@ typedef struct {
 /* Returns 0 and the state of PE (row, col) in *v; -1 if there is none. */
 int model_pe_state(const model *m, int row, int col, model_pe_view *v);
 
+/* ---- the units behind a divergence (model_unit.c) ------------------------
+ * What the configuration makes of one unit at a cycle t, computed from the
+ * loaded stream alone (not from the run): the lockstep report names with
+ * it the address generator, the step counter, the global controller or the
+ * FIFO channel a divergence is in (docs/trace.md "Divergence files"). */
+
+#define MODEL_UNIT_DIMS 8 /* iteration dimensions shown (the largest gc.dims) */
+
+/* An address generator of a border bank in cycle t. */
+typedef struct {
+  int mode;                        /* stream_ag_mode (OFF: none configured) */
+  int ndims;
+  int32_t phase, base, row_coef, col_coef;
+  int drow, dcol;                  /* r - ROW0, c - COL0 of its packet */
+  int32_t stride[MODEL_UNIT_DIMS];
+  int ncons;                       /* constraints of its enable */
+  int in_region;                   /* its PE is in the started region */
+  int64_t delay;                   /* d(r,c) */
+  int32_t ii;
+  int64_t steps;                   /* S of the started GC */
+  int64_t step;                    /* min((t - d - phase) / ii, S); -1 before its first */
+  int32_t J[MODEL_UNIT_DIMS];      /* the iteration of that step (0 before) */
+  uint32_t addr;                   /* its address counter in cycle t (trace.md `ag`) */
+  int at_event;                    /* t is the phase cycle of a step < S */
+  int enabled;                     /* its enable holds at J */
+} model_ag_view;
+
+/* Returns 0 and the AG of bank `bank` on side `side` of PE (row, col) in
+ * cycle t in *v; -1 when there is no such bank (not a border side). */
+int model_ag_view_get(const model *m, int row, int col, int side, int bank, uint64_t t, model_ag_view *v);
+
+/* The started region's global controller and one PE's step in cycle t. */
+typedef struct {
+  int gc;                          /* its index (START) */
+  int row0, col0, rows, cols;      /* its region */
+  int32_t ii;
+  int ndims;
+  int32_t bound[MODEL_UNIT_DIMS];
+  int32_t epilog;
+  int64_t steps;                   /* S */
+  int nterms;
+  int64_t gc_step;                 /* the step the GC begins in cycle t (t + 1 = S*ii), -1 none */
+  int32_t gc_J[MODEL_UNIT_DIMS];   /* its iteration */
+  uint32_t gc_vector;              /* its vector, every term counted */
+  int in_region;                   /* the PE is in the region */
+  int64_t delay;                   /* the PE's d(r,c) */
+  int64_t pe_step;                 /* the PE's step counter in cycle t (trace.md `step`) */
+  int32_t pe_J[MODEL_UNIT_DIMS];   /* the iteration of its step (0 before its start) */
+} model_gc_view;
+
+/* Returns 0 and the started GC in cycle t, with PE (row, col)'s step
+ * (row < 0: none), in *v; -1 when no GC is started. */
+int model_gc_view_get(const model *m, int row, int col, uint64_t t, model_gc_view *v);
+
+/* Writes the terms of control signal `sig` of the started GC ("j0 - 2 >= 0
+ * and j1 == 0 (rows 0..1 of the region); j2 >= 0") into buf; returns the
+ * number of terms. */
+int model_gc_terms_format(const model *m, int sig, char *buf, size_t sz);
+
+/* Returns the wrapper's select of sink `sink` of PE (row, col)
+ * (docs/stream.md "WRAPPER sinks and sources": 0 unconnected, else 1 +
+ * source); -1 when there is no such PE or sink. */
+int model_sink_select(const model *m, int row, int col, int sink);
+
+/* Returns a bit set of the pcs (bit pc, pc < 64) at which FU fu of PE
+ * (row, col) has an instruction reading register class cls (isa_cls) index
+ * idx; 0 when none or no program. */
+uint64_t model_fu_reads(const model *m, int row, int col, int fu, int cls, int idx);
+
 #endif

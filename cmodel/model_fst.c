@@ -16,6 +16,14 @@
  *     .g_fu[F].u_fu              pc_q halted_q flag_q wait_q word val
  *     .g_fifo[K].u_fifo          cnt_q head_o
  *     .g_fd[K].u_fd              head_o depth_q
+ *     (u_pe, the state events)   dbg_step_o dbg_flag_o dbg_fifocnt_o
+ *                                dbg_rfwe_o dbg_rfwd_o dbg_fdwe_o dbg_fdwd_o
+ *                                dbg_odwe_o dbg_odwd_o
+ *   TOP.tcpa_top.g_row[R].g_col[C].g_side[S].g_bank[B].g_ag.u_ag (border)
+ *                                acc_o acc_wr_o acc_addr_o acc_val_o
+ *                                bank_we_o bank_wa_o bank_wd_o
+ *   TOP.tcpa_top                 dbg_gc_begin_o dbg_gc_step_o dbg_gc_sig_o
+ *   TOP.tcpa_top.g_gc[G].u_gc    dbg_begin_o dbg_step_o dbg_sig_o
  *
  * with the RTL's widths and packings (field k of a packed port at bits
  * k*W..k*W+W-1; dbg_wr_dst_o is class << 5 | index, class 1 rd, 2 fd).
@@ -27,7 +35,11 @@
  * Each signal keeps its last emitted value; a value is emitted only when
  * it changes (all of them at the first dump). The event ports of a cycle
  * are built from its trace events (model_fst_event) and cleared after the
- * rising-edge dump; registers are read with model_pe_state after the cycle.
+ * rising-edge dump (the "pulse" variables); registers are read with
+ * model_pe_state after the cycle. The state events' ports (docs/trace.md
+ * "State events") come from those events too: a held value (the step
+ * counter, a FIFO's count, an AG's address counter) keeps the value of
+ * its last event, as the RTL's port keeps the state.
  *
  * Time is in cycles as in the RTL's FST (docs/trace.md "Time of a cycle in
  * the FST"): unit 1 ps, MODEL_FST_UNIT (1000, 1 ns) per cycle, cycle t
@@ -55,6 +67,11 @@
 #include "fstapi.h"
 #include "model_impl.h"
 
+/* Banks per side with an AG scope (the RTL's NBANK = min(iobuf.banks,
+ * interconnect.ports), at most this many). */
+#define MODEL_FST_BANKS 16
+#define MODEL_FST_GCS 4 /* the RTL's NGC (docs/stream.md: one per corner) */
+
 /* One variable: its handle, width and value words in the pools. */
 typedef struct {
   fstHandle h;
@@ -71,6 +88,10 @@ typedef struct {
   int fu_pc[ISA_MAX_FUS], fu_halted[ISA_MAX_FUS], fu_flag[ISA_MAX_FUS], fu_wait[ISA_MAX_FUS];
   int fu_word[ISA_MAX_FUS], fu_val[ISA_MAX_FUS];
   int fifo_cnt[ISA_MAX_REGS], fifo_head[ISA_MAX_REGS], fd_val[ISA_MAX_REGS], fd_depth[ISA_MAX_REGS];
+  /* the state events' ports (docs/trace.md "State events") */
+  int dbg_step, dbg_flag, dbg_rfwe, dbg_rfwd, dbg_fdwe, dbg_fdwd, dbg_odwe, dbg_odwd, dbg_fifocnt;
+  int ag_acc[4][MODEL_FST_BANKS], ag_wr[4][MODEL_FST_BANKS], ag_addr[4][MODEL_FST_BANKS],
+      ag_val[4][MODEL_FST_BANKS], ag_we[4][MODEL_FST_BANKS], ag_wa[4][MODEL_FST_BANKS], ag_wd[4][MODEL_FST_BANKS];
 } model_fst_pe;
 
 struct model_fst {
@@ -85,6 +106,12 @@ struct model_fst {
   size_t nwords, capwords;
   int first;             /* nothing emitted yet */
   int clk, rst, run, done;
+  int nbank, baddr_w;    /* the RTL's NBANK and BADDR_W */
+  /* TOP.tcpa_top's state ports of the started GC */
+  int dbg_gc_begin, dbg_gc_step, dbg_gc_sig;
+  int gc_begin[MODEL_FST_GCS], gc_step[MODEL_FST_GCS], gc_sig[MODEL_FST_GCS]; /* g_gc[G].u_gc */
+  int *pulse;            /* the variables that hold an event of one cycle: cleared after each edge */
+  int npulse, cappulse;
   model_fst_pe *pe;      /* rows * cols */
   model_pe_view *before; /* rows * cols: the state before the next cycle */
   uint64_t next_t;       /* the cycle after the last one dumped */
@@ -162,6 +189,74 @@ static void model_fst_emit(model_fst *w, int id) {
   memcpy(c, n, (size_t)v->nw * sizeof *c);
 }
 
+/* Returns id after noting variable id as a pulse (an event port, cleared
+ * after each edge) when `pulse`. */
+static int model_fst_pulse(model_fst *w, int id, int pulse) {
+  if (!pulse || id < 0) return id;
+  if (w->npulse == w->cappulse) {
+    int nc = w->cappulse ? 2 * w->cappulse : 256;
+    int *v = realloc(w->pulse, (size_t)nc * sizeof *v);
+    if (!v) return w->oom = 1, id;
+    w->pulse = v, w->cappulse = nc;
+  }
+  w->pulse[w->npulse++] = id;
+  return id;
+}
+
+/* Declares the AG scopes of the border sides of PE (r, c) (the RTL's
+ * g_side[S].g_bank[B].g_ag.u_ag beside u_pe: acc_o, acc_wr_o, acc_addr_o,
+ * acc_val_o, bank_we_o, bank_wa_o, bank_wd_o); -1 ids elsewhere. */
+static void model_fst_declare_ags(model_fst *w, model_fst_pe *p, int r, int c) {
+  const arch_config *a = &w->cfg;
+  for (int s = 0; s < 4; s++)
+    for (int b = 0; b < MODEL_FST_BANKS; b++)
+      p->ag_acc[s][b] = p->ag_wr[s][b] = p->ag_addr[s][b] = p->ag_val[s][b] = p->ag_we[s][b] = p->ag_wa[s][b] =
+          p->ag_wd[s][b] = -1;
+  for (int s = 0; s < 4; s++) {
+    int border = (s == 0 && r == 0) || (s == 1 && c == a->cols - 1) || (s == 2 && r == a->rows - 1) ||
+                 (s == 3 && c == 0);
+    if (!border) continue;
+    model_fst_scope(w, "g_side[%d]", s);
+    for (int b = 0; b < w->nbank; b++) {
+      model_fst_scope(w, "g_bank[%d]", b);
+      model_fst_scope(w, "g_ag", 0);
+      model_fst_scope(w, "u_ag", 0);
+      p->ag_acc[s][b] = model_fst_pulse(w, model_fst_var_new(w, "acc_o", 1), 1);
+      p->ag_wr[s][b] = model_fst_var_new(w, "acc_wr_o", 1);
+      p->ag_addr[s][b] = model_fst_var_new(w, "acc_addr_o", 32);
+      p->ag_val[s][b] = model_fst_var_new(w, "acc_val_o", 32);
+      p->ag_we[s][b] = model_fst_pulse(w, model_fst_var_new(w, "bank_we_o", 1), 1);
+      p->ag_wa[s][b] = model_fst_var_new(w, "bank_wa_o", w->baddr_w);
+      p->ag_wd[s][b] = model_fst_var_new(w, "bank_wd_o", 32);
+      for (int k = 0; k < 3; k++) fstWriterSetUpscope(w->ctx); /* u_ag g_ag g_bank */
+    }
+    fstWriterSetUpscope(w->ctx);
+  }
+}
+
+/* Declares TOP.tcpa_top's ports of the started GC (the RTL's with
+ * TCPA_DEBUG_PORTS: dbg_gc_begin_o, dbg_gc_step_o, dbg_gc_sig_o) in the
+ * current scope, and each GC's scope g_gc[G].u_gc (dbg_begin_o,
+ * dbg_step_o, dbg_sig_o: the started GC's are set, model_fst_cycle). The
+ * AGs' ports are in their own scopes (model_fst_declare_ags), not in the
+ * top's packed ports: those grow with the array (a 32x32 array's
+ * dbg_bank_addr_o has 2^19 bits, written whole at every change). */
+static void model_fst_declare_top(model_fst *w) {
+  const arch_config *a = &w->cfg;
+  w->dbg_gc_begin = model_fst_pulse(w, model_fst_var_new(w, "dbg_gc_begin_o", 1), 1);
+  w->dbg_gc_step = model_fst_var_new(w, "dbg_gc_step_o", 32);
+  w->dbg_gc_sig = model_fst_var_new(w, "dbg_gc_sig_o", a->gc_signals);
+  for (int g = 0; g < MODEL_FST_GCS; g++) {
+    model_fst_scope(w, "g_gc[%d]", g);
+    model_fst_scope(w, "u_gc", 0);
+    w->gc_begin[g] = model_fst_pulse(w, model_fst_var_new(w, "dbg_begin_o", 1), 1);
+    w->gc_step[g] = model_fst_var_new(w, "dbg_step_o", 32);
+    w->gc_sig[g] = model_fst_var_new(w, "dbg_sig_o", a->gc_signals);
+    fstWriterSetUpscope(w->ctx);
+    fstWriterSetUpscope(w->ctx);
+  }
+}
+
 /* Declares the variables of PE (r, c) into w->pe. */
 static void model_fst_declare_pe(model_fst *w, int r, int c) {
   const arch_config *a = &w->cfg;
@@ -228,7 +323,19 @@ static void model_fst_declare_pe(model_fst *w, int r, int c) {
     fstWriterSetUpscope(w->ctx);
     fstWriterSetUpscope(w->ctx);
   }
+  int s1 = a->rd > 0 ? a->rd : 1, f1 = a->fd > 0 ? a->fd : 1, o1 = a->od > 0 ? a->od : 1,
+      i1 = a->id > 0 ? a->id : 1;
+  p->dbg_step = model_fst_var_new(w, "dbg_step_o", 32);
+  p->dbg_flag = model_fst_pulse(w, model_fst_var_new(w, "dbg_flag_o", nfu), 0);
+  p->dbg_rfwe = model_fst_pulse(w, model_fst_var_new(w, "dbg_rfwe_o", s1), 1);
+  p->dbg_rfwd = model_fst_var_new(w, "dbg_rfwd_o", s1 * 32);
+  p->dbg_fdwe = model_fst_pulse(w, model_fst_var_new(w, "dbg_fdwe_o", f1), 1);
+  p->dbg_fdwd = model_fst_var_new(w, "dbg_fdwd_o", f1 * 32);
+  p->dbg_odwe = model_fst_pulse(w, model_fst_var_new(w, "dbg_odwe_o", o1), 1);
+  p->dbg_odwd = model_fst_var_new(w, "dbg_odwd_o", o1 * 32);
+  p->dbg_fifocnt = model_fst_var_new(w, "dbg_fifocnt_o", i1 * 16);
   fstWriterSetUpscope(w->ctx); /* u_pe */
+  model_fst_declare_ags(w, p, r, c);
   fstWriterSetUpscope(w->ctx); /* g_col */
   fstWriterSetUpscope(w->ctx); /* g_row */
 }
@@ -255,6 +362,9 @@ model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0,
   w->cfg = *cfg;
   w->nfu = cfg->alu + cfg->mul + cfg->div;
   w->fifo_w = model_fst_clog2p1(cfg->fifo_depth);
+  w->nbank = cfg->banks < cfg->ports ? cfg->banks : cfg->ports;
+  if (w->nbank > MODEL_FST_BANKS) w->nbank = MODEL_FST_BANKS;
+  w->baddr_w = cfg->bank_depth > 1 ? model_fst_clog2p1(cfg->bank_depth - 1) : 1;
   w->t0 = t0;
   w->first = 1;
   if (!(w->ctx = fstWriterCreate(w->tmp, 1))) {
@@ -273,6 +383,7 @@ model_fst *model_fst_open(const char *path, const arch_config *cfg, uint64_t t0,
   static const char *const ports[] = {"clk_i", "rst_ni", "run_o", "done_o"};
   for (int i = 0; i < 4 && !w->oom; i++)
     fstWriterCreateVar(w->ctx, FST_VT_SV_LOGIC, FST_VD_IMPLICIT, 1, ports[i], w->var[w->clk + i].h);
+  model_fst_declare_top(w);
   for (int r = 0; r < cfg->rows; r++)
     for (int c = 0; c < cfg->cols; c++) model_fst_declare_pe(w, r, c);
   fstWriterSetUpscope(w->ctx);
@@ -291,11 +402,58 @@ static model_fst_pe *model_fst_pe_of(model_fst *w, const trace_event *e) {
   return &w->pe[e->row * w->cfg.cols + e->col];
 }
 
+/* Sets the ports of a state event e of PE p (docs/trace.md "State
+ * events"; gc: the machine's, p NULL). */
+static void model_fst_state_event(model_fst *w, model_fst_pe *p, const trace_event *e) {
+  int s = e->side & 3, b = e->port, ag = p && b >= 0 && b < w->nbank;
+  switch (e->kind) {
+  case TRACE_GC:
+    model_fst_put(w, w->dbg_gc_begin, 0, 1, 1);
+    model_fst_put(w, w->dbg_gc_step, 0, 32, e->num);
+    model_fst_put(w, w->dbg_gc_sig, 0, w->cfg.gc_signals, e->value);
+    break;
+  case TRACE_STEP: model_fst_put(w, p->dbg_step, 0, 32, e->num); break;
+  case TRACE_FLAG: model_fst_put(w, p->dbg_flag, e->fu, 1, e->value); break;
+  case TRACE_FIFO: model_fst_put(w, p->dbg_fifocnt, e->reg_idx * 16, 16, e->num); break;
+  case TRACE_RF: {
+    int we = e->reg_cls == ISA_CLS_RD ? p->dbg_rfwe : e->reg_cls == ISA_CLS_FD ? p->dbg_fdwe : p->dbg_odwe;
+    int wd = e->reg_cls == ISA_CLS_RD ? p->dbg_rfwd : e->reg_cls == ISA_CLS_FD ? p->dbg_fdwd : p->dbg_odwd;
+    model_fst_put(w, we, e->reg_idx, 1, 1);
+    model_fst_put(w, wd, e->reg_idx * 32, 32, e->value);
+    break;
+  }
+  case TRACE_BANK:
+    if (!ag) break;
+    model_fst_put(w, p->ag_acc[s][b], 0, 1, 1);
+    model_fst_put(w, p->ag_val[s][b], 0, 32, e->value);
+    break;
+  case TRACE_BANKWR:
+    if (!ag) break;
+    model_fst_put(w, p->ag_we[s][b], 0, 1, 1);
+    model_fst_put(w, p->ag_wa[s][b], 0, w->baddr_w, e->addr);
+    model_fst_put(w, p->ag_wd[s][b], 0, 32, e->value);
+    break;
+  case TRACE_AG:
+    if (!ag) break;
+    model_fst_put(w, p->ag_addr[s][b], 0, 32, e->addr);
+    break;
+  default: break;
+  }
+}
+
 void model_fst_event(model_fst *w, const trace_event *e) {
   model_fst_pe *p = model_fst_pe_of(w, e);
   if (e->kind == TRACE_DONE) model_fst_put(w, w->done, 0, 1, 1);
+  if (e->kind == TRACE_GC) model_fst_state_event(w, NULL, e);
   if (!p) return;
   switch (e->kind) {
+  case TRACE_STEP:
+  case TRACE_FLAG:
+  case TRACE_FIFO:
+  case TRACE_RF:
+  case TRACE_BANK:
+  case TRACE_BANKWR:
+  case TRACE_AG: model_fst_state_event(w, p, e); break;
   case TRACE_START: model_fst_put(w, p->dbg_start, 0, 1, 1); break;
   case TRACE_SIG: model_fst_put(w, p->dbg_sig, 0, w->cfg.gc_signals, e->value); break;
   case TRACE_ISSUE:
@@ -416,7 +574,35 @@ static void model_fst_read_state(model_fst *w, const model *m) {
   }
 }
 
-void model_fst_begin(model_fst *w, const model *m) { model_fst_read_state(w, m); }
+/* Sets acc_wr_o of every AG of m: its mode is write (the RTL's port
+ * shows the mode in every cycle). */
+static void model_fst_ag_modes(model_fst *w, const model *m) {
+  for (int r = 0; r < w->cfg.rows; r++)
+    for (int c = 0; c < w->cfg.cols; c++)
+      for (int s = 0; s < 4; s++)
+        for (int b = 0; b < w->nbank; b++) {
+          model_ag_view v;
+          model_fst_pe *p = &w->pe[r * w->cfg.cols + c];
+          if (p->ag_wr[s][b] >= 0 && !model_ag_view_get(m, r, c, s, b, 0, &v))
+            model_fst_put(w, p->ag_wr[s][b], 0, 1, v.mode == STREAM_AG_WRITE);
+        }
+}
+
+void model_fst_begin(model_fst *w, const model *m) {
+  model_fst_read_state(w, m);
+  model_fst_ag_modes(w, m);
+}
+
+/* Copies the GC ports of TOP.tcpa_top to the started GC's scope. */
+static void model_fst_gc_copy(model_fst *w, const model *m) {
+  int g = m->start_gc;
+  if (g < 0 || g >= MODEL_FST_GCS) return;
+  const uint32_t *b = w->nxt + w->var[w->dbg_gc_begin].off, *st = w->nxt + w->var[w->dbg_gc_step].off,
+                 *sg = w->nxt + w->var[w->dbg_gc_sig].off;
+  model_fst_put(w, w->gc_begin[g], 0, 1, b[0] & 1);
+  model_fst_put(w, w->gc_step[g], 0, 32, st[0]);
+  model_fst_put(w, w->gc_sig[g], 0, w->cfg.gc_signals, sg[0]);
+}
 
 /* Emits every variable whose value changed (all at the first dump) at
  * time `at` and then clears the event ports for the next cycle. */
@@ -431,6 +617,10 @@ static void model_fst_edge(model_fst *w, uint64_t at) {
     model_fst_pe *p = &w->pe[i];
     for (int id = p->dbg_start; id <= p->dbg_hop_val; id++)
       memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
+  }
+  for (int k = 0; k < w->npulse; k++) {
+    int id = w->pulse[k];
+    memset(w->nxt + w->var[id].off, 0, (size_t)w->var[id].nw * sizeof *w->nxt);
   }
   w->first = 0; /* done_o stays 1 from the done cycle on, as the RTL's */
 }
@@ -453,6 +643,7 @@ void model_fst_cycle(model_fst *w, const model *m, uint64_t t) {
   for (int i = 0; now && i < npe; i++)
     if (model_pe_state(m, i / w->cfg.cols, i % w->cfg.cols, &now[i]) == 0)
       model_fst_put(w, w->pe[i].dbg_sig, 0, w->cfg.gc_signals, now[i].sig);
+  if (!w->oom) model_fst_gc_copy(w, m);
   uint64_t at = w->t0 + t * MODEL_FST_UNIT;
   model_fst_edge(w, at); /* the registers after t-1, the ports of t */
   fstWriterEmitTimeChange(w->ctx, at + MODEL_FST_UNIT / 2);
@@ -481,6 +672,7 @@ void model_fst_abort(model_fst *w) {
   free(w->pe);
   free(w->before);
   free(w->bits);
+  free(w->pulse);
   free(w);
 }
 

@@ -37,26 +37,49 @@
 #define WM_PATH 2048
 
 static const char *const wm_class_names[WAVE_MERGE_CLASSES] = {
-    "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done", "insn"};
+    "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done", "insn",
+    "step", "gc", "rf", "flag", "fifo", "bank", "bankwr", "ag"};
 
-/* The event ports of a class: its valid bits (one per event slot) and the
- * value fields of each slot (field k of a port at bits k*W..). */
+/* Where a group of ports lives: the PE's scope, the top's scope (the
+ * machine's: gc, done), or each AG scope of the PE's border banks
+ * (g_row[R].g_col[C].g_side[S].g_bank[B].g_ag.u_ag, beside u_pe). */
+enum { WM_AT_PE, WM_AT_TOP, WM_AT_AG };
+
+/* The event ports of a class, in groups: each group's valid bits (one per
+ * event slot; NULL: the first field compared whole) and the value fields
+ * of each slot (field k of a port at bits k*W..). A class differs when
+ * one of its groups does. */
 static const struct {
+  int cls, at;
   const char *valid;
   const char *fields[3];
-} wm_class_ports[WAVE_MERGE_CLASSES] = {
-    {"dbg_start_o", {NULL}},
-    {NULL, {"dbg_sig_o", NULL}}, /* compared whole */
-    {"dbg_issue_o", {"dbg_pc_o", NULL}},
-    {"dbg_halt_o", {NULL}},
-    {"dbg_wr_o", {"dbg_wr_dst_o", "dbg_wr_odmask_o", "dbg_wr_val_o"}},
-    {"dbg_idrd_o", {NULL}},
-    {"dbg_push_o", {"dbg_push_val_o", NULL}},
-    {"dbg_fdrd_o", {"dbg_fdval_o", NULL}},
-    {"dbg_hop_o", {"dbg_hop_val_o", NULL}},
-    {NULL, {NULL}}, /* done: the top's done_o, machine-wide */
-    {"dbg_issue_o", {"dbg_word_o", NULL}}, /* insn: the issued word */
+} wm_groups[] = {
+    {0, WM_AT_PE, "dbg_start_o", {NULL}},
+    {1, WM_AT_PE, NULL, {"dbg_sig_o", NULL}}, /* compared whole */
+    {2, WM_AT_PE, "dbg_issue_o", {"dbg_pc_o", NULL}},
+    {3, WM_AT_PE, "dbg_halt_o", {NULL}},
+    {4, WM_AT_PE, "dbg_wr_o", {"dbg_wr_dst_o", "dbg_wr_odmask_o", "dbg_wr_val_o"}},
+    {5, WM_AT_PE, "dbg_idrd_o", {NULL}},
+    {6, WM_AT_PE, "dbg_push_o", {"dbg_push_val_o", NULL}},
+    {7, WM_AT_PE, "dbg_fdrd_o", {"dbg_fdval_o", NULL}},
+    {8, WM_AT_PE, "dbg_hop_o", {"dbg_hop_val_o", NULL}},
+    {9, WM_AT_TOP, NULL, {"done_o", NULL}}, /* done: the top's done_o */
+    {10, WM_AT_PE, "dbg_issue_o", {"dbg_word_o", NULL}}, /* insn: the issued word */
+    {11, WM_AT_PE, NULL, {"dbg_step_o", NULL}}, /* step: the counter */
+    {12, WM_AT_TOP, "dbg_gc_begin_o", {"dbg_gc_step_o", "dbg_gc_sig_o", NULL}},
+    {13, WM_AT_PE, "dbg_rfwe_o", {"dbg_rfwd_o", NULL}}, /* rf: rd, fd and od write ports */
+    {13, WM_AT_PE, "dbg_fdwe_o", {"dbg_fdwd_o", NULL}},
+    {13, WM_AT_PE, "dbg_odwe_o", {"dbg_odwd_o", NULL}},
+    {14, WM_AT_PE, NULL, {"dbg_flag_o", NULL}},
+    {15, WM_AT_PE, NULL, {"dbg_fifocnt_o", NULL}},
+    {16, WM_AT_AG, "acc_o", {"acc_wr_o", "acc_addr_o", "acc_val_o"}},
+    {17, WM_AT_AG, "bank_we_o", {"bank_wa_o", "bank_wd_o", NULL}},
+    {18, WM_AT_AG, NULL, {"acc_addr_o", NULL}}, /* ag: the address counter */
 };
+#define WM_GROUPS ((int)(sizeof wm_groups / sizeof *wm_groups))
+#define WM_WR 4   /* wr: a slot without destination is no event (wm_wr_event) */
+#define WM_DONE 9 /* the classes of the machine: done, gc */
+#define WM_GC 12
 
 const char *wave_merge_class_name(int k) {
   return k >= 0 && k < WAVE_MERGE_CLASSES ? wm_class_names[k] : "?";
@@ -103,12 +126,20 @@ typedef struct {
   int oom;
 } wm_side;
 
+/* The ports of one AG of a PE that both sides have (WM_AT_AG groups). */
+struct wm_ag {
+  fstHandle valid[WM_GROUPS][2];    /* per group, per side */
+  fstHandle field[WM_GROUPS][2][3];
+};
+
 /* The mismatch signals of one PE (or the machine: row -1). */
 typedef struct {
   int row, col;
   fstHandle out[WAVE_MERGE_CLASSES + 1]; /* classes, then any */
-  fstHandle valid[2][WAVE_MERGE_CLASSES];    /* per side: valid port */
-  fstHandle field[2][WAVE_MERGE_CLASSES][3]; /* per side: value fields */
+  fstHandle valid[WM_GROUPS][2];    /* per group, per side: valid port */
+  fstHandle field[WM_GROUPS][2][3]; /* per group, per side: value fields */
+  struct wm_ag *ag;                 /* its AGs (WM_AT_AG groups) */
+  int nag, capag;
   char now[WAVE_MERGE_CLASSES + 1];       /* values written ('0','1', 0 none) */
 } wm_pe;
 
@@ -373,49 +404,120 @@ static const char *wm_cur(const wm *m, int side, fstHandle h) {
   return h ? m->s[side].cur[h] : NULL;
 }
 
-/* Returns 1 when class k of PE p differs between the two sides now. */
-static int wm_class_differs(const wm *m, const wm_pe *p, int k) {
-  fstHandle vr = p->valid[0][k], vm = p->valid[1][k];
-  if (!vr || !vm) { /* a class compared whole: its first field */
-    fstHandle fr = p->field[0][k][0], fm = p->field[1][k][0];
+/* Returns bits k*w .. k*w+w-1 (w <= 32) of value string v of len bits. */
+static uint32_t wm_field_val(const char *v, uint32_t len, uint32_t k, uint32_t w) {
+  uint32_t x = 0;
+  size_t lv = v ? strlen(v) : 0;
+  for (uint32_t i = 0; i < w && i < 32 && k * w + i < len; i++)
+    if (k * w + i < lv && v[lv - 1 - (k * w + i)] == '1') x |= (uint32_t)1 << i;
+  return x;
+}
+
+/* Returns 1 when slot e of side `side`'s wr ports (valid, then the
+ * fields dst and odmask) carries a write event: its valid bit set and a
+ * destination, rd or fd (dst class 1 or 2), or an od. The RTL's write
+ * port of an instruction writing nowhere (`mov _, id0`, a pop) has its
+ * valid bit set and no destination: the harness makes no event of it
+ * (tb/rtl_collect.h), nor does the model. */
+static int wm_wr_event(const wm *m, int side, const fstHandle valid[2], const fstHandle field[2][3], uint32_t slots,
+                       uint32_t e) {
+  if (!wm_bit(wm_cur(m, side, valid[side]), slots, e)) return 0;
+  fstHandle fd = field[side][0], fo = field[side][1];
+  uint32_t cls = fd ? wm_field_val(wm_cur(m, side, fd), m->s[side].len[fd], e, 8) >> 5 : 1;
+  uint32_t odm = fo ? wm_field_val(wm_cur(m, side, fo), m->s[side].len[fo], e, 8) : 0;
+  return cls == 1 || cls == 2 || odm != 0;
+}
+
+/* Returns 1 when port group g differs between the two sides now, its
+ * ports' input handles in valid and field (per side). */
+static int wm_ports_differ(const wm *m, const fstHandle valid[2], const fstHandle field[2][3], int wr) {
+  fstHandle vr = valid[0], vm = valid[1];
+  if (!vr || !vm) { /* a port compared whole */
+    fstHandle fr = field[0][0], fm = field[1][0];
     if (!fr || !fm) return 0;
     const char *a = wm_cur(m, 0, fr), *b = wm_cur(m, 1, fm);
     return a && b && strcmp(a, b) != 0;
   }
   const char *a = wm_cur(m, 0, vr), *b = wm_cur(m, 1, vm);
   if (!a || !b) return 0;
-  if (strcmp(a, b)) return 1;
   uint32_t slots = m->s[0].len[vr];
+  if (!wr && strcmp(a, b)) return 1;
+  for (uint32_t e = 0; wr && e < slots; e++)
+    if (wm_wr_event(m, 0, valid, field, slots, e) != wm_wr_event(m, 1, valid, field, slots, e)) return 1;
   for (int f = 0; f < 3; f++) {
-    fstHandle fr = p->field[0][k][f], fm = p->field[1][k][f];
+    fstHandle fr = field[0][f], fm = field[1][f];
     if (!fr || !fm || !slots) continue;
     uint32_t len = m->s[0].len[fr], w = len / slots;
     for (uint32_t e = 0; e < slots; e++)
-      if (wm_bit(a, slots, e) && wm_field_differs(wm_cur(m, 0, fr), wm_cur(m, 1, fm), len, e, w)) return 1;
+      if ((wr ? wm_wr_event(m, 0, valid, field, slots, e) : wm_bit(a, slots, e)) &&
+          wm_field_differs(wm_cur(m, 0, fr), wm_cur(m, 1, fm), len, e, w))
+        return 1;
   }
   return 0;
 }
 
-/* Looks up the ports of class k of PE prefix `pre` (NULL: the machine) on
- * both sides into p. */
-static void wm_pe_ports(wm *m, wm_pe *p, const char *pre, int k) {
-  char name[WM_PATH + 32];
+/* Returns 1 when port group g of PE p differs between the two sides now
+ * (an AG group: in one of its AGs). */
+static int wm_group_differs(const wm *m, const wm_pe *p, int g) {
+  if (wm_groups[g].at != WM_AT_AG) return wm_ports_differ(m, p->valid[g], p->field[g], wm_groups[g].cls == WM_WR);
+  for (int a = 0; a < p->nag; a++)
+    if (wm_ports_differ(m, p->ag[a].valid[g], p->ag[a].field[g], 0)) return 1;
+  return 0;
+}
+
+/* Returns 1 when class k of PE p differs between the two sides now. */
+static int wm_class_differs(const wm *m, const wm_pe *p, int k) {
+  for (int g = 0; g < WM_GROUPS; g++)
+    if (wm_groups[g].cls == k && wm_group_differs(m, p, g)) return 1;
+  return 0;
+}
+
+/* Looks up the ports of group g in scope `scope` on both sides into
+ * valid and field. */
+static void wm_group_ports(wm *m, int g, const char *scope, fstHandle valid[2], fstHandle field[2][3]) {
+  char name[WM_PATH + 64];
   for (int side = 0; side < 2; side++) {
     const wm_name *e;
-    if (!pre) {
-      if (k == 9 && (e = wm_find(&m->s[side], "TOP.tcpa_top.done_o"))) p->field[side][k][0] = e->in;
-      continue;
+    if (wm_groups[g].valid) {
+      snprintf(name, sizeof name, "%s.%s", scope, wm_groups[g].valid);
+      if ((e = wm_find(&m->s[side], name))) valid[side] = e->in;
     }
-    if (wm_class_ports[k].valid) {
-      snprintf(name, sizeof name, "%s.%s", pre, wm_class_ports[k].valid);
-      if ((e = wm_find(&m->s[side], name))) p->valid[side][k] = e->in;
-    }
-    for (int f = 0; f < 3 && wm_class_ports[k].fields[f]; f++) {
-      snprintf(name, sizeof name, "%s.%s", pre, wm_class_ports[k].fields[f]);
-      if ((e = wm_find(&m->s[side], name))) p->field[side][k][f] = e->in;
+    for (int f = 0; f < 3 && wm_groups[g].fields[f]; f++) {
+      snprintf(name, sizeof name, "%s.%s", scope, wm_groups[g].fields[f]);
+      if ((e = wm_find(&m->s[side], name))) field[side][f] = e->in;
     }
   }
 }
+
+/* Returns 0 after looking up the ports of the groups of PE prefix `pre`
+ * (`...g_col[C].u_pe`; NULL: the machine) on both sides into p, with the
+ * AGs beside the PE that both sides have; -1 when out of memory. */
+static int wm_pe_ports(wm *m, wm_pe *p, const char *pre) {
+  for (int g = 0; g < WM_GROUPS; g++) {
+    int at = wm_groups[g].at;
+    if (!pre ? at == WM_AT_TOP : at == WM_AT_PE) wm_group_ports(m, g, pre ? pre : "TOP.tcpa_top", p->valid[g], p->field[g]);
+  }
+  if (!pre) return 0;
+  char ag[WM_PATH + 64], acc[WM_PATH + 80];
+  size_t base = strlen(pre) - strlen(".u_pe");
+  for (int side = 0; side < 4; side++)
+    for (int b = 0; b < 64; b++) {
+      snprintf(ag, sizeof ag, "%.*s.g_side[%d].g_bank[%d].g_ag.u_ag", (int)base, pre, side, b);
+      snprintf(acc, sizeof acc, "%s.acc_o", ag);
+      if (!wm_find(&m->s[0], acc) || !wm_find(&m->s[1], acc)) continue;
+      struct wm_ag *a = wm_grow(p->ag, p->nag, &p->capag, sizeof *a);
+      if (!a) return -1;
+      p->ag = a;
+      a = &p->ag[p->nag++];
+      memset(a, 0, sizeof *a);
+      for (int g = 0; g < WM_GROUPS; g++)
+        if (wm_groups[g].at == WM_AT_AG) wm_group_ports(m, g, ag, a->valid[g], a->field[g]);
+    }
+  return 0;
+}
+
+/* Returns 1 when class k is the machine's (done, gc), not a PE's. */
+static int wm_class_machine(int k) { return k == WM_DONE || k == WM_GC; }
 
 /* Declares the mismatch scope: the machine's signals, then each PE's (the
  * PEs of the model's FST, found by their dbg_start_o). */
@@ -446,9 +548,9 @@ static int wm_mismatch_declare(wm *m) {
       snprintf(sc, sizeof sc, "g_col[%d]", c);
       fstWriterSetScope(m->wr, FST_ST_VCD_MODULE, sc, NULL);
     }
+    if (wm_pe_ports(m, p, i >= 0 ? pre : NULL)) return -1;
     for (int k = 0; k <= WAVE_MERGE_CLASSES; k++) {
-      if (k < WAVE_MERGE_CLASSES) wm_pe_ports(m, p, i >= 0 ? pre : NULL, k);
-      if (i >= 0 && k == 9) continue; /* done is the machine's */
+      if (i >= 0 && k < WAVE_MERGE_CLASSES && wm_class_machine(k)) continue; /* done, gc: the machine's */
       p->out[k] = fstWriterCreateVar(m->wr, FST_VT_SV_LOGIC, FST_VD_IMPLICIT, 1,
                                      k < WAVE_MERGE_CLASSES ? wm_class_names[k] : "any", 0);
       m->nvars++;
@@ -511,8 +613,9 @@ static void wm_update(wm *m, uint64_t t, wave_merge_info *info) {
     now[WAVE_MERGE_CLASSES] = i == 0 ? all[WAVE_MERGE_CLASSES] : '0';
     for (int k = 0; k < WAVE_MERGE_CLASSES; k++)
       if (now[k] == '1') now[WAVE_MERGE_CLASSES] = '1';
-    if (i == 0 && now[9] == '1' && !info->first_found)
-      info->first_found = 1, info->first_time = t, info->first_row = -1, info->first_col = -1, info->first_class = 9;
+    for (int k = 0; i == 0 && k < WAVE_MERGE_CLASSES && !info->first_found; k++)
+      if (wm_class_machine(k) && now[k] == '1')
+        info->first_found = 1, info->first_time = t, info->first_row = -1, info->first_col = -1, info->first_class = k;
     for (int k = 0; k <= WAVE_MERGE_CLASSES; k++) {
       if (!p->out[k] || p->now[k] == now[k]) continue;
       char v[2] = {now[k], 0};
@@ -592,6 +695,7 @@ static void wm_free(wm *m) {
   wm_side_free(&m->s[1]);
   for (int i = 0; i < m->nd; i++) free(m->d[i].src_name), free(m->d[i].cur);
   free(m->d);
+  for (int i = 0; i < m->npe; i++) free(m->pe[i].ag);
   free(m->pe);
 }
 

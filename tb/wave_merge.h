@@ -14,13 +14,18 @@
  *     of `val`) and `result` (the FU's field of the PE's dbg_wr_val_o: the
  *     value it writes back in that cycle);
  *   - a scope `mismatch` with one 1-bit signal per compared event class
- *     (start sig issue halt wr pop push fdrd hop done) that is 1 in the
+ *     (start sig issue halt wr pop push fdrd hop done insn, and the state
+ *     events' step gc rf flag fifo bank bankwr ag) that is 1 in the
  *     cycles where the two sides' event ports of that class differ in some
  *     PE, `any` (their or), and per PE (`mismatch.g_row[R].g_col[C]`) the
- *     same signals for that PE alone. An event port is compared where it
- *     carries an event: the valid bits (dbg_issue_o, dbg_wr_o, ...) must
- *     be equal, and for each event the value fields of its slot (pc, the
- *     write's destination, od mask and value, ...).
+ *     same signals for that PE alone (done and gc: the machine's only). An
+ *     event port is compared where it carries an event: the valid bits
+ *     (dbg_issue_o, dbg_wr_o, an AG's acc_o, ...) must be equal, and for
+ *     each event the value fields of its slot (pc, the write's
+ *     destination, od mask and value, ...); a state port (dbg_step_o, an
+ *     AG's address counter) is compared whole. The AG classes compare each
+ *     AG scope beside the PE (g_side[S].g_bank[B].g_ag.u_ag) that both
+ *     sides have.
  *
  * Beside the merge: one signal's value at a time (wave_merge_value_at),
  * a translate filter file of the instruction words of an FST
@@ -40,9 +45,10 @@
 extern "C" {
 #endif
 
-/* Event classes with a mismatch signal, in trace.md's order (insn, the
- * issued instruction word, last: added after the others). */
-#define WAVE_MERGE_CLASSES 11
+/* Event classes with a mismatch signal: trace.md's event ports in its
+ * order, then insn (the issued instruction word) and the state events
+ * (step gc rf flag fifo bank bankwr ag), added after the others. */
+#define WAVE_MERGE_CLASSES 19
 
 /* What a merge found. */
 typedef struct {
