@@ -259,6 +259,11 @@ typedef struct {
   char what[80];            /* event kind and unit, e.g. "wr FU 1 -> rd3" */
   uint64_t t0, period;      /* FST time of cycle 0 and per cycle (the RTL
                                trace's `# fst` line) */
+  char unit[600];           /* the unit's signals in the FSTs, space-separated
+                               full names of scopes or signals (the AG of a
+                               bank, the step counter, the GC, the FIFO:
+                               divergence_unit_names); "" for an FU's or a
+                               register's (`what` names them) */
 } engine_divergence;
 
 /* Returns 0 when the traces agree, 1 on a divergence (the lockstep report

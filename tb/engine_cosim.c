@@ -33,12 +33,29 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "divergence_unit.h"
 #include "gtkw.h"
 #include "lockstep.h"
 #include "wave_merge.h"
 #include "engine.h"
 #include "isa.h"
 #include "model_fst.h"
+
+/* Returns 0 after appending to sigs the signals of FST fst named by the
+ * space-separated scopes or signals of `unit` (each prefixed with `side`,
+ * "" or "model." / "rtl." of a merged FST); -1 with why. */
+static int engine_unit_signals(const char *fst, const char *side, const char *unit, gtkw_signals *sigs, char *why,
+                               size_t whysz) {
+  for (const char *u = unit; *u;) {
+    while (*u == ' ') u++;
+    size_t n = strcspn(u, " ");
+    char tok[700];
+    snprintf(tok, sizeof tok, "%s%.*s", side, (int)(n < 600 ? n : 600), u);
+    if (n && gtkw_fst_signals(fst, tok, sigs, why, whysz)) return -1;
+    u += n;
+  }
+  return 0;
+}
 
 /* Returns 0 after writing the save file gtkw of the RTL's FST fst around
  * divergence d (and the translate filter of its instruction words beside
@@ -78,6 +95,9 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
   }
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
+  else if (d->unit[0] && engine_unit_signals(fst, "", d->unit, &sigs, why, sizeof why))
+    fprintf(f, "  (waveform: %s; the unit's signals are not in the save file)\n", why);
+  v.unit_names = d->unit[0] ? d->unit : NULL;
   int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
   gtkw_signals_free(&sigs);
   if (!rc)
@@ -312,7 +332,10 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
       snprintf(regs + n, sizeof regs - n, " %.*s", (int)strspn(p, "rofid0123456789"), p);
     }
   char oplab[3][32];
-  if (c.fu < 0 && d->row >= 0 && !agree) c.fu = engine_issuing_print(mfst, rfst, pe, d, f);
+  /* a unit of no FU and no register (an AG, the step counter): its own
+     lines (divergence_unit_write), not the instructions of the cycle */
+  int unit_only = d->unit[0] && strcmp(kind, "fifo") && strcmp(kind, "pop") && strcmp(kind, "push");
+  if (c.fu < 0 && d->row >= 0 && !agree && !unit_only) c.fu = engine_issuing_print(mfst, rfst, pe, d, f);
   else if (c.fu >= 0) {
     uint64_t i = engine_issue_cycle(mfst, pe, c.fu, arch, d);
     uint64_t t_at = d->t0 + i * d->period + d->period / 2, t_wr = d->t0 + d->cycle * d->period + d->period / 2;
@@ -333,9 +356,14 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
     if (vm.decoded) engine_compare_insn(&c, &vm.in, oplab, regs, sizeof regs);
   }
   c.regs = regs;
+  c.unit_names = d->unit[0] ? d->unit : NULL;
+  c.mclass_machine = d->row < 0;
   gtkw_signals sigs = {0};
   if (gtkw_compare_signals(cfst, pe, &sigs, why, sizeof why))
     fprintf(f, "  (side by side: %s; the save file has the marker but no signal list)\n", why);
+  else if (d->unit[0] && (engine_unit_signals(cfst, "model.", d->unit, &sigs, why, sizeof why) ||
+                          engine_unit_signals(cfst, "rtl.", d->unit, &sigs, why, sizeof why)))
+    fprintf(f, "  (side by side: %s; the unit's signals are not in the save file)\n", why);
   int rc = gtkw_compare_write(cgtkw, &c, &sigs, msg, msgsz);
   gtkw_signals_free(&sigs);
   if (!rc)
@@ -358,6 +386,7 @@ static void engine_cosim_describe(const lockstep_divergence *ld, const lockstep_
   d->t0 = t->t0;
   d->period = t->period;
   snprintf(d->what, sizeof d->what, "%s%s%s", trace_kind_name(ld->kind), ld->unit[0] ? " " : "", ld->unit);
+  divergence_unit_names(ld, 0, d->unit, sizeof d->unit); /* the started GC: engine_cosim_once */
   snprintf(line, linesz, "cycle %" PRIu64 ", PE (%d,%d), %s: %s; expected '%s', got '%s'", ld->cycle, ld->row,
            ld->col, d->what, what[ld->diff <= LOCKSTEP_DIFF_FINGERPRINT ? ld->diff : 0],
            ld->has_model ? ev : "(nothing)", ld->has_rtl ? ea : "(nothing)");
@@ -821,6 +850,13 @@ static int engine_cosim_once(const char *bin, const engine_config *c, const arch
     rc = 2;
   } else {
     rc = engine_cosim_outcome(ls, st, &rs, out, report, msg, msgsz);
+    if (rc == 1) {
+      model_gc_view g;
+      const lockstep_divergence *ld = lockstep_result(ls);
+      divergence_unit_write(report, ld, cm.m, arch, c->listing);
+      divergence_unit_names(ld, model_gc_view_get(cm.m, -1, -1, 0, &g) ? 0 : g.gc, out->div.unit,
+                            sizeof out->div.unit);
+    }
   }
 done:
   rc = engine_cosim_reap(&h, rc, &rs, rr, out, msg, msgsz);

@@ -169,6 +169,16 @@ int gtkw_focus_match(const char *rel, const char *focus) {
   return 0;
 }
 
+int gtkw_unit_match(const char *name, const char *names) {
+  for (const char *s = names; s && *s;) {
+    while (*s == ' ') s++;
+    size_t n = strcspn(s, " ");
+    if (n && !strncmp(name, s, n) && (name[n] == 0 || name[n] == '.' || name[n] == '[')) return 1;
+    s += n;
+  }
+  return 0;
+}
+
 /* Returns the next whitespace-separated token of *p (length in *len) and
  * advances *p; NULL at the end. */
 static const char *gtkw_token(const char **p, size_t *len) {
@@ -229,7 +239,7 @@ int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signal
       char full[1400];
       snprintf(full, sizeof full, "%s%s%.*s%.*s", path, plen ? "." : "", (int)rn, ref, (int)gn,
                range ? range : "");
-      int under = !strncmp(full, scope, slen) && full[slen] == '.';
+      int under = !strncmp(full, scope, slen) && (full[slen] == '.' || full[slen] == '[' || full[slen] == 0);
       /* a vector wider than GTKW_MAX_BITS (the GC terms' 36864-bit
        * delta_i) is left out: GTKWave 3.3 hangs drawing it as text */
       if ((under || (depth == 1 && gtkw_is_clock(ref, rn))) && atoi(w) <= GTKW_MAX_BITS &&
@@ -364,6 +374,7 @@ static void gtkw_write_group(FILE *f, const gtkw_view *v, const gtkw_signals *s,
   for (int i = 0; i < s->n; i++) {
     const char *g = gtkw_group_of(s->v[i].name, v->pe_scope, k, sizeof k);
     if (key ? (!g || strcmp(g, key)) : g != NULL) continue;
+    if (!key && gtkw_unit_match(s->v[i].name, v->unit_names)) continue; /* in the focus group */
     if (!any) fprintf(f, "@800200\n-%s\n", label);
     any = 1;
     char alias[600];
@@ -398,6 +409,33 @@ static void gtkw_write_focus(FILE *f, const gtkw_view *v, const gtkw_signals *s)
   char label[300];
   snprintf(label, sizeof label, "divergence: %s", v->focus ? v->focus : "");
   int any = 0;
+  for (const char *u = v->unit_names; u && *u;) { /* the unit's scopes and signals, in their order */
+    while (*u == ' ') u++;
+    size_t n = strcspn(u, " ");
+    char tok[400];
+    snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), u);
+    for (int i = 0; n && i < s->n; i++) {
+      if (!gtkw_unit_match(s->v[i].name, tok)) continue;
+      if (!any) fprintf(f, "@800200\n-%s\n", label);
+      any = 1;
+      char rel[600];
+      const char *dot = strrchr(tok, '.'); /* the alias: the name below the token's parent scope */
+      gtkw_rel(s->v[i].name, dot ? "" : tok, rel, sizeof rel);
+      if (dot) {
+        size_t pl = (size_t)(dot - tok);
+        snprintf(rel, sizeof rel, "%s", s->v[i].name + pl + 1);
+        for (char *q = rel; *q; q++)
+          if (*q == '.') *q = ' ';
+      }
+      gtkw_trace(f, gtkw_flags(s->v[i].width, 0), rel, s->v[i].name);
+      if (s->v[i].width == 32) {
+        char alias[700];
+        snprintf(alias, sizeof alias, "%s dec", rel);
+        gtkw_trace(f, gtkw_flags(32, 1), alias, s->v[i].name);
+      }
+    }
+    u += n;
+  }
   for (int k = 0; k < s->n * GTKW_FOCUS_RANKS && v->focus; k++) {
     int i = k % s->n; /* rank k / n: instruction, operands, result, registers, the rest */
     const char *name = s->v[i].name;
@@ -542,6 +580,32 @@ static const char *gtkw_reg_rel(const char *reg, char *buf, size_t sz) {
   return buf;
 }
 
+/* Writes the pairs of the unit's signals (c->unit_names: scopes or
+ * signals) that both sides have, in the model's order. */
+static void gtkw_compare_unit(FILE *f, const gtkw_compare *c, const gtkw_signals *s) {
+  for (const char *u = c->unit_names; u && *u;) {
+    while (*u == ' ') u++;
+    size_t n = strcspn(u, " ");
+    char tok[400];
+    snprintf(tok, sizeof tok, "model.%.*s", (int)(n < 300 ? n : 300), u);
+    const char *dot = strrchr(tok, '.');
+    size_t pl = dot ? (size_t)(dot - tok) : 0;
+    for (int i = 0; n && i < s->n; i++) {
+      const char *x = s->v[i].name;
+      if (!gtkw_unit_match(x, tok)) continue;
+      char rel[600], lab[600];
+      snprintf(rel, sizeof rel, "%s", x + 6); /* below "model." */
+      char *last = strrchr(rel, '[');
+      if (last && strchr(last, ':')) *last = 0; /* the name without its range */
+      snprintf(lab, sizeof lab, "%s", rel + (pl > 6 ? pl - 6 + 1 : 0));
+      for (char *q = lab; *q; q++)
+        if (*q == '.') *q = ' ';
+      gtkw_pair(f, s, "", rel, lab, 1);
+    }
+    u += n;
+  }
+}
+
 /* Writes the focus group: the divergent FU's instruction, operands and
  * result, the registers, the ports, each as a pair. */
 static void gtkw_compare_focus(FILE *f, const gtkw_compare *c, const gtkw_signals *s, const char *pe,
@@ -550,7 +614,8 @@ static void gtkw_compare_focus(FILE *f, const gtkw_compare *c, const gtkw_signal
   snprintf(label, sizeof label, "%s", c->title ? c->title : "divergence");
   fprintf(f, "@800200\n-%s\n", label);
   gtkw_mismatch(f, s, mpe, "any");
-  if (c->mclass) gtkw_mismatch(f, s, mpe, c->mclass);
+  if (c->mclass) gtkw_mismatch(f, s, c->mclass_machine ? NULL : mpe, c->mclass);
+  gtkw_compare_unit(f, c, s);
   if (c->fu >= 0) {
     static const char *const ops[] = {"op_a", "op_b", "op_c"};
     snprintf(rel, sizeof rel, "g_fu[%d].u_fu.insn", c->fu);
@@ -602,7 +667,9 @@ static void gtkw_compare_emit(FILE *f, const char *fst_abs, const gtkw_compare *
     snprintf(label, sizeof label, "PE (%d,%d) %s", c->row, c->col, pass ? "state" : "events");
     fprintf(f, "@800200\n-%s\n", label);
     if (!pass) {
-      static const char *const cls[] = {"start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop"};
+      static const char *const cls[] = {"start", "sig", "step",  "issue", "insn", "halt", "wr",   "rf",
+                                        "flag",  "pop", "fdrd",  "push",  "fifo", "hop",  "bank", "bankwr",
+                                        "ag"};
       for (size_t k = 0; k < sizeof cls / sizeof *cls; k++) gtkw_mismatch(f, s, mpe, cls[k]);
     }
     size_t ml = strlen("model.") + strlen(pe);
@@ -624,7 +691,9 @@ static void gtkw_compare_emit(FILE *f, const char *fst_abs, const gtkw_compare *
   }
   snprintf(label, sizeof label, "mismatch, whole array");
   fprintf(f, "@800200\n-%s\n", label);
-  static const char *const all[] = {"any", "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done"};
+  static const char *const all[] = {"any", "start", "sig",  "step", "gc",   "issue", "insn", "halt",
+                                    "wr",  "rf",    "flag", "pop",  "fdrd", "push",  "fifo", "hop",
+                                    "bank", "bankwr", "ag", "done"};
   for (size_t k = 0; k < sizeof all / sizeof *all; k++) gtkw_mismatch(f, s, NULL, all[k]);
   fprintf(f, "@1000200\n-%s\n", label);
 }
@@ -643,9 +712,12 @@ int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signal
   /* the clock, the array's mismatch signals (every merged FST has them)
    * and the PE's; not every signal of the array: the list is searched
    * linearly */
-  static const char *const top[] = {"rtl.TOP.clk_i", "mismatch.any", "mismatch.start", "mismatch.sig",
-                                    "mismatch.issue", "mismatch.halt", "mismatch.wr", "mismatch.pop",
-                                    "mismatch.push", "mismatch.fdrd", "mismatch.hop", "mismatch.done"};
+  static const char *const top[] = {"rtl.TOP.clk_i",   "mismatch.any",    "mismatch.start", "mismatch.sig",
+                                    "mismatch.step",   "mismatch.gc",     "mismatch.issue", "mismatch.insn",
+                                    "mismatch.halt",   "mismatch.wr",     "mismatch.rf",    "mismatch.flag",
+                                    "mismatch.pop",    "mismatch.fdrd",   "mismatch.push",  "mismatch.fifo",
+                                    "mismatch.hop",    "mismatch.bank",   "mismatch.bankwr", "mismatch.ag",
+                                    "mismatch.done"};
   for (size_t k = 0; !rc && k < sizeof top / sizeof *top; k++) rc = gtkw_signals_add(out, top[k], 1);
   const char *g = strstr(pe_scope, "g_row[");
   int r, c;

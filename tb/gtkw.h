@@ -52,6 +52,11 @@ typedef struct {
   const char *insn_filter; /* a GTKWave translate filter file for the FUs'
                               `word` (wave_merge_insn_filter): the focus
                               FU's word is shown decoded too; NULL: none */
+  const char *unit_names;  /* the divergent unit outside an FU or register
+                              (an AG, the step counter, the GC, a FIFO):
+                              space-separated full names of scopes (all
+                              their signals) or signals, shown first in the
+                              focus group (gtkw_unit_match); NULL: none */
 } gtkw_view;
 
 /* Returns the length of the scope of PE (row, col) written to buf from
@@ -77,6 +82,11 @@ int gtkw_view_at(gtkw_view *v, uint64_t t0, uint64_t period, uint64_t cycle,
  * focus). */
 int gtkw_focus_match(const char *rel, const char *focus);
 
+/* Returns 1 when signal `name` (full, with its range) is one of the
+ * space-separated `names` (a signal, with or without its range, or a
+ * scope the signal is in); 0 otherwise (and for NULL names). */
+int gtkw_unit_match(const char *name, const char *names);
+
 /* Returns 0 after appending a copy of name (width bits) to s; -1 when out
  * of memory. */
 int gtkw_signals_add(gtkw_signals *s, const char *name, int width);
@@ -89,9 +99,10 @@ void gtkw_signals_free(gtkw_signals *s);
  * clock and reset of the top scope; -1 when the text is malformed. */
 int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signals *out);
 
-/* Returns 0 and the signals of `scope` in the FST `fst_path` (read with
- * fst2vcd, which must be on the PATH) appended to *out; -1 with the reason
- * in msg when the tool or the file fails. */
+/* Returns 0 and the signals of `scope` (a scope: everything below it; or
+ * a signal's full name without its range: that signal) in the FST
+ * `fst_path` (read with fst2vcd, which must be on the PATH) appended to
+ * *out; -1 with the reason in msg when the tool or the file fails. */
 int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
                      char *msg, size_t msgsz);
 
@@ -117,6 +128,11 @@ typedef struct {
                               id0"), or NULL */
   const char *mclass;      /* the mismatch class of the divergence ("wr"),
                               or NULL */
+  int mclass_machine;      /* that class is the machine's (gc, done): its
+                              signal is mismatch.KIND, not the PE's */
+  const char *unit_names;  /* as gtkw_view.unit_names, without the side
+                              (`TOP....u_ag`): each signal both sides have
+                              is shown as a pair; NULL: none */
 } gtkw_compare;
 
 /* Returns 0 and, appended to *out, the signals of a merged FST that its

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# covers: docs/trace.md "The lockstep checker and its report", "The unit of a state event",
+#   "State events (deep comparison)",
+#   "Model and RTL in one waveform", "The model's FST"
+# divergence_units.sh: every state event kind of docs/trace.md points at its
+# unit (docs/trace.md "Divergence files of tcpa run --engine cosim"). matmul
+# N=M=K=3 on 2x2 of configs/default.ini runs in cosim on the real RTL
+# harness, its divergence seeded in one of two cheap ways:
+#   - a poked stream (a wrapper pokes the stream the harness gets, tcpa
+#     stream-poke): a read AG's stride (`bank`: divergence.txt names the
+#     AG, the access of config.lst it serves, its address equation and the
+#     iteration J of the cycle), a write AG's base (`ag`), the GC's epilog
+#     (`gc`: the GC, its step and J);
+#   - an edited event stream (a wrapper runs the harness with its trace as
+#     text, --trace-stream, and changes the first event of one kind):
+#     `step` (the PE's step counter, J), `fifo` (the channel: its producer
+#     and consumers), `bankwr` and `mem` (the AG, its access).
+# Each report must name the unit with what locates it; the poked runs
+# (real divergences of the RTL) also leave divergence.gtkw and
+# compare.gtkw whose first group holds the unit's signals (on both sides
+# in compare.gtkw), and compare.fst's mismatch signal of the event's class
+# and mismatch.any first 1 at the divergence cycle. A clean RTL run and a
+# clean model run agree in every mismatch class (the model's FST has the
+# AG, GC and state ports the RTL's has). (Full tier: tests/mutants.sh's
+# harness, mutants 29, 39, 41 and 42 for bank, bankwr, step and mem.)
+# Prints TAP lines.
+set -u
+. "$(dirname "$0")/tap.sh"
+
+RTL=$(harness)
+check "the rtl harness builds" $?
+[ -x "$RTL" ] || exit $fail
+
+mm=(regress/programs/matmul.pla --param N=3 --param M=3 --param K=3 --pes 2x2 --map 0,1)
+"$TCPA" run "${mm[@]}" --engine model --out-dir "$tmp/clean" >/dev/null 2>&1
+check "the clean run on the model" $?
+# the stream word of field $2 of the AG or GC packet matching $1 (awk on
+# the --fields columns: index, packet, type, unit, side, PE, size, field)
+word() { "$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk "$1 && \$8 == \"$2\" { print \$1; exit }"; }
+
+# poke NAME WORD MASK: the wrapper $tmp/NAME.sh that runs the harness on
+# its stream with word WORD xor MASK
+poke() {
+  cat > "$tmp/$1.sh" <<EOT
+#!/usr/bin/env bash
+s=\$1; shift
+"$TCPA" stream-poke "\$s" --word $2 --xor $3 -o "\$s.poked.bin" >/dev/null || exit 3
+exec "$RTL" "\$s.poked.bin" "\$@"
+EOT
+  chmod +x "$tmp/$1.sh"
+}
+
+# edit NAME AWK: the wrapper $tmp/NAME.sh that runs the harness with its
+# events as text (--trace-stream) through the awk program AWK (which sees
+# each trace line and prints it, changed or not) to the stream tcpa reads
+edit() {
+  cat > "$tmp/$1.awk" <<EOT
+$2
+EOT
+  cat > "$tmp/$1.sh" <<EOT
+#!/usr/bin/env bash
+# a run without --trace-bin (the FST window's rerun, --trace FILE) is the
+# harness's own
+case " \$* " in *" --trace-bin "*) ;; *) exec "$RTL" "\$@" ;; esac
+args=(); live=; prev=
+for a in "\$@"; do
+  if [ "\$prev" = --trace-bin ]; then live=\$a; args+=("$tmp/$1.fifo"); prev=\$a; continue; fi
+  [ "\$a" = --trace-bin ] && { args+=(--trace-stream); prev=\$a; continue; }
+  args+=("\$a"); prev=\$a
+done
+rm -f "$tmp/$1.fifo"; mkfifo "$tmp/$1.fifo"
+awk -f "$tmp/$1.awk" < "$tmp/$1.fifo" > "\$live" &
+"$RTL" "\${args[@]}"; rc=\$?
+wait
+exit \$rc
+EOT
+  chmod +x "$tmp/$1.sh"
+}
+
+# run NAME: cosim on wrapper NAME, out-dir $tmp/NAME; one check: exit 1
+run() {
+  TCPA_RTL=$tmp/$1.sh "$TCPA" run "${mm[@]}" --engine cosim --out-dir "$tmp/$1" >"$tmp/$1.out" 2>&1
+  local st=$?
+  [ $st -eq 1 ] && [ -s "$tmp/$1/divergence.txt" ]; r=$?
+  check "$1: cosim diverges (exit $st): $(grep -m1 'event:' "$tmp/$1/divergence.txt" 2>/dev/null | sed 's/^ *//')" $r
+}
+
+# has NAME REGEX WHAT: one check that divergence.txt of NAME matches REGEX
+has() {
+  grep -Eq "$2" "$tmp/$1/divergence.txt"; r=$?
+  check "$1: divergence.txt $3: $(grep -Em1 "$2" "$tmp/$1/divergence.txt" | sed 's/^ *//' | cut -c1-150)" $r
+}
+
+# first_one VCD SCOPE NAME: the first time NAME in SCOPE is 1
+first_one() {
+  awk -v want="$2.$3" '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+    $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; if (v "." $5 == want) id = $4 }
+    /^#[0-9]/ { T = substr($1, 2) } id != "" && $0 == "1" id { print T; exit }' "$1"
+}
+# group GTKW: the signal names of the group labelled `divergence...`
+# (the save files' focus group, first after the clock)
+group() { awk '/^-divergence/ { g = 1; next } /^@1000200/ && g { exit } g && !/^[-@^]/ { print $NF }' "$1"; }
+
+# waves NAME UNIT: the save files and compare.fst of run NAME: the first
+# group of divergence.gtkw holds a signal of UNIT (a scope, regex), the
+# first group of compare.gtkw holds model.UNIT and rtl.UNIT signals, and
+# compare.fst's mismatch of the event's class (the PE's, or the machine's
+# for gc) and mismatch.any are first 1 at the divergence cycle
+# saves NAME UNIT: the save files only (an edited event stream leaves the
+# FSTs agreeing: no mismatch signal rises)
+saves() {
+  local d=$tmp/$1 r
+  group "$d/divergence.gtkw" | grep -Eq "^$2(\.|\[|$)"; r=$?
+  check "$1: divergence.gtkw opens on the unit: $(group "$d/divergence.gtkw" | grep -E "^$2" | head -2 | tr '\n' ' ')" $r
+  group "$d/compare.gtkw" | grep -Eq "^model\.$2(\.|\[|$)" && group "$d/compare.gtkw" | grep -Eq "^rtl\.$2(\.|\[|$)"; r=$?
+  check "$1: compare.gtkw opens on the unit on both sides: $(group "$d/compare.gtkw" | grep -E "^(model|rtl)\.$2" | head -2 | tr '\n' ' ')" $r
+}
+waves() {
+  local d=$tmp/$1 c kind fm fa pe
+  saves "$1" "$2"
+  c=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$d/divergence.txt" | head -1)
+  kind=$(sed -n 's/^  event: *\([a-z]*\) .*/\1/p' "$d/divergence.txt" | head -1)
+  fst2vcd "$d/compare.fst" >"$tmp/$1.vcd" 2>/dev/null
+  pe=$(sed -n 's/^lockstep: DIVERGENCE at cycle [0-9]*, PE (\([0-9]*\),\([0-9]*\)).*/g_row[\1].g_col[\2]/p' "$d/divergence.txt" | head -1)
+  fm=$(first_one "$tmp/$1.vcd" "mismatch${pe:+.$pe}" "$kind") fa=$(first_one "$tmp/$1.vcd" mismatch any)
+  [ -n "$c" ] && [ "$fm" = "$((c * 1000))" ] && [ "$fa" = "$fm" ]
+  check "$1: compare.fst: mismatch${pe:+.$pe}.$kind and mismatch.any first 1 at ${fm:-never} and ${fa:-never} ps (cycle ${c:-?})" $?
+}
+
+# -- clean runs agree in every class -----------------------------------------------
+"$TCPA" run "${mm[@]}" --engine rtl --out-dir "$tmp/both" >/dev/null 2>&1
+"$TCPA" run "${mm[@]}" --engine model --out-dir "$tmp/both" >/dev/null 2>&1
+"$TCPA" wave "$tmp/both" --compare --print >/dev/null 2>&1
+fst2vcd "$tmp/both/compare.fst" >"$tmp/both.vcd" 2>/dev/null
+nst=$(grep -c '^\$var .* \(step\|gc\|rf\|flag\|fifo\|bank\|bankwr\|ag\) \$end' "$tmp/both.vcd")
+[ -z "$(first_one "$tmp/both.vcd" mismatch any)" ] && [ "$nst" -ge 8 ]
+check "a clean rtl run and a clean model run agree in every class ($nst state mismatch signals, mismatch.any never 1)" $?
+
+# -- bank: a read AG's stride poked ------------------------------------------------
+w=$(word '$3 == "ag" && $5 == "w" && $6 == "0,0"' stride1)
+poke bank "$w" 1
+run bank
+has bank '^  event: +bank \(side w bank 0\)' "the event is the west bank 0 of PE (0,0)"
+has bank '^  unit: +the address generator of bank 0 on the west side of PE \(0,0\) \(read.*g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag' "names the AG and its scope"
+has bank '^  access: +access 0: read A via id0, west bank 0, address .* \(config.lst\)' "names the access it serves"
+has bank '^  address equation: +0 \+ 0\*J0 \+ 3\*J1 \+ 1\*J2 ' "gives the AG's address equation"
+has bank '^  iteration: +cycle [0-9]+ is the AG.s step [0-9]+ .*J = \([0-9, ]+\): address [0-9]+ by the equation' "gives the step, J and address"
+! grep -q '^  instructions:' "$tmp/bank/divergence.txt"
+check "bank: divergence.txt lists no instructions of unrelated FUs" $?
+waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
+
+# -- ag: a write AG's base poked (its counter differs before its first access) ----
+w=$(word '$3 == "ag" && $5 == "n" && $6 == "0,0" && $4 == 1' base)
+poke ag "$w" 1
+run ag
+has ag '^  event: +ag \(side n bank 1\)' "the event is the north bank 1's counter"
+has ag '^  unit: +the address generator of bank 1 on the north side of PE \(0,0\) \(write' "names the write AG"
+has ag '^  access: +access 3: write C via od3, north bank 1, address 0 \+ 2\*j0 \+ 1\*j1 \+ 0\*j2' "names the access it serves"
+has ag '^  iteration: +cycle 0 is before the AG.s first step .*J = 0: address 0 by the equation' "says the AG has not started, its first address"
+waves ag 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
+
+# -- gc: the GC's epilog poked -----------------------------------------------------
+w=$(word '$3 == "gc"' epilog)
+poke gc "$w" 1
+run gc
+has gc '^  event: +gc \(global controller\)' "the event is the GC's"
+has gc '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the region 2x2' "names the GC"
+has gc '^  loop: +pi [0-9]+, bounds \(' "gives its loop"
+has gc '^  iteration: +.*(begins step [0-9]+, J = \(|begins no step)' "gives the step and J"
+waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+
+# -- step, fifo, bankwr, mem: one event of the RTL's stream changed ----------------
+edit step '$2 == "step" && $4 >= 2 && !d { $4 = $4 + 1; d = 1 } { print; fflush() }'
+run step
+has step '^  event: +step \(step counter\)' "the event is a PE's step counter"
+has step '^  unit: +the step counter of PE \([0-9],[0-9]\), TOP.tcpa_top.g_row\[[0-9]\].g_col\[[0-9]\].u_pe.u_stepper' "names it"
+has step '^  iteration: +cycle [0-9]+ is step [0-9]+ of the PE .*J = \(' "gives the step and J"
+saves step 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.dbg_step_o'
+
+edit fifo '$2 == "fifo" && !d { $5 = $5 + 1; d = 1 } { print; fflush() }'
+run fifo
+has fifo '^  event: +fifo \(id[0-9]\)' "the event is a FIFO's count"
+has fifo '^  unit: +input FIFO id[0-9] of PE \([0-9],[0-9]\), .*g_fifo\[[0-9]\].u_fifo' "names the FIFO"
+has fifo '^  producer: +.*(od[0-9] of PE|bank [0-9] on the)' "names its producer"
+has fifo '^  consumers: +FU [0-9]+ at pc' "names its consumers"
+saves fifo 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[[0-9]\]\.u_fifo)'
+
+edit bankwr '$2 == "bankwr" && !d { $NF = "0xdeadbeef"; d = 1 } { print; fflush() }'
+run bankwr
+has bankwr '^  event: +bankwr \(side n bank [01]\)' "the event is a bank write"
+has bankwr '^  unit: +the address generator of bank 1 on the north side of PE \(0,0\) \(write' "names the write AG"
+has bankwr '^  access: +access 3: write C via od3, north bank 1' "names the write access"
+has bankwr '^  iteration: +cycle [0-9]+ is the AG.s step [0-9]+ of [0-9]+ .*its access cycle, J = \([0-9, ]+\): address [0-9]+ by the equation' "gives the step, J and address"
+saves bankwr 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
+
+edit mem '$2 == "mem" && !d { $NF = "0xdeadbeef"; d = 1 } { print; fflush() }'
+run mem
+has mem '^  event: +mem \(side [nw] bank [01] address [0-9]+\)' "the event is a bank word at done"
+has mem '^  unit: +the address generator of bank' "names the bank's AG"
+has mem '^  iteration: +address [0-9]+ is' "says what wrote the address"
+saves mem 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[[03]\]\.g_bank\[[01]\]\.g_ag\.u_ag'
+exit $fail
