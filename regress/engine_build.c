@@ -21,6 +21,7 @@
 #include "engine_flow.h"
 #include "inst.h"
 #include "map.h"
+#include "map_search.h"
 #include "rdg.h"
 #include "stream.h"
 
@@ -159,7 +160,8 @@ static int engine_status_of(int st) {
  * prediction); an ENGINE_* status with msg otherwise. */
 static int engine_instantiate(const map_config *m, const ast_program *p, const arch_config *arch,
                               const int64_t *params, const interp_array *ref, int rows, int cols,
-                              const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz) {
+                              const inst_opts *io, engine_config *c, fit_record *fit, int *words, char *msg,
+                              size_t msgsz) {
   inst x;
   inst_data data = {0};
   stream_writer w;
@@ -198,6 +200,7 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
     st = ENGINE_ERR_INPUT;
     goto done;
   }
+  *words = inst_program_words(&x);
   c->p = x.p;
   c->t = x.t;
   c->npc = x.npc;
@@ -210,146 +213,58 @@ done:
   return st;
 }
 
-/* Returns 1 when a does-not-fit record r is about control flow (branch
- * levels, control signals, GC terms, program memory), which a higher II
- * may relieve. */
-static int engine_control_nofit(const fit_record *r) {
-  return fit_record_has(r, FIT_RES_BRANCH) || fit_record_has(r, FIT_RES_SIGNALS) ||
-         fit_record_has(r, FIT_RES_IMEM) || fit_record_has(r, FIT_RES_GC_TERMS);
-}
-
-/* Returns 1 when a does-not-fit record r names only what channels take
- * (wrapper ports, the banks behind them, registers id and od), which a
- * region of one PE mapped without channels may have left. */
-static int engine_channel_nofit(const fit_record *r) {
-  static const fit_resource chan[] = {FIT_RES_PORTS, FIT_RES_IO_BANKS, FIT_RES_ID, FIT_RES_OD};
-  return fit_record_only(r, chan, 4);
-}
-
-/* What one pass of engine_config_build's attempts works on. */
+/* What the mapping search's check instantiates with (map_search.h). */
 typedef struct {
   const ast_program *p;
-  const rdg *g;
   const arch_config *arch;
   const int64_t *params;
   const interp_array *ref;
-  int rows, cols, dim, dim2;
-  int line;             /* 1: rows x cols is a line of a larger RxC region */
-  int one_pe;           /* 1: mapped without edges between tiles (map_opts.one_pe) */
-  const map_opts *mo;
+  int rows, cols;
   const inst_opts *io;
-} engine_build_job;
+  engine_config proto; /* the fields every attempt's configuration starts with */
+  engine_config cur;   /* the last attempt's */
+  engine_config best;  /* the best's (map_search_keep) */
+  int have_best;
+} engine_search;
 
-/* Frees what c holds of a failed attempt and sets it up for the next
- * (region, dimensions, fingerprint of job j). */
-static void engine_config_reset(engine_config *c, const engine_build_job *j) {
-  engine_config_free(c);
-  c->dim = j->dim;
-  c->dim2 = j->dim2;
-  c->axis = j->rows > 1 && j->cols > 1 ? 2 : j->rows > 1 ? 1 : 0;
-  c->line_rows = j->line ? j->rows : 0;
-  c->line_cols = j->line ? j->cols : 0;
-  c->fingerprint = arch_config_fingerprint(j->arch);
-  c->map_off = j->mo ? j->mo->off : 0;
-  c->map_one_pe = j->one_pe;
+/* map_search_check: instantiates m into s->cur (stream, listing, layout,
+ * prediction); the words its programs take. */
+static int engine_search_check(void *ctx, const map_config *m, fit_record *why, int *words, char *msg,
+                               size_t msgsz) {
+  engine_search *s = ctx;
+  engine_config_free(&s->cur);
+  s->cur = s->proto;
+  s->cur.ii = m->ii;
+  s->cur.resmii = m->resmii_all;
+  s->cur.recmii = m->recmii;
+  int st = engine_instantiate(m, s->p, s->arch, s->params, s->ref, s->rows, s->cols, s->io, &s->cur, why, words,
+                              msg, msgsz);
+  return st == ENGINE_ERR_NOFIT ? FIT_ERR_NOFIT : st == ENGINE_OK ? FIT_OK : FIT_ERR_INPUT;
 }
 
-/* Returns the status of the attempts of one pass (padded or not, pad)
- * from attempt `from` (0, or 1: the conservative rewrites, level 3),
- * stopping at the first that fits or fails other than for want of a
- * resource; the first attempt's message goes to first (when pad is 0
- * and from is 0); *fd_deep is set when that message is an fd deeper than
- * pe.fd_depth (the padded pass may then fit at once); *attempts counts
- * the mappings built. */
-static int engine_build_pass(const engine_build_job *j, int pad, int from, engine_config *c, fit_record *first,
-                             fit_record *fit, int *fd_deep, int *attempts, char *msg, size_t msgsz) {
-  map_opts po = j->mo ? *j->mo : (map_opts){0};
-  po.pad = pad;
-  po.one_pe = j->one_pe;
-  int st = ENGINE_ERR_NOFIT;
-  for (int tries = from, ii_min = 0, level = from ? 3 : 0; tries < (pad ? 3 : 5); tries++) {
-    map_config m;
-    int mapped = 0;
-    st = map_build_level(j->p, j->g, j->arch, j->dim, c->axis, j->dim2, ii_min, level, &po, &m, msg, msgsz);
-    (*attempts)++;
-    fit_record_clear(fit);
-    if (st == MAP_ERR_NOFIT) *fit = m.fit;
-    if (st == MAP_OK) {
-      mapped = 1;
-      c->ii = m.ii;
-      c->ii_min = ii_min;
-      c->map_level = level;
-      c->map_pad = pad;
-      c->resmii = m.resmii_all;
-      c->recmii = m.recmii;
-      st = engine_instantiate(&m, j->p, j->arch, j->params, j->ref, j->rows, j->cols, j->io, c, fit, msg, msgsz);
-      ii_min = m.ii + 1;
-    } else {
-      st = engine_status_of(st);
-    }
-    int used = m.no_cse;
-    map_config_free(&m);
-    if (!pad && !tries) {
-      *first = *fit;
-      *fd_deep = st == ENGINE_ERR_NOFIT && mapped && fit_record_has(fit, FIT_RES_FD_DEPTH);
-      if (*fd_deep) return st; /* the padded pass first */
-    }
-    if (st != ENGINE_ERR_NOFIT || !mapped || used >= 4) break;
-    if (pad && !engine_control_nofit(fit)) break;
-    if (used >= 3) ii_min = 0, level = 4;
-    else if (tries >= 2 || !engine_control_nofit(fit)) ii_min = 0, level = 3;
-    engine_config_reset(c, j);
-  }
-  return st;
+/* map_search_keep: the last attempt's configuration becomes the best. */
+static void engine_search_keep(void *ctx) {
+  engine_search *s = ctx;
+  engine_config_free(&s->best);
+  s->best = s->cur;
+  memset(&s->cur, 0, sizeof s->cur);
+  s->have_best = 1;
 }
 
-/* Returns the status of job j's passes (the order is said in
- * engine_config_build), with the message of its first attempt when
- * nothing fits; *attempts counts the mappings built. */
-static int engine_build_tries(const engine_build_job *j, engine_config *c, int *attempts, fit_record *fit,
-                              char *msg, size_t msgsz) {
-  fit_record first = {0};
-  int fd_deep = 0;
-  int st = engine_build_pass(j, 0, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
-  if (st == ENGINE_ERR_NOFIT && fd_deep) {
-    engine_config_reset(c, j);
-    st = engine_build_pass(j, 1, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
-    if (st == ENGINE_ERR_NOFIT) {
-      engine_config_reset(c, j);
-      st = engine_build_pass(j, 0, 1, c, &first, fit, &fd_deep, attempts, msg, msgsz);
-    }
-  } else if (st == ENGINE_ERR_NOFIT && engine_control_nofit(&first)) {
-    engine_config_reset(c, j);
-    st = engine_build_pass(j, 1, 0, c, &first, fit, &fd_deep, attempts, msg, msgsz);
-  }
-  if (st == ENGINE_ERR_NOFIT && first.n) {
-    *fit = first;
-    fit_record_format(fit, msg, msgsz);
-  }
-  return st;
-}
-
-/* Returns 1 after narrowing the RxC region *rows x *cols (R > 1, C > 1)
- * to the line a program of one loop dimension runs on: its first row
- * (1xC) when C >= R, else its first column (Rx1), both at the region's
- * origin (docs/user-guide.md `--pes`); 0, the region unchanged, for a
- * program of two or more dimensions or a 1-D region. */
-static int engine_line_pick(const ast_program *p, int *rows, int *cols) {
-  if (p->ndims != 1 || *rows < 2 || *cols < 2) return 0;
-  if (*cols >= *rows) *rows = 1;
-  else *cols = 1;
-  return 1;
-}
-
-int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
-                        const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
-                        const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz) {
+/* Returns engine_config_build's result; with keep non-NULL, the mapping
+ * chosen too in *keep and the RDG of p it may point to in *keep_g (both
+ * NULL or zeroed unless ENGINE_OK: map_config_free, then rdg_free). */
+static int engine_build_search(const ast_program *p, const arch_config *arch, const int64_t *params,
+                               const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
+                               const inst_opts *io, engine_config *c, fit_record *fit, map_config *keep,
+                               rdg **keep_g, char *msg, size_t msgsz) {
+  if (keep) memset(keep, 0, sizeof *keep), *keep_g = NULL;
   memset(c, 0, sizeof *c);
   fit_record_clear(fit);
   c->map_off = mo ? mo->off : 0;
   msg[0] = 0;
   int dim2 = -1;
-  int line = engine_line_pick(p, &rows, &cols);
+  int line = map_search_line(p, &rows, &cols);
   c->line_rows = line ? rows : 0;
   c->line_cols = line ? cols : 0;
   c->axis = rows > 1 ? 1 : 0;
@@ -372,33 +287,51 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
     snprintf(msg, msgsz, "cannot build the dependence graph");
     return ENGINE_ERR_INPUT;
   }
-  /* a mapping that does not instantiate for lack of control flow (branch
-   * levels, signals, program words) is tried again at II + 1, twice at
-   * most; one that still does not (or fails otherwise) again with the
-   * mapper's conservative rewrites (level 3, then 4: the mapping of
-   * before); when the first failure was about control flow, then the
-   * program with its accumulations padded (map_reread_pad: one producer
-   * per accumulated value, fewer kernels and signals; trimv on 1x2) at
-   * its II, II + 1 and II + 2. When the first failure is an fd too deep
-   * (matmul 32^3 on 4x4), the padded program is tried right after it,
-   * once, and the conservative rewrites only when that does not fit
-   * either: padded, an accumulation has one producer, one fd, which a
-   * chain (inst_chain.c) may split. The first attempt's message is kept
-   * (docs/symbolic.md). A region of one PE where none of that fits for
-   * want of what channels take goes
-   * through the same tries once more mapped as one tile (map_opts.one_pe:
-   * no channels, so no wrapper ports or registers for them), and the
-   * message is then that pass's: what the PE itself lacks. */
-  engine_build_job j = {p, g, arch, params, ref, rows, cols, dim, dim2, line, 0, mo, io};
-  int attempts = 0;
-  int st = engine_build_tries(&j, c, &attempts, fit, msg, msgsz);
-  if (st == ENGINE_ERR_NOFIT && rows == 1 && cols == 1 && engine_channel_nofit(fit)) {
-    /* a region of one PE: its one tile needs no channel (map_opts.one_pe) */
-    j.one_pe = 1;
-    engine_config_reset(c, &j);
-    st = engine_build_tries(&j, c, &attempts, fit, msg, msgsz);
+  /* the mapping search (map_search.c, docs/symbolic.md "The mapping
+   * search"): every attempt instantiated with the run's parameters and
+   * inputs, the best kept */
+  engine_search es = {p, arch, params, ref, rows, cols, io, *c, {0}, {0}, 0};
+  map_search_opts so = {dim, c->axis, dim2, mo ? *mo : (map_opts){0}, rows == 1 && cols == 1,
+                        engine_search_check, engine_search_keep, &es, 0, NULL};
+  map_config m;
+  map_search_result res;
+  int st = map_search_run(p, g, arch, &so, &m, &res, msg, msgsz);
+  if (st == FIT_OK) {
+    *c = es.best;
+    memset(&es.best, 0, sizeof es.best);
+    c->ii_min = res.rq.ii_min;
+    c->map_level = res.rq.level;
+    c->map_pad = res.rq.o.pad;
+    c->map_one_pe = res.rq.o.one_pe;
+    c->map_off = res.rq.o.off;
+  } else if (st == FIT_ERR_NOFIT) {
+    *fit = m.fit;
   }
-  c->map_attempts = attempts;
-  rdg_free(g);
+  c->map_attempts = res.attempts;
+  engine_config_free(&es.cur);
+  engine_config_free(&es.best);
+  if (keep && st == FIT_OK) {
+    *keep = m;
+    *keep_g = g;
+  } else {
+    map_config_free(&m);
+    rdg_free(g);
+  }
+  return st == FIT_OK ? ENGINE_OK : st == FIT_ERR_NOFIT ? ENGINE_ERR_NOFIT : ENGINE_ERR_INPUT;
+}
+
+int engine_config_build(const ast_program *p, const arch_config *arch, const int64_t *params,
+                        const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
+                        const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz) {
+  return engine_build_search(p, arch, params, ref, rows, cols, dim, mo, io, c, fit, NULL, NULL, msg, msgsz);
+}
+
+int engine_map_rebuild(const ast_program *p, const arch_config *arch, const int64_t *params,
+                       const interp_array *ref, int rows, int cols, int dim, const map_opts *mo, const inst_opts *io,
+                       map_config *m, rdg **g, char *msg, size_t msgsz) {
+  engine_config c;
+  fit_record fit;
+  int st = engine_build_search(p, arch, params, ref, rows, cols, dim, mo, io, &c, &fit, m, g, msg, msgsz);
+  engine_config_free(&c);
   return st;
 }

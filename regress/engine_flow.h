@@ -43,6 +43,14 @@ int engine_config_build(const ast_program *p, const arch_config *arch, const int
                         const interp_array *ref, int rows, int cols, int dim, const map_opts *mo,
                         const inst_opts *io, engine_config *c, fit_record *fit, char *msg, size_t msgsz);
 
+/* Returns engine_config_build's status, the mapping its search chose in
+ * *m and the RDG of p it was built from in *g (on ENGINE_OK; free with
+ * map_config_free, then rdg_free): the same search again (deterministic),
+ * for the reproduction bundle's .sym. */
+int engine_map_rebuild(const ast_program *p, const arch_config *arch, const int64_t *params,
+                       const interp_array *ref, int rows, int cols, int dim, const map_opts *mo, const inst_opts *io,
+                       map_config *m, rdg **g, char *msg, size_t msgsz);
+
 /* Computes from the instantiation x what the schedule predicts
  * (engine_predict.c, docs/user-guide.md): *done the done event's cycles,
  * *cycles the last output bank write + 1 (0 when nothing is written). */
@@ -68,10 +76,11 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
  * into out_dir/repro (engine_repro.c: repro.sh, command.txt, program,
  * architecture, inputs, .sym, stream, report and waveform copies) for
  * program p with parameters params on region rows x cols, configuration c
- * and the options o (argv, seed); -1 with msg. */
+ * mapped and instantiated with mo and io as the run was, and the options o
+ * (argv, seed); -1 with msg. */
 int engine_repro_write(const char *out_dir, const ast_program *p, const arch_config *arch,
                        const int64_t *params, const interp_array *ref, int rows, int cols,
-                       const engine_config *c, const engine_run_opts *o, const char *divergence,
-                       char *msg, size_t msgsz);
+                       const engine_config *c, const map_opts *mo, const inst_opts *io,
+                       const engine_run_opts *o, const char *divergence, char *msg, size_t msgsz);
 
 #endif

@@ -84,18 +84,15 @@ static int repro_copy(const char *from, const char *dir, const char *name, char 
   return rc;
 }
 
-/* Returns 0 after writing program.sym: the mapping of c rebuilt (map_build
- * is deterministic); -1 with msg. */
-static int repro_sym(const char *dir, const ast_program *p, const arch_config *arch, const engine_config *c,
-                     char *msg, size_t msgsz) {
-  rdg *g = rdg_build(p);
-  if (!g) {
-    snprintf(msg, msgsz, "cannot build the dependence graph");
-    return -1;
-  }
+/* Returns 0 after writing program.sym: the mapping of c found again by
+ * the same search (map_search.c is deterministic); -1 with msg. */
+static int repro_sym(const char *dir, const ast_program *p, const arch_config *arch, const int64_t *params,
+                     const interp_array *ref, int rows, int cols, const engine_config *c, const map_opts *mo,
+                     const inst_opts *io, char *msg, size_t msgsz) {
+  rdg *g = NULL;
   map_config m;
-  map_opts mo = {.off = c->map_off, .pad = c->map_pad, .one_pe = c->map_one_pe};
-  int st = map_build_level(p, g, arch, c->dim, c->axis, c->dim2, c->ii_min, c->map_level, &mo, &m, msg, msgsz);
+  int dim = c->dim2 >= 0 ? ENGINE_DIMS_2D(c->dim, c->dim2) : c->dim;
+  int st = engine_map_rebuild(p, arch, params, ref, rows, cols, dim, mo, io, &m, &g, msg, msgsz);
   char *text = NULL;
   size_t len = 0;
   int rc = -1;
@@ -196,8 +193,8 @@ static char *repro_command(const engine_run_opts *o, const char *divergence) {
 
 int engine_repro_write(const char *out_dir, const ast_program *p, const arch_config *arch,
                        const int64_t *params, const interp_array *ref, int rows, int cols,
-                       const engine_config *c, const engine_run_opts *o, const char *divergence,
-                       char *msg, size_t msgsz) {
+                       const engine_config *c, const map_opts *mo, const inst_opts *io,
+                       const engine_run_opts *o, const char *divergence, char *msg, size_t msgsz) {
   char dir[REPRO_PATH], from[2 * REPRO_PATH];
   snprintf(dir, sizeof dir, "%s/repro", out_dir);
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -226,7 +223,7 @@ int engine_repro_write(const char *out_dir, const ast_program *p, const arch_con
              !repro_put(dir, "command.txt", cmd, strlen(cmd), msg, msgsz) &&
              !repro_put(dir, "program.pla", p->source, strlen(p->source), msg, msgsz) &&
              !repro_put(dir, "arch.ini", ini, ini == ini_buf ? ini_len : strlen(ini), msg, msgsz) &&
-             !repro_inputs(dir, p, ref, msg, msgsz) && !repro_sym(dir, p, arch, c, msg, msgsz) &&
+             !repro_inputs(dir, p, ref, msg, msgsz) && !repro_sym(dir, p, arch, params, ref, rows, cols, c, mo, io, msg, msgsz) &&
              !repro_put(dir, "config.bin", c->stream, c->stream_len, msg, msgsz) &&
              !repro_put(dir, "config.lst", c->listing, strlen(c->listing), msg, msgsz)) {
     static const char *const copies[] = {"divergence.txt", "divergence.gtkw", "rtl.fst", "model.fst", "compare.fst",

@@ -535,7 +535,7 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
   out->run_wall = engine_wall_seconds() - wall1;
   if (work[0]) engine_rmtree(work);
   if (out->diverged && o->out_dir) {
-    if (engine_repro_write(o->out_dir, p, arch, params, ref, rows, cols, &out->c, o, out->divergence, msg,
+    if (engine_repro_write(o->out_dir, p, arch, params, ref, rows, cols, &out->c, mo, io, o, out->divergence, msg,
                            sizeof msg))
       diag_error_plain("cosim: no reproduction bundle: %s", msg);
     else

@@ -88,6 +88,37 @@ for pes in 1x4 1x2; do
     --out-dir "$tmp/skew$pes" > "$tmp/skew.out" 2>&1; st=$?
   check_eval "skew T=3 N=4 on $pes (p = $((4 / ${pes#1x}))): model passes" '[ $st -eq 0 ] && grep -q "p = $((4 / ${pes#1x}))" "$tmp/skew.out"'
 done
+# the mapping search (docs/symbolic.md "The mapping search"): the best
+# mapping, not the first that fits (fir with pe.od = 3: II 3 at rewrite
+# level 2 first, II 2 with its inputs read again), each attempt printed
+# with -v and why it was dropped
+sed 's/^od = 4 /od = 3 /' configs/default.ini > "$tmp/od3.ini"
+out=$($TCPA compile regress/programs/fir.pla --arch "$tmp/od3.ini" -v -o "$tmp/fod3.sym" 2>"$tmp/v.txt"); st=$?
+check_eval "fir, pe.od = 3: II 2 (the first fit was II 3)" '[ $st -eq 0 ] && echo "$out" | grep -q ", II 2$"'
+check_eval "-v: each attempt, its II, the bound reached" \
+  '[ "$(grep -c "^attempt " "$tmp/v.txt")" = 2 ] && grep -q "maps at II 3 .*the best so far" "$tmp/v.txt" &&
+   grep -q "reaches the II bound 2: done" "$tmp/v.txt"'
+$TCPA compile regress/programs/fir.pla --arch "$tmp/od3.ini" -o "$tmp/fod3q.sym" 2>"$tmp/q.txt"; st=$?
+check_eval "without -v: nothing on stderr, the same .sym" '[ $st -eq 0 ] && [ ! -s "$tmp/q.txt" ] && cmp -s "$tmp/fod3.sym" "$tmp/fod3q.sym"'
+# trimv N = 7 on 1x2: mapped as written it does not instantiate (branch
+# levels); with --pes and --param every attempt is instantiated, as tcpa
+# run does, and the .sym is run's mapping: the same stream
+$TCPA compile regress/programs/trimv.pla -o "$tmp/tv0.sym" > /dev/null; st=$?
+$TCPA instantiate "$tmp/tv0.sym" --param N=7 --pes 1x2 -o "$tmp/tv0.bin" > /dev/null 2>&1; st2=$?
+check_eval "trimv N=7 compiled without --pes: the .sym does not instantiate on 1x2 (exit $st2)" '[ $st -eq 0 ] && [ $st2 -eq 3 ]'
+$TCPA compile regress/programs/trimv.pla --pes 1x2 --param N=7 -v -o "$tmp/tv.sym" > /dev/null 2>"$tmp/tv.txt"; st=$?
+check_eval "trimv --pes 1x2 --param N=7: attempts dropped for what ran out, then one instantiates" \
+  '[ $st -eq 0 ] && grep -q "dropped: .*branch levels" "$tmp/tv.txt" && grep -q "instantiates: [0-9]* program words; the best so far" "$tmp/tv.txt"'
+$TCPA run regress/programs/trimv.pla --param N=7 --pes 1x2 --engine model --out-dir "$tmp/tvrun" > /dev/null 2>&1; st=$?
+ins=()
+for f in "$tmp"/tvrun/inputs/*.txt; do ins+=(--in "$(basename "$f" .txt)=$f"); done
+$TCPA instantiate "$tmp/tv.sym" --param N=7 --pes 1x2 "${ins[@]}" -o "$tmp/tv.bin" > /dev/null 2>&1; st2=$?
+check_eval "that .sym instantiates on 1x2 into tcpa run's stream, byte for byte" \
+  '[ $st -eq 0 ] && [ $st2 -eq 0 ] && cmp -s "$tmp/tv.bin" "$tmp/tvrun/config.bin"'
+$TCPA compile regress/programs/trimv.pla --param N=7 -o "$tmp/tvx.sym" > /dev/null 2>&1; st=$?
+check_eval "--param without --pes: exit 2" '[ $st -eq 2 ]'
+$TCPA compile regress/programs/trimv.pla --pes 1y2 -o "$tmp/tvx.sym" > /dev/null 2>&1; st=$?
+check_eval "--pes 1y2: exit 2" '[ $st -eq 2 ]'
 # the same in cosim on big1d's RTL (its harness): the full tier only
 if ! full_tier; then
   :

@@ -91,6 +91,16 @@ run $MATMUL --engine model $P3 --pes 9x1 --out-dir "$tmp/nofit2"
 check $([ $rc -eq 3 ] && grep -q '"resource": "array_rows"' "$tmp/nofit2/summary.json" &&
         grep -q '"needed": 9' "$tmp/nofit2/summary.json"; echo $?) \
   "--pes larger than the array: summary.json's nofit names array_rows, 9 needed"
+# the mapping search keeps the lowest II, not the first fit (docs/symbolic.md
+# "The mapping search"): fir on 1x1 with pe.od = 3 first fits at II 3
+# (rewrite level 2), its inputs read again at II 2, as with pe.od = 2
+for od in 2 3; do
+  sed "s/^od = 4 /od = $od /" configs/default.ini > "$tmp/od$od.ini"
+  run regress/programs/fir.pla --arch "$tmp/od$od.ini" --param N=9 --param T=3 --pes 1x1 --engine model \
+    --out-dir "$tmp/fod$od"
+  check $([ $rc -eq 0 ] && grep -q '"ii": 2,' "$tmp/fod$od/summary.json"; echo $?) \
+    "fir on 1x1, pe.od = $od: runs at II 2 ($(grep -o '"ii": [0-9]*' "$tmp/fod$od/summary.json" 2>/dev/null))"
+done
 run $GCD --engine rtl
 expect 3 "does not fit" "engine rtl, gcd: exit 3 before the RTL is needed"
 run $GCD

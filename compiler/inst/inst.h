@@ -483,4 +483,24 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
 int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_config *arch, int nparam,
                   char **pname, const int64_t *pval, int rows, int cols, char *msg, size_t msgsz);
 
+/* Returns the words of every FU program of every processor class of x
+ * (what the mapping search compares at equal II). */
+int inst_program_words(const inst *x);
+
+/* What inst_check instantiates with: the parameter values and the region
+ * (as `tcpa instantiate --param --pes`), the options (NULL: defaults). */
+typedef struct {
+  const inst_opts *o;
+  int nparam;
+  char **pname;
+  const int64_t *pval;
+  int rows, cols;
+} inst_check_ctx;
+
+/* map_search_check (map_search.h) for `tcpa compile --pes --param`:
+ * returns INST_OK when m instantiates and its stream is written (inputs
+ * zero) on m's architecture with ctx's (an inst_check_ctx) parameters and
+ * region, *words its program words; else the status, *why what ran out. */
+int inst_check(void *ctx, const map_config *m, fit_record *why, int *words, char *msg, size_t msgsz);
+
 #endif

@@ -8,6 +8,8 @@
  * processor class does not fit (inst_run_opts). The stream is written by
  * inst_emit.
  */
+#include <string.h>
+
 #include "inst.h"
 
 /* Returns sigma: the empty steps every program starts with so that each
@@ -122,4 +124,27 @@ int inst_run_opts(inst *x, const inst_opts *o, const map_config *m, const arch_c
   *x = y;
   snprintf(msg, msgsz, "%s", ymsg);
   return yst;
+}
+
+int inst_program_words(const inst *x) {
+  int n = 0;
+  for (int k = 0; k < x->npc; k++)
+    for (int f = 0; f < x->nfu; f++)
+      if (!x->pc[k].fp[f].empty) n += x->pc[k].fp[f].nwords;
+  return n;
+}
+
+int inst_check(void *ctx, const map_config *m, fit_record *why, int *words, char *msg, size_t msgsz) {
+  const inst_check_ctx *c = ctx;
+  inst x;
+  memset(&x, 0, sizeof x);
+  stream_writer w;
+  stream_writer_init(&w, &m->arch);
+  int st = inst_run_opts(&x, c->o, m, &m->arch, c->nparam, c->pname, c->pval, c->rows, c->cols, msg, msgsz);
+  if (!st) st = inst_emit(&x, NULL, &w, msg, msgsz);
+  if (st == INST_ERR_NOFIT) *why = x.fit;
+  *words = st ? -1 : inst_program_words(&x);
+  stream_writer_free(&w);
+  inst_free(&x);
+  return st;
 }

@@ -18,6 +18,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "map.h"
+#include "map_search.h"
 #include "parse.h"
 #include "rdg.h"
 #include "sym.h"
@@ -136,6 +137,24 @@ static int compile_dims(const ast_program *p, const char *map_s, int axis, int *
   return 0;
 }
 
+/* Returns 0 after setting the region's shape (*axis, and *dim2 for an RxC
+ * region without --map: the dimension after the rows') from --pes *rows x
+ * *cols as tcpa run does: a program of one loop dimension runs on the
+ * first row (C >= R) or column of an RxC region, which *rows or *cols then
+ * become (docs/user-guide.md `--pes`); -1 after printing what is wrong. */
+static int compile_region(const ast_program *p, const char *map_s, int *rows, int *cols, int *axis, int *dim2) {
+  map_search_line(p, rows, cols);
+  int two = *rows > 1 && *cols > 1;
+  if (two != (*dim2 >= 0) && map_s) {
+    diag_error_plain("compile: --map %s and --pes %dx%d: %s", map_s, *rows, *cols,
+                     two ? "an RxC region tiles two loop dimensions (--map I,J)" : "a 1-D region tiles one");
+    return -1;
+  }
+  if (two && *dim2 < 0) *dim2 = 1;
+  *axis = two ? MAP_AXIS_2D : *rows > 1 ? MAP_AXIS_ROWS : MAP_AXIS_COLS;
+  return 0;
+}
+
 /* Returns the outcome of the request o (compile.h). */
 int compile_run(const compile_opts *o) {
   const char *path = o->path, *arch_path = o->arch, *map_s = o->map, *out = o->out;
@@ -151,13 +170,20 @@ int compile_run(const compile_opts *o) {
   if (check_program(p) != 0) goto done;
   int dim = 0, dim2 = -1;
   if (map_s && compile_dims(p, map_s, axis, &dim, &dim2)) goto done;
+  if (o->pes_rows && compile_region(p, map_s, o->pes_rows, o->pes_cols, &axis, &dim2)) goto done;
   g = rdg_build(p);
   if (!g) {
     diag_error_plain("%s: cannot build the dependence graph", path);
     goto done;
   }
-  char msg[512];
-  int st = map_build_opts(p, g, &arch, dim, dim2 >= 0 ? 2 : axis, dim2, &o->mopts, &m, msg, sizeof msg);
+  char msg[1024];
+  /* the mapping search of tcpa run (map_search.c): the same attempts, the
+   * best kept; instantiated when --pes and --param say how */
+  int one_pe = o->pes_rows && *o->pes_rows == 1 && *o->pes_cols == 1;
+  map_search_opts so = {dim, dim2 >= 0 ? MAP_AXIS_2D : axis, dim2, o->mopts, one_pe, o->check, NULL,
+                        o->check_ctx, 0, o->verbose ? stderr : NULL};
+  map_search_result res;
+  int st = map_search_run(p, g, &arch, &so, &m, &res, msg, sizeof msg);
   if (st == MAP_ERR_NOFIT) {
     diag_error_plain("%s: does not fit: %s", path, msg);
     status = COMPILE_NOFIT;

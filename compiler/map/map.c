@@ -29,41 +29,78 @@ static int map_copy_names(map_config *m, const ast_program *p) {
   return 0;
 }
 
+/* What every try of one mapping request shares (map_build_req). */
+typedef struct {
+  const ast_program *p;
+  const rdg *g;
+  const arch_config *arch;
+  int mapped, axis, mapped2;
+  const map_opts *o; /* never NULL */
+  char *msg;
+  size_t msgsz;
+  int *ii_bound;     /* the smallest max(ResMII, RecMII) of the tries so far */
+} map_job;
+
 /* Puts back the record *keep of an earlier try into m and its message
  * into msg (a later try that does not fit either reports the first). */
-static void map_build_restore(map_config *m, const fit_record *keep, char *msg, size_t msgsz) {
+static void map_build_restore(const map_job *j, map_config *m, const fit_record *keep) {
   m->fit = *keep;
-  fit_record_format(&m->fit, msg, msgsz);
+  fit_record_format(&m->fit, j->msg, j->msgsz);
 }
 
-/* Returns MAP_OK after the steps (map_build, map_build_2d). */
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                         size_t msgsz);
+static int map_build_one(const map_job *j, int ii_min, int level, map_config *m);
 
-int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
-              int mapped, int axis, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, -1, 0, 0, NULL, m, msg, msgsz);
+int map_build_req(const ast_program *p, const rdg *g, const arch_config *arch, const map_request *rq, map_config *m,
+                  char *msg, size_t msgsz) {
+  int bound = 0;
+  map_job j = {p, g, arch, rq->mapped, rq->axis, rq->axis == MAP_AXIS_2D ? rq->mapped2 : -1, &rq->o, msg, msgsz,
+               &bound};
+  int st = map_build_one(&j, rq->ii_min, rq->level, m);
+  m->ii_bound = bound;
+  if (st != MAP_ERR_NOFIT || rq->axis == MAP_AXIS_2D || rq->o.spread_io) return st;
+  /* a 1-D region whose mapping does not fit: the same tries with the I/O
+   * accesses allowed over every border side a PE of the region can have
+   * (map_access.c; which PE uses which side is decided at instantiation,
+   * inst_io.c), and the first record when that does not fit either,
+   * unless it was about the banks. Mappings that fit one side's banks
+   * are unchanged. */
+  map_opts o2 = rq->o;
+  o2.spread_io = 1;
+  j.o = &o2;
+  fit_record keep = m->fit;
+  map_config_free(m);
+  st = map_build_one(&j, rq->ii_min, rq->level, m);
+  if (st == MAP_ERR_NOFIT && !fit_record_has(&keep, FIT_RES_IO_BANKS)) map_build_restore(&j, m, &keep);
+  m->ii_bound = bound;
+  return st;
 }
 
-int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
-                 map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, rdim, 2, cdim, 0, 0, NULL, m, msg, msgsz);
+/* Returns map_build_req's result for a request without options. */
+static int map_build_plain(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                           int mapped2, const map_opts *o, int ii_min, int level, map_config *m, char *msg,
+                           size_t msgsz) {
+  map_request rq = {mapped, axis, mapped2, ii_min, level, o ? *o : (map_opts){0}};
+  return map_build_req(p, g, arch, &rq, m, msg, msgsz);
+}
+
+int map_build(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, map_config *m,
+              char *msg, size_t msgsz) {
+  return map_build_plain(p, g, arch, mapped, axis, -1, NULL, 0, 0, m, msg, msgsz);
+}
+
+int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim, map_config *m,
+                 char *msg, size_t msgsz) {
+  return map_build_plain(p, g, arch, rdim, MAP_AXIS_2D, cdim, NULL, 0, 0, m, msg, msgsz);
 }
 
 int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                    int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, mapped2, 0, 0, o, m, msg, msgsz);
-}
-
-int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                 int ii_min, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, 0, NULL, m, msg, msgsz);
+  return map_build_plain(p, g, arch, mapped, axis, mapped2, o, 0, 0, m, msg, msgsz);
 }
 
 int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
                     int ii_min, int level, const map_opts *o, map_config *m, char *msg, size_t msgsz) {
-  return map_build_any(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
+  return map_build_plain(p, g, arch, mapped, axis, mapped2, o, ii_min, level, m, msg, msgsz);
 }
 
 int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz) {
@@ -84,125 +121,83 @@ int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz)
   return 0;
 }
 
-static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                           int mapped2, int ii_min, int ii_bump, int no_cse, const map_opts *o, map_config *m,
-                           char *msg, size_t msgsz);
-static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                            int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
-                            map_config *m, char *msg, size_t msgsz);
-static int map_build_rereads(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                             int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
-                             map_config *m, char *msg, size_t msgsz);
+static int map_build_steps(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int ii_bump,
+                           int no_cse, map_config *m);
+static int map_build_levels(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int level, int bump,
+                            int *rd_only, map_config *m);
+static int map_build_rereads(const map_job *j, int ii_min, int level, int bump, int *rd_only, map_config *m);
 
-/* Returns map_build_levels' result for p with its accumulations padded
- * (map_reread_pad; m owns that program), NOFIT when p has none. */
-static int map_build_padded(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                            int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                            size_t msgsz) {
+/* Returns map_build_levels' result for the program r (a padded or re-read
+ * copy of j's; m owns it when it fits), NOFIT when r is NULL (none to
+ * build: `none` says why). */
+static int map_build_variant(const map_job *j, map_reread *r, const char *none, int ii_min, int level, int bump,
+                             int *rd_only, map_config *m) {
   memset(m, 0, sizeof *m);
-  map_reread *r = map_reread_pad(p);
   if (!r || !(r->g = rdg_build(&r->prog))) {
     map_reread_free(r);
-    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_NONE, "", -1, -1, "", "no accumulation to pad");
+    return fit_nofit(&m->fit, j->msg, j->msgsz, FIT_RES_NONE, "", -1, -1, "", "%s", none);
   }
-  int rd_only = 0;
-  int st = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg,
-                            msgsz);
+  int st = map_build_levels(j, &r->prog, r->g, ii_min, level, bump, rd_only, m);
   if (st == MAP_OK) {
     m->reread = r;
     return st;
   }
-  m->prog = p;
-  m->g = g;
+  m->prog = j->p;
+  m->g = j->g;
   map_reread_free(r);
-  return st;
-}
-
-static int map_build_one(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                         size_t msgsz);
-
-/* Returns map_build_one's result; for a 1-D region whose mapping does not
- * fit, that of the same tries with the I/O accesses allowed over every
- * border side a PE of the region can have (map_access.c; which PE uses
- * which side is decided at instantiation, inst_io.c), and the first message
- * when that does not fit either, unless it was about the banks. Mappings
- * that fit one side's banks are unchanged. */
-static int map_build_any(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                         size_t msgsz) {
-  int st = map_build_one(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
-  if (st != MAP_ERR_NOFIT || axis == MAP_AXIS_2D || (o && o->spread_io)) return st;
-  map_opts o2 = o ? *o : (map_opts){0};
-  o2.spread_io = 1;
-  fit_record keep = m->fit;
-  map_config_free(m);
-  st = map_build_one(p, g, arch, mapped, axis, mapped2, ii_min, level, &o2, m, msg, msgsz);
-  if (st == MAP_ERR_NOFIT && !fit_record_has(&keep, FIT_RES_IO_BANKS)) map_build_restore(m, &keep, msg, msgsz);
   return st;
 }
 
 /* Returns map_build_rereads' result; when nothing fits and some level ran
  * out of registers rd only, that of the same tries with every such level
- * mapped again at an II one, then two, above the one it had (more slack for pressure relief,
- * map_regs.c: editdist on default.ini), and the first message when that
- * does not fit either. Mappings that fit without it are unchanged. */
-static int map_build_one(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                         int mapped2, int ii_min, int level, const map_opts *o, map_config *m, char *msg,
-                         size_t msgsz) {
+ * mapped again at an II one, then two, above the one it had (more slack
+ * for pressure relief, map_regs.c: editdist on default.ini), and the
+ * first record when that does not fit either. Mappings that fit without
+ * it are unchanged. With map_opts.pad, the program with its
+ * accumulations padded (map_reread_pad) at each level instead. */
+static int map_build_one(const map_job *j, int ii_min, int level, map_config *m) {
   int rd_only = 0;
-  if (o && o->pad) return map_build_padded(p, g, arch, mapped, axis, mapped2, ii_min, level, o, m, msg, msgsz);
-  int st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, 0, &rd_only, o, m, msg, msgsz);
+  if (j->o->pad)
+    return map_build_variant(j, map_reread_pad(j->p), "no accumulation to pad", ii_min, level, 0, &rd_only, m);
+  int st = map_build_rereads(j, ii_min, level, 0, &rd_only, m);
   if (st != MAP_ERR_NOFIT || !rd_only) return st;
   fit_record keep = m->fit;
   for (int bump = 1; bump <= 2 && st == MAP_ERR_NOFIT; bump++) {
     map_config_free(m);
-    st = map_build_rereads(p, g, arch, mapped, axis, mapped2, ii_min, level, bump, &rd_only, o, m, msg, msgsz);
+    st = map_build_rereads(j, ii_min, level, bump, &rd_only, m);
   }
-  if (st == MAP_ERR_NOFIT) map_build_restore(m, &keep, msg, msgsz);
+  if (st == MAP_ERR_NOFIT) map_build_restore(j, m, &keep);
   return st;
 }
 
 /* Returns map_build_levels' result, and when nothing fits, that of the
  * program with its propagated inputs read again (map_reread.c) if it
- * fits, then with its chains read again too; map_build_levels:
- * map_build_steps' result, and when it does not
- * fit, that of the next try with fewer rewrites (m->no_cse 1..4: no common subexpressions
- * of different variables, whose op's value needs an fd or channel of its
- * own; then outputs keep their `mov`, one od per producer otherwise; then
- * no operand forwarding and no destinations per condition, the copies of
- * before; then one op per equation and no shared slots, the mapping of
- * before); when none fits, the last try's message. */
-static int map_build_rereads(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                             int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
-                             map_config *m, char *msg, size_t msgsz) {
-  int st = map_build_levels(p, g, arch, mapped, axis, mapped2, ii_min, level, bump, rd_only, o, m, msg, msgsz);
-  if (st != MAP_ERR_NOFIT || (o && (o->off & MAP_OFF_REREAD))) return st;
-  /* inputs read again instead of propagated (map_reread.c); the first
-   * message stays when that does not fit either */
+ * fits, then with its chains read again too (only when the plain re-read
+ * does not fit, so that what fits with it stays as it is), the first
+ * record when none fits. map_opts.reread 1 or 2 maps that re-read
+ * program at once (the mapping search's tries for a lower II). */
+static int map_build_rereads(const map_job *j, int ii_min, int level, int bump, int *rd_only, map_config *m) {
+  if (j->o->reread)
+    return map_build_variant(j, map_reread_build(j->p, j->o->reread - 1), "no input or chain to read again",
+                             ii_min, level, bump, rd_only, m);
+  int st = map_build_levels(j, j->p, j->g, ii_min, level, bump, rd_only, m);
+  if (st != MAP_ERR_NOFIT || (j->o->off & MAP_OFF_REREAD)) return st;
   fit_record keep = m->fit;
   int st2 = MAP_ERR_NOFIT;
-  /* then chains read again too (fir's u): only when the plain re-read
-   * does not fit, so that what fits with it stays as it is */
   for (int chains = 0; chains <= 1 && st2 == MAP_ERR_NOFIT; chains++) {
-    map_reread *r = map_reread_build(p, chains);
-    if (!r || !(r->g = rdg_build(&r->prog))) {
-      map_reread_free(r);
-      continue;
-    }
+    map_reread *r = map_reread_build(j->p, chains);
+    if (!r) continue;
     map_config_free(m);
-    st2 = map_build_levels(&r->prog, r->g, arch, mapped, axis, mapped2, ii_min, level, bump, rd_only, o, m, msg,
-                           msgsz);
-    if (st2 == MAP_OK) {
-      m->reread = r;
-      return MAP_OK;
-    }
-    m->prog = p;
-    m->g = g;
-    map_reread_free(r);
+    st2 = map_build_variant(j, r, "", ii_min, level, bump, rd_only, m);
   }
-  if (st2 == MAP_ERR_NOFIT) map_build_restore(m, &keep, msg, msgsz);
+  if (st2 == MAP_ERR_NOFIT) map_build_restore(j, m, &keep);
   return st2 == MAP_ERR_NOFIT ? st : st2;
+}
+
+/* Lowers the job's II bound to the smallest II try m's schedule could
+ * have had (map_config.ii_lb) when m was scheduled that far. */
+static void map_build_bound(const map_job *j, const map_config *m) {
+  if (m->ii_lb > 0 && (!*j->ii_bound || m->ii_lb < *j->ii_bound)) *j->ii_bound = m->ii_lb;
 }
 
 /* Returns 1 when registers rd, and nothing else, ran out (record r). */
@@ -211,23 +206,41 @@ static int map_build_rd_only(const fit_record *r) {
   return fit_record_only(r, rd, 1);
 }
 
+/* Writes one line of the log (map_opts.log): the try (rewrite level, II
+ * asked for, the program's variant) and what it gave. */
+static void map_build_log(const map_job *j, const ast_program *p, int level, int ii_min, int st, const map_config *m) {
+  if (!j->o->log) return;
+  const char *variant = j->o->pad ? ", padded" : p != j->p ? ", inputs read again" : "";
+  fprintf(j->o->log, "    map: level %d, II >= %d%s%s%s: ", level, ii_min, variant,
+          j->o->spread_io ? ", I/O on every side" : "", j->o->one_pe ? ", one tile" : "");
+  if (st == MAP_OK) fprintf(j->o->log, "maps at II %d\n", m->ii);
+  else fprintf(j->o->log, "dropped: %s\n", j->msg);
+}
+
 /* Returns map_build_steps' result from rewrite level `level` on, each
- * level tried while the previous one does not fit (map_build_any); sets
- * *rd_only when a level ran out of registers rd only; with `bump`, such a
- * level is mapped again at its II + bump (and that result kept). */
-static int map_build_levels(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                            int mapped2, int ii_min, int level, int bump, int *rd_only, const map_opts *o,
-                            map_config *m, char *msg, size_t msgsz) {
+ * level tried while the previous one does not fit (m->no_cse 1..4: no
+ * common subexpressions of different variables, whose op's value needs
+ * an fd or channel of its own; then outputs keep their `mov`, one od per
+ * producer otherwise; then no operand forwarding and no destinations per
+ * condition, the copies of before; then one op per equation and no
+ * shared slots, the mapping of before); when none fits, the last try's
+ * record. Sets *rd_only when a level ran out of registers rd only; with
+ * `bump`, such a level is mapped again at its II + bump (and that result
+ * kept). */
+static int map_build_levels(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int level, int bump,
+                            int *rd_only, map_config *m) {
   int st = MAP_ERR_NOFIT;
   for (int l = level; l <= 4 && st == MAP_ERR_NOFIT; l++) {
     if (l > level) map_config_free(m);
-    st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii_min, 0, l, o, m, msg, msgsz);
+    st = map_build_steps(j, p, g, ii_min, 0, l, m);
+    map_build_log(j, p, l, ii_min, st, m);
+    map_build_bound(j, m);
     if (st == MAP_ERR_NOFIT && m->ii > 0 && map_build_rd_only(&m->fit)) *rd_only = 1;
     if (st == MAP_ERR_NOFIT && bump && m->ii > 0 && map_build_rd_only(&m->fit)) {
       int ii = m->ii + bump;
       map_config_free(m);
-      st = map_build_steps(p, g, arch, mapped, axis, mapped2, ii > ii_min ? ii : ii_min, ii > ii_min ? bump : 0, l,
-                           o, m, msg, msgsz);
+      st = map_build_steps(j, p, g, ii > ii_min ? ii : ii_min, ii > ii_min ? bump : 0, l, m);
+      map_build_log(j, p, l, ii > ii_min ? ii : ii_min, st, m);
     }
   }
   return st;
@@ -255,9 +268,13 @@ static int map_build_lands(map_config *m, char *msg, size_t msgsz) {
 
 /* Returns MAP_OK after the steps of section 5 in order (one try); ii_bump
  * > 0 says that ii_min is an II at which registers rd ran out plus it. */
-static int map_build_steps(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                           int mapped2, int ii_min, int ii_bump, int no_cse, const map_opts *o, map_config *m,
-                           char *msg, size_t msgsz) {
+static int map_build_steps(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int ii_bump,
+                           int no_cse, map_config *m) {
+  const arch_config *arch = j->arch;
+  const map_opts *o = j->o;
+  int mapped = j->mapped, axis = j->axis, mapped2 = j->mapped2;
+  char *msg = j->msg;
+  size_t msgsz = j->msgsz;
   int st;
   memset(m, 0, sizeof *m);
   m->ii_min = ii_min;

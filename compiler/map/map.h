@@ -57,6 +57,7 @@
 #define TCPA_MAP_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arch.h"
 #include "ast.h"
@@ -254,7 +255,11 @@ typedef struct {
   unsigned char *excl;     /* nops x nops: 1 when two ops' condition spaces are
                               disjoint (they may share a slot); NULL: none */
   int resmii_all, recmii, ii;
-  int ii_min;              /* the smallest II asked for (map_build_ii), 0: none */
+  int ii_lb;               /* the smallest II the schedule could have had:
+                              max(ResMII, RecMII), at least 2 for a
+                              piecewise program (map_sched.c); 0: not
+                              scheduled. The mapping search's II bound */
+  int ii_min;              /* the smallest II asked for (map_request.ii_min), 0: none */
   int ii_bump;             /* > 0: ii_min is the II at which registers rd ran
                               out plus ii_bump (map.c), not asked for */
   unsigned off;            /* map_off bits of the options: rewrites turned off */
@@ -298,6 +303,8 @@ typedef struct {
                          * and PE class; inst_signals checks gc.signals) */
   fit_record fit;     /* MAP_ERR_NOFIT: what ran out (fit.h); the message
                          is made from it */
+  int ii_bound;       /* the smallest ii_lb of the tries of
+                         its request (map_build_req), 0: none scheduled */
   map_reread *reread; /* owned: the program mapped when the inputs it
                          propagates are read again (prog and g point into
                          it), else NULL */
@@ -305,37 +312,6 @@ typedef struct {
 
 /* Status of the mapping steps: fit_status (fit.h) under the mapper's names. */
 enum { MAP_OK = FIT_OK, MAP_ERR_INPUT = FIT_ERR_INPUT, MAP_ERR_NOFIT = FIT_ERR_NOFIT, MAP_ERR_INTERNAL = FIT_ERR_INTERNAL };
-
-/* Returns MAP_OK and fills *m with the symbolic configuration of program
- * `p` (RDG `g`, both outliving *m) on `arch`, dimension `mapped` tiled onto
- * a 1xC region (axis 0) or Rx1 (axis 1); or MAP_ERR_NOFIT / MAP_ERR_INPUT
- * after writing the reason (resource, needed, available) into msg. *m is
- * initialized either way: the caller frees it with map_config_free. */
-int map_build(const ast_program *p, const rdg *g, const arch_config *arch,
-              int mapped, int axis, map_config *m, char *msg, size_t msgsz);
-
-/* Returns map_build's (map_build_2d's when axis is 2, mapped2 the columns'
- * dimension) result with the II at least ii_min (0: the smallest II the
- * schedule reaches). A higher II gives the kernels more slots for their
- * branches (pe.branch_targets per slot) and fewer kernel classes: the run
- * pipeline maps again with ii_min = II + 1 when instantiation runs out of
- * control flow (docs/symbolic.md). */
-int map_build_ii(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                 int ii_min, map_config *m, char *msg, size_t msgsz);
-
-/* Returns map_build_ii's result starting from rewrite level `level` (0:
- * all rewrites; 3: no common subexpressions, output or operand forwarding
- * or destinations per condition; 4: also one op per equation and no
- * shared slots: the conservative mappings the run pipeline falls back to
- * when a mapping does not instantiate). */
-struct map_opts;
-int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
-                    int ii_min, int level, const struct map_opts *o, map_config *m, char *msg, size_t msgsz);
-
-/* Returns map_build's result for a 2-D region: dimension `rdim` tiled onto
- * the rows and `cdim` onto the columns (axis 2). */
-int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim,
-                 map_config *m, char *msg, size_t msgsz);
 
 /* The mapper's rewrites that can be turned off, to compare a mapping with
  * and without one (`tcpa compile --disable LIST`, docs/symbolic.md). */
@@ -361,19 +337,63 @@ typedef struct map_opts {
   int one_pe;    /* 1: the region is one PE (1x1), so every mapped dimension
                     is one tile: the split edges between tiles (theta != 0)
                     carry no value and are not made, and neither are their
-                    channels and wrapper ports (map_tile.c; set by the run
-                    pipeline, engine_build.c) */
+                    channels and wrapper ports (map_tile.c; set by the
+                    mapping search, map_search.c) */
+  int reread;    /* 0: the program read again (map_reread.c) only when
+                    nothing else fits; 1: its propagated inputs read again
+                    from the start; 2: its chains too (the mapping search's
+                    tries for a lower II, map_search.c) */
+  FILE *log;     /* each step try and why it was dropped (`tcpa compile
+                    -v`); NULL: none */
 } map_opts;
+
+/* One mapping request: the region's shape and tiled dimensions, the II
+ * and rewrite level the mapper starts from, and the options. The mapping
+ * search (map_search.h) tries requests in turn; a request replays. */
+typedef struct map_request {
+  int mapped;   /* the tiled dimension (2-D: the rows') */
+  int axis;     /* map_axis: 1xC, Rx1 or RxC */
+  int mapped2;  /* 2-D: the columns' dimension; else ignored */
+  int ii_min;   /* the II at least (0: the smallest the schedule reaches);
+                   a higher II gives the kernels more slots for their
+                   branches (pe.branch_targets per slot) and fewer kernel
+                   classes */
+  int level;    /* the rewrite level the mapper starts from (0: all
+                   rewrites; 3: no common subexpressions, output or operand
+                   forwarding or destinations per condition; 4: also one op
+                   per equation and no shared slots) */
+  map_opts o;
+} map_request;
+
+/* Returns MAP_OK and fills *m with the symbolic configuration of program
+ * `p` (RDG `g`, both outliving *m) on `arch` for request rq; or
+ * MAP_ERR_NOFIT (m->fit says what ran out, fit.h) / MAP_ERR_INPUT, the
+ * message in msg. The mapper's own fallbacks of one request, in order:
+ * rewrite levels rq->level..4; the program with its propagated inputs,
+ * then its chains, read again; registers rd short: II + 1, + 2; 1-D: the
+ * I/O accesses on every border side. *m is initialized either way: the
+ * caller frees it with map_config_free. */
+int map_build_req(const ast_program *p, const rdg *g, const arch_config *arch, const map_request *rq,
+                  map_config *m, char *msg, size_t msgsz);
+
+/* Short forms of map_build_req, for the tests: a 1-D region (axis 0 or 1)
+ * with default options; a 2-D region (rows' dimension rdim, columns'
+ * cdim); options o (NULL: defaults, mapped2 < 0 unless axis 2); and an
+ * II and rewrite level to start from. */
+int map_build(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, map_config *m,
+              char *msg, size_t msgsz);
+int map_build_2d(const ast_program *p, const rdg *g, const arch_config *arch, int rdim, int cdim, map_config *m,
+                 char *msg, size_t msgsz);
+int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
+                   int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz);
+int map_build_level(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis, int mapped2,
+                    int ii_min, int level, const map_opts *o, map_config *m, char *msg, size_t msgsz);
 
 /* Returns 0 after setting *off to the map_off bits of the comma-separated
  * names in `list` (cse, forward, dests, share, reread); -1 with the
  * unknown name and the known ones in msg. */
 int map_opts_off_parse(const char *list, unsigned *off, char *msg, size_t msgsz);
 
-/* Returns map_build's result (mapped2 < 0) or map_build_2d's (axis 2,
- * dimension mapped2 onto the columns) with options o (NULL: defaults). */
-int map_build_opts(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
-                   int mapped2, const map_opts *o, map_config *m, char *msg, size_t msgsz);
 
 /* Returns 1 when op v may issue on unit u at offset t: every other op on
  * u in the same slot (t mod II) has a condition space disjoint from v's

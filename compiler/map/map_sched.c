@@ -742,8 +742,10 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   }
   int mii = m->resmii_all > m->recmii ? m->resmii_all : m->recmii;
   int start = m->ii_min > mii ? m->ii_min : mii;
-  int floor2 = start < 2 && map_sched_conditional(m);
+  int piecewise = map_sched_conditional(m);
+  int floor2 = start < 2 && piecewise;
   if (floor2) start = 2;
+  m->ii_lb = mii < 2 && piecewise ? 2 : mii;
   int limit = start + m->nops * 4 + 16;
   m->ii_reason[0] = 0;
   int fd_apart = 0;
