@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# covers: docs/symbolic.md "The .sym format", "What fits",
+# covers: docs/symbolic.md "The .sym format", "What fits", "The mapping search",
 #   docs/user-guide.md "Exit status"
 # compile_cli.sh: `tcpa compile` end to end: the bounds and II printed for
 # the running example, the .sym header, exit 3 with the resource named,

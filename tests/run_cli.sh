@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# covers: docs/user-guide.md "tcpa run", "Data files", "Exit status"
+# covers: docs/user-guide.md "tcpa run", "Data files", "Exit status",
+#   docs/symbolic.md "The mapping search"
 # run_cli.sh: `tcpa run` as a command (docs/user-guide.md): exit statuses and
 # messages of bad options, parameters, data files and engines; a good run
 # and the files it writes to --out-dir; seeds (same seed, same inputs;
