@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # covers: docs/fuzz.md "Random streams on both engines", "Coverage",
+#   "Field coverage", "Operand values",
 #   docs/user-guide.md "Random streams on both engines"
 # gen_stream.sh: random valid configuration streams on both engines
 # (`tcpa gen stream`, regress/gen_stream.h, docs/fuzz.md "Random streams on
