@@ -167,9 +167,10 @@ typedef struct {
 int model_gc_view_get(const model *m, int row, int col, uint64_t t, model_gc_view *v);
 
 /* Writes the terms of control signal `sig` of the started GC ("j0 - 2 >= 0
- * and j1 == 0 (rows 0..1 of the region); j2 >= 0") into buf; returns the
- * number of terms. */
-int model_gc_terms_format(const model *m, int sig, char *buf, size_t sz);
+ * and j1 == 0 (PEs r-ROW0 0..1, c-COL0 0..0); or j2 >= 0") into buf, GC
+ * dimension d named j<order[d]> (the program's index; NULL order: J<d>);
+ * returns the number of terms. */
+int model_gc_terms_format(const model *m, int sig, const int *order, char *buf, size_t sz);
 
 /* Returns the wrapper's select of sink `sink` of PE (row, col)
  * (docs/stream.md "WRAPPER sinks and sources": 0 unconnected, else 1 +

@@ -87,16 +87,19 @@ int model_gc_view_get(const model *m, int row, int col, uint64_t t, model_gc_vie
   return 0;
 }
 
-/* Appends one constraint ("2*j0 - j1 + 3 >= 0") to buf at *n. */
-static void model_unit_cons(const model_cons *c, char *buf, size_t sz, size_t *n) {
+/* Appends one constraint ("2*j0 - j1 + 3 >= 0") to buf at *n, GC
+ * dimension d named j<order[d]> (NULL order: J<d>). */
+static void model_unit_cons(const model_cons *c, const int *order, char *buf, size_t sz, size_t *n) {
   int any = 0;
   for (int d = 0; d < c->nd && *n < sz; d++) {
     int32_t k = c->coef[d];
     if (!k) continue;
     const char *sign = k < 0 ? (any ? " - " : "-") : (any ? " + " : "");
     long long a = k < 0 ? -(long long)k : k;
-    if (a == 1) *n += (size_t)snprintf(buf + *n, sz - *n, "%sj%d", sign, d);
-    else *n += (size_t)snprintf(buf + *n, sz - *n, "%s%lld*j%d", sign, a, d);
+    char v = order ? 'j' : 'J';
+    int x = order ? order[d] : d;
+    if (a == 1) *n += (size_t)snprintf(buf + *n, sz - *n, "%s%c%d", sign, v, x);
+    else *n += (size_t)snprintf(buf + *n, sz - *n, "%s%lld*%c%d", sign, a, v, x);
     any = 1;
   }
   if (*n < sz && (c->konst || !any))
@@ -105,7 +108,7 @@ static void model_unit_cons(const model_cons *c, char *buf, size_t sz, size_t *n
   if (*n < sz) *n += (size_t)snprintf(buf + *n, sz - *n, c->kind == STREAM_CONS_EQ ? " == 0" : " >= 0");
 }
 
-int model_gc_terms_format(const model *m, int sig, char *buf, size_t sz) {
+int model_gc_terms_format(const model *m, int sig, const int *order, char *buf, size_t sz) {
   const model_gc *g = &m->gc[m->start_gc];
   size_t n = 0;
   int count = 0;
@@ -116,7 +119,7 @@ int model_gc_terms_format(const model *m, int sig, char *buf, size_t sz) {
     if (count++) n += (size_t)snprintf(buf + n, sz - n, "; or ");
     for (int c = 0; c < tm->ncons && n < sz; c++) {
       if (c) n += (size_t)snprintf(buf + n, sz - n, " and ");
-      if (n < sz) model_unit_cons(&tm->cons[c], buf, sz, &n);
+      if (n < sz) model_unit_cons(&tm->cons[c], order, buf, sz, &n);
     }
     if (!tm->ncons && n < sz) n += (size_t)snprintf(buf + n, sz - n, "always");
     int all = tm->rlo == 0 && tm->clo == 0 && tm->rhi >= g->rect.rows - 1 && tm->chi >= g->rect.cols - 1;

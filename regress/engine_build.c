@@ -203,6 +203,8 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
   *words = inst_program_words(&x);
   c->p = x.p;
   c->t = x.t;
+  c->gc_ndims = x.n < MODEL_UNIT_DIMS ? x.n : MODEL_UNIT_DIMS;
+  for (int g = 0; g < c->gc_ndims; g++) c->gc_order[g] = m->order[g];
   c->npc = x.npc;
   c->nsig = x.nsig;
   engine_predict(&x, &c->pred_done, &c->pred_cycles);

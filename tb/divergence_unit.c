@@ -41,28 +41,63 @@ void divergence_ag_scope(char *buf, size_t sz, int row, int col, int side, int b
   snprintf(buf, sz, "TOP.tcpa_top.g_row[%d].g_col[%d].g_side[%d].g_bank[%d].g_ag.u_ag", row, col, side, bank);
 }
 
-/* Writes a vector "(1, 0, 2)" of n values into buf. */
-static void unit_vec(const int32_t *J, int n, char *buf, size_t sz) {
-  size_t k = (size_t)snprintf(buf, sz, "(");
-  for (int d = 0; d < n && k < sz; d++) k += (size_t)snprintf(buf + k, sz - k, "%s%d", d ? ", " : "", J[d]);
+/* Returns 1 when c knows the program's index of each of the n GC
+ * dimensions (c->gc_order). */
+static int unit_ordered(const engine_config *c, int n) {
+  if (!c || c->gc_ndims != n || n > MODEL_UNIT_DIMS) return 0;
+  for (int g = 0; g < n; g++)
+    if (c->gc_order[g] < 0 || c->gc_order[g] >= n) return 0;
+  return 1;
+}
+
+/* Writes the vector of n values in GC order J into buf: in the program's
+ * index order "(j0, j1, j2) = (1, 0, 2)" when c knows it, else "(0, 1,
+ * 2)". */
+static void unit_vec(const engine_config *c, const int32_t *J, int n, char *buf, size_t sz) {
+  int32_t P[MODEL_UNIT_DIMS];
+  int ord = unit_ordered(c, n);
+  size_t k = 0;
+  if (n > MODEL_UNIT_DIMS) n = MODEL_UNIT_DIMS;
+  for (int g = 0; g < n; g++) P[ord ? c->gc_order[g] : g] = J[g];
+  if (ord) {
+    k = (size_t)snprintf(buf, sz, "(");
+    for (int d = 0; d < n && k < sz; d++) k += (size_t)snprintf(buf + k, sz - k, "%sj%d", d ? ", " : "", d);
+    if (k < sz) k += (size_t)snprintf(buf + k, sz - k, ") = ");
+  }
+  if (k < sz) k += (size_t)snprintf(buf + k, sz - k, "(");
+  for (int d = 0; d < n && k < sz; d++) k += (size_t)snprintf(buf + k, sz - k, "%s%d", d ? ", " : "", P[d]);
   if (k < sz) snprintf(buf + k, sz - k, ")");
 }
 
-/* Writes the AG's address equation "5 + 3*j0 + 0*j1 + 1*j2" into buf:
- * its base with the PE's row and column terms folded in, then a stride
- * per dimension, as the listing writes an access. */
-static void unit_ag_equation(const model_ag_view *v, char *buf, size_t sz) {
+/* Writes the GC's loop order "j1, j0, j2" (fastest first) into buf, or
+ * "" when c does not know it. */
+static void unit_loop_order(const engine_config *c, int n, char *buf, size_t sz) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int g = 0; unit_ordered(c, n) && g < n && k < sz; g++)
+    k += (size_t)snprintf(buf + k, sz - k, "%sj%d", g ? ", " : "", c->gc_order[g]);
+}
+
+/* Writes the AG's address equation into buf: its base with the PE's row
+ * and column terms folded in, then a stride per dimension, in the
+ * program's indices as the listing writes an access ("0 + 3*j0 + 0*j1 +
+ * 1*j2") when c knows the GC's loop order, else per GC dimension ("0 +
+ * 0*J0 + 3*J1 + 1*J2"). */
+static void unit_ag_equation(const model_ag_view *v, const engine_config *c, char *buf, size_t sz) {
   uint32_t b = (uint32_t)v->base + (uint32_t)v->row_coef * (uint32_t)v->drow + (uint32_t)v->col_coef * (uint32_t)v->dcol;
+  int n = v->ndims < MODEL_UNIT_DIMS ? v->ndims : MODEL_UNIT_DIMS, ord = unit_ordered(c, n);
+  int32_t coef[MODEL_UNIT_DIMS];
+  for (int g = 0; g < n; g++) coef[ord ? c->gc_order[g] : g] = v->stride[g];
   size_t k = (size_t)snprintf(buf, sz, "%d", (int32_t)b);
-  for (int d = 0; d < v->ndims && d < MODEL_UNIT_DIMS && k < sz; d++)
-    k += (size_t)snprintf(buf + k, sz - k, " + %d*J%d", v->stride[d], d);
+  for (int d = 0; d < n && k < sz; d++) k += (size_t)snprintf(buf + k, sz - k, " + %d*%c%d", coef[d], ord ? 'j' : 'J', d);
 }
 
 /* Writes the listing's `access` lines of bank `bank` on side `side` to f
- * (an access placed there, for every PE or in its per-PE bank list);
- * returns how many. */
-static int unit_access_lines(FILE *f, const char *listing, int side, int bank) {
+ * (an access placed there, for every PE or in its per-PE bank list) whose
+ * direction is the AG's mode (a read AG serves reads); returns how many. */
+static int unit_access_lines(FILE *f, const char *listing, int side, int bank, int mode) {
   char main_pat[48], list_pat[48];
+  const char *dir = mode == STREAM_AG_WRITE ? ": write " : mode == STREAM_AG_READ ? ": read " : ":";
   int n = 0;
   snprintf(main_pat, sizeof main_pat, ", %s bank %d,", unit_side_words[side], bank);
   snprintf(list_pat, sizeof list_pat, " %s %d", unit_side_words[side], bank);
@@ -72,7 +107,7 @@ static int unit_access_lines(FILE *f, const char *listing, int side, int bank) {
     char line[1024];
     snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
     const char *banks = strstr(line, "; banks:");
-    int hit = !strncmp(line, "access ", 7) && (strstr(line, main_pat) || (banks && strstr(banks, list_pat)));
+    int hit = !strncmp(line, "access ", 7) && strstr(line, dir) && (strstr(line, main_pat) || (banks && strstr(banks, list_pat)));
     if (hit) fprintf(f, "  %-18s %s (config.lst)\n", n++ ? "" : "access:", line);
     p = e ? e + 1 : p + len;
   }
@@ -96,11 +131,12 @@ static int64_t unit_ag_step_of(const model *m, int row, int col, int side, int b
 }
 
 /* The lines of a bank, bankwr, ag or mem divergence. */
-static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m, const char *listing) {
+static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m, const engine_config *c) {
+  const char *listing = c ? c->listing : NULL;
   const trace_event *e = d->has_model ? &d->model : &d->rtl;
   int side = e->side & 3, bank = e->port;
   model_ag_view v;
-  char scope[200], eq[300], J[160];
+  char scope[200], eq[300], J[160], order[80];
   divergence_ag_scope(scope, sizeof scope, d->row, d->col, side, bank);
   if (model_ag_view_get(m, d->row, d->col, side, bank, d->cycle, &v)) {
     fprintf(f, "  unit:              no bank %d on the %s side of PE (%d,%d) in the configuration\n", bank,
@@ -110,20 +146,21 @@ static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m,
   static const char *const modes[] = {"off", "read: bank -> PE", "write: PE -> bank"};
   fprintf(f, "  unit:              the address generator of bank %d on the %s side of PE (%d,%d) (%s), %s\n", bank,
           unit_side_words[side], d->row, d->col, modes[v.mode >= 0 && v.mode <= 2 ? v.mode : 0], scope);
-  if (!unit_access_lines(f, listing, side, bank))
+  if (!unit_access_lines(f, listing, side, bank, v.mode))
     fprintf(f, "  access:            none of the listing's accesses is placed at %s bank %d\n", unit_side_words[side],
             bank);
-  unit_ag_equation(&v, eq, sizeof eq);
+  unit_ag_equation(&v, c, eq, sizeof eq);
   int nd = v.ndims < MODEL_UNIT_DIMS ? v.ndims : MODEL_UNIT_DIMS;
-  fprintf(f, "  address equation:  %s (J: the GC's iteration; the stream's AG: base %d, row %d*%d, column %d*%d), phase %d, %d enable "
-             "constraint%s\n", eq, v.base, v.row_coef, v.drow, v.col_coef, v.dcol, v.phase, v.ncons,
-          v.ncons == 1 ? "" : "s");
+  unit_loop_order(c, nd, order, sizeof order);
+  fprintf(f, "  address equation:  %s (the stream's AG: base %d, row %d*%d, column %d*%d, its strides in the GC's loop order%s%s),"
+             " phase %d, %d enable constraint%s\n", eq, v.base, v.row_coef, v.drow, v.col_coef, v.dcol,
+          order[0] ? " " : ", J", order, v.phase, v.ncons, v.ncons == 1 ? "" : "s");
   if (d->kind == TRACE_MEM) {
     int32_t Jw[MODEL_UNIT_DIMS] = {0};
     int64_t s = v.mode == STREAM_AG_WRITE ? unit_ag_step_of(m, d->row, d->col, side, bank, &v, e->addr, Jw, 1 << 20)
                                           : -1;
     if (s >= 0) {
-      unit_vec(Jw, nd, J, sizeof J);
+      unit_vec(c, Jw, nd, J, sizeof J);
       fprintf(f, "  iteration:         address %u is written at the AG's step %" PRId64 ", J = %s, cycle %" PRId64
                  " (d(r,c) %" PRId64 " + step * pi %d + phase %d)\n", e->addr, s, J,
               v.delay + s * v.ii + v.phase, v.delay, v.ii, v.phase);
@@ -139,7 +176,7 @@ static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m,
                " its counter holds its first address, J = 0: address %u by the equation\n", d->cycle, v.delay, v.phase,
             v.addr);
   } else {
-    unit_vec(v.J, nd, J, sizeof J);
+    unit_vec(c, v.J, nd, J, sizeof J);
     fprintf(f, "  iteration:         cycle %" PRIu64 " is the AG's step %" PRId64 " of %" PRId64 " (d(r,c) %" PRId64
                ", pi %d, phase %d)%s, J = %s: address %u by the equation%s\n", d->cycle, v.step, v.steps, v.delay,
             v.ii, v.phase, v.at_event ? ", its access cycle" : "", J, v.addr,
@@ -148,19 +185,20 @@ static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m,
 }
 
 /* The lines of a step or gc divergence. */
-static void unit_gc_write(FILE *f, const lockstep_divergence *d, const model *m) {
+static void unit_gc_write(FILE *f, const lockstep_divergence *d, const model *m, const engine_config *c) {
   model_gc_view g;
-  char J[160], b[160];
+  char J[160], b[160], order[80];
   if (model_gc_view_get(m, d->row, d->col, d->cycle, &g)) {
     fprintf(f, "  unit:              no global controller is started in the configuration\n");
     return;
   }
   int nd = g.ndims < MODEL_UNIT_DIMS ? g.ndims : MODEL_UNIT_DIMS;
-  unit_vec(g.bound, nd, b, sizeof b);
+  unit_vec(NULL, g.bound, nd, b, sizeof b);
+  unit_loop_order(c, nd, order, sizeof order);
   if (d->kind == TRACE_STEP) {
     fprintf(f, "  unit:              the step counter of PE (%d,%d), TOP.tcpa_top.g_row[%d].g_col[%d].u_pe.u_stepper\n",
             d->row, d->col, d->row, d->col);
-    unit_vec(g.pe_J, nd, J, sizeof J);
+    unit_vec(c, g.pe_J, nd, J, sizeof J);
     if (!g.in_region)
       fprintf(f, "  iteration:         the PE is outside the started region: its counter stays 0\n");
     else
@@ -171,14 +209,18 @@ static void unit_gc_write(FILE *f, const lockstep_divergence *d, const model *m)
     fprintf(f, "  unit:              global controller %d (TOP.tcpa_top.g_gc[%d].u_gc) of the region %dx%d at (%d,%d)\n",
             g.gc, g.gc, g.rows, g.cols, g.row0, g.col0);
   }
-  fprintf(f, "  loop:              pi %d, bounds %s, epilog %d: S = %" PRId64 " steps, %d terms\n", g.ii, b, g.epilog,
-          g.steps, g.nterms);
+  fprintf(f, "  loop:              pi %d, bounds %s%s%s%s, epilog %d: S = %" PRId64 " steps, %d terms\n", g.ii, b,
+          order[0] ? " of " : "", order, order[0] ? " (fastest first)" : "", g.epilog, g.steps, g.nterms);
   if (d->kind != TRACE_GC) return;
-  if (g.gc_step < 0) {
-    fprintf(f, "  iteration:         the GC begins no step in cycle %" PRIu64 " (it begins step S at cycle S*pi - 1)\n",
+  if (g.gc_step < 0 && d->cycle + 1 >= (uint64_t)(g.steps * g.ii)) {
+    fprintf(f, "  iteration:         cycle %" PRIu64 " is after the GC's last step: step S - 1 = %" PRId64
+               " began in cycle %" PRId64 " (step s begins in cycle s * pi - 1)\n", d->cycle, g.steps - 1,
+            (g.steps - 1) * g.ii - 1);
+  } else if (g.gc_step < 0) {
+    fprintf(f, "  iteration:         the GC begins no step in cycle %" PRIu64 " (step s begins in cycle s * pi - 1)\n",
             d->cycle);
   } else {
-    unit_vec(g.gc_J, nd, J, sizeof J);
+    unit_vec(c, g.gc_J, nd, J, sizeof J);
     fprintf(f, "  iteration:         cycle %" PRIu64 " = step %" PRId64 " * pi - 1: the GC begins step %" PRId64
                ", J = %s, vector 0x%08x\n", d->cycle, g.gc_step, g.gc_step, J, g.gc_vector);
   }
@@ -186,7 +228,7 @@ static void unit_gc_write(FILE *f, const lockstep_divergence *d, const model *m)
   for (int i = 0; i < 32; i++) {
     if (!(diff >> i & 1)) continue;
     char terms[600];
-    int n = model_gc_terms_format(m, i, terms, sizeof terms);
+    int n = model_gc_terms_format(m, i, unit_ordered(c, g.ndims) ? c->gc_order : NULL, terms, sizeof terms);
     fprintf(f, "  signal c%d:         model %u, RTL %u; %s%s\n", i, d->model.value >> i & 1, d->rtl.value >> i & 1,
             n ? "its terms: " : "no term", n ? terms : "");
   }
@@ -248,15 +290,15 @@ static void unit_fifo_write(FILE *f, const lockstep_divergence *d, const model *
 }
 
 void divergence_unit_write(FILE *f, const lockstep_divergence *d, const model *m, const arch_config *arch,
-                           const char *listing) {
+                           const engine_config *c) {
   if (!m || d->diff < LOCKSTEP_DIFF_VALUE || d->diff > LOCKSTEP_DIFF_EXTRA || !divergence_unit_kind(d->kind)) return;
   switch (d->kind) {
   case TRACE_BANK:
   case TRACE_BANKWR:
   case TRACE_AG:
-  case TRACE_MEM: unit_ag_write(f, d, m, listing); break;
+  case TRACE_MEM: unit_ag_write(f, d, m, c); break;
   case TRACE_STEP:
-  case TRACE_GC: unit_gc_write(f, d, m); break;
+  case TRACE_GC: unit_gc_write(f, d, m, c); break;
   default: unit_fifo_write(f, d, m, arch); break;
   }
 }

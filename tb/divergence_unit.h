@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "arch.h"
+#include "engine.h"
 #include "lockstep.h"
 #include "model.h"
 
@@ -31,10 +32,13 @@ extern "C" {
 int divergence_unit_kind(trace_kind k);
 
 /* Writes to f the lines naming the unit of divergence d of the run of
- * model m of architecture arch (its configuration: any cycle) whose listing (inst_listing text,
- * NULL: none) names the accesses; nothing for other kinds. */
+ * model m of architecture arch (its configuration: any cycle) of
+ * configuration c (NULL: none): its listing names the accesses, its
+ * gc_order the program's index of each GC dimension (J and the address
+ * equations are then written in the listing's j0, j1, ...); nothing for
+ * other kinds. */
 void divergence_unit_write(FILE *f, const lockstep_divergence *d, const model *m, const arch_config *arch,
-                           const char *listing);
+                           const engine_config *c);
 
 /* Writes into buf the FST scope of the AG of bank `bank` on side `side`
  * of PE (row, col) (docs/rtl.md "Signal names":

@@ -70,6 +70,11 @@ typedef struct {
   uint8_t *stream;          /* the configuration stream */
   size_t stream_len;
   char *listing;            /* inst_listing text */
+  int gc_ndims;             /* the GC's loop dimensions (0: unknown) */
+  int gc_order[MODEL_UNIT_DIMS]; /* the program's index (j0, j1, ... of the
+                               listing) of GC dimension g, g = 0 the
+                               fastest (the schedule's scan order,
+                               docs/symbolic.md "Schedule") */
   engine_place *place;      /* every output element */
   size_t nplace;
   uint64_t pred_done;       /* predicted done_cycles */

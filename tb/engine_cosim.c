@@ -853,7 +853,7 @@ static int engine_cosim_once(const char *bin, const engine_config *c, const arch
     if (rc == 1) {
       model_gc_view g;
       const lockstep_divergence *ld = lockstep_result(ls);
-      divergence_unit_write(report, ld, cm.m, arch, c->listing);
+      divergence_unit_write(report, ld, cm.m, arch, c);
       divergence_unit_names(ld, model_gc_view_get(cm.m, -1, -1, 0, &g) ? 0 : g.gc, out->div.unit,
                             sizeof out->div.unit);
     }

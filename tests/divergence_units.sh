@@ -143,8 +143,18 @@ run bank
 has bank '^  event: +bank \(side w bank 0\)' "the event is the west bank 0 of PE (0,0)"
 has bank '^  unit: +the address generator of bank 0 on the west side of PE \(0,0\) \(read.*g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag' "names the AG and its scope"
 has bank '^  access: +access 0: read A via id0, west bank 0, address .* \(config.lst\)' "names the access it serves"
-has bank '^  address equation: +0 \+ 0\*J0 \+ 3\*J1 \+ 1\*J2 ' "gives the AG's address equation"
-has bank '^  iteration: +cycle [0-9]+ is the AG.s step [0-9]+ .*J = \([0-9, ]+\): address [0-9]+ by the equation' "gives the step, J and address"
+has bank '^  address equation: +0 \+ 3\*j0 \+ 0\*j1 \+ 1\*j2 \(.*loop order j[0-2], j[0-2], j[0-2]\)' "gives the AG's address equation in the listing's indices"
+has bank '^  iteration: +cycle 4 is the AG.s step 2 .*J = \(j0, j1, j2\) = \([0-9, ]+\): address 3 by the equation' "gives the step, J and address"
+# the equation at that J is the model's address (the `differs:` line), as
+# config.lst's access line gives it
+eqat() { # FILE: the access line's address equation evaluated at the iteration line's J
+  awk '/^  access:/ && !e { sub(/.*address /, ""); sub(/, phase.*/, ""); e = $0 }
+    /^  iteration:/ { s = $0; sub(/.*= \(j[0-9, j]*\) = \(/, "", s); sub(/\).*/, "", s); n = split(s, J, ", ") }
+    END { k = split(e, t, " \\+ "); a = t[1]; for (i = 2; i <= k; i++) { split(t[i], cj, "\\*j"); a += cj[1] * J[cj[2] + 1] } print a }' "$1"
+}
+a=$(eqat "$tmp/bank/divergence.txt"); ma=$(sed -n 's/^  differs: *address: model \([0-9]*\),.*/\1/p' "$tmp/bank/divergence.txt")
+[ -n "$a" ] && [ "$a" = "$ma" ]
+check "bank: config.lst's address equation at the reported J is the model's address ($a, $ma)" $?
 ! grep -q '^  instructions:' "$tmp/bank/divergence.txt"
 check "bank: divergence.txt lists no instructions of unrelated FUs" $?
 waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
@@ -166,7 +176,7 @@ run gc
 has gc '^  event: +gc \(global controller\)' "the event is the GC's"
 has gc '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the region 2x2' "names the GC"
 has gc '^  loop: +pi [0-9]+, bounds \(' "gives its loop"
-has gc '^  iteration: +.*(begins step [0-9]+, J = \(|begins no step)' "gives the step and J"
+has gc '^  iteration: +cycle 27 is after the GC.s last step: step S - 1 = 13 began in cycle 25' "says the model's GC has ended"
 waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
 
 # -- step, fifo, bankwr, mem: one event of the RTL's stream changed ----------------
@@ -174,7 +184,8 @@ edit step '$2 == "step" && $4 >= 2 && !d { $4 = $4 + 1; d = 1 } { print; fflush(
 run step
 has step '^  event: +step \(step counter\)' "the event is a PE's step counter"
 has step '^  unit: +the step counter of PE \([0-9],[0-9]\), TOP.tcpa_top.g_row\[[0-9]\].g_col\[[0-9]\].u_pe.u_stepper' "names it"
-has step '^  iteration: +cycle [0-9]+ is step [0-9]+ of the PE .*J = \(' "gives the step and J"
+has step '^  iteration: +cycle 4 is step 2 of the PE .*J = \(j0, j1, j2\) = \(1, 0, 0\)' "gives the step and J"
+has step '^  loop: +pi 2, bounds \(2, 2, 3\) of j1, j0, j2 \(fastest first\), epilog 2: S = 14 steps' "gives the loop"
 saves step 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.dbg_step_o'
 
 edit fifo '$2 == "fifo" && !d { $5 = $5 + 1; d = 1 } { print; fflush() }'
@@ -190,13 +201,15 @@ run bankwr
 has bankwr '^  event: +bankwr \(side n bank [01]\)' "the event is a bank write"
 has bankwr '^  unit: +the address generator of bank 1 on the north side of PE \(0,0\) \(write' "names the write AG"
 has bankwr '^  access: +access 3: write C via od3, north bank 1' "names the write access"
-has bankwr '^  iteration: +cycle [0-9]+ is the AG.s step [0-9]+ of [0-9]+ .*its access cycle, J = \([0-9, ]+\): address [0-9]+ by the equation' "gives the step, J and address"
+has bankwr '^  iteration: +cycle 23 is the AG.s step 8 of 14 .*its access cycle, J = \(j0, j1, j2\) = \(0, 0, 2\): address 0 by the equation' "gives the step, J and address"
 saves bankwr 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
 
 edit mem '$2 == "mem" && !d { $NF = "0xdeadbeef"; d = 1 } { print; fflush() }'
 run mem
 has mem '^  event: +mem \(side [nw] bank [01] address [0-9]+\)' "the event is a bank word at done"
 has mem '^  unit: +the address generator of bank' "names the bank's AG"
-has mem '^  iteration: +address [0-9]+ is' "says what wrote the address"
+has mem '^  iteration: +address 0 is an input word' "says what wrote the address"
+[ "$(grep -c '^  \(access:\|  \) *access [0-9]' "$tmp/mem/divergence.txt")" = 1 ]
+check "mem: divergence.txt names only the read access the read AG serves" $?
 saves mem 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[[03]\]\.g_bank\[[01]\]\.g_ag\.u_ag'
 exit $fail
