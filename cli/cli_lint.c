@@ -10,7 +10,7 @@
  * `verilator --lint-only -Wall --top-module tcpa_top` on the project's
  * one waiver file rtl/lint_waivers.vlt, that package, the generated ones
  * and rtl/tcpa_*.sv, with its output in DIR/lint.log (a heartbeat on
- * stderr every 30 s while it runs, regress_step_run). It prints the
+ * stderr every 30 s while it runs, step_run, common/step.c). It prints the
  * verdict with the counts, the first warnings, the log, and the waivers in
  * effect (each `lint_off` of the waiver file with its rule, file, match and
  * the reason written above it; also in DIR/waivers.txt). The source tree
@@ -30,8 +30,8 @@
 #include "diag.h"
 #include "fileio.h"
 #include "regress.h"
-#include "regress_exec.h"
 #include "regress_suite.h"
+#include "step.h"
 
 #define LINT_PATH 4096
 #define LINT_MAX_SOURCES 256
@@ -203,8 +203,8 @@ static int lint_gen(const char *root, const char *build, const char *log) {
   snprintf(bvar, sizeof bvar, "BUILD=%s", build);
   char *argv[] = {"env", "-u", "MAKEFLAGS", "-u", "MFLAGS", "-u", "MAKELEVEL", "make", "-s", "-C", (char *)root,
                   bvar, "gen", NULL};
-  regress_step s = {"make gen", log, NULL, 30, stderr};
-  return regress_step_run(argv, &s, NULL);
+  step_opts s = {"make gen", log, NULL, NULL, 0, stderr};
+  return step_run(argv, &s, NULL);
 }
 
 int cli_lint(int argc, char **argv) {
@@ -263,8 +263,8 @@ int cli_lint(int argc, char **argv) {
   av[k] = NULL;
   fprintf(stderr, "tcpa: lint: %s: verilator --lint-only -Wall on %d files; live log: %s\n", arch, nsrc + 3, log);
   double secs;
-  regress_step step = {"lint", log, NULL, 30, stderr};
-  int rc = regress_step_run(av, &step, &secs);
+  step_opts step = {"lint", log, NULL, NULL, 0, stderr};
+  int rc = step_run(av, &step, &secs);
   for (int i = 0; i < nsrc; i++) free(src[i]);
   if (rc == 127 || rc < 0) {
     diag_error_plain("lint: cannot run %s (exit %d; %s)", verilator, rc, log);
@@ -277,7 +277,7 @@ int cli_lint(int argc, char **argv) {
   int e = lint_log_scan(log, "%Error", LINT_SHOW_WARNINGS, stdout);
   int clean = rc == 0 && w == 0 && e == 0;
   printf("%s: %d warning%s, %d error%s, verilator exit %d, %s\n", clean ? "clean" : "NOT CLEAN", w,
-         w == 1 ? "" : "s", e, e == 1 ? "" : "s", rc, regress_step_duration(secs, d, sizeof d));
+         w == 1 ? "" : "s", e, e == 1 ? "" : "s", rc, step_duration(secs, d, sizeof d));
   printf("lint log: %s\nparameter package: %s\n", log, pkg);
   FILE *f = fopen(wv, "w");
   int nw = f ? lint_waivers_print(vlt, f) : -1;

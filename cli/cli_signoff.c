@@ -3,7 +3,8 @@
  * "Sign-off"): parses the options into signoff_opts and runs the sign-off
  * (signoff_run, signoff.h): lint, synthesis, the coverage harness, the
  * suite in cosim on every region, coverage, and the report. Exit 0 PASS,
- * 1 FAIL, 2 invalid input (options, A.ini).
+ * 1 FAIL, 2 invalid input (options, A.ini), 3 INCOMPLETE (fewer runs fit
+ * than --min-fit percent).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,18 +17,24 @@
 
 /* Prints the usage of `tcpa signoff` to f. */
 static void signoff_usage(FILE *f) {
-  fputs("usage: tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE] [-j N] [--timeout S]\n\n"
-        "Signs off an architecture configuration: lints and synthesizes its RTL, builds\n"
-        "its Verilated harness with coverage, runs the suite in cosim on every region of\n"
-        "the array, collects line and toggle coverage, and writes DIR/report.md,\n"
-        "DIR/report.html (PASS or FAIL at the top) and DIR/junit.xml.\n\n"
-        "  --arch A.ini   the configuration (required)\n"
-        "  --out-dir DIR  default build/signoff/<name of A.ini>\n"
-        "  --suite FILE   the suite (default regress/suites/full)\n"
-        "  -j N           runs at a time (default: the number of cores)\n"
-        "  --timeout S    seconds per run (default 900)\n"
-        "  -h, --help     print this help\n\n"
-        "exit status: 0 PASS, 1 FAIL, 2 invalid input\n", f);
+  fprintf(f, "usage: tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE] [-j N] [--timeout S]\n"
+             "                    [--min-fit P]\n\n"
+             "Signs off an architecture configuration: lints and synthesizes its RTL, builds\n"
+             "its Verilated harness with coverage, runs the suite in cosim on every region of\n"
+             "the array, collects line and toggle coverage, and writes DIR/report.md,\n"
+             "DIR/report.html (the verdict and how many runs fit at the top) and\n"
+             "DIR/junit.xml.\n\n"
+             "  --arch A.ini   the configuration (required)\n"
+             "  --out-dir DIR  default build/signoff/<name of A.ini>\n"
+             "  --suite FILE   the suite (default regress/suites/full)\n"
+             "  -j N           runs at a time (default: the number of cores)\n"
+             "  --timeout S    seconds per run (default 900)\n"
+             "  --min-fit P    the floor: at least P %% of the runs must fit the configuration,\n"
+             "                 or the verdict is INCOMPLETE (0-100, default %d)\n"
+             "  -h, --help     print this help\n\n"
+             "exit status: 0 PASS, 1 FAIL, 2 invalid input, 3 INCOMPLETE (what ran passed,\n"
+             "but fewer runs fit than --min-fit)\n",
+          SIGNOFF_MIN_FIT_DEFAULT);
 }
 
 /* Returns 0 after reading the options into s (the output directory's
@@ -35,13 +42,15 @@ static void signoff_usage(FILE *f) {
 static int signoff_opts_parse(int argc, char **argv, signoff_opts *s, int *help, char *outbuf) {
   s->suite = "regress/suites/full";
   s->timeout = 900;
+  s->min_fit = SIGNOFF_MIN_FIT_DEFAULT;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   s->jobs = cores > 0 ? (int)cores : 1;
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_OUT, OPT_SUITE, OPT_TIMEOUT };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_OUT, OPT_SUITE, OPT_TIMEOUT, OPT_MIN_FIT };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},         {"arch", required_argument, NULL, OPT_ARCH},
       {"out-dir", required_argument, NULL, OPT_OUT}, {"suite", required_argument, NULL, OPT_SUITE},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT}, {NULL, 0, NULL, 0}};
+      {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"min-fit", required_argument, NULL, OPT_MIN_FIT},
+      {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "signoff", argc, argv, "hj:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -55,6 +64,10 @@ static int signoff_opts_parse(int argc, char **argv, signoff_opts *s, int *help,
     case OPT_TIMEOUT:
       if (cli_opt_int(&p, 1, 604800, "a positive integer", &n)) return -1;
       *(c == 'j' ? &s->jobs : &s->timeout) = (int)n;
+      break;
+    case OPT_MIN_FIT:
+      if (cli_opt_int(&p, 0, 100, "a percentage", &n)) return -1;
+      s->min_fit = (int)n;
       break;
     case CLI_OPT_ARG:
       diag_error_plain("signoff: unexpected argument '%s' (see 'tcpa signoff --help')", p.arg);

@@ -50,15 +50,19 @@
 #include "regress_exec.h"
 #include "regress_report.h"
 #include "regress_suite.h"
+#include "step.h"
 
 #define REGRESS_RERUN_WINDOW 200
 
-/* Builds, before any run starts, the harness of every architecture the
- * RTL runs of l use (the harness cache, engine_harness.c: a progress line
- * per build), so that no run spends its timeout on a Verilator build and
- * parallel runs do not wait for one another's. A harness that does not
- * build is reported here; its runs then fail with the same message. */
-static void regress_harnesses_build(const regress_list *l) {
+/* Returns the elapsed seconds spent building, before any run starts, the
+ * harness of every architecture the RTL runs of l use (the harness cache,
+ * engine_harness.c: a progress line and a heartbeat per build), so that no
+ * run spends its timeout on a Verilator build and parallel runs do not
+ * wait for one another's. A harness that does not build is reported here;
+ * its runs then fail with the same message. */
+static double regress_harnesses_build(const regress_list *l) {
+  double total = 0;
+  int built = 0;
   for (size_t i = 0; i < l->n; i++) {
     const regress_run *r = &l->v[i];
     const engine_harness *h = !strcmp(r->engine, "systemc")                         ? &engine_harness_sc
@@ -69,10 +73,20 @@ static void regress_harnesses_build(const regress_list *l) {
       seen = !strcmp(l->v[j].engine, r->engine) && !strcmp(l->v[j].arch, r->arch);
     arch_config cfg;
     if (!h || seen || arch_config_load(r->arch, &cfg) != 0) continue;
-    char bin[4400], msg[1024];
-    if (engine_harness_locate(h, &cfg, r->arch, bin, sizeof bin, msg, sizeof msg) != ENGINE_OK)
+    char msg[1024];
+    engine_harness_info info;
+    if (engine_harness_find(h, &cfg, r->arch, 1, &info, msg, sizeof msg) != ENGINE_OK)
       fprintf(stderr, "tcpa regress: %s\n", msg);
+    total += info.build_seconds;
+    built += info.built;
   }
+  if (built) {
+    char d[32];
+    printf("tcpa regress: %d harness%s built in %s, before the runs (not counted in their times)\n", built,
+           built == 1 ? "" : "es", step_duration(total, d, sizeof d));
+    fflush(stdout);
+  }
+  return total;
 }
 
 /* Returns a malloc'ed default output directory for the suites:
@@ -302,6 +316,7 @@ int regress_cmd_run(const regress_opts *o) {
   if (regress_mkdir_p(out)) goto done;
   char title[4200];
   snprintf(title, sizeof title, "tcpa regress: %s", o->nmerge ? "merged" : l.n ? l.v[0].suite : "");
+  double harness_seconds = 0;
   if (!o->nmerge) {
     const char *self = o->self;
     regress_exec_opts eo = {self && *self ? self : "/proc/self/exe", out, o->jobs, o->timeout, isatty(2), o->time_inst, stdout};
@@ -309,11 +324,11 @@ int regress_cmd_run(const regress_opts *o) {
             "output %s\n", l.n, l.n == 1 ? "" : "s", o->shard ? ", shard " : "", o->shard ? o->shard : "",
             o->jobs, o->timeout, out);
     fflush(stdout);
-    if (!(self && *self)) regress_harnesses_build(&l);
+    if (!(self && *self)) harness_seconds = regress_harnesses_build(&l);
     regress_exec_all(&l, &eo);
   }
   regress_fcov_merge(o, &l, out); /* before the report, which embeds it */
-  regress_report_info ri = {title, o->shard, o->time_inst, o->nmerge > 0};
+  regress_report_info ri = {title, o->shard, o->time_inst, o->nmerge > 0, harness_seconds};
   if (regress_report_write(&l, out, &ri)) goto done;
   rc = regress_summary_print(&l, out) ? REGRESS_CMD_FAIL : REGRESS_CMD_OK;
 done:

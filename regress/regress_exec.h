@@ -39,24 +39,4 @@ void regress_exec_argv_free(char **argv);
  * ("tcpa run regress/programs/fir.pla --arch ..."). */
 char *regress_exec_command(const regress_run *r);
 
-/* A step of a command that may take minutes (a lint, a synthesis, a
- * harness build): a child process whose output goes to a live log, with a
- * heartbeat. */
-typedef struct {
-  const char *what;         /* "lint", "synthesis": names the step */
-  const char *log;          /* stdout and stderr of the child, appended */
-  const char *const *env;   /* NAME, VALUE pairs set in the child, NULL-ended */
-  int every;                /* seconds between heartbeats (0: 30) */
-  FILE *progress;           /* where heartbeats go (NULL: none) */
-} regress_step;
-
-/* Returns the exit status of argv (argv[0] looked up in PATH) run as step
- * s, or -1 when it cannot start or is killed by a signal; every s->every
- * seconds it prints `tcpa: WHAT: still running, 1m30s; live log: LOG` on
- * s->progress. Sets *seconds (when not NULL) to its wall time. */
-int regress_step_run(char *const *argv, const regress_step *s, double *seconds);
-
-/* Returns buf holding a duration as "42s" or "4m44s". */
-char *regress_step_duration(double seconds, char *buf, size_t size);
-
 #endif

@@ -335,7 +335,7 @@ static void report_json_run(json_writer *w, const regress_run *r) {
 }
 
 /* Writes summary.json's content. */
-static void report_json(FILE *f, const regress_list *l, const char *shard) {
+static void report_json(FILE *f, const regress_list *l, const char *shard, double harness_seconds) {
   size_t n[7], bad = report_counts(l, n);
   report_bucket *b;
   size_t nb = report_buckets_make(l, &b);
@@ -346,6 +346,7 @@ static void report_json(FILE *f, const regress_list *l, const char *shard) {
   json_writer_string(&w, "git_revision", version_git_rev());
   if (shard) json_writer_string(&w, "shard", shard);
   else json_writer_null(&w, "shard");
+  json_writer_double(&w, "harness_build_seconds", harness_seconds); /* apart from every run's seconds */
   json_writer_int(&w, "total", (int64_t)l->n);
   json_writer_int(&w, "not_ok", (int64_t)bad);
   json_writer_bool(&w, "ok", bad == 0);
@@ -859,7 +860,7 @@ static void report_junit_fn(FILE *f, const regress_list *l, const regress_report
 }
 static void report_json_fn(FILE *f, const regress_list *l, const regress_report_info *info, const char *dir) {
   (void)dir;
-  report_json(f, l, info->shard);
+  report_json(f, l, info->shard, info->harness_seconds);
 }
 
 int regress_report_write(const regress_list *l, const char *dir, const regress_report_info *info) {

@@ -19,6 +19,7 @@ typedef struct {
   const char *shard; /* "K/N" or NULL: recorded in summary.json */
   int time_inst;     /* 1: instantiation was timed (else --no-time-instantiate) */
   int merged;        /* 1: a --merge of earlier regressions (nothing ran) */
+  double harness_seconds; /* elapsed seconds building harnesses before the runs */
 } regress_report_info;
 
 /* Returns 0 after writing junit.xml, summary.json and report.html of l

@@ -280,6 +280,7 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_double(w, "build_seconds", eo->build_cpu);
   json_writer_double(w, "run_seconds", eo->run_cpu);
   json_writer_double(w, "run_wall_seconds", eo->run_wall);
+  json_writer_double(w, "harness_build_seconds", eo->harness_wall); /* 0: the harness was cached */
   json_writer_int(w, "p", c->p);
   json_writer_int(w, "pes_used", c->t);
   if (c->line_rows > 0) { /* a 1-D program on a line of an RxC region */
@@ -511,6 +512,8 @@ static void run_summary_print_engine(const ast_program *p, const run_opts *o, co
     printf("cosim     %s\n", eo->diverged ? eo->divergence : "traces agree");
   printf("time      build %.3f s, run %.3f s (CPU seconds, the harness's included; run %.3f s elapsed)\n",
          eo->build_cpu, eo->run_cpu, eo->run_wall);
+  if (eo->harness_built)
+    printf("harness   built for this run in %.1f s elapsed (not counted in the run's time)\n", eo->harness_wall);
   if (eo->lockstep_ran && eo->diverged)
     printf("stopped   at cycle %llu, early: RTL %llu cycles simulated, model %llu, of %llu predicted\n",
            (unsigned long long)eo->lockstep.stop_cycle, (unsigned long long)eo->lockstep.rtl_cycles,

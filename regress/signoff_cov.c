@@ -126,7 +126,7 @@ static int signoff_cov_merge(const char *cov, const char *dat, const char *log, 
   }
   if (d) closedir(d);
   *files = n - first;
-  int rc = *files ? signoff_exec(argv, log, NULL) : -1;
+  int rc = *files ? signoff_exec("coverage", argv, log, NULL, NULL) : -1;
   for (int i = first; i < n; i++) free(argv[i]);
   free(argv);
   return rc;
@@ -136,7 +136,7 @@ static int signoff_cov_merge(const char *cov, const char *dat, const char *log, 
  * (log appended); -1. */
 static int signoff_cov_info(const char *dat, const char *info, const char *log) {
   char *argv[] = {"verilator_coverage", "--write-info", (char *)info, (char *)dat, NULL};
-  return signoff_exec(argv, log, NULL);
+  return signoff_exec("coverage", argv, log, NULL, NULL);
 }
 
 /* Returns 0 after the annotated sources (DIR/annotated) and the HTML pages
@@ -148,11 +148,11 @@ static int signoff_cov_render(signoff_state *s, const char *dat, const char *log
   signoff_path(html, s, "coverage-html");
   char *annotate[] = {"verilator_coverage", "--annotate", ann, "--annotate-min", "1", (char *)dat, NULL};
   char *genhtml[] = {"genhtml", "--quiet", "--output-directory", html, info, NULL};
-  if (signoff_cov_info(dat, info, log) != 0 || signoff_exec(annotate, log, NULL) != 0) {
+  if (signoff_cov_info(dat, info, log) != 0 || signoff_exec("coverage", annotate, log, NULL, NULL) != 0) {
     snprintf(detail, size, "verilator_coverage --write-info or --annotate failed (coverage.log)");
     return -1;
   }
-  int rc = signoff_exec(genhtml, log, NULL);
+  int rc = signoff_exec("coverage", genhtml, log, NULL, NULL);
   char index[SIGNOFF_PATH + 16];
   snprintf(index, sizeof index, "%s/index.html", html);
   s->html = rc == 0 && access(index, R_OK) == 0;

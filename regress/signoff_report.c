@@ -1,7 +1,9 @@
 /*
  * signoff_report.c: the report of a sign-off (docs/regress.md "Sign-off",
  * signoff.h), written twice from one function, as Markdown (DIR/report.md)
- * and as HTML (DIR/report.html): the verdict PASS or FAIL at the top, the
+ * and as HTML (DIR/report.html): the verdict PASS, FAIL or INCOMPLETE at
+ * the top with how much ran (the fitting runs of all, against the floor
+ * --min-fit; signoff_verdict_judge decides), the
  * tool's version and git revision (version.h), the steps, the runs not as
  * expected with their failure signatures, the count of fitting runs and a
  * table of fit per program and region (the resource that ran out where a
@@ -284,21 +286,58 @@ static void signoff_report_failures(FILE *f, signoff_fmt fmt, const signoff_stat
   else fputs(fmt == SIGNOFF_MD ? "None.\n" : "<p>None.</p>\n", f);
 }
 
-/* Writes the verdict, the title and the tool's version. */
-static void signoff_report_title(FILE *f, signoff_fmt fmt, const signoff_state *s, int pass) {
+signoff_verdict signoff_verdict_judge(int steps_ok, size_t fit, size_t total, int min_fit) {
+  if (!steps_ok) return SIGNOFF_VERDICT_FAIL;
+  if (total == 0 || (double)fit * 100.0 < (double)min_fit * (double)total) return SIGNOFF_VERDICT_INCOMPLETE;
+  return SIGNOFF_VERDICT_PASS;
+}
+
+const char *signoff_verdict_name(signoff_verdict v) {
+  return v == SIGNOFF_VERDICT_PASS ? "PASS" : v == SIGNOFF_VERDICT_INCOMPLETE ? "INCOMPLETE" : "FAIL";
+}
+
+int signoff_verdict_status(signoff_verdict v) {
+  return v == SIGNOFF_VERDICT_PASS ? SIGNOFF_PASS : v == SIGNOFF_VERDICT_INCOMPLETE ? SIGNOFF_INCOMPLETE : SIGNOFF_FAIL;
+}
+
+char *signoff_verdict_text(signoff_verdict v, int ran, size_t fit, size_t total, int min_fit) {
+  char *t = malloc(320);
+  if (!t) return NULL;
+  double pct = total ? 100.0 * (double)fit / (double)total : 0.0;
+  if (!ran)
+    snprintf(t, 320, "the regression did not run: how many runs fit is not known (floor --min-fit %d %%)", min_fit);
+  else if (v == SIGNOFF_VERDICT_INCOMPLETE)
+    snprintf(t, 320, "only %zu of %zu runs fit (%.1f %%), under the floor --min-fit %d %%: what ran passed, but too "
+             "little of the suite ran to sign off", fit, total, pct, min_fit);
+  else
+    snprintf(t, 320, "%zu of %zu runs fit (%.1f %%; floor --min-fit %d %%)", fit, total, pct, min_fit);
+  return t;
+}
+
+/* Writes the verdict with how much ran, the title and the tool's version. */
+static void signoff_report_title(FILE *f, signoff_fmt fmt, const signoff_state *s, signoff_verdict v) {
   char title[SIGNOFF_PATH + 64];
-  snprintf(title, sizeof title, "Sign-off of %s: %s", s->arch, pass ? "PASS" : "FAIL");
+  const char *name = signoff_verdict_name(v);
+  char *ratio = signoff_verdict_text(v, s->st[SIGNOFF_ST_REGRESS].ran, signoff_fit_count(&s->runs), s->runs.n,
+                                     s->min_fit);
+  snprintf(title, sizeof title, "Sign-off of %s: %s", s->arch, name);
   if (fmt == SIGNOFF_HTML) {
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
     signoff_text(f, fmt, title);
     fputs("</title><style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
           "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%;text-align:left}</style></head><body>\n", f);
-    fprintf(f, "<h1 style=\"color:%s\">%s</h1>\n<h1>", pass ? "#070" : "#b00", pass ? "PASS" : "FAIL");
+    fprintf(f, "<h1 style=\"color:%s\">%s</h1>\n<p class=\"fit\"><b>", v == SIGNOFF_VERDICT_PASS ? "#070"
+                                                                   : v == SIGNOFF_VERDICT_INCOMPLETE ? "#a60"
+                                                                                                     : "#b00",
+            name);
+    signoff_text(f, fmt, ratio);
+    fputs("</b></p>\n<h1>", f);
     signoff_text(f, fmt, title);
     fputs("</h1>\n", f);
   } else {
-    fprintf(f, "# %s\n\n# Sign-off of %s\n", pass ? "PASS" : "FAIL", s->arch);
+    fprintf(f, "# %s\n\n**%s**\n\n# Sign-off of %s\n", name, ratio ? ratio : "", s->arch);
   }
+  free(ratio);
   char tool[128];
   snprintf(tool, sizeof tool, "Tool: tcpa %s (git %s).", version_tool(), version_git_rev());
   fputs(fmt == SIGNOFF_HTML ? "<p>" : "\n", f);
@@ -349,8 +388,8 @@ static void signoff_report_cells(FILE *f, signoff_fmt fmt, const signoff_state *
 }
 
 /* Writes the whole report in one format. */
-static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int pass) {
-  signoff_report_title(f, fmt, s, pass);
+static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, signoff_verdict v) {
+  signoff_report_title(f, fmt, s, v);
   signoff_report_steps(f, fmt, s);
   signoff_report_failures(f, fmt, s);
   signoff_report_fit(f, fmt, s);
@@ -362,15 +401,15 @@ static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, int
 }
 
 /* Returns 0 after writing DIR/name in format fmt; -1. */
-static int signoff_report_file(const signoff_state *s, const char *name, signoff_fmt fmt, int pass) {
+static int signoff_report_file(const signoff_state *s, const char *name, signoff_fmt fmt, signoff_verdict v) {
   char path[SIGNOFF_PATH];
   datafile_tmp t;
   if (datafile_tmp_open(&t, signoff_path(path, s, name))) return -1;
-  signoff_report(t.f, fmt, s, pass);
+  signoff_report(t.f, fmt, s, v);
   return datafile_tmp_commit(&t);
 }
 
 /* Returns 0 after writing DIR/report.md and DIR/report.html; -1. */
-int signoff_report_write(const signoff_state *s, int pass) {
-  return signoff_report_file(s, "report.md", SIGNOFF_MD, pass) | signoff_report_file(s, "report.html", SIGNOFF_HTML, pass);
+int signoff_report_write(const signoff_state *s, signoff_verdict v) {
+  return signoff_report_file(s, "report.md", SIGNOFF_MD, v) | signoff_report_file(s, "report.html", SIGNOFF_HTML, v);
 }

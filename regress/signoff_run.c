@@ -52,34 +52,13 @@
 #include "regress_report.h"
 #include "signoff.h"
 #include "signoff_nofit.h"
+#include "step.h"
 
-/* Returns the exit status of argv run with stdout and stderr appended to
- * log, the environment variables env[0]=env[1], ... (NULL-terminated
- * pairs) set; -1 when it cannot run or is killed. */
-int signoff_exec(char *const *argv, const char *log, const char *const *env) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0666);
-    int fi = open("/dev/null", O_RDONLY);
-    if (fd < 0 || fi < 0) _exit(126);
-    dup2(fi, 0);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    for (int i = 0; env && env[i]; i += 2) setenv(env[i], env[i + 1], 1);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  int st;
-  if (waitpid(pid, &st, 0) < 0) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Returns the monotonic clock in seconds. */
-static double signoff_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + t.tv_nsec / 1e9;
+int signoff_exec(const char *what, char *const *argv, const char *log, const char *live, const char *const *env) {
+  char w[64];
+  snprintf(w, sizeof w, "signoff: %s", what);
+  step_opts st = {w, log, live, env, 0, stderr};
+  return step_run(argv, &st, NULL);
 }
 
 /* Returns buf (SIGNOFF_PATH bytes) holding "DIR/name". */
@@ -93,6 +72,23 @@ static int signoff_mkdir_p(const char *dir) {
   return fileio_mkdir_p(dir, NULL, 0);
 }
 
+/* Writes into buf the live log of step i of s: the file that grows while
+ * it runs (the synthesis: Yosys's log, kept as yosys.log at its end; the
+ * coverage build: build.log of the harness directory, "cached" when the
+ * harness exists). */
+static void signoff_step_live(const signoff_state *s, int i, char *buf, size_t size) {
+  static const char *const live[SIGNOFF_ST_N] = {"params.log", "lint.log", "rtl/synth/yosys.log.tmp", NULL,
+                                                 "regress.log", "coverage.log"};
+  arch_config cfg;
+  engine_harness_info info;
+  char msg[1024];
+  if (live[i]) snprintf(buf, size, "%s/%s", s->dir, live[i]);
+  else if (arch_config_load(s->arch, &cfg) == 0 &&
+           engine_harness_find(&engine_harness_cov, &cfg, s->arch, 0, &info, msg, sizeof msg) == ENGINE_OK)
+    snprintf(buf, size, info.present ? "%s (cached)" : "%s/build.log", info.present ? info.bin : info.dir);
+  else snprintf(buf, size, "%s/build.log", s->dir);
+}
+
 /* Step 1: the parameter package (rewritten only when it changes). */
 static void signoff_params(signoff_state *s) {
   signoff_step *st = &s->st[SIGNOFF_ST_PARAMS];
@@ -104,7 +100,7 @@ static void signoff_params(signoff_state *s) {
   st->ran = 1;
   signoff_path(log, s, "params.log");
   remove(log);
-  if (signoff_exec(argv, log, NULL) != 0 || signoff_exec(isa, log, NULL) != 0) {
+  if (signoff_exec("parameters", argv, log, NULL, NULL) != 0 || signoff_exec("parameters", isa, log, NULL, NULL) != 0) {
     snprintf(st->detail, sizeof st->detail, "tcpa arch --sv or the generated packages failed (params.log)");
     return;
   }
@@ -175,7 +171,7 @@ static void signoff_lint(signoff_state *s) {
   signoff_path(log, s, "lint.log");
   remove(log);
   st->ran = 1;
-  int rc = signoff_exec(argv, log, NULL);
+  int rc = signoff_exec("lint", argv, log, NULL, NULL);
   int w = signoff_count_lines(log, "%Warning"), e = signoff_count_lines(log, "%Error");
   st->ok = rc == 0 && w == 0 && e == 0;
   snprintf(st->detail, sizeof st->detail, "verilator --lint-only -Wall: exit %d, %d warning%s, %d error%s (%d files)",
@@ -184,15 +180,16 @@ static void signoff_lint(signoff_state *s) {
   free(src);
 }
 
-/* Returns the make exit status of target DIR/rtl/<target> (log appended). */
-static int signoff_make(signoff_state *s, const char *target, const char *logname) {
+/* Returns the make exit status of target DIR/rtl/<target> (log appended;
+ * the heartbeat names live). */
+static int signoff_make(signoff_state *s, const char *target, const char *logname, const char *live) {
   char var[SIGNOFF_PATH + 16], tgt[SIGNOFF_PATH], log[SIGNOFF_PATH];
   snprintf(var, sizeof var, "SIGNOFF_DIR=%s", s->rtl);
   snprintf(tgt, sizeof tgt, "%s/%s", s->rtl, target);
   char *argv[] = {"make", "-s", var, tgt, NULL};
   signoff_path(log, s, logname);
   remove(log);
-  return signoff_exec(argv, log, NULL);
+  return signoff_exec("synthesis", argv, log, live, NULL);
 }
 
 /* Step 3: synthesis and its cell table. */
@@ -200,7 +197,9 @@ static void signoff_synth(signoff_state *s) {
   signoff_step *st = &s->st[SIGNOFF_ST_SYNTH];
   char path[SIGNOFF_PATH + 16];
   st->ran = 1;
-  int rc = signoff_make(s, "synth/table.txt", "synth.log");
+  char live[SIGNOFF_PATH + 32];
+  signoff_step_live(s, SIGNOFF_ST_SYNTH, live, sizeof live);
+  int rc = signoff_make(s, "synth/table.txt", "synth.log", live);
   snprintf(path, sizeof path, "%s/synth/table.txt", s->rtl);
   size_t len;
   char *t = rc == 0 ? fileio_read_all(path, &len) : NULL;
@@ -270,7 +269,7 @@ static void signoff_regress(signoff_state *s) {
   signoff_path(log, s, "regress.log");
   remove(log);
   st->ran = 1;
-  int rc = signoff_exec(argv, log, env);
+  int rc = signoff_exec("regression", argv, log, NULL, env);
   signoff_path(sum, s, "regress/summary.json");
   if (rc > 1 || rc < 0 || regress_report_load(sum, &s->runs) != 0) {
     snprintf(st->detail, sizeof st->detail, "tcpa regress exit %d (regress.log)", rc);
@@ -347,7 +346,7 @@ static void signoff_steps_run(signoff_state *s) {
     s->st[i].name = signoff_step_names[i];
     s->st[i].log = signoff_step_logs[i];
   }
-  double start = signoff_now();
+  double start = step_now();
   void (*steps[SIGNOFF_ST_N])(signoff_state *) = {signoff_params, signoff_lint, signoff_synth, signoff_build,
                                                   signoff_regress, signoff_coverage};
   for (int i = 0; i < SIGNOFF_ST_N; i++) {
@@ -358,15 +357,16 @@ static void signoff_steps_run(signoff_state *s) {
                                                                                          : i - 1;
     /* coverage is counted whenever the regression ran, failing runs or not */
     if (need >= 0 && !(i == SIGNOFF_ST_COVER ? s->st[need].ran : s->st[need].ok)) continue;
-    const char *log = signoff_step_logs[i];
-    fprintf(stderr, "tcpa signoff: %s ... (progress: %s/%.*s)\n", s->st[i].name, s->dir, (int)strcspn(log, ","), log);
-    double t0 = signoff_now();
+    char live[SIGNOFF_PATH + 32];
+    signoff_step_live(s, i, live, sizeof live);
+    fprintf(stderr, "tcpa signoff: %s ... (live log: %s)\n", s->st[i].name, live);
+    double t0 = step_now();
     steps[i](s);
-    s->st[i].seconds = signoff_now() - t0;
+    s->st[i].seconds = step_now() - t0;
     fprintf(stderr, "tcpa signoff: %s: %s in %.0f s: %s\n", s->st[i].name, s->st[i].ok ? "pass" : "FAIL",
             s->st[i].seconds, s->st[i].detail);
   }
-  s->seconds = signoff_now() - start;
+  s->seconds = step_now() - start;
 }
 
 /* Returns the outcome of s after its steps: copies the regression's
@@ -378,11 +378,17 @@ static int signoff_finish(signoff_state *s) {
   signoff_path(from, s, "regress/junit.xml");
   signoff_path(to, s, "junit.xml");
   if (s->st[SIGNOFF_ST_REGRESS].ran && signoff_copy(from, to) != 0) pass = 0;
-  int rc = signoff_report_write(s, pass);
-  printf("%s: %s/report.md, %s/report.html, %s/junit.xml\n", pass ? "PASS" : "FAIL", s->dir, s->dir, s->dir);
-  if (s->st[SIGNOFF_ST_REGRESS].ran) printf("fitting runs: %zu of %zu\n", signoff_fit_count(&s->runs), s->runs.n);
+  int ran = s->st[SIGNOFF_ST_REGRESS].ran;
+  size_t fit = signoff_fit_count(&s->runs);
+  signoff_verdict v = signoff_verdict_judge(pass, fit, s->runs.n, s->min_fit);
+  int rc = signoff_report_write(s, v);
+  char *ratio = signoff_verdict_text(v, ran, fit, s->runs.n, s->min_fit);
+  printf("%s: %s\n%s: %s/report.md, %s/report.html, %s/junit.xml\n", signoff_verdict_name(v), ratio ? ratio : "",
+         signoff_verdict_name(v), s->dir, s->dir, s->dir);
+  free(ratio);
+  if (ran) printf("fitting runs: %zu of %zu\n", fit, s->runs.n);
   if (rc) return SIGNOFF_ERR_INPUT;
-  return pass ? SIGNOFF_PASS : SIGNOFF_FAIL;
+  return signoff_verdict_status(v);
 }
 
 /* Returns the outcome of the sign-off of o->arch into o->dir (signoff.h). */
@@ -397,6 +403,7 @@ int signoff_run(const signoff_opts *o) {
   s->suite = o->suite;
   s->jobs = o->jobs;
   s->timeout = o->timeout;
+  s->min_fit = o->min_fit;
   int rc = SIGNOFF_ERR_INPUT;
   if (signoff_prepare(s) == 0) {
     signoff_steps_run(s);

@@ -185,6 +185,8 @@ typedef struct {
   char dir[4200];              /* BUILD/harness/<kind>-<key> */
   char bin[4300];              /* dir/<name>, or $ENV */
   int present;                 /* the binary exists */
+  int built;                   /* 1: built by this call (not found in the cache) */
+  double build_seconds;        /* wall time of that build; 0 when not built */
 } engine_harness_info;
 
 /* Returns ENGINE_OK after computing where harness h of architecture arch
@@ -390,8 +392,10 @@ typedef struct {
   int lockstep_ran;         /* cosim: the lockstep run happened; */
   engine_lockstep lockstep; /* where it stopped, cycles each engine ran */
   double build_cpu;         /* CPU seconds of the build (compile, instantiate) */
-  double run_cpu, run_wall; /* of the engines' run, the harness's CPU included;
-                               its elapsed seconds */
+  double run_cpu, run_wall; /* of the engines' run (the harness's CPU
+                               included, not its build); its elapsed seconds */
+  int harness_built;        /* 1: the RTL harness was built for this run */
+  double harness_wall;      /* elapsed seconds of that build (0: cached) */
 } engine_outcome;
 
 /* Returns the status after running the configuration out->c on the

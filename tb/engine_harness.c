@@ -30,7 +30,8 @@
  * its parent). A binary there is complete (the recipe links it under a
  * temporary name and renames it), so one that exists is used as it is; a
  * missing one is built by `make -C ROOT BUILD=<b> harness HARNESS_DIR=...
- * HARNESS_KIND=...` with a progress line on stderr. inputs.txt in the
+ * HARNESS_KIND=...` with a progress line on stderr and a heartbeat every
+ * 30 s naming its live log (common/step.c). inputs.txt in the
  * directory lists every input with its own hash, to tell why a key changed.
  * $ENV (TCPA_RTL, TCPA_SC), when set, names a binary instead.
  */
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "step.h"
 
 #define HARNESS_PATH 4096
 #define HARNESS_MAX_FILES 256
@@ -444,26 +446,31 @@ void engine_harness_last_line(const char *path, char *buf, size_t sz) {
   if (f) fclose(f);
 }
 
-/* Returns ENGINE_OK after building the harness h in dir with make; else
- * ENGINE_ERR_INPUT with msg. */
+/* Returns ENGINE_OK after building the harness h in dir with make (its
+ * wall time in *seconds; a heartbeat every 30 s naming dir/build.log, the
+ * live log of the recipe); else ENGINE_ERR_INPUT with msg. */
 static int harness_build(const engine_harness *h, const char *root, const char *build, const char *dir,
-                         const char *arch_path, uint64_t key, const char *bin, char *msg, size_t msgsz) {
+                         const char *arch_path, uint64_t key, const char *bin, double *seconds, char *msg,
+                         size_t msgsz) {
   const char *bname = strrchr(build, '/') ? strrchr(build, '/') + 1 : build;
-  char bvar[HARNESS_PATH + 8], dvar[2 * HARNESS_PATH + 16], kvar[64];
+  char bvar[HARNESS_PATH + 8], dvar[2 * HARNESS_PATH + 16], kvar[64], live[2 * HARNESS_PATH], what[128], d[32];
   snprintf(bvar, sizeof bvar, "BUILD=%s", bname);
   snprintf(dvar, sizeof dvar, "HARNESS_DIR=%s", dir);
   snprintf(kvar, sizeof kvar, "HARNESS_KIND=%s", h->kind);
-  fprintf(stderr, "tcpa: building %s (%s) for %s, key %016" PRIx64 ": Verilator, a few minutes; log %s/build.log\n",
-          h->name, h->kind, arch_path ? arch_path : "the default configuration", key, dir);
+  snprintf(live, sizeof live, "%s/build.log", dir);
+  snprintf(what, sizeof what, "building %s (%s)", h->name, h->kind);
+  fprintf(stderr, "tcpa: building %s (%s) for %s, key %016" PRIx64 ": Verilator, a few minutes; log %s\n", h->name,
+          h->kind, arch_path ? arch_path : "the default configuration", key, live);
   /* a build of its own: none of a calling make's job-server variables */
   char *argv[] = {"env",     "-u", "MAKEFLAGS", "-u", "MFLAGS", "-u",    "MAKELEVEL", "make", "-s",
                   "--no-print-directory", "-C", (char *)root, bvar, "harness", dvar, kvar, NULL};
-  int rc = engine_harness_spawn(argv, 2, -1);
+  step_opts st = {what, NULL, live, NULL, 0, stderr};
+  int rc = step_run(argv, &st, seconds);
   if (rc != 0 || access(bin, X_OK) != 0) {
-    snprintf(msg, msgsz, "%s: building %s failed (make exit %d; log %.600s/build.log)", h->what, h->name, rc, dir);
+    snprintf(msg, msgsz, "%s: building %s failed (make exit %d; log %.600s)", h->what, h->name, rc, live);
     return ENGINE_ERR_INPUT;
   }
-  fprintf(stderr, "tcpa: built %s\n", bin);
+  fprintf(stderr, "tcpa: built %s in %s\n", bin, step_duration(*seconds, d, sizeof d));
   return ENGINE_OK;
 }
 
@@ -507,7 +514,9 @@ int engine_harness_find(const engine_harness *h, const arch_config *arch, const 
     goto error;
   }
   rc = harness_dir_fill(info->dir, arch, sv, hdr, &in, vhash, msg, msgsz) ? ENGINE_ERR_INPUT
-       : harness_build(h, root, build, info->dir, arch_path, info->key, info->bin, msg, msgsz);
+       : harness_build(h, root, build, info->dir, arch_path, info->key, info->bin, &info->build_seconds, msg,
+                       msgsz);
+  info->built = rc == ENGINE_OK;
   info->present = rc == ENGINE_OK;
 error:
   harness_inputs_free(&in);

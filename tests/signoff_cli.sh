@@ -24,6 +24,8 @@ printf '[array]\nrows = 0\n' >"$tmp/bad.ini"
 check_eval "signoff: an invalid configuration is exit 2 with file:line" '[ $st -eq 2 ] && grep -q "bad.ini:2" "$tmp/e2"'
 "$TCPA" signoff --arch configs/default.ini --suite "$tmp/none" --out-dir "$tmp/x" >/dev/null 2>"$tmp/e3"; st=$?
 check_eval "signoff: a missing suite is exit 2" '[ $st -eq 2 ] && grep -q "suite" "$tmp/e3"'
+"$TCPA" signoff --arch configs/default.ini --min-fit 101 --out-dir "$tmp/x" >/dev/null 2>"$tmp/e4"; st=$?
+check_eval "signoff: --min-fit 101 is exit 2 naming the option" '[ $st -eq 2 ] && grep -q "min-fit" "$tmp/e4"'
 
 D=$tmp/signoff
 mkdir -p "$D"
@@ -69,6 +71,14 @@ sed 's/^/# /' "$tmp/err"
 R=$D/out
 check "signoff: PASS (exit 0)" $st
 check_eval "signoff: report.md starts with the verdict" '[ "$(head -n 1 "$R/report.md")" = "# PASS" ]'
+check_eval "signoff: the verdict says how much ran: 2 of 4 runs fit, the floor 50 % (stdout, report.md, report.html)" \
+  'grep -qx "PASS: 2 of 4 runs fit (50.0 %; floor --min-fit 50 %)" "$tmp/out" &&
+   grep -qx "\*\*2 of 4 runs fit (50.0 %; floor --min-fit 50 %)\*\*" "$R/report.md" &&
+   grep -q "<p class=\"fit\"><b>2 of 4 runs fit (50.0 %; floor --min-fit 50 %)</b></p>" "$R/report.html"'
+check_eval "signoff: each step names its live log; synthesis Yosys's own, the coverage build the harness's" \
+  'grep -q "^tcpa signoff: lint \.\.\. (live log: .*/lint.log)$" "$tmp/err" &&
+   grep -q "^tcpa signoff: synthesis \.\.\. (live log: .*/rtl/synth/yosys.log.tmp)$" "$tmp/err" &&
+   grep -q "^tcpa signoff: coverage build \.\.\. (live log: .*build/harness/cov-[0-9a-f]*\(/build.log\|/tcpa-rtl-cov (cached)\))$" "$tmp/err"'
 ver=$("$TCPA" --version)
 check_eval "signoff: report.md and report.html name the tool ($ver)" \
   'grep -qxF "Tool: $ver." "$R/report.md" && grep -qF "<p>Tool: $ver.</p>" "$R/report.html"'
@@ -128,4 +138,11 @@ EOF
 "$TCPA" signoff --arch "$D/pair.ini" --suite "$D/fail.suite" --out-dir "$D/out" >"$tmp/out2" 2>"$tmp/err2"; st=$?
 check_eval "signoff: a run not as expected is FAIL (exit 1), bucketed in the report" \
   '[ $st -eq 1 ] && [ "$(head -n 1 "$R/report.md")" = "# FAIL" ] && grep -q "^| regression | FAIL |" "$R/report.md" && grep -q "^| jacobi_.* | nofit | 1 | nofit |" "$R/report.md"'
+
+# INCOMPLETE: the same sign-off (builds reused) under a floor of 60 %
+"$TCPA" signoff --arch "$D/pair.ini" --suite "$D/tiny.suite" --out-dir "$D/out" --min-fit 60 >"$tmp/out3" 2>"$tmp/err3"; st=$?
+check_eval "signoff: 2 of 4 runs fit under --min-fit 60 is INCOMPLETE (exit 3), stated with the ratio and the floor" \
+  '[ $st -eq 3 ] && [ "$(head -n 1 "$R/report.md")" = "# INCOMPLETE" ] &&
+   grep -q "^INCOMPLETE: only 2 of 4 runs fit (50.0 %), under the floor --min-fit 60 %: " "$tmp/out3" &&
+   grep -o "<h1[^>]*>[A-Z]*</h1>" "$R/report.html" | head -n 1 | grep -q ">INCOMPLETE<"'
 exit $fail

@@ -10,7 +10,10 @@
  * (summary.json's line) "fits (row)" or "fits (column)", counted as
  * fitting and apart; the count equals the fitting cells when each cell has
  * one run, in report.md and report.html. Also the cells of
- * signoff_fit_cell alone.
+ * signoff_fit_cell alone, and the verdict (signoff_verdict_judge): FAIL
+ * when a step or a run failed, INCOMPLETE when fewer runs fit than the
+ * floor --min-fit (or none ran), PASS otherwise, stated with the fit
+ * ratio at the top of both reports.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +119,9 @@ static void test_report(void) {
     return;
   }
   TEST_CHECK(signoff_fit_count(&s->runs) == 6, "6 of the 11 runs fit (got %zu)", signoff_fit_count(&s->runs));
-  TEST_CHECK(signoff_report_write(s, 0) == 0, "the report is written");
+  s->min_fit = 60;
+  s->st[SIGNOFF_ST_REGRESS].ran = 1;
+  TEST_CHECK(signoff_report_write(s, SIGNOFF_VERDICT_INCOMPLETE) == 0, "the report is written");
   char md[4200], html[4200];
   snprintf(md, sizeof md, "%s/report.md", dir);
   snprintf(html, sizeof html, "%s/report.html", dir);
@@ -139,6 +144,11 @@ static void test_report(void) {
   TEST_CHECK(count_of(m, "| fits") == 6, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
   TEST_CHECK(count_of(m, "| fits (") == 2, "report.md: the two runs on a line marked (%d)", count_of(m, "| fits ("));
   TEST_CHECK(h && strstr(h, "<tr><td>jacobi</td><td>T=2 N=4</td><td>pe.div 1/0</td>"), "report.html: the same table");
+  TEST_CHECK(m && !strncmp(m, "# INCOMPLETE\n\n**only 6 of 11 runs fit (54.5 %), under the floor --min-fit 60 %: "
+                              "what ran passed, but too little of the suite ran to sign off**\n", 140),
+             "report.md: INCOMPLETE first, with the fit ratio and the floor");
+  TEST_CHECK(h && strstr(h, ">INCOMPLETE</h1>\n<p class=\"fit\"><b>only 6 of 11 runs fit (54.5 %), under the floor "),
+             "report.html: INCOMPLETE first, with the fit ratio and the floor");
   free(m);
   free(h);
   remove(md);
@@ -148,7 +158,51 @@ static void test_report(void) {
   free(s);
 }
 
+/* One verdict: the steps' outcome, fitting runs, runs, floor, verdict. */
+static const struct {
+  int steps_ok;
+  size_t fit, total;
+  int min_fit;
+  signoff_verdict want;
+} verdicts[] = {
+    {1, 120, 192, 50, SIGNOFF_VERDICT_PASS},       /* 62.5 % over 50 % */
+    {1, 37, 108, 50, SIGNOFF_VERDICT_INCOMPLETE},  /* 34.3 %: the sign-off that said PASS */
+    {1, 37, 108, 0, SIGNOFF_VERDICT_PASS},         /* no floor */
+    {1, 54, 108, 50, SIGNOFF_VERDICT_PASS},        /* exactly on the floor */
+    {1, 53, 108, 50, SIGNOFF_VERDICT_INCOMPLETE},  /* one run under it */
+    {1, 108, 108, 100, SIGNOFF_VERDICT_PASS},      /* every run must fit, and does */
+    {1, 107, 108, 100, SIGNOFF_VERDICT_INCOMPLETE},
+    {1, 0, 0, 0, SIGNOFF_VERDICT_INCOMPLETE},      /* nothing ran */
+    {0, 120, 192, 50, SIGNOFF_VERDICT_FAIL},       /* a failure outranks the floor */
+    {0, 37, 108, 50, SIGNOFF_VERDICT_FAIL},
+};
+
+/* The verdict, its name, exit status and statement of how much ran. */
+static void test_verdicts(void) {
+  for (size_t i = 0; i < sizeof verdicts / sizeof *verdicts; i++) {
+    signoff_verdict v =
+        signoff_verdict_judge(verdicts[i].steps_ok, verdicts[i].fit, verdicts[i].total, verdicts[i].min_fit);
+    TEST_CHECK(v == verdicts[i].want, "steps %s, %zu of %zu fit, --min-fit %d: %s (want %s)",
+               verdicts[i].steps_ok ? "ok" : "failed", verdicts[i].fit, verdicts[i].total, verdicts[i].min_fit,
+               signoff_verdict_name(v), signoff_verdict_name(verdicts[i].want));
+  }
+  TEST_CHECK(signoff_verdict_status(SIGNOFF_VERDICT_PASS) == 0 && signoff_verdict_status(SIGNOFF_VERDICT_FAIL) == 1 &&
+                 signoff_verdict_status(SIGNOFF_VERDICT_INCOMPLETE) == 3,
+             "exit statuses: PASS 0, FAIL 1, INCOMPLETE 3");
+  char *t = signoff_verdict_text(SIGNOFF_VERDICT_PASS, 1, 120, 192, 50);
+  TEST_CHECK(t && !strcmp(t, "120 of 192 runs fit (62.5 %; floor --min-fit 50 %)"), "PASS text: '%s'", t);
+  free(t);
+  t = signoff_verdict_text(SIGNOFF_VERDICT_INCOMPLETE, 1, 37, 108, 50);
+  TEST_CHECK(t && strstr(t, "only 37 of 108 runs fit (34.3 %), under the floor --min-fit 50 %"), "INCOMPLETE text: '%s'",
+             t);
+  free(t);
+  t = signoff_verdict_text(SIGNOFF_VERDICT_FAIL, 0, 0, 0, 50);
+  TEST_CHECK(t && strstr(t, "the regression did not run"), "FAIL before the regression: '%s'", t);
+  free(t);
+}
+
 int main(void) {
+  test_verdicts();
   test_cells();
   test_report();
   return test_done();
