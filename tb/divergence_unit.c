@@ -171,7 +171,10 @@ static void unit_ag_write(FILE *f, const lockstep_divergence *d, const model *m,
     }
     return;
   }
-  if (v.step < 0) {
+  if (v.step >= v.steps) {
+    fprintf(f, "  iteration:         cycle %" PRIu64 " is after the AG's last step S - 1 = %" PRId64 " (d(r,c) %" PRId64
+               ", pi %d, phase %d): its counter holds\n", d->cycle, v.steps - 1, v.delay, v.ii, v.phase);
+  } else if (v.step < 0) {
     fprintf(f, "  iteration:         cycle %" PRIu64 " is before the AG's first step (d(r,c) %" PRId64 " + phase %d):"
                " its counter holds its first address, J = 0: address %u by the equation\n", d->cycle, v.delay, v.phase,
             v.addr);
@@ -201,6 +204,10 @@ static void unit_gc_write(FILE *f, const lockstep_divergence *d, const model *m,
     unit_vec(c, g.pe_J, nd, J, sizeof J);
     if (!g.in_region)
       fprintf(f, "  iteration:         the PE is outside the started region: its counter stays 0\n");
+    else if (g.pe_step >= g.steps)
+      fprintf(f, "  iteration:         cycle %" PRIu64 " is after the PE's last step S - 1 = %" PRId64 " (from cycle d(r,c) + S"
+                 " * pi = %" PRId64 " its counter stays at S = %" PRId64 "; d(r,c) %" PRId64 ", pi %d)\n", d->cycle,
+              g.steps - 1, g.delay + g.steps * g.ii, g.steps, g.delay, g.ii);
     else
       fprintf(f, "  iteration:         cycle %" PRIu64 " is step %" PRId64 " of the PE (s = min((t - d(r,c)) / pi, S),"
                  " d(r,c) %" PRId64 ", pi %d, S %" PRId64 "), J = %s\n", d->cycle, g.pe_step, g.delay, g.ii,

@@ -21,8 +21,11 @@
 # in compare.gtkw), and compare.fst's mismatch signal of the event's class
 # and mismatch.any first 1 at the divergence cycle. A clean RTL run and a
 # clean model run agree in every mismatch class (the model's FST has the
-# AG, GC and state ports the RTL's has). (Full tier: tests/mutants.sh's
-# harness, mutants 29, 39, 41 and 42 for bank, bankwr, step and mem.)
+# AG, GC and state ports the RTL's has). GTKWave under Xvfb on the bank
+# divergence's compare.fst: a screenshot, the marker, the AG's signals
+# first. Full tier: the RTL mutants 19 (the stride write lost: `bank` at
+# cycle 2), 39, 41 and 42 (`bankwr`, `step`, `mem`, docs/mutants.md), each
+# a divergence of the RTL itself, report, save files and mismatch signal.
 # Prints TAP lines.
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -159,6 +162,49 @@ check "bank: config.lst's address equation at the reported J is the model's addr
 check "bank: divergence.txt lists no instructions of unrelated FUs" $?
 waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
 
+# -- a person's view of the bank divergence: GTKWave on compare.fst under Xvfb --------
+# (as wave_cli.sh's for an FU): the window's screenshot, the marker at the
+# divergence, the first signals mismatch any, mismatch bank of the PE and
+# the AG's access as a pair (model above RTL)
+if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null || ! command -v xwd >/dev/null ||
+   ! command -v xwdtopnm >/dev/null; then
+  skip "bank: GTKWave's view" "xvfb-run, gtkwave, xwd or netpbm missing (scripts/setup.sh installs xvfb, gtkwave, x11-apps, netpbm)"
+else
+  D=$tmp/bank
+  printf '%s\n' 'puts "marker [gtkwave::getMarker]"' 'puts "dumpfile [gtkwave::getDumpFileName]"' \
+    'puts "displayed [gtkwave::getDisplayedSignals]"' > "$tmp/info.tcl"
+  printf '#!/bin/sh\nexec gtkwave "$@" --script %s/info.tcl\n' "$tmp" > "$tmp/gwc.sh"
+  {
+    echo '#!/bin/sh'
+    echo "TCPA_GTKWAVE=$tmp/gwc.sh \"$TCPA\" wave \"$D\" --compare >\"$tmp/shot.out\" 2>\"$tmp/shot.err\" &"
+    echo 'pid=$!'
+    echo "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do"
+    echo "  sleep 1"
+    echo "  xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\" 2>/dev/null && break"
+    echo "done"
+    echo "sleep 3"
+    echo "xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\""
+    echo 'st=$?'
+    echo 'kill $pid'
+    echo 'exit $st'
+  } > "$tmp/shot.sh"
+  chmod +x "$tmp/shot.sh" "$tmp/gwc.sh"
+  timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" "$tmp/shot.sh"
+  st=$?
+  xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmtopng > "$tmp/shot.png" 2>/dev/null
+  size=$(xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmfile | sed -n 's/.* \([0-9]*\) by \([0-9]*\) .*/\1x\2/p')
+  bad=$(grep -viE "gtk-|glib|dbus|dbind|accessibility|fontconfig|dconf" "$tmp/shot.err" |
+    grep -iE "error|could not|cannot|warning|failed|not found|unknown" | head -2 | tr '\n' ' ')
+  [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/shot.png")" -gt 20000 ] && [ -z "$bad" ]
+  check "bank: GTKWave (Xvfb 1600x1000) shows 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
+  ag=TOP.tcpa_top.g_row[0].g_col[0].g_side[3].g_bank[0].g_ag.u_ag
+  first=$(sed -n 's/^displayed //p' "$tmp/shot.out" | tr ' ' '\n' | sed -n 2,5p | tr '\n' ' ')
+  grep -q "^marker 4000$" "$tmp/shot.out" && grep -q "^dumpfile $D/compare.fst$" "$tmp/shot.out" &&
+    [ "$first" = "mismatch.g_row[0].g_col[0].any mismatch.g_row[0].g_col[0].bank model.$ag.acc_o rtl.$ag.acc_o " ] &&
+    sed -n 's/^displayed //p' "$tmp/shot.out" | grep -qF "model.$ag.acc_addr_o[31:0] rtl.$ag.acc_addr_o[31:0]"
+  check "bank: GTKWave: marker at 4000 ps = cycle 4, after the clock mismatch any, mismatch bank, the AG's acc_o (model, RTL), then its address as a pair ($first)" $?
+fi
+
 # -- ag: a write AG's base poked (its counter differs before its first access) ----
 w=$(word '$3 == "ag" && $5 == "n" && $6 == "0,0" && $4 == 1' base)
 poke ag "$w" 1
@@ -212,4 +258,39 @@ has mem '^  iteration: +address 0 is an input word' "says what wrote the address
 [ "$(grep -c '^  \(access:\|  \) *access [0-9]' "$tmp/mem/divergence.txt")" = 1 ]
 check "mem: divergence.txt names only the read access the read AG serves" $?
 saves mem 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[[03]\]\.g_bank\[[01]\]\.g_ag\.u_ag'
+# -- RTL mutants (full tier: the mutants harness is a build of its own) --------------
+# docs/mutants.md: 19 (a lost stride write: the issue's AG bug, caught at
+# cycle 2 by a `bank`), 39 (`bankwr`), 41 (`step`), 42 (`mem`), each a real
+# divergence of the RTL: report, save files and, but for mem (no signal:
+# neither FST holds the banks' words), the class's mismatch signal
+if ! full_tier; then
+  :
+elif ! MUT=$(harness "" mutants); then
+  unbuilt "the mutant divergences"
+else
+  mutant() { # NAME N: cosim with mutant N, out-dir $tmp/NAME
+    printf '#!/bin/sh\nexec %s "$@" +mutant=%s\n' "$MUT" "$2" > "$tmp/$1.sh"
+    chmod +x "$tmp/$1.sh"
+    run "$1"
+  }
+  ag0='TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]'
+  mutant m19 19
+  has m19 '^lockstep: DIVERGENCE at cycle 2, PE \(0,0\)' "at cycle 2"
+  has m19 '^  differs: +address: model 1, RTL 0' "the address: model 1, RTL 0"
+  has m19 '^  access: +access 1: read B via id1, north bank 0, address 0 \+ 0\*j0 \+ 1\*j1 \+ 2\*j2' "names the access"
+  has m19 '^  iteration: +cycle 2 is the AG.s step 1 of 14 .*J = \(j0, j1, j2\) = \(0, 1, 0\): address 1 by the equation' "step 1, J, address 1"
+  waves m19 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
+  mutant m39 39
+  has m39 '^  event: +bankwr \(side n bank 1\)' "a bankwr of north bank 1"
+  has m39 '^  access: +access 3: write C via od3, north bank 1' "names the write access"
+  waves m39 "$ag0\.g_bank\[1\]\.g_ag\.u_ag"
+  mutant m41 41
+  has m41 '^  event: +step \(step counter\)' "a step"
+  has m41 '^  iteration: +cycle 30 is after the PE.s last step S - 1 = 13 .*stays at S = 14' "after the last step"
+  waves m41 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.dbg_step_o'
+  mutant m42 42
+  has m42 '^  event: +mem \(side n bank 0 address 0\)' "the word n 0 0 at done"
+  has m42 '^  iteration: +address 0 is an input word' "an input word"
+  saves m42 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
+fi
 exit $fail
