@@ -293,8 +293,9 @@ static int engine_build_search(const ast_program *p, const arch_config *arch, co
    * search"): every attempt instantiated with the run's parameters and
    * inputs, the best kept */
   engine_search es = {p, arch, params, ref, rows, cols, io, *c, {0}, {0}, 0};
-  map_search_opts so = {dim, c->axis, dim2, mo ? *mo : (map_opts){0}, rows == 1 && cols == 1,
-                        engine_search_check, engine_search_keep, &es, 0, NULL};
+  map_search_opts so = {.mapped = dim, .axis = c->axis, .mapped2 = dim2, .o = mo ? *mo : (map_opts){0},
+                        .one_pe = rows == 1 && cols == 1, .check = engine_search_check,
+                        .keep = engine_search_keep, .ctx = &es};
   map_config m;
   map_search_result res;
   int st = map_search_run(p, g, arch, &so, &m, &res, msg, msgsz);

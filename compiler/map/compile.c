@@ -180,8 +180,9 @@ int compile_run(const compile_opts *o) {
   /* the mapping search of tcpa run (map_search.c): the same attempts, the
    * best kept; instantiated when --pes and --param say how */
   int one_pe = o->pes_rows && *o->pes_rows == 1 && *o->pes_cols == 1;
-  map_search_opts so = {dim, dim2 >= 0 ? MAP_AXIS_2D : axis, dim2, o->mopts, one_pe, o->check, NULL,
-                        o->check_ctx, 0, o->verbose ? stderr : NULL};
+  map_search_opts so = {.mapped = dim, .axis = dim2 >= 0 ? MAP_AXIS_2D : axis, .mapped2 = dim2, .o = o->mopts,
+                        .one_pe = one_pe, .check = o->check, .ctx = o->check_ctx,
+                        .log = o->verbose ? stderr : NULL};
   map_search_result res;
   int st = map_search_run(p, g, &arch, &so, &m, &res, msg, sizeof msg);
   if (st == MAP_ERR_NOFIT) {

@@ -19,14 +19,18 @@
  * map_search_better: the attempts for a lower II, run after the first
  * fit while its II is above the II bound, the smallest II any attempt's
  * schedule could have had (map_config.ii_lb: max(ResMII, RecMII), 2 for
- * a piecewise program), within a budget of attempts (fir with pe.od = 3 fits at level 2 with II 3; its inputs
- * read again reach II 2): the program read again, the other
- * rewrite levels. A candidate replaces the best when its II is lower, or
- * equal with fewer program words.
+ * a piecewise program): the program read again, the other rewrite
+ * levels (fir with pe.od = 3 fits at level 2 with II 3; its inputs read
+ * again reach II 2). A candidate replaces the best when its II is lower,
+ * or equal with fewer program words. Two budgets bound them: attempts
+ * (MAP_SEARCH_BUDGET) and the CPU seconds of the whole search
+ * (MAP_SEARCH_SECONDS): no attempt for a lower II starts after them, so a
+ * program whose every mapping is slow costs at most one more.
  */
 #include "map_search.h"
 
 #include <string.h>
+#include <time.h>
 
 /* When a pass runs (besides: nothing fitted before it). */
 typedef enum {
@@ -73,6 +77,7 @@ typedef struct {
   map_request best_rq;
   int best_ii, best_words;
   int attempts, bound;
+  clock_t t0;           /* CPU time at the start */
   fit_record first;     /* the first attempt's record */
   int fd_deep;          /* the first attempt mapped and an fd was too deep */
   char *msg;
@@ -191,13 +196,24 @@ static int map_search_passes_run(map_search *s, int one_pe) {
   return st;
 }
 
+/* Returns 1 when the search has spent its CPU seconds. */
+static int map_search_late(const map_search *s) {
+  double limit = s->so->seconds > 0 ? s->so->seconds : MAP_SEARCH_SECONDS;
+  return (double)(clock() - s->t0) / CLOCKS_PER_SEC > limit;
+}
+
 /* Runs the attempts for a lower II than the best's (same padding and
- * tiling), while it is above the bound, within the budget. */
+ * tiling), while it is above the bound, within the budgets. */
 static void map_search_improve(map_search *s) {
   int budget = s->so->budget > 0 ? s->so->budget : MAP_SEARCH_BUDGET;
   for (size_t i = 0; i < sizeof map_search_better / sizeof *map_search_better && budget > 0; i++) {
     if (s->best_ii <= s->bound) {
       if (s->so->log) fprintf(s->so->log, "II %d reaches the II bound %d: done\n", s->best_ii, s->bound);
+      return;
+    }
+    if (map_search_late(s)) {
+      if (s->so->log) fprintf(s->so->log, "II %d above the II bound %d: the time budget is spent\n", s->best_ii,
+                              s->bound);
       return;
     }
     const map_search_try *t = &map_search_better[i];
@@ -221,7 +237,8 @@ static void map_search_improve(map_search *s) {
 
 int map_search_run(const ast_program *p, const rdg *g, const arch_config *arch, const map_search_opts *so,
                    map_config *m, map_search_result *res, char *msg, size_t msgsz) {
-  map_search s = {.p = p, .g = g, .arch = arch, .so = so, .best_words = -1, .msg = msg, .msgsz = msgsz};
+  map_search s = {.p = p, .g = g, .arch = arch, .so = so, .best_words = -1, .msg = msg, .msgsz = msgsz,
+                  .t0 = clock()};
   memset(res, 0, sizeof *res);
   int st = map_search_passes_run(&s, 0);
   if (st == FIT_ERR_NOFIT && so->one_pe && map_search_channels(&s.first)) {

@@ -8,8 +8,10 @@
  * never by a message. It keeps the best mapping that fits (lowest II, then
  * fewest program words), not the first: after the first that fits, while
  * its II is above the II bound (the smallest II any attempt's schedule
- * could have had: max(ResMII, RecMII), 2 for a piecewise program), the attempts for a lower II (inputs and chains read again, the
- * other rewrite levels) run, at most `budget` of them.
+ * could have had: max(ResMII, RecMII), 2 for a piecewise program), the
+ * attempts for a lower II (inputs and chains read again, the other
+ * rewrite levels) run, at most `budget` of them and none started after
+ * `seconds` of CPU time.
  */
 #ifndef TCPA_MAP_SEARCH_H
 #define TCPA_MAP_SEARCH_H
@@ -37,9 +39,12 @@ typedef struct {
   void *ctx;
   int budget;                /* attempts for a lower II after the first fit (0: MAP_SEARCH_BUDGET) */
   FILE *log;                 /* each attempt and why it was dropped (`tcpa compile -v`), NULL: none */
+  double seconds;            /* CPU seconds of the search after which no attempt for a lower II
+                                starts (0: MAP_SEARCH_SECONDS) */
 } map_search_opts;
 
 #define MAP_SEARCH_BUDGET 8
+#define MAP_SEARCH_SECONDS 10.0
 
 typedef struct {
   map_request rq; /* the attempt that won (map_build_req replays it) */

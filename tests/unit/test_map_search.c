@@ -5,7 +5,8 @@
  *  - the best mapping, not the first: fir on configs/default.ini with
  *    pe.od 2, 3 and 4 reaches II 2 (with pe.od = 3 the first attempt
  *    that fits is II 3 at rewrite level 2; its inputs read again give
- *    II 2), and the search stops at the II bound;
+ *    II 2), and the search stops at the II bound, or where its time
+ *    budget is spent (II 3 then);
  *  - the next attempt is chosen by the no-fit record of the check, never
  *    by its message: a table of checks that refuse mappings for one
  *    resource (branch levels below some II, an fd too deep unless the
@@ -67,25 +68,28 @@ typedef struct {
   int want_st, want_ii;
   int want_pad, want_one_pe, want_reread; /* the winning request's options (-1: any) */
   fit_resource want_res;                  /* FIT_ERR_NOFIT: the record's first item */
+  double seconds;                         /* map_search_opts.seconds (0: the default) */
 } search_case;
 
 static const search_case cases[] = {
-    {"fir, pe.od 4", "fir", 0, -1, 0, FIT_OK, 2, 0, 0, -1, FIT_RES_NONE},
+    {"fir, pe.od 4", "fir", 0, -1, 0, FIT_OK, 2, 0, 0, -1, FIT_RES_NONE, 0},
     {"fir, pe.od 3: the re-read program's II 2, not the first fit's II 3", "fir", 3, -1, 0, FIT_OK, 2, 0, 0, 1,
-     FIT_RES_NONE},
-    {"fir, pe.od 2", "fir", 2, -1, 0, FIT_OK, 2, 0, 0, -1, FIT_RES_NONE},
-    {"fir, pe.od 3, instantiated", "fir", 3, REFUSE_NONE, 0, FIT_OK, 2, 0, 0, 1, FIT_RES_NONE},
+     FIT_RES_NONE, 0},
+    {"fir, pe.od 2", "fir", 2, -1, 0, FIT_OK, 2, 0, 0, -1, FIT_RES_NONE, 0},
+    {"fir, pe.od 3, instantiated", "fir", 3, REFUSE_NONE, 0, FIT_OK, 2, 0, 0, 1, FIT_RES_NONE, 0},
     {"matmul: branch levels short below II 3: II + 1", "matmul", 0, REFUSE_BRANCH_II3, 0, FIT_OK, 3, 0, 0, 0,
-     FIT_RES_NONE},
+     FIT_RES_NONE, 0},
     {"matmul: an fd too deep: the padded program next", "matmul", 0, REFUSE_FD_UNPADDED, 0, FIT_OK, 2, 1, 0, 0,
-     FIT_RES_NONE},
+     FIT_RES_NONE, 0},
     {"matmul: ports short on 1x1: mapped as one tile", "matmul", 0, REFUSE_CHANNELS, 1, FIT_OK, 2, 0, 1, 0,
-     FIT_RES_NONE},
+     FIT_RES_NONE, 0},
     {"matmul: ports short, not 1x1: no fit, the record's", "matmul", 0, REFUSE_CHANNELS, 0, FIT_ERR_NOFIT, 0, 0, 0,
-     0, FIT_RES_PORTS},
+     0, FIT_RES_PORTS, 0},
     {"matmul: imem short always: no fit, the first record", "matmul", 0, REFUSE_ALWAYS_IMEM, 0, FIT_ERR_NOFIT, 0, 0,
-     0, 0, FIT_RES_IMEM},
-    {"gcd: no divider", "gcd", 0, -1, 0, FIT_ERR_NOFIT, 0, 0, 0, 0, FIT_RES_FU},
+     0, 0, FIT_RES_IMEM, 0},
+    {"gcd: no divider", "gcd", 0, -1, 0, FIT_ERR_NOFIT, 0, 0, 0, 0, FIT_RES_FU, 0},
+    {"fir, pe.od 3, the time budget spent: the first fit's II 3 stays", "fir", 3, -1, 0, FIT_OK, 3, 0, 0, 0,
+     FIT_RES_NONE, 1e-9},
 };
 
 /* Runs the search of case c (its log into *log, malloc'ed). */
@@ -105,7 +109,8 @@ static void test_case(const search_case *c, char **log) {
   stub s = {c->refuse == (refuse_kind)-1 ? REFUSE_NONE : c->refuse, 0};
   size_t loglen = 0;
   FILE *f = open_memstream(log, &loglen);
-  map_search_opts so = {0, 0, -1, {0}, c->one_pe, c->refuse == (refuse_kind)-1 ? NULL : stub_check, NULL, &s, 0, f};
+  map_search_opts so = {.mapped2 = -1, .one_pe = c->one_pe, .check = c->refuse == (refuse_kind)-1 ? NULL : stub_check,
+                        .ctx = &s, .log = f, .seconds = c->seconds};
   map_config m;
   map_search_result res;
   int st = map_search_run(p, g, &a, &so, &m, &res, msg, sizeof msg);
@@ -161,6 +166,9 @@ int main(void) {
                      strstr(log, "maps at II 2") && strstr(log, "reaches the II bound 2: done"),
                  "the log: each attempt, its II, the bound reached (%s)", log);
     }
+    if (i == 10)
+      TEST_CHECK(count_lines(log, "attempt ") == 1 && strstr(log, "the time budget is spent"),
+                 "the log says the time budget stopped the search (%s)", log);
     if (i == 4)
       TEST_CHECK(strstr(log, "dropped: refused 1") != NULL, "the log says why an attempt was dropped (%s)", log);
     free(log);
