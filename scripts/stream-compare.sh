@@ -10,7 +10,8 @@
 #            OLD_TCPA NEW_TCPA WORKDIR
 # OLD's outputs are kept in WORKDIR/old and reused when present (delete
 # the directory to rerun them); NEW_TCPA "-" only runs OLD. Exit 0 when no run differs other than by
-# a lower II (or fewer program words at the same II, listed), 1 otherwise.
+# a lower II, or a smaller stream at the same II (the mapping search's
+# fewer program words, exit 0 both; listed), 1 otherwise.
 set -u
 archs="default big1d"
 regions="1x1 1x4 2x2 4x4"
@@ -42,7 +43,7 @@ run() {
 # ii DIR: the II summary.json reports, or -
 ii() { grep -o '"ii": *[0-9]*' "$1/summary.json" 2>/dev/null | grep -o '[0-9]*$' || echo -; }
 
-bad=0 same=0 better=0 nofit=0
+bad=0 same=0 better=0 smaller=0 nofit=0
 for arch in $archs; do
   for pes in $regions; do
     for b in $benches; do
@@ -63,6 +64,10 @@ for arch in $archs; do
       elif [ "$io" != - ] && [ "$in" != - ] && [ "$in" -lt "$io" ]; then
         echo "II improved $id: II $io -> $in (exit $rn)"
         better=$((better + 1))
+      elif [ "$io" = "$in" ] && [ "$rn" = 0 ] &&
+           [ "$(stat -c %s "$work/new/$id/config.bin")" -lt "$(stat -c %s "$work/old/$id/config.bin")" ]; then
+        echo "Smaller $id: II $in, stream $(stat -c %s "$work/old/$id/config.bin") -> $(stat -c %s "$work/new/$id/config.bin") bytes (fewer program words)"
+        smaller=$((smaller + 1))
       else
         echo "DIFFERENT $id: stream differs at II $io -> $in (exit $ro -> $rn)"
         bad=1
@@ -70,5 +75,5 @@ for arch in $archs; do
     done
   done
 done
-echo "identical $same, II improved $better, does not fit (both) $nofit"
+echo "identical $same, II improved $better, smaller at the same II $smaller, does not fit (both) $nofit"
 exit $bad
