@@ -17,6 +17,7 @@
 
 #include "inst.h"
 #include "sym.h"
+#include "test.h"
 
 #define ALL_I "\"[N] -> { [i] : 0 <= i < N }\""
 #define ALL_JK "\"[p, t] -> { [j0, k0] : 0 <= j0 < p and 0 <= k0 < t }\""
@@ -91,6 +92,15 @@ static inline int paper_run(inst *x, map_config *m, arch_config *cfg, char *msg,
     map_config_free(m);
   }
   return st;
+}
+
+/* Returns 1 after paper_run succeeded (one check, its message on failure),
+ * 0 otherwise (nothing to free then). */
+static inline int paper_ok(inst *x, map_config *m, arch_config *cfg) {
+  char msg[512];
+  int st = paper_run(x, m, cfg, msg, sizeof msg);
+  TEST_CHECK(st == 0, "the paper's PST reads and instantiates for N=16 on 1x3 (%s)", msg);
+  return st == 0;
 }
 
 #endif

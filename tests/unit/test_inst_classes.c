@@ -52,10 +52,7 @@ static void test_paper_classes(void) {
   arch_config cfg;
   map_config m;
   inst x;
-  char msg[512];
-  int st = paper_run(&x, &m, &cfg, msg, sizeof msg);
-  TEST_CHECK(st == 0, "the paper's PST reads and instantiates for N=16 on 1x3 (%s)", msg);
-  if (st) return;
+  if (!paper_ok(&x, &m, &cfg)) return;
   TEST_CHECK(x.p == 6 && x.t == 3, "p = ceil(16/3) = 6 on t = 3 PEs (got p %lld, t %d)", (long long)x.p, x.t);
   TEST_CHECK(x.lk == 12, "lambda^K = pi * p = 12 (got %lld)", (long long)x.lk);
   TEST_CHECK(x.fd_depth[0] == 1, "fd0 depth lambda^J d / pi = 1");

@@ -25,10 +25,7 @@ static void test_paper_signal(void) {
   arch_config cfg;
   map_config m;
   inst x;
-  char msg[512];
-  int st = paper_run(&x, &m, &cfg, msg, sizeof msg);
-  TEST_CHECK(st == 0, "the paper's PST reads and instantiates for N=16 on 1x3 (%s)", msg);
-  if (st) return;
+  if (!paper_ok(&x, &m, &cfg)) return;
   inst_fuprog *a1 = x.npc == 2 ? &x.pc[0].fp[1] : NULL;
   TEST_CHECK(a1 && a1->nk == 4 && a1->k[1].nsig == 1 && x.nsig >= 1, "q2 has one control signal");
   if (a1 && a1->nk == 4 && a1->k[1].nsig == 1) {
