@@ -166,42 +166,13 @@ waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_a
 # (as wave_cli.sh's for an FU): the window's screenshot, the marker at the
 # divergence, the first signals mismatch any, mismatch bank of the PE and
 # the AG's access as a pair (model above RTL)
-if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null || ! command -v xwd >/dev/null ||
-   ! command -v xwdtopnm >/dev/null; then
-  skip "bank: GTKWave's view" "xvfb-run, gtkwave, xwd or netpbm missing (scripts/setup.sh installs xvfb, gtkwave, x11-apps, netpbm)"
-else
-  D=$tmp/bank
-  printf '%s\n' 'puts "marker [gtkwave::getMarker]"' 'puts "dumpfile [gtkwave::getDumpFileName]"' \
-    'puts "displayed [gtkwave::getDisplayedSignals]"' > "$tmp/info.tcl"
-  printf '#!/bin/sh\nexec gtkwave "$@" --script %s/info.tcl\n' "$tmp" > "$tmp/gwc.sh"
-  {
-    echo '#!/bin/sh'
-    echo "TCPA_GTKWAVE=$tmp/gwc.sh \"$TCPA\" wave \"$D\" --compare >\"$tmp/shot.out\" 2>\"$tmp/shot.err\" &"
-    echo 'pid=$!'
-    echo "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do"
-    echo "  sleep 1"
-    echo "  xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\" 2>/dev/null && break"
-    echo "done"
-    echo "sleep 3"
-    echo "xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\""
-    echo 'st=$?'
-    echo 'kill $pid'
-    echo 'exit $st'
-  } > "$tmp/shot.sh"
-  chmod +x "$tmp/shot.sh" "$tmp/gwc.sh"
-  timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" "$tmp/shot.sh"
-  st=$?
-  xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmtopng > "$tmp/shot.png" 2>/dev/null
-  size=$(xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmfile | sed -n 's/.* \([0-9]*\) by \([0-9]*\) .*/\1x\2/p')
-  bad=$(grep -viE "gtk-|glib|dbus|dbind|accessibility|fontconfig|dconf" "$tmp/shot.err" |
-    grep -iE "error|could not|cannot|warning|failed|not found|unknown" | head -2 | tr '\n' ' ')
-  [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/shot.png")" -gt 20000 ] && [ -z "$bad" ]
-  check "bank: GTKWave (Xvfb 1600x1000) shows 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
+D=$tmp/bank
+if compare_shot bank "$D"; then
   ag=TOP.tcpa_top.g_row[0].g_col[0].g_side[3].g_bank[0].g_ag.u_ag
-  first=$(sed -n 's/^displayed //p' "$tmp/shot.out" | tr ' ' '\n' | sed -n 2,5p | tr '\n' ' ')
-  grep -q "^marker 4000$" "$tmp/shot.out" && grep -q "^dumpfile $D/compare.fst$" "$tmp/shot.out" &&
+  first=$(sed -n 's/^displayed //p' "$tmp/bank.out" | tr ' ' '\n' | sed -n 2,5p | tr '\n' ' ')
+  grep -q "^marker 4000$" "$tmp/bank.out" && grep -q "^dumpfile $D/compare.fst$" "$tmp/bank.out" &&
     [ "$first" = "mismatch.g_row[0].g_col[0].any mismatch.g_row[0].g_col[0].bank model.$ag.acc_o rtl.$ag.acc_o " ] &&
-    sed -n 's/^displayed //p' "$tmp/shot.out" | grep -qF "model.$ag.acc_addr_o[31:0] rtl.$ag.acc_addr_o[31:0]"
+    sed -n 's/^displayed //p' "$tmp/bank.out" | grep -qF "model.$ag.acc_addr_o[31:0] rtl.$ag.acc_addr_o[31:0]"
   check "bank: GTKWave: marker at 4000 ps = cycle 4, after the clock mismatch any, mismatch bank, the AG's acc_o (model, RTL), then its address as a pair ($first)" $?
 fi
 

@@ -82,3 +82,46 @@ run_seeds() {
   grep -A1 ': FAIL:' "$log" | sed 's/^/# /'
   check "$name: no seed fails (exit $st)" $st
 }
+
+# compare_shot NAME DIR: a person's view of DIR's compare.fst: GTKWave as
+# `tcpa wave DIR --compare` starts it, under Xvfb (1600x1000), with a Tcl
+# script printing `marker T`, `dumpfile F` and `displayed NAMES...` to
+# $tmp/NAME.out, and a screenshot of its window found by its title (xwd
+# -name fails while no window has it) in $tmp/NAME.png. One check: the
+# window shown, the screenshot 1600x1000, no warning on stderr. Returns 1
+# after a skip when a tool is missing (the caller skips what follows).
+compare_shot() {
+  local name=$1 D=$2 st size bad
+  if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null || ! command -v xwd >/dev/null ||
+     ! command -v xwdtopnm >/dev/null; then
+    n=$((n + 1))  # a skip (not skip(): wave_cli.sh has its own)
+    echo "ok $n - $name: GTKWave's view # SKIP xvfb-run, gtkwave, xwd or netpbm missing (scripts/setup.sh installs xvfb, gtkwave, x11-apps, netpbm)"
+    return 1
+  fi
+  printf '%s\n' 'puts "marker [gtkwave::getMarker]"' 'puts "dumpfile [gtkwave::getDumpFileName]"' \
+    'puts "displayed [gtkwave::getDisplayedSignals]"' > "$tmp/$name.tcl"
+  printf '#!/bin/sh\nexec gtkwave "$@" --script %s\n' "$tmp/$name.tcl" > "$tmp/$name-gw.sh"
+  {
+    echo '#!/bin/sh'
+    echo "TCPA_GTKWAVE=$tmp/$name-gw.sh \"$TCPA\" wave \"$D\" --compare >\"$tmp/$name.out\" 2>\"$tmp/$name.err\" &"
+    echo 'pid=$!'
+    echo "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do"
+    echo "  sleep 1"
+    echo "  xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/$name.xwd\" 2>/dev/null && break"
+    echo "done"
+    echo "sleep 3"
+    echo "xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/$name.xwd\""
+    echo 'st=$?'
+    echo 'kill $pid'
+    echo 'exit $st'
+  } > "$tmp/$name-shot.sh"
+  chmod +x "$tmp/$name-shot.sh" "$tmp/$name-gw.sh"
+  timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" "$tmp/$name-shot.sh"
+  st=$?
+  xwdtopnm "$tmp/$name.xwd" 2>/dev/null | pnmtopng > "$tmp/$name.png" 2>/dev/null
+  size=$(xwdtopnm "$tmp/$name.xwd" 2>/dev/null | pnmfile | sed -n 's/.* \([0-9]*\) by \([0-9]*\) .*/\1x\2/p')
+  bad=$(grep -viE "gtk-|glib|dbus|dbind|accessibility|fontconfig|dconf" "$tmp/$name.err" |
+    grep -iE "error|could not|cannot|warning|failed|not found|unknown" | head -2 | tr '\n' ' ')
+  [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/$name.png")" -gt 20000 ] && [ -z "$bad" ]
+  check "$name: GTKWave (Xvfb 1600x1000) shows a window titled 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
+}

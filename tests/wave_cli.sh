@@ -230,38 +230,7 @@ check "wave --compare on a clean rtl run and a clean model run: exit $st, they a
 check "wave --compare without rtl.fst: exit 2 naming both files" $?
 
 # -- a person's view: GTKWave on compare.fst under Xvfb, a screenshot ------------------
-if ! command -v xvfb-run >/dev/null || ! command -v gtkwave >/dev/null || ! command -v xwd >/dev/null ||
-   ! command -v xwdtopnm >/dev/null; then
-  skip "xvfb-run, gtkwave, xwd or netpbm missing (scripts/setup.sh installs xvfb, gtkwave, x11-apps, netpbm)"
-else
-  printf '%s\n' 'puts "marker [gtkwave::getMarker]"' 'puts "dumpfile [gtkwave::getDumpFileName]"' \
-    'puts "displayed [gtkwave::getDisplayedSignals]"' > "$tmp/info.tcl"
-  printf '#!/bin/sh\nexec gtkwave "$@" --script %s/info.tcl\n' "$tmp" > "$tmp/gwc.sh"
-  # shot.sh: GTKWave as `tcpa wave --compare` starts it, then a screenshot of
-  # its window, found by its title (xwd -name fails when no window has it)
-  {
-    echo '#!/bin/sh'
-    echo "TCPA_GTKWAVE=$tmp/gwc.sh \"$TCPA\" wave \"$D\" --compare >\"$tmp/shot.out\" 2>\"$tmp/shot.err\" &"
-    echo 'pid=$!'
-    echo "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do"
-    echo "  sleep 1"
-    echo "  xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\" 2>/dev/null && break"
-    echo "done"
-    echo "sleep 3"
-    echo "xwd -silent -name \"GTKWave - $D/compare.fst\" -out \"$tmp/shot.xwd\""
-    echo 'st=$?'
-    echo 'kill $pid'
-    echo 'exit $st'
-  } > "$tmp/shot.sh"
-  chmod +x "$tmp/shot.sh" "$tmp/gwc.sh"
-  timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" "$tmp/shot.sh"
-  st=$?
-  xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmtopng > "$tmp/shot.png" 2>/dev/null
-  size=$(xwdtopnm "$tmp/shot.xwd" 2>/dev/null | pnmfile | sed -n 's/.* \([0-9]*\) by \([0-9]*\) .*/\1x\2/p')
-  bad=$(grep -viE "gtk-|glib|dbus|dbind|accessibility|fontconfig|dconf" "$tmp/shot.err" |
-    grep -iE "error|could not|cannot|warning|failed|not found|unknown" | head -2 | tr '\n' ' ')
-  [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/shot.png")" -gt 20000 ] && [ -z "$bad" ]
-  check "GTKWave (Xvfb 1600x1000) shows a window titled 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
+if compare_shot shot "$D"; then
   pe=$(sed -n 's/^lockstep: DIVERGENCE at cycle [0-9]*, PE (\([0-9]*\),\([0-9]*\)).*/g_row[\1].g_col[\2]/p' "$D/divergence.txt")
   fu=$(sed -n 's/^  instruction: *FU \([0-9]*\),.*/\1/p' "$D/divergence.txt")
   shown=$(sed -n 's/^displayed //p' "$tmp/shot.out")
