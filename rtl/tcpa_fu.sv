@@ -13,6 +13,10 @@
 // and counts down; the branch unit's result is taken in the last cycle of
 // the word (wait_q == 1, or the issue cycle of any other word), with that
 // cycle's signals and flags.
+//
+// The word is read only through the generated struct tcpa_isa_pkg::insn_t
+// (docs/rtl.md "Generated packages"): a field's size or position changed
+// in common/isa.h carries into the decoding with no edit here.
 `include "rtl/tcpa_mutation.svh"
 `include "rtl/tcpa_assert.svh"
 
@@ -34,7 +38,7 @@ module tcpa_fu #(
   input  logic [tcpa_pkg::NSIG-1:0]   sig_i,
   input  logic [tcpa_pkg::NFU-1:0]    flag_i,
   // operands
-  output logic [3*8-1:0]              src_o,      // SRCA, SRCB, SRCC operands
+  output logic [3*tcpa_isa_pkg::ISA_SIZE_OPND-1:0] src_o,  // SRCA, SRCB, SRCC operands
   input  logic [3*32-1:0]             src_val_i,  // their register values
   // issue
   output logic                        issue_o,
@@ -45,28 +49,32 @@ module tcpa_fu #(
   output logic                        inflight_o, // a result is written after this cycle
   // write-back
   output logic                        wb_o,
-  output logic [7:0]                  wb_dst_o,
-  output logic [7:0]                  wb_odmask_o,
+  output logic [tcpa_isa_pkg::ISA_SIZE_OPND-1:0]   wb_dst_o,
+  output logic [tcpa_isa_pkg::ISA_SIZE_ODMASK-1:0] wb_odmask_o,
   output logic [31:0]                 wb_val_o,
   output logic                        flag_o,
-  output logic [127:0]                word_o      // the instruction at pc (trace only)
+  output logic [tcpa_isa_pkg::ISA_WORD_BITS-1:0] word_o  // the instruction at pc (trace only)
 );
   localparam int unsigned PC_W = tcpa_pkg::PC_W;
   localparam int unsigned NP   = (LAT > 1) ? LAT - 1 : 1;  // pipeline stages
-  localparam int unsigned PW   = 1 + 8 + 8 + 32;           // valid, dst, odmask, value
+  localparam int unsigned OW   = tcpa_isa_pkg::ISA_SIZE_OPND;
+  localparam int unsigned MW   = tcpa_isa_pkg::ISA_SIZE_ODMASK;
+  localparam int unsigned IW   = tcpa_isa_pkg::ISA_SIZE_IMM;
+  localparam int unsigned PW   = 1 + OW + MW + 32;         // valid, dst, odmask, value
 
   logic [PC_W-1:0]  pc_q, pc_d;
   logic             halted_q, halted_d;
-  logic [31:0]      wait_q, wait_d;    // waiting cycles left of a nop N
+  logic [IW-1:0]    wait_q, wait_d;    // waiting cycles left of a nop N
   logic             active, waiting, last, nop_wait;
-  logic [31:0]      imm;
+  logic [IW-1:0]    imm;
   logic             flag_q, flag_d;
   logic [NP*PW-1:0] pipe_q, pipe_d;
-  logic [127:0]     word;
+  logic [tcpa_isa_pkg::ISA_WORD_BITS-1:0] word;  // imem[pc], flat (the FST's `word`)
+  tcpa_isa_pkg::insn_t   insn;                     // the same word, its fields
   logic             issue, bhalt;
   logic [PC_W-1:0]  bnext;
-  logic [5:0]       op;
-  logic [3*8-1:0]   opnd;
+  tcpa_isa_pkg::opcode_e op;
+  logic [3*OW-1:0]  opnd;
   logic [3*32-1:0]  val;
   logic [31:0]      opv;
   logic [PW-1:0]    res, wb;
@@ -96,25 +104,30 @@ module tcpa_fu #(
 
   // started, program loaded, not halted: the FU issues, or waits in a nop N
   assign active = run_i && loaded_o && !halted_q;
-  assign waiting = (wait_q != 32'd0);
+  assign waiting = (wait_q != '0);
   assign issue = active && !waiting;
-  assign op = word[tcpa_isa_pkg::ISA_POS_OP +: tcpa_isa_pkg::ISA_SIZE_OP];
-  assign imm = word[tcpa_isa_pkg::ISA_POS_IMM +: tcpa_isa_pkg::ISA_SIZE_IMM];
+  assign insn = word;
+  // the reserved bits (tcpa_isa_pkg::ISA_RSVD_MASK): zero in a valid word,
+  // not looked at
+  logic unused_rsvd;
+  assign unused_rsvd = ^(insn & tcpa_isa_pkg::ISA_RSVD_MASK);
+  assign op = insn.op;
+  assign imm = insn.imm;
   // the word issued now is a nop N (N >= 2): it waits imm cycles
-  assign nop_wait = (op == 6'd0) && (imm != 32'd0);
+  assign nop_wait = (op == tcpa_isa_pkg::OPC_NOP) && (imm != '0);
   // the word's last cycle: its branch is evaluated now
-  assign last = active && (waiting ? (wait_q == 32'd1) : !nop_wait);
-  assign opnd = {word[tcpa_isa_pkg::ISA_POS_SRCC +: 8], word[tcpa_isa_pkg::ISA_POS_SRCB +: 8],
-                 word[tcpa_isa_pkg::ISA_POS_SRCA +: 8]};
-  assign src_o = issue ? opnd : 24'd0;
+  assign last = active && (waiting ? (wait_q == IW'(1)) : !nop_wait);
+  assign opnd = {insn.srcc, insn.srcb, insn.srca};
+  assign src_o = issue ? opnd : '0;
 
   // operand values: the immediate here, registers from the PE; all 0 in a
   // cycle without issue (docs/trace.md, FST signals)
   always_comb begin
     val = '0;
     for (int unsigned k = 0; k < 3; k++) begin
-      if ({29'd0, opnd[k*8 + tcpa_isa_pkg::ISA_POS_OPND_CLS +: 3]} == tcpa_isa_pkg::CLS_IMM)
-        val[k*32 +: 32] = word[tcpa_isa_pkg::ISA_POS_IMM +: 32];
+      if (opnd[k*OW + tcpa_isa_pkg::ISA_POS_OPND_CLS +: tcpa_isa_pkg::ISA_SIZE_CLS] ==
+          tcpa_isa_pkg::OC_IMM)
+        val[k*32 +: 32] = 32'(imm);
       else
         val[k*32 +: 32] = src_val_i[k*32 +: 32];
       // mutant 1: SRCB takes the register path even for an immediate
@@ -125,11 +138,10 @@ module tcpa_fu #(
 
   tcpa_branch_unit u_branch (
     .pc_i     (pc_q),
-    .kind_i   (word[tcpa_isa_pkg::ISA_POS_BKIND +: 2]),
-    .nsel_i   (word[tcpa_isa_pkg::ISA_POS_BNSEL +: 2]),
-    .sel0_i   (word[tcpa_isa_pkg::ISA_POS_BSEL0 +: 6]),
-    .sel1_i   (word[tcpa_isa_pkg::ISA_POS_BSEL1 +: 6]),
-    .target_i (word[tcpa_isa_pkg::ISA_POS_BT0 +: 4*PC_W]),
+    .kind_i   (insn.bkind),
+    .nsel_i   (insn.bnsel),
+    .sel_i    (insn.bsel),
+    .target_i (insn.bt),
     .sig_i    (sig_i),
     .flag_i   (flag_i),
     .next_o   (bnext),
@@ -147,7 +159,7 @@ module tcpa_fu #(
   `TCPA_MUTANT_ONLY(
     logic [31:0] quot;
     tcpa_op_eval u_quot (
-      .op_i (tcpa_isa_pkg::OP_DIV[5:0]),
+      .op_i (tcpa_isa_pkg::OPC_DIV),
       .a_i  (val[31:0]),
       .b_i  (val[63:32]),
       .c_i  (val[95:64]),
@@ -156,10 +168,7 @@ module tcpa_fu #(
   )
 
   // the issued result, then the pipeline of LAT - 1 stages
-  assign res = {issue && op != 6'd0,
-                word[tcpa_isa_pkg::ISA_POS_DST +: 8],
-                word[tcpa_isa_pkg::ISA_POS_ODMASK +: 8],
-                opv};
+  assign res = {issue && op != tcpa_isa_pkg::OPC_NOP, insn.dst, insn.odmask, opv};
 
   always_comb begin
     pipe_d = pipe_q;
@@ -180,13 +189,13 @@ module tcpa_fu #(
                       inflight_o = res[PW-1];
                     end)
     // mutant 9: wrong ALU result mux: `and` computes a | b
-    `TCPA_MUTATE(9, if (LAT == 1 && {26'd0, op} == tcpa_isa_pkg::OP_AND) wb[31:0] = val[31:0] | val[63:32];)
+    `TCPA_MUTATE(9, if (LAT == 1 && op == tcpa_isa_pkg::OPC_AND) wb[31:0] = val[31:0] | val[63:32];)
     // mutant 11: latency off by one: a multi-cycle FU writes one cycle early
     `TCPA_MUTATE(11, if (LAT > 1) wb = (NP > 1) ? pipe_q[(NP-2)*PW +: PW] : res;)
     // mutant 26: wrong operand: the multiplier computes a * a
-    `TCPA_MUTATE(26, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MUL) pipe_d[31:0] = val[31:0] * val[31:0];)
+    `TCPA_MUTATE(26, if (LAT > 1 && op == tcpa_isa_pkg::OPC_MUL) pipe_d[31:0] = val[31:0] * val[31:0];)
     // mutant 27: wrong result mux: the divider's `mod` returns the quotient
-    `TCPA_MUTATE(27, if (LAT > 1 && {26'd0, op} == tcpa_isa_pkg::OP_MOD)
+    `TCPA_MUTATE(27, if (LAT > 1 && op == tcpa_isa_pkg::OPC_MOD)
                        pipe_d[31:0] = quot;)
   end
 
@@ -196,7 +205,7 @@ module tcpa_fu #(
     flag_d = flag_q;
     wait_d = wait_q;
     if (issue && nop_wait) wait_d = imm;
-    else if (active && waiting) wait_d = wait_q - 32'd1;
+    else if (active && waiting) wait_d = wait_q - IW'(1);
     if (last) begin
       pc_d = bnext;
       halted_d = bhalt;
@@ -209,8 +218,8 @@ module tcpa_fu #(
     `TCPA_MUTATE(10, halted_d = halted_q;)
     // mutant 43: wait counter off by one: a nop N waits one cycle less
     // (its branch is taken in its next-to-last cycle)
-    `TCPA_MUTATE(43, if (issue && nop_wait) wait_d = imm - 32'd1;
-                     if (issue && nop_wait && imm == 32'd1) begin
+    `TCPA_MUTATE(43, if (issue && nop_wait) wait_d = imm - IW'(1);
+                     if (issue && nop_wait && imm == IW'(1)) begin
                        pc_d = bnext;
                        halted_d = bhalt;
                      end)
@@ -237,14 +246,14 @@ module tcpa_fu #(
   assign halt_o = last && bhalt;
   assign halted_o = halted_q;
   assign wb_o = wb[PW-1];
-  assign wb_dst_o = wb[PW-2 -: 8];
-  assign wb_odmask_o = wb[PW-10 -: 8];
+  assign wb_dst_o = wb[PW-2 -: OW];
+  assign wb_odmask_o = wb[PW-2-OW -: MW];
   assign wb_val_o = wb[31:0];
   assign flag_o = flag_q;
   assign word_o = word;
 
   // a waiting FU sits on the nop N that started the wait, not halted, and
   // the count left is at most that nop's repeat count (IMM)
-  `TCPA_ASSERT_IF(FuWaitOnNop, (op == 6'd0) && (wait_q <= imm) && !halted_q, waiting,
-                  clk_i, rst_ni)
+  `TCPA_ASSERT_IF(FuWaitOnNop, (op == tcpa_isa_pkg::OPC_NOP) && (wait_q <= imm) && !halted_q,
+                  waiting, clk_i, rst_ni)
 endmodule

@@ -47,11 +47,11 @@ module tcpa_pe (
   output logic                                dbg_start_o,
   output logic [tcpa_pkg::NSIG-1:0]           dbg_sig_o,
   output logic [tcpa_pkg::NFU-1:0]            dbg_issue_o,
-  output logic [tcpa_pkg::NFU*8-1:0]          dbg_pc_o,
+  output logic [tcpa_pkg::NFU*tcpa_pkg::PC_W-1:0]     dbg_pc_o,
   output logic [tcpa_pkg::NFU-1:0]            dbg_halt_o,
   output logic [tcpa_pkg::NFU-1:0]            dbg_wr_o,
-  output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_dst_o,
-  output logic [tcpa_pkg::NFU*8-1:0]          dbg_wr_odmask_o,
+  output logic [tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_OPND-1:0]   dbg_wr_dst_o,
+  output logic [tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_ODMASK-1:0] dbg_wr_odmask_o,
   output logic [tcpa_pkg::NFU*32-1:0]         dbg_wr_val_o,
   output logic [tcpa_pkg::NID_S-1:0]          dbg_idrd_o,
   output logic [tcpa_pkg::NID_S-1:0]          dbg_idempty_o,
@@ -65,7 +65,7 @@ module tcpa_pe (
   output logic [tcpa_pkg::NWP*32-1:0]         dbg_hop_val_o,
   // state (docs/trace.md "State events")
   output logic [31:0]                         dbg_step_o,
-  output logic [tcpa_pkg::NFU*128-1:0]        dbg_word_o,
+  output logic [tcpa_pkg::NFU*tcpa_isa_pkg::ISA_WORD_BITS-1:0] dbg_word_o,
   output logic [tcpa_pkg::NFU-1:0]            dbg_flag_o,
   output logic [tcpa_pkg::NRD_S-1:0]          dbg_rfwe_o,
   output logic [tcpa_pkg::NRD_S*32-1:0]       dbg_rfwd_o,
@@ -89,14 +89,21 @@ module tcpa_pe (
   logic unused_bus;
   assign unused_bus = ^{bus_i.side, bus_i.field, bus_i.t, bus_i.c, bus_i.d};
 
+  // operand fields (tcpa_isa_pkg::opnd_t): OW bits, an index of XW
+  localparam int unsigned OW    = tcpa_isa_pkg::ISA_SIZE_OPND;
+  localparam int unsigned XW    = tcpa_isa_pkg::ISA_SIZE_IDX;
+  localparam int unsigned MW    = tcpa_isa_pkg::ISA_SIZE_ODMASK;
+  localparam int unsigned NIDX  = 1 << XW;  // values of an index field
+  localparam logic [NIDX:0] ONE = 1;
+
   // bit i: index i names one of the registers of a class (a class may have
   // none: a mask, not a comparison with a constant 0, keeps the lint quiet;
   // not a function either: Verilator names an inlined function's
   // temporaries per instance, so that each PE got a copy of its own of the
   // code, docs/testing.md "Simulator speed")
-  localparam logic [31:0] RD_IN = 32'((33'd1 << NRD) - 33'd1);
-  localparam logic [31:0] FD_IN = 32'((33'd1 << NFD) - 33'd1);
-  localparam logic [31:0] ID_IN = 32'((33'd1 << NID) - 33'd1);
+  localparam logic [NIDX-1:0] RD_IN = NIDX'((ONE << NRD) - ONE);
+  localparam logic [NIDX-1:0] FD_IN = NIDX'((ONE << NFD) - ONE);
+  localparam logic [NIDX-1:0] ID_IN = NIDX'((ONE << NID) - ONE);
   localparam logic [31:0] OD_IN = 32'((33'd1 << NOD) - 33'd1);
   localparam int unsigned NWP   = tcpa_pkg::NWP;
 
@@ -122,11 +129,13 @@ module tcpa_pe (
   logic [NWP*32-1:0]   linkv_q, linkv_d;
 
   // FU side
-  logic [NFU*24-1:0]   fsrc;
+  logic [NFU*3*OW-1:0] fsrc;
+  tcpa_isa_pkg::opnd_t so, wdst;  // a source operand, a destination (loops below)
   logic [NFU*96-1:0]   fsrcv;
   logic [NFU-1:0]      fissue, fhalt, floaded, fhalted, finfl, fwb, fflag;
   logic [NFU*PC_W-1:0] fpc;
-  logic [NFU*8-1:0]    fdst, fodm;
+  logic [NFU*OW-1:0]  fdst;
+  logic [NFU*MW-1:0]   fodm;
   logic [NFU*32-1:0]   fval;
 
   logic [NRD_S*32-1:0] rdv;
@@ -136,7 +145,7 @@ module tcpa_pe (
   logic [NFD_S-1:0]    fdrd, fdwe;
   logic [NFD_S*32-1:0] fdwd;
   logic [NFU-1:0]      rdwe;
-  logic [NFU*5-1:0]    rdwi;
+  logic [NFU*XW-1:0]   rdwi;
   logic [NSRC-1:0]     srcv;
   logic [NSRC*32-1:0]  srcd;
   logic [NSINK-1:0]    sinkv;
@@ -204,7 +213,7 @@ module tcpa_pe (
       .run_i       (started),
       .sig_i       (sig),
       .flag_i      (fflag),
-      .src_o       (fsrc[f*24 +: 24]),
+      .src_o       (fsrc[f*3*OW +: 3*OW]),
       .src_val_i   (fsrcv[f*96 +: 96]),
       .issue_o     (fissue[f]),
       .pc_o        (fpc[f*PC_W +: PC_W]),
@@ -213,11 +222,11 @@ module tcpa_pe (
       .halted_o    (fhalted[f]),
       .inflight_o  (finfl[f]),
       .wb_o        (fwb[f]),
-      .wb_dst_o    (fdst[f*8 +: 8]),
-      .wb_odmask_o (fodm[f*8 +: 8]),
+      .wb_dst_o    (fdst[f*OW +: OW]),
+      .wb_odmask_o (fodm[f*MW +: MW]),
       .wb_val_o    (fval[f*32 +: 32]),
       .flag_o      (fflag[f]),
-      .word_o      (dbg_word_o[f*128 +: 128])
+      .word_o      (dbg_word_o[f*tcpa_isa_pkg::ISA_WORD_BITS +: tcpa_isa_pkg::ISA_WORD_BITS])
     );
   end
 
@@ -226,21 +235,23 @@ module tcpa_pe (
     fsrcv = '0;
     idrd = '0;
     fdrd = '0;
+    so = '0;
     for (int unsigned f = 0; f < NFU; f++) begin
       for (int unsigned k = 0; k < 3; k++) begin
-        case ({29'd0, fsrc[f*24 + k*8 + 5 +: 3]})
-          tcpa_isa_pkg::CLS_RD:
-            if (RD_IN[fsrc[f*24 + k*8 +: 5]])
-              fsrcv[f*96 + k*32 +: 32] = rdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NRD_S)*32 +: 32];
-          tcpa_isa_pkg::CLS_FD:
-            if (FD_IN[fsrc[f*24 + k*8 +: 5]]) begin
-              fsrcv[f*96 + k*32 +: 32] = fdv[({27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S)*32 +: 32];
-              fdrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NFD_S] = 1'b1;
+        so = fsrc[(f*3 + k)*OW +: OW];
+        unique case (so.cls)
+          tcpa_isa_pkg::OC_RD:
+            if (RD_IN[so.idx])
+              fsrcv[f*96 + k*32 +: 32] = rdv[(32'(so.idx) % NRD_S)*32 +: 32];
+          tcpa_isa_pkg::OC_FD:
+            if (FD_IN[so.idx]) begin
+              fsrcv[f*96 + k*32 +: 32] = fdv[(32'(so.idx) % NFD_S)*32 +: 32];
+              fdrd[32'(so.idx) % NFD_S] = 1'b1;
             end
-          tcpa_isa_pkg::CLS_ID:
-            if (ID_IN[fsrc[f*24 + k*8 +: 5]]) begin
-              fsrcv[f*96 + k*32 +: 32] = head[({27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S)*32 +: 32];
-              idrd[{27'd0, fsrc[f*24 + k*8 +: 5]} % NID_S] = 1'b1;
+          tcpa_isa_pkg::OC_ID:
+            if (ID_IN[so.idx]) begin
+              fsrcv[f*96 + k*32 +: 32] = head[(32'(so.idx) % NID_S)*32 +: 32];
+              idrd[32'(so.idx) % NID_S] = 1'b1;
             end
           default: ;
         endcase
@@ -256,18 +267,19 @@ module tcpa_pe (
     fdwd = '0;
     odtok_d = '0;
     for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];
+    wdst = '0;
     for (int unsigned f = 0; f < NFU; f++) begin
-      rdwi[f*5 +: 5] = fdst[f*8 +: 5];
+      wdst = fdst[f*OW +: OW];
+      rdwi[f*XW +: XW] = wdst.idx;
       // mutant 13: register write to the wrong index (rd k writes rd k^1)
-      `TCPA_MUTATE(13, rdwi[f*5] = !fdst[f*8];)
-      if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_RD) rdwe[f] = 1'b1;
-      if (fwb[f] && {29'd0, fdst[f*8 + 5 +: 3]} == tcpa_isa_pkg::CLS_FD &&
-          FD_IN[fdst[f*8 +: 5]]) begin
-        fdwe[{27'd0, fdst[f*8 +: 5]} % NFD_S] = 1'b1;
-        fdwd[({27'd0, fdst[f*8 +: 5]} % NFD_S)*32 +: 32] = fval[f*32 +: 32];
+      `TCPA_MUTATE(13, rdwi[f*XW] = !wdst.idx[0];)
+      if (fwb[f] && wdst.cls == tcpa_isa_pkg::OC_RD) rdwe[f] = 1'b1;
+      if (fwb[f] && wdst.cls == tcpa_isa_pkg::OC_FD && FD_IN[wdst.idx]) begin
+        fdwe[32'(wdst.idx) % NFD_S] = 1'b1;
+        fdwd[(32'(wdst.idx) % NFD_S)*32 +: 32] = fval[f*32 +: 32];
       end
       for (int unsigned k = 0; k < NOD_S; k++) begin
-        if (fwb[f] && fodm[f*8 + k] && OD_IN[k[4:0]]) begin
+        if (fwb[f] && fodm[f*MW + k] && OD_IN[k[4:0]]) begin
           odtok_d[k] = 1'b1;
           od_d[k] = fval[f*32 +: 32];
         end
@@ -443,8 +455,5 @@ module tcpa_pe (
     for (int unsigned k = 0; k < NID_S; k++)
       dbg_fifocnt_o[k*16 +: tcpa_pkg::FIFO_W] = fcnt[k*tcpa_pkg::FIFO_W +: tcpa_pkg::FIFO_W];
   end
-  always_comb begin
-    dbg_pc_o = '0;
-    for (int unsigned f = 0; f < NFU; f++) dbg_pc_o[f*8 +: PC_W] = fpc[f*PC_W +: PC_W];
-  end
+  assign dbg_pc_o = fpc;
 endmodule

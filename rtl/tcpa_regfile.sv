@@ -6,11 +6,14 @@
 // The registers are an unpacked array, one element per register, so that a
 // waveform names each one: rd_q[K] is rdK (docs/rtl.md "Signal names").
 // With pe.rd = 0 one slot remains, never written: it reads as zero.
+// A write index is an operand's IDX field (tcpa_isa_pkg::ISA_SIZE_IDX bits).
+`include "rtl/tcpa_assert.svh"
+
 module tcpa_regfile (
   input  logic                            clk_i,
   input  logic                            rst_ni,
   input  logic [tcpa_pkg::NFU-1:0]        we_i,
-  input  logic [tcpa_pkg::NFU*5-1:0]      widx_i,
+  input  logic [tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_IDX-1:0] widx_i,
   input  logic [tcpa_pkg::NFU*32-1:0]     wdata_i,
   output logic [tcpa_pkg::NRD_S*32-1:0]   rd_o,
   // trace (docs/trace.md `rf`): register k is written at the end of the
@@ -21,8 +24,9 @@ module tcpa_regfile (
   localparam int unsigned NRD = tcpa_pkg::NRD;
   localparam int unsigned NFU = tcpa_pkg::NFU;
   localparam int unsigned NRD_S = tcpa_pkg::NRD_S;
+  localparam int unsigned XW    = tcpa_isa_pkg::ISA_SIZE_IDX;
 
-  // the bits of a register index (widx_i has 5; a one-slot file keeps 1)
+  // the bits of a register index (widx_i has XW; a one-slot file keeps 1)
   localparam int unsigned IW = (NRD_S > 1) ? $clog2(NRD_S) : 1;
 
   (* mem2reg *) logic [31:0] rd_q [NRD_S];  // Yosys: registers, not a memory
@@ -38,9 +42,9 @@ module tcpa_regfile (
     for (int unsigned k = 0; k < NRD_S; k++) rd_d[k] = rd_q[k];
     we_o = '0;
     for (int unsigned f = 0; f < NFU; f++) begin
-      if (we_i[f] && NRD != 0 && {27'd0, widx_i[f*5 +: 5]} < NRD_S) begin
-        rd_d[widx_i[f*5 +: IW]] = wdata_i[f*32 +: 32];
-        we_o[widx_i[f*5 +: IW]] = 1'b1;
+      if (we_i[f] && NRD != 0 && 32'(widx_i[f*XW +: XW]) < NRD_S) begin
+        rd_d[widx_i[f*XW +: IW]] = wdata_i[f*32 +: 32];
+        we_o[widx_i[f*XW +: IW]] = 1'b1;
       end
     end
   end
@@ -60,4 +64,21 @@ module tcpa_regfile (
   always_comb begin
     for (int unsigned k = 0; k < NRD_S; k++) wd_o[k*32 +: 32] = rd_d[k];
   end
+
+  // invariants (docs/rtl.md "Assertions"): the write enables are known
+  // after reset; a register is written only when an FU writes (at most
+  // one write per FU, so no more registers than enabled ports); a file
+  // with no register (pe.rd = 0) is never written
+`ifdef TCPA_ASSERT_ON
+  int unsigned nwe, nports;
+  always_comb begin
+    nwe = 0;
+    nports = 0;
+    for (int unsigned k = 0; k < NRD_S; k++) nwe += 32'(we_o[k]);
+    for (int unsigned f = 0; f < NFU; f++) nports += 32'(we_i[f]);
+  end
+`endif
+  `TCPA_ASSERT(RegfileWeKnown, !$isunknown(we_i), clk_i, rst_ni)
+  `TCPA_ASSERT(RegfileWritesFromPorts, nwe <= nports, clk_i, rst_ni)
+  `TCPA_ASSERT(RegfileEmptyNotWritten, NRD != 0 || we_o == '0, clk_i, rst_ni)
 endmodule

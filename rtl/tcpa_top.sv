@@ -43,11 +43,11 @@ module tcpa_top (
   output logic [tcpa_pkg::NPE-1:0]                dbg_start_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0] dbg_sig_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_issue_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_pc_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_pkg::PC_W-1:0] dbg_pc_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_halt_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]  dbg_wr_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_dst_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0] dbg_wr_odmask_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_OPND-1:0] dbg_wr_dst_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_ODMASK-1:0] dbg_wr_odmask_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*32-1:0] dbg_wr_val_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_idrd_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0] dbg_idempty_o,
@@ -72,7 +72,7 @@ module tcpa_top (
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data_o,
   // state (docs/trace.md "State events"): per PE, per AG, the started GC
   output logic [tcpa_pkg::NPE*32-1:0]                   dbg_step_o,
-  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*128-1:0]    dbg_word_o,
+  output logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_WORD_BITS-1:0]    dbg_word_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_flag_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S-1:0]      dbg_rfwe_o,
   output logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S*32-1:0]   dbg_rfwd_o,
@@ -111,11 +111,11 @@ module tcpa_top (
   logic [tcpa_pkg::NPE-1:0]                      dbg_start;
   logic [tcpa_pkg::NPE*tcpa_pkg::NSIG-1:0]       dbg_sig;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_issue;
-  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_pc;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_pkg::PC_W-1:0]      dbg_pc;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_halt;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_wr;
-  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_wr_dst;
-  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*8-1:0]      dbg_wr_odmask;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_OPND-1:0]      dbg_wr_dst;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_ODMASK-1:0]      dbg_wr_odmask;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU*32-1:0]     dbg_wr_val;
   logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_idrd;
   logic [tcpa_pkg::NPE*tcpa_pkg::NID_S-1:0]      dbg_idempty;
@@ -136,7 +136,7 @@ module tcpa_top (
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_agrange;
   logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_rd_data;
   logic [tcpa_pkg::NPE*32-1:0]                   dbg_step;
-  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*128-1:0]    dbg_word;
+  logic [tcpa_pkg::NPE*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_WORD_BITS-1:0]    dbg_word;
   logic [tcpa_pkg::NPE*tcpa_pkg::NFU-1:0]        dbg_flag;
   logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S-1:0]      dbg_rfwe;
   logic [tcpa_pkg::NPE*tcpa_pkg::NRD_S*32-1:0]   dbg_rfwd;
@@ -471,11 +471,11 @@ module tcpa_top (
         .dbg_start_o     (`TCPA_DBG(dbg_start)[P]),
         .dbg_sig_o       (`TCPA_DBG(dbg_sig)[P*NSIG +: NSIG]),
         .dbg_issue_o     (`TCPA_DBG(dbg_issue)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_pc_o        (`TCPA_DBG(dbg_pc)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_pc_o        (`TCPA_DBG(dbg_pc)[P*tcpa_pkg::NFU*tcpa_pkg::PC_W +: tcpa_pkg::NFU*tcpa_pkg::PC_W]),
         .dbg_halt_o      (`TCPA_DBG(dbg_halt)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
         .dbg_wr_o        (`TCPA_DBG(dbg_wr)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
-        .dbg_wr_dst_o    (`TCPA_DBG(dbg_wr_dst)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
-        .dbg_wr_odmask_o (`TCPA_DBG(dbg_wr_odmask)[P*tcpa_pkg::NFU*8 +: tcpa_pkg::NFU*8]),
+        .dbg_wr_dst_o    (`TCPA_DBG(dbg_wr_dst)[P*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_OPND +: tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_OPND]),
+        .dbg_wr_odmask_o (`TCPA_DBG(dbg_wr_odmask)[P*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_ODMASK +: tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_ODMASK]),
         .dbg_wr_val_o    (`TCPA_DBG(dbg_wr_val)[P*tcpa_pkg::NFU*32 +: tcpa_pkg::NFU*32]),
         .dbg_idrd_o      (`TCPA_DBG(dbg_idrd)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
         .dbg_idempty_o   (`TCPA_DBG(dbg_idempty)[P*tcpa_pkg::NID_S +: tcpa_pkg::NID_S]),
@@ -488,7 +488,7 @@ module tcpa_top (
         .dbg_hop_o       (`TCPA_DBG(dbg_hop)[P*NWP +: NWP]),
         .dbg_hop_val_o   (`TCPA_DBG(dbg_hop_val)[P*NWP*32 +: NWP*32]),
         .dbg_step_o      (`TCPA_DBG(dbg_step)[P*32 +: 32]),
-        .dbg_word_o      (`TCPA_DBG(dbg_word)[P*tcpa_pkg::NFU*128 +: tcpa_pkg::NFU*128]),
+        .dbg_word_o      (`TCPA_DBG(dbg_word)[P*tcpa_pkg::NFU*tcpa_isa_pkg::ISA_WORD_BITS +: tcpa_pkg::NFU*tcpa_isa_pkg::ISA_WORD_BITS]),
         .dbg_flag_o      (`TCPA_DBG(dbg_flag)[P*tcpa_pkg::NFU +: tcpa_pkg::NFU]),
         .dbg_rfwe_o      (`TCPA_DBG(dbg_rfwe)[P*tcpa_pkg::NRD_S +: tcpa_pkg::NRD_S]),
         .dbg_rfwd_o      (`TCPA_DBG(dbg_rfwd)[P*tcpa_pkg::NRD_S*32 +: tcpa_pkg::NRD_S*32]),
