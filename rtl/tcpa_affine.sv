@@ -3,6 +3,7 @@
 // accumulator per dimension holds coef[d] * J[d]; when J advances, the
 // incremented dimension adds its coefficient and the wrapped ones return to
 // zero. clear_i (unit not running) empties the accumulators (J = 0).
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_affine (
@@ -41,4 +42,11 @@ module tcpa_affine (
     if (!rst_ni) acc_q <= '0;
     else if (clear_i || adv_i) acc_q <= acc_d;
   end
+
+  // invariants (docs/rtl.md "Assertions"): when J advances one dimension
+  // increments (one-hot) and the wrapped ones are others; the
+  // accumulators are known after reset
+  `TCPA_ASSERT_IF(AffineIncOneHot, $onehot(inc_i) && (inc_i & clr_i) == '0, adv_i && !clear_i,
+                  clk_i, rst_ni)
+  `TCPA_ASSERT(AffineAccKnown, !$isunknown(acc_q), clk_i, rst_ni)
 endmodule

@@ -5,9 +5,12 @@
 // The fields come from tcpa_isa_pkg::insn_t (tcpa_fu): the kind as the
 // typed br_kind_e, the selectors and targets as flat vectors of
 // ISA_SEL_COUNT and ISA_MAX_TARGETS elements.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_branch_unit (
+  input  logic                                       clk_i,   // assertions only
+  input  logic                                       rst_ni,  // assertions only
   input  logic [tcpa_pkg::PC_W-1:0]                  pc_i,
   input  tcpa_isa_pkg::br_kind_e                     kind_i,
   input  logic [tcpa_isa_pkg::ISA_SIZE_BNSEL-1:0]    nsel_i,
@@ -82,4 +85,15 @@ module tcpa_branch_unit (
                       next_o = target_i[32'(idx_flip)*BW +: PC_W];)
     // mutant 12 (above): a one-condition br reads condition sel0 + 1
   end
+
+  // invariants (docs/rtl.md "Assertions"): the unit halts on `halt` only;
+  // `next` from a pc inside pe.imem stays inside (it wraps at the end); a
+  // `br` forms its index from no more conditions than BNSEL says
+  logic unused_clk;  // the clock and reset serve the assertions only
+  assign unused_clk = ^{clk_i, rst_ni};
+  `TCPA_ASSERT(BranchHaltIffHalt, halt_o == (kind_i == tcpa_isa_pkg::BK_HALT), clk_i, rst_ni)
+  `TCPA_ASSERT_IF(BranchNextInImem, 32'(next_o) < tcpa_pkg::IMEM,
+                  kind_i == tcpa_isa_pkg::BK_NEXT && 32'(pc_i) < tcpa_pkg::IMEM, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(BranchIdxWithinNsel, 32'(idx) < (32'd1 << 32'(nsel_i)),
+                  kind_i == tcpa_isa_pkg::BK_COND && 32'(nsel_i) <= NSEL, clk_i, rst_ni)
 endmodule

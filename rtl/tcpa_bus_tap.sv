@@ -10,6 +10,8 @@
 // (every AG's mine and field selection, every PE's rectangle hit) is then
 // evaluated only for words that can concern them, not for every word of
 // the stream.
+`include "rtl/tcpa_assert.svh"
+
 module tcpa_bus_tap (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -39,4 +41,9 @@ module tcpa_bus_tap (
   end
 
   assign bus_o = bus_q;
+
+  // invariants (docs/rtl.md "Assertions"): a word of the group's bus is a
+  // header or a payload word, never both, and both flags are known
+  `TCPA_ASSERT(BusTapOneKind, !(bus_q.we && bus_q.hdr), clk_i, rst_ni)
+  `TCPA_ASSERT(BusTapFlagsKnown, !$isunknown({bus_q.we, bus_q.hdr}), clk_i, rst_ni)
 endmodule

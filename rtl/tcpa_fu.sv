@@ -137,6 +137,8 @@ module tcpa_fu #(
   end
 
   tcpa_branch_unit u_branch (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
     .pc_i     (pc_q),
     .kind_i   (insn.bkind),
     .nsel_i   (insn.bnsel),

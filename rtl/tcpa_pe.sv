@@ -336,6 +336,8 @@ module tcpa_pe (
   end
 
   tcpa_wrapper u_wrapper (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
     .sel_i        (wsel_q),
     .src_valid_i  (srcv),
     .src_data_i   (srcd),

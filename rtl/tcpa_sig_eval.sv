@@ -22,6 +22,7 @@
 // big1d.ini) only at the PE's steps, not in every cycle, and the
 // constraints of a term only while the term is active (docs/rtl.md "Clock
 // gating", docs/testing.md "Simulator speed").
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_sig_eval (
@@ -128,4 +129,18 @@ module tcpa_sig_eval (
     // mutant 20: control signal c1 stuck at 1
     `TCPA_MUTATE(20, sig_o[(NSIG > 1) ? 1 : 0] = 1'b1;)
   end
+
+  // invariants (docs/rtl.md "Assertions"): J advances one dimension at a
+  // time while the PE runs, and every term in use names an existing
+  // signal (the loader checks a term's signal against gc.signals)
+`ifdef TCPA_ASSERT_ON
+  logic tsig_ok;
+  always_comb begin
+    tsig_ok = 1'b1;
+    for (int unsigned t = 0; t < NTERM; t++)
+      if (tact_i[t] && 32'(tsig_i[t*8 +: 8]) >= NSIG) tsig_ok = 1'b0;
+  end
+`endif
+  `TCPA_ASSERT_IF(SigEvalIncOneHot, $onehot(inc_i), run_i && adv_i, clk_i, rst_ni)
+  `TCPA_ASSERT(SigEvalTermSignalInRange, tsig_ok, clk_i, rst_ni)
 endmodule

@@ -3,9 +3,12 @@
 // id0.., then wrapper outputs n, e, s, w 0..P-1) takes the token of the
 // source its select names (0: none; else 1 + source number: od0.., then
 // wrapper inputs n, e, s, w 0..P-1), in the same cycle.
+`include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
 module tcpa_wrapper (
+  input  logic                                       clk_i,   // assertions only
+  input  logic                                       rst_ni,  // assertions only
   input  logic [tcpa_pkg::NSINK*tcpa_pkg::SEL_W-1:0] sel_i,
   input  logic [tcpa_pkg::NSRC-1:0]                  src_valid_i,
   input  logic [tcpa_pkg::NSRC*32-1:0]               src_data_i,
@@ -44,4 +47,26 @@ module tcpa_wrapper (
     `TCPA_MUTATE(16, sink_valid_o[1:0] = {sink_valid_o[0], sink_valid_o[1]};
                      sink_data_o[63:0] = {sink_data_o[31:0], sink_data_o[63:32]};)
   end
+
+  // invariants (docs/rtl.md "Assertions"): a sink carries a token only
+  // when its select names a source that has one, and then that source's
+  // value (the crossbar moves tokens, it makes none)
+  logic unused_clk;  // the clock and reset serve the assertions only
+  assign unused_clk = ^{clk_i, rst_ni};
+`ifdef TCPA_ASSERT_ON
+  logic tok_from_src;
+  logic [SW-1:0] as;
+  always_comb begin
+    tok_from_src = 1'b1;
+    as = '0;
+    for (int unsigned k = 0; k < NSINK; k++) begin
+      as = sel_i[k*SW +: SW];
+      if (sink_valid_o[k] &&
+          !(sel_ok[as] && src_valid_i[(32'(as) - 32'd1) % NSRC] &&
+            sink_data_o[k*32 +: 32] == src_data_i[((32'(as) - 32'd1) % NSRC)*32 +: 32]))
+        tok_from_src = 1'b0;
+    end
+  end
+`endif
+  `TCPA_ASSERT(WrapperTokenFromSource, tok_from_src, clk_i, rst_ni)
 endmodule

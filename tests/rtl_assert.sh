@@ -3,7 +3,8 @@
 # rtl_assert.sh: the SystemVerilog assertions of the RTL (docs/rtl.md
 # "Assertions", rtl/tcpa_assert.svh). The RTL with TCPA_ASSERT_ON (alone and
 # with the mutation hooks) is `verilator --lint-only -Wall --assert` clean
-# (full tier);
+# (full tier); every module but three combinational ones (their list
+# below) states at least one assertion;
 # the macro expands to assertions only with TCPA_ASSERT_ON and
 # never under SYNTHESIS (what Yosys defines); the harnesses of the cache
 # are built with them (their names are in the binary). With assertions on,
@@ -47,6 +48,27 @@ check_eval "TCPA_ASSERT_ON: tcpa_fifo.sv has its 3 assertions" '[ "$(nassert +de
 check_eval "no TCPA_ASSERT_ON (lint, default): no assertion" '[ "$(nassert)" -eq 0 ]'
 check_eval "SYNTHESIS (Yosys) with TCPA_ASSERT_ON: no assertion" \
   '[ "$(nassert +define+SYNTHESIS +define+TCPA_ASSERT_ON)" -eq 0 ]'
+
+# every module states invariants but three that hold no state and are
+# checked through their users (docs/rtl.md "Assertions"): tcpa_op_eval
+# and tcpa_cons_eval (combinational), tcpa_clock_gate (the latch of a
+# clock gate cell, as lowRISC's prim_clock_gating); those three have no
+# register or memory
+exempt=" tcpa_op_eval tcpa_cons_eval tcpa_clock_gate "
+noassert=""
+stateful=""
+for f in rtl/tcpa_*.sv; do
+  m=$(basename "$f" .sv)
+  [ "$m" = tcpa_pkg ] && continue
+  case "$exempt" in
+  *" $m "*) grep -q 'always_ff' "$f" && stateful="$stateful $m" ;;
+  *) grep -q '`TCPA_ASSERT' "$f" || noassert="$noassert $m" ;;
+  esac
+done
+check_eval "every module of rtl/ but$exempt""states an assertion (missing:${noassert:- none})" \
+  '[ -z "$noassert" ]'
+check_eval "the modules without assertions hold no register (with one:${stateful:- none})" \
+  '[ -z "$stateful" ]'
 
 # -- the harnesses run the assertions -----------------------------------------
 RTL=$("$TCPA" harness)
