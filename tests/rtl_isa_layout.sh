@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: docs/rtl.md "Generated packages"
 # rtl_isa_layout.sh: the RTL decodes the instruction word only through the
 # struct tcpa_isa_pkg::insn_t generated from common/isa.h (docs/rtl.md
 # "Generated packages"), so a field's size or position changed in isa.h
