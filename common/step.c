@@ -49,12 +49,10 @@ static void step_child(char *const *argv, const step_opts *s) {
   _exit(127);
 }
 
-/* Returns the seconds between heartbeats of s: s->every, else
- * $TCPA_HEARTBEAT (1 to 3600: tests shorten it), else 30. */
-static int step_every(const step_opts *s) {
+int step_heartbeat_seconds(int every) {
   const char *e = getenv("TCPA_HEARTBEAT");
   long v = e && *e ? strtol(e, NULL, 10) : 0;
-  if (s->every > 0) return s->every;
+  if (every > 0) return every;
   return v >= 1 && v <= 3600 ? (int)v : 30;
 }
 
@@ -65,7 +63,7 @@ int step_run(char *const *argv, const step_opts *s, double *seconds) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) step_child(argv, s);
-  int every = step_every(s), st = 0;
+  int every = step_heartbeat_seconds(s->every), st = 0;
   const char *live = s->live ? s->live : s->log ? s->log : "(this output)";
   double next = t0 + every;
   for (;;) {

@@ -29,6 +29,10 @@ typedef struct {
  * NULL) to its wall time. */
 int step_run(char *const *argv, const step_opts *s, double *seconds);
 
+/* Returns the seconds between heartbeats: every when > 0, else
+ * $TCPA_HEARTBEAT (1 to 3600: tests shorten it), else 30. */
+int step_heartbeat_seconds(int every);
+
 /* Returns buf holding a duration as "42s" or "4m44s". */
 char *step_duration(double seconds, char *buf, size_t size);
 

@@ -10,7 +10,9 @@
  * timeout (SIGKILL to the group) also ends what it started (the RTL
  * harness). The loop polls: it reaps finished children (waitpid WNOHANG),
  * kills those past their deadline, starts pending runs, redraws the
- * progress line, and sleeps 20 ms. SIGINT and SIGTERM kill every running
+ * progress line (on a terminal; elsewhere, when no run has finished for
+ * 30 s, a heartbeat line naming the longest-running run and its live
+ * log), and sleeps 20 ms. SIGINT and SIGTERM kill every running
  * group and end the loop.
  *
  * The run's directory is emptied before it starts, so nothing of an
@@ -34,6 +36,7 @@
 #include "fileio.h"
 #include "regress_exec.h"
 #include "regress_verdict.h"
+#include "step.h"
 
 enum { PHASE_RUN, PHASE_COMPILE, PHASE_INST };
 
@@ -320,6 +323,27 @@ static int exec_finished(exec_slot *s, int st, regress_list *l, const regress_ex
   return 1;
 }
 
+/* Prints a heartbeat on o->log (when no run has finished for a while and
+ * no progress line is drawn): the runs done, the elapsed time, how many
+ * are running and the longest-running one with its live log. */
+static void exec_heartbeat(const exec_slot *slots, const regress_list *l, size_t done, double elapsed,
+                           const regress_exec_opts *o) {
+  const exec_slot *longest = NULL;
+  int running = 0;
+  for (int i = 0; i < o->jobs; i++) {
+    if (!slots[i].pid) continue;
+    running++;
+    if (!longest || slots[i].run_start < longest->run_start) longest = &slots[i];
+  }
+  if (!longest) return;
+  char d[32], e[32];
+  const regress_run *r = &l->v[longest->run];
+  fprintf(o->log, "[%zu/%zu] still running, %s: %d run%s; the longest %s for %s (live log: %s/stderr.txt)\n", done,
+          l->n, step_duration(elapsed, d, sizeof d), running, running == 1 ? "" : "s", r->id,
+          step_duration(exec_now() - longest->run_start, e, sizeof e), r->dir);
+  fflush(o->log);
+}
+
 /* Redraws the progress line on stderr. */
 static void exec_progress(size_t done, size_t total, int bad, double elapsed) {
   char eta[32] = "?:??";
@@ -353,7 +377,8 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
   sigaction(SIGTERM, &sa, &old_term);
   size_t next = 0, done = 0;
   int bad = 0, rc = 0, busy = 0;
-  double t0 = exec_now(), last_draw = 0;
+  double t0 = exec_now(), last_draw = 0, last_news = t0;
+  int beat = step_heartbeat_seconds(0);
   while ((next < l->n || busy) && !exec_stop && !rc) {
     for (int i = 0; i < o->jobs && next < l->n; i++) {
       if (slots[i].pid) continue;
@@ -380,6 +405,7 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
         if (o->progress) fputs("\r\033[K", stderr);
         exec_report_line(r, done, l->n, o);
         last_draw = 0;
+        last_news = exec_now();
         break;
       }
     double now = exec_now();
@@ -392,6 +418,10 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
     if (o->progress && now - last_draw > 0.25) {
       exec_progress(done, l->n, bad, now - t0);
       last_draw = now;
+    }
+    if (!o->progress && busy && now - last_news >= beat) {
+      exec_heartbeat(slots, l, done, now - t0, o);
+      last_news = now;
     }
     struct timespec nap = {0, 20 * 1000 * 1000};
     nanosleep(&nap, NULL);

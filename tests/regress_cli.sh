@@ -276,6 +276,14 @@ check_eval "fake: report.html is self-contained with two SVG plots and the bucke
 check_eval "fake: every run has its own directory with its stderr" \
   '[ -s "$O/outs_N1_1x1_model_default_s1/stderr.txt" ] && [ -f "$O/divhop_N1_1x1_cosim_default_s1/summary.json" ]'
 
+# -- a long run is not silent: a heartbeat when no run has finished for a while
+printf '%s\n' 'suite hb' "run $P/slow.pla N=1 timeout=3" >"$tmp/hb.suite"
+TCPA_HEARTBEAT=1 TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/hb.suite" --no-time-instantiate \
+  --out-dir "$tmp/hbo" >"$tmp/hb.out" 2>&1
+check_eval "progress: a run going on names the runs done, elapsed time, the longest run and its live log" \
+  'grep -q "^\[0/1\] still running, 1s: 1 run; the longest slow_N1_1x1_model_default_s1 for 1s (live log: .*hbo/slow_N1_1x1_model_default_s1/stderr.txt)$" "$tmp/hb.out" &&
+   [ "$(grep -c "still running" "$tmp/hb.out")" -ge 2 ]'
+
 # -- (B2) report.html as a dvsim user reads it: a run where everything fails -----
 printf '%s\n' 'suite gamma' 'set engine=cosim arch=default pes=1x2' "run $P/divbankn.pla N=1 seeds=1,2" \
   "run $P/divbankw.pla N=1" "run $P/divbankn2.pla N=1" "run $P/outs.pla N=1 engine=model" >"$tmp/g.suite"
