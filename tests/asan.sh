@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # covers: docs/testing.md "The full tier", docs/model.md "Tests"
 # tier: full
+# shards: 2
 # asan.sh: the C code is clean under AddressSanitizer and
 # UndefinedBehaviorSanitizer (docs/testing.md "The full tier"). `make
 # debug` builds tcpa and the unit tests into build-debug/ with clang,
@@ -16,12 +17,18 @@
 #     random programs and streams (tcpa gen).
 # A sanitizer report makes the command exit non-zero (ASan: 1, UBSan
 # halt_on_error) and its first line is printed. Prints TAP.
+# Two shards (tests/run.sh): each builds build-debug/ (one at a time, the
+# second finds it built) and runs every other command of the list. Each
+# unit test runs once, for both its sanitizer report and its verdict, and
+# with its fast-tier parts in the full tier (its full-tier parts under the
+# sanitizers in the nightly tier).
 set -u
 . tests/tap.sh
 DBG=build-debug
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-nice make -s debug >"$tmp/make.log" 2>&1
+# one build at a time: the shards share build-debug/
+mkdir -p "$DBG" && flock "$DBG/.lock" nice make -s debug >"$tmp/make.log" 2>&1
 st=$?
 [ $st -eq 0 ] || tail -5 "$tmp/make.log" | sed 's/^/# /'
 check "make debug builds tcpa and the unit tests with ASan and UBSan" $st
@@ -31,11 +38,20 @@ T=$PWD/$DBG/bin/tcpa
 # san NAME CMD...: runs CMD, records NAME as passed when no sanitizer
 # report is in its output (whatever its exit status: a run that does not
 # fit exits 3, a rejected stream 2).
+# Only the commands of this shard run (every other one, tap.sh mine):
+# returns 1 for another shard's; $st is the command's exit status. A chain
+# of commands that read each other's files is one item: `chain` decides
+# once for all of them (san then runs each while $pinned is 1).
+item=0 pinned=0
 san() {
   local name=$1 out="$tmp/san.log"
   shift
+  if [ $pinned -eq 0 ]; then
+    item=$((item + 1))
+    mine $((item - 1)) || return 1
+  fi
   "$@" >"$out" 2>&1
-  local st=$?
+  st=$?
   if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
     echo "# $(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out")"
     check "$name: sanitizer report (exit $st)" 1
@@ -44,11 +60,15 @@ san() {
   fi
 }
 
+# the unit tests' long parts (TCPA_TIER=full) under the sanitizers only in
+# the nightly tier
+utier=fast
+nightly_tier && utier=full
 for t in $DBG/tests/test_*; do
   case $t in *.d) continue ;; esac
-  TCPA=$T san "unit test $(basename "$t")" "$t"
-  TCPA=$T "$t" >/dev/null 2>&1
-  ok=$?; check "unit test $(basename "$t") passes under the sanitizers" $ok
+  [ -f "tests/unit/$(basename "$t").c" ] || continue  # a binary whose source went away
+  TCPA=$T TCPA_TIER=$utier san "unit test $(basename "$t")" "$t" || continue
+  check "unit test $(basename "$t") passes under the sanitizers (exit $st)" $st
 done
 
 # every benchmark on 1x2 of big1d, the multi-dimensional ones on 2x2 of
@@ -80,18 +100,26 @@ default 2x2 maxpool R=4 C=4
 default 2x2 band N=5 W=4
 EOF
 
-san "compile matmul --map 0,1" "$T" compile regress/programs/matmul.pla --map 0,1 -o "$tmp/mm.sym"
-san "instantiate matmul on 4x4 with listing and layout" "$T" instantiate "$tmp/mm.sym" --param N=16 \
-  --param M=16 --param K=16 --pes 4x4 -o "$tmp/mm.bin" --listing "$tmp/mm.lst" --layout "$tmp/mm.lay"
-san "disasm of the matmul stream" "$T" disasm "$tmp/mm.bin" -o "$tmp/mm.tasm"
-san "asm of the disassembly" "$T" asm "$tmp/mm.tasm" -o "$tmp/mm2.bin"
+# Returns 0 when the chain of commands that follows is this shard's (and
+# pins san to it until `pinned=0`).
+chain() { item=$((item + 1)); mine $((item - 1)) && pinned=1; }
+if chain; then
+  san "compile matmul --map 0,1" "$T" compile regress/programs/matmul.pla --map 0,1 -o "$tmp/mm.sym"
+  san "instantiate matmul on 4x4 with listing and layout" "$T" instantiate "$tmp/mm.sym" --param N=16 \
+    --param M=16 --param K=16 --pes 4x4 -o "$tmp/mm.bin" --listing "$tmp/mm.lst" --layout "$tmp/mm.lay"
+  san "disasm of the matmul stream" "$T" disasm "$tmp/mm.bin" -o "$tmp/mm.tasm"
+  san "asm of the disassembly" "$T" asm "$tmp/mm.tasm" -o "$tmp/mm2.bin"
+  pinned=0
+fi
 for f in fuzz/regress/stream/*; do
   [ -f "$f" ] || continue
   san "stream loader on $(basename "$f")" "$T" sim "$f" --max-cycles 2000
 done
 for s in 1 2 3 4 5; do
+  chain || continue
   san "gen stream --seed $s" "$T" gen stream --seed "$s" -o "$tmp/g$s.bin"
   san "sim of the random stream $s" "$T" sim "$tmp/g$s.bin" --max-cycles 5000
+  pinned=0
 done
 san "gen program --seeds 1-10 through compile, instantiate and the model" "$T" gen program --seeds 1-10 --check \
   --engine model --out-dir "$tmp/gp"
