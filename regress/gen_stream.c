@@ -135,15 +135,27 @@ static isa_opnd gen_src(gen_ctx *g) {
   return o;
 }
 
+/* Returns the number of the opcodes of FU class cls that read the most
+ * sources of any of its opcodes, written to most[], and that number of
+ * sources in *nsrc. */
+static int gen_ops_reading_most(isa_fu_class cls, isa_op most[ISA_OP_COUNT], int *nsrc) {
+  int nmost = 0;
+  *nsrc = 0;
+  for (int op = 0; op < ISA_OP_COUNT; op++) {
+    const isa_op_info *info = isa_op_get((isa_op)op);
+    if (info->fu == cls && info->nsrc > *nsrc) *nsrc = info->nsrc, nmost = 0;
+    if (info->fu == cls && info->nsrc == *nsrc) most[nmost++] = (isa_op)op;
+  }
+  return nmost;
+}
+
 /* Returns a random opcode FU class `cls` executes (nop included). */
 static isa_op gen_opcode(gen_ctx *g, isa_fu_class cls) {
   isa_op ops[ISA_OP_COUNT], most[ISA_OP_COUNT];
-  int n = 0, nmost = 0, nsrc = 0;
+  int n = 0, nsrc, nmost = gen_ops_reading_most(cls, most, &nsrc);
   for (int op = 0; op < ISA_OP_COUNT; op++) {
     const isa_op_info *info = isa_op_get((isa_op)op);
     if (info->fu == cls || (info->fu == ISA_FU_ANY && gen_chance(g, 1, 2))) ops[n++] = (isa_op)op;
-    if (info->fu == cls && info->nsrc > nsrc) nsrc = info->nsrc, nmost = 0;
-    if (info->fu == cls && info->nsrc == nsrc) most[nmost++] = (isa_op)op;
   }
   isa_op op = ops[gen_below(g, n)];
   int e = gen_edge_below(g, 12);
@@ -267,12 +279,7 @@ static isa_word gen_plan_insn(gen_ctx *g, int fu, uint64_t p) {
   memset(&in, 0, sizeof in);
   memset(&w, 0, sizeof w);
   isa_op most[ISA_OP_COUNT];
-  int nmost = 0, nsrc = 0;
-  for (int op = 0; op < ISA_OP_COUNT; op++) {
-    const isa_op_info *info = isa_op_get((isa_op)op);
-    if (info->fu == cls && info->nsrc > nsrc) nsrc = info->nsrc, nmost = 0;
-    if (info->fu == cls && info->nsrc == nsrc) most[nmost++] = (isa_op)op;
-  }
+  int nsrc, nmost = gen_ops_reading_most(cls, most, &nsrc);
   in.op = nmost ? most[gen_edge_below(g, nmost)] : ISA_OP_NOP;
   if (in.op != ISA_OP_NOP) {
     int dk = (int)(p % 3), dn = dk == 1 ? c->rd : dk == 2 ? c->fd : 0;
