@@ -104,6 +104,7 @@ typedef struct {
   char adir[SIGNOFF_DIRLEN];     /* absolute DIR */
   char rtl[SIGNOFF_DIRLEN + 8];  /* absolute DIR/rtl */
   char covbin[4400];             /* the coverage harness (the harness cache) */
+  char covlog[4400];             /* its build.log in the harness cache */
   signoff_step st[SIGNOFF_ST_N];
   char cells[SIGNOFF_MAX_MODULES][3][64]; /* module, cells, variants */
   int ncells;

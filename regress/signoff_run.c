@@ -231,12 +231,20 @@ static void signoff_build(signoff_state *s) {
   arch_config cfg;
   engine_harness_info info;
   char msg[1024] = "";
+  memset(&info, 0, sizeof info);
   int rc = arch_config_load(s->arch, &cfg) != 0 ? ENGINE_ERR_INPUT
            : engine_harness_find(&engine_harness_cov, &cfg, s->arch, 1, &info, msg, sizeof msg);
   st->ok = rc == ENGINE_OK;
   if (st->ok) snprintf(s->covbin, sizeof s->covbin, "%s", info.bin);
-  snprintf(st->detail, sizeof st->detail, st->ok ? "%.300s (verilator --coverage-line --coverage-toggle)" : "%.300s",
-           st->ok ? info.bin : msg);
+  if (rc == ENGINE_OK && info.dir[0]) { /* the report's log column: where the build wrote */
+    snprintf(s->covlog, sizeof s->covlog, "%.4300s/build.log", info.dir);
+    st->log = s->covlog;
+  }
+  char d[32] = "";
+  if (info.built) snprintf(d, sizeof d, "built in %.0f s", info.build_seconds);
+  snprintf(st->detail, sizeof st->detail,
+           st->ok ? "%.300s (verilator --coverage-line --coverage-toggle; %s)" : "%.300s%s",
+           st->ok ? info.bin : msg, st->ok ? (info.built ? d : info.key ? "cached" : "named by $TCPA_RTL_COV") : "");
 }
 
 /* Removes the files in dir. */
@@ -307,7 +315,7 @@ static int signoff_copy(const char *from, const char *to) {
 static const char *const signoff_step_names[SIGNOFF_ST_N] = {"parameters", "lint", "synthesis", "coverage build",
                                                              "regression", "coverage"};
 static const char *const signoff_step_logs[SIGNOFF_ST_N] = {"params.log", "lint.log", "synth.log, rtl/synth/",
-                                                            "build.log, rtl/build.log", "regress.log, regress/",
+                                                            "(the harness cache)", "regress.log, regress/",
                                                             "coverage.log"};
 
 /* Returns 0 after checking the inputs of s and creating DIR/rtl (s->adir,

@@ -75,6 +75,8 @@ check_eval "signoff: the verdict says how much ran: 2 of 4 runs fit, the floor 5
   'grep -qx "PASS: 2 of 4 runs fit (50.0 %; floor --min-fit 50 %)" "$tmp/out" &&
    grep -qx "\*\*2 of 4 runs fit (50.0 %; floor --min-fit 50 %)\*\*" "$R/report.md" &&
    grep -q "<p class=\"fit\"><b>2 of 4 runs fit (50.0 %; floor --min-fit 50 %)</b></p>" "$R/report.html"'
+check_eval "signoff: the step table gives the coverage build's log in the harness cache, and whether it was built now" \
+  'grep -q "^| coverage build | pass | .*tcpa-rtl-cov (verilator --coverage-line --coverage-toggle; \(built in [0-9]* s\|cached\)) | .*build/harness/cov-[0-9a-f]*/build.log | [0-9]* |$" "$R/report.md"'
 check_eval "signoff: each step names its live log; synthesis Yosys's own, the coverage build the harness's" \
   'grep -q "^tcpa signoff: lint \.\.\. (live log: .*/lint.log)$" "$tmp/err" &&
    grep -q "^tcpa signoff: synthesis \.\.\. (live log: .*/rtl/synth/yosys.log.tmp)$" "$tmp/err" &&
