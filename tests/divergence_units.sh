@@ -10,7 +10,8 @@
 #     stream-poke): a read AG's stride (`bank`: divergence.txt names the
 #     AG, the access of config.lst it serves, its address equation and the
 #     iteration J of the cycle), a write AG's base (`ag`), the GC's epilog
-#     (`gc`: the GC, its step and J);
+#     (`gc`: the GC, its step and J), the wrapper select of a FIFO (`push`:
+#     the FIFO, its producer and consumers);
 #   - an edited event stream (a wrapper runs the harness with its trace as
 #     text, --trace-stream, and changes the first event of one kind):
 #     `step` (the PE's step counter, J), `fifo` (the channel: its producer
@@ -195,6 +196,17 @@ has gc '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the reg
 has gc '^  loop: +pi [0-9]+, bounds \(' "gives its loop"
 has gc '^  iteration: +cycle 27 is after the GC.s last step: step S - 1 = 13 began in cycle 25' "says the model's GC has ended"
 waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+
+# -- push: the wrapper select of PE (0,0)'s FIFO id0 poked (unconnected) ----------
+w=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk '$3 == "wrapper" && $6 == "0,0" && $8 == "sinks0-3" { print $1; exit }')
+sel=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk -v w="$w" '$1 == w { print $9; exit }')
+poke push "$w" "$(printf '0x%x' $((sel & 0xff)))"
+run push
+has push '^  event: +push \(id0\): in the model, missing in the RTL' "a push into id0 missing in the RTL"
+has push '^  unit: +input FIFO id0 of PE \(0,0\), TOP.tcpa_top.g_row\[0\].g_col\[0\].u_pe.g_fifo\[0\].u_fifo \(depth [0-9]+\)' "names the FIFO"
+has push '^  producer: +bank 0 on the west side of PE \(0,0\) \(its AG\)' "names its producer (config.lst's access 0: A via id0, west bank 0)"
+has push '^  consumers: +FU 0 at pc [0-9 ]+$' "names its consumers"
+waves push 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[0\]\.u_fifo)'
 
 # -- step, fifo, bankwr, mem: one event of the RTL's stream changed ----------------
 edit step '$2 == "step" && $4 >= 2 && !d { $4 = $4 + 1; d = 1 } { print; fflush() }'
