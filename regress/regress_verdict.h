@@ -4,9 +4,11 @@
  * the run's directory: summary.json (the fields of docs/user-guide.md and
  * docs/user-guide.md: status, divergence, mismatches, faults, cycles and
  * their predictions) for the failure signature and the numbers of the
- * report, and stderr.txt for the human message only (the resource of a
- * run that does not fit, the first error line). Signatures never come from
- * log text: they come from summary.json's fields.
+ * report, and for a run that does not fit its no-fit record ("nofit")
+ * and the message made from it ("nofit_message"); stderr.txt only for the
+ * message shown of another run (its first error line). Verdicts and
+ * signatures never come from log text: they come from summary.json's
+ * fields.
  */
 #ifndef TCPA_REGRESS_VERDICT_H
 #define TCPA_REGRESS_VERDICT_H
