@@ -57,7 +57,9 @@ module tcpa_ag (
   assign unused_bus = ^{bus_i.t};
 
   logic               hit, mine, mine_io;
-  logic [1:0]         mode_q, mode_d;
+  tcpa_stream_pkg::ag_mode_e mode_q, mode_d;
+  tcpa_stream_pkg::ag_mode_word_t   mode_word;  // the bus word, its MODE typed
+  tcpa_stream_pkg::cons_kind_word_t ckind_word;  // the bus word, its KIND typed
   logic [31:0]        phase_q, phase_d, base_q, base_d, nc_q, nc_d, io_q, io_d;
   logic [15:0]        row0_q, row0_d, col0_q, col0_d;
   logic [NDIM*32-1:0] stride_q, stride_d;
@@ -85,6 +87,9 @@ module tcpa_ag (
   assign mine_io = hit && bus_i.ptype == tcpa_stream_pkg::PKT_IODATA && bus_i.side == side_i &&
                    bus_i.index == bank_i;
 
+  assign mode_word = bus_i.data;
+  assign ckind_word = bus_i.data;
+
   always_comb begin
     mode_d = mode_q;
     phase_d = phase_q;
@@ -103,7 +108,7 @@ module tcpa_ag (
     end
     if (mine && bus_i.we) begin
       case (bus_i.field)
-        tcpa_pkg::F_MODE: mode_d = bus_i.data[1:0];
+        tcpa_pkg::F_MODE: mode_d = mode_word.mode;
         tcpa_pkg::F_PHASE: phase_d = bus_i.data;
         tcpa_pkg::F_BASE: base_d = bus_i.data;
         tcpa_pkg::F_ROWCOEF: base_d = base_q + bus_i.data * ({16'd0, row_i} - {16'd0, row0_q});
@@ -114,7 +119,7 @@ module tcpa_ag (
         tcpa_pkg::F_NCONS: nc_d = bus_i.data;
         tcpa_pkg::F_CKIND:
           for (int unsigned k = 0; k < NCONS; k++)
-            if ({24'd0, bus_i.c} == k) kind_d[k] = bus_i.data[0];
+            if ({24'd0, bus_i.c} == k) kind_d[k] = ckind_word.kind;
         default: ;  // F_CCOEF, F_CKONST: written in the register block below
       endcase
     end
@@ -252,7 +257,9 @@ module tcpa_ag (
   // the constraint count is in range; a bank access is in range (an
   // out-of-range address is the agrange fault and accesses nothing); a
   // write event without a token (agmiss) writes nothing
-  `TCPA_ASSERT(AgModeLegal, mode_q != 2'd3, clk_i, rst_ni)
+  `TCPA_ASSERT(AgModeLegal,
+               mode_q inside {tcpa_stream_pkg::AG_OFF, tcpa_stream_pkg::AG_READ, tcpa_stream_pkg::AG_WRITE},
+               clk_i, rst_ni)
   `TCPA_ASSERT(AgNconsInRange, nc_q <= NCONS, clk_i, rst_ni)
   `TCPA_ASSERT_IF(AgAccessInRange, inrange, acc_o, clk_i, rst_ni)
   `TCPA_ASSERT_IF(AgMissWritesNothing, !bwe, agmiss_o && !mine_io, clk_i, rst_ni)

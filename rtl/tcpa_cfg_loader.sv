@@ -38,7 +38,7 @@ module tcpa_cfg_loader (
   output logic [15:0] start_cols_o,
   // rejection
   output logic        err_o,
-  output logic [3:0]  err_code_o
+  output tcpa_stream_pkg::err_e err_code_o
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
   localparam int unsigned COLS  = tcpa_pkg::COLS;
@@ -73,7 +73,7 @@ module tcpa_cfg_loader (
   logic [31:0] crc_exp_q, crc_exp_d;   // header CRC
   logic [31:0] crc_q, crc_d;
   logic [31:0] pos_q, pos_d;           // payload words taken so far
-  logic [3:0]  perr_q, perr_d;         // first packet error
+  tcpa_stream_pkg::err_e perr_q, perr_d;  // first packet error
   logic        started_q, started_d;   // START packet seen
   // packet header: its type, index, side and rectangle are the bus's
   // fields (bus_q, below), which hold for the packet's whole length
@@ -89,14 +89,15 @@ module tcpa_cfg_loader (
   logic [1:0]  sgc_q, sgc_d;
   logic [15:0] srow0_q, srow0_d, scol0_q, scol0_d, srows_q, srows_d, scols_q, scols_d;
   logic        start_q, start_d;
-  logic [3:0]  err_q, err_d;
+  tcpa_stream_pkg::err_e err_q, err_d;
   // the registered bus (bus_o), and its next word (bus_next_o): the
   // packet header's fields and the payload word's
   tcpa_pkg::cfg_bus_t bus_q, bus_d;
 
   logic        acc;
-  logic [3:0]  hdr_err;     // error found in a packet header word
-  logic [3:0]  pay_err;     // error found in a payload word
+  tcpa_stream_pkg::err_e hdr_err;  // error found in a packet header word
+  tcpa_stream_pkg::err_e pay_err;  // error found in a payload word
+  tcpa_stream_pkg::pkt_kind_word_t ptype_word;  // the stream word, its TYPE typed
   logic [4:0]  nfld;        // field of the next payload word
   logic [31:0] remain;      // payload words after this one
   logic [31:0] fin_crc;
@@ -104,6 +105,7 @@ module tcpa_cfg_loader (
   `TCPA_MUTANT_DECL
 
   assign cfg_ready_o = (st_q != S_DONE);
+  assign ptype_word = cfg_data_i;
   assign acc = cfg_valid_i && cfg_ready_o;
   assign remain = len_q - pos_q - 32'd1;
 
@@ -128,7 +130,7 @@ module tcpa_cfg_loader (
       else if (cfg_data_i > remain)
         hdr_err = tcpa_stream_pkg::E_TRUNCATED;
       else begin
-        case (bus_q.ptype)
+        unique case (bus_q.ptype)
           tcpa_stream_pkg::PKT_PROGRAM:
             if ({24'd0, bus_q.index} >= tcpa_pkg::NFU || cfg_data_i[1:0] != 2'd0 ||
                 cfg_data_i == 32'd0 || cfg_data_i > 4 * tcpa_pkg::IMEM)
@@ -376,7 +378,7 @@ module tcpa_cfg_loader (
             wcnt_d = wcnt_q + 3'd1;
             case (wcnt_q)
               3'd0: begin
-                bus_d.ptype = cfg_data_i[2:0];
+                bus_d.ptype = ptype_word.kind;
                 bus_d.index = cfg_data_i[15:8];
                 bus_d.side = cfg_data_i[17:16];
               end
@@ -469,7 +471,7 @@ module tcpa_cfg_loader (
       crc_exp_q <= '0;
       crc_q <= 32'hFFFFFFFF;
       pos_q <= '0;
-      perr_q <= '0;
+      perr_q <= tcpa_stream_pkg::E_NONE;
       started_q <= 1'b0;
       pn_q <= '0;
       pidx_q <= '0;
@@ -483,7 +485,7 @@ module tcpa_cfg_loader (
       gst_q <= 33'd1;
       gd0_q <= '0;
       gdr_q <= '0;
-      err_q <= '0;
+      err_q <= tcpa_stream_pkg::E_NONE;
       bus_q <= '0;
     end else begin
       st_q <= st_d;

@@ -79,9 +79,11 @@ module tcpa_cons_eval #(
   always_comb begin
     hold_o = '1;
     for (int unsigned k = 0; k < N; k++) begin
-      if (use_i[k] && (kind_i[k] ? (cval[k*32 +: 32] != 32'd0) : cval[k*32 + 31])) hold_o[k] = 1'b0;
+      if (use_i[k] && ((kind_i[k] == tcpa_stream_pkg::CONS_EQ) ? (cval[k*32 +: 32] != 32'd0)
+                                                              : cval[k*32 + 31]))
+        hold_o[k] = 1'b0;
       // mutant 30: off by one: a `>= 0` constraint fails at 0 (evaluated as > 0)
-      `TCPA_MUTATE(30, if (use_i[k] && !kind_i[k] && cval[k*32 +: 32] == 32'd0) hold_o[k] = 1'b0;)
+      `TCPA_MUTATE(30, if (use_i[k] && kind_i[k] == tcpa_stream_pkg::CONS_GE && cval[k*32 +: 32] == 32'd0) hold_o[k] = 1'b0;)
     end
   end
 endmodule

@@ -29,7 +29,7 @@ module tcpa_fu #(
   // configuration bus, already filtered to this PE
   input  logic                        bus_we_i,
   input  logic                        bus_begin_i,
-  input  logic [2:0]                  bus_type_i,
+  input  tcpa_stream_pkg::pkt_kind_e  bus_type_i,
   input  logic [7:0]                  bus_index_i,
   input  logic [31:0]                 bus_addr_i,
   input  logic [31:0]                 bus_data_i,

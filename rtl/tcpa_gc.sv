@@ -72,11 +72,13 @@ module tcpa_gc (
   logic [NC*32-1:0]     konst_q;
 
   logic                 mine;
+  tcpa_stream_pkg::cons_kind_word_t ckind_word;  // the bus word, its KIND typed
   logic [31:0]          wrapv, wsum_q;
   logic [NC-1:0]        cuse;
   logic [NTERM-1:0]     tact;
   int unsigned          ci;
 
+  assign ckind_word = bus_i.data;
   assign mine = (bus_i.ptype == tcpa_stream_pkg::PKT_GC) && (bus_i.index == idx_i);
 
   // b[d] - 1 of the coefficient word's dimension d: the constraint's value
@@ -169,7 +171,7 @@ module tcpa_gc (
             if ({24'd0, bus_i.t} == t) tnc_q[t*8 +: 8] <= bus_i.data[7:0];
         tcpa_pkg::F_CKIND: begin
           for (int unsigned k = 0; k < NC; k++)
-            if (ci == k) kind_q[k] <= bus_i.data[0];
+            if (ci == k) kind_q[k] <= ckind_word.kind;
           wsum_q <= '0;
         end
         tcpa_pkg::F_CCOEF: begin

@@ -88,7 +88,7 @@ package tcpa_pkg;
   typedef struct packed {
     logic        we;     // a payload word
     logic        hdr;    // a packet header (data = NWORDS)
-    logic [2:0]  ptype;  // PKT_*
+    tcpa_stream_pkg::pkt_kind_e ptype;
     logic [7:0]  index;
     logic [1:0]  side;
     logic [15:0] row0;

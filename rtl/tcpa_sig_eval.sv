@@ -107,8 +107,9 @@ module tcpa_sig_eval (
       if (tact_i[t]) begin
         th = 1'b1;
         for (int unsigned c = 0; c < NCONS; c++)
-          if (cuse_i[t*NCONS + c] && (kind_i[t*NCONS + c] ? (acc[(t*NCONS + c)*32 +: 32] != 32'd0)
-                                                          : acc[(t*NCONS + c)*32 + 31]))
+          if (cuse_i[t*NCONS + c] &&
+              ((kind_i[t*NCONS + c] == tcpa_stream_pkg::CONS_EQ) ? (acc[(t*NCONS + c)*32 +: 32] != 32'd0)
+                                                                 : acc[(t*NCONS + c)*32 + 31]))
             th = 1'b0;
       end
     end

@@ -17,11 +17,16 @@ params=${SYNTH_PARAMS:-$BUILD/gen/tcpa_params_pkg.sv}
 out=$BUILD/synth
 mkdir -p "$out"
 [ -r "$params" ] || { echo "synth.sh: no parameter package $params" >&2; exit 2; }
-# Yosys 0.23 cannot resolve a package parameter from inside another
-# package: for synthesis, tcpa_pkg gets the parameters of the generated
-# packages copied into its body (same names, same values; the RTL modules
-# still read the packages themselves).
-inner() { sed -n 's/^ *\(localparam .*;\).*/  \1/p' "$1"; }
+# Yosys 0.23 cannot resolve a package parameter or type from inside
+# another package: for synthesis, tcpa_pkg gets the parameters and the
+# types (typedef ... NAME;, enums and structs) of the generated packages
+# copied into its body (same names, same values; the RTL modules still
+# read the packages themselves).
+inner() {
+  awk '/^ *localparam .*;/ { sub(/;.*/, ";"); sub(/^ */, "  "); print; next }
+       /^ *typedef / { t = 1 }
+       t { print; if ($0 ~ /} *[A-Za-z_0-9]+;/) t = 0 }' "$1"
+}
 {
   echo "package tcpa_pkg;"
   inner "$params"

@@ -6,7 +6,10 @@
  * PKT_<KIND> = STREAM_PKT_<KIND>), the loader error codes (err_e, members
  * E_<NAME> = -STREAM_ERR_<NAME>, E_NONE = STREAM_OK: the RTL reports the
  * magnitude), the AG modes (ag_mode_e) and the constraint kinds
- * (cons_kind_e). Every value is the C constant itself; only the names are
+ * (cons_kind_e), and for the first, third and fourth the struct of a
+ * 32-bit stream word that holds one in its low bits (pkt_kind_word_t,
+ * ag_mode_word_t, cons_kind_word_t: the RTL's way from a word to a typed
+ * value, docs/rtl.md "Generated packages"). Every value is the C constant itself; only the names are
  * listed here, and tests/gen_copies.sh checks that each enumerator of
  * stream.h has its member. Each enum is as wide as its largest value
  * needs, given as <NAME>_BITS. The Makefile compiles and runs it into
@@ -73,6 +76,21 @@ static void gen_enum(const char *type, const char *bits_name, const gen_item *it
   printf("  } %s;\n", type);
 }
 
+/* Prints `typedef struct packed {...} name;`: a 32-bit stream word whose
+ * low bits hold a value of the enum `type` (member `member`, as wide as
+ * the enum's items) and the bits above it (`rest`), so that the RTL takes
+ * a typed value from a word by assigning the word to the struct (Verilator
+ * and Yosys accept that where a cast T'(x) is refused). */
+static void gen_word(const char *name, const char *type, const char *member,
+                     const gen_item *items, size_t n) {
+  int bits = gen_bits(items, n);
+  printf("  typedef struct packed {\n"
+         "    logic [%d:0] rest;\n"
+         "    %s %s;\n"
+         "  } %s;\n",
+         31 - bits, type, member, name);
+}
+
 /* Returns 0 after printing the package on stdout. */
 int main(void) {
   printf("// tcpa_stream_pkg: the configuration stream constants of common/stream.h\n"
@@ -92,6 +110,11 @@ int main(void) {
   gen_enum("ag_mode_e", "AG_MODE_BITS", gen_ag_modes, GEN_N(gen_ag_modes));
   printf("  // constraint kinds (stream_cons_kind)\n");
   gen_enum("cons_kind_e", "CONS_KIND_BITS", gen_cons_kinds, GEN_N(gen_cons_kinds));
+  printf("  // words that carry one of them in their low bits: a packet's first\n"
+         "  // header word (TYPE), an AG packet's MODE word, a constraint's KIND word\n");
+  gen_word("pkt_kind_word_t", "pkt_kind_e", "kind", gen_pkt_kinds, GEN_N(gen_pkt_kinds));
+  gen_word("ag_mode_word_t", "ag_mode_e", "mode", gen_ag_modes, GEN_N(gen_ag_modes));
+  gen_word("cons_kind_word_t", "cons_kind_e", "kind", gen_cons_kinds, GEN_N(gen_cons_kinds));
   printf("endpackage\n");
   return 0;
 }
