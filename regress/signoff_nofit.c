@@ -10,6 +10,9 @@
  * that does not (signoff_fit_cell), and says "fits (row)" or "fits
  * (column)" for a program of one loop dimension that ran on the first row
  * or column of an RxC region (summary.json's line), not a 2-D tiling.
+ * The change that makes a run fit (signoff_nofit_change) raises every key
+ * that ran out, to the value that covers the need: one key when one
+ * resource ran out, all of them when several did.
  */
 #include "signoff_nofit.h"
 
@@ -51,6 +54,42 @@ int signoff_nofit_items(const fit_record *r, const fit_item **out, int max) {
     if (!seen) out[n++] = nofit_closest_of(r, r->item[i].res);
   }
   return n;
+}
+
+/* Returns the value key of item it must be raised to for it to fit:
+ * need for a count in the key's units, half of it rounded up for the
+ * global controller's terms (2 x gc.signals) and an enable's constraints
+ * (2 x gc.dims); -1 when the count is not in the key's units (I/O banks
+ * and channels of every side, branch levels in II slots) or not a count. */
+static int64_t nofit_target(const fit_item *it) {
+  if (it->need < 0 || it->have < 0) return -1;
+  switch (it->res) {
+  case FIT_RES_GC_TERMS:
+  case FIT_RES_CONSTRAINTS: return (it->need + 1) / 2;
+  case FIT_RES_IO_BANKS:
+  case FIT_RES_IO_CHANNELS:
+  case FIT_RES_BRANCH: return -1;
+  default: return it->need;
+  }
+}
+
+char *signoff_nofit_change(const fit_record *r, char *buf, size_t n) {
+  const fit_item *it[FIT_MAX_ITEMS];
+  int k = signoff_nofit_items(r, it, FIT_MAX_ITEMS);
+  buf[0] = '\0';
+  for (int i = 0; i < k; i++)
+    if (!it[i]->key[0]) {
+      char res[64];
+      snprintf(buf, n, "none: the %s is the program's", signoff_nofit_resource(it[i], res, sizeof res));
+      return buf;
+    }
+  size_t len = 0;
+  for (int i = 0; i < k && len < n; i++) {
+    int64_t to = nofit_target(it[i]);
+    len += (size_t)snprintf(buf + len, n - len, "%s%s", i == 0 ? "raise " : i == k - 1 ? " and " : ", ", it[i]->key);
+    if (to >= 0 && len < n) len += (size_t)snprintf(buf + len, n - len, " to %lld", (long long)to);
+  }
+  return buf;
 }
 
 int signoff_fit_verdict(int v) {

@@ -22,6 +22,15 @@ const char *signoff_nofit_resource(const fit_item *it, char *buf, size_t n);
  * closest to fitting. Returns how many (0 for r NULL). */
 int signoff_nofit_items(const fit_record *r, const fit_item **out, int max);
 
+/* Writes into buf (size n) the smallest change of the configuration that
+ * the record r asks for: "raise pe.rd to 5" when one resource ran out and
+ * its key sizes it; "raise pe.rd to 8 and pe.id to 5" when several did
+ * (raising one would not suffice); "raise iobuf.banks" (no value) when the
+ * count is not in the key's units (banks of every border side); "none:
+ * the schedule is the program's" when a resource without a key ran out;
+ * "" for r NULL or empty. Returns buf. */
+char *signoff_nofit_change(const fit_record *r, char *buf, size_t n);
+
 /* Returns 1 when a run of verdict v (regress_verdict) was mapped and
  * instantiated, i.e. fits: it passed, failed, timed out or crashed; 0 for
  * a run that does not fit (exit 3), an invalid one (exit 2) or one not run. */

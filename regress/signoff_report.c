@@ -9,7 +9,8 @@
  * table of fit per program and region (the resource that ran out where a
  * program does not fit; "fits (row)" where a 1-D program ran on a line of
  * an RxC region), every run that does not fit with
- * its resource (needed, available, over by; signoff_nofit.h), coverage per
+ * its resource (needed, available, over by) and the change of the
+ * configuration that makes it fit (signoff_nofit.h), coverage per
  * module (with links to the genhtml pages and the annotated sources), the
  * functional coverage of the regression per group with its holes (fcov.h)
  * and Yosys cells per module. Each file is written to a temporary
@@ -158,18 +159,20 @@ static void signoff_report_fcov(FILE *f, signoff_fmt fmt, const signoff_state *s
 static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Programs that do not fit");
   static const char *const hd[] = {"program", "parameters", "region", "resource", "needed", "available",
-                                   "over by", "where", "message"};
+                                   "over by", "where", "change", "message"};
   int any = 0;
   for (size_t i = 0; i < s->runs.n; i++) {
     const regress_run *r = &s->runs.v[i];
     if (r->verdict != REGRESS_NOFIT) continue;
     if (!any++) {
       signoff_table(f, fmt, 0);
-      signoff_row(f, fmt, 1, 9, hd);
+      signoff_row(f, fmt, 1, 10, hd);
     }
-    /* one row per resource that ran out; the message on the first */
+    /* one row per resource that ran out; the change and the message on the first */
     const fit_item *it[FIT_MAX_ITEMS];
     int k = signoff_nofit_items(r->nofit, it, FIT_MAX_ITEMS);
+    char change[256];
+    signoff_nofit_change(r->nofit, change, sizeof change);
     for (int j = 0; j < (k ? k : 1); j++) {
       char need[32] = "?", have[32] = "?", over[32] = "?", res[64] = "?";
       const fit_item *x = k ? it[j] : NULL;
@@ -178,8 +181,8 @@ static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *
       if (x && x->have >= 0) snprintf(have, sizeof have, "%lld", (long long)x->have);
       if (x && x->need >= 0 && x->have >= 0) snprintf(over, sizeof over, "%lld", (long long)(x->need - x->have));
       const char *row[] = {r->name, r->params, r->pes, res, need, have, over, x ? x->where : "",
-                           j == 0 && r->message ? r->message : ""};
-      signoff_row(f, fmt, 0, 9, row);
+                           j == 0 ? change : "", j == 0 && r->message ? r->message : ""};
+      signoff_row(f, fmt, 0, 10, row);
     }
   }
   if (any) signoff_table(f, fmt, 1);

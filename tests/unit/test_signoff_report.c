@@ -141,6 +141,13 @@ static void test_report(void) {
              "report.md: jacobi needs a divider on every region");
   TEST_CHECK(m && strstr(m, "\n| band | N=5 W=4 | pe.rd 5/4 | fits, fail | fits, timeout |\n"),
              "report.md: band: pe.rd on 1x1, fits (and fails, times out) elsewhere");
+  TEST_CHECK(m && strstr(m, "\n| program | parameters | region | resource | needed | available | over by | where | change "
+                          "| message |\n"),
+             "report.md: the no-fit table has a change column");
+  TEST_CHECK(m && strstr(m, "\n| jacobi | T=2 N=4 | 1x1 | pe.div | 1 | 0 | 1 |  | raise pe.div to 1 | functional units: "),
+             "report.md: the no-fit table: raise pe.div to 1 for jacobi");
+  TEST_CHECK(count_of(m, "| raise ") == 5, "report.md: a change for each of the 5 runs that do not fit (%d)",
+             count_of(m, "| raise "));
   TEST_CHECK(count_of(m, "| fits") == 6, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
   TEST_CHECK(count_of(m, "| fits (") == 2, "report.md: the two runs on a line marked (%d)", count_of(m, "| fits ("));
   TEST_CHECK(h && strstr(h, "<tr><td>jacobi</td><td>T=2 N=4</td><td>pe.div 1/0</td>"), "report.html: the same table");
