@@ -18,7 +18,9 @@
 #     header: each build writes the results the C encoding says (value,
 #     destination, od mask, the goto's target, the halt);
 #   - the build of the original package runs the modified program
-#     differently (the decoding did change with the header).
+#     differently (the decoding did change with the header);
+#   - the whole of rtl/ is `verilator --lint-only -Wall` clean on the
+#     modified package.
 # The FU build takes about half a minute (-O0). Prints TAP.
 set -u
 BUILD=${BUILD:-build}
@@ -209,6 +211,16 @@ int main(int argc, char **argv) {
 EOF
 "$TCPA" arch configs/default.ini --sv -o "$tmp/tcpa_params_pkg.sv" >"$tmp/arch.log" 2>&1
 check "tcpa arch --sv writes the parameter package" $?
+# the whole RTL (the PE's operand decoding, the register file, the debug
+# ports) is lint clean on the modified package as it is on isa.h's
+sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
+# shellcheck disable=SC2086
+nice "$VERILATOR" --lint-only -Wall --top-module tcpa_top rtl/lint_waivers.vlt \
+  "$tmp/tcpa_params_pkg.sv" "$tmp/mod/tcpa_isa_pkg.sv" "$BUILD/gen/tcpa_stream_pkg.sv" $sv \
+  >"$tmp/mod/lint.log" 2>&1
+st=$?
+check "mod: verilator --lint-only -Wall of rtl/ is clean $(grep -m1 '^%' "$tmp/mod/lint.log")" $st
+
 built=()
 for v in orig mod; do
   # shellcheck disable=SC2086
