@@ -92,6 +92,17 @@ run $MATMUL --engine model $P3 --pes 9x1 --out-dir "$tmp/nofit2"
 check $([ $rc -eq 3 ] && grep -q '"resource": "array_rows"' "$tmp/nofit2/summary.json" &&
         grep -q '"needed": 9' "$tmp/nofit2/summary.json"; echo $?) \
   "--pes larger than the array: summary.json's nofit names array_rows, 9 needed"
+# an enable that is a union (band with W < N-1): the record names the
+# program property and its counts, not a configuration key it cannot name
+run regress/programs/band.pla --engine model --pes 1x1 --param N=5 --param W=2 --out-dir "$tmp/nofit3"
+python3 - "$tmp/nofit3/summary.json" >"$tmp/nofit3.txt" 2>&1 <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["nofit"][0]
+print(d["status"], r["resource"], repr(r["key"]), r["needed"], r["available"], "union of 3" in d["nofit_message"])
+EOF2
+check $([ $rc -eq 3 ] && [ "$(cat "$tmp/nofit3.txt")" = "nofit enable_form '' 3 1 True" ]; echo $?) \
+  "band W=2: a union enable is enable_form 3/1, no key ($(head -c 200 "$tmp/nofit3.txt"))"
 # the mapping search keeps the lowest II, not the first fit (docs/symbolic.md
 # "The mapping search"): fir on 1x1 with pe.od = 3 first fits at II 3
 # (rewrite level 2), its inputs read again at II 2, as with pe.od = 2

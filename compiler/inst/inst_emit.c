@@ -694,14 +694,25 @@ static int inst_ag_payload(inst *x, int a, int k0, int64_t lag, __isl_keep isl_s
   int nb = isl_set_n_basic_set(g);
   isl_basic_set *bs = nb == 1 ? isl_set_simple_hull(isl_set_copy(g)) : NULL;
   isl_set_free(g);
-  int nc = bs ? inst_cons_count(bs) : -1;
+  int nc = bs ? inst_cons_count(bs) : -1, ndiv = bs ? (int)isl_basic_set_dim(bs, isl_dim_div) : 0;
   if (!bs || nc < 0 || nc > STREAM_MAX_CONS(&x->arch)) {
     isl_basic_set_free(bs);
     char where[96];
     snprintf(where, sizeof where, "access %d (%s), PE %d", a, x->m->array_name[ac->array], k0);
-    fit_nofit(&x->fit, msg, msgsz, FIT_RES_CONSTRAINTS, "gc.dims", nc < 0 ? -1 : nc, STREAM_MAX_CONS(&x->arch),
-              where, "access %d (%s): the enable of PE %d is not one conjunction of at most %d constraints", a,
-              x->m->array_name[ac->array], k0, STREAM_MAX_CONS(&x->arch));
+    if (nb != 1)
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENABLE_FORM, "", nb, 1, where,
+                "access %d (%s): the enable of PE %d is a union of %d conjunctions, an address generator's is one "
+                "(a property of the program: the access's condition has `or`)",
+                a, x->m->array_name[ac->array], k0, nb);
+    else if (nc < 0)
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENABLE_FORM, "", ndiv, 0, where,
+                "access %d (%s): the enable of PE %d has %d existentially quantified variables (a stride or a "
+                "modulo), an address generator's has none (a property of the program)",
+                a, x->m->array_name[ac->array], k0, ndiv);
+    else
+      fit_nofit(&x->fit, msg, msgsz, FIT_RES_CONSTRAINTS, "gc.dims", nc, STREAM_MAX_CONS(&x->arch), where,
+                "access %d (%s): the enable of PE %d needs %d constraints, at most %d (2 x gc.dims, gc.dims = %d)", a,
+                x->m->array_name[ac->array], k0, nc, STREAM_MAX_CONS(&x->arch), x->arch.gc_dims);
     return INST_ERR_NOFIT;
   }
   *b = (inst_buf){0};

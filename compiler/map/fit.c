@@ -27,6 +27,7 @@ static const char *const fit_names[FIT_RES_COUNT] = {
     [FIT_RES_SIGNALS] = "control_signals",
     [FIT_RES_GC_TERMS] = "gc_terms",
     [FIT_RES_CONSTRAINTS] = "constraints",
+    [FIT_RES_ENABLE_FORM] = "enable_form",
     [FIT_RES_LOOP_DIMS] = "loop_dimensions",
     [FIT_RES_REGION_DIMS] = "region_dimensions",
     [FIT_RES_ARRAY_ROWS] = "array_rows",

@@ -41,6 +41,7 @@ typedef enum {
   FIT_RES_SIGNALS,       /* control signals (gc.signals) */
   FIT_RES_GC_TERMS,      /* terms of the global controller (2 x gc.signals) */
   FIT_RES_CONSTRAINTS,   /* constraints of an enable (2 x gc.dims) */
+  FIT_RES_ENABLE_FORM,   /* an AG enable not one conjunction without existentials (the program's) */
   FIT_RES_LOOP_DIMS,     /* loop dimensions (gc.dims) */
   FIT_RES_REGION_DIMS,   /* loop dimensions a region tiles (2 for RxC) */
   FIT_RES_ARRAY_ROWS,    /* rows of the processor array (array.rows) */
