@@ -11,7 +11,9 @@
 #     AG, the access of config.lst it serves, its address equation and the
 #     iteration J of the cycle), a write AG's base (`ag`), the GC's epilog
 #     (`gc`: the GC, its step and J), the wrapper select of a FIFO (`push`:
-#     the FIFO, its producer and consumers);
+#     the FIFO, its producer and consumers), a GC term's signal
+#     (`gc` with a value differing: the GC, its step and J, and a line per
+#     signal that differs with its terms);
 #   - an edited event stream (a wrapper runs the harness with its trace as
 #     text, --trace-stream, and changes the first event of one kind):
 #     `step` (the PE's step counter, J), `fifo` (the channel: its producer
@@ -196,6 +198,37 @@ has gc '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the reg
 has gc '^  loop: +pi [0-9]+, bounds \(' "gives its loop"
 has gc '^  iteration: +cycle 27 is after the GC.s last step: step S - 1 = 13 began in cycle 25' "says the model's GC has ended"
 waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+
+# -- gc value: a GC term moved to signal c0 (its vector differs at the GC's step) --
+# the last term of a signal other than c0 (the sigword's low byte,
+# docs/stream.md "GC") given to c0: the GC computes another vector
+w=; m=
+while read -r i v; do
+  [ $((v & 255)) -ne 0 ] && w=$i m=$((v & 255))
+done < <("$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk '$3 == "gc" && $8 ~ /^term[0-9]+\.signal$/ { print $1, $9 }')
+poke gcvalue "${w:-0}" "${m:-0}"
+run gcvalue
+has gcvalue '^  event: +gc \(global controller\): different values' "the event is the GC's vector, its value differing"
+has gcvalue '^  differs: +vector: model 0x[0-9a-f]{8}, RTL 0x[0-9a-f]{8}' "gives both vectors"
+has gcvalue '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the region 2x2 at \(0,0\)' "names the GC"
+has gcvalue '^  iteration: +cycle [0-9]+ = step [0-9]+ \* pi - 1: the GC begins step [0-9]+, J = \(j0, j1, j2\) = \([0-9, ]+\), vector 0x' "gives the step it begins and J"
+has gcvalue '^  signal c0: +model 0, RTL 1; its terms: .*\(PEs r-ROW0 [0-9]+\.\.[0-9]+, c-COL0 [0-9]+\.\.[0-9]+\)' "names the signal that differs and its terms"
+# the vectors' bits that differ are exactly the `signal cK` lines
+v=$(sed -n 's/^  differs: *vector: model \(0x[0-9a-f]*\), RTL \(0x[0-9a-f]*\).*/\1 \2/p' "$tmp/gcvalue/divergence.txt")
+bits=
+if [ -n "$v" ]; then
+  x=$(( ${v% *} ^ ${v#* } ))
+  for i in $(seq 0 31); do [ $((x >> i & 1)) -eq 1 ] && bits="${bits}c$i "; done
+fi
+lines=$(sed -n 's/^  signal \(c[0-9]*\):.*/\1/p' "$tmp/gcvalue/divergence.txt" | tr '\n' ' ')
+[ -n "$bits" ] && [ "$bits" = "$lines" ]
+check "gcvalue: one signal line per bit that differs (${bits:-none}; lines: ${lines:-none})" $?
+waves gcvalue 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+for side in model rtl; do
+  group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.dbg_gc_sig_o" &&
+    group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.g_gc\[0\]\.u_gc\.dbg_sig_o"
+  check "gcvalue: compare.gtkw's first group holds the $side side's GC signal vectors (dbg_gc_sig_o, u_gc.dbg_sig_o)" $?
+done
 
 # -- push: the wrapper select of PE (0,0)'s FIFO id0 poked (unconnected) ----------
 w=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk '$3 == "wrapper" && $6 == "0,0" && $8 == "sinks0-3" { print $1; exit }')
