@@ -1,20 +1,31 @@
 /*
  * cli_lockstep.c: `tcpa cosim-check MODEL.trace RTL.trace [--events LIST]
- * [--window N] [--gtkw FILE --fst FILE [--pe-scope PATTERN]]`.
+ * [--window N] [--config STREAM [--listing FILE] [--arch FILE]]
+ * [--gtkw FILE --fst FILE [--pe-scope PATTERN]]`.
  *
  * Compares the trace of the C model (expected) with the trace of the RTL
  * (actual) through the lockstep checker (tb/lockstep.h) and prints its
  * report on stdout: the summary when they agree (exit 0), the divergence
  * when they do not (exit 1). Unreadable or malformed traces, traces of
- * different architectures or format versions, and bad options exit 2. On a
- * divergence, --gtkw writes a GTKWave save file (tb/gtkw.h) for the RTL's
- * FST with a marker at the divergence cycle and the divergent PE's signals.
+ * different architectures or format versions, and bad options exit 2. With
+ * --config (the configuration stream the traces ran, `tcpa run --out-dir`'s
+ * config.bin), a divergence of a state event is followed by the lines of
+ * its unit (tb/divergence_replay.h, as a cosim run writes them: the AG with
+ * the access it serves from --listing, its address equation and J; the
+ * step counter; the GC and the signals that differ; the FIFO's producer and
+ * consumers; docs/trace.md "The unit of a state event"). On a divergence,
+ * --gtkw writes a GTKWave save file (tb/gtkw.h) for the RTL's FST with a
+ * marker at the divergence cycle, the divergent PE's signals and the
+ * unit's first.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence_replay.h"
+#include "fileio.h"
 #include "gtkw.h"
 #include "lockstep.h"
 #include "cli.h"
@@ -23,6 +34,7 @@
 
 typedef struct {
   const char *model, *rtl, *gtkw, *fst, *pe_scope;
+  const char *config, *listing, *arch; /* the configuration of the run (--config) */
   unsigned kinds;
   int window;
 } cli_lockstep_opts;
@@ -30,6 +42,7 @@ typedef struct {
 /* Prints the usage of `tcpa cosim-check` to f. */
 static void cli_lockstep_usage(FILE *f) {
   fputs("usage: tcpa cosim-check MODEL.trace RTL.trace [--events LIST] [--window N]\n"
+        "                          [--config STREAM [--listing FILE] [--arch FILE]]\n"
         "                          [--gtkw FILE --fst FILE [--pe-scope PATTERN]]\n\n"
         "Compares two traces (docs/trace.md) cycle by cycle, the C model's as the\n"
         "expected one and the RTL's as the actual one, and reports the first\n"
@@ -39,6 +52,18 @@ static void cli_lockstep_usage(FILE *f) {
         "                    wr,push,bank); default all\n"
         "  --window N        events of the PE shown per trace, and cycles on each\n"
         "                    side of the divergence in the GTKWave view (default 8)\n"
+        "  --config STREAM   the configuration stream the traces ran (tcpa run\n"
+        "                    --out-dir's config.bin): a divergence of a state event\n"
+        "                    (bank, bankwr, ag, mem, step, gc, fifo, pop, push) is\n"
+        "                    followed by its unit, as tcpa run --engine cosim writes\n"
+        "                    it: the address generator, its address equation and the\n"
+        "                    iteration J; the step counter; the GC and the signals\n"
+        "                    that differ with their terms; the FIFO's producer and\n"
+        "                    consumers (J in the GC's loop order: J0, J1, ...)\n"
+        "  --listing FILE    with --config: the run's listing (config.lst), for the\n"
+        "                    access an address generator serves\n"
+        "  --arch FILE       with --config: the architecture of the run (default:\n"
+        "                    configs/default.ini, embedded); it must be the traces'\n"
         "  --gtkw FILE       on a divergence, write a GTKWave save file for...\n"
         "  --fst FILE        ...the RTL's waveform: marker at the divergence, the\n"
         "                    PE's signals grouped, zoomed to the window\n"
@@ -52,12 +77,13 @@ static void cli_lockstep_usage(FILE *f) {
 
 /* Returns 0 and the options in *o, 1 for --help, -1 after an error. */
 static int cli_lockstep_parse(int argc, char **argv, cli_lockstep_opts *o) {
-  enum { OPT_EVENTS = CLI_OPT_LONG, OPT_WINDOW, OPT_GTKW, OPT_FST, OPT_SCOPE };
+  enum { OPT_EVENTS = CLI_OPT_LONG, OPT_WINDOW, OPT_GTKW, OPT_FST, OPT_SCOPE, OPT_CONFIG, OPT_LISTING, OPT_ARCH };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},         {"events", required_argument, NULL, OPT_EVENTS},
       {"window", required_argument, NULL, OPT_WINDOW}, {"gtkw", required_argument, NULL, OPT_GTKW},
       {"fst", required_argument, NULL, OPT_FST}, {"pe-scope", required_argument, NULL, OPT_SCOPE},
-      {NULL, 0, NULL, 0}};
+      {"config", required_argument, NULL, OPT_CONFIG}, {"listing", required_argument, NULL, OPT_LISTING},
+      {"arch", required_argument, NULL, OPT_ARCH}, {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->kinds = LOCKSTEP_KINDS_ALL;
   o->window = LOCKSTEP_WINDOW_DEFAULT;
@@ -82,6 +108,9 @@ static int cli_lockstep_parse(int argc, char **argv, cli_lockstep_opts *o) {
     case OPT_GTKW: o->gtkw = p.arg; break;
     case OPT_FST: o->fst = p.arg; break;
     case OPT_SCOPE: o->pe_scope = p.arg; break;
+    case OPT_CONFIG: o->config = p.arg; break;
+    case OPT_LISTING: o->listing = p.arg; break;
+    case OPT_ARCH: o->arch = p.arg; break;
     case CLI_OPT_ARG:
       if (o->rtl) {
         diag_error_plain("cosim-check: more than two traces given ('%s')", p.arg);
@@ -100,13 +129,42 @@ static int cli_lockstep_parse(int argc, char **argv, cli_lockstep_opts *o) {
     diag_error_plain("cosim-check: --gtkw and --fst go together");
     return -1;
   }
+  if ((o->listing || o->arch) && !o->config) {
+    diag_error_plain("cosim-check: --%s goes with --config STREAM", o->listing ? "listing" : "arch");
+    return -1;
+  }
   return 0;
 }
 
-/* Returns 0 after writing the GTKWave save file of the divergence; -1
- * after printing why not. */
+/* The configuration of --config, --listing and --arch. */
+typedef struct {
+  arch_config arch;
+  engine_config c;    /* stream and listing only (no GC order: J in the GC's) */
+} cli_lockstep_config;
+
+/* Returns 0 after loading the files of --config, --listing and --arch into
+ * k (nothing without --config); -1 after printing why not. */
+static int cli_lockstep_config_load(const cli_lockstep_opts *o, cli_lockstep_config *k) {
+  size_t len = 0;
+  memset(k, 0, sizeof *k);
+  if (!o->config) return 0;
+  if (o->arch ? arch_config_load(o->arch, &k->arch) : arch_config_load_default(&k->arch)) return -1;
+  if (!(k->c.stream = (uint8_t *)fileio_read_all(o->config, &len))) {
+    diag_error_plain("cosim-check: %s: cannot read the configuration stream: %s", o->config, strerror(errno));
+    return -1;
+  }
+  k->c.stream_len = len;
+  if (o->listing && !(k->c.listing = fileio_read_all(o->listing, &len))) {
+    diag_error_plain("cosim-check: %s: cannot read the listing: %s", o->listing, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Returns 0 after writing the GTKWave save file of the divergence (the
+ * unit's FST names `unit` first, "" for none); -1 after printing why not. */
 static int cli_lockstep_gtkw(const cli_lockstep_opts *o, const lockstep_divergence *d,
-                             const lockstep_fst_timing *t) {
+                             const lockstep_fst_timing *t, const char *unit) {
   char scope[512], msg[512], comment[200];
   gtkw_signals sigs = {0};
   gtkw_view v = {0};
@@ -127,6 +185,17 @@ static int cli_lockstep_gtkw(const cli_lockstep_opts *o, const lockstep_divergen
   else if (sigs.n == 0)
     fprintf(stderr, "tcpa: warning: no signals under '%s' in %s (see --pe-scope)\n", scope,
             o->fst);
+  for (const char *u = unit; *u;) { /* the unit's scopes and signals (divergence_unit_names) */
+    size_t n = strcspn(u, " ");
+    char name[700];
+    snprintf(name, sizeof name, "%.*s", (int)(n < 600 ? n : 600), u);
+    if (n && gtkw_fst_signals(o->fst, name, &sigs, msg, sizeof msg)) {
+      fprintf(stderr, "tcpa: warning: %s; the unit's signals are not in the save file\n", msg);
+      break;
+    }
+    u += n + (u[n] == ' ');
+  }
+  v.unit_names = unit[0] ? unit : NULL;
   int rc = gtkw_write(o->gtkw, &v, &sigs, msg, sizeof msg);
   gtkw_signals_free(&sigs);
   if (rc) {
@@ -145,8 +214,18 @@ int cli_lockstep(int argc, char **argv) {
   int r = cli_lockstep_parse(argc, argv, &o);
   if (r == 1) return cli_lockstep_usage(stdout), CLI_EXIT_OK;
   if (r < 0) return CLI_EXIT_INPUT;
+  cli_lockstep_config k;
+  if (cli_lockstep_config_load(&o, &k)) {
+    free(k.c.stream);
+    free(k.c.listing);
+    return CLI_EXIT_INPUT;
+  }
   lockstep *ls = lockstep_new(o.kinds, o.window);
-  if (!ls) return diag_error_plain("cosim-check: out of memory"), CLI_EXIT_INPUT;
+  if (!ls) {
+    free(k.c.stream);
+    free(k.c.listing);
+    return diag_error_plain("cosim-check: out of memory"), CLI_EXIT_INPUT;
+  }
   lockstep_fst_timing timing;
   lockstep_status st = lockstep_files_check(ls, o.model, o.rtl, &timing);
   int code = CLI_EXIT_OK;
@@ -158,11 +237,18 @@ int cli_lockstep(int argc, char **argv) {
     code = CLI_EXIT_INPUT;
   } else {
     lockstep_report_write(ls, stdout);
-    if (st == LOCKSTEP_DIVERGED) {
+    char unit[600] = "", msg[400];
+    if (st == LOCKSTEP_DIVERGED && o.config &&
+        divergence_replay_unit(stdout, lockstep_result(ls), &k.arch, &k.c, unit, sizeof unit, msg, sizeof msg)) {
+      diag_error_plain("cosim-check: --config %s: %s", o.config, msg);
+      code = CLI_EXIT_INPUT;
+    } else if (st == LOCKSTEP_DIVERGED) {
       code = CLI_EXIT_MISMATCH;
-      if (o.gtkw) cli_lockstep_gtkw(&o, lockstep_result(ls), &timing);
+      if (o.gtkw) cli_lockstep_gtkw(&o, lockstep_result(ls), &timing, unit);
     }
   }
+  free(k.c.stream);
+  free(k.c.listing);
   lockstep_free(ls);
   fflush(stdout);
   return code;

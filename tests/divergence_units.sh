@@ -22,7 +22,10 @@
 # (real divergences of the RTL) also leave divergence.gtkw and
 # compare.gtkw whose first group holds the unit's signals (on both sides
 # in compare.gtkw), and compare.fst's mismatch signal of the event's class
-# and mismatch.any first 1 at the divergence cycle. A clean RTL run and a
+# and mismatch.any first 1 at the divergence cycle. `tcpa cosim-check
+# --config` on the bank and gcvalue runs' trace files writes the same unit
+# lines (J in the GC's order), its --gtkw save file opening on the unit;
+# a configuration of another architecture is refused. A clean RTL run and a
 # clean model run agree in every mismatch class (the model's FST has the
 # AG, GC and state ports the RTL's has). GTKWave under Xvfb on the bank
 # divergence's compare.fst: a screenshot, the marker, the AG's signals
@@ -97,41 +100,6 @@ has() {
   check "$1: divergence.txt $3: $(grep -Em1 "$2" "$tmp/$1/divergence.txt" | sed 's/^ *//' | cut -c1-150)" $r
 }
 
-# first_one VCD SCOPE NAME: the first time NAME in SCOPE is 1
-first_one() {
-  awk -v want="$2.$3" '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
-    $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; if (v "." $5 == want) id = $4 }
-    /^#[0-9]/ { T = substr($1, 2) } id != "" && $0 == "1" id { print T; exit }' "$1"
-}
-# group GTKW: the signal names of the group labelled `divergence...`
-# (the save files' focus group, first after the clock)
-group() { awk '/^-divergence/ { g = 1; next } /^@1000200/ && g { exit } g && !/^[-@^]/ { print $NF }' "$1"; }
-
-# waves NAME UNIT: the save files and compare.fst of run NAME: the first
-# group of divergence.gtkw holds a signal of UNIT (a scope, regex), the
-# first group of compare.gtkw holds model.UNIT and rtl.UNIT signals, and
-# compare.fst's mismatch of the event's class (the PE's, or the machine's
-# for gc) and mismatch.any are first 1 at the divergence cycle
-# saves NAME UNIT: the save files only (an edited event stream leaves the
-# FSTs agreeing: no mismatch signal rises)
-saves() {
-  local d=$tmp/$1 r
-  group "$d/divergence.gtkw" | grep -Eq "^$2(\.|\[|$)"; r=$?
-  check "$1: divergence.gtkw opens on the unit: $(group "$d/divergence.gtkw" | grep -E "^$2" | head -2 | tr '\n' ' ')" $r
-  group "$d/compare.gtkw" | grep -Eq "^model\.$2(\.|\[|$)" && group "$d/compare.gtkw" | grep -Eq "^rtl\.$2(\.|\[|$)"; r=$?
-  check "$1: compare.gtkw opens on the unit on both sides: $(group "$d/compare.gtkw" | grep -E "^(model|rtl)\.$2" | head -2 | tr '\n' ' ')" $r
-}
-waves() {
-  local d=$tmp/$1 c kind fm fa pe
-  saves "$1" "$2"
-  c=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$d/divergence.txt" | head -1)
-  kind=$(sed -n 's/^  event: *\([a-z]*\) .*/\1/p' "$d/divergence.txt" | head -1)
-  fst2vcd "$d/compare.fst" >"$tmp/$1.vcd" 2>/dev/null
-  pe=$(sed -n 's/^lockstep: DIVERGENCE at cycle [0-9]*, PE (\([0-9]*\),\([0-9]*\)).*/g_row[\1].g_col[\2]/p' "$d/divergence.txt" | head -1)
-  fm=$(first_one "$tmp/$1.vcd" "mismatch${pe:+.$pe}" "$kind") fa=$(first_one "$tmp/$1.vcd" mismatch any)
-  [ -n "$c" ] && [ "$fm" = "$((c * 1000))" ] && [ "$fa" = "$fm" ]
-  check "$1: compare.fst: mismatch${pe:+.$pe}.$kind and mismatch.any first 1 at ${fm:-never} and ${fa:-never} ps (cycle ${c:-?})" $?
-}
 
 # -- clean runs agree in every class -----------------------------------------------
 "$TCPA" run "${mm[@]}" --engine rtl --out-dir "$tmp/both" >/dev/null 2>&1
@@ -163,7 +131,7 @@ a=$(eqat "$tmp/bank/divergence.txt"); ma=$(sed -n 's/^  differs: *address: model
 check "bank: config.lst's address equation at the reported J is the model's address ($a, $ma)" $?
 ! grep -q '^  instructions:' "$tmp/bank/divergence.txt"
 check "bank: divergence.txt lists no instructions of unrelated FUs" $?
-waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
+unit_waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
 
 # -- a person's view of the bank divergence: GTKWave on compare.fst under Xvfb --------
 # (as wave_cli.sh's for an FU): the window's screenshot, the marker at the
@@ -187,7 +155,7 @@ has ag '^  event: +ag \(side n bank 1\)' "the event is the north bank 1's counte
 has ag '^  unit: +the address generator of bank 1 on the north side of PE \(0,0\) \(write' "names the write AG"
 has ag '^  access: +access 3: write C via od3, north bank 1, address 0 \+ 2\*j0 \+ 1\*j1 \+ 0\*j2' "names the access it serves"
 has ag '^  iteration: +cycle 0 is before the AG.s first step .*J = 0: address 0 by the equation' "says the AG has not started, its first address"
-waves ag 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
+unit_waves ag 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
 
 # -- gc: the GC's epilog poked -----------------------------------------------------
 w=$(word '$3 == "gc"' epilog)
@@ -197,7 +165,7 @@ has gc '^  event: +gc \(global controller\)' "the event is the GC's"
 has gc '^  unit: +global controller 0 \(TOP.tcpa_top.g_gc\[0\].u_gc\) of the region 2x2' "names the GC"
 has gc '^  loop: +pi [0-9]+, bounds \(' "gives its loop"
 has gc '^  iteration: +cycle 27 is after the GC.s last step: step S - 1 = 13 began in cycle 25' "says the model's GC has ended"
-waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+unit_waves gc 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
 
 # -- gc value: a GC term moved to signal c0 (its vector differs at the GC's step) --
 # the last term of a signal other than c0 (the sigword's low byte,
@@ -223,12 +191,68 @@ fi
 lines=$(sed -n 's/^  signal \(c[0-9]*\):.*/\1/p' "$tmp/gcvalue/divergence.txt" | tr '\n' ' ')
 [ -n "$bits" ] && [ "$bits" = "$lines" ]
 check "gcvalue: one signal line per bit that differs (${bits:-none}; lines: ${lines:-none})" $?
-waves gcvalue 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
+unit_waves gcvalue 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
 for side in model rtl; do
-  group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.dbg_gc_sig_o" &&
-    group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.g_gc\[0\]\.u_gc\.dbg_sig_o"
+  divergence_group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.dbg_gc_sig_o" &&
+    divergence_group "$tmp/gcvalue/compare.gtkw" | grep -q "^$side\.TOP\.tcpa_top\.g_gc\[0\]\.u_gc\.dbg_sig_o"
   check "gcvalue: compare.gtkw's first group holds the $side side's GC signal vectors (dbg_gc_sig_o, u_gc.dbg_sig_o)" $?
 done
+
+# -- tcpa cosim-check --config: the unit from a run's traces and stream ------------
+# the bank and gcvalue runs' model.trace and rtl.trace checked offline with
+# their config.bin and config.lst: the unit's lines as the cosim run wrote
+# them (divergence_replay.h; J and the equation in the GC's order, J0, J1,
+# ..., without the instantiation's order), the save file on the unit
+cc() { # NAME: cosim-check of run NAME's traces, its report in $tmp/NAME.cc
+  local d=$tmp/$1
+  "$TCPA" cosim-check "$d/model.trace" "$d/rtl.trace" --config "$d/config.bin" --listing "$d/config.lst" \
+    --gtkw "$tmp/$1.cc.gtkw" --fst "$d/rtl.fst" >"$tmp/$1.cc" 2>"$tmp/$1.cc.err"
+}
+same() { # NAME REGEX WHAT: the lines matching REGEX (up to a `;`) are the same in cosim's divergence.txt and cosim-check's
+  local a b r
+  a=$(grep -E "$2" "$tmp/$1/divergence.txt" | cut -d';' -f1) b=$(grep -E "$2" "$tmp/$1.cc" | cut -d';' -f1)
+  [ -n "$a" ] && [ "$a" = "$b" ]; r=$?
+  check "cosim-check $1: $3 as cosim's: $(printf '%s\n' "$b" | head -1 | sed 's/^ *//' | cut -c1-120)" $r
+}
+cc bank; st=$?
+[ $st -eq 1 ]
+check "cosim-check bank: exit 1 ($st)" $?
+same bank '^lockstep: DIVERGENCE|^  (event|differs):' "the divergence"
+same bank '^  unit:' "the AG"
+same bank '^  (access: +| {19})access [0-9]+:' "the access it serves (config.lst)"
+# the equation in the GC's order at the reported J is the model's address
+a=$(awk '/^  address equation:/ { sub(/^  address equation: */, ""); sub(/ \(.*/, ""); e = $0 }
+  /^  iteration:/ { s = $0; sub(/.*J = \(/, "", s); sub(/\).*/, "", s); n = split(s, J, ", ") }
+  END { k = split(e, t, " \\+ "); a = t[1]; for (i = 2; i <= k; i++) { split(t[i], cj, "\\*J"); a += cj[1] * J[cj[2] + 1] } print a }' "$tmp/bank.cc")
+ma=$(sed -n 's/^  differs: *address: model \([0-9]*\),.*/\1/p' "$tmp/bank.cc")
+grep -Eq '^  address equation: +0 \+ [0-9]+\*J0 \+ [0-9]+\*J1 \+ [0-9]+\*J2 \(' "$tmp/bank.cc" &&
+  grep -Eq '^  iteration: +cycle 4 is the AG.s step 2 of 14 .*J = \([0-9, ]+\): address 3 by the equation' "$tmp/bank.cc" &&
+  [ -n "$a" ] && [ "$a" = "$ma" ]
+check "cosim-check bank: the address equation and J in the GC's order, the equation at J the model's address ($a, $ma)" $?
+divergence_group "$tmp/bank.cc.gtkw" | grep -q '^TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag\.'; r=$?
+check "cosim-check bank: --gtkw's first group holds the AG's signals: $(divergence_group "$tmp/bank.cc.gtkw" | head -1)" $r
+cc gcvalue; st=$?
+[ $st -eq 1 ]
+check "cosim-check gcvalue: exit 1 ($st)" $?
+same gcvalue '^  unit:' "the GC"
+same gcvalue '^  signal c[0-9]+: +model [01], RTL [01];' "the signals that differ (their terms in the GC's order)"
+grep -Eq '^  iteration: +cycle [0-9]+ = step [0-9]+ \* pi - 1: the GC begins step [0-9]+, J = \([0-9, ]+\)' "$tmp/gcvalue.cc" &&
+  [ "$(sed -n 's/.*the GC begins step \([0-9]*\),.*/\1/p' "$tmp/gcvalue.cc")" = "$(sed -n 's/.*the GC begins step \([0-9]*\),.*/\1/p' "$tmp/gcvalue/divergence.txt")" ]
+check "cosim-check gcvalue: the step the GC begins, as cosim's" $?
+divergence_group "$tmp/gcvalue.cc.gtkw" | grep -q '^TOP\.tcpa_top\.dbg_gc_sig_o' && divergence_group "$tmp/gcvalue.cc.gtkw" | grep -q '^TOP\.tcpa_top\.g_gc\[0\]\.u_gc\.'
+check "cosim-check gcvalue: --gtkw's first group holds the GC's signals" $?
+# without --config no unit; a configuration of another architecture, or
+# --listing alone, is refused (exit 2)
+"$TCPA" cosim-check "$tmp/bank/model.trace" "$tmp/bank/rtl.trace" >"$tmp/plain.cc" 2>&1
+[ $? -eq 1 ] && ! grep -q '^  unit:' "$tmp/plain.cc"
+check "cosim-check without --config: the divergence without its unit" $?
+"$TCPA" cosim-check "$tmp/bank/model.trace" "$tmp/bank/rtl.trace" --config "$tmp/bank/config.bin" \
+  --arch configs/big1d.ini >/dev/null 2>"$tmp/arch.cc.err"
+[ $? -eq 2 ] && grep -q 'the traces are of architecture fingerprint 0x[0-9a-f]*, the configuration.s is 0x' "$tmp/arch.cc.err"; r=$?
+check "cosim-check --config with another --arch: exit 2, $(grep -m1 -o 'the traces are of.*' "$tmp/arch.cc.err" | cut -c1-60)" $r
+"$TCPA" cosim-check "$tmp/bank/model.trace" "$tmp/bank/rtl.trace" --listing "$tmp/bank/config.lst" >/dev/null 2>&1
+[ $? -eq 2 ]
+check "cosim-check --listing without --config: exit 2" $?
 
 # -- push: the wrapper select of PE (0,0)'s FIFO id0 poked (unconnected) ----------
 w=$("$TCPA" stream-poke "$tmp/clean/config.bin" --fields | awk '$3 == "wrapper" && $6 == "0,0" && $8 == "sinks0-3" { print $1; exit }')
@@ -239,7 +263,7 @@ has push '^  event: +push \(id0\): in the model, missing in the RTL' "a push int
 has push '^  unit: +input FIFO id0 of PE \(0,0\), TOP.tcpa_top.g_row\[0\].g_col\[0\].u_pe.g_fifo\[0\].u_fifo \(depth [0-9]+\)' "names the FIFO"
 has push '^  producer: +bank 0 on the west side of PE \(0,0\) \(its AG\)' "names its producer (config.lst's access 0: A via id0, west bank 0)"
 has push '^  consumers: +FU 0 at pc [0-9 ]+$' "names its consumers"
-waves push 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[0\]\.u_fifo)'
+unit_waves push 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[0\]\.u_fifo)'
 
 # -- step, fifo, bankwr, mem: one event of the RTL's stream changed ----------------
 edit step '$2 == "step" && $4 >= 2 && !d { $4 = $4 + 1; d = 1 } { print; fflush() }'
@@ -248,7 +272,7 @@ has step '^  event: +step \(step counter\)' "the event is a PE's step counter"
 has step '^  unit: +the step counter of PE \([0-9],[0-9]\), TOP.tcpa_top.g_row\[[0-9]\].g_col\[[0-9]\].u_pe.u_stepper' "names it"
 has step '^  iteration: +cycle 4 is step 2 of the PE .*J = \(j0, j1, j2\) = \(1, 0, 0\)' "gives the step and J"
 has step '^  loop: +pi 2, bounds \(2, 2, 3\) of j1, j0, j2 \(fastest first\), epilog 2: S = 14 steps' "gives the loop"
-saves step 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.dbg_step_o'
+unit_saves step 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.dbg_step_o'
 
 edit fifo '$2 == "fifo" && !d { $5 = $5 + 1; d = 1 } { print; fflush() }'
 run fifo
@@ -256,7 +280,7 @@ has fifo '^  event: +fifo \(id[0-9]\)' "the event is a FIFO's count"
 has fifo '^  unit: +input FIFO id[0-9] of PE \([0-9],[0-9]\), .*g_fifo\[[0-9]\].u_fifo' "names the FIFO"
 has fifo '^  producer: +.*(od[0-9] of PE|bank [0-9] on the)' "names its producer"
 has fifo '^  consumers: +FU [0-9]+ at pc' "names its consumers"
-saves fifo 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[[0-9]\]\.u_fifo)'
+unit_saves fifo 'TOP\.tcpa_top\.g_row\[[0-9]\]\.g_col\[[0-9]\]\.u_pe\.(dbg_fifocnt_o|g_fifo\[[0-9]\]\.u_fifo)'
 
 edit bankwr '$2 == "bankwr" && !d { $NF = "0xdeadbeef"; d = 1 } { print; fflush() }'
 run bankwr
@@ -264,7 +288,7 @@ has bankwr '^  event: +bankwr \(side n bank [01]\)' "the event is a bank write"
 has bankwr '^  unit: +the address generator of bank 1 on the north side of PE \(0,0\) \(write' "names the write AG"
 has bankwr '^  access: +access 3: write C via od3, north bank 1' "names the write access"
 has bankwr '^  iteration: +cycle 23 is the AG.s step 8 of 14 .*its access cycle, J = \(j0, j1, j2\) = \(0, 0, 2\): address 0 by the equation' "gives the step, J and address"
-saves bankwr 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
+unit_saves bankwr 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[0\]\.g_bank\[1\]\.g_ag\.u_ag'
 
 edit mem '$2 == "mem" && !d { $NF = "0xdeadbeef"; d = 1 } { print; fflush() }'
 run mem
@@ -273,7 +297,7 @@ has mem '^  unit: +the address generator of bank' "names the bank's AG"
 has mem '^  iteration: +address 0 is an input word' "says what wrote the address"
 [ "$(grep -c '^  \(access:\|  \) *access [0-9]' "$tmp/mem/divergence.txt")" = 1 ]
 check "mem: divergence.txt names only the read access the read AG serves" $?
-saves mem 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[[03]\]\.g_bank\[[01]\]\.g_ag\.u_ag'
+unit_saves mem 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[[03]\]\.g_bank\[[01]\]\.g_ag\.u_ag'
 # -- RTL mutants (full tier: the mutants harness is a build of its own) --------------
 # docs/mutants.md: 19 (a lost stride write: the issue's AG bug, caught at
 # cycle 2 by a `bank`), 39 (`bankwr`), 41 (`step`), 42 (`mem`), each a real
@@ -295,18 +319,18 @@ else
   has m19 '^  differs: +address: model 1, RTL 0' "the address: model 1, RTL 0"
   has m19 '^  access: +access 1: read B via id1, north bank 0, address 0 \+ 0\*j0 \+ 1\*j1 \+ 2\*j2' "names the access"
   has m19 '^  iteration: +cycle 2 is the AG.s step 1 of 14 .*J = \(j0, j1, j2\) = \(0, 1, 0\): address 1 by the equation' "step 1, J, address 1"
-  waves m19 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
+  unit_waves m19 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
   mutant m39 39
   has m39 '^  event: +bankwr \(side n bank 1\)' "a bankwr of north bank 1"
   has m39 '^  access: +access 3: write C via od3, north bank 1' "names the write access"
-  waves m39 "$ag0\.g_bank\[1\]\.g_ag\.u_ag"
+  unit_waves m39 "$ag0\.g_bank\[1\]\.g_ag\.u_ag"
   mutant m41 41
   has m41 '^  event: +step \(step counter\)' "a step"
   has m41 '^  iteration: +cycle 30 is after the PE.s last step S - 1 = 13 .*stays at S = 14' "after the last step"
-  waves m41 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.dbg_step_o'
+  unit_waves m41 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.u_pe\.dbg_step_o'
   mutant m42 42
   has m42 '^  event: +mem \(side n bank 0 address 0\)' "the word n 0 0 at done"
   has m42 '^  iteration: +address 0 is an input word' "an input word"
-  saves m42 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
+  unit_saves m42 "$ag0\.g_bank\[0\]\.g_ag\.u_ag"
 fi
 exit $fail

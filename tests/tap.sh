@@ -125,3 +125,41 @@ compare_shot() {
   [ $st -eq 0 ] && [ "$size" = 1600x1000 ] && [ "$(wc -c < "$tmp/$name.png")" -gt 20000 ] && [ -z "$bad" ]
   check "$name: GTKWave (Xvfb 1600x1000) shows a window titled 'GTKWave - DIR/compare.fst'; screenshot $size, no warning on stderr${bad:+ ($bad)}" $?
 }
+
+# The save files and waveforms of a divergence (tests/divergence_units.sh,
+# tests/systemc_cli.sh): run NAME's --out-dir is $tmp/NAME.
+# first_one VCD SCOPE NAME: the first time NAME in SCOPE is 1
+first_one() {
+  awk -v want="$2.$3" '$1 == "$scope" { s[++d] = $3 } $1 == "$upscope" { d-- }
+    $1 == "$var" { v = s[1]; for (i = 2; i <= d; i++) v = v "." s[i]; if (v "." $5 == want) id = $4 }
+    /^#[0-9]/ { T = substr($1, 2) } id != "" && $0 == "1" id { print T; exit }' "$1"
+}
+# divergence_group GTKW: the signal names of the group labelled `divergence...`
+# (the save files' focus group, first after the clock)
+divergence_group() { awk '/^-divergence/ { g = 1; next } /^@1000200/ && g { exit } g && !/^[-@^]/ { print $NF }' "$1"; }
+
+# unit_waves NAME UNIT: the save files and compare.fst of run NAME: the first
+# group of divergence.gtkw holds a signal of UNIT (a scope, regex), the
+# first group of compare.gtkw holds model.UNIT and rtl.UNIT signals, and
+# compare.fst's mismatch of the event's class (the PE's, or the machine's
+# for gc) and mismatch.any are first 1 at the divergence cycle
+# unit_saves NAME UNIT: the save files only (an edited event stream leaves the
+# FSTs agreeing: no mismatch signal rises)
+unit_saves() {
+  local d=$tmp/$1 r
+  divergence_group "$d/divergence.gtkw" | grep -Eq "^$2(\.|\[|$)"; r=$?
+  check "$1: divergence.gtkw opens on the unit: $(divergence_group "$d/divergence.gtkw" | grep -E "^$2" | head -2 | tr '\n' ' ')" $r
+  divergence_group "$d/compare.gtkw" | grep -Eq "^model\.$2(\.|\[|$)" && divergence_group "$d/compare.gtkw" | grep -Eq "^rtl\.$2(\.|\[|$)"; r=$?
+  check "$1: compare.gtkw opens on the unit on both sides: $(divergence_group "$d/compare.gtkw" | grep -E "^(model|rtl)\.$2" | head -2 | tr '\n' ' ')" $r
+}
+unit_waves() {
+  local d=$tmp/$1 c kind fm fa pe
+  unit_saves "$1" "$2"
+  c=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$d/divergence.txt" | head -1)
+  kind=$(sed -n 's/^  event: *\([a-z]*\) .*/\1/p' "$d/divergence.txt" | head -1)
+  fst2vcd "$d/compare.fst" >"$tmp/$1.vcd" 2>/dev/null
+  pe=$(sed -n 's/^lockstep: DIVERGENCE at cycle [0-9]*, PE (\([0-9]*\),\([0-9]*\)).*/g_row[\1].g_col[\2]/p' "$d/divergence.txt" | head -1)
+  fm=$(first_one "$tmp/$1.vcd" "mismatch${pe:+.$pe}" "$kind") fa=$(first_one "$tmp/$1.vcd" mismatch any)
+  [ -n "$c" ] && [ "$fm" = "$((c * 1000))" ] && [ "$fa" = "$fm" ]
+  check "$1: compare.fst: mismatch${pe:+.$pe}.$kind and mismatch.any first 1 at ${fm:-never} and ${fa:-never} ps (cycle ${c:-?})" $?
+}
