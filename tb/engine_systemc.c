@@ -14,7 +14,13 @@
  * the done cycles, the last bank write and the faults, where it stopped
  * and the cycles each side ran (out->lockstep, as cosim fills it), and at
  * a divergence its place and one-line description; its report file is the lockstep
- * report (the format of cosim). The outputs of both sides come from the
+ * report (the format of cosim). At a divergence the report is followed by
+ * the lines of its unit, as cosim writes them (docs/trace.md "The unit of a
+ * state event"): the divergence itself, as data, is found again by the
+ * lockstep checker in the two trace files tcpa-sc wrote (it must be the
+ * verdict's), and its unit asked of a C model loaded with the run's stream
+ * (tb/divergence_replay.h); its FST names go to out->lockstep.div.unit, for
+ * the save files. The outputs of both sides come from the
  * bank dumps (tcpa-rtl's format) through the configuration's placement;
  * engine_run.c checks them against the reference when the traces agree,
  * and at a divergence reruns tcpa-rtl to its end for the waveform around
@@ -35,7 +41,9 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "divergence_replay.h"
 #include "engine.h"
+#include "lockstep.h"
 
 #define SC_PATH 4096
 #define SC_MAX_CYCLES_MIN 100000ull /* as engine_run.c's other engines */
@@ -103,11 +111,47 @@ static int engine_sc_verdict(const char *path, engine_outcome *out, char *msg, s
   return 0;
 }
 
+/* The unit lines a copy of tcpa-sc's report is followed by
+ * (engine_sc_unit_write): the trace files, the architecture, the run. */
+typedef struct {
+  const char *mt, *rt;
+  const arch_config *arch;
+  engine_outcome *out;
+} engine_sc_unit;
+
+/* Writes to f the lines of the unit of tcpa-sc's divergence: the
+ * divergence found again in the trace files u->mt and u->rt by the
+ * lockstep checker, its unit asked of the run's stream
+ * (divergence_replay_unit), its FST names into out->lockstep.div.unit; a
+ * note instead when the traces do not give the verdict's divergence. */
+static void engine_sc_unit_write(FILE *f, const engine_sc_unit *u) {
+  char msg[600] = "";
+  lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
+  lockstep_fst_timing timing;
+  engine_divergence *ed = &u->out->lockstep.div;
+  if (!ls) {
+    snprintf(msg, sizeof msg, "out of memory");
+  } else if (lockstep_files_check(ls, u->mt, u->rt, &timing) == LOCKSTEP_DIVERGED) {
+    const lockstep_divergence *d = lockstep_result(ls);
+    if (d->cycle != ed->cycle || d->row != ed->row || d->col != ed->col)
+      snprintf(msg, sizeof msg, "the traces diverge at cycle %" PRIu64 ", PE (%d,%d), not where tcpa-sc stopped",
+               d->cycle, d->row, d->col);
+    else
+      divergence_replay_unit(f, d, u->arch, &u->out->c, ed->unit, sizeof ed->unit, msg, sizeof msg);
+  } else {
+    snprintf(msg, sizeof msg, "the traces %.200s and %.200s do not diverge: %.100s", u->mt, u->rt,
+             lockstep_status_get(ls) == LOCKSTEP_ERROR ? lockstep_error_message(ls) : "they agree");
+  }
+  if (msg[0]) fprintf(f, "  unit:              (not found: %s)\n", msg);
+  lockstep_free(ls);
+}
+
 /* Returns 0 after copying file `from` to `to` through `to`.tmp and a
- * rename (to NULL: nothing); -1. */
-static int engine_sc_copy(const char *from, const char *to) {
+ * rename (to NULL: nothing), followed by the unit's lines of u (NULL:
+ * none); -1. */
+static int engine_sc_copy(const char *from, const char *to, const engine_sc_unit *u) {
   if (!to) return 0;
-  char tmp[SC_PATH + 8];
+  char tmp[SC_PATH + 40];
   snprintf(tmp, sizeof tmp, "%s.tmp", to);
   FILE *in = fopen(from, "rb"), *o = fopen(tmp, "wb");
   char buf[4096];
@@ -115,6 +159,7 @@ static int engine_sc_copy(const char *from, const char *to) {
   int bad = !in || !o;
   while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, o) != n;
   if (in) fclose(in);
+  if (!bad && u) engine_sc_unit_write(o, u);
   if (o && fclose(o)) bad = 1;
   if (bad || rename(tmp, to)) {
     remove(tmp);
@@ -139,7 +184,7 @@ static int engine_sc_exec(const char *bin, const arch_config *arch, const engine
                           const char *work, engine_outcome *out) {
   char stream[SC_PATH + 32], report[SC_PATH + 32], verdict[SC_PATH + 32], mt[SC_PATH + 32],
       rt[SC_PATH + 32], banks[SC_PATH + 32], mbanks[SC_PATH + 32], log[SC_PATH + 32], maxc[32],
-      msg[600] = "", last[600];
+      msg[600] = "", last[600], divtxt[SC_PATH + 32];
   const char *dir = o->out_dir ? o->out_dir : work;
   snprintf(stream, sizeof stream, "%s/sc-config.bin", work);
   snprintf(report, sizeof report, "%s/sc-report.txt", work);
@@ -147,6 +192,7 @@ static int engine_sc_exec(const char *bin, const arch_config *arch, const engine
   snprintf(banks, sizeof banks, "%s/sc-banks", work);
   snprintf(mbanks, sizeof mbanks, "%s/sc-model-banks", work);
   snprintf(log, sizeof log, "%s/sc.log", work);
+  snprintf(divtxt, sizeof divtxt, "%s/sc-divergence.txt", work);
   snprintf(mt, sizeof mt, "%s/model.trace", dir);
   snprintf(rt, sizeof rt, "%s/rtl.trace", dir);
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)(out->c.pred_done * 4 + SC_MAX_CYCLES_MIN));
@@ -186,10 +232,12 @@ static int engine_sc_exec(const char *bin, const arch_config *arch, const engine
   if (out->diverged) {
     char *txt = NULL;
     diag_error_plain("systemc: the model and the RTL diverge: %s", out->divergence);
-    engine_sc_report_print(report);
+    engine_sc_unit u = {mt, rt, arch, out};
+    if (engine_sc_copy(report, divtxt, &u)) return ENGINE_ERR_INPUT;
+    engine_sc_report_print(divtxt);
     if (o->out_dir && (txt = malloc(strlen(o->out_dir) + 32)))
       sprintf(txt, "%s/divergence.txt", o->out_dir);
-    int st = o->out_dir && (!txt || engine_sc_copy(report, txt)) ? ENGINE_ERR_INPUT : ENGINE_MISMATCH;
+    int st = o->out_dir && (!txt || engine_sc_copy(divtxt, txt, NULL)) ? ENGINE_ERR_INPUT : ENGINE_MISMATCH;
     free(txt);
     return st;
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# covers: docs/rtl.md "SystemC", docs/user-guide.md "The SystemC engine"
+# covers: docs/rtl.md "SystemC", docs/user-guide.md "The SystemC engine", docs/trace.md "The unit of a state event"
 # systemc_cli.sh: the SystemC engine (`tcpa run --engine systemc`, tcpa-sc:
 # the Verilated RTL and the C model as SystemC modules in lockstep under the
 # SystemC kernel; docs/rtl.md "SystemC").
@@ -24,6 +24,11 @@
 #     waveform around it as cosim does (tcpa-rtl's FST, the .gtkw marker at
 #     the divergence, cycle 0 where tcpa-rtl puts it) and the RTL's outputs
 #     (from that tcpa-rtl rerun, to the end) with ref/ and diff.txt;
+#   - the unit of a state event (matmul on 2x2, a read AG's stride and a
+#     GC term's signal poked): divergence.txt has the unit's lines of
+#     --engine cosim on the same poke, line for line, the save files open
+#     on the unit, compare.fst's mismatch of its class rises at the
+#     divergence cycle;
 #   - the cycle limit (both sides time out alike: exit 1, traces agree),
 #     and refusals: a stream of another architecture, a truncated stream,
 #     an --arch that is not the RTL's (exit 2), bad options (exit 3).
@@ -220,6 +225,66 @@ TCPA_SC=$SC $TCPA run regress/programs/bitextract.pla --engine systemc --pes 1x2
   [ ! -e "$tmp/run/divergence.gtkw" ] && [ ! -e "$tmp/run/rtl.fst" ] && [ ! -e "$tmp/run/diff.txt" ] &&
   rtl_outputs_ok "$tmp/run" bitextract --param N=8
 check "a clean rerun into the same --out-dir passes, removes divergence.txt, .gtkw, rtl.fst, diff.txt; bits.txt = refimpl" $?
+
+# -- the unit of a state event, as cosim writes it --------------------------------
+# matmul N=M=K=3 on 2x2 (as tests/divergence_units.sh): a read AG's stride
+# (`bank`) and a GC term's signal (`gc`, the vector's value) poked in the
+# stream of tcpa-sc's RTL (its model runs the clean one) and of the
+# tcpa-rtl rerun for the waveform; divergence.txt of --engine systemc
+# has the lines of the unit (its AG, the access it serves, its address
+# equation and J; the GC, its step, the signals that differ) of --engine
+# cosim on the same poke, line for line; the save files open on the unit
+# (compare.gtkw on both sides) and compare.fst's mismatch of the class
+# rises at the divergence cycle
+mm=(regress/programs/matmul.pla --param N=3 --param M=3 --param K=3 --pes 2x2 --map 0,1)
+$TCPA run "${mm[@]}" --engine model --out-dir "$tmp/mm" >/dev/null 2>&1 &&
+  $TCPA stream-poke "$tmp/mm/config.bin" --fields >"$tmp/mm.fields"
+check "matmul on 2x2: clean model run and word map" $?
+# unit_run NAME WORD MASK: --engine systemc and --engine cosim (out-dirs
+# $tmp/NAME and $tmp/NAME-cosim), word WORD of the RTL's stream xor MASK
+unit_run() {
+  local h
+  for h in sc rtl; do
+    {
+      echo '#!/usr/bin/env bash'
+      echo 's=$1; shift'
+      echo "\"$TCPA\" stream-poke \"\$s\" --word $2 --xor $3 -o \"\$s.poked\" >/dev/null || exit 3"
+      if [ $h = sc ]; then echo "exec \"$SC\" \"\$s.poked\" --model-stream \"\$s\" \"\$@\""
+      else echo "exec \"$RTL\" \"\$s.poked\" \"\$@\""; fi
+    } >"$tmp/$1-$h.sh"
+    chmod +x "$tmp/$1-$h.sh"
+  done
+  TCPA_SC=$tmp/$1-sc.sh TCPA_RTL=$tmp/$1-rtl.sh $TCPA run "${mm[@]}" --engine systemc --out-dir "$tmp/$1" \
+    >"$tmp/$1.out" 2>"$tmp/$1.err"
+  local st=$?
+  TCPA_RTL=$tmp/$1-rtl.sh $TCPA run "${mm[@]}" --engine cosim --out-dir "$tmp/$1-cosim" >/dev/null 2>&1
+  local cst=$?
+  [ $st -eq 1 ] && [ $cst -eq 1 ] && [ "$(reported "$tmp/$1/divergence.txt")" = "$(reported "$tmp/$1-cosim/divergence.txt")" ]
+  check "$1: systemc and cosim diverge at the same place (exit $st, $cst): $(reported "$tmp/$1/divergence.txt")" $?
+}
+# unit_lines FILE: the unit's lines of a divergence report
+unit_lines() { grep -E '^  (unit|access|address equation|iteration|loop|signal c[0-9]+|producer|consumers): |^ {21}access ' "$1"; }
+# unit_same NAME REGEX: one check that systemc's unit lines equal cosim's and match REGEX
+unit_same() {
+  local a b r
+  a=$(unit_lines "$tmp/$1/divergence.txt") b=$(unit_lines "$tmp/$1-cosim/divergence.txt")
+  [ -n "$a" ] && [ "$a" = "$b" ] && printf '%s\n' "$a" | grep -Eq "$2" && grep -Eq "$2" "$tmp/$1.err"; r=$?
+  check "$1: divergence.txt (and stderr) has cosim's unit lines ($(printf '%s\n' "$a" | wc -l) lines): $(printf '%s\n' "$a" | head -1 | sed 's/^ *//' | cut -c1-110)" $r
+}
+w=$(awk '$3 == "ag" && $5 == "w" && $6 == "0,0" && $8 == "stride1" { print $1; exit }' "$tmp/mm.fields")
+unit_run bank "${w:-0}" 1
+unit_same bank '^  iteration: +cycle 4 is the AG.s step 2 .*J = \(j0, j1, j2\) = \([0-9, ]+\): address 3 by the equation'
+grep -Eq '^  access: +access 0: read A via id0, west bank 0, address 0 \+ 3\*j0 \+ 0\*j1 \+ 1\*j2' "$tmp/bank/divergence.txt" &&
+  grep -Eq '^  address equation: +0 \+ 3\*j0 \+ 0\*j1 \+ 1\*j2 \(' "$tmp/bank/divergence.txt"
+check "bank: the access and the AG's address equation in the listing's indices" $?
+unit_waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
+w=; m=
+while read -r i v; do
+  [ $((v & 255)) -ne 0 ] && w=$i m=$((v & 255))
+done < <(awk '$3 == "gc" && $8 ~ /^term[0-9]+\.signal$/ { print $1, $9 }' "$tmp/mm.fields")
+unit_run gcvalue "${w:-0}" "${m:-0}"
+unit_same gcvalue '^  signal c0: +model 0, RTL 1; its terms: '
+unit_waves gcvalue 'TOP\.tcpa_top\.(dbg_gc_[a-z]+_o|g_gc\[0\]\.u_gc)'
 
 # the bank dumps: the RTL's (read through dbg_rd_addr_i in delta cycles)
 # equal tcpa-rtl's, and the model's (model_bank_read) equal them; they are
