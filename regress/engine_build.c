@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine_flow.h"
 #include "inst.h"
@@ -156,8 +157,16 @@ static int engine_status_of(int st) {
   return st == MAP_ERR_NOFIT ? ENGINE_ERR_NOFIT : ENGINE_ERR_INPUT;
 }
 
+/* Returns the seconds of the monotonic clock. */
+static double engine_build_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Returns ENGINE_OK after instantiating m into c (stream, listing, layout,
- * prediction); an ENGINE_* status with msg otherwise. */
+ * prediction, the seconds the instantiation and the emission took); an
+ * ENGINE_* status with msg otherwise. */
 static int engine_instantiate(const map_config *m, const ast_program *p, const arch_config *arch,
                               const int64_t *params, const interp_array *ref, int rows, int cols,
                               const inst_opts *io, engine_config *c, fit_record *fit, int *words, char *msg,
@@ -168,7 +177,9 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
   stream_writer_init(&w, arch);
   char *pname[AST_MAX_PARAMS];
   for (int i = 0; i < p->nparams; i++) pname[i] = p->param[i];
+  double t0 = engine_build_now();
   int st = inst_run_opts(&x, io, m, arch, p->nparams, pname, params, rows, cols, msg, msgsz);
+  c->inst_seconds = engine_build_now() - t0;
   if (st) {
     if (st == INST_ERR_NOFIT) *fit = x.fit;
     st = engine_status_of(st);
@@ -179,7 +190,10 @@ static int engine_instantiate(const map_config *m, const ast_program *p, const a
     st = ENGINE_ERR_INPUT;
     goto done;
   }
-  if ((st = inst_emit(&x, &data, &w, msg, msgsz))) {
+  t0 = engine_build_now();
+  st = inst_emit(&x, &data, &w, msg, msgsz);
+  c->emit_seconds = engine_build_now() - t0;
+  if (st) {
     if (st == INST_ERR_NOFIT) *fit = x.fit;
     st = engine_status_of(st);
     goto done;

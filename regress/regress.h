@@ -39,7 +39,11 @@ typedef enum {
 typedef struct {
   char *check; /* divergence, outputs, faults, done, cycles, summary, exit */
   char *kind;  /* trace event kind (wr, hop, ...) or the check's subject */
-  char *unit;  /* unit, register indices dropped ("FU 1 -> rd"), or "" */
+  char *unit;  /* the unit as the lockstep checker names it ("FU 1 ->
+                  rd3", "side n bank 0"), or "" */
+  char *unit_class; /* its class, the root cause without coordinates
+                  ("FU -> rd", "bank": summary.json's divergence_record
+                  unit_class), or "" */
   char *stage; /* pipeline stage of the kind (write-back, ...) or engine */
   char *diff;  /* value, missing, extra, or "" */
 } regress_signature;

@@ -2,11 +2,10 @@
  * regress_exec.c: the parallel runner of `tcpa regress` (regress_exec.h).
  *
  * A slot holds one run at a time; up to `jobs` slots are busy. A run is a
- * chain of phases, each a child process of the same binary: `tcpa run`
- * (stdout.txt and stderr.txt in the run's directory) and, when it passed
- * on an engine and timing is on, `tcpa compile` then `tcpa instantiate
- * --time` (timing.txt), whose "time: instantiate X s" is the run's
- * instantiation time. Every child gets its own process group, so that a
+ * child process of the same binary: `tcpa run` (stdout.txt and stderr.txt
+ * in the run's directory), whose summary.json gives the verdict's fields
+ * and, for a run that passed on an engine, its instantiation time
+ * (`instantiate_seconds`, regress_verdict.c). Every child gets its own process group, so that a
  * timeout (SIGKILL to the group) also ends what it started (the RTL
  * harness). The loop polls: it reaps finished children (waitpid WNOHANG),
  * kills those past their deadline, starts pending runs, redraws the
@@ -38,16 +37,13 @@
 #include "regress_verdict.h"
 #include "step.h"
 
-enum { PHASE_RUN, PHASE_COMPILE, PHASE_INST };
-
 /* One busy slot. */
 typedef struct {
   size_t run;     /* index into the list */
-  int phase;
   pid_t pid;      /* 0: free */
   double start, deadline, run_start;
   int timed_out;
-  regress_exit x; /* how the `tcpa run` phase ended */
+  regress_exit x; /* how `tcpa run` ended */
 } exec_slot;
 
 static volatile sig_atomic_t exec_stop;
@@ -153,44 +149,6 @@ char *regress_exec_command(const regress_run *r) {
   return s;
 }
 
-/* Returns the argument vector of the compile (phase 1) or instantiate
- * (phase 2) step timing r's instantiation. The region decides the
- * compile's orientation as `tcpa run` does (docs/user-guide.md --map). */
-static char **exec_timing_argv(const regress_run *r, int phase) {
-  exec_args a = {0};
-  int rows = 1, cols = 1;
-  sscanf(r->pes, "%dx%d", &rows, &cols);
-  char m1[128] = "", m2[128] = "";
-  if (r->map) sscanf(r->map, "%127[^,],%127s", m1, m2);
-  exec_arg(&a, "tcpa");
-  if (phase == PHASE_COMPILE) {
-    exec_arg(&a, "compile");
-    exec_arg(&a, "%s", r->program);
-    if (rows > 1 && cols > 1) {
-      exec_arg(&a, "--map");
-      exec_arg(&a, "%s", r->map ? r->map : "0,1");
-    } else if (*m1) {
-      exec_arg(&a, "--map");
-      exec_arg(&a, "%s", *m2 && rows == 1 && cols > 1 ? m2 : m1);
-    }
-    if (rows > 1 && cols == 1) exec_arg(&a, "--rows");
-    exec_arg(&a, "-o");
-    exec_arg(&a, "%s/timing.sym", r->dir);
-  } else {
-    exec_arg(&a, "instantiate");
-    exec_arg(&a, "%s/timing.sym", r->dir);
-    exec_params(&a, r);
-    exec_arg(&a, "--pes");
-    exec_arg(&a, "%s", r->pes);
-    exec_arg(&a, "-o");
-    exec_arg(&a, "%s/timing.bin", r->dir);
-    exec_arg(&a, "--time");
-  }
-  exec_arg(&a, "--arch");
-  exec_arg(&a, "%s", r->arch);
-  return a.v;
-}
-
 /* Removes everything inside dir (not dir itself). */
 static void exec_empty_dir(const char *dir) {
   DIR *d = opendir(dir);
@@ -251,42 +209,24 @@ static const char *exec_path(char *buf, size_t sz, const char *dir, const char *
   return buf;
 }
 
-/* Returns 0 after starting phase `phase` of run r in slot s. */
-static int exec_start(exec_slot *s, regress_run *r, int phase, const regress_exec_opts *o) {
+/* Returns 0 after starting `tcpa run` of run r in slot s. */
+static int exec_start(exec_slot *s, regress_run *r, const regress_exec_opts *o) {
   char out[4200], err[4200];
-  char **argv;
-  if (phase == PHASE_RUN) {
-    argv = regress_exec_argv(r);
-    exec_path(out, sizeof out, r->dir, "stdout.txt");
-    exec_path(err, sizeof err, r->dir, "stderr.txt");
-  } else {
-    argv = exec_timing_argv(r, phase);
-    exec_path(out, sizeof out, r->dir, "timing.txt");
-  }
-  s->pid = exec_spawn(o->self, argv, out, phase == PHASE_RUN ? err : NULL);
+  char **argv = regress_exec_argv(r);
+  exec_path(out, sizeof out, r->dir, "stdout.txt");
+  exec_path(err, sizeof err, r->dir, "stderr.txt");
+  s->pid = exec_spawn(o->self, argv, out, err);
   regress_exec_argv_free(argv);
   if (s->pid < 0) {
     s->pid = 0;
     return -1;
   }
-  s->phase = phase;
   s->start = exec_now();
-  if (phase == PHASE_RUN) s->run_start = s->start;
+  s->run_start = s->start;
   int t = r->timeout ? r->timeout : o->timeout;
   s->deadline = s->start + t;
   s->timed_out = 0;
   return 0;
-}
-
-/* Reads the instantiation time from r's timing.txt into r->inst_seconds. */
-static void exec_timing_read(regress_run *r) {
-  char path[4200];
-  size_t len;
-  char *text = fileio_read_all(exec_path(path, sizeof path, r->dir, "timing.txt"), &len);
-  const char *t = text ? strstr(text, "time: instantiate ") : NULL;
-  double v;
-  if (t && sscanf(t + 18, "%lf", &v) == 1) r->inst_seconds = v;
-  free(text);
 }
 
 /* Prints the line of a finished run on o->log. */
@@ -300,27 +240,18 @@ static void exec_report_line(const regress_run *r, size_t done, size_t total, co
   free(sig);
 }
 
-/* Handles the end of slot s's child with wait status st; returns 1 when
- * the run is complete (the slot is free). */
-static int exec_finished(exec_slot *s, int st, regress_list *l, const regress_exec_opts *o) {
+/* Judges the run of slot s, whose child ended with wait status st (the
+ * slot is then free). */
+static void exec_finished(exec_slot *s, int st, regress_list *l, const regress_exec_opts *o) {
   regress_run *r = &l->v[s->run];
   double now = exec_now();
   s->pid = 0;
-  if (s->phase == PHASE_RUN) {
-    s->x.timed_out = s->timed_out;
-    s->x.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    s->x.term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-    s->x.seconds = now - s->run_start;
-    regress_verdict_judge(r, &s->x);
-    if (o->time_inst && r->verdict == REGRESS_PASS && strcmp(r->engine, "ref") &&
-        exec_start(s, r, PHASE_COMPILE, o) == 0)
-      return 0;
-    return 1;
-  }
-  int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !s->timed_out;
-  if (ok && s->phase == PHASE_COMPILE && exec_start(s, r, PHASE_INST, o) == 0) return 0;
-  if (ok && s->phase == PHASE_INST) exec_timing_read(r);
-  return 1;
+  s->x.timed_out = s->timed_out;
+  s->x.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  s->x.term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+  s->x.seconds = now - s->run_start;
+  regress_verdict_judge(r, &s->x);
+  if (!o->time_inst) r->inst_seconds = -1;
 }
 
 /* Prints a heartbeat on o->log (when no run has finished for a while and
@@ -386,7 +317,7 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
       exec_mkdir_p(r->dir);
       exec_empty_dir(r->dir);
       slots[i].run = next++;
-      if (exec_start(&slots[i], r, PHASE_RUN, o) != 0) {
+      if (exec_start(&slots[i], r, o) != 0) {
         rc = -1;
         break;
       }
@@ -397,7 +328,7 @@ int regress_exec_all(regress_list *l, const regress_exec_opts *o) {
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
       for (int i = 0; i < o->jobs; i++) {
         if (slots[i].pid != pid) continue;
-        if (!exec_finished(&slots[i], st, l, o)) break;
+        exec_finished(&slots[i], st, l, o);
         busy--;
         regress_run *r = &l->v[slots[i].run];
         done++;

@@ -17,8 +17,9 @@ typedef struct {
   int jobs;            /* runs at a time (>= 1) */
   int timeout;         /* seconds per run unless the run sets its own */
   int progress;        /* 1: a live progress line on stderr (a terminal) */
-  int time_inst;       /* 1: after each passing engine run, time
-                          `tcpa instantiate` (compile once, instantiate once) */
+  int time_inst;       /* 1: keep each passing engine run's instantiation
+                          time (its summary.json's instantiate_seconds);
+                          0: none is kept */
   FILE *log;           /* one line per finished run (stdout) */
 } regress_exec_opts;
 

@@ -45,6 +45,7 @@ static void regress_signature_free(regress_signature *s) {
   free(s->check);
   free(s->kind);
   free(s->unit);
+  free(s->unit_class);
   free(s->stage);
   free(s->diff);
   memset(s, 0, sizeof *s);

@@ -56,31 +56,9 @@ typedef struct {
   size_t n;
 } report_bucket;
 
-void regress_report_unit_class(const char *unit, char *out, size_t sz) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", unit ? unit : "");
-  size_t n = 0;
-  out[0] = '\0';
-  char *save = NULL, *prev = NULL;
-  for (char *w = strtok_r(buf, " ", &save); w; prev = w, w = strtok_r(NULL, " ", &save)) {
-    int number = 1;
-    for (const char *c = w; *c; c++) number &= (*c >= '0' && *c <= '9');
-    if (number || !strcmp(w, "side") || !strcmp(w, "address")) continue;
-    if (prev && !strcmp(prev, "side") && strlen(w) == 1) continue; /* the side letter */
-    char word[64];
-    size_t k = 0;
-    for (const char *c = w; *c && k + 1 < sizeof word; c++) /* rd3 -> rd */
-      if (!(*c >= '0' && *c <= '9' && c > w)) word[k++] = *c;
-    word[k] = '\0';
-    if (n + k + 2 < sz) n += (size_t)snprintf(out + n, sz - n, "%s%s", n ? " " : "", word);
-  }
-}
-
 char *regress_report_bucket_key(const regress_signature *s) {
-  char cls[256];
-  regress_report_unit_class(s->unit, cls, sizeof cls);
   regress_signature k = *s;
-  k.unit = cls;
+  k.unit = s->unit_class ? s->unit_class : "";
   return regress_signature_text(&k);
 }
 
@@ -283,6 +261,7 @@ static void report_json_sig(json_writer *w, const regress_signature *s) {
   json_writer_string(w, "check", s->check);
   json_writer_string(w, "kind", s->kind ? s->kind : "");
   json_writer_string(w, "unit", s->unit ? s->unit : "");
+  json_writer_string(w, "unit_class", s->unit_class ? s->unit_class : "");
   json_writer_string(w, "stage", s->stage ? s->stage : "");
   json_writer_string(w, "diff", s->diff ? s->diff : "");
   json_writer_end_object(w);
@@ -928,6 +907,7 @@ static int report_run_read(const regress_json *o, regress_run *r) {
     r->sig.check = report_str(s, "check");
     r->sig.kind = report_str(s, "kind");
     r->sig.unit = report_str(s, "unit");
+    r->sig.unit_class = report_str(s, "unit_class");
     r->sig.stage = report_str(s, "stage");
     r->sig.diff = report_str(s, "diff");
   }

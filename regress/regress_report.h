@@ -28,14 +28,10 @@ typedef struct {
 int regress_report_write(const regress_list *l, const char *dir, const regress_report_info *info);
 
 /* Returns the malloc'ed bucket key of a signature: its one-line text with
- * the unit reduced to its class (the root cause: event kind and unit
- * class, not its coordinates): "side n bank 0" and "side w bank 0" are
- * both "bank", "FU 1 -> rd" is "FU -> rd". */
+ * its unit class in place of the unit (the root cause: event kind and
+ * unit class, not its coordinates): "side n bank 0" and "side w bank 0"
+ * are both "bank", "FU 1 -> rd3" is "FU -> rd". */
 char *regress_report_bucket_key(const regress_signature *s);
-
-/* Writes into out (size sz) the class of a divergent unit: its words
- * without numbers, sides ("side n") and addresses. */
-void regress_report_unit_class(const char *unit, char *out, size_t sz);
 
 /* Returns 0 after appending the runs of an earlier summary.json (written
  * by regress_report_write) to l; -1 after an error. */

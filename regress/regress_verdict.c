@@ -7,16 +7,17 @@
  * pass, pass; expect=nofit, nofit.
  *
  * Signature of a failure (docs/regress.md "Buckets"), in this order from
- * summary.json: a cosim divergence (check "divergence": the event kind,
- * the unit with register indices dropped, the kind's pipeline stage, and
- * value/missing/extra); else faults (check "faults"), differing outputs
+ * summary.json: a cosim divergence (check "divergence", from the fields
+ * of its `divergence_record`: the event kind, the unit and its class, the
+ * kind's pipeline stage, and value/missing/extra; the one-line
+ * `divergence` is for people and never read: a divergence without a
+ * record is "unrecorded"); else faults (check "faults"), differing outputs
  * ("outputs"), no done event ("done"), cycle counts other than the
  * schedule's ("cycles"), each with the engine as its stage; a failed run
  * without summary.json is "summary". Other verdicts: "invalid", "timeout",
  * "crash" (kind: the signal or the exit status), "nofit" (expected to
  * pass), "fits" (expected not to fit).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,65 +31,46 @@
 
 const char *regress_verdict_stage(const char *kind) {
   static const char *const map[][2] = {
-      {"start", "control"},      {"sig", "control"},   {"issue", "issue"},     {"halt", "issue"},
-      {"pop", "operand read"},   {"fdrd", "operand read"}, {"wr", "write-back"}, {"hop", "interconnect"},
-      {"push", "output"},        {"bank", "memory"},   {"fault", "fault"},     {"done", "done"}};
+      {"start", "control"},      {"sig", "control"},       {"step", "control"},    {"gc", "control"},
+      {"issue", "issue"},        {"insn", "issue"},        {"halt", "issue"},      {"pop", "operand read"},
+      {"fdrd", "operand read"},  {"wr", "write-back"},     {"rf", "write-back"},   {"flag", "write-back"},
+      {"hop", "interconnect"},   {"push", "output"},       {"fifo", "interconnect"}, {"bank", "memory"},
+      {"bankwr", "memory"},      {"ag", "memory"},         {"mem", "memory"},      {"fault", "fault"},
+      {"done", "done"}};
   for (size_t i = 0; kind && i < sizeof map / sizeof *map; i++)
     if (!strcmp(kind, map[i][0])) return map[i][1];
   return "unknown";
 }
 
-/* Sets the fields of sig (freeing the old ones). */
+/* Sets the fields of sig (freeing the old ones); unit_class NULL: "". */
 static void verdict_sig_set(regress_signature *sig, const char *check, const char *kind, const char *unit,
                             const char *stage, const char *diff) {
   free(sig->check);
   free(sig->kind);
   free(sig->unit);
+  free(sig->unit_class);
   free(sig->stage);
   free(sig->diff);
   sig->check = regress_strdup(check);
   sig->kind = regress_strdup(kind ? kind : "");
   sig->unit = regress_strdup(unit ? unit : "");
+  sig->unit_class = regress_strdup("");
   sig->stage = regress_strdup(stage ? stage : "");
   sig->diff = regress_strdup(diff ? diff : "");
 }
 
-/* Writes unit u without register indices (a digit run right after a
- * letter: rd3 -> rd) and, for faults, without numbers. */
-static void verdict_unit_normalize(const char *u, int fault, char *out, size_t sz) {
-  size_t n = 0;
-  for (size_t i = 0; u[i] && n + 1 < sz; i++) {
-    if (isdigit((unsigned char)u[i]) && i > 0 && (isalpha((unsigned char)u[i - 1]) || fault)) {
-      while (isdigit((unsigned char)u[i + 1])) i++;
-      continue;
-    }
-    out[n++] = u[i];
-  }
-  while (n > 0 && out[n - 1] == ' ') n--;
-  out[n] = '\0';
-}
-
-int regress_verdict_divergence(const char *line, regress_signature *sig) {
-  const char *pe = line ? strstr(line, ", PE (") : NULL;
-  const char *close = pe ? strchr(pe, ')') : NULL;
-  if (!close || strncmp(close, "), ", 3)) return -1;
-  const char *what = close + 3, *colon = strstr(what, ": ");
-  if (!colon) return -1;
-  char buf[256], kind[64], unit[200];
-  size_t n = (size_t)(colon - what);
-  if (n >= sizeof buf) return -1;
-  memcpy(buf, what, n);
-  buf[n] = '\0';
-  char *sp = strchr(buf, ' ');
-  if (sp) *sp = '\0';
-  snprintf(kind, sizeof kind, "%.63s", buf);
-  verdict_unit_normalize(sp ? sp + 1 : "", !strcmp(kind, "fault"), unit, sizeof unit);
-  const char *d = colon + 2;
-  const char *diff = !strncmp(d, "different values", 16)  ? "value"
-                     : !strncmp(d, "missing in the RTL", 18) ? "missing"
-                     : !strncmp(d, "extra in the RTL", 16)   ? "extra"
-                                                              : "other";
+int regress_verdict_divergence(const regress_json *rec, regress_signature *sig) {
+  static const char *const diffs[] = {"value", "missing", "extra"};
+  const char *kind = rec && rec->type == REGRESS_JSON_OBJ ? regress_json_str(rec, "kind") : NULL;
+  const char *unit = kind ? regress_json_str(rec, "unit") : NULL;
+  const char *cls = kind ? regress_json_str(rec, "unit_class") : NULL;
+  const char *diff = kind ? regress_json_str(rec, "diff") : NULL;
+  int known = 0;
+  for (size_t i = 0; diff && i < sizeof diffs / sizeof *diffs; i++) known |= !strcmp(diff, diffs[i]);
+  if (!kind || !unit || !cls || !known) return -1;
   verdict_sig_set(sig, "divergence", kind, unit, regress_verdict_stage(kind), diff);
+  free(sig->unit_class);
+  sig->unit_class = regress_strdup(cls);
   return 0;
 }
 
@@ -104,10 +86,9 @@ static void verdict_fail_signature(regress_run *r, const regress_json *s) {
     verdict_sig_set(&r->sig, "summary", "missing", "", r->engine, "");
     return;
   }
-  const char *dv = regress_json_str(s, "divergence");
-  if (dv && regress_verdict_divergence(dv, &r->sig) == 0) return;
-  if (dv) {
-    verdict_sig_set(&r->sig, "divergence", "unparsed", "", "unknown", "");
+  if (regress_verdict_divergence(regress_json_get(s, "divergence_record"), &r->sig) == 0) return;
+  if (regress_json_str(s, "divergence")) { /* diverged, but no record of it */
+    verdict_sig_set(&r->sig, "divergence", "unrecorded", "", "unknown", "");
     return;
   }
   const char *check = "unknown";
@@ -147,9 +128,12 @@ static char *verdict_error_line(const regress_run *r) {
   return msg;
 }
 
-/* Reads the numbers of the report from summary.json s, and its line
- * ([R, C]) as "RxC". */
+/* Reads the numbers of the report from summary.json s, its line ([R, C])
+ * as "RxC" and, for a run that passed on an engine, the seconds its
+ * instantiation took (instantiate_seconds; -1 when absent or null). */
 static void verdict_numbers(regress_run *r, const regress_json *s) {
+  const regress_json *inst = regress_json_get(s, "instantiate_seconds");
+  r->inst_seconds = r->verdict == REGRESS_PASS && inst && inst->type == REGRESS_JSON_NUM ? inst->num : -1;
   r->cycles = verdict_num(s, "cycles");
   r->pes_used = verdict_num(s, "pes_used");
   r->ii = verdict_num(s, "ii");
@@ -182,6 +166,7 @@ void regress_verdict_judge(regress_run *r, const regress_exit *x) {
   regress_json *s = r->verdict == REGRESS_PASS || r->verdict == REGRESS_FAIL || r->verdict == REGRESS_NOFIT
                         ? regress_json_load(path, msg, sizeof msg)
                         : NULL;
+  r->inst_seconds = -1;
   if (s) verdict_numbers(r, s);
   free(r->message);
   free(r->nofit);

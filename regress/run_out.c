@@ -34,6 +34,7 @@
 #include "ast.h"
 #include "datafile.h"
 #include "diag.h"
+#include "divergence_unit.h"
 #include "engine_flow.h"
 #include "fcov.h"
 #include "fileio.h"
@@ -278,6 +279,8 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   json_writer_bool(w, "map_one_tile", c->map_one_pe);
   json_writer_int(w, "map_attempts", c->map_attempts);
   json_writer_double(w, "build_seconds", eo->build_cpu);
+  json_writer_double(w, "instantiate_seconds", c->inst_seconds);
+  json_writer_double(w, "emit_seconds", c->emit_seconds);
   json_writer_double(w, "run_seconds", eo->run_cpu);
   json_writer_double(w, "run_wall_seconds", eo->run_wall);
   json_writer_double(w, "harness_build_seconds", eo->harness_wall); /* 0: the harness was cached */
@@ -301,8 +304,10 @@ static void run_summary_engine(json_writer *w, const ast_program *p, const run_o
   if (o->engine == RUN_ENGINE_COSIM || o->engine == RUN_ENGINE_SYSTEMC) {
     run_json_cycles(w, "rtl_cycles", eo->ran_rtl, &eo->rtl, 0);
     run_json_cycles(w, "rtl_done_cycles", eo->ran_rtl, &eo->rtl, 1);
-    if (eo->diverged) json_writer_string(w, "divergence", eo->divergence);
+    if (eo->diverged) json_writer_string(w, "divergence", eo->divergence); /* for people */
     else json_writer_null(w, "divergence");
+    /* the same as data, what tcpa regress buckets by (divergence_unit.h) */
+    divergence_record_json(w, "divergence_record", eo->diverged ? &eo->lockstep.div.rec : NULL);
     if (eo->lockstep_ran) { /* where the lockstep run stopped (engine.h) */
       json_writer_bool(w, "stopped_early", eo->diverged);
       json_writer_uint(w, "stop_cycle", eo->lockstep.stop_cycle);

@@ -11,6 +11,12 @@
  * wrapper select of the FIFO's sink followed from PE to PE
  * (docs/stream.md "WRAPPER sinks and sources") to the od register or
  * bank that produces its words, and the FUs whose programs read it.
+ *
+ * The divergence as data (divergence_unit_class, _fu, _reg,
+ * divergence_record_json) is read from the checker's record and the
+ * fields of its events (common/trace.h), never from the text made of
+ * them: summary.json's `divergence_record` and the comparison's choice of
+ * FU, register and mismatch class come from here.
  */
 #include "divergence_unit.h"
 
@@ -333,4 +339,155 @@ void divergence_unit_names(const lockstep_divergence *d, int gc, char *buf, size
     break;
   default: break;
   }
+}
+
+/* ---- the divergence as data ---------------------------------------------- */
+
+const char *divergence_diff_name(lockstep_diff diff) {
+  switch (diff) {
+  case LOCKSTEP_DIFF_VALUE: return "value";
+  case LOCKSTEP_DIFF_MISSING: return "missing";
+  case LOCKSTEP_DIFF_EXTRA: return "extra";
+  case LOCKSTEP_DIFF_VERSION: return "version";
+  case LOCKSTEP_DIFF_FINGERPRINT: return "fingerprint";
+  default: return "none";
+  }
+}
+
+const trace_event *divergence_event(const lockstep_divergence *d) {
+  return d->has_model ? &d->model : d->has_rtl ? &d->rtl : NULL;
+}
+
+/* Returns the prefix of register class cls ("rd"), NULL for none. */
+static const char *unit_reg_prefix(int cls) {
+  switch (cls) {
+  case ISA_CLS_RD: return "rd";
+  case ISA_CLS_FD: return "fd";
+  case ISA_CLS_ID: return "id";
+  case ISA_CLS_OD: return "od";
+  default: return NULL;
+  }
+}
+
+/* Returns 1 when events of kind k name a register (reg_cls, reg_idx). */
+static int unit_has_reg(trace_kind k) {
+  return k == TRACE_WR || k == TRACE_POP || k == TRACE_FDRD || k == TRACE_RF || k == TRACE_FIFO || k == TRACE_PUSH;
+}
+
+/* Returns 1 when events of kind k name a side and bank (side, port). */
+static int unit_has_bank(trace_kind k) {
+  return k == TRACE_BANK || k == TRACE_BANKWR || k == TRACE_AG || k == TRACE_MEM;
+}
+
+void divergence_unit_class(const lockstep_divergence *d, char *buf, size_t sz) {
+  const trace_event *e = divergence_event(d);
+  const char *reg = e && unit_has_reg(e->kind) ? unit_reg_prefix(e->reg_cls) : NULL;
+  buf[0] = 0;
+  if (!e) return;
+  switch (e->kind) {
+  case TRACE_ISSUE:
+  case TRACE_INSN:
+  case TRACE_FLAG:
+  case TRACE_HALT: snprintf(buf, sz, "FU"); break;
+  case TRACE_WR: snprintf(buf, sz, "FU -> %s", reg ? reg : "?"); break;
+  case TRACE_POP:
+  case TRACE_FDRD:
+  case TRACE_RF:
+  case TRACE_FIFO:
+  case TRACE_PUSH: snprintf(buf, sz, "%s", reg ? reg : "?"); break;
+  case TRACE_HOP: snprintf(buf, sz, "port"); break;
+  case TRACE_BANK:
+  case TRACE_BANKWR:
+  case TRACE_AG:
+  case TRACE_MEM: snprintf(buf, sz, "bank"); break;
+  case TRACE_STEP: snprintf(buf, sz, "step counter"); break;
+  case TRACE_GC: snprintf(buf, sz, "global controller"); break;
+  case TRACE_SIG: snprintf(buf, sz, "control signals"); break;
+  case TRACE_FAULT: snprintf(buf, sz, "%s", trace_fault_name(e->fault) ? trace_fault_name(e->fault) : "?"); break;
+  default: break;
+  }
+}
+
+int divergence_unit_fu(const lockstep_divergence *d) {
+  const trace_event *e = divergence_event(d);
+  if (!e) return -1;
+  switch (e->kind) {
+  case TRACE_ISSUE:
+  case TRACE_INSN:
+  case TRACE_FLAG:
+  case TRACE_HALT:
+  case TRACE_WR: return e->fu;
+  default: return -1;
+  }
+}
+
+void divergence_unit_reg(const lockstep_divergence *d, char *buf, size_t sz) {
+  const trace_event *e = divergence_event(d);
+  const char *p = e && unit_has_reg(e->kind) ? unit_reg_prefix(e->reg_cls) : NULL;
+  if (p) snprintf(buf, sz, "%s%d", p, e->reg_idx);
+  else if (sz) buf[0] = 0;
+}
+
+/* Writes member key of w: the integer v when has, else null. */
+static void unit_json_int(json_writer *w, const char *key, int has, int64_t v) {
+  if (has) json_writer_int(w, key, v);
+  else json_writer_null(w, key);
+}
+
+/* Writes member key of w: event e in the trace's text (has), else null. */
+static void unit_json_event(json_writer *w, const char *key, int has, const trace_event *e) {
+  char text[160];
+  if (!has) {
+    json_writer_null(w, key);
+    return;
+  }
+  trace_event_format(e, text, sizeof text);
+  json_writer_string(w, key, text);
+}
+
+void divergence_record_json(json_writer *w, const char *key, const lockstep_divergence *d) {
+  const trace_event *e = d ? divergence_event(d) : NULL;
+  if (!e || d->diff < LOCKSTEP_DIFF_VALUE || d->diff > LOCKSTEP_DIFF_EXTRA) {
+    json_writer_null(w, key);
+    return;
+  }
+  char cls[64], reg[16], side[2] = {"nesw"[e->side & 3], 0};
+  divergence_unit_class(d, cls, sizeof cls);
+  divergence_unit_reg(d, reg, sizeof reg);
+  int fu = divergence_unit_fu(d), bank = unit_has_bank(e->kind), hop = e->kind == TRACE_HOP;
+  json_writer_begin_object(w, key);
+  json_writer_uint(w, "cycle", d->cycle);
+  if (d->row >= 0 && d->col >= 0) {
+    json_writer_begin_array(w, "pe");
+    json_writer_int(w, NULL, d->row);
+    json_writer_int(w, NULL, d->col);
+    json_writer_end_array(w);
+  } else {
+    json_writer_null(w, "pe");
+  }
+  json_writer_string(w, "kind", trace_kind_name(d->kind) ? trace_kind_name(d->kind) : "?");
+  json_writer_string(w, "unit", d->unit);
+  json_writer_string(w, "unit_class", cls);
+  unit_json_int(w, "fu", fu >= 0, fu);
+  if (reg[0]) json_writer_string(w, "register", reg);
+  else json_writer_null(w, "register");
+  if (bank || hop) json_writer_string(w, "side", side);
+  else json_writer_null(w, "side");
+  unit_json_int(w, "bank", bank, e->port);
+  unit_json_int(w, "port", hop, e->port);
+  unit_json_int(w, "address", e->kind == TRACE_MEM, e->addr);
+  if (e->kind == TRACE_FAULT && trace_fault_name(e->fault)) json_writer_string(w, "fault", trace_fault_name(e->fault));
+  else json_writer_null(w, "fault");
+  json_writer_string(w, "diff", divergence_diff_name(d->diff));
+  unit_json_event(w, "expected", d->has_model, &d->model);
+  unit_json_event(w, "got", d->has_rtl, &d->rtl);
+  json_writer_end_object(w);
+}
+
+void divergence_unit_focus(const lockstep_divergence *d, char *buf, size_t sz) {
+  char reg[16];
+  int fu = divergence_unit_fu(d);
+  divergence_unit_reg(d, reg, sizeof reg);
+  if (fu >= 0) snprintf(buf, sz, "FU %d%s%s", fu, reg[0] ? " " : "", reg);
+  else snprintf(buf, sz, "%s", reg);
 }

@@ -20,6 +20,7 @@
 
 #include "arch.h"
 #include "engine.h"
+#include "json.h"
 #include "lockstep.h"
 #include "model.h"
 
@@ -52,6 +53,48 @@ void divergence_ag_scope(char *buf, size_t sz, int row, int col, int side, int b
  * g_gc[G].u_gc; fifo, pop, push the PE's dbg_fifocnt_o and the FIFO's
  * scope; "" for the other kinds. */
 void divergence_unit_names(const lockstep_divergence *d, int gc, char *buf, size_t sz);
+
+/* ---- the divergence as data (docs/user-guide.md "summary.json",
+ * `divergence_record`): what code decides on, read from the checker's
+ * record and its events, never from the one-line text made of them. ---- */
+
+/* Returns the name of a difference: "value", "missing" (in the RTL),
+ * "extra" (in the RTL), "version", "fingerprint"; "none". */
+const char *divergence_diff_name(lockstep_diff diff);
+
+/* Returns the event of d that names its unit (the model's when it has
+ * one, else the RTL's; both occupy the same slot in a value divergence);
+ * NULL when d has neither. */
+const trace_event *divergence_event(const lockstep_divergence *d);
+
+/* Writes into buf the class of d's unit: the unit without its
+ * coordinates (FU, register and bank numbers, sides, addresses), the root
+ * cause a regression buckets by: "FU" (issue insn flag halt), "FU -> rd"
+ * (wr: the destination's class), "id" "fd" "od" "rd" (pop fdrd rf fifo
+ * push), "port" (hop), "bank" (bank bankwr ag mem), "step counter",
+ * "global controller", "control signals" (sig), the fault's kind
+ * ("underflow"), "" (start, done, no event). */
+void divergence_unit_class(const lockstep_divergence *d, char *buf, size_t sz);
+
+/* Returns the FU of d's unit (issue insn flag halt wr), else -1. */
+int divergence_unit_fu(const lockstep_divergence *d);
+
+/* Writes d's register ("rd3": wr's destination; pop fdrd rf fifo push's
+ * register) into buf; "" for the other kinds. */
+void divergence_unit_reg(const lockstep_divergence *d, char *buf, size_t sz);
+
+/* Writes into buf the focus of a save file (tb/gtkw.h gtkw_view.focus)
+ * for d's unit, from its FU and register: "FU 1 rd3" (wr), "FU 2" (issue
+ * insn flag halt), "id2" (pop fdrd rf fifo push), "" for the others. */
+void divergence_unit_focus(const lockstep_divergence *d, char *buf, size_t sz);
+
+/* Writes d as member `key` of the JSON object being written by w: an
+ * object with cycle, pe ([row, col], null for the machine), kind (the
+ * trace event kind), unit (for people) and unit_class, fu, register,
+ * side, bank, port, address and fault (null where the kind has none),
+ * diff and the two events in the trace's text, expected and got (null:
+ * none on that side); null when d is no divergence. */
+void divergence_record_json(json_writer *w, const char *key, const lockstep_divergence *d);
 
 #ifdef __cplusplus
 }

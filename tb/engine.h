@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "arch.h"
+#include "lockstep.h"
 #include "model.h"
 
 /* Status codes: the CLI exit codes. */
@@ -62,6 +63,10 @@ typedef struct {
   int map_pad;              /* 1: mapped with accumulations padded (map_opts.pad) */
   int map_one_pe;           /* 1: mapped for a region of one PE (map_opts.one_pe) */
   int map_attempts;         /* mappings built to get this one (engine_config_build's tries) */
+  double inst_seconds;      /* elapsed seconds of instantiating this mapping
+                               (as `tcpa instantiate --time`: the
+                               instantiation alone, not the emission) */
+  double emit_seconds;      /* elapsed seconds of emitting its stream */
   int64_t p;                /* tile size */
   int t;                    /* PEs used (<= the region's) */
   int npc;                  /* processor classes */
@@ -271,11 +276,16 @@ typedef struct {
                                bank, the step counter, the GC, the FIFO:
                                divergence_unit_names); "" for an FU's or a
                                register's (`what` names them) */
+  lockstep_divergence rec;  /* the checker's record: kind, PE, unit and
+                               difference as data, both events (what code
+                               decides on: divergence_unit.h; rec.diff
+                               LOCKSTEP_DIFF_NONE when not known) */
 } engine_divergence;
 
 /* Returns 0 when the traces agree, 1 on a divergence (the lockstep report
- * on `report`, a one-line summary of it in line, its place in *d), -1 with
- * msg when a trace cannot be read or is refused. */
+ * on `report` unless it is NULL, a one-line summary of it in line, its
+ * place and record in *d), -1 with msg when a trace cannot be read or is
+ * refused. */
 int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *report,
                        engine_divergence *d, char *line, size_t linesz, char *msg, size_t msgsz);
 

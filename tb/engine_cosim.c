@@ -84,7 +84,9 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
   snprintf(comment, sizeof comment, "divergence at cycle %" PRIu64 ", PE (%d,%d), %s", d->cycle, d->row,
            d->col, d->what);
   v.comment = comment;
-  v.focus = d->what; /* the divergent FU / register first in the save file */
+  char focus[48] = ""; /* the divergent FU / register first in the save file */
+  if (d->rec.diff != LOCKSTEP_DIFF_NONE) divergence_unit_focus(&d->rec, focus, sizeof focus);
+  v.focus = focus[0] ? focus : NULL;
   char filter[8400] = "", cwd[4096] = "";
   const char *slash = strrchr(gtkw, '/');
   if (gtkw[0] == '/' || getcwd(cwd, sizeof cwd)) { /* the instructions decoded: a translate filter of the words */
@@ -157,7 +159,7 @@ static void engine_insn_read(const char *fst, const char *pe, int fu, uint64_t t
 /* Writes operand o (immediate imm) as the disassembler names it ("id0",
  * "#-5") to buf; returns buf. */
 static const char *engine_opnd_name(isa_opnd o, int32_t imm, char *buf, size_t sz) {
-  static const char *const pre[] = {"-", "rd", "fd", "id", "#", "od"};
+  static const char *const pre[] = {"-", "rd", "fd", "id", "od"}; /* isa_cls */
   if (o.cls == ISA_CLS_IMM) snprintf(buf, sz, "#%d", imm);
   else snprintf(buf, sz, "%s%d", o.cls < sizeof pre / sizeof *pre ? pre[o.cls] : "?", o.idx);
   return buf;
@@ -186,12 +188,6 @@ static void engine_insn_print(FILE *f, const char *side, const engine_insn_view 
     fputc('\n', f);
   }
   if (v->has_result) fprintf(f, "      result:        0x%08x (%d)\n", v->result, (int32_t)v->result);
-}
-
-/* Returns the FU named in a divergence's unit ("wr FU 1 -> rd3"), or -1. */
-static int engine_div_fu(const char *what) {
-  const char *p = strstr(what, "FU ");
-  return p ? atoi(p + 3) : -1;
 }
 
 /* Returns the cycle at which FU fu issued the instruction whose write-back
@@ -252,9 +248,8 @@ static int engine_insn_reads(const isa_insn *in, const char *reg) {
 static int engine_issuing_print(const char *mfst, const char *rfst, const char *pe, const engine_divergence *d,
                                 FILE *f) {
   uint64_t t = d->t0 + d->cycle * d->period + d->period / 2;
-  char reg[16] = "";
-  const char *u = strchr(d->what, ' ');
-  if (u) sscanf(u, " %15s", reg);
+  char reg[16];
+  divergence_unit_reg(&d->rec, reg, sizeof reg);
   int best = -1, reads = 0, any = 0;
   for (int fu = 0; fu < ISA_MAX_FUS; fu++) {
     engine_insn_view vm, vr;
@@ -320,21 +315,22 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
   if (agree) snprintf(comment, sizeof comment, "model and RTL agree wherever both have values");
   c.title = title;
   c.row = d->row < 0 ? 0 : d->row, c.col = d->col < 0 ? 0 : d->col;
-  c.fu = engine_div_fu(d->what);
-  char kind[16] = "";
-  sscanf(d->what, "%15s", kind);
-  for (int k = 0; k < WAVE_MERGE_CLASSES; k++)
-    if (!strcmp(kind, wave_merge_class_name(k))) c.mclass = wave_merge_class_name(k);
-  /* the unit's own registers ("rd3" in "wr FU 1 -> rd3", "id2" in "pop id2") */
-  for (const char *p = d->what; *p; p++)
-    if ((p == d->what || p[-1] == ' ') && strchr("rofi", p[0]) && p[1] == 'd' && p[2] >= '0' && p[2] <= '9') {
-      size_t n = strlen(regs);
-      snprintf(regs + n, sizeof regs - n, " %.*s", (int)strspn(p, "rofid0123456789"), p);
-    }
+  /* the divergence's FU, kind and register from the checker's record (a
+     divergence found in the merged waveform: its mismatch class) */
+  int known = d->rec.diff != LOCKSTEP_DIFF_NONE;
+  trace_kind kind = d->rec.kind;
+  c.fu = known ? divergence_unit_fu(&d->rec) : -1;
+  if (d == &first && !agree) c.mclass = wave_merge_class_name(info.first_class);
+  for (int k = 0; known && k < WAVE_MERGE_CLASSES; k++)
+    if (trace_kind_name(kind) && !strcmp(trace_kind_name(kind), wave_merge_class_name(k)))
+      c.mclass = wave_merge_class_name(k);
+  /* the unit's own register ("rd3" of a wr to rd3, "id2" of a pop) */
+  if (known) divergence_unit_reg(&d->rec, regs + 1, sizeof regs - 1);
+  if (regs[1]) regs[0] = ' ';
   char oplab[3][32];
   /* a unit of no FU and no register (an AG, the step counter): its own
      lines (divergence_unit_write), not the instructions of the cycle */
-  int unit_only = d->unit[0] && strcmp(kind, "fifo") && strcmp(kind, "pop") && strcmp(kind, "push");
+  int unit_only = d->unit[0] && !(known && (kind == TRACE_FIFO || kind == TRACE_POP || kind == TRACE_PUSH));
   if (c.fu < 0 && d->row >= 0 && !agree && !unit_only) c.fu = engine_issuing_print(mfst, rfst, pe, d, f);
   else if (c.fu >= 0) {
     uint64_t i = engine_issue_cycle(mfst, pe, c.fu, arch, d);
@@ -376,7 +372,7 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
 static void engine_cosim_describe(const lockstep_divergence *ld, const lockstep_fst_timing *t,
                                   engine_divergence *d, char *line, size_t linesz) {
   static const char *const what[] = {"none", "different values", "missing in the RTL",
-                                     "extra in the RTL", "version", "fingerprint"};
+                                     "extra in the RTL", "version", "fingerprint"}; /* for people only */
   char ev[128] = "", ea[128] = "";
   if (ld->has_model) trace_event_format(&ld->model, ev, sizeof ev);
   if (ld->has_rtl) trace_event_format(&ld->rtl, ea, sizeof ea);
@@ -385,6 +381,7 @@ static void engine_cosim_describe(const lockstep_divergence *ld, const lockstep_
   d->col = ld->col;
   d->t0 = t->t0;
   d->period = t->period;
+  d->rec = *ld;
   snprintf(d->what, sizeof d->what, "%s%s%s", trace_kind_name(ld->kind), ld->unit[0] ? " " : "", ld->unit);
   divergence_unit_names(ld, 0, d->unit, sizeof d->unit); /* the started GC: engine_cosim_once */
   snprintf(line, linesz, "cycle %" PRIu64 ", PE (%d,%d), %s: %s; expected '%s', got '%s'", ld->cycle, ld->row,
@@ -410,7 +407,7 @@ int engine_cosim_check(const char *model_trace, const char *rtl_trace, FILE *rep
     rc = -1;
   } else if (st == LOCKSTEP_DIVERGED) {
     engine_cosim_describe(lockstep_result(ls), &timing, d, line, linesz);
-    lockstep_report_write(ls, report);
+    if (report) lockstep_report_write(ls, report);
     rc = 1;
   }
   lockstep_free(ls);
@@ -798,10 +795,11 @@ static int engine_cosim_reap(engine_rtl_live *h, int rc, const engine_cosim_rtl 
     snprintf(msg, msgsz, "%s exited with status %d%s%s", h->bin, hs, last[0] ? ": " : "", last);
     return -1;
   }
-  if (rc == -1 && rs->empty && last[0])
+  if (rc == -1 && rs->empty && last[0]) /* exit 3: usage (docs/rtl.md), e.g. an option it does not know */
     snprintf(msg, msgsz, "%s: %s%s", h->bin, last,
-             strstr(last, "--trace-bin") ? " (a harness built before the binary event stream: rebuild it, tcpa harness)"
-                                         : "");
+             hs == 3 ? " (exit 3, usage or I/O: if the harness was built before the binary event stream, rebuild it: "
+                       "tcpa harness)"
+                     : "");
   return rc;
 }
 

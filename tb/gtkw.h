@@ -44,9 +44,9 @@ typedef struct {
   uint64_t marker;       /* time of the divergence cycle */
   uint64_t start, end;   /* the visible window, start < end */
   const char *comment;   /* one line, e.g. the divergence; may be NULL */
-  const char *focus;     /* the divergent unit as the checker names it
-                            (lockstep_divergence.unit, or kind and unit:
-                            "wr FU 1 rd3", "pop id2"); its FU's and
+  const char *focus;     /* the divergent unit's FU and register, "FU 1
+                            rd3", "id2" (divergence_unit_focus, from the
+                            checker's record); its FU's and
                             registers' signals are shown first, in a group
                             of their own (gtkw_focus_match); NULL: none */
   const char *insn_filter; /* a GTKWave translate filter file for the FUs'

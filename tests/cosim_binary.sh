@@ -114,7 +114,7 @@ EOF
            "kind|binary event stream record 5: unknown event kind 99" \
            "version|binary event stream version 2 with 120-byte records" \
            "garbage|does not start with the binary event stream's header" \
-           "old|unknown or incomplete argument: --trace-bin (a harness built before the binary event stream: rebuild it"; do
+           "old|unknown or incomplete argument: --trace-bin (exit 3, usage or I/O: if the harness was built before the binary event stream, rebuild it"; do
     mode=${c%%|*} want=${c#*|}
     echo "$mode" > "$tmp/mode"
     TCPA_RTL=$tmp/fake.sh timeout 120 "$TCPA" run "${bx[@]}" --engine cosim >"$tmp/b.out" 2>"$tmp/b.err"

@@ -7,9 +7,11 @@
 #     deterministic seeds of seeds=random:K, errors as FILE:LINE:COL.
 # (B) verdicts, timeouts, crashes and bucketing, through a fake `tcpa`
 #     (TCPA_REGRESS_EXEC) whose behaviour the program's name selects:
-#     pass, divergences (summary.json "divergence" lines of the lockstep
-#     checker's form) at different PEs and registers that must share one
-#     bucket, a hop divergence in another, differing outputs, invalid,
+#     pass, divergences (summary.json "divergence_record"s, with the
+#     one-line "divergence" beside them) at different PEs and registers
+#     that must share one bucket, one whose line is reworded (same
+#     bucket: only the record counts), one without a record
+#     ("unrecorded"), a hop divergence in another, differing outputs, invalid,
 #     nofit, a run that sleeps past --timeout, one killed by SIGSEGV; the
 #     outputs junit.xml (well-formed, counts), summary.json, report.html
 #     (inline SVG); exit status; --rerun-failed (only the failures, with
@@ -154,7 +156,7 @@ check_eval "shard: K/N takes runs K, K+N, ... in suite order" \
 mkdir -p "$tmp/progs"
 # (valid programs of one parameter N: suites are checked against their
 # programs' parameters before anything runs; the fake ignores the text)
-for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash divbankn divbankn2 divbankw; do
+for p in pass1 pass2 divwr divwr2 divhop outs bad nofit slow crash divbankn divbankn2 divbankw reworded unrecorded; do
   printf 'program %s(N) {\n  in int32 x[N];\n  out int32 y[N];\n  par (0 <= i < N) {\n    y[i] = x[i];\n  }\n}\n' \
     "$p" >"$tmp/progs/$p.pla"
 done
@@ -163,8 +165,6 @@ cat >"$tmp/fake-tcpa" <<'EOF'
 # a fake `tcpa` for tests/regress_cli.sh: the program's name picks the outcome
 cmd=$1; shift
 case $cmd in
-  compile) while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done; exit 0 ;;
-  instantiate) echo "time: instantiate 0.0${RANDOM:0:2} s, emit 0.001 s"; exit 0 ;;
   run) ;;
   *) exit 2 ;;
 esac
@@ -179,13 +179,14 @@ done
 echo "$engine $window" >"$out/fake-args"
 [ -n "$fst" ] && { echo "$fst" >"$out/fake-fst"; echo FST >"$fst"; }
 name=$(basename "$prog" .pla)
-summary() { # status [divergence-or-null] [mismatches]
+summary() { # status [divergence-or-null] [mismatches] [divergence_record-or-null]
   cat >"$out/summary.json" <<J
 {
   "program": "$name", "engine": "$engine", "status": "$1", "pes": [1, 2], "seed": $seed,
   "cycles": $((40 + seed)), "ii": 2, "processor_classes": 2, "config_bytes": 1024, "pes_used": ${pes#1x},
   "predicted_cycles": $((40 + seed)), "done_cycles": 50, "predicted_done_cycles": 50,
-  "divergence": ${2:-null}, "mismatches": ${3:-0}, "faults": 0
+  "instantiate_seconds": $([ "$engine" = ref ] && echo null || echo "0.0${RANDOM:0:2}"), "emit_seconds": 0.001,
+  "divergence": ${2:-null}, "divergence_record": ${4:-null}, "mismatches": ${3:-0}, "faults": 0
 }
 J
 }
@@ -193,13 +194,24 @@ case $name in
   pass*) summary pass; exit 0 ;;
   div*) echo "first divergence" >"$out/divergence.txt" ;;
 esac
+# the divergence_record of tcpa run (docs/user-guide.md): cycle pe kind unit unit_class diff
+record() {
+  echo "{\"cycle\": $1, \"pe\": [$2], \"kind\": \"$3\", \"unit\": \"$4\", \"unit_class\": \"$5\", \"diff\": \"$6\"}"
+}
 case $name in
-  divwr*) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd$((seed + 2)): different values in the two traces; expected '1 wr 0,1 1 rd3 0x1', got '1 wr 0,1 1 rd3 0x2'\""
+  divwr*) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd$((seed + 2)): different values in the two traces; expected '1 wr 0,1 1 rd3 0x1', got '1 wr 0,1 1 rd3 0x2'\"" 0 \
+            "$(record $((10 + seed)) 0,$seed wr "FU 1 -> rd$((seed + 2))" "FU -> rd" value)"
           echo "tcpa: error: cosim: the model and the RTL diverge" >&2; exit 1 ;;
-  divhop) summary fail "\"cycle 7, PE (0,0), hop side e port 0: missing in the RTL; expected '7 hop 0,0 e 0 0x00000001', got '(nothing)'\""; exit 1 ;;
+  reworded) # divwr's record under a line of other words: the same bucket
+          summary fail "\"PE (0,0), hop side e port 0: missing in the RTL; extra in the RTL\"" 0 \
+            "$(record 11 0,1 wr "FU 1 -> rd3" "FU -> rd" value)"; exit 1 ;;
+  unrecorded) summary fail "\"cycle $((10 + seed)), PE (0,$seed), wr FU 1 -> rd3: different values\""; exit 1 ;;
+  divhop) summary fail "\"cycle 7, PE (0,0), hop side e port 0: missing in the RTL; expected '7 hop 0,0 e 0 0x00000001', got '(nothing)'\"" 0 \
+            "$(record 7 0,0 hop "side e port 0" port missing)"; exit 1 ;;
   divbank*) side=${name#divbank}; side=${side:0:1}  # divbankn, divbankw: one root cause at two sides
             : >"$out/compare.gtkw"; mkdir -p "$out/repro"; echo "#!/bin/sh" >"$out/repro/repro.sh"
-            summary fail "\"cycle 2, PE (0,0), bank side $side bank 0: different values in the two traces; expected '2 bank 0,0 $side 0 0x1', got '2 bank 0,0 $side 0 0x0'\""; exit 1 ;;
+            summary fail "\"cycle 2, PE (0,0), bank side $side bank 0: different values in the two traces; expected '2 bank 0,0 $side 0 0x1', got '2 bank 0,0 $side 0 0x0'\"" 0 \
+              "$(record 2 0,0 bank "side $side bank 0" bank value)"; exit 1 ;;
   outs) summary fail null 3; echo "tcpa: error: model: 3 of 13 output elements differ from the reference" >&2; exit 1 ;;
   bad) echo "tcpa: error: --param N: out of range" >&2; exit 2 ;;
   nofit) # as tcpa run writes it: the record and its message in summary.json;
@@ -275,13 +287,37 @@ check_eval "fake: differing outputs bucketed by check and engine" \
 check_eval "fake: 8 buckets (wr, hop, outputs, invalid, nofit, fits, timeout, crash)" \
   '[ "$(grep -vc ^total "$tmp/buckets.txt")" -eq 8 ] && grep -q "^total 18 10 False" "$tmp/buckets.txt"'
 check_eval "fake: the largest bucket comes first" '[ "$(head -c 2 "$tmp/buckets.txt")" = "3 " ]'
-python3 -c 'import json, sys; print(sum(r["instantiate_seconds"] is not None for r in json.load(open(sys.argv[1]))["runs"]))' \
-  "$O/summary.json" >"$tmp/timed.txt"
-check_eval "fake: instantiation timed after the 7 passing engine runs only" '[ "$(cat "$tmp/timed.txt")" = 7 ]'
+python3 - "$O" >"$tmp/timed.txt" <<'EOF'
+import json, os, sys
+runs = json.load(open(os.path.join(sys.argv[1], "summary.json")))["runs"]
+timed = [r for r in runs if r["instantiate_seconds"] is not None]
+# each the number in the run's own summary.json (tcpa run's), not a text
+same = all(json.load(open(os.path.join(sys.argv[1], r["id"], "summary.json")))["instantiate_seconds"] ==
+           r["instantiate_seconds"] for r in timed)
+print(len(timed), same)
+EOF
+check_eval "fake: instantiation times of the 7 passing engine runs only, each its summary.json's instantiate_seconds" \
+  '[ "$(cat "$tmp/timed.txt")" = "7 True" ]'
 check_eval "fake: report.html is self-contained with two SVG plots and the buckets" \
   '[ "$(grep -c "<svg" "$O/report.html")" -eq 2 ] && ! grep -q "src=\|href=\"http" "$O/report.html" && grep -q "wr FU -&gt; rd @ write-back" "$O/report.html" && grep -q ">FAIL<" "$O/report.html"'
 check_eval "fake: every run has its own directory with its stderr" \
   '[ -s "$O/outs_N1_1x1_model_default_s1/stderr.txt" ] && [ -f "$O/divhop_N1_1x1_cosim_default_s1/summary.json" ]'
+
+# -- buckets come from summary.json's divergence_record, never from its
+# one-line divergence: a reworded line changes no bucket
+printf '%s\n' 'suite delta' 'set engine=cosim arch=default pes=1x2' "run $P/divwr.pla N=1 seeds=1" \
+  "run $P/reworded.pla N=1" "run $P/unrecorded.pla N=1" >"$tmp/d.suite"
+TCPA_REGRESS_EXEC=$tmp/fake-tcpa "$TCPA" regress "$tmp/d.suite" --no-time-instantiate --out-dir "$tmp/do" \
+  >"$tmp/d.out" 2>&1
+python3 - "$tmp/do/summary.json" >"$tmp/db.txt" <<'EOF2'
+import json, sys
+for b in json.load(open(sys.argv[1]))["buckets"]:
+    print(b["count"], b["key"], "|", ",".join(sorted(b["runs"])), "|", b["signature"]["unit"], b["signature"]["unit_class"])
+EOF2
+check_eval "fake: a divergence line in other words, the same record: the same bucket as divwr (2)" \
+  'grep -q "^2 divergence: wr FU -> rd @ write-back (value) | divwr_N1_1x2_cosim_default_s1,reworded_N1_1x2_cosim_default_s1 | FU 1 -> rd3 FU -> rd$" "$tmp/db.txt"'
+check_eval "fake: a divergence line without a record is not parsed: unrecorded" \
+  'grep -q "^1 divergence: unrecorded @ unknown | unrecorded_N1_1x2_cosim_default_s1 | " "$tmp/db.txt" && [ "$(wc -l <"$tmp/db.txt")" -eq 2 ]'
 
 # -- a long run is not silent: a heartbeat when no run has finished for a while
 printf '%s\n' 'suite hb' "run $P/slow.pla N=1 timeout=3" >"$tmp/hb.suite"
@@ -611,6 +647,13 @@ check_eval "smoke: junit.xml well-formed, no failures" \
   'python3 -c "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); s = d.getElementsByTagName(\"testsuite\")[0]; sys.exit(s.getAttribute(\"failures\") != \"0\" or s.getAttribute(\"errors\") != \"0\")" "$tmp/smoke/junit.xml"'
 check_eval "smoke: cycles plotted for the passing engine runs" \
   '[ "$(grep -c "<circle" "$tmp/smoke/report.html")" -gt 20 ]'
+python3 - "$tmp/smoke/summary.json" >"$tmp/smoke-inst.txt" <<'EOF'
+import json, sys
+eng = [r for r in json.load(open(sys.argv[1]))["runs"] if r["verdict"] == "pass" and r["engine"] != "ref"]
+print(len(eng), sum(isinstance(r["instantiate_seconds"], float) and 0 < r["instantiate_seconds"] < 60 for r in eng))
+EOF
+check_eval "smoke: every passing engine run has its instantiation time, from tcpa run's summary.json ($(cat "$tmp/smoke-inst.txt"))" \
+  'read -r si_eng si_timed <"$tmp/smoke-inst.txt"; [ "$si_eng" -gt 20 ] && [ "$si_eng" = "$si_timed" ]'
 # the merged functional coverage (docs/regress.md "Functional coverage"):
 # on stdout per group with its holes, in fcov.json (one count per bin, the
 # runs that had a trace) and fcov.txt (every hole)
