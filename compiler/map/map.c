@@ -266,10 +266,30 @@ static int map_build_lands(map_config *m, char *msg, size_t msgsz) {
   return MAP_OK;
 }
 
+static int map_build_steps_at(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int ii_bump,
+                              int no_cse, int gather, map_config *m);
+
 /* Returns MAP_OK after the steps of section 5 in order (one try); ii_bump
- * > 0 says that ii_min is an II at which registers rd ran out plus it. */
+ * > 0 says that ii_min is an II at which registers rd ran out plus it.
+ * When only registers id and od run out, the try is made once more with
+ * the readers of a token stream gathered (map_config.gather_reads), and
+ * its first record kept if that does not fit either. */
 static int map_build_steps(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int ii_bump,
                            int no_cse, map_config *m) {
+  static const fit_resource chan[] = {FIT_RES_ID, FIT_RES_OD};
+  int st = map_build_steps_at(j, p, g, ii_min, ii_bump, no_cse, 0, m);
+  if (st != MAP_ERR_NOFIT || !m->fit.n || !fit_record_only(&m->fit, chan, 2)) return st;
+  fit_record keep = m->fit;
+  map_config_free(m);
+  st = map_build_steps_at(j, p, g, ii_min, ii_bump, no_cse, 1, m);
+  if (st == MAP_ERR_NOFIT) map_build_restore(j, m, &keep);
+  return st;
+}
+
+/* Returns MAP_OK after the steps of section 5 in order (one try, with
+ * map_config.gather_reads = gather). */
+static int map_build_steps_at(const map_job *j, const ast_program *p, const rdg *g, int ii_min, int ii_bump,
+                              int no_cse, int gather, map_config *m) {
   const arch_config *arch = j->arch;
   const map_opts *o = j->o;
   int mapped = j->mapped, axis = j->axis, mapped2 = j->mapped2;
@@ -283,6 +303,7 @@ static int map_build_steps(const map_job *j, const ast_program *p, const rdg *g,
   m->off = o ? o->off : 0;
   m->spread_io = o ? o->spread_io : 0;
   m->one_pe = o ? o->one_pe : 0;
+  m->gather_reads = gather;
   msg[0] = 0;
   m->prog = p;
   m->g = g;

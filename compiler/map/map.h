@@ -267,6 +267,11 @@ typedef struct {
                               side a PE can have, not one (map.c, map_access.c) */
   int one_pe;              /* 1: mapped for a region of one PE (map_opts.one_pe):
                               no edges between tiles */
+  int gather_reads;        /* 1: write-offset alignment moves an op that reads a
+                              channel where its reads come less than II from
+                              those of the stream's other readers (map_sched.c),
+                              so that they may share an id and an od; asked for
+                              when registers id and od run out (map.c) */
   int ncopies[3];          /* movs the mapper added: input, reader and writer copies
                               (a writer copy: a value needed in two registers in
                               one iteration) */

@@ -381,28 +381,9 @@ static int map_regs_uses_disjoint(isl_ctx *ctx, const map_edge *x, const map_edg
   return d == isl_bool_true;
 }
 
-/* Returns 1 when channel edge y may join the group of id `id` (joined
- * channels, map_regs_channel): every edge of the group read by another
- * (consumer, operand) has a use disjoint from y's, and their consumers
- * issue less than II apart, so that the FIFO head is popped once per
- * iteration that reads it, in iteration order. */
-static int map_regs_channel_joins(const map_config *m, isl_ctx *ctx, const map_edge *y, int id) {
-  for (int f = 0; f < m->nedges; f++) {
-    const map_edge *z = &m->edges[f];
-    if (z->kind != MAP_EDGE_DEP || z->group != id || (z->dst == y->dst && z->pos == y->pos)) continue;
-    int gap = m->ops[z->dst].tau - m->ops[y->dst].tau;
-    if (gap >= m->ii || -gap >= m->ii || !map_regs_uses_disjoint(ctx, y, z)) return 0;
-  }
-  return 1;
-}
-
 /* Allocates the od/id pair of channel edge e and binds every edge of the
- * same (value, d, theta[0], theta[1], consumer, operand); with `ctx`
- * (joined channels), also the edges of the same (value, d, theta) read by
- * other consumers in disjoint iterations (map_regs_channel_joins): one
- * token stream, one od, one id (editdist's D[i-1,j] at j = 0 and inside
- * the min). Returns 0 or -1. */
-static int map_regs_channel(map_config *m, int e, isl_ctx *ctx) {
+ * same (value, d, theta[0], theta[1], consumer, operand). Returns 0 or -1. */
+static int map_regs_channel(map_config *m, int e) {
   map_edge *x = &m->edges[e];
   int val = m->ops[x->src].var;
   int od = map_regs_new(m, MAP_REG_OD, 1);
@@ -412,14 +393,124 @@ static int map_regs_channel(map_config *m, int e, isl_ctx *ctx) {
   for (int f = e; f < m->nedges; f++) {
     map_edge *y = &m->edges[f];
     if (y->kind == MAP_EDGE_DEP && y->theta[0] == x->theta[0] && y->theta[1] == x->theta[1] && m->ops[y->src].var == val &&
-        !memcmp(y->d, x->d, sizeof x->d) && y->group < 0 &&
-        ((y->dst == x->dst && y->pos == x->pos) || (ctx && map_regs_channel_joins(m, ctx, y, id)))) {
+        !memcmp(y->d, x->d, sizeof x->d) && y->group < 0 && y->dst == x->dst && y->pos == x->pos) {
       y->group = id;
       y->rreg = m->regs[id].reg;
       y->wreg = m->regs[od].reg;
     }
   }
   return 0;
+}
+
+/* ---- one token stream per (value, d, direction): shared od, fanned-out ids ---- */
+
+/* Returns 1 when y is a channel edge of the token stream of x: the same
+ * value, dependence and displacement, not allocated yet. */
+static int map_regs_same_stream(const map_config *m, const map_edge *x, const map_edge *y) {
+  return y->kind == MAP_EDGE_DEP && map_edge_cross(y) && y->group < 0 && y->theta[0] == x->theta[0] &&
+         y->theta[1] == x->theta[1] && m->ops[y->src].var == m->ops[x->src].var && !memcmp(y->d, x->d, sizeof x->d);
+}
+
+/* Returns 1 when channel edges y and z of one stream may read one id
+ * (docs/timing.md 4: a FIFO head read in a cycle is popped once, however
+ * many read it): the same consumer operand; consumers issuing in the same
+ * cycle of the iteration; or disjoint uses and consumers less than II
+ * apart (popped once per iteration that reads it, in iteration order). */
+static int map_regs_id_pair(const map_config *m, isl_ctx *ctx, const map_edge *y, const map_edge *z) {
+  if (y->dst == z->dst && y->pos == z->pos) return 1;
+  int gap = m->ops[z->dst].tau - m->ops[y->dst].tau;
+  if (!gap) return 1;
+  return gap < m->ii && -gap < m->ii && map_regs_uses_disjoint(ctx, y, z);
+}
+
+/* Returns the union of the uses (ispace) of the edges es[i] with gid[i]
+ * == g (every i when g < 0), NULL on an isl error. */
+static __isl_give isl_set *map_regs_stream_use(const map_config *m, isl_ctx *ctx, const int *es, const int *gid,
+                                               int n, int g) {
+  isl_set *u = NULL;
+  for (int i = 0; i < n; i++) {
+    if (g >= 0 && gid[i] != g) continue;
+    isl_set *s = isl_set_read_from_str(ctx, m->edges[es[i]].use.ispace);
+    u = !u ? s : isl_set_union(u, s);
+    if (!u) return NULL;
+  }
+  return u;
+}
+
+/* Splits the stream es[0..n) into id groups gid[] (each consumer operand
+ * whole in one group, joined to the first group every edge of which it
+ * may share an id with, map_regs_id_pair); returns the number of groups. */
+static int map_regs_stream_ids(const map_config *m, isl_ctx *ctx, const int *es, int *gid, int n) {
+  int ng = 0;
+  for (int i = 0; i < n; i++) gid[i] = -1;
+  for (int i = 0; i < n; i++) {
+    if (gid[i] >= 0) continue;
+    const map_edge *x = &m->edges[es[i]];
+    int g = 0;
+    for (; g < ng; g++) {
+      int ok = 1;
+      for (int a = i; a < n && ok; a++) {
+        const map_edge *y = &m->edges[es[a]];
+        if (gid[a] >= 0 || y->dst != x->dst || y->pos != x->pos) continue;
+        for (int b = 0; b < n && ok; b++)
+          if (gid[b] == g) ok = map_regs_id_pair(m, ctx, y, &m->edges[es[b]]);
+      }
+      if (ok) break;
+    }
+    if (g == ng) ng++;
+    for (int a = i; a < n; a++)
+      if (gid[a] < 0 && m->edges[es[a]].dst == x->dst && m->edges[es[a]].pos == x->pos) gid[a] = g;
+  }
+  return ng;
+}
+
+/* Allocates the token stream of channel edge e (joined channels): every
+ * channel edge of the same (value, d, theta) gets an id per group of
+ * consumers that may read one (map_regs_stream_ids); the groups whose uses
+ * cover the whole stream share one od and its channel (the wrapper fans
+ * the token out to each id: each pops every token once), a group that
+ * pops only part of them gets an od of its own. Returns 0 or -1. */
+static int map_regs_stream(map_config *m, int e, isl_ctx *ctx) {
+  const map_edge *x = &m->edges[e];
+  int n = 0, st = -1, shared = -1;
+  int *es = malloc((size_t)m->nedges * sizeof *es), *gid = malloc((size_t)m->nedges * sizeof *gid);
+  isl_set *all = NULL;
+  if (!es || !gid) goto done;
+  for (int f = e; f < m->nedges; f++) {
+    if (!map_regs_same_stream(m, x, &m->edges[f])) continue;
+    if (strcmp(m->edges[f].use.jkspace, x->use.jkspace)) shared = -2; /* not one tile condition: no coverage test */
+    es[n++] = f;
+  }
+  int ng = map_regs_stream_ids(m, ctx, es, gid, n);
+  if (shared == -1 && ng > 1 && !(all = map_regs_stream_use(m, ctx, es, gid, n, -1))) goto done;
+  for (int g = 0; g < ng; g++) {
+    int covers = 0;
+    if (all) {
+      isl_set *u = map_regs_stream_use(m, ctx, es, gid, n, g);
+      isl_bool eq = u ? isl_set_is_equal(u, all) : isl_bool_error;
+      isl_set_free(u);
+      if (eq < 0) goto done;
+      covers = eq == isl_bool_true;
+    }
+    int od = covers && shared >= 0 ? shared : map_regs_new(m, MAP_REG_OD, 1);
+    int id = map_regs_new(m, MAP_REG_ID, 1);
+    if (od < 0 || id < 0) goto done;
+    if (covers) shared = od;
+    memcpy(m->regs[id].d, x->d, sizeof x->d);
+    for (int i = 0; i < n; i++) {
+      if (gid[i] != g) continue;
+      map_edge *y = &m->edges[es[i]];
+      y->group = id;
+      y->rreg = m->regs[id].reg;
+      y->wreg = m->regs[od].reg;
+    }
+  }
+  st = 0;
+done:
+  isl_set_free(all);
+  free(es);
+  free(gid);
+  return st;
 }
 
 /* Allocates the fd of loop-carried edge e and binds every edge of the same
@@ -623,6 +714,18 @@ static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_
   return 0;
 }
 
+/* Returns 1 when the od of channel edge y also feeds another id (a token
+ * stream fanned out, map_regs_stream). */
+static int map_regs_od_fans_out(const map_config *m, const map_edge *y) {
+  for (int f = 0; f < m->nedges; f++) {
+    const map_edge *z = &m->edges[f];
+    if (z->kind == MAP_EDGE_DEP && map_edge_cross(z) && z->group >= 0 && z->group != y->group &&
+        z->wreg.cls == y->wreg.cls && z->wreg.idx == y->wreg.idx)
+      return 1;
+  }
+  return 0;
+}
+
 /* Binds the inputs marked in first[] (1 + d: read only on the first PE
  * along tiled dimension d) to the ids of channels from the previous PE
  * along d (theta[d] = +1, and in 2-D theta 0 along the other, one hop,
@@ -646,6 +749,9 @@ static int map_regs_share_first(map_config *m, const unsigned char *first) {
        * (elsewhere the programs differ anyway and the id buys nothing: the
        * banks are per PE there) */
       if (m->axis == MAP_AXIS_2D && (y->theta[1 - d] != 0 || y->dst != x->dst || y->pos != x->pos)) continue;
+      /* 1-D: the region's one WRAPPER connects every id of a fanned-out
+       * od to its port, which is the input's bank on the first PE */
+      if (m->axis != MAP_AXIS_2D && map_regs_od_fans_out(m, y)) continue;
       int taken = 0;
       for (int h = 0; h < m->nedges && !taken; h++)
         taken = m->edges[h].kind == MAP_EDGE_IN && m->edges[h].group == y->group;
@@ -691,7 +797,7 @@ static int map_regs_assign(map_config *m, int share, int join) {
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((map_edge_cross(x) ? map_regs_channel(m, e, join ? ctx : NULL) : map_regs_fd(m, e)) < 0)
+    if ((!map_edge_cross(x) ? map_regs_fd(m, e) : join ? map_regs_stream(m, e, ctx) : map_regs_channel(m, e)) < 0)
       st = MAP_ERR_INTERNAL;
   }
   if (ctx) isl_ctx_free(ctx);

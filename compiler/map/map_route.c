@@ -6,8 +6,10 @@
  * is +1 or -1 along the region's axis, so the exact-length path from
  * Source to Sink is always pe_out(od) -> wrapper sink of the side facing
  * the consumer -> (one hop) -> the neighbour's opposite wrapper source ->
- * pe_in(id). Channels get distinct wrapper ports per direction (no
- * sharing, the relaxation of 5.4 is not used); their number per side is
+ * pe_in(id). Channels get distinct wrapper ports per direction, except
+ * that channels driven by the same od (one token stream fanned out to
+ * several ids of the consumer, map_regs.c) share theirs: the consumer's
+ * wrapper connects that port to each id. Their number per side is
  * checked against interconnect.ports.
  *
  * 2-D regions: delta = (rows, columns). A straight displacement is one hop
@@ -19,7 +21,8 @@
  * other way round when that side has no free port left. Every wrapper
  * output port carries one channel per direction, except that channels
  * driven by the same od (the same token stream) share their first port,
- * the prefix sharing of section 5.4 (paths of channels whose values are
+ * and their second when they turn the same way, the prefix sharing of
+ * section 5.4 (paths of channels whose values are
  * never alive at once may share their first nodes; with FIFO input
  * registers only an identical token stream may share a wrapper output,
  * else a consumer would receive tokens meant for another). Ports running
@@ -71,9 +74,16 @@ static void map_route_2d(const map_config *m, map_route *r, int *used) {
   r->port[0] = sh >= 0 ? sh : used[map_route_side(first)]++;
   r->hops = 1;
   if (second) {
+    int sh2 = -1;
+    for (int q = 0; q < m->nroutes && sh >= 0 && sh2 < 0; q++) {
+      const map_route *o = &m->routes[q];
+      if (o->hops == 2 && o->od.cls == r->od.cls && o->od.idx == r->od.idx && o->out_side[0] == first &&
+          o->port[0] == sh && o->out_side[1] == second)
+        sh2 = o->port[1];
+    }
     r->out_side[1] = second;
     r->in_side[1] = map_route_opp(second);
-    r->port[1] = used[map_route_side(second)]++;
+    r->port[1] = sh2 >= 0 ? sh2 : used[map_route_side(second)]++;
     r->hops = 2;
   }
 }
@@ -109,7 +119,8 @@ int map_route_channels(map_config *m, char *msg, size_t msgsz) {
       int fwd = x->theta[0] > 0;
       r->out_side[0] = map_route_out(m->axis == MAP_AXIS_ROWS, fwd ? 1 : -1);
       r->in_side[0] = map_route_opp(r->out_side[0]);
-      r->port[0] = used[map_route_side(r->out_side[0])]++;
+      int sh = map_route_shared(m, r->od, r->out_side[0]);
+      r->port[0] = sh >= 0 ? sh : used[map_route_side(r->out_side[0])]++;
       r->hops = 1;
     }
     x->route = m->nroutes++;

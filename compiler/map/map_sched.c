@@ -680,6 +680,26 @@ static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
   return 0;
 }
 
+/* Returns 1 when op v issuing at offset t reads each channel stream it
+ * reads (value, d, theta) less than II cycles from every other consumer
+ * operand of that stream, so that one id may serve them (map_regs.c). */
+static int map_sched_reads_gathered(const map_config *m, int v, int64_t t) {
+  for (int e = 0; e < m->nedges; e++) {
+    const map_edge *x = &m->edges[e];
+    if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || x->dst != v || x->src < 0) continue;
+    for (int f = 0; f < m->nedges; f++) {
+      const map_edge *y = &m->edges[f];
+      if (y->kind != MAP_EDGE_DEP || !map_edge_cross(y) || y->dst == v || y->src < 0 ||
+          m->ops[y->src].var != m->ops[x->src].var || y->theta[0] != x->theta[0] || y->theta[1] != x->theta[1] ||
+          memcmp(y->d, x->d, sizeof x->d))
+        continue;
+      int64_t gap = t - m->ops[y->dst].tau;
+      if (gap >= m->ii || -gap >= m->ii) return 0;
+    }
+  }
+  return 1;
+}
+
 /* Write-offset alignment (docs/symbolic.md): the producers of one channel
  * or of one fd value (ops of a piecewise variable) whose results are
  * written (tau + lat) II or more
@@ -688,8 +708,11 @@ static int map_sched_fits_at(const map_config *m, int v, int64_t t, int *unit) {
  * reservation table allow; where one cannot come within II cycles, the
  * instantiator checks the concrete order of the tokens (inst_fifo.c: exit
  * 3 "channel order" when two would cross); producers of one fd that stay
- * II or more apart make map_sched try the next II. Runs before lambda^K,
- * which is computed from the new offsets. */
+ * II or more apart make map_sched try the next II. With gather_reads,
+ * the latest offset at which the moved op reads every channel stream
+ * less than II from the stream's other readers is taken first (jacobi's
+ * boundary copy and the sum read u[t-1,i] from the north in one id).
+ * Runs before lambda^K, which is computed from the new offsets. */
 static void map_sched_align(map_config *m) {
   for (int pass = 0, moved = 1; moved && pass < 8; pass++) {
     moved = 0;
@@ -701,13 +724,22 @@ static void map_sched_align(map_config *m) {
         const map_op *b = &m->ops[y->src];
         int64_t wa = (int64_t)a->tau + a->lat, wb = (int64_t)b->tau + b->lat;
         if (wb - wa < m->ii) continue;
+        int64_t pick = -1;
+        int pu = -1;
         for (int64_t t = wb - a->lat; t > wb - m->ii - a->lat; t--) {
           int u;
           if (t < a->tau || !map_sched_fits_at(m, x->src, t, &u)) continue;
-          a->tau = (int)t;
-          a->fu = u;
+          if (pick < 0) pick = t, pu = u;
+          if (!m->gather_reads) break;
+          if (map_sched_reads_gathered(m, x->src, t)) {
+            pick = t, pu = u;
+            break;
+          }
+        }
+        if (pick >= 0) {
+          a->tau = (int)pick;
+          a->fu = pu;
           moved = 1;
-          break;
         }
       }
   }

@@ -277,7 +277,8 @@ static int ops_disjoint(const map_op *a, const map_op *b) {
 
 /* The modulo schedule is still valid (allocation may move ops to lower
  * the pressure): every intra-PE dependence holds at its smallest distance,
- * no FU slot is used twice, channels satisfy lambda^K, offsets >= 0. */
+ * no FU slot is used twice, straight channels from the previous PE (2-D:
+ * along either tiled dimension) satisfy lambda^K, offsets >= 0. */
 static void check_schedule(const char *name, const map_config *m) {
   int bad = 0;
   for (int e = 0; e < m->nedges; e++) {
@@ -285,8 +286,9 @@ static void check_schedule(const char *name, const map_config *m) {
     if (x->kind != MAP_EDGE_DEP && x->kind != MAP_EDGE_TIE) continue;
     int64_t need = map_edge_latency(m, x) - (int64_t)m->ii * map_seq_dist_lb(m, x);
     int64_t have = m->ops[x->dst].tau - m->ops[x->src].tau;
-    if (!x->theta[0] && have < need) bad++;
-    if (x->theta[0] > 0 && m->lk_p[0] && m->lk_c[0] < need - have) bad++;
+    if (!x->theta[0] && !x->theta[1] && have < need) bad++;
+    for (int t = 0; t < MAP_NTILED; t++) /* a straight channel from the previous PE along t */
+      if (x->theta[t] > 0 && !x->theta[1 - t] && m->lk_p[t] && m->lk_c[t] < need - have) bad++;
   }
   for (int a = 0; a < m->nops; a++) {
     if (m->ops[a].tau < 0) bad++;
@@ -724,6 +726,67 @@ static void test_join(void) {
   release(&f);
 }
 
+/* Returns the number of ods read through two or more ids (a token stream
+ * fanned out, map_regs.c), and in *gathered the pairs of channel edges of
+ * different consumers reading one id. */
+static int fanned_out(const map_config *m, int *gathered) {
+  int n = 0;
+  *gathered = 0;
+  for (int r = 0; r < m->nregs; r++) {
+    if (m->regs[r].reg.cls != MAP_REG_OD) continue;
+    int first = -1, more = 0;
+    for (int e = 0; e < m->nedges; e++) {
+      const map_edge *x = &m->edges[e];
+      if (x->kind != MAP_EDGE_DEP || !map_edge_cross(x) || x->wreg.idx != m->regs[r].reg.idx) continue;
+      if (first < 0) first = x->rreg.idx;
+      else more |= x->rreg.idx != first;
+    }
+    n += more;
+  }
+  for (int e = 0; e < m->nedges; e++)
+    for (int g = e + 1; g < m->nedges; g++) {
+      const map_edge *x = &m->edges[e], *y = &m->edges[g];
+      *gathered += x->kind == MAP_EDGE_DEP && y->kind == MAP_EDGE_DEP && map_edge_cross(x) && map_edge_cross(y) &&
+                   x->rreg.cls == MAP_REG_ID && x->group == y->group && x->dst != y->dst;
+    }
+  return n;
+}
+
+/* One token stream per (value, d, direction) (map_regs.c, map_sched.c):
+ * gcd and jacobi on a 2-D region of configs/big1d.ini (pe.id = pe.od = 8)
+ * needed id 10, od 9 and id 9, od 9 with a channel per consumer operand;
+ * gcd's q and p now go east on one od each, fanned out to an id per
+ * reading cycle, and jacobi's boundary copy and sum read u[t-1,i] from
+ * the north through one id (the copy gathered near the sum's cycle). */
+static void test_stream(void) {
+  arch_config a;
+  if (arch_config_load("configs/big1d.ini", &a)) {
+    TEST_CHECK(0, "configs/big1d.ini loads");
+    return;
+  }
+  static const char *const progs[] = {"gcd", "jacobi"};
+  for (int i = 0; i < 2; i++) {
+    char path[128];
+    snprintf(path, sizeof path, "regress/programs/%s.pla", progs[i]);
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.p = parse_file(path);
+    f.g = f.p ? rdg_build(f.p) : NULL;
+    f.st = f.g ? map_build_2d(f.p, f.g, &a, 0, 1, &f.m, f.msg, sizeof f.msg) : -1;
+    TEST_CHECK(f.st == MAP_OK, "%s on a 2-D region of big1d.ini maps (%s)", progs[i], f.msg);
+    if (f.st == MAP_OK) {
+      TEST_CHECK(f.m.used[MAP_REG_ID] <= a.id && f.m.used[MAP_REG_OD] <= a.od, "%s: id %d, od %d (<= %d, %d)",
+                 progs[i], f.m.used[MAP_REG_ID], f.m.used[MAP_REG_OD], a.id, a.od);
+      int gathered, fan = fanned_out(&f.m, &gathered);
+      if (i == 0) TEST_CHECK(fan == 2, "gcd: p and q each on one od read through two ids (%d ods fanned out)", fan);
+      else TEST_CHECK(gathered > 0, "jacobi: one id read by two consumers (%d pairs)", gathered);
+      check_entries(progs[i], &f.m);
+      check_schedule(progs[i], &f.m);
+    }
+    release(&f);
+  }
+}
+
 /* Known answers on one ALU. */
 static void test_small(void) {
   arch_config a = arch_config_default();
@@ -758,6 +821,7 @@ int main(void) {
   test_reread();
   test_chain();
   test_join();
+  test_stream();
   test_expr_root();
   test_ii_bump();
   test_table();
