@@ -2,9 +2,9 @@
 # bench.sh: `make bench`. First the speed of the reference interpreter, as
 # a table; then the paper's Tables 1 and 2 on this flow
 # (scripts/bench_tables.sh), the mapping-quality table
-# (scripts/bench_quality.sh), the fit table (scripts/bench_fit.sh) and
-# the simulator-speed table
-# (scripts/bench_speed.sh). The interpreter table: runs each
+# (scripts/bench_quality.sh), the fit table (scripts/bench_fit.sh), the
+# compile-time table (scripts/bench_compile.sh) and the simulator-speed
+# table (scripts/bench_speed.sh). The interpreter table: runs each
 # benchmark program through `tcpa run --engine ref` at a size large enough
 # to time, reads `instances` (equation instances evaluated) and
 # `ref_seconds` (the evaluation's wall time) from summary.json, and prints
@@ -75,7 +75,8 @@ for c in "${CASES[@]}"; do
   fi
   printf "$fmt" "$prog" "$ps" "$inst" "$(awk -v s="$best" 'BEGIN { printf "%.4f", s }')" "$rate" "$note"
 done
-for t in scripts/bench_tables.sh scripts/bench_quality.sh scripts/bench_fit.sh scripts/bench_speed.sh; do
+for t in scripts/bench_tables.sh scripts/bench_quality.sh scripts/bench_fit.sh scripts/bench_compile.sh \
+    scripts/bench_speed.sh; do
   [ -f "$t" ] || continue
   echo
   BUILD=$BUILD TCPA=$TCPA bash "$t" || status=1

@@ -6,7 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/options.h>
+
 #include "map.h"
+
+map_isl *map_isl_new(void) {
+  map_isl *i = calloc(1, sizeof *i);
+  if (!i) return NULL;
+  if (!(i->ctx = isl_ctx_alloc())) {
+    free(i);
+    return NULL;
+  }
+  isl_options_set_on_error(i->ctx, ISL_ON_ERROR_CONTINUE);
+  i->refs = 1;
+  return i;
+}
+
+map_isl *map_isl_get(map_isl *i) {
+  if (i) i->refs++;
+  return i;
+}
+
+void map_isl_put(map_isl *i) {
+  if (!i || --i->refs > 0) return;
+  for (int k = 0; k < MAP_ISL_JK; k++) {
+    free(i->jk_in[k]);
+    free(i->jk_out[k]);
+  }
+  isl_ctx_free(i->ctx);
+  free(i);
+}
 
 const char *map_reg_str(map_reg r, int32_t value, char *buf, size_t size) {
   static const char *const cls[] = {"-", "rd", "fd", "id", "od", "#"};
@@ -39,6 +68,7 @@ typedef struct {
   char *msg;
   size_t msgsz;
   int *ii_bound;     /* the smallest max(ResMII, RecMII) of the tries so far */
+  map_isl *isl;      /* the context every try's sets live in */
 } map_job;
 
 /* Puts back the record *keep of an earlier try into m and its message
@@ -49,14 +79,30 @@ static void map_build_restore(const map_job *j, map_config *m, const fit_record 
 }
 
 static int map_build_one(const map_job *j, int ii_min, int level, map_config *m);
+static int map_build_spread(const map_job *j0, const map_request *rq, map_config *m);
 
 int map_build_req(const ast_program *p, const rdg *g, const arch_config *arch, const map_request *rq, map_config *m,
                   char *msg, size_t msgsz) {
   int bound = 0;
   map_job j = {p, g, arch, rq->mapped, rq->axis, rq->axis == MAP_AXIS_2D ? rq->mapped2 : -1, &rq->o, msg, msgsz,
-               &bound};
+               &bound, rq->isl ? map_isl_get(rq->isl) : map_isl_new()};
+  if (!j.isl) {
+    memset(m, 0, sizeof *m);
+    snprintf(msg, msgsz, "out of memory");
+    return MAP_ERR_INTERNAL;
+  }
+  int st = map_build_spread(&j, rq, m);
+  map_isl_put(j.isl); /* m keeps its own reference */
+  return st;
+}
+
+/* Returns map_build_one's result for request rq (job j), and for a 1-D
+ * region that does not fit, that of the same tries with the accesses on
+ * every border side (below). */
+static int map_build_spread(const map_job *j0, const map_request *rq, map_config *m) {
+  map_job j = *j0;
   int st = map_build_one(&j, rq->ii_min, rq->level, m);
-  m->ii_bound = bound;
+  m->ii_bound = *j.ii_bound;
   if (st != MAP_ERR_NOFIT || rq->axis == MAP_AXIS_2D || rq->o.spread_io) return st;
   /* a 1-D region whose mapping does not fit: the same tries with the I/O
    * accesses allowed over every border side a PE of the region can have
@@ -71,7 +117,7 @@ int map_build_req(const ast_program *p, const rdg *g, const arch_config *arch, c
   map_config_free(m);
   st = map_build_one(&j, rq->ii_min, rq->level, m);
   if (st == MAP_ERR_NOFIT && !fit_record_has(&keep, FIT_RES_IO_BANKS)) map_build_restore(&j, m, &keep);
-  m->ii_bound = bound;
+  m->ii_bound = *j.ii_bound;
   return st;
 }
 
@@ -79,7 +125,7 @@ int map_build_req(const ast_program *p, const rdg *g, const arch_config *arch, c
 static int map_build_plain(const ast_program *p, const rdg *g, const arch_config *arch, int mapped, int axis,
                            int mapped2, const map_opts *o, int ii_min, int level, map_config *m, char *msg,
                            size_t msgsz) {
-  map_request rq = {mapped, axis, mapped2, ii_min, level, o ? *o : (map_opts){0}};
+  map_request rq = {mapped, axis, mapped2, ii_min, level, o ? *o : (map_opts){0}, NULL};
   return map_build_req(p, g, arch, &rq, m, msg, msgsz);
 }
 
@@ -178,14 +224,14 @@ static int map_build_one(const map_job *j, int ii_min, int level, map_config *m)
  * program at once (the mapping search's tries for a lower II). */
 static int map_build_rereads(const map_job *j, int ii_min, int level, int bump, int *rd_only, map_config *m) {
   if (j->o->reread)
-    return map_build_variant(j, map_reread_build(j->p, j->o->reread - 1), "no input or chain to read again",
-                             ii_min, level, bump, rd_only, m);
+    return map_build_variant(j, map_reread_build(j->isl->ctx, j->p, j->o->reread - 1),
+                             "no input or chain to read again", ii_min, level, bump, rd_only, m);
   int st = map_build_levels(j, j->p, j->g, ii_min, level, bump, rd_only, m);
   if (st != MAP_ERR_NOFIT || (j->o->off & MAP_OFF_REREAD)) return st;
   fit_record keep = m->fit;
   int st2 = MAP_ERR_NOFIT;
   for (int chains = 0; chains <= 1 && st2 == MAP_ERR_NOFIT; chains++) {
-    map_reread *r = map_reread_build(j->p, chains);
+    map_reread *r = map_reread_build(j->isl->ctx, j->p, chains);
     if (!r) continue;
     map_config_free(m);
     st2 = map_build_variant(j, r, "", ii_min, level, bump, rd_only, m);
@@ -297,6 +343,7 @@ static int map_build_steps_at(const map_job *j, const ast_program *p, const rdg 
   size_t msgsz = j->msgsz;
   int st;
   memset(m, 0, sizeof *m);
+  m->isl = map_isl_get(j->isl);
   m->ii_min = ii_min;
   m->ii_bump = ii_bump;
   m->no_cse = no_cse;
@@ -374,5 +421,6 @@ void map_config_free(map_config *m) {
   for (int i = 0; i < m->nleaves; i++) map_dom_free(&m->leaves[i].dom);
   free(m->leaves);
   map_reread_free(m->reread);
+  map_isl_put(m->isl);
   memset(m, 0, sizeof *m);
 }

@@ -59,6 +59,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <isl/ctx.h>
+
 #include "arch.h"
 #include "ast.h"
 #include "fit.h"
@@ -68,6 +70,31 @@
 #define MAP_SYM_VERSION 1    /* the .sym of a 1-D mapping */
 #define MAP_SYM_VERSION_2D 2 /* the .sym of a 2-D mapping (reads version 1 too) */
 #define MAP_MAX_FUS ISA_MAX_FUS
+
+/* The isl context of one compile: the tries of a mapping search and the
+ * configuration it keeps share it (docs/symbolic.md "Sets"). Counted
+ * references: map_isl_new gives one, map_isl_get takes another, and the
+ * last map_isl_put frees the context (after every set in it). */
+#define MAP_ISL_JK 16
+typedef struct map_isl {
+  isl_ctx *ctx;
+  int refs;
+  /* the tile boxes of the compile (map_tile.c): a few texts asked for by
+   * every try, each parsed and coalesced once (a parse per ask costs a
+   * third of a compile); a ring of the last MAP_ISL_JK, owned strings */
+  char *jk_in[MAP_ISL_JK], *jk_out[MAP_ISL_JK];
+  int jk_next;
+} map_isl;
+
+/* Returns a new context (one reference; isl errors are returned, not
+ * printed), or NULL out of memory. */
+map_isl *map_isl_new(void);
+
+/* Returns i with one more reference (NULL: NULL). */
+map_isl *map_isl_get(map_isl *i);
+
+/* Drops one reference of i (NULL allowed); the last frees the context. */
+void map_isl_put(map_isl *i);
 
 /* Register classes of a PE (section 3.2). */
 typedef enum { MAP_REG_NONE, MAP_REG_RD, MAP_REG_FD, MAP_REG_ID, MAP_REG_OD, MAP_REG_IMM } map_reg_cls;
@@ -209,7 +236,7 @@ typedef struct {
  * and a root may be an expression of inputs and constants (editdist's
  * sa[i,j] = a[i-1] & 3, computed again in every iteration); NULL then
  * also when no variable is a chain or has such a root. */
-map_reread *map_reread_build(const ast_program *p, int chains);
+map_reread *map_reread_build(isl_ctx *ctx, const ast_program *p, int chains);
 
 /* Returns the program p with every equation that starts an accumulation
  * (v = x where another equation of v is v = v[I - d] + y) written as
@@ -313,6 +340,8 @@ typedef struct {
   map_reread *reread; /* owned: the program mapped when the inputs it
                          propagates are read again (prog and g point into
                          it), else NULL */
+  map_isl *isl;       /* a reference: the isl context of the compile (its
+                         sets live there); NULL in a hand-made record */
 } map_config;
 
 /* Status of the mapping steps: fit_status (fit.h) under the mapper's names. */
@@ -368,6 +397,8 @@ typedef struct map_request {
                    forwarding or destinations per condition; 4: also one op
                    per equation and no shared slots) */
   map_opts o;
+  map_isl *isl; /* the compile's isl context the tries share (borrowed;
+                   NULL: the request makes its own) */
 } map_request;
 
 /* Returns MAP_OK and fills *m with the symbolic configuration of program

@@ -81,7 +81,7 @@ static int map_pst_distinct(const map_config *m) {
  * distinct def jkspace, their ispaces united. Returns 0 or -1. */
 static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
   int first = m->nleaves, st = 0;
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   if (!ctx) return -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     const map_edge *x = &m->edges[e];
@@ -104,7 +104,6 @@ static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
     free(txt);
     if (!m->leaves[l].dom.ispace) st = -1;
   }
-  isl_ctx_free(ctx);
   return st;
 }
 
@@ -153,7 +152,7 @@ static char *map_pst_meet(isl_ctx *ctx, const char *a, const char *b, int *empty
  * M = x->src: M's own source leaves (its pos-0 edges), each over its use
  * within the tie's use. Returns 0 or -1. */
 static int map_pst_forward(map_config *m, int o, const map_edge *x) {
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   int st = ctx ? 0 : -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     const map_edge *y = &m->edges[e];
@@ -165,7 +164,6 @@ static int map_pst_forward(map_config *m, int o, const map_edge *x) {
     else if (!e1 && !e2) st = map_pst_add(m, o, 1 + x->pos, y->rreg, y->value, &d);
     map_dom_free(&d);
   }
-  isl_ctx_free(ctx);
   return st;
 }
 

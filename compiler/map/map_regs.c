@@ -336,12 +336,11 @@ static int map_regs_rd(map_config *m) {
   int ns = 0, lower = 0;
   for (int i = 0; i < n; i++)
     if (vals[i].copies == 1) idx[ns++] = i;
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   if (!ctx) goto done;
   for (int a = 0; a < ns; a++)
     for (int b = a + 1; b < ns; b++)
       conf[a * ns + b] = conf[b * ns + a] = map_regs_rd_conflict(m, ctx, &vals[idx[a]], &vals[idx[b]]);
-  isl_ctx_free(ctx);
   lower = map_regs_clique(m, vals, idx, ns, conf);
   int ncol = ns ? map_regs_colour(ns, conf, lower ? lower : 1, colour) : 0;
   if (ncol < 0) goto done;
@@ -770,10 +769,9 @@ static int map_regs_share_first(map_config *m, const unsigned char *first) {
  * (map_regs); returns MAP_OK or MAP_ERR_INTERNAL. */
 static int map_regs_assign(map_config *m, int share, int join) {
   unsigned char *first = calloc((size_t)m->nedges + 1, 1);
-  isl_ctx *ctx = share || join ? isl_ctx_alloc() : NULL;
+  isl_ctx *ctx = share || join ? (m->isl ? m->isl->ctx : NULL) : NULL;
   if (!first || ((share || join) && !ctx)) {
     free(first);
-    if (ctx) isl_ctx_free(ctx);
     return MAP_ERR_INTERNAL;
   }
   for (int e = 0; share && e < m->nedges; e++) first[e] = map_regs_first_pe_input(m, ctx, &m->edges[e]);
@@ -800,7 +798,6 @@ static int map_regs_assign(map_config *m, int share, int join) {
     if ((!map_edge_cross(x) ? map_regs_fd(m, e) : join ? map_regs_stream(m, e, ctx) : map_regs_channel(m, e)) < 0)
       st = MAP_ERR_INTERNAL;
   }
-  if (ctx) isl_ctx_free(ctx);
   if (!st && share && map_regs_share_first(m, first)) st = MAP_ERR_INTERNAL;
   free(first);
   return st ? st : map_regs_rd(m);

@@ -460,9 +460,10 @@ static int map_chain_var(map_chain *c, int v, int *done) {
 }
 
 /* Returns 0 after replacing the equations of every chain variable of r's
- * program (map_chain_var) with their chain equations; -1 out of memory. */
-static int map_reread_chains(map_reread *r, const ast_program *p) {
-  map_chain c = {p, r, isl_ctx_alloc(), 0, p->neqs + 1, 0, 0};
+ * program (map_chain_var, sets in ctx) with their chain equations; -1 out
+ * of memory. */
+static int map_reread_chains(isl_ctx *ctx, map_reread *r, const ast_program *p) {
+  map_chain c = {p, r, ctx, 0, p->neqs + 1, 0, 0};
   if (!c.ctx) return -1;
   ast_eq *old = r->prog.eqs;
   int nold = r->prog.neqs;
@@ -480,11 +481,10 @@ static int map_reread_chains(map_reread *r, const ast_program *p) {
     if (old[e].is_out || !chain[old[e].var]) bad = map_chain_eq_add(&c, &old[e]) != 0;
   free(old);
   free(chain);
-  isl_ctx_free(c.ctx);
   return bad ? -1 : 0;
 }
 
-map_reread *map_reread_build(const ast_program *p, int chains) {
+map_reread *map_reread_build(isl_ctx *ctx, const ast_program *p, int chains) {
   map_reread *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->prog = *p;
@@ -508,7 +508,7 @@ map_reread *map_reread_build(const ast_program *p, int chains) {
     }
     r->nvars++;
   }
-  if (chains && (map_reread_chains(r, p) || (!r->nchains && !r->nexpr_roots))) goto fail;
+  if (chains && (map_reread_chains(ctx, r, p) || (!r->nchains && !r->nexpr_roots))) goto fail;
   if (!r->nvars && !r->nchains) goto fail;
   return r;
 fail:

@@ -526,14 +526,12 @@ static int map_sched_excl(map_config *m) {
   m->excl = calloc((size_t)m->nops * (size_t)m->nops + 1, 1);
   if (!m->excl) return -1;
   if ((m->off & MAP_OFF_SHARE) || m->no_cse >= 4) return 0;
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   isl_set **dom = calloc((size_t)m->nops + 1, sizeof *dom); /* each op's space read once */
   if (!ctx || !dom) {
     free(dom);
-    if (ctx) isl_ctx_free(ctx);
     return -1;
   }
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   for (int a = 0; a < m->nops; a++) dom[a] = isl_set_read_from_str(ctx, m->ops[a].dom.ispace);
   for (int a = 0; a < m->nops; a++)
     for (int b = a + 1; b < m->nops; b++) {
@@ -543,7 +541,6 @@ static int map_sched_excl(map_config *m) {
     }
   for (int a = 0; a < m->nops; a++) isl_set_free(dom[a]);
   free(dom);
-  isl_ctx_free(ctx);
   return 0;
 }
 

@@ -82,6 +82,7 @@ typedef struct {
   int fd_deep;          /* the first attempt mapped and an fd was too deep */
   char *msg;
   size_t msgsz;
+  map_isl *isl;         /* the isl context every attempt shares */
 } map_search;
 
 /* Returns 1 when record r is about control flow, which a higher II may
@@ -159,7 +160,7 @@ static int map_search_attempt(map_search *s, const char *pass, const map_request
  * a resource. The first attempt of the first pass sets s->first and
  * s->fd_deep. */
 static int map_search_pass_run(map_search *s, const map_search_pass *ps, int one_pe) {
-  map_request rq = {s->so->mapped, s->so->axis, s->so->mapped2, 0, ps->conservative ? 3 : 0, s->so->o};
+  map_request rq = {s->so->mapped, s->so->axis, s->so->mapped2, 0, ps->conservative ? 3 : 0, s->so->o, s->isl};
   rq.o.pad |= ps->pad;
   rq.o.one_pe = one_pe;
   rq.o.log = s->so->log;
@@ -238,8 +239,13 @@ static void map_search_improve(map_search *s) {
 int map_search_run(const ast_program *p, const rdg *g, const arch_config *arch, const map_search_opts *so,
                    map_config *m, map_search_result *res, char *msg, size_t msgsz) {
   map_search s = {.p = p, .g = g, .arch = arch, .so = so, .best_words = -1, .msg = msg, .msgsz = msgsz,
-                  .t0 = clock()};
+                  .t0 = clock(), .isl = map_isl_new()};
   memset(res, 0, sizeof *res);
+  if (!s.isl) {
+    memset(m, 0, sizeof *m);
+    snprintf(msg, msgsz, "out of memory");
+    return FIT_ERR_INTERNAL;
+  }
   int st = map_search_passes_run(&s, 0);
   if (st == FIT_ERR_NOFIT && so->one_pe && map_search_channels(&s.first)) {
     /* a region of one PE: its one tile needs no channel (map_opts.one_pe) */
@@ -250,10 +256,12 @@ int map_search_run(const ast_program *p, const rdg *g, const arch_config *arch, 
   if (st == FIT_OK && s.best_ii) map_search_improve(&s);
   res->attempts = s.attempts;
   res->ii_bound = s.bound;
+  map_isl_put(s.isl); /* the mapping kept holds its own reference */
   if (s.best_ii) {
     *m = s.best;
     res->rq = s.best_rq;
     res->rq.o.log = NULL;
+    res->rq.isl = NULL;
     res->words = s.best_words;
     return FIT_OK;
   }

@@ -112,23 +112,17 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
   }
   snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
-  /* the text is a function of buf alone, and the edges ask for a few
-   * (one per tile displacement): the last 16 kept (a fresh isl context
-   * and a parse per call cost 30 % of a compile) */
-  enum { MAP_TILE_JK_KEEP = 16 };
-  static char kept_in[MAP_TILE_JK_KEEP][2048], *kept_out[MAP_TILE_JK_KEEP];
-  static int kept_next;
-  for (int i = 0; i < MAP_TILE_JK_KEEP; i++)
-    if (kept_out[i] && !strcmp(kept_in[i], buf)) return map_strdup(kept_out[i]);
-  isl_ctx *ctx = isl_ctx_alloc();
-  char *s = map_tile_set_str(isl_set_read_from_str(ctx, buf));
-  isl_ctx_free(ctx);
+  map_isl *i = m->isl;
+  for (int k = 0; k < MAP_ISL_JK; k++)
+    if (i->jk_out[k] && !strcmp(i->jk_in[k], buf)) return map_strdup(i->jk_out[k]);
+  char *s = map_tile_set_str(isl_set_read_from_str(i->ctx, buf));
   if (s) {
-    int i = kept_next;
-    kept_next = (kept_next + 1) % MAP_TILE_JK_KEEP;
-    free(kept_out[i]);
-    kept_out[i] = map_strdup(s);
-    snprintf(kept_in[i], sizeof kept_in[i], "%s", kept_out[i] ? buf : "");
+    int k = i->jk_next;
+    i->jk_next = (k + 1) % MAP_ISL_JK;
+    free(i->jk_in[k]);
+    free(i->jk_out[k]);
+    i->jk_in[k] = map_strdup(buf);
+    i->jk_out[k] = i->jk_in[k] ? map_strdup(s) : NULL;
   }
   return s;
 }
@@ -1050,9 +1044,8 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   const rdg *g = m->g;
   int st = MAP_ERR_INTERNAL;
   int *op_of = calloc((size_t)g->nnodes + 1, sizeof *op_of);
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   if (!op_of || !ctx) goto done;
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   if ((st = map_tile_bounds(m, ctx, msg, msgsz)) != MAP_OK) goto done;
   st = MAP_ERR_INTERNAL;
   for (int v = 0; v < g->nnodes; v++) {
@@ -1111,6 +1104,5 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
 done:
   if (st == MAP_ERR_INTERNAL && !*msg) snprintf(msg, msgsz, "internal error while tiling (out of memory or isl)");
   free(op_of);
-  isl_ctx_free(ctx);
   return st;
 }

@@ -123,13 +123,25 @@ static void test_case(const search_case *c, char **log) {
                res.rq.o.pad, res.rq.o.one_pe, res.rq.o.reread, res.attempts);
     TEST_CHECK(res.ii_bound > 0 && res.ii_bound <= m.ii, "%s: the II bound %d is at most the II", c->what,
                res.ii_bound);
-    /* the winning request replays: map_build_req gives the same II */
+    /* one isl context per search: the mapping kept holds the only
+     * reference left (every dropped attempt gave its own back) */
+    TEST_CHECK(m.isl && m.isl->refs == 1 && !res.rq.isl, "%s: the kept mapping alone holds the search's isl context "
+               "(%d references)", c->what, m.isl ? m.isl->refs : -1);
+    /* the winning request replays: map_build_req gives the same II, in
+     * the context it is given, with the same text of the tile boxes */
     map_config again;
     char msg2[1024];
-    int st2 = map_build_req(p, g, &a, &res.rq, &again, msg2, sizeof msg2);
+    map_request rq = res.rq;
+    rq.isl = m.isl;
+    int st2 = map_build_req(p, g, &a, &rq, &again, msg2, sizeof msg2);
     TEST_CHECK(st2 == MAP_OK && again.ii == m.ii && again.no_cse == m.no_cse,
                "%s: the winner's request replays (II %d, level %d: %s)", c->what, again.ii, again.no_cse, msg2);
+    TEST_CHECK(again.isl == m.isl && m.isl->refs == 2 && again.nops == m.nops && m.nops > 0 &&
+                   !strcmp(again.ops[0].dom.jkspace, m.ops[0].dom.jkspace),
+               "%s: the replay shares the context (%d references) and writes the same tile box", c->what,
+               m.isl ? m.isl->refs : -1);
     map_config_free(&again);
+    TEST_CHECK(m.isl->refs == 1, "%s: freeing the replay gives its reference back", c->what);
   }
   if (st == FIT_ERR_NOFIT && c->want_st == FIT_ERR_NOFIT) {
     char made[1024];
