@@ -204,12 +204,14 @@ typedef struct {
   int n;
 } trace_tokens;
 
-/* Returns -1 after writing "column: reason" into msg. */
-static int trace_fail(char *msg, size_t msgsz, int col, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int trace_fail(char *msg, size_t msgsz, int col, const char *fmt, ...) {
+/* Returns -1 after writing the reason into msg and its column into *colp,
+ * or, when colp is NULL, "column N: reason" into msg. */
+static int trace_fail(char *msg, size_t msgsz, int *colp, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int trace_fail(char *msg, size_t msgsz, int *colp, int col, const char *fmt, ...) {
+  if (colp) *colp = col;
   if (msg && msgsz) {
-    int k = snprintf(msg, msgsz, "column %d: ", col);
+    int k = colp ? 0 : snprintf(msg, msgsz, "column %d: ", col);
     va_list ap;
     va_start(ap, fmt);
     if (k >= 0 && (size_t)k < msgsz) vsnprintf(msg + k, msgsz - (size_t)k, fmt, ap);
@@ -447,49 +449,59 @@ static int trace_split(const char *line, size_t len, trace_tokens *t) {
   return TRACE_MAX_TOKENS + 1;
 }
 
-int trace_line_parse(const char *line, trace_event *e, char *msg,
-                     size_t msgsz) {
+/* trace_line_parse, with the column of an error in *colp (msg: the
+ * reason alone) unless colp is NULL. */
+static int trace_parse(const char *line, trace_event *e, int *colp, char *msg, size_t msgsz) {
   memset(e, 0, sizeof *e);
   size_t len = strlen(line);
   if (len && line[len - 1] == '\n') len--;
   if (len && line[len - 1] == '\r') len--;
   if (len == 0 || line[0] == '#') return TRACE_LINE_COMMENT;
-  if (len > 200) return trace_fail(msg, msgsz, 1, "line too long");
+  if (len > 200) return trace_fail(msg, msgsz, colp, 1, "line too long");
   trace_tokens t;
   int n = trace_split(line, len, &t);
-  if (n < 3) return trace_fail(msg, msgsz, 1, "expected CYCLE EVENT PLACE ...");
+  if (n < 3) return trace_fail(msg, msgsz, colp, 1, "expected CYCLE EVENT PLACE ...");
   uint64_t v;
   if (trace_tok_dec(&t, 0, UINT64_MAX, &v))
-    return trace_fail(msg, msgsz, 1, "cycle is not a decimal number");
+    return trace_fail(msg, msgsz, colp, 1, "cycle is not a decimal number");
   e->cycle = v;
   int k;
   for (k = 0; k < TRACE_KIND_COUNT; k++)
     if (trace_tok_is(&t, 1, trace_kind_names[k])) break;
   if (k == TRACE_KIND_COUNT)
-    return trace_fail(msg, msgsz, t.col[1], "unknown event '%.*s'", t.len[1],
+    return trace_fail(msg, msgsz, colp, t.col[1], "unknown event '%.*s'", t.len[1],
                       t.tok[1]);
   e->kind = (trace_kind)k;
   int machine_ok = e->kind == TRACE_FAULT || e->kind == TRACE_DONE || e->kind == TRACE_GC;
   if (trace_tok_place(&t, 2, machine_ok, &e->row, &e->col) ||
       ((e->kind == TRACE_DONE || e->kind == TRACE_GC) && e->row >= 0))
-    return trace_fail(msg, msgsz, t.col[2], "bad place '%.*s' for %s",
+    return trace_fail(msg, msgsz, colp, t.col[2], "bad place '%.*s' for %s",
                       t.len[2], t.tok[2], trace_kind_names[k]);
   if (n != 3 + trace_kind_nfields(e->kind))
-    return trace_fail(msg, msgsz, 1, "%s takes %d fields, the line has %d",
+    return trace_fail(msg, msgsz, colp, 1, "%s takes %d fields, the line has %d",
                       trace_kind_names[k], trace_kind_nfields(e->kind), n - 3);
   int bad = 3;
   if (trace_fields_parse(&t, e, &bad))
-    return trace_fail(msg, msgsz, t.col[bad], "bad field '%.*s' of %s",
+    return trace_fail(msg, msgsz, colp, t.col[bad], "bad field '%.*s' of %s",
                       t.len[bad], t.tok[bad], trace_kind_names[k]);
   char canon[256];
   int cl = trace_event_format(e, canon, sizeof canon);
   if (cl != (int)len || strncmp(canon, line, len)) {
     int c = 0;
     while (c < cl && (size_t)c < len && canon[c] == line[c]) c++;
-    return trace_fail(msg, msgsz, c + 1, "not in canonical form (expected '%s')",
+    return trace_fail(msg, msgsz, colp, c + 1, "not in canonical form (expected '%s')",
                       canon);
   }
   return TRACE_LINE_EVENT;
+}
+
+int trace_line_parse(const char *line, trace_event *e, char *msg, size_t msgsz) {
+  return trace_parse(line, e, NULL, msg, msgsz);
+}
+
+int trace_line_parse_at(const char *line, trace_event *e, int *col, char *msg, size_t msgsz) {
+  *col = 1;
+  return trace_parse(line, e, col, msg, msgsz);
 }
 
 int trace_header_parse(const char *line, int *version, uint64_t *fingerprint) {

@@ -94,6 +94,11 @@ enum { TRACE_LINE_ERROR = -1, TRACE_LINE_COMMENT = 0, TRACE_LINE_EVENT = 1 };
 int trace_line_parse(const char *line, trace_event *e, char *msg,
                      size_t msgsz);
 
+/* As trace_line_parse, but an error's 1-based column goes to *col (1
+ * otherwise) and msg holds the reason alone: what a reader that reports
+ * FILE:LINE:COL takes (tb/lockstep.c). */
+int trace_line_parse_at(const char *line, trace_event *e, int *col, char *msg, size_t msgsz);
+
 /* Returns 0 and the version and fingerprint of a header line
  * `# tcpa-trace V fp=0x<16 hex>`; -1 when the line is not a header. */
 int trace_header_parse(const char *line, int *version, uint64_t *fingerprint);

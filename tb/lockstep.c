@@ -604,16 +604,13 @@ static lockstep_status lockstep_read(lockstep *ls, lockstep_reader *r, int side,
       continue;
     }
     char msg[200] = "";
-    int k = trace_line_parse(r->line, &r->ev, msg, sizeof msg);
+    int col = 1;
+    int k = trace_line_parse_at(r->line, &r->ev, &col, msg, sizeof msg);
     if (k == TRACE_LINE_COMMENT) {
       if (timing && side == LOCKSTEP_RTL) lockstep_fst_comment(r->line, timing);
       continue;
     }
-    if (k == TRACE_LINE_ERROR) {
-      int col = 1, used = 0;
-      if (sscanf(msg, "column %d: %n", &col, &used) < 1 || !used) used = 0;
-      return lockstep_fail(ls, "%s:%d:%d: error: %s", r->path, r->lineno, col, msg + used);
-    }
+    if (k == TRACE_LINE_ERROR) return lockstep_fail(ls, "%s:%d:%d: error: %s", r->path, r->lineno, col, msg);
     r->have = 1;
     return ls->status;
   }

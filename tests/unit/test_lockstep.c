@@ -271,8 +271,8 @@ static void test_files(const trace_event *a, int n) {
   ls = lockstep_new(LOCKSTEP_KINDS_ALL, 8);
   st = lockstep_files_check(ls, m, r, NULL);
   const char *msg = lockstep_error_message(ls);
-  char where[80];
-  snprintf(where, sizeof where, "%s:3:", r);
+  char where[300];
+  snprintf(where, sizeof where, "%s:3:15: error: bad field 'zero' of issue", r);
   TEST_CHECK(st == LOCKSTEP_ERROR && strstr(msg, where), "malformed line reported as FILE:LINE:COL "
              "(%s)", msg);
   lockstep_free(ls);

@@ -115,7 +115,26 @@ static void test_bad_lines(void) {
     TEST_CHECK(rc == TRACE_LINE_ERROR && !strncmp(msg, "column ", 7),
                "refuse '%s' (%s)", bad[i], msg);
   }
+  /* the column as a number, the reason alone (trace_line_parse_at) */
+  static const struct {
+    const char *line;
+    int col;
+    const char *reason;
+  } at[] = {{"0 issue 0,0 1 zero", 15, "bad field 'zero' of issue"},
+            {"3 nosuch 0,0", 3, "unknown event 'nosuch'"},
+            {"x start 0,0", 1, "cycle is not a decimal number"},
+            {"3 done 1,1 4", 8, "bad place '1,1' for done"}};
+  for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+    trace_event e;
+    char msg[200] = "";
+    int col = 0, rc = trace_line_parse_at(at[i].line, &e, &col, msg, sizeof msg);
+    TEST_CHECK(rc == TRACE_LINE_ERROR && col == at[i].col && !strcmp(msg, at[i].reason),
+               "'%s': column %d, '%s' (got %d, '%s')", at[i].line, at[i].col, at[i].reason, col, msg);
+  }
   trace_event e;
+  int col = 0;
+  TEST_CHECK(trace_line_parse_at("3 start 0,1", &e, &col, NULL, 0) == TRACE_LINE_EVENT && col == 1,
+             "a good line: an event, column 1");
   TEST_CHECK(trace_line_parse("# engine: x", &e, NULL, 0) == TRACE_LINE_COMMENT &&
                  trace_line_parse("\n", &e, NULL, 0) == TRACE_LINE_COMMENT,
              "comments and empty lines");
