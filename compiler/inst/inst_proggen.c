@@ -542,9 +542,11 @@ static int inst_gen_waits(inst_gen *g) {
   return 0;
 }
 
-/* Returns INST_OK when the n words of f fit pe.imem, INST_ERR_NOFIT (msg
- * naming class c, the FU and the words) otherwise. */
-static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz) {
+/* Returns INST_OK when the n words of f fit pe.imem, INST_ERR_NOFIT
+ * otherwise, after adding to x->fit the item naming instruction memory,
+ * class c, the FU, the words needed and pe.imem (inst_proggen gathers
+ * one per unit over, then formats the message). */
+static int inst_gen_fit(const inst_gen *g, int c, int n) {
   inst *x = g->x;
   if (n <= x->arch.imem) return INST_OK;
   char fu[16];
@@ -556,9 +558,10 @@ static int inst_gen_fit(const inst_gen *g, int c, int n, char *msg, size_t msgsz
                                              : "no control signal left (gc.signals)");
   char where[64];
   snprintf(where, sizeof where, "processor class %d, %s", c, isa_fu_format(&x->arch, g->f->fu, fu, sizeof fu));
-  return fit_nofit(&x->fit, msg, msgsz, FIT_RES_IMEM, "pe.imem", n, x->arch.imem, where,
-                   "%s: the program needs %d instruction words%s%s, pe.imem is %d", where, n,
-                   g->unroll > 1 ? " (unrolled for rotating registers)" : "", why, x->arch.imem);
+  fit_record_add(&x->fit, FIT_RES_IMEM, "pe.imem", n, x->arch.imem, where,
+                 "instruction memory: %s: the program needs %d instruction words%s%s, pe.imem is %d", where, n,
+                 g->unroll > 1 ? " (unrolled for rotating registers)" : "", why, x->arch.imem);
+  return INST_ERR_NOFIT;
 }
 
 /* Returns INST_OK after emitting the words (pc of them) and encoding and
@@ -592,7 +595,7 @@ static int inst_gen_words(inst_gen *g, int c, int pc, char *msg, size_t msgsz) {
     snprintf(msg, msgsz, "program generation failed (layout %d words, emitted %d)", pc, g->n);
     return INST_ERR_INTERNAL;
   }
-  int st = inst_gen_fit(g, c, g->n, msg, msgsz);
+  int st = inst_gen_fit(g, c, g->n);
   if (st) {
     free(g->out);
     return st;
@@ -632,12 +635,22 @@ static int inst_gen_fu(inst *x, int c, inst_fuprog *f, char *msg, size_t msgsz) 
 }
 
 int inst_proggen(inst *x, char *msg, size_t msgsz) {
+  fit_record_clear(&x->fit);
+  int over = 0; /* units over pe.imem so far: each adds its item, the others are still generated */
   for (int c = 0; c < x->npc; c++)
     for (int f = 0; f < x->nfu; f++) {
       inst_fuprog *fp = &x->pc[c].fp[f];
       if (fp->empty) continue;
       int st = inst_gen_fu(x, c, fp, msg, msgsz);
+      if (st == INST_ERR_NOFIT && fit_record_only(&x->fit, (const fit_resource[]){FIT_RES_IMEM}, 1)) {
+        over++;
+        continue;
+      }
       if (st) return st;
     }
-  return INST_OK;
+  if (!over) return INST_OK;
+  if (over > x->fit.n)
+    snprintf(x->fit.note, sizeof x->fit.note, " (%d units over pe.imem, %d named)", over, x->fit.n);
+  fit_record_format(&x->fit, msg, msgsz);
+  return INST_ERR_NOFIT;
 }

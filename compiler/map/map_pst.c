@@ -19,10 +19,13 @@
  *    operand: its register (rd, fd, id) or immediate over edge.use; a tie
  *    (operand forwarding) gives the tied mov's source leaves instead, each
  *    over its use within the tie's use.
- * It also estimates what instantiation will need: program memory (a loop
- * body of II words plus a halt per FU, a lower bound) and control signals
- * (ceil(log2(distinct leaf conditions + 1)), a lower bound); both are
- * checked against pe.imem and gc.signals.
+ * It also writes two figures of what instantiation will need into the
+ * .sym, neither checked here: program memory (a loop body of II words plus
+ * a halt per FU, before the instantiator compresses runs of nops into one
+ * `nop N` word, so no bound: the instantiator checks the emitted program
+ * against pe.imem, inst_proggen.c) and control signals (ceil(log2(distinct
+ * leaf conditions + 1)); the instantiator checks gc.signals on the real
+ * colouring).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,11 +208,6 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
   int distinct = map_pst_distinct(m), sig = 0;
   while ((1 << sig) < distinct + 1) sig++;
   m->signals_estimate = sig;
-  if (m->imem_estimate > m->arch.imem) {
-    return fit_nofit(&m->fit, msg, msgsz, FIT_RES_IMEM, "pe.imem", m->imem_estimate, m->arch.imem, "",
-                     "program memory: at least %d instruction words per FU (II %d + halt), pe.imem = %d",
-                     m->imem_estimate, m->ii, m->arch.imem);
-  }
   return MAP_OK;
 oom:
   free(order);

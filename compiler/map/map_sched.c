@@ -778,8 +778,7 @@ int map_sched(map_config *m, char *msg, size_t msgsz) {
   int limit = start + m->nops * 4 + 16;
   m->ii_reason[0] = 0;
   int fd_apart = 0;
-  for (int ii = start; ii <= limit; ii++) {
-    if (ii > m->arch.imem) break;
+  for (int ii = start; ii <= limit; ii++) { /* II above pe.imem too: waits compress the gaps (inst_proggen.c) */
     if (map_sched_ims(m, ii) || map_sched_exhaustive(m, ii)) {
       m->ii = ii;
       map_sched_align(m);
