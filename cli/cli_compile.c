@@ -17,7 +17,8 @@
 /* Prints the usage of `tcpa compile` to f. */
 static void cli_compile_usage(FILE *f) {
   fputs("usage: tcpa compile PROG.pla [--arch A.ini] [--map I[,J]] [--rows] [--no-tile1]\n"
-        "                    [--disable LIST] [--pad] [--pes RxC --param NAME=VALUE...] [-v]\n"
+        "                    [--disable LIST] [--pad] [--pes RxC --param NAME=VALUE...] [--bounds]\n"
+        "                    [-v]"
         "                    -o P.sym\n\n"
         "Maps a loop program symbolically (tile size p and region size t stay\n"
         "parameters) and writes the symbolic configuration.\n\n"
@@ -37,6 +38,8 @@ static void cli_compile_usage(FILE *f) {
         "                with those parameter values, as tcpa run does: the .sym written\n"
         "                is the mapping tcpa run chooses (without: an attempt fits when it\n"
         "                maps; docs/symbolic.md \"The mapping search\")\n"
+        "  --bounds      print first, per resource, the least any mapping of the program on\n"
+        "                the region needs (lower bounds, docs/symbolic.md \"Lower bounds\")\n"
         "  -v, --verbose print each attempt of the mapping search and why it was dropped\n"
         "  -o P.sym      output file\n"
         "  -h, --help    print this help\n\n"
@@ -77,7 +80,7 @@ static int cli_compile_param(const cli_opt *p, cli_compile_inst *ci) {
 /* Returns 0 after reading the command line into *o (and --pes, --param
  * into *ci), 1 for --help, -1 after printing what is wrong. */
 static int cli_compile_parse(int argc, char **argv, compile_opts *o, cli_compile_inst *ci) {
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1, OPT_DISABLE, OPT_PAD, OPT_PES, OPT_PARAM };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_MAP, OPT_ROWS, OPT_NO_TILE1, OPT_DISABLE, OPT_PAD, OPT_PES, OPT_PARAM, OPT_BOUNDS };
   static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                            {"arch", required_argument, NULL, OPT_ARCH},
                                            {"map", required_argument, NULL, OPT_MAP},
@@ -88,6 +91,7 @@ static int cli_compile_parse(int argc, char **argv, compile_opts *o, cli_compile
                                            {"verbose", no_argument, NULL, 'v'},
                                            {"pes", required_argument, NULL, OPT_PES},
                                            {"param", required_argument, NULL, OPT_PARAM},
+                                           {"bounds", no_argument, NULL, OPT_BOUNDS},
                                            {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   cli_opt p;
@@ -102,6 +106,7 @@ static int cli_compile_parse(int argc, char **argv, compile_opts *o, cli_compile
     case OPT_NO_TILE1: o->mopts.no_tile1 = 1; break;
     case OPT_PAD: o->mopts.pad = 1; break;
     case 'v': o->verbose = 1; break;
+    case OPT_BOUNDS: o->bounds = 1; break;
     case OPT_PARAM:
       if (cli_compile_param(&p, ci)) return -1;
       break;

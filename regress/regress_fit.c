@@ -17,6 +17,8 @@ void regress_fit_write(json_writer *w, const char *key, const fit_record *r) {
     else json_writer_null(w, "needed");
     if (it->have >= 0) json_writer_int(w, "available", it->have);
     else json_writer_null(w, "available");
+    if (it->bound >= 0) json_writer_int(w, "bound", it->bound);
+    else json_writer_null(w, "bound");
     json_writer_string(w, "where", it->where);
     json_writer_end_object(w);
   }
@@ -31,9 +33,10 @@ fit_record *regress_fit_read(const regress_json *o, const char *key) {
   for (size_t i = 0; i < a->n && r->n < FIT_MAX_ITEMS; i++) {
     const regress_json *it = &a->items[i];
     if (it->type != REGRESS_JSON_OBJ) continue;
-    fit_record_add(r, fit_resource_parse(regress_json_str(it, "resource")), regress_json_str(it, "key"),
-                   regress_json_i64(it, "needed", -1), regress_json_i64(it, "available", -1),
-                   regress_json_str(it, "where"), "%s", "");
+    fit_item *x = fit_record_add(r, fit_resource_parse(regress_json_str(it, "resource")),
+                                 regress_json_str(it, "key"), regress_json_i64(it, "needed", -1),
+                                 regress_json_i64(it, "available", -1), regress_json_str(it, "where"), "%s", "");
+    if (x) x->bound = regress_json_i64(it, "bound", -1);
   }
   if (!r->n) {
     free(r);

@@ -12,8 +12,9 @@
 #include "regress_json.h"
 
 /* Writes r as the array `key` of w: one object per item with resource
- * (fit_resource_name), key, needed, available (null when not a count)
- * and where. */
+ * (fit_resource_name), key, needed, available (null when not a count),
+ * bound (the least any mapping needs, map_bounds.h; null when none is
+ * known) and where. */
 void regress_fit_write(json_writer *w, const char *key, const fit_record *r);
 
 /* Returns the record of the array member `key` of o (as regress_fit_write

@@ -9,7 +9,9 @@
  * table of fit per program and region (the resource that ran out where a
  * program does not fit; "fits (row)" where a 1-D program ran on a line of
  * an RxC region), every run that does not fit with
- * its resource (needed, available, over by) and the change of the
+ * its resource (needed, available, over by, the lower bound and whose
+ * shortfall it is: at a bound the architecture's, else the compiler's,
+ * fit.h) and the change of the
  * configuration that makes it fit (signoff_nofit.h), coverage per
  * module (with links to the genhtml pages and the annotated sources), the
  * functional coverage of the regression per group with its holes (fcov.h)
@@ -159,30 +161,33 @@ static void signoff_report_fcov(FILE *f, signoff_fmt fmt, const signoff_state *s
 static void signoff_report_nofit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Programs that do not fit");
   static const char *const hd[] = {"program", "parameters", "region", "resource", "needed", "available",
-                                   "over by", "where", "change", "message"};
+                                   "over by", "bound", "fault", "where", "change", "message"};
   int any = 0;
   for (size_t i = 0; i < s->runs.n; i++) {
     const regress_run *r = &s->runs.v[i];
     if (r->verdict != REGRESS_NOFIT) continue;
     if (!any++) {
       signoff_table(f, fmt, 0);
-      signoff_row(f, fmt, 1, 10, hd);
+      signoff_row(f, fmt, 1, 12, hd);
     }
-    /* one row per resource that ran out; the change and the message on the first */
+    /* one row per resource that ran out; the change, the message and whose
+     * shortfall it is (at a lower bound: the architecture's) on the first */
     const fit_item *it[FIT_MAX_ITEMS];
     int k = signoff_nofit_items(r->nofit, it, FIT_MAX_ITEMS);
     char change[256];
     signoff_nofit_change(r->nofit, change, sizeof change);
     for (int j = 0; j < (k ? k : 1); j++) {
-      char need[32] = "?", have[32] = "?", over[32] = "?", res[64] = "?";
+      char need[32] = "?", have[32] = "?", over[32] = "?", res[64] = "?", bound[32] = "?";
       const fit_item *x = k ? it[j] : NULL;
       if (x) signoff_nofit_resource(x, res, sizeof res);
       if (x && x->need >= 0) snprintf(need, sizeof need, "%lld", (long long)x->need);
       if (x && x->have >= 0) snprintf(have, sizeof have, "%lld", (long long)x->have);
       if (x && x->need >= 0 && x->have >= 0) snprintf(over, sizeof over, "%lld", (long long)(x->need - x->have));
-      const char *row[] = {r->name, r->params, r->pes, res, need, have, over, x ? x->where : "",
+      if (x && x->bound >= 0) snprintf(bound, sizeof bound, "%lld", (long long)x->bound);
+      const char *fault = j ? "" : r->nofit && fit_record_at_bound(r->nofit) ? "architecture" : "compiler";
+      const char *row[] = {r->name, r->params, r->pes, res, need, have, over, bound, fault, x ? x->where : "",
                            j == 0 ? change : "", j == 0 && r->message ? r->message : ""};
-      signoff_row(f, fmt, 0, 10, row);
+      signoff_row(f, fmt, 0, 12, row);
     }
   }
   if (any) signoff_table(f, fmt, 1);
@@ -220,19 +225,22 @@ static int signoff_fit_seen(const regress_list *l, size_t i, int column) {
  * parameters) and region: "fits", or the resource that ran out. */
 static void signoff_report_fit(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   const regress_list *l = &s->runs;
-  size_t fit = signoff_fit_count(l), nofit = 0, lines = 0;
+  size_t fit = signoff_fit_count(l), nofit = 0, lines = 0, at = 0;
   for (size_t i = 0; i < l->n; i++) {
     nofit += l->v[i].verdict == REGRESS_NOFIT;
+    at += l->v[i].verdict == REGRESS_NOFIT && l->v[i].nofit && fit_record_at_bound(l->v[i].nofit);
     lines += signoff_fit_verdict(l->v[i].verdict) && l->v[i].line;
   }
   signoff_heading(f, fmt, "Fit per program and region");
-  char text[320], on[128] = "";
+  char text[512], on[128] = "";
   if (lines)
     snprintf(on, sizeof on, "%zu of them 1-D programs on the first row or column of an RxC region, "
              "fits (row) or fits (column); ", lines);
   snprintf(text, sizeof text,
-           "fitting runs: %zu of %zu (%s%zu do not fit: the resource that ran out, needed/available)", fit, l->n,
-           on, nofit);
+           "fitting runs: %zu of %zu (%s%zu do not fit, %zu at a lower bound: no mapping fits, the "
+           "architecture's; %zu above their bounds: the compiler's; a cell: the resource that ran out, "
+           "needed/available)",
+           fit, l->n, on, nofit, at, nofit - at);
   fputs(fmt == SIGNOFF_HTML ? "<p>" : "", f);
   signoff_text(f, fmt, text);
   fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n\n", f);

@@ -13,7 +13,13 @@
 #            region's first row (1xC), not tiled in two dimensions
 #   FAIL     a run exits 1 or 2: a bug, listed under the table
 #   X n/m    exit 3: the resource X that ran out, needed n, available m
-# then the share of cells that run per configuration and in all.
+#   X n/m *  the same, failing at a lower bound (summary.json's nofit: an
+#            item's bound above its available, docs/symbolic.md "Lower
+#            bounds"): no mapping fits, the architecture's shortfall; a
+#            no-fit without * fails above its bounds (or none is known):
+#            the compiler's
+# then the share of cells that run per configuration and in all, and the
+# no-fits split into the architecture's and the compiler's.
 # A benchmark, never an assertion: exits 0 unless a run FAILs.
 #
 # Environment: BUILD, TCPA as bench.sh; FIT_COSIM=0 runs the model only
@@ -44,6 +50,16 @@ short_reason() {
     -e 's/ /_/g;s/^(.{14}).*/\1/'
 }
 
+# Returns 0 when the no-fit of summary.json $1 is at a lower bound: an
+# item's bound above its available (docs/user-guide.md "summary.json").
+at_bound() {
+  python3 -c '
+import json, sys
+items = json.load(open(sys.argv[1])).get("nofit") or []
+sys.exit(0 if any(isinstance(i.get("bound"), int) and isinstance(i.get("available"), int)
+                  and i["bound"] > i["available"] for i in items) else 1)' "$1" 2>/dev/null
+}
+
 # Prints the number of loop dimensions of program $1.
 dims_of() {
   tr '\n' ' ' < "$1" | sed -n 's/.*par *(\([^)]*\)).*/\1/p' | tr ',' '\n' | grep -c '<'
@@ -51,7 +67,7 @@ dims_of() {
 
 [ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
 echo "Fit table: each benchmark on each configuration and region (tcpa run --engine model, then cosim)"
-status=0 all_runs=0 all_cells=0
+status=0 all_runs=0 all_cells=0 all_arch=0 all_comp=0
 fails=()
 for cfg in configs/*.ini; do
   cname=$(basename "$cfg" .ini)
@@ -59,7 +75,7 @@ for cfg in configs/*.ini; do
   cosim=$FIT_COSIM; [ "$cname" = array32 ] && cosim=0
   echo
   printf '%-11s' "$cname"; for r in $REGIONS; do printf ' %-14s' "$r"; done; echo
-  runs=0 cells=0
+  runs=0 cells=0 arch_nf=0 comp_nf=0
   for f in regress/programs/*.pla; do
     prog=$(basename "$f" .pla)
     args=(); for p in $(params_of "$prog" "$f"); do args+=(--param "$p"); done
@@ -69,7 +85,9 @@ for cfg in configs/*.ini; do
       map=()
       case $r in 2x2|4x4) [ "$nd" -ge 2 ] && map=(--map 0,1) ;; esac
       cells=$((cells + 1))
-      "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine model > "$tmp/out" 2>&1
+      rm -rf "$tmp/o"
+      "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine model --traces on-failure \
+        --out-dir "$tmp/o" > "$tmp/out" 2>&1
       rc=$?
       if [ $rc -eq 0 ] && [ "$cosim" = 1 ]; then
         "$TCPA" run "$f" --arch "$cfg" "${args[@]}" --pes "$r" "${map[@]}" --engine cosim > "$tmp/out" 2>&1
@@ -79,19 +97,25 @@ for cfg in configs/*.ini; do
         0) cell=runs; runs=$((runs + 1))
            on=$(sed -n 's/^mapping .* on the first \([a-z]*\) of the .*/\1/p' "$tmp/out")
            [ -n "$on" ] && cell="runs ($on)" ;;
-        3) cell=$(short_reason "$tmp/out") ;;
+        3) cell=$(short_reason "$tmp/out")
+           if at_bound "$tmp/o/summary.json"; then cell="$cell *"; arch_nf=$((arch_nf + 1))
+           else comp_nf=$((comp_nf + 1)); fi ;;
         *) cell=FAIL; status=1; fails+=("$cname $prog $r: exit $rc: $(grep -m1 -i 'error\|diverge\|mismatch' "$tmp/out")") ;;
       esac
       printf ' %-14s' "$cell"
     done
     echo
   done
-  echo "$cname: $runs of $cells runs"
+  echo "$cname: $runs of $cells runs; no-fits: $arch_nf at a lower bound (the architecture's)," \
+    "$comp_nf above (the compiler's)"
   all_runs=$((all_runs + runs)) all_cells=$((all_cells + cells))
+  all_arch=$((all_arch + arch_nf)) all_comp=$((all_comp + comp_nf))
 done
 echo
 echo "In all: $all_runs of $all_cells (program, configuration, region) cells run" \
   "($(awk -v a="$all_runs" -v b="$all_cells" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }') %)"
+echo "No-fits: $all_arch at a lower bound (no mapping fits: the architecture's), $all_comp above their" \
+  "bounds or with none known (the compiler's)"
 echo "Parameters: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
 for x in "${fails[@]}"; do echo "FAIL $x"; done
 exit $status

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# covers: docs/symbolic.md "The .sym format", "What fits", "The mapping search",
+# covers: docs/symbolic.md "The .sym format", "What fits", "The mapping search", "Lower bounds",
 #   docs/user-guide.md "Exit status"
 # compile_cli.sh: `tcpa compile` end to end: the bounds and II printed for
 # the running example, the .sym header, exit 3 with the resource named,
-# exit 2 for bad input, no half-written output. Prints TAP lines.
+# exit 2 for bad input, no half-written output, the lower bounds of
+# --bounds and of a no-fit's items. Prints TAP lines.
 set -u
 . tests/tap.sh
 out=$($TCPA compile regress/programs/bitextract.pla -o "$tmp/b.sym"); st=$?
@@ -119,6 +120,44 @@ $TCPA compile regress/programs/trimv.pla --param N=7 -o "$tmp/tvx.sym" > /dev/nu
 check_eval "--param without --pes: exit 2" '[ $st -eq 2 ]'
 $TCPA compile regress/programs/trimv.pla --pes 1y2 -o "$tmp/tvx.sym" > /dev/null 2>&1; st=$?
 check_eval "--pes 1y2: exit 2" '[ $st -eq 2 ]'
+# lower bounds (docs/symbolic.md "Lower bounds"): --bounds prints them
+# first; a no-fit's items carry them (message, summary.json)
+out=$($TCPA compile regress/programs/gcd.pla --bounds -o "$tmp/gb.sym" 2>"$tmp/gb.err"); st=$?
+check_eval "gcd --bounds on default.ini: pe.div at least 1, available 0, over; exit 3 at the bound" \
+  '[ $st -eq 3 ] && echo "$out" | head -1 | grep -q "^lower bounds" &&
+   echo "$out" | grep -Eq "^  functional_units +pe.div +at least +1, available +0 OVER" &&
+   grep -q "pe.div = 0 (any mapping needs at least 1)" "$tmp/gb.err"'
+cat > "$tmp/wave.pla" <<'EOF2'
+program wave(N, M) {
+  out int32 o[N];
+  par (0 <= i < N, 0 <= j < M) {
+    y[i,j] = 1 if (i == 0 or j == 0);
+    y[i,j] = y[i-1,j] + y[i,j-1] if (i >= 1 and j >= 1);
+    o[i] = y[i,j] if (j == M-1);
+  }
+}
+EOF2
+out=$($TCPA compile "$tmp/wave.pla" --map 0,1 --bounds -o "$tmp/wv.sym" 2>&1); st=$?
+ids=$(echo "$out" | sed -n 's/^registers: .* id \([0-9]*\)\/.*/\1/p')
+check_eval "wave 2-D --bounds: ids at least 2 (two directions), the mapping's ${ids:-?} not below" \
+  '[ $st -eq 0 ] && echo "$out" | grep -Eq "^  registers_id +pe.id +at least +2, available +4" && [ "${ids:-0}" -ge 2 ]'
+out=$($TCPA compile "$tmp/wave.pla" --pes 1x1 --param N=3 --param M=3 --bounds -o "$tmp/wv1.sym" 2>&1); st=$?
+check_eval "wave on one PE --bounds: no id (no channel), the output's od" \
+  '[ $st -eq 0 ] && echo "$out" | grep -Eq "^  registers_id +pe.id +at least +0," &&
+   echo "$out" | grep -Eq "^  registers_od +pe.od +at least +1,"'
+$TCPA run regress/programs/satarith.pla --param N=10 --pes 1x4 --engine model \
+  --out-dir "$tmp/sat" > /dev/null 2>"$tmp/sat.err"; st=$?
+python3 - "$tmp/sat/summary.json" <<'EOF2'
+import json, sys
+items = json.load(open(sys.argv[1]))["nofit"]
+ids = [i for i in items if i["resource"] == "registers_id"]
+rds = [i for i in items if i["resource"] == "registers_rd"]
+sys.exit(0 if ids and ids[0]["bound"] == 1 and ids[0]["available"] == 4 and ids[0]["needed"] > 4
+         and rds and rds[0]["bound"] is None else 1)
+EOF2
+ok=$?
+check_eval "satarith on 1x4: exit 3 above its bounds (ids needed > 4 available, bound 1; rd without a bound)" \
+  '[ $st -eq 3 ] && [ $ok -eq 0 ] && grep -q "pe.id = 4 (any mapping needs at least 1)" "$tmp/sat.err"'
 # the same in cosim on big1d's RTL (its harness): the full tier only
 if ! full_tier; then
   :

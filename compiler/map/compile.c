@@ -4,7 +4,8 @@
  * Parses and checks the program, builds its RDG, maps it symbolically
  * (map.h: tiling, modulo scheduling, registers, channels, PST, access
  * mappings) onto a 1-D region (--map I), or a 2-D one (--map I,J: I onto
- * the rows, J onto the columns), prints the bounds and the II reached, and
+ * the rows, J onto the columns), prints the bounds and the II reached (with
+ * --bounds, first the region's lower bounds: map_bounds.h), and
  * writes the symbolic configuration (sym.h) to a temporary file renamed to
  * P.sym. Exit 0, 2 invalid input, 3 does not fit (the resource named).
  */
@@ -18,6 +19,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "map.h"
+#include "map_bounds.h"
 #include "map_search.h"
 #include "parse.h"
 #include "rdg.h"
@@ -183,6 +185,12 @@ int compile_run(const compile_opts *o) {
   map_search_opts so = {.mapped = dim, .axis = dim2 >= 0 ? MAP_AXIS_2D : axis, .mapped2 = dim2, .o = o->mopts,
                         .one_pe = one_pe, .check = o->check, .ctx = o->check_ctx,
                         .log = o->verbose ? stderr : NULL};
+  if (o->bounds) { /* the least any mapping needs, before the search's outcome */
+    map_bounds b;
+    map_bounds_compute(p, g, &arch, dim, dim2, one_pe, &b);
+    map_bounds_print(&b, stdout);
+    fflush(stdout);
+  }
   map_search_result res;
   int st = map_search_run(p, g, &arch, &so, &m, &res, msg, sizeof msg);
   if (st == MAP_ERR_NOFIT) {

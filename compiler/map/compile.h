@@ -15,6 +15,7 @@ typedef struct {
   int axis; /* --rows: 1 */
   map_opts mopts; /* --no-tile1 */
   int verbose;    /* -v: each attempt of the mapping search and why it was dropped */
+  int bounds;     /* --bounds: the region's lower bounds printed first (map_bounds.h) */
   map_search_check check; /* --pes and --param given: each attempt instantiated
                              (cli_compile.c); NULL: an attempt fits when it maps */
   void *check_ctx;

@@ -54,6 +54,7 @@ static fit_item *fit_record_vadd(fit_record *r, fit_resource res, const char *ke
   snprintf(it->key, sizeof it->key, "%s", key ? key : "");
   it->need = need;
   it->have = have;
+  it->bound = -1;
   snprintf(it->where, sizeof it->where, "%s", where ? where : "");
   vsnprintf(it->text, sizeof it->text, fmt, ap);
   return it;
@@ -83,8 +84,11 @@ char *fit_record_format(const fit_record *r, char *buf, size_t n) {
   size_t len = 0;
   if (!n) return buf;
   buf[0] = '\0';
-  for (int i = 0; i < r->n && len < n; i++)
+  for (int i = 0; i < r->n && len < n; i++) {
     len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "; " : "", r->item[i].text);
+    if (len < n && r->item[i].bound >= 0)
+      len += (size_t)snprintf(buf + len, n - len, " (any mapping needs at least %lld)", (long long)r->item[i].bound);
+  }
   if (len < n && r->note[0]) snprintf(buf + len, n - len, "%s", r->note);
   return buf;
 }
@@ -113,6 +117,19 @@ const fit_item *fit_record_closest(const fit_record *r) {
     if (!best || it->need - it->have < best->need - best->have) best = it;
   }
   return best ? best : r->n ? &r->item[0] : NULL;
+}
+
+void fit_record_bound(fit_record *r, fit_resource res, const char *key, int64_t bound) {
+  for (int i = 0; i < r->n; i++) {
+    fit_item *it = &r->item[i];
+    if (it->res == res && (!key || !strcmp(it->key, key)) && bound > it->bound) it->bound = bound;
+  }
+}
+
+int fit_record_at_bound(const fit_record *r) {
+  for (int i = 0; i < r->n; i++)
+    if (r->item[i].bound >= 0 && r->item[i].have >= 0 && r->item[i].bound > r->item[i].have) return 1;
+  return 0;
 }
 
 const char *fit_resource_name(fit_resource res) {

@@ -11,6 +11,13 @@
  * made from the record (fit_record_format); code that decides something
  * (the mapping search, the sign-off's table, summary.json) reads the
  * items' fields, never the sentence.
+ *
+ * An item may carry a lower bound (map_bounds.h): the least any mapping
+ * of the program on the region could need of its resource. A record
+ * with an item whose bound exceeds what the configuration has fails at
+ * its bound, the architecture's shortfall (fit_record_at_bound); any
+ * other fails above its bounds (or with none known), which a better
+ * compiler might avoid.
  */
 #ifndef TCPA_FIT_H
 #define TCPA_FIT_H
@@ -62,6 +69,7 @@ typedef struct {
   fit_resource res;
   char key[32];      /* the configuration key that sizes it ("pe.rd"), "" for none */
   int64_t need, have; /* -1: not a count */
+  int64_t bound;      /* the least any mapping needs (map_bounds.h), in the key's units; -1: none known */
   char where[96];    /* "processor class 1, alu0", "PE (1,2)", "fd3", "access 2 (y)", "" */
   char text[320];    /* the sentence for people */
 } fit_item;
@@ -87,7 +95,8 @@ fit_item *fit_record_add(fit_record *r, fit_resource res, const char *key, int64
 int fit_nofit(fit_record *r, char *msg, size_t msgsz, fit_resource res, const char *key, int64_t need,
               int64_t have, const char *where, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
 
-/* Writes r's message into buf (size n): the items' sentences joined by
+/* Writes r's message into buf (size n): the items' sentences (each with
+ * ", any mapping needs at least B" when its bound is known) joined by
  * "; ", then the note; returns buf. */
 char *fit_record_format(const fit_record *r, char *buf, size_t n);
 
@@ -101,6 +110,15 @@ int fit_record_only(const fit_record *r, const fit_resource *set, int n);
 /* Returns the item of r with the smallest shortfall need - have among
  * those with both counts, else the first; NULL when r is empty. */
 const fit_item *fit_record_closest(const fit_record *r);
+
+/* Sets the bound of every item of r of resource res whose key is key
+ * (NULL: any key) to bound, when larger than the item's bound. */
+void fit_record_bound(fit_record *r, fit_resource res, const char *key, int64_t bound);
+
+/* Returns 1 when r fails at a lower bound: an item's bound exceeds what
+ * the configuration has (no mapping fits: the architecture's shortfall);
+ * 0 when it fails above its bounds or none is known (the compiler's). */
+int fit_record_at_bound(const fit_record *r);
 
 /* Returns the name of res as summary.json writes it ("registers_rd"). */
 const char *fit_resource_name(fit_resource res);

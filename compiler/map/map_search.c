@@ -26,10 +26,15 @@
  * (MAP_SEARCH_BUDGET) and the CPU seconds of the whole search
  * (MAP_SEARCH_SECONDS): no attempt for a lower II starts after them, so a
  * program whose every mapping is slow costs at most one more.
+ *
+ * The record of a search that finds nothing carries the region's lower
+ * bounds (map_bounds.h) beside needed and available.
  */
 #include "map_search.h"
 
 #include <string.h>
+
+#include "map_bounds.h"
 #include <time.h>
 
 /* When a pass runs (besides: nothing fitted before it). */
@@ -266,8 +271,11 @@ int map_search_run(const ast_program *p, const rdg *g, const arch_config *arch, 
     return FIT_OK;
   }
   memset(m, 0, sizeof *m);
-  if (st == FIT_ERR_NOFIT) {
+  if (st == FIT_ERR_NOFIT) { /* the record with the region's lower bounds (map_bounds.h) */
+    map_bounds b;
+    map_bounds_compute(p, g, arch, so->mapped, so->axis == MAP_AXIS_2D ? so->mapped2 : -1, so->one_pe, &b);
     m->fit = s.first;
+    map_bounds_apply(&b, &m->fit);
     fit_record_format(&m->fit, msg, msgsz);
   }
   return st;

@@ -56,7 +56,8 @@ typedef struct {
 /* Returns FIT_OK with the best mapping in *m (free it with
  * map_config_free) and the attempt that gave it in *res; else FIT_ERR_NOFIT
  * with the record of the first attempt (of the one-tile pass, when it
- * ran) in m->fit and its message in msg, or another status with msg. */
+ * ran), its items' lower bounds set (map_bounds.h), in m->fit and its
+ * message in msg, or another status with msg. */
 int map_search_run(const ast_program *p, const rdg *g, const arch_config *arch, const map_search_opts *so,
                    map_config *m, map_search_result *res, char *msg, size_t msgsz);
 

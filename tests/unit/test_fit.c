@@ -95,6 +95,35 @@ static void test_mapped(void) {
   }
 }
 
+/* Lower bounds on items: set by resource and key, kept at the largest;
+ * the message says them; a record fails at its bound when an item's
+ * bound exceeds what the configuration has. */
+static void test_bounds(void) {
+  fit_record r = {0};
+  fit_record_add(&r, FIT_RES_FU, "pe.div", 2, 0, "div", "functional units: div");
+  fit_record_add(&r, FIT_RES_FU, "pe.mul", 1, 0, "mul", "functional units: mul");
+  fit_record_add(&r, FIT_RES_RD, "pe.rd", 8, 4, "", "registers rd");
+  TEST_CHECK(r.item[0].bound == -1 && r.item[2].bound == -1 && !fit_record_at_bound(&r),
+             "new items have no bound; no bound: not at a bound");
+  fit_record_bound(&r, FIT_RES_FU, "pe.div", 1);
+  fit_record_bound(&r, FIT_RES_RD, NULL, 3);
+  fit_record_bound(&r, FIT_RES_RD, "pe.rd", 2);
+  TEST_CHECK(r.item[0].bound == 1 && r.item[1].bound == -1 && r.item[2].bound == 3,
+             "bounds set by resource and key (pe.div 1, pe.mul none), never lowered (rd 3 after 2)");
+  char b[256];
+  TEST_CHECK(!strcmp(fit_record_format(&r, b, sizeof b),
+                     "functional units: div (any mapping needs at least 1); functional units: mul; registers rd (any "
+                     "mapping needs at least 3)"),
+             "the message says each known bound (%s)", b);
+  TEST_CHECK(fit_record_at_bound(&r), "pe.div: bound 1 > 0 available: at a bound (the architecture's)");
+  fit_record q = {0};
+  fit_record_add(&q, FIT_RES_ID, "pe.id", 10, 8, "", "id");
+  fit_record_bound(&q, FIT_RES_ID, "pe.id", 8);
+  TEST_CHECK(!fit_record_at_bound(&q), "id: needs 10, bound 8 = available 8: above the bound (the compiler's)");
+  fit_record_bound(&q, FIT_RES_ID, "pe.id", 9);
+  TEST_CHECK(fit_record_at_bound(&q), "id: bound 9 > available 8: at a bound");
+}
+
 int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const lookup_case *c = &cases[i];
@@ -135,6 +164,7 @@ int main(void) {
   for (int k = 0; k < FIT_MAX_ITEMS + 2; k++) added += fit_record_add(&full, FIT_RES_RD, "", 1, 0, "", "x") != NULL;
   TEST_CHECK(added == FIT_MAX_ITEMS && full.n == FIT_MAX_ITEMS, "a full record takes no more items (%d)", added);
   TEST_CHECK(FIT_ERR_NOFIT == 3 && FIT_ERR_INPUT == 2 && FIT_OK == 0, "the status values are the exit codes");
+  test_bounds();
   test_mapped();
   return test_done();
 }

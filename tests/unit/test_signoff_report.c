@@ -34,23 +34,24 @@ typedef struct {
   fit_resource res; /* nofit: the record's one item */
   const char *key;
   int need, have;
+  int bound; /* the item's lower bound (-1: none known) */
 } run_case;
 
 static const run_case runs[] = {
-    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
-    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
-    {"bitextract", "N=13", "2x2", REGRESS_PASS, NULL, "1x2", FIT_RES_NONE, NULL, 0, 0},
-    {"satarith", "N=8", "1x2", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4},
-    {"satarith", "N=8", "2x2", REGRESS_FAIL, "outputs differ", "1x2", FIT_RES_NONE, NULL, 0, 0},
+    {"bitextract", "N=13", "1x1", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0, -1},
+    {"bitextract", "N=13", "1x2", REGRESS_PASS, NULL, NULL, FIT_RES_NONE, NULL, 0, 0, -1},
+    {"bitextract", "N=13", "2x2", REGRESS_PASS, NULL, "1x2", FIT_RES_NONE, NULL, 0, 0, -1},
+    {"satarith", "N=8", "1x2", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4, -1},
+    {"satarith", "N=8", "2x2", REGRESS_FAIL, "outputs differ", "1x2", FIT_RES_NONE, NULL, 0, 0, -1},
     {"jacobi", "T=2 N=4", "1x1", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
-     FIT_RES_FU, "pe.div", 1, 0},
+     FIT_RES_FU, "pe.div", 1, 0, 1},
     {"jacobi", "T=2 N=4", "1x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
-     FIT_RES_FU, "pe.div", 1, 0},
+     FIT_RES_FU, "pe.div", 1, 0, 1},
     {"jacobi", "T=2 N=4", "2x2", REGRESS_NOFIT, "functional units: 1 operation needs a div unit ('/'), pe.div = 0", NULL,
-     FIT_RES_FU, "pe.div", 1, 0},
-    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4},
-    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ", NULL, FIT_RES_NONE, NULL, 0, 0},
-    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL, NULL, FIT_RES_NONE, NULL, 0, 0},
+     FIT_RES_FU, "pe.div", 1, 0, 1},
+    {"band", "N=5 W=4", "1x1", REGRESS_NOFIT, "registers rd: needs 5, pe.rd = 4", NULL, FIT_RES_RD, "pe.rd", 5, 4, -1},
+    {"band", "N=5 W=4", "1x2", REGRESS_FAIL, "outputs differ", NULL, FIT_RES_NONE, NULL, 0, 0, -1},
+    {"band", "N=5 W=4", "2x2", REGRESS_TIMEOUT, NULL, NULL, FIT_RES_NONE, NULL, 0, 0, -1},
 };
 #define NRUNS (sizeof runs / sizeof *runs)
 
@@ -79,8 +80,11 @@ static int state_fill(signoff_state *s, const char *dir) {
     r->ok = 1;
     r->message = regress_strdup(runs[i].message);
     r->line = regress_strdup(runs[i].line);
-    if (runs[i].verdict == REGRESS_NOFIT && (r->nofit = calloc(1, sizeof *r->nofit)))
-      fit_record_add(r->nofit, runs[i].res, runs[i].key, runs[i].need, runs[i].have, "", "%s", runs[i].message);
+    if (runs[i].verdict == REGRESS_NOFIT && (r->nofit = calloc(1, sizeof *r->nofit))) {
+      fit_item *it =
+          fit_record_add(r->nofit, runs[i].res, runs[i].key, runs[i].need, runs[i].have, "", "%s", runs[i].message);
+      if (it) it->bound = runs[i].bound;
+    }
   }
   return 0;
 }
@@ -128,8 +132,9 @@ static void test_report(void) {
   size_t len;
   char *m = fileio_read_all(md, &len), *h = fileio_read_all(html, &len);
   TEST_CHECK(m && strstr(m, "\nfitting runs: 6 of 11 (2 of them 1-D programs on the first row or column of an "
-                          "RxC region, fits (row) or fits (column); 5 do not fit: "),
-             "report.md: fitting runs: 6 of 11, 2 on a line of an RxC region");
+                          "RxC region, fits (row) or fits (column); 5 do not fit, 3 at a lower bound: no mapping "
+                          "fits, the architecture's; 2 above their bounds: the compiler's; "),
+             "report.md: fitting runs: 6 of 11, 2 on a line of an RxC region, 3 no-fits at a lower bound");
   TEST_CHECK(h && strstr(h, "<p>fitting runs: 6 of 11 ("), "report.html: fitting runs: 6 of 11");
   TEST_CHECK(m && strstr(m, "\n| program | parameters | 1x1 | 1x2 | 2x2 |\n"),
              "report.md: a column per region, in the order of the runs");
@@ -141,11 +146,14 @@ static void test_report(void) {
              "report.md: jacobi needs a divider on every region");
   TEST_CHECK(m && strstr(m, "\n| band | N=5 W=4 | pe.rd 5/4 | fits, fail | fits, timeout |\n"),
              "report.md: band: pe.rd on 1x1, fits (and fails, times out) elsewhere");
-  TEST_CHECK(m && strstr(m, "\n| program | parameters | region | resource | needed | available | over by | where | change "
-                          "| message |\n"),
+  TEST_CHECK(m && strstr(m, "\n| program | parameters | region | resource | needed | available | over by | bound "
+                          "| fault | where | change | message |\n"),
              "report.md: the no-fit table has a change column");
-  TEST_CHECK(m && strstr(m, "\n| jacobi | T=2 N=4 | 1x1 | pe.div | 1 | 0 | 1 |  | raise pe.div to 1 | functional units: "),
-             "report.md: the no-fit table: raise pe.div to 1 for jacobi");
+  TEST_CHECK(m && strstr(m, "\n| jacobi | T=2 N=4 | 1x1 | pe.div | 1 | 0 | 1 | 1 | architecture |  | raise pe.div to 1 | "
+                          "functional units: "),
+             "report.md: the no-fit table: jacobi at its lower bound (the architecture's), raise pe.div to 1");
+  TEST_CHECK(m && strstr(m, "\n| satarith | N=8 | 1x2 | pe.rd | 5 | 4 | 1 | ? | compiler |  | raise pe.rd to 5 | "),
+             "report.md: the no-fit table: satarith without a bound (the compiler's)");
   TEST_CHECK(count_of(m, "| raise ") == 5, "report.md: a change for each of the 5 runs that do not fit (%d)",
              count_of(m, "| raise "));
   TEST_CHECK(count_of(m, "| fits") == 6, "report.md: as many fitting cells as fitting runs (%d)", count_of(m, "| fits"));
