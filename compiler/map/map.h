@@ -19,6 +19,8 @@
  *   map_route.c  propagation channels (5.4) on the reduced topology graph;
  *   map_pst.c    the polyhedral syntax tree (5.5);
  *   map_access.c access mappings (5.6).
+ * map_dom.c keeps the condition spaces as isl sets beside their text, in
+ * the compile's one isl context (map_isl), and compares them by isl.
  * sym_write.c / sym_read.c write and read the .sym text (docs/symbolic.md).
  *
  * Coordinates. The iteration I (n dims, program order) is tiled as
@@ -60,6 +62,7 @@
 #include <stdio.h>
 
 #include <isl/ctx.h>
+#include <isl/set_type.h>
 
 #include "arch.h"
 #include "ast.h"
@@ -109,10 +112,16 @@ typedef struct {
   int idx;
 } map_reg;
 
-/* A tiled condition space (see the top of this file). Owned strings. */
+/* A tiled condition space (see the top of this file). Owned strings, the
+ * text the .sym writes, and beside them the isl sets they stand for,
+ * parsed once in the compile's context when first asked for
+ * (map_dom_iset, map_dom_jkset) and owned by the dom; a text is replaced
+ * with map_dom_ispace_set, which drops its set. */
 typedef struct {
   char *ispace;  /* isl set over I, program parameters */
   char *jkspace; /* isl set over [J.., K..], parameters p, t */
+  isl_set *iset;  /* ispace parsed, or NULL until asked for */
+  isl_set *jkset; /* jkspace parsed, or NULL until asked for */
 } map_dom;
 
 typedef struct {
@@ -521,8 +530,33 @@ const char *map_reg_str(map_reg r, int32_t value, char *buf, size_t size);
 /* Returns a newly allocated copy of s (NULL on NULL). */
 char *map_strdup(const char *s);
 
-/* Returns the dom (copies of both strings). */
+/* Returns the dom (copies of both strings and of its sets). */
 map_dom map_dom_copy(const map_dom *d);
 void map_dom_free(map_dom *d);
+
+/* Replace d's ispace (jkspace) text with txt (taken; freed when d is)
+ * and drop its parsed set. */
+void map_dom_ispace_set(map_dom *d, char *txt);
+void map_dom_jkspace_set(map_dom *d, char *txt);
+
+/* Return d's ispace (jkspace) as an isl set in m's context, parsed on the
+ * first call and kept in d (a cache: d's value, its text, is unchanged,
+ * so d may be const); NULL when m has no context or the text does not
+ * parse. */
+__isl_keep isl_set *map_dom_iset(const map_config *m, const map_dom *d);
+__isl_keep isl_set *map_dom_jkset(const map_config *m, const map_dom *d);
+
+/* Return 1 when isl proves the two sets of texts a and b equal (the same
+ * set however it is written), 0 when not or on an error: ispace texts,
+ * jkspace texts, both of two doms, and index maps (map_edge.index). Equal
+ * texts are equal without asking isl. */
+int map_dom_ispace_equal(const map_config *m, const map_dom *a, const map_dom *b);
+int map_dom_jkspace_equal(const map_config *m, const map_dom *a, const map_dom *b);
+int map_dom_equal(const map_config *m, const map_dom *a, const map_dom *b);
+int map_index_equal(const map_config *m, const char *a, const char *b);
+
+/* Returns 1 when isl proves the ispaces of a and b disjoint (their parsed
+ * sets), 0 when they may meet or on an error. */
+int map_dom_ispace_disjoint(const map_config *m, const map_dom *a, const map_dom *b);
 
 #endif

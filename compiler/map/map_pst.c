@@ -69,8 +69,7 @@ static int map_pst_distinct(const map_config *m) {
   for (int i = 0; i < m->nleaves; i++) {
     int seen = 0;
     for (int j = 0; j < i && !seen; j++)
-      seen = !strcmp(m->leaves[i].dom.ispace, m->leaves[j].dom.ispace) &&
-             !strcmp(m->leaves[i].dom.jkspace, m->leaves[j].dom.jkspace);
+      seen = map_dom_equal(m, &m->leaves[i].dom, &m->leaves[j].dom);
     if (!seen) n++;
   }
   return n;
@@ -87,23 +86,22 @@ static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
   isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
   if (!ctx) return -1;
   for (int e = 0; e < m->nedges && !st; e++) {
-    const map_edge *x = &m->edges[e];
+    map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) || x->rreg.cls != dst.cls ||
         x->rreg.idx != dst.idx)
       continue;
     int l = first;
-    while (l < m->nleaves && strcmp(m->leaves[l].dom.jkspace, x->def.jkspace)) l++;
+    while (l < m->nleaves && !map_dom_jkspace_equal(m, &m->leaves[l].dom, &x->def)) l++;
     if (l == m->nleaves) {
       st = map_pst_add(m, o, 0, dst, 0, &x->def);
       continue;
     }
-    isl_set *u = isl_set_union(isl_set_read_from_str(ctx, m->leaves[l].dom.ispace),
-                               isl_set_read_from_str(ctx, x->def.ispace));
+    isl_set *u = isl_set_union(isl_set_copy(map_dom_iset(m, &m->leaves[l].dom)),
+                               isl_set_copy(map_dom_iset(m, &x->def)));
     char *txt = u ? isl_set_to_str(u = isl_set_coalesce(u)) : NULL;
     isl_set_free(u);
     if (!txt) { st = -1; break; }
-    free(m->leaves[l].dom.ispace);
-    m->leaves[l].dom.ispace = map_strdup(txt);
+    map_dom_ispace_set(&m->leaves[l].dom, map_strdup(txt));
     free(txt);
     if (!m->leaves[l].dom.ispace) st = -1;
   }
@@ -162,7 +160,7 @@ static int map_pst_forward(map_config *m, int o, const map_edge *x) {
     if (y->dst != x->src || y->pos != 0 || y->kind == MAP_EDGE_OUT || y->kind == MAP_EDGE_TIE) continue;
     int e1 = 0, e2 = 0;
     map_dom d = {map_pst_meet(ctx, y->use.ispace, x->use.ispace, &e1),
-                 map_pst_meet(ctx, y->use.jkspace, x->use.jkspace, &e2)};
+                 map_pst_meet(ctx, y->use.jkspace, x->use.jkspace, &e2), NULL, NULL};
     if (!d.ispace || !d.jkspace) st = -1;
     else if (!e1 && !e2) st = map_pst_add(m, o, 1 + x->pos, y->rreg, y->value, &d);
     map_dom_free(&d);
@@ -179,14 +177,14 @@ int map_pst(map_config *m, char *msg, size_t msgsz) {
     const map_op *op = &m->ops[o];
     if (map_pst_dests(m, o)) goto oom;
     for (int e = 0; e < m->nedges; e++) {
-      const map_edge *x = &m->edges[e];
+      map_edge *x = &m->edges[e];
       if (x->src != o) continue;
       if (x->kind == MAP_EDGE_OUT && map_pst_add(m, o, 4, x->wreg, 0, &x->use)) goto oom;
       if (x->kind == MAP_EDGE_DEP && map_edge_cross(x)) {
         int dup = 0; /* one od leaf per channel register and domain */
         for (int l = 0; l < m->nleaves; l++)
           if (m->leaves[l].op == o && m->leaves[l].slot == 4 && m->leaves[l].reg.idx == x->wreg.idx &&
-              !strcmp(m->leaves[l].dom.ispace, x->def.ispace))
+              map_dom_ispace_equal(m, &m->leaves[l].dom, &x->def))
             dup = 1;
         if (!dup && map_pst_add(m, o, 4, x->wreg, 0, &x->def)) goto oom;
       }

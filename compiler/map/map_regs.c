@@ -140,13 +140,8 @@ static int map_regs_rd_hold(const map_config *m, int o, int *s, int *e) {
 
 /* Returns 1 when the condition spaces (ispace) of ops a and b may
  * intersect: 0 only when isl proves them disjoint. */
-static int map_regs_dom_meet(isl_ctx *ctx, const map_op *a, const map_op *b) {
-  isl_set *x = isl_set_read_from_str(ctx, a->dom.ispace);
-  isl_set *y = isl_set_read_from_str(ctx, b->dom.ispace);
-  isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
-  isl_set_free(x);
-  isl_set_free(y);
-  return d != isl_bool_true;
+static int map_regs_dom_meet(const map_config *m, const map_op *a, const map_op *b) {
+  return !map_dom_ispace_disjoint(m, &a->dom, &b->dom);
 }
 
 /* Returns 1 when producers oa and ob (rd holders) conflict: an instance of
@@ -155,7 +150,7 @@ static int map_regs_dom_meet(isl_ctx *ctx, const map_op *a, const map_op *b) {
  * delta != 0, or for delta = 0 and their condition spaces intersect (the
  * PST writes an rd only within its op's space, so values defined under
  * mutually exclusive conditions never live in the same iteration). */
-static int map_regs_op_conflict(const map_config *m, isl_ctx *ctx, int oa, int ob) {
+static int map_regs_op_conflict(const map_config *m, int oa, int ob) {
   int sa, ea, sb, eb;
   if (!map_regs_rd_hold(m, oa, &sa, &ea) || !map_regs_rd_hold(m, ob, &sb, &eb)) return 0;
   /* overlap iff sa <= delta*II + eb and delta*II + sb <= ea */
@@ -164,11 +159,11 @@ static int map_regs_op_conflict(const map_config *m, isl_ctx *ctx, int oa, int o
   int dhi = ea - sb >= 0 ? (ea - sb) / ii : -((sb - ea + ii - 1) / ii);
   if (dlo > dhi) return 0;
   if (dlo < 0 || dhi > 0) return 1;
-  return map_regs_dom_meet(ctx, &m->ops[oa], &m->ops[ob]);
+  return map_regs_dom_meet(m, &m->ops[oa], &m->ops[ob]);
 }
 
 /* Returns 1 when values a and b cannot share a register. */
-static int map_regs_rd_conflict(const map_config *m, isl_ctx *ctx, const map_regs_rdval *a,
+static int map_regs_rd_conflict(const map_config *m, const map_regs_rdval *a,
                                 const map_regs_rdval *b) {
   if (a->copies > 1 || b->copies > 1) return 1;
   int meet = 0;
@@ -177,7 +172,7 @@ static int map_regs_rd_conflict(const map_config *m, isl_ctx *ctx, const map_reg
   for (int x = 0; x < m->nops; x++) {
     if (m->ops[x].var != a->val) continue;
     for (int y = 0; y < m->nops; y++)
-      if (m->ops[y].var == b->val && map_regs_op_conflict(m, ctx, x, y)) return 1;
+      if (m->ops[y].var == b->val && map_regs_op_conflict(m, x, y)) return 1;
   }
   return 0;
 }
@@ -336,11 +331,10 @@ static int map_regs_rd(map_config *m) {
   int ns = 0, lower = 0;
   for (int i = 0; i < n; i++)
     if (vals[i].copies == 1) idx[ns++] = i;
-  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
-  if (!ctx) goto done;
+  if (!m->isl) goto done; /* the rd conflicts compare condition spaces in it */
   for (int a = 0; a < ns; a++)
     for (int b = a + 1; b < ns; b++)
-      conf[a * ns + b] = conf[b * ns + a] = map_regs_rd_conflict(m, ctx, &vals[idx[a]], &vals[idx[b]]);
+      conf[a * ns + b] = conf[b * ns + a] = map_regs_rd_conflict(m, &vals[idx[a]], &vals[idx[b]]);
   lower = map_regs_clique(m, vals, idx, ns, conf);
   int ncol = ns ? map_regs_colour(ns, conf, lower ? lower : 1, colour) : 0;
   if (ncol < 0) goto done;
@@ -371,13 +365,8 @@ done:
 }
 
 /* Returns 1 when the uses (ispace) of edges x and y are disjoint (isl). */
-static int map_regs_uses_disjoint(isl_ctx *ctx, const map_edge *x, const map_edge *y) {
-  isl_set *a = isl_set_read_from_str(ctx, x->use.ispace);
-  isl_set *b = isl_set_read_from_str(ctx, y->use.ispace);
-  isl_bool d = a && b ? isl_set_is_disjoint(a, b) : isl_bool_error;
-  isl_set_free(a);
-  isl_set_free(b);
-  return d == isl_bool_true;
+static int map_regs_uses_disjoint(const map_config *m, const map_edge *x, const map_edge *y) {
+  return map_dom_ispace_disjoint(m, &x->use, &y->use);
 }
 
 /* Allocates the od/id pair of channel edge e and binds every edge of the
@@ -415,21 +404,21 @@ static int map_regs_same_stream(const map_config *m, const map_edge *x, const ma
  * many read it): the same consumer operand; consumers issuing in the same
  * cycle of the iteration; or disjoint uses and consumers less than II
  * apart (popped once per iteration that reads it, in iteration order). */
-static int map_regs_id_pair(const map_config *m, isl_ctx *ctx, const map_edge *y, const map_edge *z) {
+static int map_regs_id_pair(const map_config *m, const map_edge *y, const map_edge *z) {
   if (y->dst == z->dst && y->pos == z->pos) return 1;
   int gap = m->ops[z->dst].tau - m->ops[y->dst].tau;
   if (!gap) return 1;
-  return gap < m->ii && -gap < m->ii && map_regs_uses_disjoint(ctx, y, z);
+  return gap < m->ii && -gap < m->ii && map_regs_uses_disjoint(m, y, z);
 }
 
 /* Returns the union of the uses (ispace) of the edges es[i] with gid[i]
  * == g (every i when g < 0), NULL on an isl error. */
-static __isl_give isl_set *map_regs_stream_use(const map_config *m, isl_ctx *ctx, const int *es, const int *gid,
+static __isl_give isl_set *map_regs_stream_use(const map_config *m, const int *es, const int *gid,
                                                int n, int g) {
   isl_set *u = NULL;
   for (int i = 0; i < n; i++) {
     if (g >= 0 && gid[i] != g) continue;
-    isl_set *s = isl_set_read_from_str(ctx, m->edges[es[i]].use.ispace);
+    isl_set *s = isl_set_copy(map_dom_iset(m, &m->edges[es[i]].use));
     u = !u ? s : isl_set_union(u, s);
     if (!u) return NULL;
   }
@@ -439,7 +428,7 @@ static __isl_give isl_set *map_regs_stream_use(const map_config *m, isl_ctx *ctx
 /* Splits the stream es[0..n) into id groups gid[] (each consumer operand
  * whole in one group, joined to the first group every edge of which it
  * may share an id with, map_regs_id_pair); returns the number of groups. */
-static int map_regs_stream_ids(const map_config *m, isl_ctx *ctx, const int *es, int *gid, int n) {
+static int map_regs_stream_ids(const map_config *m, const int *es, int *gid, int n) {
   int ng = 0;
   for (int i = 0; i < n; i++) gid[i] = -1;
   for (int i = 0; i < n; i++) {
@@ -452,7 +441,7 @@ static int map_regs_stream_ids(const map_config *m, isl_ctx *ctx, const int *es,
         const map_edge *y = &m->edges[es[a]];
         if (gid[a] >= 0 || y->dst != x->dst || y->pos != x->pos) continue;
         for (int b = 0; b < n && ok; b++)
-          if (gid[b] == g) ok = map_regs_id_pair(m, ctx, y, &m->edges[es[b]]);
+          if (gid[b] == g) ok = map_regs_id_pair(m, y, &m->edges[es[b]]);
       }
       if (ok) break;
     }
@@ -469,7 +458,7 @@ static int map_regs_stream_ids(const map_config *m, isl_ctx *ctx, const int *es,
  * cover the whole stream share one od and its channel (the wrapper fans
  * the token out to each id: each pops every token once), a group that
  * pops only part of them gets an od of its own. Returns 0 or -1. */
-static int map_regs_stream(map_config *m, int e, isl_ctx *ctx) {
+static int map_regs_stream(map_config *m, int e) {
   const map_edge *x = &m->edges[e];
   int n = 0, st = -1, shared = -1;
   int *es = malloc((size_t)m->nedges * sizeof *es), *gid = malloc((size_t)m->nedges * sizeof *gid);
@@ -480,12 +469,12 @@ static int map_regs_stream(map_config *m, int e, isl_ctx *ctx) {
     if (strcmp(m->edges[f].use.jkspace, x->use.jkspace)) shared = -2; /* not one tile condition: no coverage test */
     es[n++] = f;
   }
-  int ng = map_regs_stream_ids(m, ctx, es, gid, n);
-  if (shared == -1 && ng > 1 && !(all = map_regs_stream_use(m, ctx, es, gid, n, -1))) goto done;
+  int ng = map_regs_stream_ids(m, es, gid, n);
+  if (shared == -1 && ng > 1 && !(all = map_regs_stream_use(m, es, gid, n, -1))) goto done;
   for (int g = 0; g < ng; g++) {
     int covers = 0;
     if (all) {
-      isl_set *u = map_regs_stream_use(m, ctx, es, gid, n, g);
+      isl_set *u = map_regs_stream_use(m, es, gid, n, g);
       isl_bool eq = u ? isl_set_is_equal(u, all) : isl_bool_error;
       isl_set_free(u);
       if (eq < 0) goto done;
@@ -684,7 +673,7 @@ static void map_regs_reset(map_config *m) {
  * 0 <= J < p). */
 static int map_regs_at_lower(const map_config *m, isl_ctx *ctx, const map_edge *x, int dim) {
   if (dim < 0 || !m->lo[dim]) return 0;
-  isl_set *s = isl_set_read_from_str(ctx, x->use.ispace);
+  isl_set *s = isl_set_copy(map_dom_iset(m, &x->use));
   isl_pw_aff *lo = isl_pw_aff_read_from_str(ctx, m->lo[dim]);
   if (!s || !lo || isl_set_is_empty(s) != isl_bool_false) {
     isl_set_free(s);
@@ -795,7 +784,7 @@ static int map_regs_assign(map_config *m, int share, int join) {
       else x->wreg = m->regs[r].reg;
       continue;
     }
-    if ((!map_edge_cross(x) ? map_regs_fd(m, e) : join ? map_regs_stream(m, e, ctx) : map_regs_channel(m, e)) < 0)
+    if ((!map_edge_cross(x) ? map_regs_fd(m, e) : join ? map_regs_stream(m, e) : map_regs_channel(m, e)) < 0)
       st = MAP_ERR_INTERNAL;
   }
   if (!st && share && map_regs_share_first(m, first)) st = MAP_ERR_INTERNAL;

@@ -532,7 +532,7 @@ static int map_sched_excl(map_config *m) {
     free(dom);
     return -1;
   }
-  for (int a = 0; a < m->nops; a++) dom[a] = isl_set_read_from_str(ctx, m->ops[a].dom.ispace);
+  for (int a = 0; a < m->nops; a++) dom[a] = isl_set_copy(map_dom_iset(m, &m->ops[a].dom));
   for (int a = 0; a < m->nops; a++)
     for (int b = a + 1; b < m->nops; b++) {
       if (m->ops[a].cls != m->ops[b].cls) continue;
@@ -748,11 +748,11 @@ static void map_sched_align(map_config *m) {
  * instantiate for every region: at II 1 piecewise programs often need
  * more; the run pipeline may still raise II further, engine_config.c). */
 static int map_sched_conditional(const map_config *m) {
-  const char *first = m->nops ? m->ops[0].dom.ispace : NULL;
+  const map_dom *first = m->nops ? &m->ops[0].dom : NULL;
   for (int o = 0; o < m->nops; o++)
-    if (strcmp(m->ops[o].dom.ispace, first)) return 1;
+    if (!map_dom_ispace_equal(m, &m->ops[o].dom, first)) return 1;
   for (int e = 0; e < m->nedges; e++)
-    if (m->edges[e].kind != MAP_EDGE_OUT && strcmp(m->edges[e].use.ispace, first)) return 1;
+    if (m->edges[e].kind != MAP_EDGE_OUT && (!first || !map_dom_ispace_equal(m, &m->edges[e].use, first))) return 1;
   return 0;
 }
 

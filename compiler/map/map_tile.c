@@ -61,17 +61,6 @@ char *map_strdup(const char *s) {
   return c;
 }
 
-map_dom map_dom_copy(const map_dom *d) {
-  map_dom c = {map_strdup(d->ispace), map_strdup(d->jkspace)};
-  return c;
-}
-
-void map_dom_free(map_dom *d) {
-  free(d->ispace);
-  free(d->jkspace);
-  d->ispace = d->jkspace = NULL;
-}
-
 /* Returns the isl text of `set` (freed) as a malloc'd string. */
 static char *map_tile_set_str(__isl_take isl_set *set) {
   char *s = NULL, *c;
@@ -353,13 +342,12 @@ static int map_tile_same_value(const map_config *m, const map_edge *a, const map
 static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, const map_edge *eb) {
   for (int r = first; r < m->nedges; r++) {
     map_edge *x = &m->edges[r];
-    if (x->src != ci || x->dst != eb->dst || x->pos != eb->pos || strcmp(x->use.jkspace, eb->use.jkspace)) continue;
+    if (x->src != ci || x->dst != eb->dst || x->pos != eb->pos || !map_dom_jkspace_equal(m, &x->use, &eb->use))
+      continue;
     char *u = map_tile_str_union(ctx, x->use.ispace, eb->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
-    free(x->use.ispace);
-    x->use.ispace = u;
-    free(x->def.ispace);
-    x->def.ispace = map_strdup(u);
+    map_dom_ispace_set(&x->use, u);
+    map_dom_ispace_set(&x->def, map_strdup(u));
     return x->def.ispace ? MAP_OK : MAP_ERR_INTERNAL;
   }
   map_edge r;
@@ -378,9 +366,9 @@ static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, 
 /* Returns 1 when IN edges a and b read the same element of an iteration
  * (array and index map equal) with the same jkspace; their ispaces may
  * differ (the pieces of a condition: a[i] at i = 0 and at i >= 1). */
-static int map_tile_same_input(const map_edge *a, const map_edge *b) {
+static int map_tile_same_input(const map_config *m, const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_IN && b->kind == MAP_EDGE_IN && a->array == b->array && a->index && b->index &&
-         !strcmp(a->index, b->index) && !strcmp(a->use.jkspace, b->use.jkspace);
+         map_index_equal(m, a->index, b->index) && map_dom_jkspace_equal(m, &a->use, &b->use);
 }
 
 /* Input copies: an input element read by several operations (same array,
@@ -403,16 +391,15 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   for (int a = 0; a < n0; a++) {
     if (gone[a] || m->edges[a].kind != MAP_EDGE_IN) continue;
     int readers = 0;
-    for (int b = a + 1; b < n0; b++) readers += !gone[b] && map_tile_same_input(&m->edges[a], &m->edges[b]);
+    for (int b = a + 1; b < n0; b++) readers += !gone[b] && map_tile_same_input(m, &m->edges[a], &m->edges[b]);
     if (!readers) continue;
     map_dom all = map_dom_copy(&m->edges[a].use); /* the union of the pieces */
     for (int b = a + 1; b < n0 && all.ispace; b++) {
-      if (gone[b] || !map_tile_same_input(&m->edges[a], &m->edges[b]) ||
-          !strcmp(all.ispace, m->edges[b].use.ispace))
+      if (gone[b] || !map_tile_same_input(m, &m->edges[a], &m->edges[b]) ||
+          map_dom_ispace_equal(m, &all, &m->edges[b].use))
         continue;
       char *u = map_tile_str_union(ctx, all.ispace, m->edges[b].use.ispace);
-      free(all.ispace);
-      all.ispace = u;
+      map_dom_ispace_set(&all, u);
     }
     map_op c = map_tile_copy_op(m, &all, (*nextval)++);
     int ci = c.dom.ispace && c.dom.jkspace && all.ispace ? map_tile_add_op(m, &c) : -1;
@@ -423,7 +410,7 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       return MAP_ERR_INTERNAL;
     }
     for (int b = a; b < n0; b++) {
-      if (gone[b] || (b != a && !map_tile_same_input(&m->edges[a], &m->edges[b]))) continue;
+      if (gone[b] || (b != a && !map_tile_same_input(m, &m->edges[a], &m->edges[b]))) continue;
       map_edge r;
       memset(&r, 0, sizeof r);
       r.kind = MAP_EDGE_DEP;
@@ -444,10 +431,8 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
     }
     m->edges[a].dst = ci;
     m->edges[a].pos = 0;
-    free(m->edges[a].use.ispace); /* the IN edge now carries every piece */
-    m->edges[a].use.ispace = all.ispace;
-    free(m->edges[a].def.ispace);
-    m->edges[a].def.ispace = map_strdup(all.ispace);
+    map_dom_ispace_set(&m->edges[a].use, all.ispace); /* the IN edge now carries every piece */
+    map_dom_ispace_set(&m->edges[a].def, map_strdup(all.ispace));
     all.ispace = NULL;
     map_dom_free(&all);
     if (!m->edges[a].def.ispace) {
@@ -480,7 +465,7 @@ static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
     int into = -1;
     for (int f = 0; f < n && into < 0 && x->kind == MAP_EDGE_IN; f++) {
       const map_edge *y = &m->edges[f];
-      if (map_tile_same_input(x, y) && x->dst == y->dst && x->pos == y->pos) into = f;
+      if (map_tile_same_input(m, x, y) && x->dst == y->dst && x->pos == y->pos) into = f;
     }
     if (into < 0) {
       m->edges[n++] = *x;
@@ -489,10 +474,8 @@ static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
     map_edge *y = &m->edges[into];
     char *u = map_tile_str_union(ctx, y->use.ispace, x->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
-    free(y->use.ispace);
-    y->use.ispace = u;
-    free(y->def.ispace);
-    y->def.ispace = map_strdup(u);
+    map_dom_ispace_set(&y->use, u);
+    map_dom_ispace_set(&y->def, map_strdup(u));
     free(x->index);
     map_dom_free(&x->use);
     map_dom_free(&x->def);
@@ -524,10 +507,8 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
       char *u = map_tile_str_union(ctx, dom.ispace, eb->use.ispace);
       char *v = map_tile_str_union(ctx, dom.jkspace, eb->use.jkspace);
-      free(dom.ispace);
-      free(dom.jkspace);
-      dom.ispace = u;
-      dom.jkspace = v;
+      map_dom_ispace_set(&dom, u);
+      map_dom_jkspace_set(&dom, v);
       if (!u || !v) break;
     }
     if (!dom.ispace || !dom.jkspace) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
@@ -640,8 +621,7 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       map_dom dom = map_dom_copy(&m->ops[prod[0]].dom);
       for (int i = 1; i < nprod; i++) {
         char *u = map_tile_str_union(ctx, dom.ispace, m->ops[prod[i]].dom.ispace);
-        free(dom.ispace);
-        dom.ispace = u;
+        map_dom_ispace_set(&dom, u);
         if (!u) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
       }
       map_op c = map_tile_copy_op(m, &dom, (*nextval)++);
@@ -851,14 +831,13 @@ static int map_tile_union_convex(isl_ctx *ctx, const char *a, const char *b) {
 static int map_tile_out_join(map_config *m, isl_ctx *ctx, int first, const map_edge *x) {
   for (int r = first; r < m->nedges; r++) {
     map_edge *w = &m->edges[r];
-    if (w->kind != MAP_EDGE_OUT || w->src != x->src || strcmp(w->use.jkspace, x->use.jkspace)) continue;
+    if (w->kind != MAP_EDGE_OUT || w->src != x->src || !map_dom_jkspace_equal(m, &w->use, &x->use))
+      continue;
     if (!map_tile_union_convex(ctx, w->use.ispace, x->use.ispace)) continue;
     char *u = map_tile_str_union(ctx, w->use.ispace, x->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
-    free(w->use.ispace);
-    w->use.ispace = u;
-    free(w->def.ispace);
-    w->def.ispace = map_strdup(u);
+    map_dom_ispace_set(&w->use, u);
+    map_dom_ispace_set(&w->def, map_strdup(u));
     return w->def.ispace ? MAP_OK : MAP_ERR_INTERNAL;
   }
   return MAP_ERR_NOFIT;
@@ -924,11 +903,10 @@ static int map_tile_out_forward(map_config *m, isl_ctx *ctx) {
 }
 
 /* Returns 1 when DEP edges a and b carry the same values the same way. */
-static int map_tile_same_edge(const map_edge *a, const map_edge *b) {
+static int map_tile_same_edge(const map_config *m, const map_edge *a, const map_edge *b) {
   return a->kind == MAP_EDGE_DEP && b->kind == MAP_EDGE_DEP && a->src == b->src && a->dst == b->dst &&
          a->pos == b->pos && a->theta[0] == b->theta[0] && a->theta[1] == b->theta[1] && !memcmp(a->d, b->d, sizeof a->d) &&
-         !strcmp(a->use.ispace, b->use.ispace) && !strcmp(a->use.jkspace, b->use.jkspace) &&
-         !strcmp(a->def.ispace, b->def.ispace) && !strcmp(a->def.jkspace, b->def.jkspace);
+         map_dom_equal(m, &a->use, &b->use) && map_dom_equal(m, &a->def, &b->def);
 }
 
 /* Removes DEP edges equal to an earlier one (the copies redirect several
@@ -937,7 +915,7 @@ static void map_tile_dedup_edges(map_config *m) {
   int n = 0;
   for (int e = 0; e < m->nedges; e++) {
     int dup = 0;
-    for (int f = 0; f < n && !dup; f++) dup = map_tile_same_edge(&m->edges[f], &m->edges[e]);
+    for (int f = 0; f < n && !dup; f++) dup = map_tile_same_edge(m, &m->edges[f], &m->edges[e]);
     if (dup) {
       free(m->edges[e].index);
       map_dom_free(&m->edges[e].use);
@@ -1020,8 +998,7 @@ static int map_tile_merge_dom(map_config *m, isl_ctx *ctx, int o, const rdg_node
   char *u = c ? map_tile_str_union(ctx, m->ops[o].dom.ispace, c) : NULL;
   free(c);
   if (!u) return MAP_ERR_INTERNAL;
-  free(m->ops[o].dom.ispace);
-  m->ops[o].dom.ispace = u;
+  map_dom_ispace_set(&m->ops[o].dom, u);
   return MAP_OK;
 }
 

@@ -99,7 +99,7 @@ static void sym_vec(sym_line *l, int64_t *d, int n) {
 
 /* Reads a dom (two strings). */
 static map_dom sym_dom(sym_line *l) {
-  map_dom d;
+  map_dom d = {0};
   d.ispace = sym_str(l);
   d.jkspace = sym_str(l);
   return d;
