@@ -260,7 +260,8 @@ unit_run() {
   TCPA_RTL=$tmp/$1-rtl.sh $TCPA run "${mm[@]}" --engine cosim --out-dir "$tmp/$1-cosim" >/dev/null 2>&1
   local cst=$?
   [ $st -eq 1 ] && [ $cst -eq 1 ] && [ "$(reported "$tmp/$1/divergence.txt")" = "$(reported "$tmp/$1-cosim/divergence.txt")" ]
-  check "$1: systemc and cosim diverge at the same place (exit $st, $cst): $(reported "$tmp/$1/divergence.txt")" $?
+  local same=$?
+  check "$1: systemc and cosim diverge at the same place (exit $st, $cst): $(reported "$tmp/$1/divergence.txt")" $same
 }
 # unit_lines FILE: the unit's lines of a divergence report
 unit_lines() { grep -E '^  (unit|access|address equation|iteration|loop|signal c[0-9]+|producer|consumers): |^ {21}access ' "$1"; }
