@@ -147,7 +147,7 @@ if nightly_tier; then
   run_seeds "seeds 1000-1399, model, random configurations and regions" --seeds 1000-1399 --arch random
   run_seeds "seeds 2000-2199, model, default.ini 1x2" --seeds 2000-2199 --pes 1x2
 elif full_tier; then
-  run_seeds "seeds 1000-1099, model, random configurations and regions" --seeds 1000-1099 --arch random
-  run_seeds "seeds 2000-2059, model, default.ini 1x2" --seeds 2000-2059 --pes 1x2
+  run_seeds "seeds 1000-1059, model, random configurations and regions" --seeds 1000-1059 --arch random
+  run_seeds "seeds 2000-2039, model, default.ini 1x2" --seeds 2000-2039 --pes 1x2
 fi
 exit $fail

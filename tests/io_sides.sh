@@ -26,7 +26,8 @@
 #   - a program that fits one side keeps one WRAPPER packet for the region
 #     (the streams of before, byte for byte: tests/golden.sh);
 #   - full tier: the same runs in cosim (model and RTL in lockstep, the
-#     harness of each configuration built when missing).
+#     harness of each configuration built when missing) on banks2.ini and
+#     default.ini; the nightly tier on every configuration.
 # Environment: TCPA (default build/bin/tcpa).
 set -u
 . tests/tap.sh
@@ -99,9 +100,11 @@ check_eval "fir on 1x4: one WRAPPER packet for the region (got $nw)" "[ \"$nw\" 
 ! grep -q '; banks:' "$tmp/r/config.lst"
 check "fir on 1x4: no access placed per PE" $?
 
-# --- cosim (full tier: a harness per configuration) ----------------------
+# --- cosim (full tier: banks2 and default; nightly: every configuration) ---
 if full_tier; then
-  for cfg in $B2 $ROW $COL tests/configs/sat8.ini configs/default.ini; do
+  cfgs="$B2 configs/default.ini"
+  nightly_tier && cfgs="$B2 $ROW $COL tests/configs/sat8.ini configs/default.ini"
+  for cfg in $cfgs; do
     if ! harness "$cfg" >/dev/null; then
       unbuilt "cosim on $cfg"
       continue

@@ -96,9 +96,9 @@ new_seed() { echo $(( $(date +%s) * 1000 + RANDOM % 1000 )); }
 
 if full_tier; then
   edges=${LINT_EDGES:-min selfull row16 ports3 col max}
-  # 8 (nightly: 20) distinct seeds from one fresh base (two draws in one
+  # 4 (nightly: 20) distinct seeds from one fresh base (two draws in one
   # second could repeat a seed)
-  count=8
+  count=4
   nightly_tier && count=20
   seeds=${LINT_SEEDS:-$(b=$(new_seed); for i in $(seq 0 $((count - 1))); do echo $((b + i * 1009)); done)}
 else

@@ -2,7 +2,8 @@
 # covers: docs/user-guide.md "summary.json", docs/symbolic.md "What fits"
 # nofit_sweep.sh: every no-fit message can be acted on. Every benchmark of
 # regress/programs/ (the parameters of regress/suites/full) runs with
-# `tcpa run --engine model` on each configs/*.ini and region 1x1, 1x4,
+# `tcpa run --engine model` on each configs/*.ini (nightly tier; the full
+# tier: default, big1d and unseen-2x3) and region 1x1, 1x4,
 # 2x2, 4x4 (the fast tier: configs/default.ini on 2x2 and 4x4, where 5 of
 # the 12 do not fit; on big1d.ini every one fits now); for each run
 # that exits 3, every item of summary.json's no-fit record has needed and
@@ -10,7 +11,8 @@
 # program (resource enable_form, start_delay, tile_size, cfg_successors:
 # no key sizes them). TAP.
 . tests/tap.sh
-if full_tier; then cfgs=(configs/*.ini) regions=(1x1 1x4 2x2 4x4); else cfgs=(configs/default.ini) regions=(2x2 4x4); fi
+if nightly_tier; then cfgs=(configs/*.ini) regions=(1x1 1x4 2x2 4x4)
+elif full_tier; then cfgs=(configs/default.ini configs/big1d.ini configs/unseen-2x3.ini) regions=(1x1 1x4 2x2 4x4); else cfgs=(configs/default.ini) regions=(2x2 4x4); fi
 nofit=0
 while read -r _ prog rest; do
   ps=()
