@@ -36,6 +36,7 @@ const char *stream_error_name(int code) {
   case STREAM_ERR_ORDER: return "bad packet order";
   case STREAM_ERR_IO: return "i/o error";
   case STREAM_ERR_NOMEM: return "out of memory";
+  case STREAM_ERR_BUSY: return "region busy";
   default: return "unknown error";
   }
 }

@@ -92,7 +92,9 @@ typedef enum {
   STREAM_ERR_PAYLOAD = -10,    /* payload malformed or exceeds the arch */
   STREAM_ERR_ORDER = -11,      /* packet after START, or no START */
   STREAM_ERR_IO = -12,         /* file cannot be read or written */
-  STREAM_ERR_NOMEM = -13
+  STREAM_ERR_NOMEM = -13,
+  STREAM_ERR_BUSY = -14        /* loads or starts a running region (a run of
+                                * several streams, docs/timing.md 11) */
 } stream_error;
 
 /* Returns a short fixed description of an error code. */

@@ -45,7 +45,8 @@ static const gen_item gen_errors[] = {
     {"E_PAYLOAD", -STREAM_ERR_PAYLOAD},
     {"E_ORDER", -STREAM_ERR_ORDER},
     {"E_IO", -STREAM_ERR_IO},
-    {"E_NOMEM", -STREAM_ERR_NOMEM}};
+    {"E_NOMEM", -STREAM_ERR_NOMEM},
+    {"E_BUSY", -STREAM_ERR_BUSY}};
 
 static const gen_item gen_ag_modes[] = {
     {"AG_OFF", STREAM_AG_OFF}, {"AG_READ", STREAM_AG_READ}, {"AG_WRITE", STREAM_AG_WRITE}};
