@@ -170,9 +170,9 @@ static int model_ev_sorted(const trace_event *ev, size_t n) {
 static void model_ev_sort(model *m) {
   size_t n = m->nev, at[TRACE_KIND_COUNT + 1] = {0};
   if (n < 2 || model_ev_sorted(m->ev, n)) return;
-  for (size_t i = 0; i < n; i++) at[m->ev[i].kind + 1]++;
+  for (size_t i = 0; i < n; i++) at[trace_kind_rank(m->ev[i].kind) + 1]++;
   for (int k = 1; k <= TRACE_KIND_COUNT; k++) at[k] += at[k - 1];
-  for (size_t i = 0; i < n; i++) m->ev_tmp[at[m->ev[i].kind]++] = m->ev[i];
+  for (size_t i = 0; i < n; i++) m->ev_tmp[at[trace_kind_rank(m->ev[i].kind)]++] = m->ev[i];
   trace_event *t = m->ev, *ev = m->ev_tmp;
   m->ev = ev, m->ev_tmp = t;
   size_t budget = 8 * n;

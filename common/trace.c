@@ -20,7 +20,7 @@
 static const char *const trace_kind_names[TRACE_KIND_COUNT] = {
     "start", "sig", "step", "gc", "issue", "insn", "halt",
     "pop", "fdrd", "wr", "rf", "flag", "hop", "push", "fifo",
-    "bank", "bankwr", "ag", "fault", "mem", "done"};
+    "bank", "bankwr", "ag", "fault", "mem", "done", "rstart", "rdone"};
 
 static const char *const trace_fault_names[TRACE_FAULT_COUNT] = {
     "underflow", "overflow", "wconflict", "stray",
@@ -30,6 +30,12 @@ static const char trace_side_chars[4] = {'n', 'e', 's', 'w'};
 
 const char *trace_kind_name(trace_kind k) {
   return (unsigned)k < TRACE_KIND_COUNT ? trace_kind_names[k] : NULL;
+}
+
+int trace_kind_rank(trace_kind k) {
+  if (k == TRACE_RSTART) return 0;
+  if (k == TRACE_RDONE) return TRACE_DONE + 1;
+  return k == TRACE_DONE ? TRACE_DONE + 2 : (int)k + 1;
 }
 
 const char *trace_fault_name(trace_fault_kind f) {
@@ -151,7 +157,8 @@ static void trace_put_fields(trace_text *t, const trace_event *e) {
     trace_put_c(t, ' '), trace_put_s(t, fn ? fn : "?"), trace_put_c(t, ' '), trace_put_s(t, e->detail);
     return;
   }
-  case TRACE_DONE: trace_put_su(t, (unsigned long long)e->cycles); return;
+  case TRACE_DONE:
+  case TRACE_RDONE: trace_put_su(t, (unsigned long long)e->cycles); return;
   default: return;
   }
 }
@@ -169,7 +176,8 @@ int trace_event_format(const trace_event *e, char *buf, size_t bufsz) {
     trace_put_c(&t, ' ');
     trace_put_s(&t, kn);
     trace_put_c(&t, ' ');
-    if (e->row < 0) trace_put_c(&t, '-');
+    if (e->row == TRACE_PLACE_GC) trace_put_d(&t, e->col);
+    else if (e->row < 0) trace_put_c(&t, '-');
     else trace_put_d(&t, e->row), trace_put_c(&t, ','), trace_put_d(&t, e->col);
     trace_put_fields(&t, e);
   }
@@ -301,8 +309,9 @@ static int trace_tok_side(const trace_tokens *t, int i, int *side) {
   return 0;
 }
 
-/* Returns 0 and the place of token i: `R,C` or, when allow_machine, `-`. */
-static int trace_tok_place(const trace_tokens *t, int i, int allow_machine,
+/* Returns 0 and the place of token i: `R,C`, or, when allow_machine, `-`,
+ * or, when allow_gc, a GC number G (row TRACE_PLACE_GC, column G). */
+static int trace_tok_place(const trace_tokens *t, int i, int allow_machine, int allow_gc,
                            int *row, int *col) {
   if (trace_tok_is(t, i, "-")) {
     if (!allow_machine) return -1;
@@ -310,7 +319,13 @@ static int trace_tok_place(const trace_tokens *t, int i, int allow_machine,
     return 0;
   }
   const char *comma = memchr(t->tok[i], ',', (size_t)t->len[i]);
-  if (!comma) return -1;
+  if (!comma) {
+    uint64_t g;
+    if (!allow_gc || trace_tok_dec(t, i, TRACE_GCS - 1, &g)) return -1;
+    *row = TRACE_PLACE_GC;
+    *col = (int)g;
+    return 0;
+  }
   int rl = (int)(comma - t->tok[i]);
   trace_tokens rc = {{t->tok[i], comma + 1}, {rl, t->len[i] - rl - 1}, {0}, 2};
   uint64_t r, c;
@@ -324,7 +339,7 @@ static int trace_tok_place(const trace_tokens *t, int i, int allow_machine,
 /* Returns the number of fields after the place that event kind k has. */
 static int trace_kind_nfields(trace_kind k) {
   static const int n[TRACE_KIND_COUNT] = {0, 1, 1, 2, 2, 2, 1, 2, 2, 3, 2,
-                                          2, 3, 2, 2, 5, 4, 3, 2, 4, 1};
+                                          2, 3, 2, 2, 5, 4, 3, 2, 4, 1, 0, 1};
   return n[k];
 }
 
@@ -422,7 +437,10 @@ static int trace_fields_parse(const trace_tokens *t, trace_event *e, int *bad) {
         return 0;
       }
     return -1;
+  case TRACE_RSTART:
+    return 0;
   case TRACE_DONE:
+  case TRACE_RDONE:
     if ((*bad = i, trace_tok_dec(t, i, UINT64_MAX, &v))) return -1;
     e->cycles = v;
     return 0;
@@ -473,8 +491,10 @@ static int trace_parse(const char *line, trace_event *e, int *colp, char *msg, s
                       t.tok[1]);
   e->kind = (trace_kind)k;
   int machine_ok = e->kind == TRACE_FAULT || e->kind == TRACE_DONE || e->kind == TRACE_GC;
-  if (trace_tok_place(&t, 2, machine_ok, &e->row, &e->col) ||
-      ((e->kind == TRACE_DONE || e->kind == TRACE_GC) && e->row >= 0))
+  int gc_only = e->kind == TRACE_RSTART || e->kind == TRACE_RDONE;
+  if (trace_tok_place(&t, 2, machine_ok, gc_only || e->kind == TRACE_GC, &e->row, &e->col) ||
+      ((e->kind == TRACE_DONE || e->kind == TRACE_GC) && e->row >= 0) ||
+      (gc_only && e->row != TRACE_PLACE_GC))
     return trace_fail(msg, msgsz, colp, t.col[2], "bad place '%.*s' for %s",
                       t.len[2], t.tok[2], trace_kind_names[k]);
   if (n != 3 + trace_kind_nfields(e->kind))
@@ -520,8 +540,10 @@ int trace_header_parse(const char *line, int *version, uint64_t *fingerprint) {
 /* Returns -1, 0 or 1 comparing two unsigned numbers. */
 static int trace_cmp_u(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
 
-/* Returns the sort key of a place: PEs by row and column, `-` last. */
+/* Returns the sort key of a place: PEs by row and column, then GCs by
+ * number, `-` last. */
 static uint64_t trace_place_key(const trace_event *e) {
+  if (e->row == TRACE_PLACE_GC) return UINT64_MAX - TRACE_GCS + (uint32_t)e->col;
   if (e->row < 0) return UINT64_MAX;
   return (uint64_t)e->row << 32 | (uint32_t)e->col;
 }
@@ -536,7 +558,8 @@ static int trace_reg_key(const trace_event *e) {
 int trace_event_compare(const trace_event *a, const trace_event *b) {
   int c;
   if ((c = trace_cmp_u(a->cycle, b->cycle))) return c;
-  if ((c = trace_cmp_u((unsigned)a->kind, (unsigned)b->kind))) return c;
+  if (a->kind != b->kind)
+    return trace_cmp_u((unsigned)trace_kind_rank(a->kind), (unsigned)trace_kind_rank(b->kind));
   if ((c = trace_cmp_u(trace_place_key(a), trace_place_key(b)))) return c;
   switch (a->kind) {
   case TRACE_SIG:
@@ -594,6 +617,7 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
     return (c > 0) - (c < 0);
   }
   case TRACE_DONE:
+  case TRACE_RDONE:
     return trace_cmp_u(a->cycles, b->cycles);
   default:
     return 0;
@@ -607,6 +631,7 @@ int trace_event_compare(const trace_event *a, const trace_event *b) {
 _Static_assert(sizeof(trace_event) == TRACE_BIN_RECORD, "trace_event is not the binary record");
 _Static_assert(TRACE_DIGEST_RECORD == TRACE_BIN_RECORD && TRACE_DIGEST_KIND_FAULT == TRACE_FAULT &&
                    TRACE_DIGEST_KIND_INSN == TRACE_INSN && TRACE_DIGEST_KIND_DONE == TRACE_DONE &&
+                   TRACE_DIGEST_KIND_RDONE == TRACE_RDONE &&
                    offsetof(trace_event, word[1]) == 64 && offsetof(trace_event, cycles) == 112 &&
                    TRACE_DIGEST_DETAIL == offsetof(trace_event, detail) &&
                    TRACE_DIGEST_DETAIL_MAX == TRACE_DETAIL_MAX && offsetof(trace_event, kind) == 8,
@@ -639,13 +664,20 @@ int trace_bin_header_check(const trace_bin_header *h, char *msg, size_t msgsz) {
 
 int trace_bin_header_digest(const trace_bin_header *h) { return !memcmp(h->magic, TRACE_BIN_DIGEST_MAGIC, 8); }
 
-int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz) {
-  if ((unsigned)e->kind >= TRACE_KIND_COUNT) {
-    snprintf(msg, msgsz, "unknown event kind %d", (int)e->kind);
-    return -1;
-  }
+/* Returns 0 when the place of e suits its kind: a PE for most kinds, `-`
+ * for fault, done and gc, a GC (0..3) for rstart, rdone and gc; -1 with
+ * the reason in msg. */
+static int trace_bin_place_check(const trace_event *e, char *msg, size_t msgsz) {
   const char *kn = trace_kind_names[e->kind];
   int machine = e->row == -1 && e->col == -1;
+  int gc_place = e->row == TRACE_PLACE_GC && e->col >= 0 && e->col < TRACE_GCS;
+  int gc_only = e->kind == TRACE_RSTART || e->kind == TRACE_RDONE;
+  if (gc_place || gc_only) {
+    if (gc_place && (gc_only || e->kind == TRACE_GC)) return 0;
+    snprintf(msg, msgsz, "%s at place %d,%d (a GC place is for gc, rstart and rdone only, and needed by the "
+             "last two)", kn, e->row, e->col);
+    return -1;
+  }
   if (!machine && (e->row < 0 || e->row > 65535 || e->col < 0 || e->col > 65535)) {
     snprintf(msg, msgsz, "%s at place %d,%d", kn, e->row, e->col);
     return -1;
@@ -655,6 +687,16 @@ int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz) {
     snprintf(msg, msgsz, "%s at place %s", kn, machine ? "-" : "of a PE");
     return -1;
   }
+  return 0;
+}
+
+int trace_bin_event_check(const trace_event *e, char *msg, size_t msgsz) {
+  if ((unsigned)e->kind >= TRACE_KIND_COUNT) {
+    snprintf(msg, msgsz, "unknown event kind %d", (int)e->kind);
+    return -1;
+  }
+  const char *kn = trace_kind_names[e->kind];
+  if (trace_bin_place_check(e, msg, msgsz)) return -1;
   if (e->side < 0 || e->side > 3 || e->fu < 0 || e->fu >= ISA_MAX_FUS || e->reg_idx < 0 ||
       e->reg_idx >= ISA_MAX_REGS) {
     snprintf(msg, msgsz, "%s with side %d, FU %d or register index %d out of range", kn, e->side, e->fu,

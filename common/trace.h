@@ -22,18 +22,25 @@
 
 #define TRACE_VERSION 1
 #define TRACE_DETAIL_MAX 32 /* fault DETAIL, terminating NUL included */
+/* The row of an event whose place is a global controller (rstart, rdone,
+ * gc of a run of several regions): its column is the GC, the text `G`. */
+#define TRACE_PLACE_GC (-2)
+#define TRACE_GCS 4 /* GC places 0..3 (STREAM_GCS) */
 
 /* The two enums below are copied, generated, into the C++ harnesses'
  * tcpa_trace_events.h (common/gen/gen_trace_events.c) under this same
  * guard, so that either header may be included first. */
 #ifndef TCPA_TRACE_KINDS_DEFINED
 #define TCPA_TRACE_KINDS_DEFINED
-/* Event kinds, in the canonical order of trace.md. */
+/* Event kinds: START .. DONE in the canonical order of trace.md, then the
+ * kinds of runs of several regions, appended so that the binary records'
+ * kind numbers of one region stay as they were (their place in the order
+ * is trace_kind_rank's: RSTART first, RDONE just before DONE). */
 typedef enum {
   TRACE_START, TRACE_SIG, TRACE_STEP, TRACE_GC, TRACE_ISSUE, TRACE_INSN,
   TRACE_HALT, TRACE_POP, TRACE_FDRD, TRACE_WR, TRACE_RF, TRACE_FLAG,
   TRACE_HOP, TRACE_PUSH, TRACE_FIFO, TRACE_BANK, TRACE_BANKWR, TRACE_AG,
-  TRACE_FAULT, TRACE_MEM, TRACE_DONE, TRACE_KIND_COUNT
+  TRACE_FAULT, TRACE_MEM, TRACE_DONE, TRACE_RSTART, TRACE_RDONE, TRACE_KIND_COUNT
 } trace_kind;
 
 /* Fault kinds of timing.md section 8. */
@@ -50,7 +57,8 @@ typedef enum {
 typedef struct {
   uint64_t cycle;
   trace_kind kind;
-  int row, col;        /* the PE; -1, -1 for the whole machine (`-`) */
+  int row, col;        /* the PE; -1, -1 for the whole machine (`-`);
+                          TRACE_PLACE_GC, G for global controller G */
   int fu;              /* issue, insn, halt, wr, flag: FU number */
   int pc;              /* issue */
   int reg_cls, reg_idx; /* pop, fdrd, wr, rf, push, fifo: isa_cls, index */
@@ -64,11 +72,15 @@ typedef struct {
   uint32_t word[4];    /* insn: instruction word, word[0] lowest */
   trace_fault_kind fault;            /* fault */
   char detail[TRACE_DETAIL_MAX];     /* fault: one token, no spaces */
-  uint64_t cycles;     /* done */
+  uint64_t cycles;     /* done, rdone */
 } trace_event;
 
 /* Returns the name of an event kind ("start", "sig", ...), NULL if none. */
 const char *trace_kind_name(trace_kind k);
+
+/* Returns the position of kind k in the canonical order (trace.md
+ * "Ordering"): 0 for rstart, then start .. mem, rdone, done. */
+int trace_kind_rank(trace_kind k);
 
 /* Returns the name of a fault kind ("underflow", ...), NULL if none. */
 const char *trace_fault_name(trace_fault_kind f);

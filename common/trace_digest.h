@@ -7,9 +7,9 @@
  *
  * An event is taken as its binary record (docs/trace.md "Binary event
  * stream": the 120 bytes of trace_event), less its cycle: the 8-byte words
- * 1..7 of the record (kind to num and word[0]), and for the three kinds
+ * 1..7 of the record (kind to num and word[0]), and for the four kinds
  * with fields past those (insn: word[1..3]; fault: its kind and detail;
- * done: its cycles) words 8..14 as well, with the bytes of a fault's
+ * done and rdone: its cycles) words 8..14 as well, with the bytes of a fault's
  * detail after its NUL taken as zero (the checker compares the detail as
  * a string). The words past 7 of other kinds are fields not of their
  * kind, which the checker does not compare either. Each word is
@@ -34,6 +34,7 @@
 #define TRACE_DIGEST_KIND_INSN 5   /* TRACE_INSN: its word[1..3] are hashed */
 #define TRACE_DIGEST_KIND_FAULT 18 /* TRACE_FAULT: its detail is normalised */
 #define TRACE_DIGEST_KIND_DONE 20  /* TRACE_DONE: its cycles are hashed */
+#define TRACE_DIGEST_KIND_RDONE 22 /* TRACE_RDONE: its cycles are hashed */
 #define TRACE_DIGEST_DETAIL 80     /* offset of the fault detail in the record */
 #define TRACE_DIGEST_DETAIL_MAX 32 /* its bytes, NUL included */
 
@@ -51,7 +52,7 @@ static inline uint64_t trace_digest_word(const unsigned char *p, int i) {
 }
 
 /* Returns the sum of the products of words 8..14 of the record of a
- * kind with fields past word 7 (insn, fault, done) with their constants,
+ * kind with fields past word 7 (insn, fault, done, rdone) with their constants,
  * a fault's detail taken up to its NUL. */
 static inline uint64_t trace_digest_tail(const unsigned char *p, uint32_t kind) {
   static const uint64_t mul[7] = {0x589965cc75374cc3ull, 0x1d8e4e27c47d124full, 0xc2b2ae3d27d4eb4full,
@@ -81,7 +82,8 @@ static inline uint64_t trace_digest_event(const void *rec) {
                trace_digest_word(p, 3) * 0x94d049bb133111ebull + trace_digest_word(p, 4) * 0xd6e8feb86659fd93ull +
                trace_digest_word(p, 5) * 0xa0761d6478bd642full + trace_digest_word(p, 6) * 0xe7037ed1a0b428dbull +
                trace_digest_word(p, 7) * 0x8ebc6af09c88c6e3ull;
-  if (kind == TRACE_DIGEST_KIND_INSN || kind == TRACE_DIGEST_KIND_FAULT || kind == TRACE_DIGEST_KIND_DONE)
+  if (kind == TRACE_DIGEST_KIND_INSN || kind == TRACE_DIGEST_KIND_FAULT || kind == TRACE_DIGEST_KIND_DONE ||
+      kind == TRACE_DIGEST_KIND_RDONE)
     h += trace_digest_tail(p, kind);
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;

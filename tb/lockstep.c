@@ -201,7 +201,12 @@ static void lockstep_unit(const trace_event *e, char *buf, size_t sz) {
   case TRACE_FLAG:
   case TRACE_HALT: snprintf(buf, sz, "FU %d", e->fu); break;
   case TRACE_STEP: snprintf(buf, sz, "step counter"); break;
-  case TRACE_GC: snprintf(buf, sz, "global controller"); break;
+  case TRACE_GC:
+    if (e->row == TRACE_PLACE_GC) snprintf(buf, sz, "region of GC %d", e->col);
+    else snprintf(buf, sz, "global controller");
+    break;
+  case TRACE_RSTART:
+  case TRACE_RDONE: snprintf(buf, sz, "region of GC %d", e->col); break;
   case TRACE_BANKWR:
   case TRACE_AG:
     snprintf(buf, sz, "side %c bank %d", lockstep_side_chars[e->side & 3], e->port);
@@ -424,7 +429,8 @@ unsigned lockstep_kinds_parse(const char *list, char *bad, size_t badsz) {
 
 /* Writes the place of the divergence: "PE (r,c)" or "the machine". */
 static void lockstep_place(const lockstep_divergence *d, char *buf, size_t sz) {
-  if (d->row < 0) snprintf(buf, sz, "the whole machine (-)");
+  if (d->row == TRACE_PLACE_GC) snprintf(buf, sz, "the region of GC %d", d->col);
+  else if (d->row < 0) snprintf(buf, sz, "the whole machine (-)");
   else snprintf(buf, sz, "PE (%d,%d)", d->row, d->col);
 }
 
@@ -530,7 +536,8 @@ static void lockstep_report_summary(const lockstep *ls, FILE *f) {
   fputs("\n  per PE:  ", f);
   for (int i = 0; i < ls->npes[0]; i++) {
     const lockstep_pe *pe = &ls->pes[0][i];
-    if (pe->row < 0) fprintf(f, " - %" PRIu64, pe->total);
+    if (pe->row == TRACE_PLACE_GC) fprintf(f, " gc%d %" PRIu64, pe->col, pe->total);
+    else if (pe->row < 0) fprintf(f, " - %" PRIu64, pe->total);
     else fprintf(f, " (%d,%d) %" PRIu64, pe->row, pe->col, pe->total);
   }
   fputc('\n', f);

@@ -50,6 +50,17 @@ static const char *const good[] = {
     "7 mem 0,0 w 1 1023 0x00000006",
 };
 
+/* Lines of runs of several regions (docs/trace.md "Several regions"):
+ * kept apart from good[] so that its pinned digest stays the one-region
+ * format's. */
+static const char *const good_regions[] = {
+    "40 rstart 1",
+    "57 rdone 0 58",
+    "90 rdone 3 51",
+    "41 gc 2 1 0x00000001",
+    "0 gc 0 4 0x00000000",
+};
+
 /* Non-canonical or malformed lines. */
 static const char *const bad[] = {
     "01 start 0,0",                  /* leading zero */
@@ -79,22 +90,40 @@ static const char *const bad[] = {
     "2 fifo 0,0 id2 0x00000000",     /* a count is decimal */
     "2 ag 0,0 w 0 1 0x00000001",     /* ag has no value */
     "7 mem 0,0 w 1 0x00000006",      /* mem has an address */
+    "40 rstart -",                   /* rstart names its GC */
+    "40 rstart 0,1",
+    "40 rstart 4",                   /* GCs 0..3 */
+    "40 rstart 1 2",                 /* no fields */
+    "57 rdone - 58",
+    "57 rdone 01 58",                /* leading zero */
+    "57 rdone 0",                    /* its cycles */
+    "41 gc 5 1 0x00000001",
+    "41 start 1",                    /* a GC place for rstart, rdone, gc only */
+    "41 done 1 3",
 };
 
+/* Returns line i of good[] and then of good_regions[]; NULL past both. */
+static const char *good_line(size_t i) {
+  size_t n = sizeof good / sizeof *good;
+  if (i < n) return good[i];
+  return i - n < sizeof good_regions / sizeof *good_regions ? good_regions[i - n] : NULL;
+}
+
 static void test_round_trip(void) {
-  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+  for (size_t i = 0; good_line(i); i++) {
     trace_event e;
+    const char *line = good_line(i);
     char msg[200] = "", out[256];
-    int rc = trace_line_parse(good[i], &e, msg, sizeof msg);
-    TEST_CHECK(rc == TRACE_LINE_EVENT, "parse '%s' (%s)", good[i], msg);
+    int rc = trace_line_parse(line, &e, msg, sizeof msg);
+    TEST_CHECK(rc == TRACE_LINE_EVENT, "parse '%s' (%s)", line, msg);
     trace_event_format(&e, out, sizeof out);
-    TEST_CHECK(!strcmp(out, good[i]), "format(parse('%s')) = '%s'", good[i], out);
+    TEST_CHECK(!strcmp(out, line), "format(parse('%s')) = '%s'", line, out);
     trace_event e2;
     char withnl[300];
-    snprintf(withnl, sizeof withnl, "%s\n", good[i]);
+    snprintf(withnl, sizeof withnl, "%s\n", line);
     TEST_CHECK(trace_line_parse(withnl, &e2, NULL, 0) == TRACE_LINE_EVENT &&
                    trace_event_compare(&e, &e2) == 0,
-               "'%s' with a newline parses to the same event", good[i]);
+               "'%s' with a newline parses to the same event", line);
   }
   /* Fields land where the header says. */
   trace_event e;
@@ -105,6 +134,11 @@ static void test_round_trip(void) {
   trace_line_parse("1 wr 2,1 3 fd4 0x00000002", &e, NULL, 0);
   TEST_CHECK(e.fu == 3 && e.reg_cls == ISA_CLS_FD && e.reg_idx == 4 && e.row == 2,
              "wr fields");
+  trace_line_parse("57 rdone 3 58", &e, NULL, 0);
+  TEST_CHECK(e.kind == TRACE_RDONE && e.row == TRACE_PLACE_GC && e.col == 3 && e.cycles == 58, "rdone fields");
+  trace_line_parse("41 gc 2 1 0x00000001", &e, NULL, 0);
+  TEST_CHECK(e.kind == TRACE_GC && e.row == TRACE_PLACE_GC && e.col == 2 && e.num == 1 && e.value == 1,
+             "gc G fields");
 }
 
 static void test_bad_lines(void) {
@@ -186,6 +220,13 @@ static const char *const order[][2] = {
     {"3 mem 0,0 n 0 9 0x00000000", "3 mem 0,0 n 0 10 0x00000000"}, /* address numeric */
     {"3 fault - timeout 4", "3 mem 0,0 n 0 0 0x00000000"},
     {"3 mem 0,0 w 0 0 0x00000000", "3 done - 4"},
+    {"3 rstart 3", "3 start 0,0"},                            /* rstart first */
+    {"3 rstart 1", "3 rstart 2"},                             /* by GC */
+    {"3 mem 9,9 w 0 0 0x00000000", "3 rdone 0 4"},            /* rdone after mem */
+    {"3 rdone 2 4", "3 rdone 3 1"},                           /* by GC, then cycles */
+    {"3 rdone 3 1", "3 done - 4"},                            /* rdone before done */
+    {"3 gc 1 5 0x00000000", "3 gc 2 1 0x00000000"},           /* gc by GC */
+    {"3 gc 3 5 0x00000000", "3 issue 0,0 0 0"},
 };
 
 static void test_order(void) {
@@ -201,11 +242,11 @@ static void test_order(void) {
 /* Every good line, parsed, is a record that trace_bin_event_check accepts;
  * records broken one field at a time are refused with a reason. */
 static void test_bin_event(void) {
-  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+  for (size_t i = 0; good_line(i); i++) {
     trace_event e;
     char msg[200] = "";
-    if (trace_line_parse(good[i], &e, NULL, 0) != TRACE_LINE_EVENT) continue;
-    TEST_CHECK(trace_bin_event_check(&e, msg, sizeof msg) == 0, "record of '%s' accepted (%s)", good[i], msg);
+    if (trace_line_parse(good_line(i), &e, NULL, 0) != TRACE_LINE_EVENT) continue;
+    TEST_CHECK(trace_bin_event_check(&e, msg, sizeof msg) == 0, "record of '%s' accepted (%s)", good_line(i), msg);
   }
   static const struct {
     const char *line; /* a good event */
@@ -224,6 +265,11 @@ static void test_bin_event(void) {
       {"7 fault 0,1 underflow id2", 8, 'x'},              /* detail without its end */
       {"7 fault 0,1 underflow id2", 9, 0},                /* empty detail */
       {"9 done - 10", 1, 0},                              /* done at a PE */
+      {"9 rdone 1 10", 1, -1},                            /* rdone at `-` */
+      {"9 rdone 1 10", 10, 4},                            /* GC 4 */
+      {"9 rstart 1", 2, 3},                               /* rstart at a PE */
+      {"9 done - 10", 2, TRACE_PLACE_GC},                 /* done at a GC */
+      {"9 wr 0,0 1 rd2 0x00000005", 2, TRACE_PLACE_GC},   /* wr at a GC */
   };
   for (size_t i = 0; i < sizeof bad_rec / sizeof *bad_rec; i++) {
     trace_event e;
@@ -238,6 +284,7 @@ static void test_bin_event(void) {
     case 4: e.fu = v; break;
     case 5: e.side = v; break;
     case 6: e.fault = (trace_fault_kind)v; break;
+    case 10: e.col = v; break;
     case 7: e.detail[1] = (char)v; break;
     case 8: memset(e.detail, v, sizeof e.detail); break;
     default: e.detail[0] = 0; break;
@@ -328,6 +375,11 @@ static void test_digest(void) {
              "done and wr parsed");
   g = dn, g.cycles = 11;
   TEST_CHECK(trace_digest_event(&dn) != trace_digest_event(&g), "done: its cycles hashed");
+  TEST_CHECK(trace_line_parse("9 rdone 2 10", &dn, NULL, 0) == TRACE_LINE_EVENT, "rdone parsed");
+  g = dn, g.cycles = 11;
+  TEST_CHECK(trace_digest_event(&dn) != trace_digest_event(&g), "rdone: its cycles hashed");
+  g = dn, g.col = 1;
+  TEST_CHECK(trace_digest_event(&dn) != trace_digest_event(&g), "rdone: its GC hashed");
   g = f, g.fault = TRACE_FAULT_OVERFLOW;
   TEST_CHECK(trace_digest_event(&f) != trace_digest_event(&g), "fault: its kind hashed");
   w2 = w1, w2.word[2] = 7, w2.cycles = 99, w2.fault = TRACE_FAULT_OVERFLOW, w2.detail[0] = 'z';
