@@ -275,12 +275,15 @@ static int engine_issuing_print(const char *mfst, const char *rfst, const char *
 int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_divergence *d, int window,
                          FILE *f, char *msg, size_t msgsz) {
   char rfst[4200], mfst[4200], cfst[4200], cgtkw[4200], pe[512], why[400], comment[300], regs[200] = "";
+  char rtr[4200], mtr[4200];
+  snprintf(rtr, sizeof rtr, "%s/rtl.trace", dir);
+  snprintf(mtr, sizeof mtr, "%s/model.trace", dir);
   snprintf(rfst, sizeof rfst, "%s/rtl.fst", dir);
   snprintf(mfst, sizeof mfst, "%s/model.fst", dir);
   snprintf(cfst, sizeof cfst, "%s/compare.fst", dir);
   snprintf(cgtkw, sizeof cgtkw, "%s/compare.gtkw", dir);
   wave_merge_info info;
-  if (wave_merge_write(rfst, mfst, cfst, &info, msg, msgsz)) return -1;
+  if (wave_merge_write(rfst, mfst, rtr, mtr, cfst, &info, msg, msgsz)) return -1;
   engine_divergence first = {0};
   int agree = !d && !info.first_found;
   if (agree) fprintf(f, "  (%s and %s agree wherever both have values)\n", rfst, mfst);
@@ -563,11 +566,8 @@ static int engine_cosim_rtl_text(engine_cosim_rtl *s, lockstep *ls) {
     }
     char msg[200] = "";
     int k = trace_line_parse(s->line, &s->ev, msg, sizeof msg);
-    unsigned long long t0, per;
     if (k == TRACE_LINE_COMMENT) {
-      if (sscanf(s->line, "# fst t0=%llu period=%llu", &t0, &per) == 2 && per) {
-        s->timing.t0 = t0, s->timing.period = per, s->timing.declared = 1;
-      }
+      lockstep_fst_parse(s->line, &s->timing);
       continue;
     }
     if (k == TRACE_LINE_ERROR) {

@@ -669,7 +669,7 @@ static void gtkw_compare_emit(FILE *f, const char *fst_abs, const gtkw_compare *
     if (!pass) {
       static const char *const cls[] = {"start", "sig", "step",  "issue", "insn", "halt", "wr",   "rf",
                                         "flag",  "pop", "fdrd",  "push",  "fifo", "hop",  "bank", "bankwr",
-                                        "ag"};
+                                        "ag",    "mem"};
       for (size_t k = 0; k < sizeof cls / sizeof *cls; k++) gtkw_mismatch(f, s, mpe, cls[k]);
     }
     size_t ml = strlen("model.") + strlen(pe);
@@ -693,7 +693,7 @@ static void gtkw_compare_emit(FILE *f, const char *fst_abs, const gtkw_compare *
   fprintf(f, "@800200\n-%s\n", label);
   static const char *const all[] = {"any", "start", "sig",  "step", "gc",   "issue", "insn", "halt",
                                     "wr",  "rf",    "flag", "pop",  "fdrd", "push",  "fifo", "hop",
-                                    "bank", "bankwr", "ag", "done"};
+                                    "bank", "bankwr", "ag", "mem", "done"};
   for (size_t k = 0; k < sizeof all / sizeof *all; k++) gtkw_mismatch(f, s, NULL, all[k]);
   fprintf(f, "@1000200\n-%s\n", label);
 }
@@ -717,7 +717,7 @@ int gtkw_compare_signals(const char *fst_path, const char *pe_scope, gtkw_signal
                                     "mismatch.halt",   "mismatch.wr",     "mismatch.rf",    "mismatch.flag",
                                     "mismatch.pop",    "mismatch.fdrd",   "mismatch.push",  "mismatch.fifo",
                                     "mismatch.hop",    "mismatch.bank",   "mismatch.bankwr", "mismatch.ag",
-                                    "mismatch.done"};
+                                    "mismatch.mem",    "mismatch.done"};
   for (size_t k = 0; !rc && k < sizeof top / sizeof *top; k++) rc = gtkw_signals_add(out, top[k], 1);
   const char *g = strstr(pe_scope, "g_row[");
   int r, c;

@@ -573,9 +573,7 @@ typedef struct {
   trace_event ev;
 } lockstep_reader;
 
-/* Returns 0 after reading `# fst t0=T period=P` from a comment line into
- * *t when the line is one; -1 when it is another comment. */
-static int lockstep_fst_comment(const char *line, lockstep_fst_timing *t) {
+int lockstep_fst_parse(const char *line, lockstep_fst_timing *t) {
   unsigned long long t0, per;
   int n = 0;
   if (sscanf(line, "# fst t0=%llu period=%llu%n", &t0, &per, &n) != 2 || !n || per == 0)
@@ -614,7 +612,7 @@ static lockstep_status lockstep_read(lockstep *ls, lockstep_reader *r, int side,
     int col = 1;
     int k = trace_line_parse_at(r->line, &r->ev, &col, msg, sizeof msg);
     if (k == TRACE_LINE_COMMENT) {
-      if (timing && side == LOCKSTEP_RTL) lockstep_fst_comment(r->line, timing);
+      if (timing && side == LOCKSTEP_RTL) lockstep_fst_parse(r->line, timing);
       continue;
     }
     if (k == TRACE_LINE_ERROR) return lockstep_fail(ls, "%s:%d:%d: error: %s", r->path, r->lineno, col, msg);

@@ -149,6 +149,10 @@ typedef struct {
   int declared; /* the comment was present */
 } lockstep_fst_timing;
 
+/* Returns 0 after reading `# fst t0=T period=P` (a trace file's comment
+ * line) into *t when the line is one; -1 for any other line. */
+int lockstep_fst_parse(const char *line, lockstep_fst_timing *t);
+
 /* Returns the status after checking the trace files `model_path` and
  * `rtl_path` through ls (streaming, one cycle at a time). Unreadable or
  * malformed files are LOCKSTEP_ERROR with FILE:LINE:COL in the message.

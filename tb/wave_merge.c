@@ -33,12 +33,13 @@
 
 #include "fstapi.h"
 #include "isa.h"
+#include "wave_mem.h"
 
 #define WM_PATH 2048
 
 static const char *const wm_class_names[WAVE_MERGE_CLASSES] = {
     "start", "sig", "issue", "halt", "wr", "pop", "push", "fdrd", "hop", "done", "insn",
-    "step", "gc", "rf", "flag", "fifo", "bank", "bankwr", "ag"};
+    "step", "gc", "rf", "flag", "fifo", "bank", "bankwr", "ag", "mem"};
 
 /* Where a group of ports lives: the PE's scope, the top's scope (the
  * machine's: gc, done), or each AG scope of the PE's border banks
@@ -80,6 +81,7 @@ static const struct {
 #define WM_WR 4   /* wr: a slot without destination is no event (wm_wr_event) */
 #define WM_DONE 9 /* the classes of the machine: done, gc */
 #define WM_GC 12
+#define WM_MEM 19 /* mem: from the traces (wave_mem.h), no port */
 
 const char *wave_merge_class_name(int k) {
   return k >= 0 && k < WAVE_MERGE_CLASSES ? wm_class_names[k] : "?";
@@ -152,6 +154,7 @@ typedef struct {
   int npe, cappe;
   int nvars;
   int oom;
+  wave_mem_diff mem; /* the PEs whose words at done differ, from when */
 } wm;
 
 /* Returns p grown to hold n + 1 elements of size sz (capacity in *cap);
@@ -465,8 +468,10 @@ static int wm_group_differs(const wm *m, const wm_pe *p, int g) {
   return 0;
 }
 
-/* Returns 1 when class k of PE p differs between the two sides now. */
-static int wm_class_differs(const wm *m, const wm_pe *p, int k) {
+/* Returns 1 when class k of PE p differs between the two sides at time t
+ * (mem: from the done cycle on, where the traces' words differ). */
+static int wm_class_differs(const wm *m, const wm_pe *p, int k, uint64_t t) {
+  if (k == WM_MEM) return m->mem.compared && t >= m->mem.time && wave_mem_differs(&m->mem, p->row, p->col);
   for (int g = 0; g < WM_GROUPS; g++)
     if (wm_groups[g].cls == k && wm_group_differs(m, p, g)) return 1;
   return 0;
@@ -602,7 +607,7 @@ static void wm_update(wm *m, uint64_t t, wave_merge_info *info) {
     wm_pe *p = &m->pe[i];
     char now[WAVE_MERGE_CLASSES + 1];
     for (int k = 0; k < WAVE_MERGE_CLASSES; k++) {
-      int diff = wm_class_differs(m, p, k) || (i == 0 && all[k] == '1');
+      int diff = wm_class_differs(m, p, k, t) || (i == 0 && all[k] == '1');
       now[k] = diff ? '1' : '0';
       if (diff) all[k] = all[WAVE_MERGE_CLASSES] = '1';
       if (diff && i > 0 && !info->first_found) {
@@ -654,15 +659,19 @@ static void wm_emit_all(wm *m) {
   }
 }
 
-/* Replays both sides' changes in time order from `start` on. */
+/* Replays both sides' changes in time order from `start` on (and the
+ * done cycle's time of a mem comparison, which may change nothing). */
 static void wm_replay(wm *m, uint64_t start, wave_merge_info *info) {
   size_t i[2] = {0, 0};
   int first = 1;
+  uint64_t mem_t = m->mem.npe ? m->mem.time : UINT64_MAX;
   for (;;) {
     uint64_t t = UINT64_MAX;
     for (int side = 0; side < 2; side++)
       if (i[side] < m->s[side].nch && m->s[side].ch[i[side]].time < t) t = m->s[side].ch[i[side]].time;
+    if (mem_t < t && mem_t >= start) t = mem_t;
     if (t == UINT64_MAX) break;
+    if (t >= mem_t) mem_t = UINT64_MAX;
     if (t < start) t = start - 1; /* before both have values: apply only */
     int emit = t >= start;
     if (emit) fstWriterEmitTimeChange(m->wr, t);
@@ -697,10 +706,11 @@ static void wm_free(wm *m) {
   free(m->d);
   for (int i = 0; i < m->npe; i++) free(m->pe[i].ag);
   free(m->pe);
+  wave_mem_free(&m->mem);
 }
 
-int wave_merge_write(const char *rtl, const char *model, const char *out, wave_merge_info *info,
-                     char *msg, size_t msgsz) {
+int wave_merge_write(const char *rtl, const char *model, const char *rtl_trace, const char *model_trace,
+                     const char *out, wave_merge_info *info, char *msg, size_t msgsz) {
   wm m;
   memset(&m, 0, sizeof m);
   memset(info, 0, sizeof *info);
@@ -708,6 +718,8 @@ int wave_merge_write(const char *rtl, const char *model, const char *out, wave_m
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
   int rc = -1;
   if (wm_side_open(&m.s[0], rtl, msg, msgsz) || wm_side_open(&m.s[1], model, msg, msgsz)) goto done;
+  if (wave_mem_compare(rtl_trace, model_trace, &m.mem, msg, msgsz)) goto done;
+  info->mem_compared = m.mem.compared;
   signed char ts = fstReaderGetTimescale(m.s[0].rd);
   if (ts != fstReaderGetTimescale(m.s[1].rd)) {
     snprintf(msg, msgsz, "'%s' and '%s' have different time units (10^%d and 10^%d s): rerun both", rtl, model,

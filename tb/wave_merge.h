@@ -25,7 +25,9 @@
  *     destination, od mask and value, ...); a state port (dbg_step_o, an
  *     AG's address counter) is compared whole. The AG classes compare each
  *     AG scope beside the PE (g_side[S].g_bank[B].g_ag.u_ag) that both
- *     sides have.
+ *     sides have. `mem` (the banks' words at done, which neither FST
+ *     holds) is computed from the two traces (wave_mem.h): 1 from the
+ *     done cycle on in each PE whose `mem` events differ.
  *
  * Beside the merge: one signal's value at a time (wave_merge_value_at),
  * a translate filter file of the instruction words of an FST
@@ -46,9 +48,9 @@ extern "C" {
 #endif
 
 /* Event classes with a mismatch signal: trace.md's event ports in its
- * order, then insn (the issued instruction word) and the state events
- * (step gc rf flag fifo bank bankwr ag), added after the others. */
-#define WAVE_MERGE_CLASSES 19
+ * order, then insn (the issued instruction word), the state events
+ * (step gc rf flag fifo bank bankwr ag) and mem, added after the others. */
+#define WAVE_MERGE_CLASSES 20
 
 /* What a merge found. */
 typedef struct {
@@ -59,17 +61,19 @@ typedef struct {
   uint64_t first_time;     /* the first time `mismatch.any` is 1 */
   int first_row, first_col;   /* a PE that differs then */
   int first_class;         /* the class that differs then (index) */
+  int mem_compared;        /* the traces' words at done were compared */
 } wave_merge_info;
 
 /* Returns the name of mismatch class k ("start", ... "done"). */
 const char *wave_merge_class_name(int k);
 
 /* Returns 0 after writing `out` (atomically) from the FSTs `rtl` and
- * `model` (see above), what was found in *info; -1 with the reason in msg
- * (a file unreadable or not an FST, different time units, nothing in
- * common). */
-int wave_merge_write(const char *rtl, const char *model, const char *out, wave_merge_info *info,
-                     char *msg, size_t msgsz);
+ * `model` and the trace files `rtl_trace` and `model_trace` (for `mem`;
+ * NULL or missing: mem not compared, its signals 0) (see above), what was
+ * found in *info; -1 with the reason in msg (a file unreadable or not an
+ * FST, different time units, nothing in common, a malformed trace line). */
+int wave_merge_write(const char *rtl, const char *model, const char *rtl_trace, const char *model_trace,
+                     const char *out, wave_merge_info *info, char *msg, size_t msgsz);
 
 /* Returns 0 and the value at time `t` of signal `name` (its full name in
  * the FST, with the range as GTKWave writes it, e.g.

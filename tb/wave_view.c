@@ -63,10 +63,12 @@ static int wave_compare(const char *dir, const char *rtl, const char *mod, char 
   snprintf(gtkw, gtkwsz, "%s/compare.gtkw", dir);
   int rc;
   if (wave_newer(gtkw, rtl) && wave_newer(gtkw, mod)) { /* a cosim divergence's: keep it, refresh the FST */
-    char out[WAVE_PATH];
+    char out[WAVE_PATH], rtr[WAVE_PATH], mtr[WAVE_PATH];
     wave_merge_info info;
     snprintf(out, sizeof out, "%s/compare.fst", dir);
-    rc = wave_merge_write(rtl, mod, out, &info, msg, sizeof msg) ? -1 : 0;
+    snprintf(rtr, sizeof rtr, "%s/rtl.trace", dir);
+    snprintf(mtr, sizeof mtr, "%s/model.trace", dir);
+    rc = wave_merge_write(rtl, mod, rtr, mtr, out, &info, msg, sizeof msg) ? -1 : 0;
   } else {
     rc = engine_cosim_compare(dir, NULL, NULL, ENGINE_WINDOW_DEFAULT, stderr, msg, sizeof msg);
   }

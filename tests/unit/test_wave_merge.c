@@ -10,7 +10,9 @@
  * starts at cycle 1 as the window of a divergence does. The merged FST
  * must start at cycle 1, say `wr` differs in cycle 1 and nowhere else,
  * carry the decoded instruction and the operands of each side, and a
- * merge of FSTs in different time units is refused.
+ * merge of FSTs in different time units is refused. With the two traces
+ * beside them (a bank word at done in cycle 3 that differs), `mem` rises
+ * in cycle 3 for PE (0,0) and the array, 0 before and without traces.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +92,35 @@ static const char *at(const char *fst, const char *name, uint64_t t) {
   return buf;
 }
 
+/* The mem class: from two trace files whose words at done (cycle 3)
+ * differ for PE (0,0), or are equal. */
+static void test_mem(const char *rtl, const char *mod, const char *out) {
+  char rt[64], mt[64], msg[300];
+  snprintf(rt, sizeof rt, "/tmp/test_wm_rt%d.trace", (int)getpid());
+  snprintf(mt, sizeof mt, "/tmp/test_wm_mt%d.trace", (int)getpid());
+  static const char *const rtl_words[] = {"0x00000005", "0x00000004"};
+  for (int differ = 1; differ >= 0; differ--) {
+    FILE *a = fopen(rt, "w"), *b = fopen(mt, "w");
+    if (a) fprintf(a, "# tcpa-trace 1 fp=0x0000000000000001\n# fst t0=0 period=1000\n3 mem 0,0 n 0 2 %s\n3 done - 4\n",
+                   rtl_words[differ ? 0 : 1]);
+    if (b) fprintf(b, "# tcpa-trace 1 fp=0x0000000000000001\n3 mem 0,0 n 0 2 0x00000004\n3 done - 4\n");
+    if (a) fclose(a);
+    if (b) fclose(b);
+    wave_merge_info info;
+    int rc = wave_merge_write(rtl, mod, rt, mt, out, &info, msg, sizeof msg);
+    char pe[8], arr[8], before[8]; /* at() returns its static buffer */
+    snprintf(pe, sizeof pe, "%s", at(out, "mismatch.g_row[0].g_col[0].mem", 3000));
+    snprintf(arr, sizeof arr, "%s", at(out, "mismatch.mem", 3500));
+    snprintf(before, sizeof before, "%s", at(out, "mismatch.g_row[0].g_col[0].mem", 2500));
+    const char *want = differ ? "1" : "0";
+    TEST_CHECK(rc == 0 && info.mem_compared && !strcmp(pe, want) && !strcmp(arr, want) && !strcmp(before, "0") &&
+                   (!differ || !strcmp(at(out, "mismatch.any", 3500), "1")),
+               "words at done %s: mismatch mem of PE (0,0) %s in cycle 3 (got %s, array %s, cycle 2 %s)",
+               differ ? "differ" : "equal", want, pe, arr, before);
+  }
+  unlink(rt), unlink(mt);
+}
+
 static void test_merge(void) {
   char rtl[64], mod[64], out[64], bad[64], msg[300];
   int pid = (int)getpid();
@@ -100,7 +131,7 @@ static void test_merge(void) {
   TEST_CHECK(write_side(rtl, 0, -12) == 0 && write_side(mod, 1, -12) == 0 && write_side(bad, 1, -9) == 0,
              "three test FSTs written");
   wave_merge_info info;
-  int rc = wave_merge_write(rtl, mod, out, &info, msg, sizeof msg);
+  int rc = wave_merge_write(rtl, mod, NULL, NULL, out, &info, msg, sizeof msg);
   TEST_CHECK(rc == 0 && info.start == 1000 && info.end == 3500 && info.timescale == -12,
              "merged: from cycle 1 (where both have values) to 3.5 ns, in ps (%s)", rc ? msg : "ok");
   TEST_CHECK(info.first_found && info.first_time == 1000 && info.first_row == 0 && info.first_col == 0 &&
@@ -142,10 +173,11 @@ static void test_merge(void) {
   TEST_CHECK(rc == 0 && lines == 1 && strlen(last) > 33 && last[32] == ' ' && !strncmp(last + 33, "max od0, id0, #-5", 17),
              "translate filter: one line per instruction word, 32 hex digits and its text: %s", last);
   unlink(filt);
-  rc = wave_merge_write(rtl, bad, out, &info, msg, sizeof msg);
+  rc = wave_merge_write(rtl, bad, NULL, NULL, out, &info, msg, sizeof msg);
   TEST_CHECK(rc == -1 && strstr(msg, "different time units"), "different time units refused: %s", msg);
-  rc = wave_merge_write("/nonexistent/rtl.fst", mod, out, &info, msg, sizeof msg);
+  rc = wave_merge_write("/nonexistent/rtl.fst", mod, NULL, NULL, out, &info, msg, sizeof msg);
   TEST_CHECK(rc == -1 && strstr(msg, "cannot read '/nonexistent/rtl.fst'"), "a missing FST is named: %s", msg);
+  test_mem(rtl, mod, out);
   unlink(rtl), unlink(mod), unlink(out), unlink(bad);
 }
 
