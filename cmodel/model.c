@@ -67,15 +67,15 @@ int64_t model_event_cycle(int64_t delay, int64_t s, int32_t ii, int32_t phase) {
   return delay + s * ii + phase;
 }
 
-const int32_t *model_iter(model *m, int64_t s) {
+const int32_t *model_iter(model *m, model_region *r, int64_t s) {
   unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
-  if (m->iter_step[h] != s) {
-    model_gc_iter(&m->gc[m->start_gc], s, m->iter[h]);
-    m->iter_step[h] = s;
-    m->held_valid[h] = 0;
-    m->ag_held_valid[h] = 0;
+  if (r->iter_step[h] != s) {
+    model_gc_iter(&m->gc[r->gc], s, r->iter[h]);
+    r->iter_step[h] = s;
+    r->held_valid[h] = 0;
+    r->ag_held_valid[h] = 0;
   }
-  return m->iter[h];
+  return r->iter[h];
 }
 
 /* ---- events ----------------------------------------------------------------- */
@@ -263,30 +263,30 @@ static void model_pe_clock(const model *m, model_pe *p, const model_gc *g) {
   p->clk_t = m->t;
 }
 
-/* Returns the terms of the started GC (at most MODEL_TERMS_MASKED) that
+/* Returns the terms of region r's GC (at most MODEL_TERMS_MASKED) that
  * hold at step s, bit k for term k, whatever their PE ranges: computed
  * once a step beside its iteration vector, not once a PE. */
-static uint64_t model_terms_held(model *m, int64_t s) {
-  const int32_t *J = model_iter(m, s);
+static uint64_t model_terms_held(model *m, model_region *r, int64_t s) {
+  const int32_t *J = model_iter(m, r, s);
   unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
-  if (!m->held_valid[h]) {
-    const model_gc *g = &m->gc[m->start_gc];
+  if (!r->held_valid[h]) {
+    const model_gc *g = &m->gc[r->gc];
     uint64_t v = 0;
     for (int k = 0; k < g->nterms; k++)
       if (model_cons_hold(g->terms[k].cons, g->terms[k].ncons, J)) v |= (uint64_t)1 << k;
-    m->held[h] = v;
-    m->held_valid[h] = 1;
+    r->held[h] = v;
+    r->held_valid[h] = 1;
   }
-  return m->held[h];
+  return r->held[h];
 }
 
-/* Returns the signal vector PE p sees at step s of the started GC. */
+/* Returns the signal vector PE p sees at step s of its region's GC g. */
 static uint32_t model_pe_sig_at(model *m, const model_pe *p, const model_gc *g, int64_t s) {
   if (g->nterms > MODEL_TERMS_MASKED)
-    return model_gc_signals_iter(g, model_iter(m, s), p->row - g->rect.row0, p->col - g->rect.col0);
+    return model_gc_signals_iter(g, model_iter(m, p->rg, s), p->row - g->rect.row0, p->col - g->rect.col0);
   uint32_t v = 0;
-  uint64_t held = model_terms_held(m, s) & p->term_mask;
-  for (int b = 0; held; b++, held >>= 8) v |= m->term_sig[b][held & 255];
+  uint64_t held = model_terms_held(m, p->rg, s) & p->term_mask;
+  for (int b = 0; held; b++, held >>= 8) v |= p->rg->term_sig[b][held & 255];
   return v;
 }
 
@@ -316,17 +316,17 @@ static uint32_t model_pe_sig_step(model *m, model_pe *p, const model_gc *g, int6
 static void model_pe_signals(model *m, model_pe *p) {
   if (p->clk_t + 1 == m->t) {
     p->clk_t = m->t;
-    if (++p->clk_phase < m->ii) return;
-    const model_gc *g = &m->gc[m->start_gc];
+    if (++p->clk_phase < p->ii) return;
+    const model_gc *g = &m->gc[p->rg->gc];
     p->clk_phase = 0;
     p->clk_step++;
     model_pe_sig_set(m, p, model_pe_sig_step(m, p, g, p->clk_step));
     return;
   }
-  const model_gc *g = &m->gc[m->start_gc];
   uint32_t v = 0;
   int64_t t = (int64_t)m->t;
   if (p->in_region && t >= p->delay) {
+    const model_gc *g = &m->gc[p->rg->gc];
     model_pe_clock(m, p, g);
     if (t == p->delay) model_ev(m, TRACE_START, p);
     v = model_pe_sig_step(m, p, g, p->clk_step);
@@ -673,35 +673,36 @@ static uint32_t model_ag_addr(const model_ag *a, const int32_t *J) {
   return v;
 }
 
-/* Returns the AG enables of the run (model.guard) that hold at step s
- * (bit g for guard g), once a step: its iteration vector is cached. */
-static uint64_t model_guards_eval(model *m, int64_t s) {
-  const int32_t *J = model_iter(m, s);
+/* Returns the AG enables of region r (model_region.guard) that hold at
+ * step s (bit g for guard g), once a step: its iteration vector is
+ * cached. */
+static uint64_t model_guards_eval(model *m, model_region *r, int64_t s) {
+  const int32_t *J = model_iter(m, r, s);
   unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
   uint64_t v = 0;
-  for (int g = 0; g < m->nguards; g++)
-    if (model_cons_hold(m->guard[g]->cons, m->guard[g]->ncons, J)) v |= (uint64_t)1 << g;
-  m->ag_held[h] = v;
-  m->ag_held_valid[h] = 1;
+  for (int g = 0; g < r->nguards; g++)
+    if (model_cons_hold(r->guard[g]->cons, r->guard[g]->ncons, J)) v |= (uint64_t)1 << g;
+  r->ag_held[h] = v;
+  r->ag_held_valid[h] = 1;
   return v;
 }
 
-/* Returns model_guards_eval(m, s), from the cache when it holds step s. */
-static inline uint64_t model_guards_held(model *m, int64_t s) {
+/* Returns model_guards_eval(m, r, s), from the cache when it holds step s. */
+static inline uint64_t model_guards_held(model *m, model_region *r, int64_t s) {
   unsigned h = (unsigned)((uint64_t)s & (MODEL_ITER_CACHE - 1));
-  if (m->iter_step[h] == s && m->ag_held_valid[h]) return m->ag_held[h];
-  return model_guards_eval(m, s);
+  if (r->iter_step[h] == s && r->ag_held_valid[h]) return r->ag_held[h];
+  return model_guards_eval(m, r, s);
 }
 
 /* Returns 1 and the iteration J when AG a of p has an enabled event now. */
 static int model_ag_event(model *m, const model_pe *p, const model_ag *a,
                           const int32_t **J) {
-  const model_gc *g = &m->gc[m->start_gc];
+  const model_gc *g = &m->gc[p->rg->gc];
   int32_t rem;
   int64_t s = model_pe_steps(m, p, a->phase, a->phase_q, a->phase_r, &rem);
   if (s < 0 || rem || s >= g->steps) return 0;
-  if (a->guard >= 0 && !(model_guards_held(m, s) >> a->guard & 1)) return 0;
-  *J = model_iter(m, s);
+  if (a->guard >= 0 && !(model_guards_held(m, p->rg, s) >> a->guard & 1)) return 0;
+  *J = model_iter(m, p->rg, s);
   return a->guard >= 0 || model_cons_hold(a->cons, a->ncons, *J);
 }
 
@@ -757,7 +758,7 @@ static void model_ag_run(model *m, model_pe *p, const model_ag *a, uint64_t *nto
  * when p's clock is of this cycle: only those whose phase is at its cycle
  * within the step, at a step of the run whose enable holds. */
 static void model_pe_ags(model *m, model_pe *p, uint64_t *ntok) {
-  const model_gc *g = &m->gc[m->start_gc];
+  const model_gc *g = &m->gc[p->rg->gc];
   for (int i = 0; i < p->nag_live; i++) {
     const model_ag_live *a = &p->ag_live[i];
     if (p->clk_phase != a->phase_r) continue;
@@ -766,8 +767,8 @@ static void model_pe_ags(model *m, model_pe *p, uint64_t *ntok) {
       continue;
     }
     int64_t s = p->clk_step - a->phase_q; /* the AG's step, its phase at this cycle */
-    if (s < 0 || s >= g->steps || !(model_guards_held(m, s) >> a->guard & 1)) continue;
-    model_ag_fire(m, p, a->ag, model_iter(m, s), ntok);
+    if (s < 0 || s >= g->steps || !(model_guards_held(m, p->rg, s) >> a->guard & 1)) continue;
+    model_ag_fire(m, p, a->ag, model_iter(m, p->rg, s), ntok);
   }
 }
 
@@ -800,12 +801,12 @@ static void model_pe_banks(model *m, model_pe *p, uint64_t *ntok) {
 
 /* ---- phase 5: done ---------------------------------------------------------------- */
 
-/* Returns 1 when every FU of the started region with a program has
- * started and halted and no result is in flight. */
-static int model_fus_finished(const model *m) {
+/* Returns 1 when every FU with a program of region r (NULL: of every
+ * started region) has started and halted and no result is in flight. */
+static int model_fus_finished(const model *m, const model_region *r) {
   for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++) {
     const model_pe *p = &m->pe[i];
-    if (!p->in_region) continue;
+    if (!p->in_region || (r && p->rg != r)) continue;
     if (p->running || p->waiting) return 0;
     for (uint32_t k = 0; k <= m->due_mask; k++)
       if (p->due[k]) return 0;
@@ -830,10 +831,64 @@ static void model_finish(model *m) {
   m->done = 1;
 }
 
+/* Returns a machine-wide event of kind k at the place of GC g
+ * (rstart, rdone, gc of a run of several regions); NULL when nobody
+ * listens. */
+static trace_event *model_ev_gc(model *m, trace_kind k, int g) {
+  trace_event *e = model_ev(m, k, NULL);
+  if (e) e->row = TRACE_PLACE_GC, e->col = g;
+  return e;
+}
+
+/* Marks the regions done in the current cycle (docs/timing.md 11: no
+ * token of their PEs for the next cycle, ntok[1 + GC], their AGs past
+ * their last events, their FUs finished), each with its `rdone`, and the
+ * run when every stream has started and every region is done. */
+static void model_regions_done(model *m, const uint64_t *ntok) {
+  int all = m->next_stream == m->nstreams;
+  for (int g = 0; g < STREAM_GCS; g++) {
+    model_region *r = &m->rg[g];
+    if (r->stream < 0 || r->done) continue;
+    if (ntok[1 + g] || (int64_t)m->t < r->last_event || !model_fus_finished(m, r)) {
+      all = 0;
+      continue;
+    }
+    r->done = 1;
+    model_stream *st = &m->streams[r->stream];
+    st->done = 1;
+    st->cycles = m->t - r->t0 + 1;
+    trace_event *e = model_ev_gc(m, TRACE_RDONE, g);
+    if (e) e->cycles = st->cycles;
+  }
+  if (all) model_finish(m);
+}
+
+/* Loads the streams due in the current cycle: the loader's checks of the
+ * next stream at its first cycle c_k, its packets and START at t_k (with
+ * its `rstart`). Returns 0, or -1 after a refusal (m->failed). */
+static int model_streams_load(model *m) {
+  if (m->next_stream >= m->nstreams) return 0;
+  int k = m->next_stream;
+  model_stream *st = &m->streams[k];
+  if (m->t == st->first && model_stream_check(m, k, &m->fail)) {
+    m->failed = 1;
+    return -1;
+  }
+  if (m->t != st->t0) return 0;
+  if (model_stream_apply(m, k, &m->fail)) {
+    m->failed = 1;
+    return -1;
+  }
+  m->next_stream++;
+  model_ev_gc(m, TRACE_RSTART, st->gc);
+  return 0;
+}
+
 /* Runs the cycle's phases for PE p; listen is m->listen, a constant in
  * each of model_step's two loops (everything model_step calls is inlined
  * into it), so that the loop nobody listens to tests for no listener per
- * PE, FU or register. */
+ * PE, FU or register. ntok counts the tokens p makes for the next
+ * cycle. */
 static void model_pe_cycle(model *m, model_pe *p, uint64_t *ntok, int listen) {
   model_pe_signals(m, p);
   if (listen) model_state_begin_pe(m, p);
@@ -843,12 +898,36 @@ static void model_pe_cycle(model *m, model_pe *p, uint64_t *ntok, int listen) {
   if (listen) model_state_end(m, p);
 }
 
+/* Returns what model_step returns, for a run of several streams
+ * (docs/timing.md 11): the streams due are loaded before the cycle, the
+ * tokens are counted per region (slot 1 + GC, 0: PEs of no region), and
+ * done is per region. Apart from model_step's one-stream loops, so that
+ * those stay as they are. */
+__attribute__((noinline)) static int model_step_regions(model *m) {
+  int n = m->cfg.rows * m->cfg.cols;
+  uint64_t ntok[1 + STREAM_GCS] = {0};
+  if (model_streams_load(m)) {
+    m->nev = 0; /* a refusal stops the run before the cycle */
+    return 1;
+  }
+  if (m->listen) model_state_begin(m);
+  for (int i = 0; i < n; i++) {
+    model_pe *p = &m->pe[i];
+    model_pe_cycle(m, p, &ntok[p->rg ? 1 + p->rg->gc : 0], m->listen);
+  }
+  model_regions_done(m, ntok);
+  model_ev_flush(m);
+  m->t++;
+  return m->done;
+}
+
 /* flatten: every call of the cycle engine inlined, once in each loop */
 __attribute__((flatten)) int model_step(model *m) {
-  if (m->done) return 1;
+  if (m->done || m->failed) return 1;
   int n = m->cfg.rows * m->cfg.cols;
   uint64_t ntok = 0;
   m->nev = 0;
+  if (m->nstreams > 1) return model_step_regions(m);
   /* Each PE runs the phases of the cycle in one pass: no phase of a PE
    * reads what another PE writes in the same cycle (tokens cross PEs for
    * the next cycle only; the state events of a PE read its own state) */
@@ -858,7 +937,7 @@ __attribute__((flatten)) int model_step(model *m) {
   } else {
     for (int i = 0; i < n; i++) model_pe_cycle(m, &m->pe[i], &ntok, 0);
   }
-  if (!ntok && (int64_t)m->t >= m->last_event && model_fus_finished(m))
+  if (!ntok && (int64_t)m->t >= m->rg[m->start_gc].last_event && model_fus_finished(m, NULL))
     model_finish(m);
   model_ev_flush(m);
   m->t++;
@@ -866,8 +945,9 @@ __attribute__((flatten)) int model_step(model *m) {
 }
 
 int model_run(model *m, uint64_t max_cycles) {
-  while (!m->done && m->t < max_cycles) model_step(m);
+  while (!m->done && !m->failed && m->t < max_cycles) model_step(m);
   if (m->done) return 0;
+  if (m->failed) return -1;
   uint64_t last = m->t;
   m->t = last ? last - 1 : 0;
   char det[24];
@@ -882,13 +962,31 @@ int model_run(model *m, uint64_t max_cycles) {
 
 model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
                  model_error *err) {
+  model_stream_in one = {stream, len, 0};
+  return model_new_multi(cfg, &one, 1, err);
+}
+
+model *model_new_multi(const arch_config *cfg, const model_stream_in *streams, int n, model_error *err) {
   model_error dummy;
   if (!err) err = &dummy;
   err->code = STREAM_OK;
   err->msg[0] = 0;
   model *m = calloc(1, sizeof *m);
   if (m) m->pe = calloc((size_t)cfg->rows * (size_t)cfg->cols, sizeof *m->pe);
-  if (!m || !m->pe) {
+  if (m && n > 0) m->streams = calloc((size_t)n, sizeof *m->streams);
+  for (int k = 0; m && m->streams && k < n; k++) {
+    model_stream *st = &m->streams[k];
+    st->len = streams[k].len, st->t0 = streams[k].start, st->gc = -1;
+    if (!(st->bytes = malloc(streams[k].len ? streams[k].len : 1))) break;
+    memcpy(st->bytes, streams[k].bytes, streams[k].len);
+    m->nstreams = k + 1;
+  }
+  if (!m || !m->pe || m->nstreams != n || n < 1) {
+    if (m) {
+      for (int k = 0; k < m->nstreams; k++) free(m->streams[k].bytes);
+      free(m->streams);
+      free(m->pe);
+    }
     free(m);
     err->code = STREAM_ERR_NOMEM;
     snprintf(err->msg, sizeof err->msg, "out of memory");
@@ -896,8 +994,11 @@ model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
   }
   m->cfg = *cfg;
   m->fp = arch_config_fingerprint(cfg);
-  for (int h = 0; h < MODEL_ITER_CACHE; h++) m->iter_step[h] = -1;
-  if (model_load(m, stream, len, err)) {
+  for (int g = 0; g < STREAM_GCS; g++) {
+    m->rg[g].gc = g, m->rg[g].stream = -1, m->rg[g].last_event = -1;
+    for (int h = 0; h < MODEL_ITER_CACHE; h++) m->rg[g].iter_step[h] = -1;
+  }
+  if (model_load(m, err)) {
     model_free(m);
     return NULL;
   }
@@ -919,7 +1020,9 @@ void model_free(model *m) {
   for (int g = 0; g < STREAM_GCS; g++) free(m->gc[g].terms);
   for (int k = 0; k < m->nprogs; k++) free(m->progs[k]);
   free(m->progs);
-  free(m->term_sig);
+  for (int g = 0; g < STREAM_GCS; g++) free(m->rg[g].term_sig);
+  for (int k = 0; k < m->nstreams; k++) free(m->streams[k].bytes);
+  free(m->streams);
   free(m->pe);
   free(m->arena);
   free(m->ev);
@@ -959,6 +1062,25 @@ void model_set_trace_file(model *m, FILE *f) {
 }
 
 int model_done(const model *m) { return m->done; }
+
+int model_failed(const model *m, model_error *err) {
+  if (m->failed && err) *err = m->fail;
+  return m->failed;
+}
+
+int model_region_count(const model *m) { return m->nstreams; }
+
+int model_region_get(const model *m, int k, model_region_view *v) {
+  if (k < 0 || k >= m->nstreams) return -1;
+  const model_stream *st = &m->streams[k];
+  memset(v, 0, sizeof *v);
+  v->gc = st->gc;
+  v->row0 = st->rect.row0, v->col0 = st->rect.col0, v->rows = st->rect.rows, v->cols = st->rect.cols;
+  v->start_cycle = st->t0;
+  v->started = st->started, v->done = st->done;
+  v->cycles = st->cycles;
+  return 0;
+}
 
 uint64_t model_cycles(const model *m) { return m->t; }
 

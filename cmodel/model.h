@@ -36,6 +36,42 @@ typedef void (*model_trace_fn)(const trace_event *e, void *ctx);
 model *model_new(const arch_config *cfg, const uint8_t *stream, size_t len,
                  model_error *err);
 
+/* One stream of a run of several (docs/timing.md section 11): its bytes
+ * and its start cycle t_k. */
+typedef struct {
+  const uint8_t *bytes;
+  size_t len;
+  uint64_t start;
+} model_stream_in;
+
+/* Returns a machine running the streams s[0..n) (n = 1..4), each from its
+ * start cycle (s[0].start 0; then nondecreasing, loading windows apart:
+ * start_k - (6 + LENGTH_k) >= start_(k-1)), stream 0 configured and reset
+ * for cycle 0, every other one checked with the stream reader and kept
+ * for its cycles; NULL with the reason in *err when a stream is invalid
+ * or the start cycles break the rules. n = 1 is model_new. */
+model *model_new_multi(const arch_config *cfg, const model_stream_in *s, int n, model_error *err);
+
+/* Returns 1, with the reason in *err (may be NULL), when a stream was
+ * refused while the machine ran (STREAM_ERR_BUSY, ...): the machine
+ * stopped before the stream's first cycle; else 0. */
+int model_failed(const model *m, model_error *err);
+
+/* The region of one stream of the run. */
+typedef struct {
+  int gc;                      /* its START's GC (-1 not started yet) */
+  int row0, col0, rows, cols;  /* the START rectangle */
+  uint64_t start_cycle;        /* t_k */
+  int started, done;
+  uint64_t cycles;             /* its own cycles (t - t_k + 1 of its done cycle) */
+} model_region_view;
+
+/* Returns the number of streams of the run. */
+int model_region_count(const model *m);
+
+/* Returns 0 and the region of stream k in *v; -1 when there is none. */
+int model_region_get(const model *m, int k, model_region_view *v);
+
 /* Frees the machine (NULL is fine). */
 void model_free(model *m);
 
@@ -71,7 +107,8 @@ void model_set_trace_file(model *m, FILE *f);
 int model_step(model *m);
 
 /* Returns 0 when the machine reached done within max_cycles cycles in
- * total, else 1 after emitting a `timeout` fault in the last cycle run. */
+ * total, -1 when a stream was refused (model_failed), else 1 after
+ * emitting a `timeout` fault in the last cycle run. */
 int model_run(model *m, uint64_t max_cycles);
 
 /* Returns 1 when the machine is done. */

@@ -141,10 +141,14 @@ typedef struct {
   int head, count;
 } model_fifo;
 
+struct model_region;
+
 typedef struct {
   int row, col;
-  int in_region; /* inside the started region */
-  int64_t delay; /* d(r,c) when in_region */
+  int in_region; /* inside a started region (rg) */
+  struct model_region *rg; /* that region; NULL none */
+  int32_t ii;    /* its GC's ii (the PE's clock) */
+  int64_t delay; /* t_k + d(r,c) when in_region: its start, in global cycles */
   int border[MODEL_SIDES]; /* side lies on the array border */
   model_fu *fu;
   uint32_t running; /* bit k: FU k issues: it has a program, has not halted
@@ -205,6 +209,42 @@ typedef struct {
   uint8_t **bank_wr;             /* [side * banks + b]: words written */
 } model_pe;
 
+/* A region (docs/timing.md section 11): the PEs one GC drives since its
+ * latest START, with the caches of that GC's steps. Slot g of model.rg is
+ * GC g's: a GC drives one region at a time. */
+typedef struct model_region {
+  int gc;        /* its GC, the slot */
+  int stream;    /* the stream that started it; -1: none yet */
+  stream_rect rect; /* the START rectangle */
+  uint64_t t0;   /* its start cycle t_k */
+  int32_t ii;    /* its GC's ii */
+  int done;      /* its done cycle has passed */
+  int64_t last_event; /* its last AG event cycle, -1 none */
+  int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
+  int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of its GC, by step mod the size */
+  uint64_t held[MODEL_ITER_CACHE]; /* the terms of its GC that hold there */
+  uint8_t held_valid[MODEL_ITER_CACHE]; /* held[h] is of step iter_step[h] */
+  uint32_t (*term_sig)[256]; /* [g][b]: the signals of the terms 8g + i of
+                                the bits i of b (at most MODEL_TERMS_MASKED
+                                terms; NULL: more) */
+  const model_ag *guard[MODEL_GUARDS]; /* an AG of each distinct enable */
+  int nguards;
+  uint64_t ag_held[MODEL_ITER_CACHE]; /* the enables (guard) that hold there */
+  uint8_t ag_held_valid[MODEL_ITER_CACHE]; /* ag_held[h] is of step iter_step[h] */
+} model_region;
+
+/* One stream of a run (model_new_multi) and what became of its region. */
+typedef struct {
+  uint8_t *bytes; /* a copy (streams after the first: loaded mid-run) */
+  size_t len;
+  uint64_t t0;    /* its start cycle t_k */
+  uint64_t first; /* c_k = t_k - W_k: the cycle its first word is taken */
+  int gc;         /* its START's GC; -1 before it started */
+  stream_rect rect;
+  int started, done;
+  uint64_t cycles; /* its region's own cycles, when done */
+} model_stream;
+
 struct model {
   arch_config cfg;
   uint64_t fp;
@@ -216,9 +256,14 @@ struct model {
   void *arena;  /* the PEs' arrays, one block (model_load.c) */
   uint32_t due_mask; /* model_pe.due slots - 1: a power of two >= the largest latency */
   model_gc gc[STREAM_GCS];
-  int start_gc;
-  int32_t ii; /* the started GC's ii (the PEs' clocks) */
+  int start_gc;          /* stream 0's START: its GC and rectangle */
   stream_rect start_rect;
+  model_region rg[STREAM_GCS];
+  model_stream *streams; /* the run's streams (model_new_multi) */
+  int nstreams;
+  int next_stream;       /* the first stream not yet started */
+  int failed;            /* a stream was refused mid-run (model_failed) */
+  model_error fail;
   uint64_t t;   /* the next cycle to run */
   int done;
   uint64_t faults[TRACE_FAULT_COUNT];
@@ -230,22 +275,10 @@ struct model {
   FILE *file;
   int listen;   /* a sink or a file takes the events (fn || file || batch) */
   int any_order; /* model_set_trace_any_order: the sink takes them unsorted */
-  int64_t iter_step[MODEL_ITER_CACHE]; /* steps whose iteration vectors iter holds, -1 none */
-  int32_t iter[MODEL_ITER_CACHE][MODEL_MAX_DIMS]; /* of the started GC, by step mod the size */
-  uint64_t held[MODEL_ITER_CACHE]; /* the terms of the started GC that hold there */
-  uint8_t held_valid[MODEL_ITER_CACHE]; /* held[h] is of step iter_step[h] */
-  uint32_t (*term_sig)[256]; /* [g][b]: the signals of the terms 8g + i of
-                                the bits i of b (started GC, at most
-                                MODEL_TERMS_MASKED terms; NULL: more) */
-  const model_ag *guard[MODEL_GUARDS]; /* an AG of each distinct enable of the run */
-  int nguards;
-  uint64_t ag_held[MODEL_ITER_CACHE]; /* the enables (guard) that hold there */
-  uint8_t ag_held_valid[MODEL_ITER_CACHE]; /* ag_held[h] is of step iter_step[h] */
   trace_event *ev; /* this cycle's events */
   trace_event *ev_tmp; /* evcap events: the sort's second buffer (model_ev_sort) */
   size_t nev, evcap;
   int ev_oom;     /* an event could not be stored */
-  int64_t last_event; /* the last AG event cycle of the run, -1 none */
 };
 
 #define MODEL_WROTE_FD 32 /* model_pe.wrote: the first fd bit (pe.rd <= 32) */
@@ -265,8 +298,25 @@ static inline model_pe *model_pe_at(model *m, int row, int col) {
 }
 
 /* Returns 0 after configuring m (allocated, cfg set, zeroed) from the
- * stream; else a stream_error code with the reason in err. */
-int model_load(model *m, const uint8_t *stream, size_t len, model_error *err);
+ * first stream of m->streams and checking every other one with the stream
+ * reader; else a stream_error code with the reason in err. */
+int model_load(model *m, model_error *err);
+
+/* Returns 0 after the loader's checks of stream k at the start of its
+ * first cycle c_k (docs/timing.md 11: BUSY); else the error code, the
+ * reason in err. */
+int model_stream_check(model *m, int k, model_error *err);
+
+/* Applies stream k at the start of its cycle t_k: its packets, then its
+ * START (the region's PEs restarted); returns 0, or an error code with
+ * the reason in err. */
+int model_stream_apply(model *m, int k, model_error *err);
+
+/* Returns 1 when rectangles a and b share a PE. */
+static inline int model_rect_overlap(const stream_rect *a, const stream_rect *b) {
+  return a->row0 < b->row0 + b->rows && b->row0 < a->row0 + a->rows && a->col0 < b->col0 + b->cols &&
+         b->col0 < a->col0 + a->cols;
+}
 
 /* Returns the step count S of a GC, saturated at a large bound. */
 int64_t model_gc_steps(const model_gc *g);
@@ -323,19 +373,19 @@ static inline int model_cons_hold(const model_cons *cons, int n, const int32_t *
   return 1;
 }
 
-/* Returns the iteration vector of step s of the started GC (as
+/* Returns the iteration vector of step s of region r's GC (as
  * model_gc_iter), from a small cache of the steps seen last: in a cycle
  * the PEs and AGs are at steps within its span (model.c). */
-const int32_t *model_iter(model *m, int64_t s);
+const int32_t *model_iter(model *m, model_region *r, int64_t s);
 
 /* Returns floor((t - delay - phase) / ii) for the current cycle t of a unit
  * of PE p started with the PE (delay, its start delay) and the phase
- * phase = phase_q * ii + phase_r (0 <= phase_r < ii) of the started GC,
+ * phase = phase_q * ii + phase_r (0 <= phase_r < ii) of its region's GC,
  * and its remainder in *rem; -1 while t - delay - phase < 0. From the PE's
  * clock when it is of cycle t, without a division. */
 static inline int64_t model_pe_steps(const model *m, const model_pe *p, int32_t phase, int64_t phase_q,
                                      int32_t phase_r, int32_t *rem) {
-  const model_gc *g = &m->gc[m->start_gc];
+  const model_gc *g = &m->gc[p->rg->gc];
   int64_t u = (int64_t)m->t - p->delay - phase;
   if (u < 0) return -1;
   if (p->clk_t != m->t) { /* the clock runs from the PE's start on */

@@ -9,6 +9,17 @@
  * writes words). After START the started region is fixed: the START
  * rectangle, which must lie inside the region of its (configured) global
  * controller; its PEs get their start delays d(r,c) (timing.md 2).
+ *
+ * A run of several streams (timing.md section 11): the first is loaded
+ * here before cycle 0, every other one is checked by the reader up front
+ * and kept; at its first cycle c_k the loader's BUSY checks run against
+ * the regions running then (model_stream_check), at its start cycle t_k
+ * its packets are applied, the PEs its PE and AG packets reach leave their
+ * regions (as do those of an earlier region of a GC it configures), and
+ * its START restarts the PEs of its rectangle in the reset state with
+ * their configuration (model_stream_apply). The start delays are kept in
+ * global cycles, t_k + d(r,c), so that the cycle engine runs every region
+ * on one clock.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -310,12 +321,22 @@ static model_uop *model_prog_new(model *m, const stream_packet *p) {
  * rectangle, one decoded copy shared by them (a PE's program is never
  * written while it runs; a later packet gives its PEs a new copy);
  * -1 when out of memory. */
-static int model_apply_program(model *m, const stream_packet *p) {
+static int model_apply_program(model *m, const stream_packet *p, int midrun) {
   model_uop *imem = model_prog_new(m, p);
   if (!imem) return -1;
   for (int r = 0; r < p->rect.rows; r++)
     for (int col = 0; col < p->rect.cols; col++) {
       model_pe *pe = model_pe_at(m, p->rect.row0 + r, p->rect.col0 + col);
+      if (midrun) { /* the FU starts with a START (model_pe_restart); `insn` again where a word changed */
+        const model_uop *old = pe->fu[p->index].imem;
+        for (int pc = 0; pe->insn_seen && pc < m->cfg.imem; pc++)
+          if (!old || memcmp(&old[pc].in, &imem[pc].in, sizeof imem[pc].in))
+            pe->insn_seen[(size_t)p->index * (size_t)m->cfg.imem + (size_t)pc] = 0;
+        pe->fu[p->index].imem = imem;
+        for (int pc = 0; pc < m->cfg.imem; pc++)
+          pe->opnd[model_opnd_imm(&m->cfg, p->index, pc)] = (uint32_t)imem[pc].in.imm;
+        continue;
+      }
       pe->fu[p->index].imem = imem;
       for (int pc = 0; pc < m->cfg.imem; pc++) /* the immediates' places */
         pe->opnd[model_opnd_imm(&m->cfg, p->index, pc)] = (uint32_t)imem[pc].in.imm;
@@ -350,19 +371,17 @@ static void model_apply_pe_config(model *m, const stream_packet *p) {
     }
 }
 
-/* Returns 0 after applying one packet; -1 when out of memory. */
-static int model_apply(model *m, const stream_packet *p) {
+/* Returns 0 after applying one packet (midrun: of a stream after the
+ * first); -1 when out of memory. */
+static int model_apply(model *m, const stream_packet *p, int midrun) {
   switch (p->type) {
-  case STREAM_PKT_PROGRAM: return model_apply_program(m, p);
+  case STREAM_PKT_PROGRAM: return model_apply_program(m, p, midrun);
   case STREAM_PKT_REGCFG:
   case STREAM_PKT_WRAPPER: model_apply_pe_config(m, p); return 0;
   case STREAM_PKT_GC: return model_apply_gc(m, p);
   case STREAM_PKT_AG: model_apply_ag(m, p); return 0;
   case STREAM_PKT_IODATA: return model_apply_iodata(m, p);
-  case STREAM_PKT_START:
-    m->start_gc = p->index;
-    m->start_rect = p->rect;
-    return 0;
+  case STREAM_PKT_START: return 0; /* model_region_start */
   }
   return 0;
 }
@@ -387,7 +406,7 @@ static uint64_t model_pe_terms(const model_gc *g, int drow, int dcol) {
 
 /* Gives AG a the bit of its enable in the run's cached masks (a new one
  * when no AG before had the same constraints), or -1 past MODEL_GUARDS. */
-static void model_ag_guard(model *m, model_ag *a) {
+static void model_ag_guard(model_region *m, model_ag *a) {
   for (int g = 0; g < m->nguards; g++) {
     const model_ag *o = m->guard[g];
     if (o->ncons == a->ncons && !memcmp(o->cons, a->cons, (size_t)a->ncons * sizeof *a->cons)) {
@@ -402,63 +421,229 @@ static void model_ag_guard(model *m, model_ag *a) {
 /* Returns 0 after setting m->term_sig, the signals of each set of terms
  * of the started GC g a byte of a term mask names; -1 when out of
  * memory. */
-static int model_term_sig(model *m, const model_gc *g) {
+static int model_term_sig(model_region *rg, const model_gc *g) {
+  free(rg->term_sig);
+  rg->term_sig = NULL;
   if (g->nterms > MODEL_TERMS_MASKED) return 0;
   int ng = (g->nterms + 7) / 8;
-  m->term_sig = calloc((size_t)ng + 1, sizeof *m->term_sig);
-  if (!m->term_sig) return -1;
+  rg->term_sig = calloc((size_t)ng + 1, sizeof *rg->term_sig);
+  if (!rg->term_sig) return -1;
   for (int k = 0; k < g->nterms; k++)
     for (int b = 0; b < 256; b++)
-      if (b >> (k % 8) & 1) m->term_sig[k / 8][b] |= 1u << g->terms[k].signal;
+      if (b >> (k % 8) & 1) rg->term_sig[k / 8][b] |= 1u << g->terms[k].signal;
   return 0;
 }
 
-/* Returns 0 after marking the started region and its start delays; else
+/* Takes PE p out of its region (a PE in no region, docs/timing.md 11):
+ * its clock stopped, its AGs inactive, its state events recomputed. */
+static void model_pe_detach(model *m, model_pe *p) {
+  p->rg = NULL;
+  p->in_region = 0;
+  p->nag_live = 0;
+  p->clk_t = MODEL_CLK_NONE;
+  p->sig_step = -1;
+  p->ag_state_all = 0;
+  for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) p->ag_step[k] = -1;
+}
+
+/* Puts PE p, restarted by a START after cycle 0, in the reset state of
+ * docs/timing.md section 1 but for its configuration: registers, flags,
+ * fd rings, FIFOs, pcs, FUs idle until their start, nothing in flight. */
+static void model_pe_restart(model *m, model_pe *p) {
+  const arch_config *c = &m->cfg;
+  for (int k = 0; k < c->rd; k++) p->rd[k] = 0;
+  for (int k = 0; k < c->od; k++) p->od[k] = 0;
+  for (int k = 0; k < c->fd; k++) {
+    model_fd *d = &p->fd[k];
+    memset(d->ring, 0, (size_t)c->fd_depth * sizeof *d->ring);
+    d->r = d->w = 0;
+    *d->head = 0;
+  }
+  for (int k = 0; k < c->id; k++) {
+    if (p->fifo[k].count) p->fifo_touched |= 1u << k; /* its `fifo` line */
+    p->fifo[k].count = p->fifo[k].head = 0;
+    p->opnd[model_opnd_id(c, k)] = 0;
+  }
+  p->running = p->waiting = 0;
+  for (int k = 0; k < m->nfu; k++) {
+    model_fu *f = &p->fu[k];
+    f->pc = 0;
+    f->wait = 0;
+    f->halted = 0;
+    f->flag = 0;
+    if (f->imem) p->running |= 1u << k;
+  }
+  memset(p->due, 0, (m->due_mask + 1) * sizeof *p->due);
+  p->wrote_at = m->t; /* the flags are compared in this cycle (state events) */
+  p->wrote = 0;
+  p->wrote_od = 0;
+}
+
+/* Returns 0 after starting region k's GC gi on rectangle s in the current
+ * cycle (stream k's START at byte `offset`): its PEs (restarted after
+ * cycle 0) get their start delays t_k + d(r,c), term masks and AGs; else
  * an error code with the reason in err. */
-static int model_start_region(model *m, size_t start_offset, model_error *err) {
-  const model_gc *g = &m->gc[m->start_gc];
-  const stream_rect *s = &m->start_rect;
+static int model_region_start(model *m, int k, int gi, stream_rect s, size_t offset, model_error *err) {
+  const model_gc *g = &m->gc[gi];
+  model_region *rg = &m->rg[gi];
+  const char *in = m->nstreams > 1 ? "stream " : "";
+  char sk[16] = "";
+  if (m->nstreams > 1) snprintf(sk, sizeof sk, "%d, ", k);
   if (!g->configured)
-    return model_load_fail(err, STREAM_ERR_PAYLOAD, "byte %zu: START of global "
-                           "controller %d, which no GC packet configured",
-                           start_offset, m->start_gc);
-  if (!model_rect_inside(s, &g->rect))
-    return model_load_fail(err, STREAM_ERR_RECT, "byte %zu: START rectangle "
+    return model_load_fail(err, STREAM_ERR_PAYLOAD, "%s%sbyte %zu: START of global "
+                           "controller %d, which no GC packet configured", in, sk,
+                           offset, gi);
+  if (!model_rect_inside(&s, &g->rect))
+    return model_load_fail(err, STREAM_ERR_RECT, "%s%sbyte %zu: START rectangle "
                            "rows %d..%d, columns %d..%d is not inside the region "
-                           "of global controller %d", start_offset, s->row0,
-                           s->row0 + s->rows - 1, s->col0, s->col0 + s->cols - 1,
-                           m->start_gc);
-  m->last_event = -1;
-  m->ii = g->ii;
-  if (model_term_sig(m, g)) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
-  for (int r = s->row0; r < s->row0 + s->rows; r++)
-    for (int c = s->col0; c < s->col0 + s->cols; c++) {
+                           "of global controller %d", in, sk, offset, s.row0,
+                           s.row0 + s.rows - 1, s.col0, s.col0 + s.cols - 1, gi);
+  rg->stream = k;
+  rg->rect = s;
+  rg->t0 = m->t;
+  rg->ii = g->ii;
+  rg->done = 0;
+  rg->last_event = -1;
+  rg->nguards = 0;
+  for (int h = 0; h < MODEL_ITER_CACHE; h++) rg->iter_step[h] = -1;
+  if (model_term_sig(rg, g)) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
+  model_stream *st = &m->streams[k];
+  st->gc = gi, st->rect = s, st->started = 1;
+  for (int r = s.row0; r < s.row0 + s.rows; r++)
+    for (int c = s.col0; c < s.col0 + s.cols; c++) {
       model_pe *pe = model_pe_at(m, r, c);
+      if (k > 0) {
+        model_pe_detach(m, pe);
+        model_pe_restart(m, pe);
+      }
       pe->in_region = 1;
-      pe->delay = (int64_t)g->delay0 + (int64_t)g->delay_row * (r - g->rect.row0) +
+      pe->rg = rg;
+      pe->ii = g->ii;
+      pe->delay = (int64_t)rg->t0 + (int64_t)g->delay0 + (int64_t)g->delay_row * (r - g->rect.row0) +
                   (int64_t)g->delay_col * (c - g->rect.col0);
       pe->term_mask = model_pe_terms(g, r - g->rect.row0, c - g->rect.col0);
-      for (int k = 0; k < MODEL_SIDES * m->cfg.banks; k++) {
-        model_ag *a = &pe->ag[k];
+      for (int j = 0; j < MODEL_SIDES * m->cfg.banks; j++) {
+        model_ag *a = &pe->ag[j];
         a->phase_q = a->phase / g->ii;
         a->phase_r = a->phase % g->ii;
         if (a->phase_r < 0) a->phase_r += g->ii, a->phase_q--;
-        if (a->mode == STREAM_AG_OFF || !pe->border[k / m->cfg.banks]) continue;
-        model_ag_guard(m, a);
-        if (k % m->cfg.banks < m->cfg.ports)
+        if (a->mode == STREAM_AG_OFF || !pe->border[j / m->cfg.banks]) continue;
+        model_ag_guard(rg, a);
+        if (j % m->cfg.banks < m->cfg.ports)
           pe->ag_live[pe->nag_live++] = (model_ag_live){a->phase_r, a->guard, a->phase_q, a};
         int64_t last = model_event_cycle(pe->delay, g->steps - 1, g->ii, a->phase);
-        if (last > m->last_event) m->last_event = last;
+        if (last > rg->last_event) rg->last_event = last;
       }
     }
   return 0;
 }
 
-int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
+/* Returns the stream reader's verdict on every packet of stream k
+ * (STREAM_OK), or its error with the reason, naming the stream, in err. */
+static int model_stream_precheck(model *m, int k, model_error *err) {
+  const model_stream *st = &m->streams[k];
   stream_reader rd;
-  int rc = stream_reader_open(&rd, stream, len, &m->cfg);
+  stream_packet p;
+  int rc = stream_reader_open(&rd, st->bytes, st->len, &m->cfg);
+  while (!rc && (rc = stream_reader_next(&rd, &p)) == 1) rc = 0;
+  if (rc < 0) model_load_fail(err, rc, "stream %d: %s", k, rd.msg);
+  stream_reader_close(&rd);
+  return rc < 0 ? rc : 0;
+}
+
+/* Returns 0 when the start cycles of the run keep the rules of
+ * docs/timing.md 11 (t_0 = 0, nondecreasing, loading windows apart), with
+ * each stream's first cycle c_k set; else STREAM_ERR_ORDER naming both
+ * streams and the cycles. */
+static int model_streams_plan(model *m, model_error *err) {
+  if (m->streams[0].t0 != 0)
+    return model_load_fail(err, STREAM_ERR_ORDER, "stream 0 starts at cycle %llu: the first stream starts at 0",
+                           (unsigned long long)m->streams[0].t0);
+  for (int k = 1; k < m->nstreams; k++) {
+    model_stream *st = &m->streams[k];
+    uint64_t words = st->len / 4, prev = m->streams[k - 1].t0;
+    if (st->t0 < words || st->t0 - words < prev)
+      return model_load_fail(err, STREAM_ERR_ORDER,
+                             "stream %d (%llu words) starting at cycle %llu would be loaded from cycle %lld, "
+                             "before stream %d's start at cycle %llu: the one loader takes a stream's words in "
+                             "the cycles before its start (start it at cycle %llu or later)",
+                             k, (unsigned long long)words, (unsigned long long)st->t0,
+                             (long long)st->t0 - (long long)words, k - 1, (unsigned long long)prev,
+                             (unsigned long long)(prev + words));
+    st->first = st->t0 - words;
+  }
+  return 0;
+}
+
+/* Returns the name of a packet type for messages. */
+static const char *model_pkt_name(int type) {
+  static const char *const names[] = {"?", "PROGRAM", "REGCFG", "WRAPPER", "GC", "AG", "IODATA", "START"};
+  return type >= 1 && type <= 7 ? names[type] : "?";
+}
+
+int model_stream_check(model *m, int k, model_error *err) {
+  const model_stream *st = &m->streams[k];
+  stream_reader rd;
+  stream_packet p;
+  int rc = stream_reader_open(&rd, st->bytes, st->len, &m->cfg);
+  while (!rc && (rc = stream_reader_next(&rd, &p)) == 1) {
+    rc = 0;
+    for (int g = 0; g < STREAM_GCS; g++) {
+      const model_region *r = &m->rg[g];
+      if (r->stream < 0 || r->done) continue;
+      int gc_pkt = p.type == STREAM_PKT_GC || p.type == STREAM_PKT_START;
+      int busy = gc_pkt ? p.index == g : 0;
+      if (p.type != STREAM_PKT_GC && model_rect_overlap(&p.rect, &r->rect)) busy = 1;
+      if (!busy) continue;
+      char gcs[16] = "";
+      if (gc_pkt) snprintf(gcs, sizeof gcs, ", GC %d", p.index);
+      rc = model_load_fail(err, STREAM_ERR_BUSY,
+                           "stream %d, byte %zu: %s packet (rows %d..%d, columns %d..%d%s) loaded at cycle %llu "
+                           "touches the running region of GC %d (stream %d, rows %d..%d, columns %d..%d)",
+                           k, p.offset, model_pkt_name(p.type), p.rect.row0, p.rect.row0 + p.rect.rows - 1,
+                           p.rect.col0, p.rect.col0 + p.rect.cols - 1, gcs,
+                           (unsigned long long)st->first, g, r->stream, r->rect.row0,
+                           r->rect.row0 + r->rect.rows - 1, r->rect.col0, r->rect.col0 + r->rect.cols - 1);
+      break;
+    }
+  }
+  stream_reader_close(&rd);
+  return rc < 0 ? rc : 0;
+}
+
+int model_stream_apply(model *m, int k, model_error *err) {
+  const model_stream *st = &m->streams[k];
+  stream_reader rd;
+  stream_packet p;
+  int rc = stream_reader_open(&rd, st->bytes, st->len, &m->cfg);
+  while (!rc && (rc = stream_reader_next(&rd, &p)) == 1) {
+    rc = 0;
+    if (p.type == STREAM_PKT_START) {
+      rc = model_region_start(m, k, p.index, p.rect, p.offset, err);
+      break;
+    }
+    if (p.type == STREAM_PKT_GC) { /* GC p.index's earlier region ends */
+      model_region *old = &m->rg[p.index];
+      for (int i = 0; i < m->cfg.rows * m->cfg.cols; i++)
+        if (m->pe[i].rg == old) model_pe_detach(m, &m->pe[i]);
+      old->stream = -1;
+    }
+    if (p.type != STREAM_PKT_GC && p.type != STREAM_PKT_IODATA) /* its PEs leave their regions */
+      for (int r = 0; r < p.rect.rows; r++)
+        for (int c = 0; c < p.rect.cols; c++) model_pe_detach(m, model_pe_at(m, p.rect.row0 + r, p.rect.col0 + c));
+    if (model_apply(m, &p, 1)) rc = model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
+  }
+  if (rc < 0 && !err->msg[0]) model_load_fail(err, rc, "stream %d: %s", k, rd.msg);
+  stream_reader_close(&rd);
+  return rc < 0 ? rc : 0;
+}
+
+int model_load(model *m, model_error *err) {
+  stream_reader rd;
+  int rc = stream_reader_open(&rd, m->streams[0].bytes, m->streams[0].len, &m->cfg);
   if (rc) {
-    model_load_fail(err, rc, "%s", rd.msg);
+    if (m->nstreams > 1) model_load_fail(err, rc, "stream 0: %s", rd.msg);
+    else model_load_fail(err, rc, "%s", rd.msg);
     stream_reader_close(&rd);
     return rc;
   }
@@ -470,17 +655,22 @@ int model_load(model *m, const uint8_t *stream, size_t len, model_error *err) {
     stream_reader_close(&rd);
     return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   }
-  stream_packet p;
-  size_t start_offset = 0;
+  stream_packet p, start = {0};
   while ((rc = stream_reader_next(&rd, &p)) == 1) {
-    if (model_apply(m, &p)) {
+    if (model_apply(m, &p, 0)) {
       stream_reader_close(&rd);
       return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
     }
-    if (p.type == STREAM_PKT_START) start_offset = p.offset;
+    if (p.type == STREAM_PKT_START) start = p;
   }
-  if (rc < 0) model_load_fail(err, rc, "%s", rd.msg);
+  if (rc < 0) model_load_fail(err, rc, "%s%s", m->nstreams > 1 ? "stream 0: " : "", rd.msg);
   stream_reader_close(&rd);
   if (rc < 0) return rc;
-  return model_start_region(m, start_offset, err);
+  for (int k = 1; k < m->nstreams; k++)
+    if ((rc = model_stream_precheck(m, k, err))) return rc;
+  if ((rc = model_streams_plan(m, err))) return rc;
+  m->start_gc = start.index;
+  m->start_rect = start.rect;
+  m->next_stream = 1;
+  return model_region_start(m, 0, start.index, start.rect, start.offset, err);
 }

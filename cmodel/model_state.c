@@ -50,7 +50,7 @@ int model_state_written(model *m, model_pe *p, int side, int b, uint32_t addr) {
  * S) (trace.md). */
 static int64_t model_state_stepnum(const model *m, const model_pe *p, int32_t phase, int64_t phase_q,
                                    int32_t phase_r) {
-  const model_gc *g = &m->gc[m->start_gc];
+  const model_gc *g = &m->gc[p->rg->gc];
   int32_t rem;
   if (g->ii <= 0) return 0;
   int64_t s = model_pe_steps(m, p, phase, phase_q, phase_r, &rem);
@@ -76,7 +76,7 @@ static void model_state_ag(model *m, model_pe *p, int side, int b) {
   if (s == p->ag_step[k]) return;
   p->ag_step[k] = s;
   static const int32_t zero[MODEL_MAX_DIMS];
-  const int32_t *J = s > 0 ? model_iter(m, s) : zero;
+  const int32_t *J = s > 0 ? model_iter(m, p->rg, s) : zero;
   uint32_t v = (uint32_t)a->base + (uint32_t)a->row_coef * (uint32_t)a->drow +
                (uint32_t)a->col_coef * (uint32_t)a->dcol;
   for (int d = 0; d < a->ndims; d++) v += (uint32_t)a->stride[d] * (uint32_t)J[d];
@@ -86,19 +86,30 @@ static void model_state_ag(model *m, model_pe *p, int side, int b) {
   if (e) e->side = side, e->port = b, e->addr = v;
 }
 
-/* Emits the `gc` line of the current cycle, if the GC begins a step. */
-static void model_state_gc(model *m) {
-  const model_gc *g = &m->gc[m->start_gc];
-  if (!g->configured || g->ii <= 0) return;
-  int64_t u = (int64_t)m->t + 1;
+/* Emits the `gc` line of GC gi in the current cycle, if it begins a step
+ * of the region it started at cycle t0; at place `-` (one stream) or
+ * the GC's (several, docs/trace.md "Several regions"). */
+static void model_state_gc(model *m, int gi, uint64_t t0) {
+  const model_gc *g = &m->gc[gi];
+  if (!g->configured || g->ii <= 0 || m->t < t0) return;
+  int64_t u = (int64_t)(m->t - t0) + 1;
   if (u % g->ii) return;
   int64_t s = u / g->ii;
   if (s < 1 || s >= g->steps) return;
   trace_event *e = model_ev_new(m, TRACE_GC, NULL);
-  if (e) e->num = (uint32_t)s, e->value = model_gc_signals(g, s);
+  if (!e) return;
+  e->num = (uint32_t)s, e->value = model_gc_signals(g, s);
+  if (m->nstreams > 1) e->row = TRACE_PLACE_GC, e->col = gi;
 }
 
-void model_state_begin(model *m) { model_state_gc(m); }
+void model_state_begin(model *m) {
+  if (m->nstreams <= 1) {
+    model_state_gc(m, m->start_gc, 0);
+    return;
+  }
+  for (int g = 0; g < STREAM_GCS; g++)
+    if (m->rg[g].stream >= 0) model_state_gc(m, g, m->rg[g].t0);
+}
 
 void model_state_begin_pe(model *m, model_pe *p) {
   int nb = m->cfg.banks < m->cfg.ports ? m->cfg.banks : m->cfg.ports;
