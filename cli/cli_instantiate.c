@@ -24,6 +24,7 @@ static void cli_inst_usage(FILE *f) {
         "  --param N=V    value of a program parameter (every one is required)\n"
         "  --pes RxC      the region: 1xC for a configuration compiled for columns, Rx1 for rows,\n"
         "                 any RxC for one compiled with --map I,J (2-D)\n"
+        "                 RxC@ROW,COL: its first PE at array row ROW, column COL (default 0,0)\n"
         "  -o P.bin       the configuration stream (docs/stream.md)\n"
         "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
@@ -83,7 +84,6 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
   cli_opt p;
   cli_opt_init(&p, "instantiate", argc, argv, "ho:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
-    char x;
     switch (c) {
     case 'h': return 1;
     case OPT_TIME: o->time = 1; break;
@@ -100,9 +100,8 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
       if (cli_inst_pair(&p, c == OPT_IN, o)) return -1;
       break;
     case OPT_PES:
-      if (sscanf(p.arg, "%d%c%d", &o->rows, &x, &o->cols) != 3 || (x != 'x' && x != 'X') || o->rows < 1 ||
-          o->cols < 1) {
-        diag_error_plain("instantiate: --pes '%s' is not RxC (e.g. 1x4)", p.arg);
+      if (cli_opt_pes_text(p.arg, &o->rows, &o->cols, &o->inst.row0, &o->inst.col0)) {
+        diag_error_plain("instantiate: --pes '%s' is not RxC or RxC@ROW,COL (e.g. 1x4, 2x2@2,0)", p.arg);
         return -1;
       }
       break;

@@ -155,3 +155,22 @@ int cli_opt_pair(const cli_opt *p, const char *what, char **name, const char **v
   *value = eq + 1;
   return 0;
 }
+
+int cli_opt_pes_text(const char *s, int *rows, int *cols, int *row0, int *col0) {
+  char buf[4][24];
+  const char *x = strchr(s, 'x'), *at = strchr(s, '@'), *comma = at ? strchr(at, ',') : NULL;
+  if (!x || (at && (!comma || at < x))) return -1;
+  const char *end = at ? at : s + strlen(s);
+  const char *part[4][2] = {{s, x}, {x + 1, end}, {at ? at + 1 : "0", at ? comma : NULL},
+                            {at ? comma + 1 : "0", NULL}};
+  int64_t v[4];
+  for (int i = 0; i < 4; i++) {
+    size_t n = part[i][1] ? (size_t)(part[i][1] - part[i][0]) : strlen(part[i][0]);
+    if (n == 0 || n >= sizeof buf[i]) return -1;
+    memcpy(buf[i], part[i][0], n);
+    buf[i][n] = 0;
+    if (cli_opt_int_text(buf[i], i < 2 ? 1 : 0, 65535, &v[i])) return -1;
+  }
+  *rows = (int)v[0], *cols = (int)v[1], *row0 = (int)v[2], *col0 = (int)v[3];
+  return 0;
+}

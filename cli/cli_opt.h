@@ -65,6 +65,12 @@ int cli_opt_int(const cli_opt *p, int64_t lo, int64_t hi, const char *what, int6
  * 'ARG'` (what: "VALUE", "FILE"). */
 int cli_opt_pair(const cli_opt *p, const char *what, char **name, const char **value);
 
+/* Returns 0 and the region of s, "RxC" or "RxC@ROW,COL" (the region's
+ * origin in the array, docs/user-guide.md "Regions"; 0,0 without it), in
+ * *rows, *cols, *row0, *col0 (R, C from 1, ROW, COL from 0, each at most
+ * 65535); -1 otherwise. Prints nothing. */
+int cli_opt_pes_text(const char *s, int *rows, int *cols, int *row0, int *col0);
+
 /* Returns 0 and the integer s in *v when it is decimal or 0x hex (optional
  * sign; no octal) and within [lo, hi]; -1 otherwise. Prints nothing. */
 int cli_opt_int_text(const char *s, int64_t lo, int64_t hi, int64_t *v);

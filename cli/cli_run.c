@@ -28,7 +28,8 @@ static void run_usage(FILE *f) {
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
         "                     embedded in the binary)\n"
         "  --param NAME=VALUE value of a program parameter (every one is required)\n"
-        "  --pes RxC          region of PEs, R rows by C columns (default 1x1)\n"
+        "  --pes RxC[@R0,C0]  region of PEs, R rows by C columns (default 1x1), its first PE\n"
+        "                     at array row R0, column C0 (default 0,0)\n"
         "  --map I[,I]        loop indices tiled onto the rows and columns\n"
         "  --engine E         ref: the reference interpreter only; model: the C\n"
         "                     cycle-accurate model; rtl: the Verilated RTL; cosim:\n"
@@ -80,22 +81,12 @@ static int run_pair_parse(const char *opt, const char *arg, run_pair *pair) {
   return 0;
 }
 
-/* Returns 0 after reading "RxC" into *r, *c; -1 after an error. */
-static int run_pes_parse(const char *arg, int *r, int *c) {
-  char buf[64];
-  const char *x = strchr(arg, 'x');
-  int64_t rv, cv;
-  if (!x || (size_t)(x - arg) >= sizeof buf) goto bad;
-  memcpy(buf, arg, (size_t)(x - arg));
-  buf[x - arg] = '\0';
-  if (run_int_parse(buf, 1, 1 << 16, &rv) || run_int_parse(x + 1, 1, 1 << 16, &cv))
-    goto bad;
-  *r = (int)rv;
-  *c = (int)cv;
-  return 0;
-bad:
-  diag_error_plain("--pes: expected RxC with positive integers R and C (rows by "
-                   "columns, e.g. 2x4), got '%s'", arg);
+/* Returns 0 after reading "RxC" or "RxC@ROW,COL" into *r, *c and the
+ * origin *r0, *c0; -1 after an error. */
+static int run_pes_parse(const char *arg, int *r, int *c, int *r0, int *c0) {
+  if (!cli_opt_pes_text(arg, r, c, r0, c0)) return 0;
+  diag_error_plain("--pes: expected RxC or RxC@ROW,COL with positive integers R and C (rows by "
+                   "columns, e.g. 2x4) and the origin ROW,COL (e.g. 2x2@2,0), got '%s'", arg);
   return -1;
 }
 
@@ -175,7 +166,7 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
       return -1;
     }
     return run_pair_parse("--param", v, &o->param[o->nparam++]);
-  case RUN_OPT_PES: return run_pes_parse(v, &o->pes_r, &o->pes_c);
+  case RUN_OPT_PES: return run_pes_parse(v, &o->pes_r, &o->pes_c, &o->inst.row0, &o->inst.col0);
   case RUN_OPT_MAP:
     if (run_map_syntax(v) != 0) {
       diag_error_plain("--map: expected one or two loop indices (names or numbers) separated by a "

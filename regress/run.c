@@ -239,13 +239,15 @@ static int run_request_check(const ast_program *p, const run_opts *o, arch_confi
                      "columns (--map I,J)", o->map, o->pes_r, o->pes_c);
     return ENGINE_ERR_INPUT;
   }
-  if (o->pes_r > cfg->rows || o->pes_c > cfg->cols) {
-    int r = o->pes_r > cfg->rows;
-    char msg[512];
+  int need_r = o->inst.row0 + o->pes_r, need_c = o->inst.col0 + o->pes_c;
+  if (need_r > cfg->rows || need_c > cfg->cols) {
+    int r = need_r > cfg->rows;
+    char msg[512], at[48] = "";
+    if (o->inst.row0 || o->inst.col0) snprintf(at, sizeof at, "@%d,%d", o->inst.row0, o->inst.col0);
     fit_nofit(fit, msg, sizeof msg, r ? FIT_RES_ARRAY_ROWS : FIT_RES_ARRAY_COLS, r ? "array.rows" : "array.cols",
-              r ? o->pes_r : o->pes_c, r ? cfg->rows : cfg->cols, "",
-              "--pes %dx%d: the region does not fit the processor array of %s, which has %d rows and %d columns",
-              o->pes_r, o->pes_c, arch_name, cfg->rows, cfg->cols);
+              r ? need_r : need_c, r ? cfg->rows : cfg->cols, "",
+              "--pes %dx%d%s: the region does not fit the processor array of %s, which has %d rows and %d columns",
+              o->pes_r, o->pes_c, at, arch_name, cfg->rows, cfg->cols);
     diag_error_plain("%s", msg);
     return ENGINE_ERR_NOFIT;
   }

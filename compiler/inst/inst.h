@@ -152,6 +152,9 @@ typedef struct {
                         retries so when a program with waits exceeds pe.imem) */
   int sig_global;    /* 1: every control signal one function of J on all PEs (GC
                         terms without PE ranges; inst_run_opts falls back to it) */
+  int row0, col0;    /* the region's origin in the array (--pes RxC@ROW,COL;
+                        docs/instantiate.md "Origin"): the region's PE (r, c)
+                        is the array's (row0 + r, col0 + c) */
 } inst_opts;
 
 /* The maps inst_succ built, by n: the same few n (-1 for the CFG's
@@ -466,6 +469,14 @@ int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_
 
 /* Writes the human-readable listing of x to f. */
 void inst_listing(const inst *x, FILE *f);
+
+/* Returns rectangle r of the region (its PEs numbered from the region's
+ * first) as the array's: shifted by the origin (inst_opts.row0, col0). */
+static inline stream_rect inst_at(const inst *x, stream_rect r) {
+  r.row0 += x->opt.row0;
+  r.col0 += x->opt.col0;
+  return r;
+}
 
 /* Writes "ARRAY INDEX ROW COL SIDE BANK ADDR" lines for every element an
  * output access writes (where the harness finds it after done) to f. */

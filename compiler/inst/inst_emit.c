@@ -667,7 +667,7 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
     return INST_ERR_INTERNAL;
   }
   b.w[at] = (uint32_t)tm.nterms;
-  int rc = stream_writer_packet(w, STREAM_PKT_GC, 0, 0, inst_rect(x, 0, x->t - 1), b.w, (uint32_t)b.n);
+  int rc = stream_writer_packet(w, STREAM_PKT_GC, 0, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), b.w, (uint32_t)b.n);
   free(b.w);
   if (rc) fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "GC packet: %s", w->msg);
   return rc ? INST_ERR_NOFIT : INST_OK;
@@ -742,7 +742,7 @@ static int inst_emit_ag_at(inst *x, stream_writer *w, int a, int k0, stream_rect
   inst_buf b;
   int st = inst_ag_payload(x, a, k0, lag, en, &b, msg, msgsz);
   if (st) return st;
-  int rc = stream_writer_packet(w, STREAM_PKT_AG, bank, side, rect, b.w, (uint32_t)b.n);
+  int rc = stream_writer_packet(w, STREAM_PKT_AG, bank, side, inst_at(x, rect), b.w, (uint32_t)b.n);
   free(b.w);
   if (rc) {
     fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "AG packet of access %d: %s", a, w->msg);
@@ -788,7 +788,7 @@ static int inst_ag_merge(inst *x, stream_writer *w, inst_ag_item *it, int n, con
       else rc.rows++;
     }
     it[i].done = 1;
-    if (stream_writer_packet(w, STREAM_PKT_AG, it[i].bank, it[i].side, rc, it[i].b.w, (uint32_t)it[i].b.n)) {
+    if (stream_writer_packet(w, STREAM_PKT_AG, it[i].bank, it[i].side, inst_at(x, rc), it[i].b.w, (uint32_t)it[i].b.n)) {
       fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "AG packet: %s", w->msg);
       return INST_ERR_NOFIT;
     }
@@ -900,7 +900,7 @@ static int inst_emit_wrappers_2d(inst *x, stream_writer *w, int nsink, char *msg
       int c1 = c0 + 1;
       while (c1 < x->tc && !memcmp(s0, x->wsink + (size_t)(r * x->tc + c1) * (size_t)nsink, sz)) c1++;
       stream_rect rc = {r, c0, nr, c1 - c0};
-      if (stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, rc, s0, (uint32_t)nsink)) {
+      if (stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, inst_at(x, rc), s0, (uint32_t)nsink)) {
         fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "WRAPPER packet: %s", w->msg);
         return INST_ERR_NOFIT;
       }
@@ -915,7 +915,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
   stream_rect all = inst_rect(x, 0, x->t - 1);
   uint32_t fd[ISA_MAX_REGS];
   for (int i = 0; i < x->arch.fd; i++) fd[i] = (uint32_t)x->fd_depth[i];
-  int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, all, fd, (uint32_t)x->arch.fd) : 0;
+  int rc = x->arch.fd ? stream_writer_packet(w, STREAM_PKT_REGCFG, 0, 0, inst_at(x, all), fd, (uint32_t)x->arch.fd) : 0;
   int nsink = x->arch.id + 4 * x->arch.ports;
   if (x->wsink) { /* 2-D, or 1-D with banks per PE (inst_io.c) */
     if (rc) {
@@ -936,7 +936,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
     if (ac->is_out) sink[inst_sink_port(x, x->io[a].side, x->io[a].bank)] = 1u + (uint32_t)ac->reg.idx;
     else sink[ac->reg.idx] = 1u + (uint32_t)inst_src_port(x, x->io[a].side, x->io[a].bank);
   }
-  if (!rc) rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, all, sink, (uint32_t)nsink);
+  if (!rc) rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, inst_at(x, all), sink, (uint32_t)nsink);
   free(sink);
   if (rc) {
     fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "region packets: %s", w->msg);
@@ -950,7 +950,7 @@ static int inst_emit_class_rect(inst *x, stream_writer *w, int c, stream_rect rc
   for (int f = 0; f < x->nfu; f++) {
     const inst_fuprog *fp = &x->pc[c].fp[f];
     if (fp->empty) continue;
-    if (stream_writer_program(w, rc, f, fp->words, fp->nwords)) {
+    if (stream_writer_program(w, inst_at(x, rc), f, fp->words, fp->nwords)) {
       fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "program of class %d FU %d: %s", c, f, w->msg);
       return INST_ERR_NOFIT;
     }
@@ -994,7 +994,7 @@ static int inst_emit_programs(inst *x, stream_writer *w, char *msg, size_t msgsz
       for (int f = 0; f < x->nfu; f++) {
         const inst_fuprog *fp = &x->pc[c].fp[f];
         if (fp->empty) continue;
-        if (stream_writer_program(w, inst_rect(x, k0, k1), f, fp->words, fp->nwords)) {
+        if (stream_writer_program(w, inst_at(x, inst_rect(x, k0, k1)), f, fp->words, fp->nwords)) {
           fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "program of class %d FU %d: %s", c, f, w->msg);
           return INST_ERR_NOFIT;
         }
@@ -1036,7 +1036,7 @@ static int inst_emit_iodata(inst *x, const inst_data *data, stream_writer *w, ch
         side = x->io[a].pside[k];
         rc = (stream_rect){x->io[a].prow[k], x->io[a].pcol[k], 1, 1};
       }
-      if (stream_writer_packet(w, STREAM_PKT_IODATA, bank, side, rc, buf + lo, (uint32_t)(hi - lo + 2))) {
+      if (stream_writer_packet(w, STREAM_PKT_IODATA, bank, side, inst_at(x, rc), buf + lo, (uint32_t)(hi - lo + 2))) {
         fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "IODATA of access %d: %s", a, w->msg);
         free(buf);
         return INST_ERR_NOFIT;
@@ -1053,7 +1053,7 @@ int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_
   if (!st) st = inst_emit_gc(x, w, msg, msgsz);
   if (!st) st = inst_emit_ags(x, w, msg, msgsz);
   if (!st) st = inst_emit_iodata(x, data, w, msg, msgsz);
-  if (!st && stream_writer_packet(w, STREAM_PKT_START, 0, 0, inst_rect(x, 0, x->t - 1), NULL, 0)) {
+  if (!st && stream_writer_packet(w, STREAM_PKT_START, 0, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), NULL, 0)) {
     fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "START packet: %s", w->msg);
     st = INST_ERR_NOFIT;
   }

@@ -243,10 +243,13 @@ static char *inst_spread_used(inst_spread *s, int k, int side, int port) {
 }
 
 /* Returns 1 when PE k of the region lies on the array border `side` (the
- * region starts at PE (0,0); banks sit on the array border, docs/arch.md). */
+ * region starts at its origin; banks sit on the array border,
+ * docs/arch.md). */
 static int inst_io_border(const inst *x, int k, int side) {
   int r, c;
   inst_pe_rc(x, k, &r, &c);
+  r += x->opt.row0;
+  c += x->opt.col0;
   return side == STREAM_SIDE_NORTH ? r == 0 : side == STREAM_SIDE_SOUTH ? r == x->arch.rows - 1
          : side == STREAM_SIDE_WEST ? c == 0 : c == x->arch.cols - 1;
 }
@@ -349,6 +352,8 @@ static int inst_spread_place(inst_spread *s, int a, char *msg, size_t msgsz) {
         avail += !chan;
       }
     inst_pe_rc(x, k, &r, &c);
+    r += x->opt.row0; /* the array's row and column */
+    c += x->opt.col0;
     char tried[64] = "";
     for (int i = 0, len = 0; i < ns && len < (int)sizeof tried; i++)
       len += snprintf(tried + len, sizeof tried - (size_t)len, "%s %s", i ? "," : "", nm[side[i]]);
@@ -358,10 +363,10 @@ static int inst_spread_place(inst_spread *s, int a, char *msg, size_t msgsz) {
     const char *key = x->arch.banks <= x->arch.ports ? "iobuf.banks" : "interconnect.ports";
     return fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS, key, need, avail, where,
                      "I/O banks: access %d (%s of %s) finds no free bank on PE %d (row %d, column %d); sides "
-                     "tried:%s; banks needed %d, available %d (its array border sides x min(iobuf.banks %d, "
+                     "tried:%s%s; banks needed %d, available %d (its array border sides x min(iobuf.banks %d, "
                      "interconnect.ports %d), less the ports of channels)",
                      a, m->access[a].is_out ? "output" : "input", m->array_name[m->access[a].array], k, r, c,
-                     tried, need, avail, x->arch.banks, x->arch.ports);
+                     tried, ns ? "" : " none (no side of the PE on the array border)", need, avail, x->arch.banks, x->arch.ports);
   }
   return INST_OK;
 }
@@ -433,9 +438,14 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
     x->io[a].bank = a;
     if (m->axis != MAP_AXIS_2D) x->io[a].bank = r >= 0 ? m->routes[r].port[0] : next++;
     if (r >= 0) x->io[a].side = inst_io_side(m->routes[r].in_side[0]);
-    if (m->axis != MAP_AXIS_2D && x->io[a].bank >= nb) {
-      /* no bank behind the channel's port, or the region's side is full:
-       * a bank of any border side, per PE (inst_io_spread) */
+    int off_border = x->io[a].side == STREAM_SIDE_NORTH ? x->opt.row0 > 0
+                     : x->io[a].side == STREAM_SIDE_WEST ? x->opt.col0 > 0
+                     : x->io[a].side == STREAM_SIDE_SOUTH ? x->opt.row0 + x->rows < x->arch.rows
+                                                          : x->opt.col0 + x->cols < x->arch.cols;
+    if (m->axis != MAP_AXIS_2D && (x->io[a].bank >= nb || off_border)) {
+      /* no bank behind the channel's port, the region's side is full or
+       * not on the array border (its origin): a bank of any border side,
+       * per PE (inst_io_spread) */
       x->io[a].bank = -1;
       spread = 1;
     }
@@ -500,6 +510,8 @@ void inst_layout(const inst *x, FILE *f) {
           side = x->io[a].pside[k];
           bank = x->io[a].pbank[k];
         }
+        row += x->opt.row0; /* the array's PE */
+        col += x->opt.col0;
         fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin, row, col,
                 sides[side], bank, (long long)inst_io_address(x, a, J));
       }

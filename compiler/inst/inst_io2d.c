@@ -87,13 +87,29 @@ static int io2d_side(char c) {
   return c == 'N' ? IO_N : c == 'E' ? IO_E : c == 'S' ? IO_S : IO_W;
 }
 
-/* Returns 1 when PE (r, c) of the region lies on the array border `side`. */
+/* Returns 1 when PE (r, c) of the region lies on the array border `side`
+ * (the region at its origin, inst_opts.row0, col0). */
 static int io2d_border(const inst *x, int r, int c, int side) {
+  r += x->opt.row0;
+  c += x->opt.col0;
   switch (side) {
   case IO_N: return r == 0;
   case IO_S: return r == x->arch.rows - 1;
   case IO_W: return c == 0;
   default: return c == x->arch.cols - 1;
+  }
+}
+
+/* Returns 1 when PE (r, c) of the region lies on the edge `side` of the
+ * PEs used (tr x tc): no PE of the region beyond it, so a channel
+ * neither leaves nor enters the region there (docs/timing.md 11,
+ * "Isolation"). */
+static int io2d_edge(const inst *x, int r, int c, int side) {
+  switch (side) {
+  case IO_N: return r == 0;
+  case IO_S: return r == x->tr - 1;
+  case IO_W: return c == 0;
+  default: return c == x->tc - 1;
   }
 }
 
@@ -127,10 +143,10 @@ static int io2d_channels(io2d *s, char *msg, size_t msgsz) {
     for (int r = 0; r < x->tr; r++)
       for (int c = 0; c < x->tc; c++) {
         int bad = 0;
-        if (!io2d_border(x, r, c, o1)) bad |= io2d_connect(s, r, c, io2d_sink_port(x, o1, rt->port[0]), rt->od.idx);
-        if (two && !io2d_border(x, r, c, i1) && !io2d_border(x, r, c, o2))
+        if (!io2d_edge(x, r, c, o1)) bad |= io2d_connect(s, r, c, io2d_sink_port(x, o1, rt->port[0]), rt->od.idx);
+        if (two && !io2d_edge(x, r, c, i1) && !io2d_edge(x, r, c, o2))
           bad |= io2d_connect(s, r, c, io2d_sink_port(x, o2, rt->port[1]), io2d_src_port(x, i1, rt->port[0]));
-        if (!io2d_border(x, r, c, last_in))
+        if (!io2d_edge(x, r, c, last_in))
           bad |= io2d_connect(s, r, c, rt->id.idx, io2d_src_port(x, last_in, last_port));
         if (bad) {
           snprintf(msg, msgsz, "internal: channel %d shares a wrapper output with another on PE (%d,%d)", i, r, c);
@@ -228,18 +244,20 @@ static int io2d_opp(int side) {
  * border PE is (0,c), (r,0), (rows-1,c) or (r,cols-1) of the array), or -1
  * when that border PE is not in the region used. */
 static int io2d_hops(const inst *x, int r, int c, int side) {
+  int r0 = x->opt.row0, c0 = x->opt.col0;
   switch (side) {
-  case IO_N: return r;
-  case IO_W: return c;
-  case IO_S: return x->tr == x->arch.rows ? x->arch.rows - 1 - r : -1;
-  default: return x->tc == x->arch.cols ? x->arch.cols - 1 - c : -1;
+  case IO_N: return r0 == 0 ? r : -1;
+  case IO_W: return c0 == 0 ? c : -1;
+  case IO_S: return r0 + x->tr == x->arch.rows ? x->tr - 1 - r : -1;
+  default: return c0 + x->tc == x->arch.cols ? x->tc - 1 - c : -1;
   }
 }
 
-/* Sets *pr, *pc to the PE h hops from the border `side` toward (r, c). */
+/* Sets *pr, *pc to the PE h hops from the border `side` toward (r, c)
+ * (of the region; the border reached, io2d_hops). */
 static void io2d_step(const inst *x, int r, int c, int side, int h, int *pr, int *pc) {
-  *pr = side == IO_N ? h : side == IO_S ? x->arch.rows - 1 - h : r;
-  *pc = side == IO_W ? h : side == IO_E ? x->arch.cols - 1 - h : c;
+  *pr = side == IO_N ? h : side == IO_S ? x->tr - 1 - h : r;
+  *pc = side == IO_W ? h : side == IO_E ? x->tc - 1 - h : c;
 }
 
 /* Returns the port of link h of a chain to bank b (link 0: the bank's,
@@ -674,7 +692,8 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
       if (io2d_has(x, a, k) && x->io[a].pside[k] < 0 && !io2d_direct(&s, a, k)) {
         int r, c;
         inst_pe_rc(x, k, &r, &c);
-        if (r == 0 || c == 0 || r == x->arch.rows - 1 || c == x->arch.cols - 1) {
+        if (io2d_border(x, r, c, IO_N) || io2d_border(x, r, c, IO_W) || io2d_border(x, r, c, IO_S) ||
+            io2d_border(x, r, c, IO_E)) {
           char where[96];
           snprintf(where, sizeof where, "PE (%d,%d), access %d (%s)", r, c, a, x->m->array_name[x->m->access[a].array]);
           st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS,

@@ -37,6 +37,25 @@ int inst_run(inst *x, const map_config *m, const arch_config *arch, int nparam, 
  * and program words. */
 enum { INST_STEP_OTHER, INST_STEP_SHARING };
 
+/* Returns INST_OK when the region at its origin (inst_opts.row0, col0)
+ * lies in the array; else INST_ERR_INPUT for a negative origin, or
+ * INST_ERR_NOFIT naming the array rows or columns it runs past. */
+static int inst_origin_check(inst *x, char *msg, size_t msgsz) {
+  int r0 = x->opt.row0, c0 = x->opt.col0;
+  if (r0 < 0 || c0 < 0) {
+    snprintf(msg, msgsz, "region origin %d,%d: row and column are 0 or more", r0, c0);
+    return INST_ERR_INPUT;
+  }
+  if (r0 + x->rows > x->arch.rows || c0 + x->cols > x->arch.cols) {
+    int r = r0 + x->rows > x->arch.rows;
+    return fit_nofit(&x->fit, msg, msgsz, r ? FIT_RES_ARRAY_ROWS : FIT_RES_ARRAY_COLS, r ? "array.rows" : "array.cols",
+                     r ? r0 + x->rows : c0 + x->cols, r ? x->arch.rows : x->arch.cols, "",
+                     "region %dx%d at %d,%d needs %s 0..%d, the array has %d", x->rows, x->cols, r0, c0,
+                     r ? "rows" : "columns", r ? r0 + x->rows - 1 : c0 + x->cols - 1, r ? x->arch.rows : x->arch.cols);
+  }
+  return INST_OK;
+}
+
 /* Returns INST_OK or the first failing step's status (inst.h), the
  * signals coloured as o says; *step says whether that step is one whose
  * shortfall depends on the kernel sharing (INST_STEP_SHARING). */
@@ -47,6 +66,7 @@ static int inst_run_steps(inst *x, const inst_opts *o, const map_config *m, cons
   *step = INST_STEP_OTHER;
   int st = inst_concretize(x, m, arch, nparam, pname, pval, rows, cols, msg, msgsz);
   if (o) x->opt = *o; /* after inst_concretize, which clears *x */
+  if (!st) st = inst_origin_check(x, msg, msgsz);
   if (!st) st = inst_classes(x, msg, msgsz);
   if (!st) st = inst_fold(x, msg, msgsz);
   if (!st) st = inst_cfg(x, msg, msgsz);
