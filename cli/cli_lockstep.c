@@ -185,16 +185,9 @@ static int cli_lockstep_gtkw(const cli_lockstep_opts *o, const lockstep_divergen
   else if (sigs.n == 0)
     fprintf(stderr, "tcpa: warning: no signals under '%s' in %s (see --pe-scope)\n", scope,
             o->fst);
-  for (const char *u = unit; *u;) { /* the unit's scopes and signals (divergence_unit_names) */
-    size_t n = strcspn(u, " ");
-    char name[700];
-    snprintf(name, sizeof name, "%.*s", (int)(n < 600 ? n : 600), u);
-    if (n && gtkw_fst_signals(o->fst, name, &sigs, msg, sizeof msg)) {
-      fprintf(stderr, "tcpa: warning: %s; the unit's signals are not in the save file\n", msg);
-      break;
-    }
-    u += n + (u[n] == ' ');
-  }
+  /* the unit's scopes and signals (divergence_unit_names) */
+  if (gtkw_fst_unit_signals(o->fst, "", unit, &sigs, msg, sizeof msg))
+    fprintf(stderr, "tcpa: warning: %s; the unit's signals are not in the save file\n", msg);
   v.unit_names = unit[0] ? unit : NULL;
   int rc = gtkw_write(o->gtkw, &v, &sigs, msg, sizeof msg);
   gtkw_signals_free(&sigs);

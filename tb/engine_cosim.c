@@ -41,22 +41,6 @@
 #include "isa.h"
 #include "model_fst.h"
 
-/* Returns 0 after appending to sigs the signals of FST fst named by the
- * space-separated scopes or signals of `unit` (each prefixed with `side`,
- * "" or "model." / "rtl." of a merged FST); -1 with why. */
-static int engine_unit_signals(const char *fst, const char *side, const char *unit, gtkw_signals *sigs, char *why,
-                               size_t whysz) {
-  for (const char *u = unit; *u;) {
-    while (*u == ' ') u++;
-    size_t n = strcspn(u, " ");
-    char tok[700];
-    snprintf(tok, sizeof tok, "%s%.*s", side, (int)(n < 600 ? n : 600), u);
-    if (n && gtkw_fst_signals(fst, tok, sigs, why, whysz)) return -1;
-    u += n;
-  }
-  return 0;
-}
-
 /* Returns 0 after writing the save file gtkw of the RTL's FST fst around
  * divergence d (and the translate filter of its instruction words beside
  * it), notes on f; -1 with msg (engine.h). */
@@ -97,7 +81,7 @@ int engine_cosim_waveform(const char *fst, const char *gtkw, const engine_diverg
   }
   if (gtkw_fst_signals(fst, scope, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the save file has the marker but no signal list)\n", why);
-  else if (d->unit[0] && engine_unit_signals(fst, "", d->unit, &sigs, why, sizeof why))
+  else if (d->unit[0] && gtkw_fst_unit_signals(fst, "", d->unit, &sigs, why, sizeof why))
     fprintf(f, "  (waveform: %s; the unit's signals are not in the save file)\n", why);
   v.unit_names = d->unit[0] ? d->unit : NULL;
   int rc = gtkw_write(gtkw, &v, &sigs, msg, msgsz);
@@ -360,8 +344,8 @@ int engine_cosim_compare(const char *dir, const arch_config *arch, const engine_
   gtkw_signals sigs = {0};
   if (gtkw_compare_signals(cfst, pe, &sigs, why, sizeof why))
     fprintf(f, "  (side by side: %s; the save file has the marker but no signal list)\n", why);
-  else if (d->unit[0] && (engine_unit_signals(cfst, "model.", d->unit, &sigs, why, sizeof why) ||
-                          engine_unit_signals(cfst, "rtl.", d->unit, &sigs, why, sizeof why)))
+  else if (d->unit[0] && (gtkw_fst_unit_signals(cfst, "model.", d->unit, &sigs, why, sizeof why) ||
+                          gtkw_fst_unit_signals(cfst, "rtl.", d->unit, &sigs, why, sizeof why)))
     fprintf(f, "  (side by side: %s; the unit's signals are not in the save file)\n", why);
   int rc = gtkw_compare_write(cgtkw, &c, &sigs, msg, msgsz);
   gtkw_signals_free(&sigs);

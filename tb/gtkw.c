@@ -329,6 +329,19 @@ int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
   return rc;
 }
 
+int gtkw_fst_unit_signals(const char *fst_path, const char *side, const char *unit, gtkw_signals *out,
+                          char *msg, size_t msgsz) {
+  for (const char *u = unit; *u;) {
+    while (*u == ' ') u++;
+    size_t n = strcspn(u, " ");
+    char tok[700];
+    snprintf(tok, sizeof tok, "%s%.*s", side, (int)(n < 600 ? n : 600), u);
+    if (n && gtkw_fst_signals(fst_path, tok, out, msg, msgsz)) return -1;
+    u += n;
+  }
+  return 0;
+}
+
 /* Returns the group key of a signal: its sub-scope below `scope` ("" for
  * the PE's own signals), or NULL for signals outside the scope. The key is
  * written to buf. */

@@ -106,6 +106,13 @@ int gtkw_vcd_header_signals(const char *vcd_text, const char *scope, gtkw_signal
 int gtkw_fst_signals(const char *fst_path, const char *scope, gtkw_signals *out,
                      char *msg, size_t msgsz);
 
+/* Returns 0 after appending to *out the signals of the FST `fst_path`
+ * named by the space-separated scopes or signals of `unit` (a divergence's
+ * unit, divergence_unit.h), each prefixed with `side` ("", or "model." /
+ * "rtl." in a merged FST); -1 with the reason in msg. */
+int gtkw_fst_unit_signals(const char *fst_path, const char *side, const char *unit, gtkw_signals *out,
+                          char *msg, size_t msgsz);
+
 /* Returns 0 after writing the save file `path` atomically (temporary file
  * renamed): the view v and the signals grouped by their sub-scope below
  * v->pe_scope (after a group of the focus unit's signals, if any); -1
