@@ -47,38 +47,47 @@ done
 # is a layout error of its own.
 stray=$(find compiler -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) | sort)
 
-# Returns (prints) the folder whose file x is, searched beside `self` first.
-owner() {
-  local self=$1 x=$2 d
-  if [ -f "$self/$x" ]; then echo "$self"; return; fi
-  for d in $folders; do
-    if [ -f "$d/$x" ]; then echo "$d"; return; fi
-  done
-}
-
-bad=0 files=0 incs=0
-for f in $stray; do
-  echo "$f: a source file directly in compiler/; it belongs in one stage's folder" >&2
-  bad=$((bad + 1))
-done
+# One awk pass over every source (a process per include was most of the
+# check's time): the first input lists every file of the folders, so an
+# include is resolved beside its file first, then in the folders' order.
+srcs=()
 for d in $folders; do
   # (common/gen/: the programs printing the copies of common's contracts,
   # held to common's rule)
-  for f in $(find "$d" -maxdepth 2 -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | sort); do
-    self=$(dirname "$f")
-    files=$((files + 1))
-    while IFS=: read -r line x; do
-      incs=$((incs + 1))
-      o=$(owner "$self" "$x")
-      [ -n "$o" ] || continue
-      [ "$o" = "$self" ] && continue
-      case " ${allowed[$d]} " in *" $o "*) continue ;; esac
-      echo "$f:$line: $d/ must not include \"$x\" (found in $o/; README.md \"Layout\")" >&2
-      bad=$((bad + 1))
-    done < <(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
-               s = $0; sub(/^[^"]*"/, "", s); sub(/".*/, "", s); print FNR ":" s }' "$f")
-  done
+  while IFS= read -r f; do srcs+=("$f"); done < <(find "$d" -maxdepth 2 -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | sort)
 done
+known=$(mktemp) && trap 'rm -f "$known"' EXIT
+find $folders -type f >"$known"
+allow=
+for d in $folders; do allow="$allow$d=${allowed[$d]};"; done
+for f in $stray; do
+  echo "$f: a source file directly in compiler/; it belongs in one stage's folder" >&2
+done
+res=$(awk -v known="$known" -v folders="$folders" -v allow="$allow" -v bad="$(echo $stray | wc -w)" '
+  BEGIN {
+    nf = split(folders, F, " ")
+    n = split(allow, A, ";")
+    for (i = 1; i <= n; i++) if (A[i] != "") { k = A[i]; sub(/=.*/, "", k); v = A[i]; sub(/^[^=]*=/, "", v); ok[k] = " " v " " }
+  }
+  FILENAME == known { exists[$0] = 1; next }
+  FNR == 1 {
+    self = FILENAME; sub(/\/[^\/]*$/, "", self)
+    dir = ""
+    for (i = 1; i <= nf; i++) if (index(FILENAME, F[i] "/") == 1 && length(F[i]) > length(dir)) dir = F[i]
+  }
+  /^[ \t]*#[ \t]*include[ \t]*"/ {
+    x = $0; sub(/^[^"]*"/, "", x); sub(/".*/, "", x)
+    incs++
+    o = ""
+    if ((self "/" x) in exists) o = self
+    else for (i = 1; i <= nf && o == ""; i++) if ((F[i] "/" x) in exists) o = F[i]
+    if (o == "" || o == self || index(ok[dir], " " o " ")) next
+    printf "%s:%d: %s/ must not include \"%s\" (found in %s/; README.md \"Layout\")\n", FILENAME, FNR, dir, x, o > "/dev/stderr"
+    bad++
+  }
+  END { print bad + 0, incs + 0 }' "$known" "${srcs[@]}")
+read -r bad incs <<<"$res"
+files=${#srcs[@]}
 if [ "$bad" -gt 0 ]; then
   echo "layout-check: $bad include(s) against the layout in $files files" >&2
   exit 1
