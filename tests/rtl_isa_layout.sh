@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # covers: docs/rtl.md "Generated packages"
+# tier: full (two small Verilator builds and a lint, about 50 s of CPU: docs/testing.md "The budget")
 # rtl_isa_layout.sh: the RTL decodes the instruction word only through the
 # struct tcpa_isa_pkg::insn_t generated from common/isa.h (docs/rtl.md
 # "Generated packages"), so a field's size or position changed in isa.h
