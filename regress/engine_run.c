@@ -357,31 +357,13 @@ static int engine_systemc_waveform(const arch_config *arch, const engine_run_opt
   return st;
 }
 
-/* Gives a systemc divergence d without the checker's record (tcpa-sc's
- * verdict file names the divergence only in words) the record of the
- * same divergence in the traces tcpa-sc kept (DIR/model.trace and
- * DIR/rtl.trace, DIR the run's --out-dir or work), compared again by the
- * lockstep checker offline; when that finds another place, or none, d
- * keeps no record. */
-static void engine_systemc_record(const engine_run_opts *o, const char *work, engine_divergence *d) {
-  if (d->rec.diff != LOCKSTEP_DIFF_NONE) return;
-  const char *dir = o->out_dir ? o->out_dir : work;
-  char *mt = engine_path(dir, "model.trace"), *rt = engine_path(dir, "rtl.trace"), line[512], msg[512];
-  engine_divergence again;
-  if (mt && rt && engine_cosim_check(mt, rt, NULL, &again, line, sizeof line, msg, sizeof msg) == 1 &&
-      again.cycle == d->cycle && again.row == d->row && again.col == d->col)
-    d->rec = again.rec;
-  free(mt);
-  free(rt);
-}
-
 /* Returns the status of the systemc engine: tcpa-sc's verdict (at a
  * divergence, with keep, the waveform around it) and, when the traces
  * agree, both results checked as cosim checks them. */
 static int engine_run_systemc(const ast_program *p, const arch_config *arch, const interp_array *ref,
                               const engine_run_opts *o, const char *work, engine_outcome *out) {
   int st = engine_systemc_run(arch, o, work, out);
-  if (st == ENGINE_MISMATCH && out->diverged) engine_systemc_record(o, work, &out->lockstep.div);
+  /* the divergence's record: tb/engine_systemc.c, from the kept traces */
   if (st == ENGINE_MISMATCH && out->diverged && o->out_dir)
     return engine_systemc_waveform(arch, o, work, o->out_dir, out);
   if (st || out->diverged) return st;

@@ -122,8 +122,10 @@ typedef struct {
 /* Writes to f the lines of the unit of tcpa-sc's divergence: the
  * divergence found again in the trace files u->mt and u->rt by the
  * lockstep checker, its unit asked of the run's stream
- * (divergence_replay_unit), its FST names into out->lockstep.div.unit; a
- * note instead when the traces do not give the verdict's divergence. */
+ * (divergence_replay_unit), its FST names into out->lockstep.div.unit and
+ * the checker's record into out->lockstep.div.rec (tcpa-sc's verdict file
+ * names the divergence only in words); a note instead, and no record,
+ * when the traces do not give the verdict's divergence. */
 static void engine_sc_unit_write(FILE *f, const engine_sc_unit *u) {
   char msg[600] = "";
   lockstep *ls = lockstep_new(LOCKSTEP_KINDS_ALL, LOCKSTEP_WINDOW_DEFAULT);
@@ -136,8 +138,10 @@ static void engine_sc_unit_write(FILE *f, const engine_sc_unit *u) {
     if (d->cycle != ed->cycle || d->row != ed->row || d->col != ed->col)
       snprintf(msg, sizeof msg, "the traces diverge at cycle %" PRIu64 ", PE (%d,%d), not where tcpa-sc stopped",
                d->cycle, d->row, d->col);
-    else
+    else {
+      ed->rec = *d;
       divergence_replay_unit(f, d, u->arch, &u->out->c, ed->unit, sizeof ed->unit, msg, sizeof msg);
+    }
   } else {
     snprintf(msg, sizeof msg, "the traces %.200s and %.200s do not diverge: %.100s", u->mt, u->rt,
              lockstep_status_get(ls) == LOCKSTEP_ERROR ? lockstep_error_message(ls) : "they agree");

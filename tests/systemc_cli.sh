@@ -278,6 +278,12 @@ unit_same bank '^  iteration: +cycle 4 is the AG.s step 2 .*J = \(j0, j1, j2\) =
 grep -Eq '^  access: +access 0: read A via id0, west bank 0, address 0 \+ 3\*j0 \+ 0\*j1 \+ 1\*j2' "$tmp/bank/divergence.txt" &&
   grep -Eq '^  address equation: +0 \+ 3\*j0 \+ 0\*j1 \+ 1\*j2 \(' "$tmp/bank/divergence.txt"
 check "bank: the access and the AG's address equation in the listing's indices" $?
+# summary.json's divergence_record: the checker's record, as cosim's
+rec=$(python3 -c 'import json, sys
+a, b = (json.load(open(f)).get("divergence_record") for f in sys.argv[1:3])
+print(a["kind"] if a and a == b else "differ: %s / %s" % (a, b))' "$tmp/bank/summary.json" "$tmp/bank-cosim/summary.json" 2>&1)
+[ "$rec" = bank ]
+check "bank: summary.json's divergence_record equals cosim's (kind $rec)" $?
 unit_waves bank 'TOP\.tcpa_top\.g_row\[0\]\.g_col\[0\]\.g_side\[3\]\.g_bank\[0\]\.g_ag\.u_ag'
 w=; m=
 while read -r i v; do
