@@ -225,6 +225,9 @@ typedef struct {
   int *pe_class;                   /* [t] */
   int npattern;                    /* distinct inter-tile domains */
   int npc_algo;                    /* classes of Algorithm 1, before inst_classes_merge */
+  uint32_t *od_cut;                /* [t] or NULL: bit j set: PE k writes od j toward a
+                                    * neighbour outside the region, its wrapper leaves out
+                                    * every connection od j drives (inst_classes.c) */
   /* signals */
   int nsig;
   inst_signal sig[ISA_MAX_SIGNALS];
@@ -321,6 +324,11 @@ int inst_classes(inst *x, char *msg, size_t msgsz);
 /* Returns INST_OK after merging the processor classes whose programs are
  * equal word for word on every FU (inst_classes.c); INST_ERR_INTERNAL. */
 int inst_classes_merge(inst *x);
+
+/* Clears, in the nsink WRAPPER sinks `sink` of PE k, every sink driven by
+ * an od x->od_cut marks on k (an od write widened onto the region's far
+ * edge, inst_classes.c); returns the number of sinks cleared. */
+int inst_classes_cut_sinks(const inst *x, int k, uint32_t *sink, int nsink);
 
 /* Frees the program of one FU of a processor class. */
 void inst_fuprog_free(const inst *x, inst_fuprog *f);

@@ -15,19 +15,24 @@
  * unchanged (Algorithm 1 over the K vector); the classes are numbered by
  * their smallest PE number k = r tc + c, which represents them.
  *
- * Channel writes on the region's far edge (2-D). The mapper writes a
- * channel's od only where a consumer iteration exists, so the PEs whose
- * neighbour along the channel lies outside the region (the last row for a
+ * Channel writes on the region's far edge (1-D and 2-D). The mapper writes
+ * a channel's od only where a consumer iteration exists, so the PEs whose
+ * neighbour along the channel lies outside the region (the last PE of a
+ * 1xC region for an eastward channel, the last row of a 2-D one for a
  * southward channel) leave the od write out and would form classes of
- * their own (matmul: 4 instead of the paper's 2). Before the partition,
- * such a leaf is widened on those PEs to the pattern of the PE before
- * them along the channel, within the iterations the op runs there (its
- * operand leaves): the write happens, and its token leaves the region
- * toward a PE that no stream configures or toward the array border, where
- * inst_io2d.c leaves the connection out; a token on a source that drives
- * no sink vanishes without a fault (docs/timing.md 10, rule 6). Only
- * one-hop channels whose od serves no output bank and no other op are
- * widened (docs/instantiate.md, "2-D regions").
+ * their own (bitextract and matmul on 1x16: 2 instead of the paper's 1;
+ * matmul on 2-D regions: 4 instead of 2). Before the partition, such a
+ * leaf is widened on those PEs to the pattern of the PE before them along
+ * the channel, within the iterations the op runs there (its operand
+ * leaves), and the od is recorded in x->od_cut for those PEs: their
+ * wrappers leave out every connection the od drives
+ * (inst_classes_cut_sinks, called by inst_emit.c), so the write happens
+ * and its token vanishes at the od, which drives no sink (docs/timing.md
+ * 10, rule 6): nothing leaves the region, whatever lies beyond it (a PE
+ * of another region, the array border's banks). Only one-hop channels
+ * whose od serves no output bank and no other op are widened, and only
+ * where no other op writes the od in those iterations
+ * (docs/instantiate.md, step 2).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -146,9 +151,52 @@ static int inst_classes_writes_in(const inst *x, int j, map_reg reg, __isl_keep 
   return isl_set_is_disjoint(x->leaf[j], w) != isl_bool_true;
 }
 
+/* isl callback data: a class number, or the od bits to cut. */
+typedef struct {
+  inst *x;
+  int cls;
+} inst_mark;
+
+/* Returns the PE number k (k = r tc + c in 2-D) of point pt over K, -1
+ * outside the region; takes pt. */
+static long inst_point_pe(const inst *x, __isl_take isl_point *pt) {
+  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, x->m->mapped[0]);
+  long k = isl_val_get_num_si(v);
+  isl_val_free(v);
+  if (x->m->axis == MAP_AXIS_2D) { /* k = r * tc + c */
+    v = isl_point_get_coordinate_val(pt, isl_dim_set, x->m->mapped[1]);
+    long c = isl_val_get_num_si(v);
+    isl_val_free(v);
+    k = c >= 0 && c < x->tc ? k * x->tc + c : -1;
+  }
+  isl_point_free(pt);
+  return k >= 0 && k < x->t ? k : -1;
+}
+
+/* Returns isl_stat_ok after marking point pt's PE with the class. */
+static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
+  inst_mark *mk = user;
+  long k = inst_point_pe(mk->x, pt);
+  if (k >= 0) mk->x->pe_class[k] = mk->cls;
+  return isl_stat_ok;
+}
+
+/* Returns isl_stat_ok after adding the od bits mk->cls to point pt's PE
+ * in x->od_cut (allocated on first use), isl_stat_error when out of memory. */
+static isl_stat inst_mark_cut(__isl_take isl_point *pt, void *user) {
+  inst_mark *mk = user;
+  inst *x = mk->x;
+  long k = inst_point_pe(x, pt);
+  if (!x->od_cut) x->od_cut = calloc((size_t)x->t, sizeof *x->od_cut);
+  if (!x->od_cut) return isl_stat_error;
+  if (k >= 0) x->od_cut[k] |= (uint32_t)mk->cls;
+  return isl_stat_ok;
+}
+
 /* Returns 0 after widening leaf i, when it writes a channel's od, onto the
- * PEs whose neighbour along the channel is outside the region (see the
- * top of this file); -1 on an isl error. */
+ * PEs whose neighbour along the channel is outside the region, and
+ * recording the od in x->od_cut of those PEs (see the top of this file);
+ * -1 on an isl error. */
 static int inst_classes_widen_leaf(inst *x, int i) {
   const map_pst_leaf *lf = &x->m->leaves[i];
   if (lf->slot != 4 || lf->reg.cls != MAP_REG_OD) return 0;
@@ -173,31 +221,13 @@ static int inst_classes_widen_leaf(inst *x, int i) {
     isl_set_free(w);
     return 0;
   }
+  /* the PEs written on: w's K (its J projected out) */
+  isl_set *pes = isl_set_project_out(isl_set_copy(w), isl_dim_set, 0, (unsigned)x->n);
+  inst_mark mk = {x, (int)(1u << lf->reg.idx)};
+  int bad = !pes || isl_set_foreach_point(pes, inst_mark_cut, &mk) < 0;
+  isl_set_free(pes);
   x->leaf[i] = isl_set_coalesce(isl_set_union(x->leaf[i], w));
-  return x->leaf[i] ? 0 : -1;
-}
-
-/* isl callback: records the class number for each PE point. */
-typedef struct {
-  inst *x;
-  int cls;
-} inst_mark;
-
-/* Returns isl_stat_ok after marking point pt's PE with the class. */
-static isl_stat inst_mark_pe(__isl_take isl_point *pt, void *user) {
-  inst_mark *mk = user;
-  isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped[0]);
-  long k = isl_val_get_num_si(v);
-  isl_val_free(v);
-  if (mk->x->m->axis == MAP_AXIS_2D) { /* k = r * tc + c */
-    v = isl_point_get_coordinate_val(pt, isl_dim_set, mk->x->m->mapped[1]);
-    long c = isl_val_get_num_si(v);
-    isl_val_free(v);
-    k = c >= 0 && c < mk->x->tc ? k * mk->x->tc + c : -1;
-  }
-  isl_point_free(pt);
-  if (k >= 0 && k < mk->x->t) mk->x->pe_class[k] = mk->cls;
-  return isl_stat_ok;
+  return x->leaf[i] && !bad ? 0 : -1;
 }
 
 int inst_classes(inst *x, char *msg, size_t msgsz) {
@@ -205,7 +235,7 @@ int inst_classes(inst *x, char *msg, size_t msgsz) {
   isl_set **list = malloc((size_t)cap * sizeof *list);
   if (!list) return INST_ERR_INTERNAL;
   int bad = 0;
-  for (int i = 0; x->m->axis == MAP_AXIS_2D && i < x->m->nleaves && !bad; i++) bad = inst_classes_widen_leaf(x, i);
+  for (int i = 0; i < x->m->nleaves && !bad; i++) bad = inst_classes_widen_leaf(x, i);
   for (int i = 0; i < x->m->nleaves && !bad; i++) bad = inst_patterns(x, x->leaf[i], &list, &n, &cap);
   for (int i = 0; i < x->m->naccess && !bad; i++) bad = inst_patterns(x, x->acc[i], &list, &n, &cap);
   x->npattern = n;
@@ -340,4 +370,15 @@ int inst_classes_merge(inst *x) {
   }
   free(to);
   return st;
+}
+
+int inst_classes_cut_sinks(const inst *x, int k, uint32_t *sink, int nsink) {
+  uint32_t cut = x->od_cut && k >= 0 && k < x->t ? x->od_cut[k] : 0;
+  int n = 0;
+  for (int s = 0; cut && s < nsink; s++)
+    if (sink[s] && sink[s] - 1u < 32u && (cut >> (sink[s] - 1u) & 1u)) {
+      sink[s] = 0;
+      n++;
+    }
+  return n;
 }

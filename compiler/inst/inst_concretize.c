@@ -681,6 +681,7 @@ void inst_free(inst *x) {
   }
   free(x->pc);
   free(x->pe_class);
+  free(x->od_cut);
   for (int s = 0; s < x->nsig; s++) inst_signal_free(x, &x->sig[s]);
   inst_chain_free(x); /* last: the frees above read x->m */
   isl_ctx_free(x->ctx);

@@ -922,6 +922,7 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
       fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "region packets: %s", w->msg);
       return INST_ERR_NOFIT;
     }
+    for (int k = 0; k < x->t; k++) inst_classes_cut_sinks(x, k, x->wsink + (size_t)k * (size_t)nsink, nsink);
     return inst_emit_wrappers_2d(x, w, nsink, msg, msgsz);
   }
   uint32_t *sink = calloc((size_t)nsink, sizeof *sink);
@@ -937,6 +938,19 @@ static int inst_emit_region(inst *x, stream_writer *w, char *msg, size_t msgsz) 
     else sink[ac->reg.idx] = 1u + (uint32_t)inst_src_port(x, x->io[a].side, x->io[a].bank);
   }
   if (!rc) rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, inst_at(x, all), sink, (uint32_t)nsink);
+  /* the PEs whose channel writes leave the region (inst_classes.c): the
+   * region's wrapper without those ods' connections, per run of PEs */
+  for (int k0 = 0, k1; !rc && x->od_cut && k0 < x->t; k0 = k1) {
+    for (k1 = k0 + 1; k1 < x->t && x->od_cut[k1] == x->od_cut[k0];) k1++;
+    if (!x->od_cut[k0]) continue;
+    uint32_t *cut = malloc((size_t)nsink * sizeof *cut);
+    if (!cut) rc = -1;
+    if (!cut) break;
+    memcpy(cut, sink, (size_t)nsink * sizeof *cut);
+    inst_classes_cut_sinks(x, k0, cut, nsink);
+    rc = stream_writer_packet(w, STREAM_PKT_WRAPPER, 0, 0, inst_at(x, inst_rect(x, k0, k1 - 1)), cut, (uint32_t)nsink);
+    free(cut);
+  }
   free(sink);
   if (rc) {
     fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "region packets: %s", w->msg);

@@ -7,7 +7,8 @@
  * N = 16 on 3 PEs (p = 6, the classes {k < 2} and {k = 2}, alu1's kernel
  * classes, inst_fixture.h); fir on 3x2 of a 4x4 array (PE numbers, start
  * delays, classes that partition the PEs, accesses served over chains of
- * r or c hops); and matmul's far edge, one class with full tiles.
+ * r or c hops); and the far edge, one class with full tiles: matmul on
+ * 2-D regions, bitextract and matmul on 1x4, 1x16 and 1x32.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,10 +169,73 @@ done:
   ast_program_free(p);
 }
 
+/* Channel writes on the far edge of a 1xC region (inst_classes.c):
+ * bitextract and matmul with full tiles have one processor class, the
+ * paper's Table 1; the last PE, and only it, has the channel's od in
+ * od_cut; with a partial last tile it keeps a class of its own. Then
+ * inst_classes_cut_sinks clears on that PE exactly the sinks the od drives. */
+static void test_1d_far_edge(void) {
+  static const struct {
+    const char *prog;
+    int np;
+    int64_t pv[3];
+    int cols, want;
+  } cases[] = {{"bitextract", 1, {8}, 4, 1},       {"bitextract", 1, {32}, 16, 1}, {"bitextract", 1, {64}, 32, 1},
+               {"bitextract", 1, {13}, 4, 2},      {"matmul", 3, {8, 3, 4}, 4, 1}, {"matmul", 3, {32, 2, 2}, 16, 1},
+               {"matmul", 3, {7, 3, 4}, 4, 2}};
+  char *pn[3] = {"N", "M", "K"};
+  arch_config a = arch_config_default();
+  a.cols = 32;
+  a.imem = 256;
+  a.fd_depth = 1024;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char path[64], msg[512];
+    snprintf(path, sizeof path, "regress/programs/%s.pla", cases[i].prog);
+    ast_program *p = parse_file(path);
+    rdg *g = p ? rdg_build(p) : NULL;
+    map_config m;
+    int st = g ? map_build(p, g, &a, 0, 0, &m, msg, sizeof msg) : -1;
+    TEST_CHECK(st == MAP_OK, "%s maps onto 1xC (%s)", cases[i].prog, st == MAP_OK ? "ok" : msg);
+    if (st == MAP_OK) {
+      inst x;
+      st = inst_run(&x, &m, &a, cases[i].np, pn, cases[i].pv, 1, cases[i].cols, msg, sizeof msg);
+      TEST_CHECK(st == INST_OK && x.npc == cases[i].want, "%s N=%lld on 1x%d: %d processor classes (want %d; %s)",
+                 cases[i].prog, (long long)cases[i].pv[0], cases[i].cols, st == INST_OK ? x.npc : -1, cases[i].want,
+                 st == INST_OK ? "ok" : msg);
+      if (st == INST_OK && cases[i].want == 1) {
+        int only_last = x.od_cut != NULL;
+        for (int k = 0; only_last && k < x.t; k++) only_last = (x.od_cut[k] != 0) == (k == x.t - 1);
+        TEST_CHECK(only_last, "%s on 1x%d: the last PE alone has its channel's od cut", cases[i].prog, cases[i].cols);
+        if (only_last) {
+          /* every sink driven by a cut od is cleared, every other kept */
+          uint32_t sink[64] = {0}, want[64] = {0};
+          int nsink = a.id + 4 * a.ports, ncut = 0;
+          for (int s = 0; s < nsink; s++) {
+            sink[s] = 1u + (uint32_t)(s % (a.od + 2));
+            int cut = sink[s] - 1u < 32u && (x.od_cut[x.t - 1] >> (sink[s] - 1u) & 1u);
+            want[s] = cut ? 0 : sink[s];
+            ncut += cut;
+          }
+          int n = inst_classes_cut_sinks(&x, x.t - 1, sink, nsink);
+          TEST_CHECK(n == ncut && ncut > 0 && !memcmp(sink, want, sizeof sink), "%s: cut_sinks clears the %d sinks of the cut od (got %d)",
+                     cases[i].prog, ncut, n);
+          TEST_CHECK(inst_classes_cut_sinks(&x, 0, sink + 0, 0) == 0 && inst_classes_cut_sinks(&x, 0, want, nsink) == 0,
+                     "%s: a PE without cut ods keeps every sink", cases[i].prog);
+        }
+      }
+      inst_free(&x);
+      map_config_free(&m);
+    }
+    rdg_free(g);
+    ast_program_free(p);
+  }
+}
+
 int main(void) {
   test_partition();
   test_paper_classes();
   test_2d();
   test_2d_far_edge();
+  test_1d_far_edge();
   return test_done();
 }
