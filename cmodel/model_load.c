@@ -611,10 +611,25 @@ int model_stream_check(model *m, int k, model_error *err) {
   return rc < 0 ? rc : 0;
 }
 
+/* Clears the configuration PE p holds from earlier streams (docs/timing.md
+ * 11): no programs, fd depths 1, every wrapper sink unconnected, every AG
+ * off; its `insn` lines start over. */
+static void model_pe_unconfigure(model *m, model_pe *p) {
+  for (int k = 0; k < m->nfu; k++) p->fu[k].imem = NULL;
+  p->running = p->waiting = 0;
+  for (int k = 0; k < m->cfg.fd; k++) p->fd[k].depth = 1;
+  memset(p->sink, 0, (size_t)m->nsinks * sizeof *p->sink);
+  model_pe_fan(m, p);
+  memset(p->ag, 0, (size_t)(MODEL_SIDES * m->cfg.banks) * sizeof *p->ag);
+  if (p->insn_seen) memset(p->insn_seen, 0, (size_t)m->nfu * (size_t)m->cfg.imem);
+}
+
 int model_stream_apply(model *m, int k, model_error *err) {
   const model_stream *st = &m->streams[k];
   stream_reader rd;
   stream_packet p;
+  uint8_t *touched = calloc((size_t)(m->cfg.rows * m->cfg.cols), 1);
+  if (!touched) return model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   int rc = stream_reader_open(&rd, st->bytes, st->len, &m->cfg);
   while (!rc && (rc = stream_reader_next(&rd, &p)) == 1) {
     rc = 0;
@@ -630,11 +645,17 @@ int model_stream_apply(model *m, int k, model_error *err) {
     }
     if (p.type != STREAM_PKT_GC && p.type != STREAM_PKT_IODATA) /* its PEs leave their regions */
       for (int r = 0; r < p.rect.rows; r++)
-        for (int c = 0; c < p.rect.cols; c++) model_pe_detach(m, model_pe_at(m, p.rect.row0 + r, p.rect.col0 + c));
+        for (int c = 0; c < p.rect.cols; c++) {
+          int i = (p.rect.row0 + r) * m->cfg.cols + p.rect.col0 + c;
+          model_pe_detach(m, &m->pe[i]);
+          if (!touched[i]) model_pe_unconfigure(m, &m->pe[i]); /* the stream's first packet there */
+          touched[i] = 1;
+        }
     if (model_apply(m, &p, 1)) rc = model_load_fail(err, STREAM_ERR_NOMEM, "out of memory");
   }
   if (rc < 0 && !err->msg[0]) model_load_fail(err, rc, "stream %d: %s", k, rd.msg);
   stream_reader_close(&rd);
+  free(touched);
   return rc < 0 ? rc : 0;
 }
 

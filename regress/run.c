@@ -310,8 +310,49 @@ error:
   return rc;
 }
 
+int run_prepare(const run_opts *o, run_prep *rp) {
+  memset(rp, 0, sizeof *rp);
+  if (!(rp->p = parse_file(o->program))) return ENGINE_ERR_INPUT;
+  if (check_program(rp->p) != 0) return ENGINE_ERR_INPUT;
+  fit_record fit = {0};
+  int rc = run_request_check(rp->p, o, &rp->cfg, rp->params, &fit);
+  if (rc != ENGINE_OK) return rc;
+  rp->arrays = calloc((size_t)rp->p->narrays + 1, sizeof *rp->arrays);
+  rp->from = calloc((size_t)rp->p->narrays + 1, sizeof *rp->from);
+  if (!rp->arrays || !rp->from || interp_arrays_init(rp->p, rp->params, rp->arrays) != 0 ||
+      run_inputs_make(rp->p, o, rp->arrays, rp->from) != 0)
+    return ENGINE_ERR_INPUT;
+  interp_stats st;
+  if (interp_program_run(rp->p, rp->params, rp->arrays, &st) != 0) return ENGINE_ERR_INPUT;
+  if (o->engine == RUN_ENGINE_REF) return ENGINE_OK;
+  char msg[1024];
+  rc = engine_config_build(rp->p, &rp->cfg, rp->params, rp->arrays, o->pes_r, o->pes_c, run_map_dim(rp->p, o),
+                           &o->mopts, &o->inst, &rp->c, &fit, msg, sizeof msg);
+  if (rc != ENGINE_OK) {
+    diag_error_plain("%s: %s", o->program, msg);
+    return rc;
+  }
+  rp->have_c = 1;
+  return ENGINE_OK;
+}
+
+void run_prep_free(run_prep *rp) {
+  if (rp->have_c) engine_config_free(&rp->c);
+  if (rp->arrays && rp->p) interp_arrays_free(rp->p, rp->arrays);
+  free(rp->arrays);
+  free(rp->from);
+  if (rp->p) ast_program_free(rp->p);
+  memset(rp, 0, sizeof *rp);
+}
+
+int run_is_job(const char *path) {
+  size_t n = path ? strlen(path) : 0;
+  return n > 4 && !strcmp(path + n - 4, ".ini");
+}
+
 /* Returns the exit status of `tcpa run` for request o (run.h). */
 int run_program_file(const run_opts *o) {
+  if (run_is_job(o->program)) return run_job_file(o);
   int rc = ENGINE_ERR_INPUT;
   ast_program *p = parse_file(o->program);
   if (!p) return rc;

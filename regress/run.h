@@ -69,6 +69,36 @@ int run_int_parse(const char *s, int64_t lo, int64_t hi, int64_t *v);
  * every error is printed on stderr. */
 int run_program_file(const run_opts *o);
 
+/* One program of a run made ready for the engines (run_prepare): parsed
+ * and checked, parameters bound, inputs made, the reference run, the
+ * configuration built (stream, output placement, prediction). */
+typedef struct {
+  ast_program *p;
+  arch_config cfg;
+  int64_t params[AST_MAX_PARAMS];
+  interp_array *arrays; /* inputs, then the reference's outputs */
+  const char **from;    /* per array: its --in file, or NULL (random) */
+  engine_config c;
+  int have_c;
+} run_prep;
+
+/* Returns ENGINE_OK after preparing request o into *rp (the steps of
+ * `tcpa run` before any engine; engine RUN_ENGINE_REF: no configuration
+ * built); else the exit status after printing why. run_prep_free in
+ * every case. */
+int run_prepare(const run_opts *o, run_prep *rp);
+
+/* Frees what *rp owns. */
+void run_prep_free(run_prep *rp);
+
+/* Returns the exit status of a job file (several programs, each on its
+ * region, docs/user-guide.md "Jobs"): o->program is the job, o->engine
+ * and o->out_dir as for one program (regress/job.c). */
+int run_job_file(const run_opts *o);
+
+/* Returns 1 when `path` names a job file (ends in .ini). */
+int run_is_job(const char *path);
+
 /* ---- between run.c and run_out.c ---- */
 
 #define RUN_UNPLACED INT32_MIN

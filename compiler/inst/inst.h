@@ -152,6 +152,8 @@ typedef struct {
                         retries so when a program with waits exceeds pe.imem) */
   int sig_global;    /* 1: every control signal one function of J on all PEs (GC
                         terms without PE ranges; inst_run_opts falls back to it) */
+  int gc;            /* the global controller of the GC and START packets
+                        (0; a job's runs each their own, docs/user-guide.md) */
   int row0, col0;    /* the region's origin in the array (--pes RxC@ROW,COL;
                         docs/instantiate.md "Origin"): the region's PE (r, c)
                         is the array's (row0 + r, col0 + c) */

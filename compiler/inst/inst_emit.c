@@ -667,7 +667,7 @@ static int inst_emit_gc(inst *x, stream_writer *w, char *msg, size_t msgsz) {
     return INST_ERR_INTERNAL;
   }
   b.w[at] = (uint32_t)tm.nterms;
-  int rc = stream_writer_packet(w, STREAM_PKT_GC, 0, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), b.w, (uint32_t)b.n);
+  int rc = stream_writer_packet(w, STREAM_PKT_GC, x->opt.gc, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), b.w, (uint32_t)b.n);
   free(b.w);
   if (rc) fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "GC packet: %s", w->msg);
   return rc ? INST_ERR_NOFIT : INST_OK;
@@ -1067,7 +1067,7 @@ int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_
   if (!st) st = inst_emit_gc(x, w, msg, msgsz);
   if (!st) st = inst_emit_ags(x, w, msg, msgsz);
   if (!st) st = inst_emit_iodata(x, data, w, msg, msgsz);
-  if (!st && stream_writer_packet(w, STREAM_PKT_START, 0, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), NULL, 0)) {
+  if (!st && stream_writer_packet(w, STREAM_PKT_START, x->opt.gc, 0, inst_at(x, inst_rect(x, 0, x->t - 1)), NULL, 0)) {
     fit_nofit(&x->fit, msg, msgsz, FIT_RES_ENCODING, "", -1, -1, "", "START packet: %s", w->msg);
     st = INST_ERR_NOFIT;
   }
