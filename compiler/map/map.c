@@ -6,36 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isl/options.h>
-
 #include "map.h"
-
-map_isl *map_isl_new(void) {
-  map_isl *i = calloc(1, sizeof *i);
-  if (!i) return NULL;
-  if (!(i->ctx = isl_ctx_alloc())) {
-    free(i);
-    return NULL;
-  }
-  isl_options_set_on_error(i->ctx, ISL_ON_ERROR_CONTINUE);
-  i->refs = 1;
-  return i;
-}
-
-map_isl *map_isl_get(map_isl *i) {
-  if (i) i->refs++;
-  return i;
-}
-
-void map_isl_put(map_isl *i) {
-  if (!i || --i->refs > 0) return;
-  for (int k = 0; k < MAP_ISL_JK; k++) {
-    free(i->jk_in[k]);
-    free(i->jk_out[k]);
-  }
-  isl_ctx_free(i->ctx);
-  free(i);
-}
 
 const char *map_reg_str(map_reg r, int32_t value, char *buf, size_t size) {
   static const char *const cls[] = {"-", "rd", "fd", "id", "od", "#"};

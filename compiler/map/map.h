@@ -20,7 +20,9 @@
  *   map_pst.c    the polyhedral syntax tree (5.5);
  *   map_access.c access mappings (5.6).
  * map_dom.c keeps the condition spaces as isl sets beside their text, in
- * the compile's one isl context (map_isl), and compares them by isl.
+ * the compile's one isl context (map_isl), and compares them by isl;
+ * map_isl.c is that context: each text it reads parsed once per compile,
+ * each question about a pair of texts asked of isl once.
  * sym_write.c / sym_read.c write and read the .sym text (docs/symbolic.md).
  *
  * Coordinates. The iteration I (n dims, program order) is tiled as
@@ -62,6 +64,8 @@
 #include <stdio.h>
 
 #include <isl/ctx.h>
+#include <isl/aff_type.h>
+#include <isl/map_type.h>
 #include <isl/set_type.h>
 
 #include "arch.h"
@@ -78,15 +82,13 @@
  * configuration it keeps share it (docs/symbolic.md "Sets"). Counted
  * references: map_isl_new gives one, map_isl_get takes another, and the
  * last map_isl_put frees the context (after every set in it). */
-#define MAP_ISL_JK 16
 typedef struct map_isl {
   isl_ctx *ctx;
   int refs;
-  /* the tile boxes of the compile (map_tile.c): a few texts asked for by
-   * every try, each parsed and coalesced once (a parse per ask costs a
-   * third of a compile); a ring of the last MAP_ISL_JK, owned strings */
-  char *jk_in[MAP_ISL_JK], *jk_out[MAP_ISL_JK];
-  int jk_next;
+  /* the texts read in the context, each with its isl object, the
+   * answers isl gave about pairs of them and the texts made from them
+   * (map_isl.c) */
+  struct map_isl_table *texts;
 } map_isl;
 
 /* Returns a new context (one reference; isl errors are returned, not
@@ -98,6 +100,40 @@ map_isl *map_isl_get(map_isl *i);
 
 /* Drops one reference of i (NULL allowed); the last frees the context. */
 void map_isl_put(map_isl *i);
+
+/* Return the set (map, piecewise affine expression) that text txt stands
+ * for in i's context: parsed the first time the compile asks for that
+ * text and kept by i until it is freed (so __isl_keep: copy it to keep
+ * it); NULL when i or txt is NULL or the text does not parse. */
+__isl_keep isl_set *map_isl_set(map_isl *i, const char *txt);
+__isl_keep isl_map *map_isl_map(map_isl *i, const char *txt);
+__isl_keep isl_pw_aff *map_isl_pw_aff(map_isl *i, const char *txt);
+
+/* Returns the text (a new string; NULL on an error) of set s (taken),
+ * coalesced; i keeps s as that text's set (no parse when a step asks
+ * for it). */
+char *map_isl_set_text(map_isl *i, __isl_take isl_set *s);
+
+/* Return the text (a new string; NULL on an error) of the set of text a
+ * coalesced; of the union of the sets of texts a and b, coalesced; of
+ * their intersection, coalesced (*empty set when it is empty): what isl
+ * prints for the texts parsed anew, made once per compile and pair of
+ * texts (map_isl.c). */
+char *map_isl_set_coalesce_text(map_isl *i, const char *a);
+char *map_isl_set_union_text(map_isl *i, const char *a, const char *b);
+char *map_isl_set_meet_text(map_isl *i, const char *a, const char *b, int *empty);
+
+/* Returns 1 when the union of the sets of texts a and b, coalesced, is
+ * one basic set (one conjunction), 0 when not or on an error. */
+int map_isl_set_union_convex(map_isl *i, const char *a, const char *b);
+
+/* Return 1 when isl proves the sets (maps) of texts a and b equal, or the
+ * sets disjoint; 0 when not, on an error, or when i is NULL. Each pair of
+ * texts is asked of isl once per compile (map_isl.c); identical texts
+ * are equal without asking. */
+int map_isl_set_equal(map_isl *i, const char *a, const char *b);
+int map_isl_map_equal(map_isl *i, const char *a, const char *b);
+int map_isl_set_disjoint(map_isl *i, const char *a, const char *b);
 
 /* Register classes of a PE (section 3.2). */
 typedef enum { MAP_REG_NONE, MAP_REG_RD, MAP_REG_FD, MAP_REG_ID, MAP_REG_OD, MAP_REG_IMM } map_reg_cls;

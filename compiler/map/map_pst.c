@@ -31,9 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isl/ctx.h>
-#include <isl/set.h>
-
 #include "map.h"
 
 /* Appends a leaf; returns 0 or -1. */
@@ -83,8 +80,7 @@ static int map_pst_distinct(const map_config *m) {
  * distinct def jkspace, their ispaces united. Returns 0 or -1. */
 static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
   int first = m->nleaves, st = 0;
-  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
-  if (!ctx) return -1;
+  if (!m->isl) return -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     map_edge *x = &m->edges[e];
     if (x->kind != MAP_EDGE_DEP || x->src != o || map_edge_cross(x) || x->rreg.cls != dst.cls ||
@@ -96,14 +92,9 @@ static int map_pst_fd_dest(map_config *m, int o, map_reg dst) {
       st = map_pst_add(m, o, 0, dst, 0, &x->def);
       continue;
     }
-    isl_set *u = isl_set_union(isl_set_copy(map_dom_iset(m, &m->leaves[l].dom)),
-                               isl_set_copy(map_dom_iset(m, &x->def)));
-    char *txt = u ? isl_set_to_str(u = isl_set_coalesce(u)) : NULL;
-    isl_set_free(u);
+    char *txt = map_isl_set_union_text(m->isl, m->leaves[l].dom.ispace, x->def.ispace);
     if (!txt) { st = -1; break; }
-    map_dom_ispace_set(&m->leaves[l].dom, map_strdup(txt));
-    free(txt);
-    if (!m->leaves[l].dom.ispace) st = -1;
+    map_dom_ispace_set(&m->leaves[l].dom, txt);
   }
   return st;
 }
@@ -134,33 +125,17 @@ static int map_pst_dests(map_config *m, int o) {
   return st;
 }
 
-/* Returns the intersection of two set texts of one space as a new string
- * (NULL on error), *empty set when it is empty. */
-static char *map_pst_meet(isl_ctx *ctx, const char *a, const char *b, int *empty) {
-  isl_set *u = isl_set_intersect(isl_set_read_from_str(ctx, a), isl_set_read_from_str(ctx, b));
-  char *txt = NULL, *c;
-  if (!u) return NULL;
-  u = isl_set_coalesce(u);
-  *empty = isl_set_is_empty(u) == isl_bool_true;
-  txt = isl_set_to_str(u);
-  c = map_strdup(txt);
-  free(txt);
-  isl_set_free(u);
-  return c;
-}
-
 /* Adds the source leaves of reader o's operand carried by tie x from mov
  * M = x->src: M's own source leaves (its pos-0 edges), each over its use
  * within the tie's use. Returns 0 or -1. */
 static int map_pst_forward(map_config *m, int o, const map_edge *x) {
-  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
-  int st = ctx ? 0 : -1;
+  int st = m->isl ? 0 : -1;
   for (int e = 0; e < m->nedges && !st; e++) {
     const map_edge *y = &m->edges[e];
     if (y->dst != x->src || y->pos != 0 || y->kind == MAP_EDGE_OUT || y->kind == MAP_EDGE_TIE) continue;
     int e1 = 0, e2 = 0;
-    map_dom d = {map_pst_meet(ctx, y->use.ispace, x->use.ispace, &e1),
-                 map_pst_meet(ctx, y->use.jkspace, x->use.jkspace, &e2), NULL, NULL};
+    map_dom d = {map_isl_set_meet_text(m->isl, y->use.ispace, x->use.ispace, &e1),
+                 map_isl_set_meet_text(m->isl, y->use.jkspace, x->use.jkspace, &e2), NULL, NULL};
     if (!d.ispace || !d.jkspace) st = -1;
     else if (!e1 && !e2) st = map_pst_add(m, o, 1 + x->pos, y->rreg, y->value, &d);
     map_dom_free(&d);

@@ -466,7 +466,7 @@ static int map_regs_stream(map_config *m, int e) {
   if (!es || !gid) goto done;
   for (int f = e; f < m->nedges; f++) {
     if (!map_regs_same_stream(m, x, &m->edges[f])) continue;
-    if (strcmp(m->edges[f].use.jkspace, x->use.jkspace)) shared = -2; /* not one tile condition: no coverage test */
+    if (!map_dom_jkspace_equal(m, &m->edges[f].use, &x->use)) shared = -2; /* not one tile condition: no coverage test */
     es[n++] = f;
   }
   int ng = map_regs_stream_ids(m, es, gid, n);
@@ -671,10 +671,10 @@ static void map_regs_reset(map_config *m) {
  * loop dimension dim at its lower bound lo[dim] (a function of the
  * parameters): K = 0 along that tiled dimension (I = lo + p K + J with
  * 0 <= J < p). */
-static int map_regs_at_lower(const map_config *m, isl_ctx *ctx, const map_edge *x, int dim) {
+static int map_regs_at_lower(const map_config *m, const map_edge *x, int dim) {
   if (dim < 0 || !m->lo[dim]) return 0;
   isl_set *s = isl_set_copy(map_dom_iset(m, &x->use));
-  isl_pw_aff *lo = isl_pw_aff_read_from_str(ctx, m->lo[dim]);
+  isl_pw_aff *lo = isl_pw_aff_copy(map_isl_pw_aff(m->isl, m->lo[dim])); /* read once per compile */
   if (!s || !lo || isl_set_is_empty(s) != isl_bool_false) {
     isl_set_free(s);
     isl_pw_aff_free(lo);
@@ -694,11 +694,11 @@ static int map_regs_at_lower(const map_config *m, isl_ctx *ctx, const map_edge *
  * tiled dimension d (1-D: the region's first PE, d = 0; 2-D: the first
  * row of the region, d = 0, or its first column, d = 1, the rows' tried
  * first), 0 otherwise. */
-static int map_regs_first_pe_input(const map_config *m, isl_ctx *ctx, const map_edge *x) {
+static int map_regs_first_pe_input(const map_config *m, const map_edge *x) {
   if (x->kind != MAP_EDGE_IN) return 0;
   int nt = m->axis == MAP_AXIS_2D ? 2 : 1;
   for (int d = 0; d < nt; d++)
-    if (map_regs_at_lower(m, ctx, x, m->mapped[d])) return 1 + d;
+    if (map_regs_at_lower(m, x, m->mapped[d])) return 1 + d;
   return 0;
 }
 
@@ -758,12 +758,11 @@ static int map_regs_share_first(map_config *m, const unsigned char *first) {
  * (map_regs); returns MAP_OK or MAP_ERR_INTERNAL. */
 static int map_regs_assign(map_config *m, int share, int join) {
   unsigned char *first = calloc((size_t)m->nedges + 1, 1);
-  isl_ctx *ctx = share || join ? (m->isl ? m->isl->ctx : NULL) : NULL;
-  if (!first || ((share || join) && !ctx)) {
+  if (!first || ((share || join) && !m->isl)) {
     free(first);
     return MAP_ERR_INTERNAL;
   }
-  for (int e = 0; share && e < m->nedges; e++) first[e] = map_regs_first_pe_input(m, ctx, &m->edges[e]);
+  for (int e = 0; share && e < m->nedges; e++) first[e] = map_regs_first_pe_input(m, &m->edges[e]);
   int st = MAP_OK;
   for (int i = 0; i < m->nops; i++) m->ops[i].dst.cls = MAP_REG_NONE;
   for (int e = 0; e < m->nedges && !st; e++) {

@@ -526,21 +526,12 @@ static int map_sched_excl(map_config *m) {
   m->excl = calloc((size_t)m->nops * (size_t)m->nops + 1, 1);
   if (!m->excl) return -1;
   if ((m->off & MAP_OFF_SHARE) || m->no_cse >= 4) return 0;
-  isl_ctx *ctx = m->isl ? m->isl->ctx : NULL;
-  isl_set **dom = calloc((size_t)m->nops + 1, sizeof *dom); /* each op's space read once */
-  if (!ctx || !dom) {
-    free(dom);
-    return -1;
-  }
-  for (int a = 0; a < m->nops; a++) dom[a] = isl_set_copy(map_dom_iset(m, &m->ops[a].dom));
-  for (int a = 0; a < m->nops; a++)
-    for (int b = a + 1; b < m->nops; b++) {
-      if (m->ops[a].cls != m->ops[b].cls) continue;
-      isl_bool d = dom[a] && dom[b] ? isl_set_is_disjoint(dom[a], dom[b]) : isl_bool_error;
-      m->excl[a * m->nops + b] = m->excl[b * m->nops + a] = d == isl_bool_true;
-    }
-  for (int a = 0; a < m->nops; a++) isl_set_free(dom[a]);
-  free(dom);
+  if (!m->isl) return -1;
+  for (int a = 0; a < m->nops; a++) /* each pair asked of isl once per compile (map_isl.c) */
+    for (int b = a + 1; b < m->nops; b++)
+      if (m->ops[a].cls == m->ops[b].cls)
+        m->excl[a * m->nops + b] = m->excl[b * m->nops + a] =
+            (unsigned char)map_dom_ispace_disjoint(m, &m->ops[a].dom, &m->ops[b].dom);
   return 0;
 }
 

@@ -61,18 +61,6 @@ char *map_strdup(const char *s) {
   return c;
 }
 
-/* Returns the isl text of `set` (freed) as a malloc'd string. */
-static char *map_tile_set_str(__isl_take isl_set *set) {
-  char *s = NULL, *c;
-  if (!set) return NULL;
-  set = isl_set_coalesce(set);
-  s = isl_set_to_str(set);
-  c = map_strdup(s);
-  free(s);
-  isl_set_free(set);
-  return c;
-}
-
 /* Returns the names "j0 .. j{n-1}, k0 .. k{n-1}" of the tiled dims. */
 static void map_tile_jk_names(const map_config *m, char *buf, size_t size) {
   size_t o = 0;
@@ -101,37 +89,22 @@ static char *map_tile_jk(const map_config *m, const char *extra) {
       o += (size_t)snprintf(buf + o, sizeof buf - o, " and j%d >= 0 and k%d = 0", k, k);
   }
   snprintf(buf + o, sizeof buf - o, "%s%s }", *extra ? " and " : "", extra);
-  map_isl *i = m->isl;
-  for (int k = 0; k < MAP_ISL_JK; k++)
-    if (i->jk_out[k] && !strcmp(i->jk_in[k], buf)) return map_strdup(i->jk_out[k]);
-  char *s = map_tile_set_str(isl_set_read_from_str(i->ctx, buf));
-  if (s) {
-    int k = i->jk_next;
-    i->jk_next = (k + 1) % MAP_ISL_JK;
-    free(i->jk_in[k]);
-    free(i->jk_out[k]);
-    i->jk_in[k] = map_strdup(buf);
-    i->jk_out[k] = i->jk_in[k] ? map_strdup(s) : NULL;
-  }
-  return s;
+  return map_isl_set_coalesce_text(m->isl, buf); /* made once per compile */
 }
 
-/* Returns the isl text of a program set over I. */
-static char *map_tile_iset(__isl_take isl_set *set) { return map_tile_set_str(set); }
+/* Returns the isl text of a program set over I (taken), coalesced; the
+ * compile's context keeps the set for the text (map_isl_set_text). */
+static char *map_tile_iset(const map_config *m, __isl_take isl_set *set) { return map_isl_set_text(m->isl, set); }
 
 /* Returns 1 when isl proves the sets of two texts (same space) disjoint. */
-static int map_tile_str_disjoint(isl_ctx *ctx, const char *a, const char *b) {
-  isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
-  isl_bool d = x && y ? isl_set_is_disjoint(x, y) : isl_bool_error;
-  isl_set_free(x);
-  isl_set_free(y);
-  return d == isl_bool_true;
+static int map_tile_str_disjoint(const map_config *m, const char *a, const char *b) {
+  return map_isl_set_disjoint(m->isl, a, b);
 }
 
-/* Returns the union of two set texts (same space) as a new string. */
-static char *map_tile_str_union(isl_ctx *ctx, const char *a, const char *b) {
-  isl_set *x = isl_set_read_from_str(ctx, a), *y = isl_set_read_from_str(ctx, b);
-  return map_tile_set_str(isl_set_union(x, y));
+/* Returns the union of two set texts (same space), coalesced, as a new
+ * string. */
+static char *map_tile_str_union(const map_config *m, const char *a, const char *b) {
+  return map_isl_set_union_text(m->isl, a, b);
 }
 
 /* Appends an op; returns its index or -1. */
@@ -250,8 +223,8 @@ static int map_tile_dep(map_config *m, isl_ctx *ctx, const rdg_edge *re, const i
       isl_set_free(cv);
       continue;
     }
-    e.use.ispace = map_tile_iset(us);
-    e.def.ispace = map_tile_iset(isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
+    e.use.ispace = map_tile_iset(m, us);
+    e.def.ispace = map_tile_iset(m, isl_set_intersect(cv, poly_set_preimage_shift(cw, p, re->d)));
     if (zero) {
       e.use.jkspace = map_tile_jk(m, "");
       e.def.jkspace = map_tile_jk(m, "");
@@ -299,7 +272,7 @@ static int map_tile_io(map_config *m, isl_ctx *ctx, const rdg_edge *re, const in
     e.array = re->array;
     if (!e.index) return MAP_ERR_INTERNAL;
   }
-  e.use.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &opn->cond));
+  e.use.ispace = map_tile_iset(m, poly_cond_space(ctx, m->prog, &opn->cond));
   e.use.jkspace = map_tile_jk(m, "");
   e.def = map_dom_copy(&e.use);
   if (!e.use.ispace || !e.use.jkspace) return MAP_ERR_INTERNAL;
@@ -339,12 +312,12 @@ static int map_tile_same_value(const map_config *m, const map_edge *a, const map
  * (the ispaces are united; different jkspaces stay separate edges, since a
  * union of (ispace, jkspace) pairs is not a pair), else a new edge is
  * added. Returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_copy_reader(map_config *m, isl_ctx *ctx, int ci, int first, const map_edge *eb) {
+static int map_tile_copy_reader(map_config *m, int ci, int first, const map_edge *eb) {
   for (int r = first; r < m->nedges; r++) {
     map_edge *x = &m->edges[r];
     if (x->src != ci || x->dst != eb->dst || x->pos != eb->pos || !map_dom_jkspace_equal(m, &x->use, &eb->use))
       continue;
-    char *u = map_tile_str_union(ctx, x->use.ispace, eb->use.ispace);
+    char *u = map_tile_str_union(m, x->use.ispace, eb->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
     map_dom_ispace_set(&x->use, u);
     map_dom_ispace_set(&x->def, map_strdup(u));
@@ -378,7 +351,7 @@ static int map_tile_same_input(const map_config *m, const map_edge *a, const map
  * instead of one per reader and piece. Only when the accesses do not fit
  * the banks (or ports) or the inputs the ids, since the movs cost ALU
  * slots. Returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+static int map_tile_input_copies(map_config *m, int *nextval) {
   int n0 = m->nedges, nin = 0, nio = 0;
   for (int e = 0; e < n0; e++) {
     nin += m->edges[e].kind == MAP_EDGE_IN;
@@ -398,7 +371,7 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       if (gone[b] || !map_tile_same_input(m, &m->edges[a], &m->edges[b]) ||
           map_dom_ispace_equal(m, &all, &m->edges[b].use))
         continue;
-      char *u = map_tile_str_union(ctx, all.ispace, m->edges[b].use.ispace);
+      char *u = map_tile_str_union(m, all.ispace, m->edges[b].use.ispace);
       map_dom_ispace_set(&all, u);
     }
     map_op c = map_tile_copy_op(m, &all, (*nextval)++);
@@ -458,7 +431,7 @@ static int map_tile_input_copies(map_config *m, isl_ctx *ctx, int *nextval) {
 /* Joins the IN edges of one operand of one op that read the same element
  * (the cases of an op made of several equations: one access, one id):
  * their use spaces are united. Returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
+static int map_tile_join_inputs(map_config *m) {
   int n = 0;
   for (int e = 0; e < m->nedges; e++) {
     map_edge *x = &m->edges[e];
@@ -472,7 +445,7 @@ static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
       continue;
     }
     map_edge *y = &m->edges[into];
-    char *u = map_tile_str_union(ctx, y->use.ispace, x->use.ispace);
+    char *u = map_tile_str_union(m, y->use.ispace, x->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
     map_dom_ispace_set(&y->use, u);
     map_dom_ispace_set(&y->def, map_strdup(u));
@@ -488,7 +461,7 @@ static int map_tile_join_inputs(map_config *m, isl_ctx *ctx) {
 /* Reader copies: for every fd value read by more than one (op, pos), adds
  * a mov that reads it once and feeds the readers through an rd. Returns
  * MAP_OK or an error. */
-static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
+static int map_tile_reader_copies(map_config *m, int *nextval) {
   int n0 = m->nedges;
   for (int a = 0; a < n0; a++) {
     map_edge *ea = &m->edges[a];
@@ -505,8 +478,8 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
     for (int b = 0; b < n0; b++) {
       map_edge *eb = &m->edges[b];
       if (b == a || !map_tile_is_fd_edge(eb) || eb->dst < 0 || !map_tile_same_value(m, ea, eb)) continue;
-      char *u = map_tile_str_union(ctx, dom.ispace, eb->use.ispace);
-      char *v = map_tile_str_union(ctx, dom.jkspace, eb->use.jkspace);
+      char *u = map_tile_str_union(m, dom.ispace, eb->use.ispace);
+      char *v = map_tile_str_union(m, dom.jkspace, eb->use.jkspace);
       map_dom_ispace_set(&dom, u);
       map_dom_jkspace_set(&dom, v);
       if (!u || !v) break;
@@ -526,7 +499,7 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       if (!map_tile_is_fd_edge(eb) || eb->dst < 0 || eb->dst == ci || m->ops[eb->src].var != src_var ||
           memcmp(eb->d, d, sizeof d))
         continue;
-      if (map_tile_copy_reader(m, ctx, ci, first, eb) != MAP_OK) return MAP_ERR_INTERNAL;
+      if (map_tile_copy_reader(m, ci, first, eb) != MAP_OK) return MAP_ERR_INTERNAL;
       eb = &m->edges[b];
       eb->dst = ci;
       eb->pos = 0;
@@ -535,22 +508,11 @@ static int map_tile_reader_copies(map_config *m, isl_ctx *ctx, int *nextval) {
   return MAP_OK;
 }
 
-/* Returns the set of text txt, the def space k (0 ispace, 1 jkspace) of
- * edge e: read once and kept in def[2 e + k] (not to be freed by the
- * caller), or read anew (the caller frees it) when def is NULL. */
-static isl_set *map_tile_def_set(isl_ctx *ctx, isl_set **def, int e, int k, const char *txt) {
-  if (!def) return isl_set_read_from_str(ctx, txt);
-  if (!def[2 * e + k]) def[2 * e + k] = isl_set_read_from_str(ctx, txt);
-  return def[2 * e + k];
-}
-
 /* Returns 1 when op o's edges selected by `pick` (0: rd uses, d = 0; 1:
  * the fd edges of dependence d; 2: the fd edges of any other dependence)
  * have defs (producer iterations) that may meet the defs of the fd edges
  * of d: 0 when isl proves every pair disjoint (ispace or jkspace). */
-static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const int64_t *d) {
-  /* each edge's def spaces read once for the call: [2 * edge + (0 ispace, 1 jkspace)] */
-  isl_set **def = calloc(2 * (size_t)m->nedges + 1, sizeof *def);
+static int map_tile_defs_meet(const map_config *m, int o, const int64_t *d) {
   int meet = 0;
   for (int a = 0; a < m->nedges && !meet; a++) {
     const map_edge *x = &m->edges[a];
@@ -558,18 +520,11 @@ static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const in
     for (int b = 0; b < m->nedges && !meet; b++) {
       const map_edge *y = &m->edges[b];
       if (y->src != o || y->kind != MAP_EDGE_DEP || map_edge_cross(y) || !memcmp(y->d, d, sizeof y->d)) continue;
-      isl_bool di = isl_bool_false;
-      for (int k = 0; k < 2 && di != isl_bool_true; k++) { /* ispace, then jkspace */
-        isl_set *p = map_tile_def_set(ctx, def, a, k, k ? x->def.jkspace : x->def.ispace);
-        isl_set *q = map_tile_def_set(ctx, def, b, k, k ? y->def.jkspace : y->def.ispace);
-        di = p && q ? isl_set_is_disjoint(p, q) : isl_bool_error;
-        if (!def) isl_set_free(p), isl_set_free(q);
-      }
-      if (di != isl_bool_true) meet = 1;
+      int di = map_tile_str_disjoint(m, x->def.ispace, y->def.ispace) ||
+               map_tile_str_disjoint(m, x->def.jkspace, y->def.jkspace);
+      if (!di) meet = 1;
     }
   }
-  for (int i = 0; def && i < 2 * m->nedges; i++) isl_set_free(def[i]);
-  free(def);
   return meet;
 }
 
@@ -578,10 +533,10 @@ static int map_tile_defs_meet(const map_config *m, isl_ctx *ctx, int o, const in
  * writes no other register (its rd uses and other fd groups have disjoint
  * defs), so that it writes that fd itself (a dest leaf per condition,
  * map_pst.c) and needs no copy. Off with `--disable dests`. */
-static int map_tile_dest_by_cond(const map_config *m, isl_ctx *ctx, int val, const int64_t *d) {
+static int map_tile_dest_by_cond(const map_config *m, int val, const int64_t *d) {
   if ((m->off & MAP_OFF_DESTS) || m->no_cse >= 3) return 0;
   for (int o = 0; o < m->nops; o++)
-    if (m->ops[o].var == val && map_tile_defs_meet(m, ctx, o, d)) return 0;
+    if (m->ops[o].var == val && map_tile_defs_meet(m, o, d)) return 0;
   return 1;
 }
 
@@ -589,8 +544,7 @@ static int map_tile_dest_by_cond(const map_config *m, isl_ctx *ctx, int val, con
  * distances, keeps one register destination on its producers, the rd;
  * every fd group is fed by an added mov (of a value with one fd distance
  * and no rd use the producers write the fd). Returns MAP_OK or an error. */
-static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
-  (void)ctx;
+static int map_tile_writer_copies(map_config *m, int *nextval) {
   int nvals = *nextval;
   for (int val = 0; val < nvals; val++) {
     int has_rd = 0, ngroups = 0;
@@ -610,7 +564,7 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
      * some group still needs a copy, the copy reads an rd the producers
      * write in all their iterations, so then every group is copied */
     int need = 0;
-    for (int g = 0; g < ngroups; g++) need |= !map_tile_dest_by_cond(m, ctx, val, gd[g]);
+    for (int g = 0; g < ngroups; g++) need |= !map_tile_dest_by_cond(m, val, gd[g]);
     int keep = !need ? ngroups : has_rd ? 0 : ngroups == 1 ? 1 : 0;
     for (int g = keep; g < ngroups; g++) {
       /* the producers of val: every op defining it */
@@ -620,7 +574,7 @@ static int map_tile_writer_copies(map_config *m, isl_ctx *ctx, int *nextval) {
       if (!nprod) continue;
       map_dom dom = map_dom_copy(&m->ops[prod[0]].dom);
       for (int i = 1; i < nprod; i++) {
-        char *u = map_tile_str_union(ctx, dom.ispace, m->ops[prod[i]].dom.ispace);
+        char *u = map_tile_str_union(m, dom.ispace, m->ops[prod[i]].dom.ispace);
         map_dom_ispace_set(&dom, u);
         if (!u) { map_dom_free(&dom); return MAP_ERR_INTERNAL; }
       }
@@ -708,7 +662,7 @@ static int map_tile_group_chained(const map_config *m, const unsigned char *in, 
 /* Returns 1 when tying ops a and b leaves every group of ops joined by
  * ties (they issue in one cycle) with no more ops of an FU class than the
  * PE has units of it, and no d = 0 dependence between two of them. */
-static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
+static int map_tile_tie_fits(const map_config *m, int a, int b) {
   unsigned char *in = calloc((size_t)m->nops + 1, 1);
   if (!in) return 0;
   in[a] = in[b] = 1;
@@ -738,7 +692,7 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
         int fits = 1;
         for (int q = 0; q < o && fits; q++)
           if (in[q] && m->ops[q].cls == (isa_fu_class)c && col[q] == k)
-            fits = excl && map_tile_str_disjoint(ctx, m->ops[o].dom.ispace, m->ops[q].dom.ispace);
+            fits = excl && map_tile_str_disjoint(m, m->ops[o].dom.ispace, m->ops[q].dom.ispace);
         if (fits) col[o] = k;
       }
       if (col[o] < 0) col[o] = ncol++;
@@ -756,7 +710,7 @@ static int map_tile_tie_fits(const map_config *m, isl_ctx *ctx, int a, int b) {
  * loop-carried, channel or output destinations and needs no copy (the
  * PST's one instruction per variable, paper 5.5). Off with
  * `--disable forward`. Returns MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_forward(map_config *m, isl_ctx *ctx) {
+static int map_tile_forward(map_config *m) {
   if ((m->off & MAP_OFF_FORWARD) || m->no_cse >= 3) return MAP_OK;
   for (int o = 0; o < m->nops; o++) {
     if (!map_tile_fwd_candidate(m, o)) continue;
@@ -767,7 +721,7 @@ static int map_tile_forward(map_config *m, isl_ctx *ctx) {
         continue;
       if (map_tile_forwards(m, x->dst)) continue;                /* no chains of forwarding */
       if (map_tile_reads_const(m, o) && map_tile_reads_const(m, x->dst)) continue; /* two immediates */
-      if (!map_tile_tie_fits(m, ctx, o, x->dst)) continue; /* too many ops of a class in one cycle */
+      if (!map_tile_tie_fits(m, o, x->dst)) continue; /* too many ops of a class in one cycle */
       x = &m->edges[e];
       x->kind = MAP_EDGE_TIE;
       map_edge b;
@@ -813,11 +767,8 @@ static void map_tile_drop_op(map_config *m, int o) {
 /* Returns 1 when the union of the sets a and b is one basic set (an
  * access space the AG enable can hold: one conjunction), 0 when not or
  * on an isl error. */
-static int map_tile_union_convex(isl_ctx *ctx, const char *a, const char *b) {
-  isl_set *u = isl_set_coalesce(isl_set_union(isl_set_read_from_str(ctx, a), isl_set_read_from_str(ctx, b)));
-  isl_size n = u ? isl_set_n_basic_set(u) : 0;
-  isl_set_free(u);
-  return n == 1;
+static int map_tile_union_convex(const map_config *m, const char *a, const char *b) {
+  return map_isl_set_union_convex(m->isl, a, b);
 }
 
 /* Joins producer edge x of an output `mov` to the output edge already
@@ -828,13 +779,13 @@ static int map_tile_union_convex(isl_ctx *ctx, const char *a, const char *b) {
  * a variable, map_reread_pad: band's s at N = 1 and N >= 2). Returns
  * MAP_OK when joined, MAP_ERR_NOFIT when there is no such edge (the
  * caller adds one), MAP_ERR_INTERNAL. */
-static int map_tile_out_join(map_config *m, isl_ctx *ctx, int first, const map_edge *x) {
+static int map_tile_out_join(map_config *m, int first, const map_edge *x) {
   for (int r = first; r < m->nedges; r++) {
     map_edge *w = &m->edges[r];
     if (w->kind != MAP_EDGE_OUT || w->src != x->src || !map_dom_jkspace_equal(m, &w->use, &x->use))
       continue;
-    if (!map_tile_union_convex(ctx, w->use.ispace, x->use.ispace)) continue;
-    char *u = map_tile_str_union(ctx, w->use.ispace, x->use.ispace);
+    if (!map_tile_union_convex(m, w->use.ispace, x->use.ispace)) continue;
+    char *u = map_tile_str_union(m, w->use.ispace, x->use.ispace);
     if (!u) return MAP_ERR_INTERNAL;
     map_dom_ispace_set(&w->use, u);
     map_dom_ispace_set(&w->def, map_strdup(u));
@@ -851,7 +802,7 @@ static int map_tile_out_join(map_config *m, isl_ctx *ctx, int first, const map_e
  * offset), so this is done only while the accesses still fit the banks
  * (and ports) of one border side. Off with `--disable dests`. Returns
  * MAP_OK or MAP_ERR_INTERNAL. */
-static int map_tile_out_forward(map_config *m, isl_ctx *ctx) {
+static int map_tile_out_forward(map_config *m) {
   if ((m->off & MAP_OFF_DESTS) || m->no_cse >= 2) return MAP_OK;
   int lim = m->arch.banks < m->arch.ports ? m->arch.banks : m->arch.ports;
   for (int o = 0; o < m->nops; o++) {
@@ -875,7 +826,7 @@ static int map_tile_out_forward(map_config *m, isl_ctx *ctx) {
     for (int e = 0; e < n0; e++) {
       const map_edge *x = &m->edges[e];
       if (x->dst != o) continue;
-      int st = map_tile_out_join(m, ctx, n0, x);
+      int st = map_tile_out_join(m, n0, x);
       if (st == MAP_ERR_INTERNAL) return st;
       if (st == MAP_OK) continue;
       map_edge w;
@@ -977,14 +928,14 @@ static int map_tile_common_op(map_config *m, isl_ctx *ctx, const int *op_of, int
   const rdg *g = m->g;
   const rdg_node *n = &g->nodes[v];
   if (n->var < 0 || m->no_cse || (m->off & MAP_OFF_CSE)) return -1;
-  char *cv = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+  char *cv = map_tile_iset(m, poly_cond_space(ctx, m->prog, &n->cond));
   int found = -1;
   for (int u = 0; u < v && cv && found < 0; u++) {
     const rdg_node *w = &g->nodes[u];
     if (w->kind != RDG_NODE_OP || w->var < 0 || w->var == n->var || w->op != n->op || w->nargs != n->nargs ||
         op_of[u] < 0 || !map_tile_same_operands(g, n, w))
       continue;
-    if (map_tile_str_disjoint(ctx, m->ops[op_of[u]].dom.ispace, cv)) found = op_of[u];
+    if (map_tile_str_disjoint(m, m->ops[op_of[u]].dom.ispace, cv)) found = op_of[u];
   }
   free(cv);
   if (found >= 0 && m->ops[found].var < g->nvars) m->ops[found].var = g->nvars + m->ops[found].rdg_node;
@@ -994,8 +945,8 @@ static int map_tile_common_op(map_config *m, isl_ctx *ctx, const int *op_of, int
 /* Unites the condition space of RDG node n with op o's; returns MAP_OK or
  * MAP_ERR_INTERNAL. */
 static int map_tile_merge_dom(map_config *m, isl_ctx *ctx, int o, const rdg_node *n) {
-  char *c = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
-  char *u = c ? map_tile_str_union(ctx, m->ops[o].dom.ispace, c) : NULL;
+  char *c = map_tile_iset(m, poly_cond_space(ctx, m->prog, &n->cond));
+  char *u = c ? map_tile_str_union(m, m->ops[o].dom.ispace, c) : NULL;
   free(c);
   if (!u) return MAP_ERR_INTERNAL;
   map_dom_ispace_set(&m->ops[o].dom, u);
@@ -1044,7 +995,7 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
     o.var = n->var >= 0 ? n->var : g->nvars + v; /* outputs: a value of their own */
     o.cls = isa_op_get(o.op)->fu;
     o.lat = isa_op_latency(o.op, &m->arch);
-    o.dom.ispace = map_tile_iset(poly_cond_space(ctx, m->prog, &n->cond));
+    o.dom.ispace = map_tile_iset(m, poly_cond_space(ctx, m->prog, &n->cond));
     o.dom.jkspace = map_tile_jk(m, "");
     if (!o.dom.ispace || !o.dom.jkspace) { map_dom_free(&o.dom); goto done; }
     if ((op_of[v] = map_tile_add_op(m, &o)) < 0) goto done;
@@ -1064,17 +1015,17 @@ int map_tile(map_config *m, char *msg, size_t msgsz) {
   m->p_min[0] = m->p_min[1] = 1;
   map_tile_widen(m);
   int nextval = g->nvars + g->nnodes;
-  if (map_tile_join_inputs(m, ctx) != MAP_OK) goto done;
+  if (map_tile_join_inputs(m) != MAP_OK) goto done;
   int n0 = m->nops;
-  if (map_tile_input_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_input_copies(m, &nextval) != MAP_OK) goto done;
   m->ncopies[0] = m->nops - n0;
   n0 = m->nops;
-  if (map_tile_reader_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_reader_copies(m, &nextval) != MAP_OK) goto done;
   m->ncopies[1] = m->nops - n0;
-  if (map_tile_out_forward(m, ctx) != MAP_OK) goto done;
-  if (map_tile_forward(m, ctx) != MAP_OK) goto done;
+  if (map_tile_out_forward(m) != MAP_OK) goto done;
+  if (map_tile_forward(m) != MAP_OK) goto done;
   n0 = m->nops;
-  if (map_tile_writer_copies(m, ctx, &nextval) != MAP_OK) goto done;
+  if (map_tile_writer_copies(m, &nextval) != MAP_OK) goto done;
   m->ncopies[2] = m->nops - n0;
   map_tile_dedup_edges(m);
   st = MAP_OK;
