@@ -11,6 +11,8 @@
 #   - matmul 2x2 (--map i,j) at each quadrant of the 4x4: verdict pass;
 #   - a 1x4 in row 1 (no PE of it beyond the first on the array border):
 #     exit 3 naming the I/O banks and the PE in array coordinates;
+#   - conv 2x2@2,2 (img cannot reach its inner PE): exit 3, the PE named
+#     in array coordinates;
 #   - 2x2@3,3 (past the array): exit 3; `--pes 2x2@1` (no column): exit 2.
 # Environment: TCPA (default build/bin/tcpa).
 set -u
@@ -70,6 +72,10 @@ run dotprod 1x4@1,0 N=10
 st=$?
 check_eval "dotprod 1x4@1,0: exit 3, I/O banks of PE (row 1, column 1) ($(head -c 160 "$tmp/err"))" \
   "[ $st -eq 3 ] && grep -q 'I/O banks' '$tmp/err' && grep -q 'row 1, column 1' '$tmp/err'"
+run conv 2x2@2,2 CO=1 R=3 C=3 CI=1 KR=2 KC=2
+st=$?
+check_eval "conv 2x2@2,2: exit 3, the PE in array coordinates ($(head -c 120 "$tmp/err"))" \
+  "[ $st -eq 3 ] && grep -q 'PE (2,2) is not on the array border' '$tmp/err'"
 run matmul 2x2@3,3 N=2 M=3 K=4
 st=$?
 check_eval "matmul 2x2@3,3: exit 3, past the array" "[ $st -eq 3 ] && grep -q '2x2@3,3' '$tmp/err'"

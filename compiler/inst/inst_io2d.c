@@ -533,14 +533,15 @@ static int io2d_inner(io2d *s, int a, int k, char *msg, size_t msgsz) {
     int vert = side == IO_N || side == IO_S, need = io2d_banks_taken(s, r, c, side) + 1;
     int have = io2d_chain_avail(s, a, r, c, side);
     char where[96], lead[160] = "";
-    snprintf(where, sizeof where, "PE (%d,%d), access %d, %s side", r, c, a, names[side]);
+    int ar = r + x->opt.row0, acol = c + x->opt.col0; /* the array's PE, for people */
+    snprintf(where, sizeof where, "PE (%d,%d), access %d, %s side", ar, acol, a, names[side]);
     if (!x->fit.n)
       snprintf(lead, sizeof lead, "I/O routing: PE (%d,%d) is not on the array border and the interconnect "
-               "cannot carry access %d (%s of %s) to it: ", r, c, a, ac->is_out ? "output" : "input",
+               "cannot carry access %d (%s of %s) to it: ", ar, acol, a, ac->is_out ? "output" : "input",
                x->m->array_name[ac->array]);
     fit_record_add(&x->fit, FIT_RES_IO_CHANNELS, key, need, have, where,
                    "%s%s side, %s %d (%d hops): channels needed %d, available %d", lead, names[side],
-                   vert ? "column" : "row", vert ? c : r, hops, need, have);
+                   vert ? "column" : "row", vert ? acol : ar, hops, need, have);
   }
   snprintf(x->fit.note, sizeof x->fit.note,
            " (a channel is a bank of the border PE and its port in every wrapper on the way: "
@@ -695,6 +696,7 @@ static int io2d_place(inst *x, int penalty, char *msg, size_t msgsz) {
         if (io2d_border(x, r, c, IO_N) || io2d_border(x, r, c, IO_W) || io2d_border(x, r, c, IO_S) ||
             io2d_border(x, r, c, IO_E)) {
           char where[96];
+          r += x->opt.row0, c += x->opt.col0; /* the array's PE, for people */
           snprintf(where, sizeof where, "PE (%d,%d), access %d (%s)", r, c, a, x->m->array_name[x->m->access[a].array]);
           st = fit_nofit(&x->fit, msg, msgsz, FIT_RES_IO_BANKS,
                          x->arch.banks <= x->arch.ports ? "iobuf.banks" : "interconnect.ports", s.nb + 1, s.nb, where,
