@@ -15,6 +15,17 @@
 // (TYPE, RECT, TRUNCATED, PAYLOAD, ORDER; applying stops at it), else ORDER
 // when no START came. Only a stream with no error raises start_o (one cycle,
 // one cycle after the last word); a rejected stream never starts anything.
+//
+// Several regions (docs/timing.md "Several regions"): after a good stream
+// the loader waits for the next stream's header, while the started regions
+// run; busy_i says which GCs will drive a running region after this edge
+// and busy_rect_i their rectangles. The running set is latched when the
+// stream's first word is taken (timing.md section 11: the regions not done
+// by the end of that cycle; their rectangles stay as they are until the
+// stream's own START). A packet that would write into a running region (a PE, AG or
+// IODATA packet whose rectangle overlaps one, a GC or START packet of a
+// busy GC, a START whose rectangle overlaps one) is the packet error BUSY:
+// it is not applied, nor is anything after it. idle_o: between streams.
 `include "rtl/tcpa_assert.svh"
 `include "rtl/tcpa_mutation.svh"
 
@@ -29,6 +40,10 @@ module tcpa_cfg_loader (
   // configuration bus (registered), and what it shows after this edge
   output tcpa_pkg::cfg_bus_t bus_o,
   output tcpa_pkg::cfg_bus_t bus_next_o,
+  // the running regions: GC g drives one (busy_i[g]) in the rectangle
+  // busy_rect_i[g*64 +: 64] = {cols, rows, col0, row0}, 16 bits each
+  input  logic [tcpa_pkg::NGC-1:0]    busy_i,
+  input  logic [tcpa_pkg::NGC*64-1:0] busy_rect_i,
   // start of the configured region
   output logic        start_o,
   output logic [1:0]  start_gc_o,
@@ -36,9 +51,14 @@ module tcpa_cfg_loader (
   output logic [15:0] start_col0_o,
   output logic [15:0] start_rows_o,
   output logic [15:0] start_cols_o,
+  // the start pulse comes in the next cycle, for GC start_next_gc_o
+  output logic        start_next_o,
+  output logic [1:0]  start_next_gc_o,
   // rejection
   output logic        err_o,
-  output tcpa_stream_pkg::err_e err_code_o
+  output tcpa_stream_pkg::err_e err_code_o,
+  // no stream is being loaded (before the first word or after a stream's last)
+  output logic        idle_o
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
   localparam int unsigned COLS  = tcpa_pkg::COLS;
@@ -47,14 +67,13 @@ module tcpa_cfg_loader (
   // step counters are 32 bits wide (docs/timing.md section 2)
   localparam logic [63:0] MAX_STEPS = 64'hFFFF_FFFF;
 
-  // loader states: stream header, packet header, packet payload, started,
-  // rejected
-  typedef enum logic [2:0] {
-    S_HDR  = 3'd0,
-    S_PKT  = 3'd1,
-    S_PAY  = 3'd2,
-    S_DONE = 3'd3,
-    S_ERR  = 3'd4
+  // loader states: stream header (also between streams), packet header,
+  // packet payload, rejected
+  typedef enum logic [1:0] {
+    S_HDR  = 2'd0,
+    S_PKT  = 2'd1,
+    S_PAY  = 2'd2,
+    S_ERR  = 2'd3
   } state_e;
 
   // Returns the CRC-32 register after one more little-endian word.
@@ -101,13 +120,38 @@ module tcpa_cfg_loader (
   logic [4:0]  nfld;        // field of the next payload word
   logic [31:0] remain;      // payload words after this one
   logic [31:0] fin_crc;
+  logic        busy_hit;    // the packet header's rectangle or GC is busy
+  logic [tcpa_pkg::NGC-1:0] lbusy_q, lbusy_d;  // the running set of this stream
   // fault injection (docs/rtl.md "Fault injection", rtl/tcpa_mutation.svh)
   `TCPA_MUTANT_DECL
 
-  assign cfg_ready_o = (st_q != S_DONE);
+  assign cfg_ready_o = 1'b1;
   assign ptype_word = cfg_data_i;
   assign acc = cfg_valid_i && cfg_ready_o;
   assign remain = len_q - pos_q - 32'd1;
+
+  // BUSY (docs/timing.md "Several regions"): the packet header in bus_q
+  // writes into a running region: its rectangle overlaps one (PE, AG,
+  // IODATA, START packets) or its GC drives one (GC, START packets)
+  always_comb begin
+    busy_hit = 1'b0;
+    for (int unsigned g = 0; g < tcpa_pkg::NGC; g++) begin
+      logic [16:0] r0, c0, nr, nc;
+      logic        ovl;
+      r0 = {1'b0, busy_rect_i[g*64 +: 16]};
+      c0 = {1'b0, busy_rect_i[g*64 + 16 +: 16]};
+      nr = {1'b0, busy_rect_i[g*64 + 32 +: 16]};
+      nc = {1'b0, busy_rect_i[g*64 + 48 +: 16]};
+      ovl = {1'b0, bus_q.row0} < r0 + nr && r0 < {1'b0, bus_q.row0} + {1'b0, bus_q.rows} &&
+            {1'b0, bus_q.col0} < c0 + nc && c0 < {1'b0, bus_q.col0} + {1'b0, bus_q.cols};
+      if (lbusy_q[g]) begin
+        if (bus_q.ptype == tcpa_stream_pkg::PKT_GC || bus_q.ptype == tcpa_stream_pkg::PKT_START) begin
+          if ({24'd0, bus_q.index} == g) busy_hit = 1'b1;
+        end
+        if (bus_q.ptype != tcpa_stream_pkg::PKT_GC && ovl) busy_hit = 1'b1;
+      end
+    end
+  end
 
   // packet header checks on word wcnt_q (3: NWORDS), rectangle from regs
   always_comb begin
@@ -150,6 +194,7 @@ module tcpa_cfg_loader (
             if ({24'd0, bus_q.index} >= tcpa_pkg::NGC || cfg_data_i != 32'd0)
               hdr_err = tcpa_stream_pkg::E_PAYLOAD;
         endcase
+        if (hdr_err == tcpa_stream_pkg::E_NONE && busy_hit) hdr_err = tcpa_stream_pkg::E_BUSY;
       end
     end
   end
@@ -334,6 +379,7 @@ module tcpa_cfg_loader (
     pos_d = pos_q;
     perr_d = perr_q;
     started_d = started_q;
+    lbusy_d = lbusy_q;
     pn_d = pn_q;
     pidx_d = pidx_q;
     fld_d = fld_q;
@@ -352,7 +398,15 @@ module tcpa_cfg_loader (
         S_HDR: begin
           wcnt_d = wcnt_q + 3'd1;
           case (wcnt_q)
-            3'd0: if (cfg_data_i != tcpa_stream_pkg::STREAM_MAGIC) err_d = tcpa_stream_pkg::E_MAGIC;
+            3'd0: begin
+              // a stream begins: its CRC, position and START afresh, the
+              // regions it must not touch
+              lbusy_d = busy_i;
+              crc_d = 32'hFFFFFFFF;
+              pos_d = '0;
+              started_d = 1'b0;
+              if (cfg_data_i != tcpa_stream_pkg::STREAM_MAGIC) err_d = tcpa_stream_pkg::E_MAGIC;
+            end
             3'd1: if (cfg_data_i != tcpa_stream_pkg::STREAM_VERSION) err_d = tcpa_stream_pkg::E_VERSION;
             3'd2: if (cfg_data_i != FP[31:0]) err_d = tcpa_stream_pkg::E_FINGERPRINT;
             // mutant 37: skipped check: the fingerprint's high word is not compared
@@ -436,12 +490,14 @@ module tcpa_cfg_loader (
             else if (!started_d) err_d = tcpa_stream_pkg::E_ORDER;
             st_d = S_ERR;
             if (err_d == tcpa_stream_pkg::E_NONE) begin
-              st_d = S_DONE;
+              // started: wait for the next stream's header
+              st_d = S_HDR;
               start_d = 1'b1;
+              wcnt_d = 3'd0;
             end
           end
         end
-        default: ;  // S_DONE, S_ERR: words are ignored
+        default: ;  // S_ERR: words are ignored
       endcase
       // mutant 8: the first data word of every IODATA packet is skipped
       // (checked and counted, never written to the bank)
@@ -473,6 +529,7 @@ module tcpa_cfg_loader (
       pos_q <= '0;
       perr_q <= tcpa_stream_pkg::E_NONE;
       started_q <= 1'b0;
+      lbusy_q <= '0;
       pn_q <= '0;
       pidx_q <= '0;
       fld_q <= '0;
@@ -496,6 +553,7 @@ module tcpa_cfg_loader (
       pos_q <= pos_d;
       perr_q <= perr_d;
       started_q <= started_d;
+      lbusy_q <= lbusy_d;
       pn_q <= pn_d;
       pidx_q <= pidx_d;
       fld_q <= fld_d;
@@ -549,6 +607,8 @@ module tcpa_cfg_loader (
   // the bus's next word, for the groups' copies of it (tcpa_bus_tap)
   assign bus_next_o = bus_d;
   assign start_o = start_q;
+  assign start_next_o = start_d;
+  assign start_next_gc_o = sgc_d;
   assign start_gc_o = sgc_q;
   assign start_row0_o = srow0_q;
   assign start_col0_o = scol0_q;
@@ -556,15 +616,15 @@ module tcpa_cfg_loader (
   assign start_cols_o = scols_q;
   assign err_o = (err_q != tcpa_stream_pkg::E_NONE);
   assign err_code_o = err_q;
+  assign idle_o = (st_q == S_HDR) && (wcnt_q == 3'd0);
 
   // invariants (docs/rtl.md "Assertions"): the state is one of the five;
   // word counters stay inside the header, packet header and payload; while
   // no packet error is seen, the parser's counts are in the ranges the
   // loader checks (so every bus word has legal indices); S_ERR holds
-  // exactly when an error code is set; start comes once, with no error,
-  // after the last word (no word accepted after it); the bus carries a
-  // header or a payload word, never both
-  `TCPA_ASSERT(LoaderStateLegal, st_q inside {S_HDR, S_PKT, S_PAY, S_DONE, S_ERR}, clk_i, rst_ni)
+  // exactly when an error code is set; start comes with no error, between
+  // streams; the bus carries a header or a payload word, never both
+  `TCPA_ASSERT(LoaderStateLegal, st_q inside {S_HDR, S_PKT, S_PAY, S_ERR}, clk_i, rst_ni)
   `TCPA_ASSERT_IF(LoaderHdrWordInRange, wcnt_q <= 3'd5, st_q == S_HDR, clk_i, rst_ni)
   `TCPA_ASSERT_IF(LoaderPktWordInRange, wcnt_q <= 3'd3, st_q == S_PKT, clk_i, rst_ni)
   `TCPA_ASSERT_IF(LoaderPayIndexInRange, pidx_q < pn_q, st_q == S_PAY, clk_i, rst_ni)
@@ -574,6 +634,6 @@ module tcpa_cfg_loader (
                   nc_q <= tcpa_pkg::NCONS && {24'd0, c_q} <= nc_q,
                   perr_q == tcpa_stream_pkg::E_NONE, clk_i, rst_ni)
   `TCPA_ASSERT(LoaderErrorIffRejected, (st_q == S_ERR) == (err_q != tcpa_stream_pkg::E_NONE), clk_i, rst_ni)
-  `TCPA_ASSERT_IF(LoaderStartWhenDone, st_q == S_DONE && !cfg_ready_o, start_q, clk_i, rst_ni)
+  `TCPA_ASSERT_IF(LoaderStartBetweenStreams, idle_o && err_q == tcpa_stream_pkg::E_NONE, start_q, clk_i, rst_ni)
   `TCPA_ASSERT(LoaderBusOneKind, !(bus_q.we && bus_q.hdr), clk_i, rst_ni)
 endmodule

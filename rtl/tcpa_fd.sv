@@ -10,6 +10,7 @@
 module tcpa_fd (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        clr_i,     // restart: pointers 0, ring reads 0
   input  logic        depth_we_i,
   input  logic [31:0] depth_i,
   input  logic        rd_i,
@@ -51,6 +52,11 @@ module tcpa_fd (
     // mutant 32: dropped enable: a write leaves its entry's valid bit
     // (the written word reads as 0 until the entry was valid before)
     `TCPA_MUTATE(32, valid_d = valid_q;)
+    if (clr_i) begin
+      r_d = '0;
+      w_d = '0;
+      valid_d = '0;
+    end
   end
 
   always_ff @(posedge clk_i) begin

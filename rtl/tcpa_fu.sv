@@ -26,6 +26,9 @@ module tcpa_fu #(
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
+  // restart (docs/timing.md section 11): pc 0, not halted, flag 0, no
+  // wait, nothing in flight after this cycle
+  input  logic                        clr_i,
   // configuration bus, already filtered to this PE
   input  logic                        bus_we_i,
   input  logic                        bus_begin_i,
@@ -199,6 +202,7 @@ module tcpa_fu #(
     // mutant 27: wrong result mux: the divider's `mod` returns the quotient
     `TCPA_MUTATE(27, if (LAT > 1 && op == tcpa_isa_pkg::OPC_MOD)
                        pipe_d[31:0] = quot;)
+    if (clr_i) pipe_d = '0;
   end
 
   always_comb begin
@@ -225,6 +229,12 @@ module tcpa_fu #(
                        pc_d = bnext;
                        halted_d = bhalt;
                      end)
+    if (clr_i) begin
+      pc_d = '0;
+      halted_d = 1'b0;
+      flag_d = 1'b0;
+      wait_d = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -26,6 +26,10 @@ module tcpa_pe (
   input  logic [15:0]                         col_i,
   input  tcpa_pkg::cfg_bus_t                  bus_i,
   input  logic                                run_i,      // region running
+  // restart (docs/timing.md section 11): the PE's run state (rd, od, fd
+  // rings, FIFOs, pcs, flags, results in flight) takes its reset values at
+  // the end of this cycle, its configuration stays
+  input  logic                                clr_i,
   input  logic [31:0]                         delay_i,
   input  logic [31:0]                         ii_i,
   input  logic [31:0]                         ndims_i,
@@ -204,6 +208,7 @@ module tcpa_pe (
     ) u_fu (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
+      .clr_i       (clr_i),
       .bus_we_i    (bus_i.we && hit),
       .bus_begin_i (bus_i.hdr && hit),
       .bus_type_i  (bus_i.ptype),
@@ -287,11 +292,13 @@ module tcpa_pe (
     end
     // mutant 14: dropped register enable: od values are never updated
     `TCPA_MUTATE(14, for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = od_q[k];)
+    if (clr_i) for (int unsigned k = 0; k < NOD_S; k++) od_d[k] = '0;
   end
 
   tcpa_regfile u_regfile (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
+    .clr_i   (clr_i),
     .we_i    (rdwe),
     .widx_i  (rdwi),
     .wdata_i (fval),
@@ -304,6 +311,7 @@ module tcpa_pe (
     tcpa_fd u_fd (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
+      .clr_i      (clr_i),
       .depth_we_i (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_REGCFG && bus_i.addr == k),
       .depth_i    (bus_i.data),
       .rd_i       (fdrd[k]),
@@ -350,6 +358,7 @@ module tcpa_pe (
     tcpa_fifo u_fifo (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
+      .clr_i       (clr_i),
       .pop_i       (idrd[k]),
       .push_i      (sinkv[k]),
       .push_data_i (sinkd[k*32 +: 32]),

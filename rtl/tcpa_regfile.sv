@@ -12,6 +12,7 @@
 module tcpa_regfile (
   input  logic                            clk_i,
   input  logic                            rst_ni,
+  input  logic                            clr_i,   // restart: every register 0
   input  logic [tcpa_pkg::NFU-1:0]        we_i,
   input  logic [tcpa_pkg::NFU*tcpa_isa_pkg::ISA_SIZE_IDX-1:0] widx_i,
   input  logic [tcpa_pkg::NFU*32-1:0]     wdata_i,
@@ -47,6 +48,7 @@ module tcpa_regfile (
         we_o[widx_i[f*XW +: IW]] = 1'b1;
       end
     end
+    if (clr_i) for (int unsigned k = 0; k < NRD_S; k++) rd_d[k] = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -4,8 +4,20 @@
 // banks with address generators (tcpa_ag). Configuration comes in through
 // the stream port; after a good stream the loader pulses start, the chosen
 // global controller runs one cycle ahead, and run_o is high from cycle 0 of
-// timing.md on. done_o is the done condition of timing.md section 7 for the
-// current cycle. The dbg_* ports carry the trace events of every PE
+// timing.md on.
+//
+// Several regions (docs/timing.md "Several regions"): every START makes a
+// region, the rectangle of the START packet driven by its GC; up to four
+// run at once, each started by a stream of its own (the loader takes the
+// next stream while the others run and refuses, as BUSY, what would write
+// into a running region). Every PE holds, from the start pulse of the
+// region that contains it, the number of its GC (psel_q) and its run flag
+// (prun_q): its step counter, start delay, signal terms and its border
+// AGs follow that GC's packet. A region is done (gdone) in the first cycle
+// in which the done condition of timing.md section 7 holds for its PEs,
+// their links and their AGs; its cycles are counted from its own cycle 0.
+// done_o: every started region is done and no stream is being loaded (a
+// harness that has more streams to feed goes on). The dbg_* ports carry the trace events of every PE
 // (index p = row * cols + col), AG (index (p * 4 + side) * NBANK + bank) and
 // border port (index (p * 4 + side) * ports + port) for the harness, and a
 // read port into every bank for dumping results. Every PE, GC and AG is
@@ -84,9 +96,18 @@ module tcpa_top (
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK-1:0]    dbg_bankwe_o,
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwa_o,
   output logic [tcpa_pkg::NPE*4*tcpa_pkg::NBANK*32-1:0] dbg_bankwd_o,
-  output logic                                          dbg_gc_begin_o,
-  output logic [31:0]                                   dbg_gc_step_o,
-  output logic [tcpa_pkg::NSIG-1:0]                     dbg_gc_sig_o
+  // per GC g: its `gc` event (begin, step, signals), its region's first
+  // cycle (rstart), its region done in this cycle (rdone) after
+  // dbg_gc_cycles_o[g] cycles of its own
+  output logic [tcpa_pkg::NGC-1:0]                      dbg_gc_begin_o,
+  output logic [tcpa_pkg::NGC*32-1:0]                   dbg_gc_step_o,
+  output logic [tcpa_pkg::NGC*tcpa_pkg::NSIG-1:0]       dbg_gc_sig_o,
+  output logic [tcpa_pkg::NGC-1:0]                      dbg_gc_rstart_o,
+  output logic [tcpa_pkg::NGC-1:0]                      dbg_gc_rdone_o,
+  output logic [tcpa_pkg::NGC*32-1:0]                   dbg_gc_cycles_o,
+  output logic [tcpa_pkg::NGC*64-1:0]                   dbg_gc_rect_o,  // {cols, rows, col0, row0}
+  // per PE: in a running region (its GC busy)
+  output logic [tcpa_pkg::NPE-1:0]                      dbg_plive_o
 `endif
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
@@ -157,10 +178,23 @@ module tcpa_top (
   // AGs' copies of it (tcpa_bus_tap: one variable each, so that a
   // simulator evaluates a group's decoding only for the group's words)
   tcpa_pkg::cfg_bus_t bus, bus_next, pe_bus, ag_bus_n, ag_bus_e, ag_bus_s, ag_bus_w;
-  logic        start;
-  logic [1:0]  sgc;
+  logic        start, ldr_idle, start_next;
+  logic [1:0]  sgc, sgc_next;
   logic [15:0] srow0, scol0, srows, scols;
   logic        run_q, run_d;
+
+  // regions: per GC, started (grun_q, from its first start pulse on; its
+  // trace stepper runs from then on and restarts at every start pulse:
+  // gc_run stops it in the cycle before one), done
+  // (gdone_q, from the end of its done cycle to its next start pulse), its
+  // region's cycles so far (gcyc_q) and rectangle (grect_q: cols, rows,
+  // col0, row0 from the top); per PE, the GC of its region (psel_q) and its
+  // run flag (prun_q, from its region's cycle 0 on)
+  logic [NGC-1:0]    grun_q, grun_d, gdone_q, gdone_d, gstart, gbusy, gfin, gc_run;
+  logic [NGC*32-1:0] gcyc_q, gcyc_d;
+  logic [NGC*64-1:0] grect_q, grect_d;
+  logic [NPE-1:0]    prun_q, prun_d, shit;
+  logic [NPE*2-1:0]  psel_q, psel_d;
 
   // global controllers (flat: Yosys 0.23 has no packed 2-D arrays)
   logic [NGC*32-1:0]      g_ii, g_nd, g_ns, g_d0, g_dr, g_dc;
@@ -172,15 +206,6 @@ module tcpa_top (
   logic [NGC*NC-1:0]      g_cuse, g_kind;
   logic [NGC*NC*32-1:0]   g_konst;
   logic [NGC*NC*NDIM*32-1:0] g_delta;
-  logic [31:0]            ii, nd, ns, d0, dr, dc;
-  logic [NDIM*32-1:0]     bound;
-  logic [15:0]            grow0, gcol0, grows, gcols;
-  logic [NTERM*24-1:0]    trng;
-  logic [NTERM-1:0]       tact;
-  logic [NTERM*8-1:0]     tsig;
-  logic [NC-1:0]          cuse, kind;
-  logic [NC*32-1:0]       konst;
-  logic [NC*NDIM*32-1:0]  delta;
 
   // array
   logic [NPE*NWP-1:0]     wout_v, win_v;
@@ -207,9 +232,66 @@ module tcpa_top (
     .start_col0_o (scol0),
     .start_rows_o (srows),
     .start_cols_o (scols),
+    .start_next_o (start_next),
+    .start_next_gc_o (sgc_next),
+    .busy_i       (grun_d & ~gdone_d),
+    .busy_rect_i  (grect_q),
     .err_o        (err_o),
-    .err_code_o   (err_code_o)
+    .err_code_o   (err_code_o),
+    .idle_o       (ldr_idle)
   );
+
+  // the regions (docs/timing.md "Several regions"): the start pulse of GC
+  // sgc makes the PEs of its rectangle (shit) its own from the next cycle,
+  // its region's cycle 0, on; the region is done in the first cycle from
+  // then on in which its PEs, their links and AGs are quiet (gfin); a GC
+  // is busy while its region runs
+  for (genvar p = 0; p < NPE; p++) begin : g_shit
+    localparam int unsigned R = p / COLS;
+    localparam int unsigned C = p % COLS;
+    assign shit[p] = ({16'd0, srow0} <= R) && (R < {16'd0, srow0} + {16'd0, srows}) &&
+                     ({16'd0, scol0} <= C) && (C < {16'd0, scol0} + {16'd0, scols});
+  end
+  always_comb begin
+    for (int unsigned g = 0; g < NGC; g++) begin
+      gstart[g] = start && ({30'd0, sgc} == g);
+      gc_run[g] = gstart[g] || (grun_q[g] && !(start_next && {30'd0, sgc_next} == g));
+    end
+    gbusy = grun_q & ~gdone_q;
+    grun_d = grun_q | gstart;
+    gdone_d = (gdone_q | (gbusy & gfin)) & ~gstart;
+    gcyc_d = gcyc_q;
+    grect_d = grect_q;
+    for (int unsigned g = 0; g < NGC; g++) begin
+      if (gstart[g]) begin
+        gcyc_d[g*32 +: 32] = '0;
+        grect_d[g*64 +: 64] = {scols, srows, scol0, srow0};
+      end else if (gbusy[g] && !gfin[g]) begin
+        gcyc_d[g*32 +: 32] = gcyc_q[g*32 +: 32] + 32'd1;
+      end
+    end
+    prun_d = prun_q | (shit & {NPE{start}});
+    psel_d = psel_q;
+    for (int unsigned p = 0; p < NPE; p++)
+      if (start && shit[p]) psel_d[p*2 +: 2] = sgc;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      grun_q <= '0;
+      gdone_q <= '0;
+      gcyc_q <= '0;
+      grect_q <= '0;
+      prun_q <= '0;
+      psel_q <= '0;
+    end else begin
+      grun_q <= grun_d;
+      gdone_q <= gdone_d;
+      gcyc_q <= gcyc_d;
+      grect_q <= grect_d;
+      prun_q <= prun_d;
+      psel_q <= psel_d;
+    end
+  end
 
   // the groups' copies of the bus: a PROGRAM, REGCFG or WRAPPER packet
   // for the PEs, an AG or IODATA packet for the AGs of its side
@@ -296,10 +378,13 @@ module tcpa_top (
   for (genvar c = 0; c < COLS; c++) begin : g_chit
     assign chit[c] = ({16'd0, bus.col0} <= c) && (c < {16'd0, bus.col0} + {16'd0, bus.cols});
   end
+  // a GC is clocked before the first start, and then while its region
+  // runs (from its start pulse, one cycle ahead) and in the cycle after
+  // (its trace stepper stops), and for its own packets
   for (genvar g = 0; g < NGC; g++) begin : g_gc_cg
     tcpa_clock_gate u_cg (
       .clk_i (clk_i),
-      .en_i  (!rst_ni || (!gate && !((start || run_q) && sgc != g[1:0])) ||
+      .en_i  (!rst_ni || (!gate && (!run_q || gstart[g] || grun_q[g])) ||
               (gc_word && bus.index == g[7:0])),
       .clk_o (gc_clk[g])
     );
@@ -311,7 +396,7 @@ module tcpa_top (
       .rst_ni      (rst_ni),
       .idx_i       (g[7:0]),
       .bus_i       (bus),
-      .run_i       ((start || run_q) && sgc == g[1:0]),
+      .run_i       (gc_run[g]),
       .ii_o        (g_ii[g*32 +: 32]),
       .ndims_o     (g_nd[g*32 +: 32]),
       .bound_o     (g_bound[g*NDIM*32 +: NDIM*32]),
@@ -336,26 +421,6 @@ module tcpa_top (
     );
   end
 
-  // the started region's controller
-  assign ii = g_ii[sgc*32 +: 32];
-  assign nd = g_nd[sgc*32 +: 32];
-  assign ns = g_ns[sgc*32 +: 32];
-  assign d0 = g_d0[sgc*32 +: 32];
-  assign dr = g_dr[sgc*32 +: 32];
-  assign dc = g_dc[sgc*32 +: 32];
-  assign bound = g_bound[sgc*NDIM*32 +: NDIM*32];
-  assign grow0 = g_row0[sgc*16 +: 16];
-  assign gcol0 = g_col0[sgc*16 +: 16];
-  assign grows = g_rows[sgc*16 +: 16];
-  assign gcols = g_cols[sgc*16 +: 16];
-  assign trng = g_trng[sgc*NTERM*24 +: NTERM*24];
-  assign tact = g_tact[sgc*NTERM +: NTERM];
-  assign tsig = g_tsig[sgc*NTERM*8 +: NTERM*8];
-  assign cuse = g_cuse[sgc*NC +: NC];
-  assign kind = g_kind[sgc*NC +: NC];
-  assign konst = g_konst[sgc*NC*32 +: NC*32];
-  assign delta = g_delta[sgc*NC*NDIM*32 +: NC*NDIM*32];
-
   for (genvar r = 0; r < ROWS; r++) begin : g_row
     for (genvar c = 0; c < COLS; c++) begin : g_col
       localparam int unsigned P = r * COLS + c;
@@ -366,8 +431,43 @@ module tcpa_top (
       // and its C++ does not compile (tests/rtl_1x1.sh)
       logic pe_clk;
 
-      assign inreg[P] = run_q && ({16'd0, srow0} <= r) && (r < {16'd0, srow0} + {16'd0, srows}) &&
-                        ({16'd0, scol0} <= c) && (c < {16'd0, scol0} + {16'd0, scols});
+      // this PE's GC: the one whose region contains it (psel_q); the PE
+      // runs from its region's cycle 0 on (a PE of a region being started
+      // again stops for the start pulse's cycle, so that its step counter
+      // starts afresh)
+      logic [1:0]           gs;
+      logic [31:0]          ii, nd, ns, d0, dr, dc;
+      logic [NDIM*32-1:0]   bound;
+      logic [15:0]          grow0, gcol0, grows, gcols;
+      logic [NTERM*24-1:0]  trng;
+      logic [NTERM-1:0]     tact;
+      logic [NTERM*8-1:0]   tsig;
+      logic [NC-1:0]        cuse, kind;
+      logic [NC*32-1:0]     konst;
+      logic [NC*NDIM*32-1:0] delta;
+      // (in the start pulse's cycle already the starting GC: the PE's
+      // accumulators load its constants while the PE does not run)
+      assign gs = (start && shit[P]) ? sgc : psel_q[P*2 +: 2];
+      assign ii = g_ii[gs*32 +: 32];
+      assign nd = g_nd[gs*32 +: 32];
+      assign ns = g_ns[gs*32 +: 32];
+      assign d0 = g_d0[gs*32 +: 32];
+      assign dr = g_dr[gs*32 +: 32];
+      assign dc = g_dc[gs*32 +: 32];
+      assign bound = g_bound[gs*NDIM*32 +: NDIM*32];
+      assign grow0 = g_row0[gs*16 +: 16];
+      assign gcol0 = g_col0[gs*16 +: 16];
+      assign grows = g_rows[gs*16 +: 16];
+      assign gcols = g_cols[gs*16 +: 16];
+      assign trng = g_trng[gs*NTERM*24 +: NTERM*24];
+      assign tact = g_tact[gs*NTERM +: NTERM];
+      assign tsig = g_tsig[gs*NTERM*8 +: NTERM*8];
+      assign cuse = g_cuse[gs*NC +: NC];
+      assign kind = g_kind[gs*NC +: NC];
+      assign konst = g_konst[gs*NC*32 +: NC*32];
+      assign delta = g_delta[gs*NC*NDIM*32 +: NC*NDIM*32];
+
+      assign inreg[P] = prun_q[P] && !(start && shit[P]);
       assign delay[P*32 +: 32] = d0 + dr * (r - {16'd0, grow0}) + dc * (c - {16'd0, gcol0});
 
       // the terms whose PE range holds this PE (timing.md section 2): its
@@ -452,6 +552,7 @@ module tcpa_top (
         .col_i           (c[15:0]),
         .bus_i           (pe_bus),
         .run_i           (inreg[P]),
+        .clr_i           (start && shit[P]),
         .delay_i         (delay[P*32 +: 32]),
         .ii_i            (ii),
         .ndims_i         (nd),
@@ -607,19 +708,57 @@ module tcpa_top (
     end
   end
 
-  // mutant 35: a term forgotten: done looks at the PEs only, not the AGs
-  assign done_o = run_q && (&quiet) && `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed) && (~|ag_pend));
+  // Returns 1 when rectangles a and b ({cols, rows, col0, row0}) overlap.
+  function automatic logic rect_overlap(input logic [63:0] a, input logic [63:0] b);
+    rect_overlap = {1'b0, a[15:0]} < {1'b0, b[15:0]} + {1'b0, b[47:32]} &&
+                   {1'b0, b[15:0]} < {1'b0, a[15:0]} + {1'b0, a[47:32]} &&
+                   {1'b0, a[31:16]} < {1'b0, b[31:16]} + {1'b0, b[63:48]} &&
+                   {1'b0, b[31:16]} < {1'b0, a[31:16]} + {1'b0, a[63:48]};
+  endfunction
 
-  // invariants (docs/rtl.md "Assertions"): the loader's start pulse comes
-  // once, before the run; the run, once started, never stops
-  `TCPA_ASSERT_IF(TopStartOnce, !run_q, start, clk_i, rst_ni)
+  // done (timing.md section 7) per region: every PE of the region quiet,
+  // every AG of its border PEs past its last event, no read token pending
+  // mutant 35: a term forgotten: done looks at the PEs only, not the AGs
+  logic [NPE-1:0] pfin;
+  for (genvar p = 0; p < NPE; p++) begin : g_pfin
+    assign pfin[p] = quiet[p] &&
+                     `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed[p*4*NBANK +: 4*NBANK]) && (~|ag_pend[p*4*NBANK +: 4*NBANK]));
+  end
+  always_comb begin
+    gfin = '1;
+    for (int unsigned p = 0; p < NPE; p++)
+      for (int unsigned g = 0; g < NGC; g++)
+        if (prun_q[p] && {30'd0, psel_q[p*2 +: 2]} == g && !pfin[p]) gfin[g] = 1'b0;
+  end
+  assign done_o = run_q && ldr_idle && !start && ((gbusy & ~gfin) == '0);
+
+  // invariants (docs/rtl.md "Assertions"): the run, once started, never
+  // stops; a START only for a free GC, into no running region's
+  // rectangle (the loader's BUSY); a PE in at most one running region:
+  // the rectangles of running regions are disjoint
   `TCPA_ASSERT_IF(TopRunSticky, run_q, $past(run_q), clk_i, rst_ni)
+  `TCPA_ASSERT_IF(TopStartFreeGc, !gbusy[sgc], start, clk_i, rst_ni)
+  for (genvar g = 0; g < NGC; g++) begin : g_gc_assert
+    for (genvar h = g + 1; h < NGC; h++) begin : g_pair
+      `TCPA_ASSERT_IF(TopRegionsDisjoint, !rect_overlap(grect_q[g*64 +: 64], grect_q[h*64 +: 64]),
+                      gbusy[g] && gbusy[h], clk_i, rst_ni)
+    end
+  end
 `ifdef TCPA_DEBUG_PORTS
   // the harnesses' view (tb/rtl_collect.h, docs/rtl.md "Trace extraction")
   assign dbg_rd_addr = dbg_rd_addr_i;
-  assign dbg_gc_begin_o = g_begin[sgc];
-  assign dbg_gc_step_o = g_step[sgc*32 +: 32];
-  assign dbg_gc_sig_o = g_sig[sgc*NSIG +: NSIG];
+  assign dbg_gc_begin_o = g_begin;
+  assign dbg_gc_step_o = g_step;
+  assign dbg_gc_sig_o = g_sig;
+  for (genvar g = 0; g < NGC; g++) begin : g_dbg_gc
+    assign dbg_gc_rstart_o[g] = gbusy[g] && gcyc_q[g*32 +: 32] == 32'd0;
+    assign dbg_gc_cycles_o[g*32 +: 32] = gcyc_q[g*32 +: 32] + 32'd1;
+  end
+  assign dbg_gc_rdone_o = gbusy & gfin;
+  assign dbg_gc_rect_o = grect_q;
+  for (genvar p = 0; p < NPE; p++) begin : g_dbg_plive
+    assign dbg_plive_o[p] = prun_q[p] && gbusy[psel_q[p*2 +: 2]];
+  end
 `else
   assign dbg_rd_addr = '0;
   logic unused_dbg;
@@ -652,7 +791,7 @@ module tcpa_top (
                         dbg_rd_data,
                         dbg_step, dbg_word, dbg_flag, dbg_rfwe, dbg_rfwd,
                         dbg_fdwe, dbg_fdwd, dbg_odwe, dbg_odwd, dbg_fifocnt,
-                        dbg_bankwe, dbg_bankwa, dbg_bankwd, g_begin, g_step, g_sig};
+                        dbg_bankwe, dbg_bankwa, dbg_bankwd, g_begin, g_step, g_sig, gcyc_q};
 `endif
 endmodule
 

@@ -153,20 +153,33 @@ inline std::string rtl_record_fields(const rtl_record &x) {
     snprintf(s, sizeof s, "%c %d %s %u 0x%08x", sd, x.port, x.bank_write ? "wr" : "rd", x.addr, x.value);
     break;
   case TRACE_FAULT: snprintf(s, sizeof s, "%s %.31s", rtl_fault_name((trace_fault_kind)x.fault), x.detail); break;
+  case TRACE_RDONE:
   case TRACE_DONE: snprintf(s, sizeof s, "%llu", (unsigned long long)x.cycles); break;
   default: break;
   }
   return s;
 }
 
+// Returns the rank of event kind k in the table's order of trace.md: rstart
+// first, rdone just before done (their numbers are appended to trace_kind,
+// not in sort order).
+inline uint64_t rtl_event_rank(int k) {
+  if (k == TRACE_RSTART) return 0;
+  if (k == TRACE_RDONE) return (uint64_t)TRACE_DONE + 1;
+  if (k == TRACE_DONE) return (uint64_t)TRACE_DONE + 2;
+  return (uint64_t)k + 1;
+}
+
 // Returns the sort key of event e in one number: event kind in the
-// table's order, row, column (the machine, `-`, after every PE), first key
+// table's order (rtl_event_rank), row, column (the machine, `-`, and a GC
+// place, row -2 and column G, after every PE; GCs by G), first key
 // (FU, register, side: below 2^16), second key (destination order of wr,
 // port or bank, a bank word: below 2^24).
 inline uint64_t rtl_event_key(const rtl_event &e) {
   static_assert((uint64_t)TCPA_IOBUF_BANKS * TCPA_IOBUF_DEPTH < (1u << 24), "bank words exceed the sort key");
   uint64_t row = e.row < 0 ? TCPA_ARRAY_ROWS : (uint64_t)e.row, col = e.col < 0 ? 0 : (uint64_t)e.col;
-  uint64_t place = ((uint64_t)e.kind * (TCPA_ARRAY_ROWS + 1) + row) * TCPA_ARRAY_COLS + col;
+  static_assert(TCPA_ARRAY_COLS >= 1, "a GC place needs its column");
+  uint64_t place = (rtl_event_rank(e.kind) * (TCPA_ARRAY_ROWS + 1) + row) * (TCPA_ARRAY_COLS + 4) + col;
   return place << 40 | (uint64_t)(e.k1 & 0xffff) << 24 | (uint64_t)(e.k2 & 0xffffff);
 }
 
@@ -234,8 +247,9 @@ inline void rtl_event_sort(std::vector<rtl_event> &ev) {
 // Appends the trace line of event e in cycle t to out.
 inline void rtl_event_append(std::string &out, long t, const rtl_event &e) {
   char b[64];
-  int n = e.row < 0 ? snprintf(b, sizeof b, "%ld %s -", t, trace_events_kind_name(e.kind))
-                    : snprintf(b, sizeof b, "%ld %s %d,%d", t, trace_events_kind_name(e.kind), e.row, e.col);
+  int n = e.row == -2 ? snprintf(b, sizeof b, "%ld %s %d", t, trace_events_kind_name(e.kind), e.col)
+          : e.row < 0 ? snprintf(b, sizeof b, "%ld %s -", t, trace_events_kind_name(e.kind))
+                      : snprintf(b, sizeof b, "%ld %s %d,%d", t, trace_events_kind_name(e.kind), e.row, e.col);
   out.append(b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
   std::string f = rtl_record_fields(e.rec);
   if (!f.empty()) {
@@ -518,7 +532,7 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
 // Appends the state events of PE p in the current cycle (step, insn, rf,
 // flag, fifo; with its AGs: bankwr, ag), each only when it changed.
 inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
-                                 rtl_collect_state &st) {
+                                 rtl_collect_state &st, bool banks_live = true) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
   const int nid = TCPA_PE_ID ? TCPA_PE_ID : 1;
@@ -543,6 +557,10 @@ inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev
     rtl_record &x = rtl_event_add(ev, TRACE_FIFO, r, c, k, 0);
     x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.num = n;
   }
+  // banks_live false: the PE is in no running region, and what its banks'
+  // AGs show comes from a stream being loaded, which takes effect (is
+  // traced) at its region's cycle 0 (docs/timing.md section 11)
+  if (!banks_live) return;
   const uint64_t we = rtl_port_mask(t->dbg_bankwe_o, (unsigned)p * 4 * rtl_collect_nbank, 4 * rtl_collect_nbank);
   for (int side = 0; side < 4; side++) {
     if (!rtl_collect_border(p, side)) continue;
@@ -563,14 +581,36 @@ inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev
   }
 }
 
-// Appends the `gc` line of the current cycle: the started GC begins a step
-// S >= 1 (it runs one cycle ahead of the PEs, docs/trace.md).
-inline void rtl_collect_gc(Vtcpa_top *t, std::vector<rtl_event> &ev) {
-  if (!rtl_port_bits(t->dbg_gc_begin_o, 0, 1)) return;
-  uint32_t s = rtl_port_bits(t->dbg_gc_step_o, 0, 32);
-  if (s < 1) return;
-  rtl_record &x = rtl_event_add(ev, TRACE_GC, -1, -1, 0, 0);
-  x.num = s, x.value = rtl_port_bits(t->dbg_gc_sig_o, 0, TCPA_GC_SIGNALS);
+// The global controllers (tcpa_pkg::NGC).
+const int rtl_collect_ngc = 4;
+
+// Appends the `gc` lines of the current cycle: a started GC begins a step
+// S >= 1 (it runs one cycle ahead of the PEs, docs/trace.md); in a run of
+// several streams (multi) the line names its GC (place row -2, column G),
+// else the machine (`-`: only one GC runs).
+inline void rtl_collect_gc(Vtcpa_top *t, std::vector<rtl_event> &ev, bool multi = false) {
+  uint32_t begin = rtl_port_bits(t->dbg_gc_begin_o, 0, rtl_collect_ngc);
+  for (int g = 0; begin; g++, begin >>= 1) {
+    if (!(begin & 1)) continue;
+    uint32_t s = rtl_port_bits(t->dbg_gc_step_o, (unsigned)g * 32, 32);
+    if (s < 1) continue;
+    rtl_record &x = rtl_event_add(ev, TRACE_GC, multi ? -2 : -1, multi ? g : -1, 0, 0);
+    x.num = s, x.value = rtl_port_bits(t->dbg_gc_sig_o, (unsigned)g * TCPA_GC_SIGNALS, TCPA_GC_SIGNALS);
+  }
+}
+
+// Appends the region lines of the current cycle of a run of several
+// streams (docs/trace.md "Several regions"): `rstart G` for a region whose
+// cycle 0 this is (with_rstart: not stream 0's), `rdone G CYCLES` for a
+// region done in this cycle, its own cycles from dbg_gc_cycles_o.
+inline void rtl_collect_regions(Vtcpa_top *t, std::vector<rtl_event> &ev, bool with_rstart) {
+  uint32_t rs = rtl_port_bits(t->dbg_gc_rstart_o, 0, rtl_collect_ngc);
+  uint32_t rd = rtl_port_bits(t->dbg_gc_rdone_o, 0, rtl_collect_ngc);
+  for (int g = 0; g < rtl_collect_ngc; g++) {
+    if (with_rstart && (rs >> g & 1)) rtl_event_add(ev, TRACE_RSTART, -2, g, 0, 0);
+    if (rd >> g & 1)
+      rtl_event_add(ev, TRACE_RDONE, -2, g, 0, 0).cycles = rtl_port_bits(t->dbg_gc_cycles_o, (unsigned)g * 32, 32);
+  }
 }
 
 // Records the bank words written at the clock edge that ends the current

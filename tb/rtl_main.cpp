@@ -1,9 +1,11 @@
 // rtl_main.cpp: the Verilator harness of the TCPA RTL (build/bin/tcpa-rtl).
 //
-//   tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE]
+//   tcpa-rtl STREAM.bin [STREAM.bin@CYCLE ...] [--trace FILE]
+//            [--trace-stream FILE | --trace-bin FILE]
 //            [--trace-mode events|digest] [--fst FILE]
 //            [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR]
 //            [--dump-depth D] [--cfg-gaps N] [--coverage FILE]
+//            [--results FILE]
 //
 // Resets tcpa_top, feeds the stream word by word through its valid/ready
 // port (--cfg-gaps N: N idle cycles after every word, valid low and
@@ -13,6 +15,25 @@
 // them into trace.md events and writes them sorted canonically; faults that
 // are relations between events (wconflict, leftover) are formed here from
 // the same ports.
+//
+// Several streams (docs/timing.md section 11): STREAM.bin@CYCLE k >= 1 is
+// fed while the others run, one word per cycle, so that its START takes
+// effect at global cycle t_k = CYCLE: its W_k words go in at cycles
+// t_k - W_k - 1 .. t_k - 2 (the loader raises start one cycle after the
+// last word and the region's PEs run from the cycle after that, as for
+// stream 0, whose words come before cycle 0). Loading windows that
+// overlap (t_k - W_k < t_(k-1)) are refused before anything runs (exit
+// 2). With two streams or more the trace has the lines rstart G, rdone G
+// CYCLES and gc G (docs/trace.md "Several regions"), read from the per-GC
+// dbg_gc_* ports; a stream the loader refuses (BUSY, ...) ends the trace
+// file before its first word's cycle c_k = t_k - W_k, and the run (exit 2).
+// The live traces are written cycle by cycle and are not cut back.
+//
+// --results FILE: what the run came to as data (docs/rtl.md "Results
+// file"): key=value lines (outcome, cycles clocked or done, the stream a
+// loader refused and its error, per region its GC, rectangle, start cycle
+// and cycles), written when the run ends, whatever its outcome; what
+// tb/engine_rtl.c reads instead of parsing the log.
 //
 // Time in the FST is in cycles (docs/trace.md "Time of a cycle in the
 // FST"): one clock cycle is 1 ns, and the rising edge that starts cycle t
@@ -82,9 +103,21 @@
 
 namespace {
 
+// One stream of the run: its file, its start cycle t_k (@CYCLE), its words.
+struct StreamArg {
+  std::string path;
+  long at = 0;
+  std::vector<uint32_t> words;
+  size_t bytes = 0;
+};
+
+// The most streams (regions) of one run: the four GCs.
+const size_t MAX_STREAMS = 4;
+
 struct Options {
   const char *stream = nullptr, *trace = nullptr, *fst = nullptr,
-             *banks = nullptr, *live = nullptr, *coverage = nullptr;
+             *banks = nullptr, *live = nullptr, *coverage = nullptr, *results = nullptr;
+  std::vector<StreamArg> streams;
   bool live_bin = false;  // --trace-bin: live is binary records
   bool live_digest = false;  // --trace-mode digest: ... digest records
   long max_cycles = 100000;
@@ -105,14 +138,47 @@ int parse_window(const char *v, Options &o) {
   return 0;
 }
 
+// Returns 0 after adding stream argument PATH[@CYCLE] to o.streams
+// (no @: cycle 0, only for the first), or 3 with a message.
+int parse_stream(const char *v, Options &o) {
+  StreamArg s;
+  s.path = v;
+  size_t at = s.path.rfind('@');
+  if (at != std::string::npos) {
+    char *end;
+    const char *c = v + at + 1;
+    s.at = strtol(c, &end, 10);
+    if (*end || end == c || s.at < 0) {
+      fprintf(stderr, "tcpa-rtl: %s: expected STREAM.bin@CYCLE with CYCLE >= 0\n", v);
+      return 3;
+    }
+    s.path.resize(at);
+  } else if (!o.streams.empty()) {
+    fprintf(stderr, "tcpa-rtl: %s: every stream after the first needs its start cycle (STREAM.bin@CYCLE)\n", v);
+    return 3;
+  }
+  if (o.streams.empty() && s.at != 0) {
+    fprintf(stderr, "tcpa-rtl: %s: the first stream starts at cycle 0\n", v);
+    return 3;
+  }
+  if (o.streams.size() == MAX_STREAMS) {
+    fprintf(stderr, "tcpa-rtl: %s: at most %zu streams (one per global controller)\n", v, MAX_STREAMS);
+    return 3;
+  }
+  o.streams.push_back(s);
+  return 0;
+}
+
 // Returns 0 and fills o from argv, or 3 after printing the usage.
 int parse_args(int argc, char **argv, Options &o) {
+  o.streams.reserve(MAX_STREAMS);  // o.stream points into the first
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a[0] == '+') continue;  // a plusarg, read by the RTL ($value$plusargs)
     if ((a == "--trace" || a == "--fst" || a == "--max-cycles" ||
          a == "--dump-banks" || a == "--fst-window" || a == "--trace-stream" || a == "--trace-bin" ||
-         a == "--cfg-gaps" || a == "--coverage" || a == "--trace-mode" || a == "--dump-depth") &&
+         a == "--cfg-gaps" || a == "--coverage" || a == "--trace-mode" || a == "--dump-depth" ||
+         a == "--results") &&
         i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--trace") o.trace = v;
@@ -124,6 +190,7 @@ int parse_args(int argc, char **argv, Options &o) {
         o.live_digest = !strcmp(v, "digest");
       }
       else if (a == "--coverage") o.coverage = v;
+      else if (a == "--results") o.results = v;
       else if (a == "--trace-stream" || a == "--trace-bin") o.live = v, o.live_bin = a == "--trace-bin";
       else if (a == "--fst-window") {
         if (parse_window(v, o)) return 3;
@@ -153,8 +220,9 @@ int parse_args(int argc, char **argv, Options &o) {
           return 3;
         }
       }
-    } else if (a[0] != '-' && !o.stream) {
-      o.stream = argv[i];
+    } else if (a[0] != '-') {
+      if (parse_stream(argv[i], o)) return 3;
+      o.stream = o.streams[0].path.c_str();
     } else {
       fprintf(stderr, "tcpa-rtl: unknown or incomplete argument: %s\n", argv[i]);
       return 3;
@@ -172,9 +240,9 @@ int parse_args(int argc, char **argv, Options &o) {
     return 3;
   }
   if (!o.stream) {
-    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [--trace FILE] [--trace-stream FILE | --trace-bin FILE] "
+    fprintf(stderr, "usage: tcpa-rtl STREAM.bin [STREAM.bin@CYCLE ...] [--trace FILE] [--trace-stream FILE | --trace-bin FILE] "
                     "[--trace-mode events|digest] [--fst FILE] [--fst-window FROM:TO] [--max-cycles N] [--dump-banks DIR] "
-                    "[--dump-depth D] [--cfg-gaps N] [--coverage FILE]\n");
+                    "[--dump-depth D] [--cfg-gaps N] [--coverage FILE] [--results FILE]\n");
     return 3;
   }
   return 0;
@@ -199,6 +267,58 @@ int load_stream(const char *path, std::vector<uint32_t> &w, size_t &bytes) {
   return 0;
 }
 
+// Returns 0 when the loading windows of the streams do not overlap
+// (docs/timing.md section 11: t_k - W_k >= t_(k-1)) and every stream
+// after the first is whole words of at least a header; else 2 with a
+// message naming both streams and the cycles.
+int streams_check(const Options &o) {
+  for (size_t k = 1; k < o.streams.size(); k++) {
+    const StreamArg &s = o.streams[k], &p = o.streams[k - 1];
+    long w = (long)s.words.size();
+    if (s.bytes % 4 != 0 || s.bytes < 24) {
+      fprintf(stderr, "tcpa-rtl: stream %zu (%s): %zu bytes, not a stream of whole words with its header\n", k,
+              s.path.c_str(), s.bytes);
+      return 2;
+    }
+    if (s.at - w < p.at) {
+      fprintf(stderr,
+              "tcpa-rtl: stream %zu (%s@%ld) would load its %ld words in cycles %ld..%ld, before stream %zu "
+              "(%s@%ld) has started at cycle %ld: start it at cycle %ld or later\n",
+              k, s.path.c_str(), s.at, w, s.at - w, s.at - 1, k - 1, p.path.c_str(), p.at, p.at, p.at + w);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+// The streams after the first, fed while the run goes on: stream k's word
+// j at global cycle t_k - W_k - 1 + j (rtl_main.cpp's top comment).
+struct Feeder {
+  const std::vector<StreamArg> *streams = nullptr;
+  size_t next = 1;  // the stream being or next to be fed
+
+  // Returns the cycle of stream k's first word.
+  long first(size_t k) const { return (*streams)[k].at - (long)(*streams)[k].words.size() - 1; }
+  // Sets the stream port's inputs for global cycle t: the word of the
+  // stream in its window, else valid low.
+  void apply(Vtcpa_top *top, long t) const {
+    top->cfg_valid_i = 0;
+    top->cfg_last_i = 0;
+    if (next >= streams->size() || t < first(next)) return;
+    const std::vector<uint32_t> &w = (*streams)[next].words;
+    size_t j = (size_t)(t - first(next));
+    top->cfg_valid_i = 1;
+    top->cfg_data_i = w[j];
+    top->cfg_last_i = (j + 1 == w.size());
+  }
+  // Moves on to the next stream after cycle t when t took the last word.
+  void advance(long t) {
+    if (next < streams->size() && t == first(next) + (long)(*streams)[next].words.size() - 1) next++;
+  }
+  // Returns true when every stream has been fed and started by cycle t.
+  bool all_started(long t) const { return next >= streams->size() && t >= streams->back().at; }
+};
+
 struct Sim {
   Vtcpa_top *top;
   VerilatedFstC *fst = nullptr;
@@ -208,6 +328,7 @@ struct Sim {
   bool asserted = false;          // an assertion failed
   long assert_cycle = -1;         // in this cycle (< 0: reset, loading)
   rtl_collect_state state;        // the state events' last values, bank words written
+  Feeder feed;                    // the streams after the first
 
   // Returns true when cycle t is dumped into the FST.
   bool dumps(long t) const { return fst && cycle >= 0 && t >= from && t <= to; }
@@ -314,8 +435,13 @@ int feed_stream(Sim &sim, const std::vector<uint32_t> &w, long gaps) {
   }
   t->cfg_valid_i = 0;
   t->cfg_last_i = 0;
-  // the loader raises start one cycle after the last word, run the next
-  for (int k = 0; k < 4 && !t->run_o && !t->err_o; k++) sim.tick();
+  // the loader raises start one cycle after the last word (cycle -1, in
+  // which the second stream's first word may come), run the next
+  for (int k = 0; k < 4 && !t->run_o && !t->err_o; k++) {
+    sim.feed.apply(t, -1);
+    sim.tick();
+    if (t->run_o) sim.feed.advance(-1);
+  }
   if (t->err_o) return t->err_code_o;
   return t->run_o ? 0 : 5;  // no start without an error: a length problem
 }
@@ -382,7 +508,7 @@ const size_t LIVE_DIGEST_BATCH = 512;
 // "Digest stream") to recs: the records of ev's done, faults and bank
 // writes (what the reader takes the RTL's result from), then, when the
 // cycle has events, one digest record of all of them
-// (common/trace_digest.h: their number and the sum of their hashes, in
+// (rdone as done; common/trace_digest.h: their number and the sum of their hashes, in
 // whatever order they were collected); and after writing recs to f when
 // they hold LIVE_DIGEST_BATCH cycles' worth or flush is set (the last
 // cycle). False when the reader has gone.
@@ -391,7 +517,8 @@ bool live_write_digest(FILE *f, long t, const std::vector<rtl_event> &ev, std::v
   trace_digest d = {0, 0};
   for (const rtl_event &e : ev) {
     trace_digest_add(&d, &e.rec);
-    if (e.kind == TRACE_DONE || e.kind == TRACE_FAULT || (e.kind == TRACE_BANK && e.rec.bank_write)) {
+    if (e.kind == TRACE_DONE || e.kind == TRACE_RDONE || e.kind == TRACE_FAULT ||
+        (e.kind == TRACE_BANK && e.rec.bank_write)) {
       recs.push_back(e.rec);
       recs.back().cycle = (uint64_t)t;
     }
@@ -489,12 +616,47 @@ int sim_finish(Sim &sim, const Options &o, FILE *live, int rc) {
   return rc;
 }
 
+// One region of the run: its stream's GC (from the RTL's rstart), its
+// rectangle, start cycle and its own cycles when done (-1: not done).
+struct Region {
+  int gc = -1;
+  unsigned row0 = 0, col0 = 0, rows = 0, cols = 0;
+  long start = 0, cycles = -1;
+};
+
 // The outcome of the clocked part of a run.
 struct RunEnd {
   long t = 0;                   // cycles clocked: 0..t-1
   bool done = false, fault = false;
   const char *stopped = nullptr;  // why the reader stopped the run, or NULL
+  int rejected = -1;            // the stream the loader refused, or -1
+  int err = 0;                  // its error code
+  std::vector<Region> regions;  // one per stream, in stream order
 };
+
+// Notes in e.regions the regions that start in cycle t (stream 0 at cycle
+// 0, stream k at t_k) and those done in it, from the per-GC ports.
+void regions_note(Sim &sim, const Options &o, long t, RunEnd &e) {
+  uint32_t rs = rtl_port_bits(sim.top->dbg_gc_rstart_o, 0, rtl_collect_ngc);
+  uint32_t rd = rtl_port_bits(sim.top->dbg_gc_rdone_o, 0, rtl_collect_ngc);
+  for (int g = 0; g < rtl_collect_ngc; g++) {
+    if (rs >> g & 1) {
+      for (size_t k = 0; k < o.streams.size(); k++) {
+        if (o.streams[k].at != t || e.regions[k].gc >= 0) continue;
+        Region &r = e.regions[k];
+        r.gc = g, r.start = t;
+        r.row0 = rtl_port_bits(sim.top->dbg_gc_rect_o, (unsigned)g * 64, 16);
+        r.col0 = rtl_port_bits(sim.top->dbg_gc_rect_o, (unsigned)g * 64 + 16, 16);
+        r.rows = rtl_port_bits(sim.top->dbg_gc_rect_o, (unsigned)g * 64 + 32, 16);
+        r.cols = rtl_port_bits(sim.top->dbg_gc_rect_o, (unsigned)g * 64 + 48, 16);
+        break;
+      }
+    }
+    if (rd >> g & 1)
+      for (Region &r : e.regions)
+        if (r.gc == g && r.cycles < 0) r.cycles = (long)rtl_port_bits(sim.top->dbg_gc_cycles_o, (unsigned)g * 32, 32);
+  }
+}
 
 // Collects into ev the events of cycle t from the dbg_* ports (the
 // leftover FIFOs and `done` in the done cycle, the timeout in the last
@@ -502,13 +664,16 @@ struct RunEnd {
 void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &prev_sig, RunEnd &e,
                    std::vector<rtl_event> &ev) {
   ev.clear();
+  const bool multi = o.streams.size() > 1;
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
     rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
     rtl_collect_ag(sim.top, p, ev, &e.fault);
-    rtl_collect_state_pe(sim.top, p, ev, sim.state);
+    rtl_collect_state_pe(sim.top, p, ev, sim.state, !multi || rtl_port_bits(sim.top->dbg_plive_o, (unsigned)p, 1));
   }
-  rtl_collect_gc(sim.top, ev);
-  if (sim.top->done_o) {
+  rtl_collect_gc(sim.top, ev, multi);
+  regions_note(sim, o, t, e);
+  if (multi) rtl_collect_regions(sim.top, ev, t > 0);
+  if (sim.top->done_o && sim.feed.all_started(t)) {
     e.done = true;
     sim.tick();  // FIFO contents at the end of the done cycle
     sim.settle();
@@ -543,12 +708,18 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
   std::vector<rtl_record> recs;
   std::string cyc;
   const bool text = o.trace || (live && !o.live_bin);
+  e.regions.resize(o.streams.size());
+  std::vector<size_t> cut(o.streams.size(), std::string::npos);  // out's length at c_k
   for (; e.t < o.max_cycles && !e.done && !e.stopped; e.t++) {
     if (g_term) {
       e.stopped = "SIGTERM";
       break;
     }
     sim.cycle = e.t;
+    for (size_t k = 1; k < o.streams.size(); k++)
+      if (e.t == sim.feed.first(k) + 1) cut[k] = out.size();
+    sim.feed.apply(sim.top, e.t);
+    const size_t fed = sim.top->cfg_valid_i ? sim.feed.next : o.streams.size();
     sim.settle();
     cycle_collect(sim, o, e.t, prev_sig, e, ev);
     if (text || (live && !o.live_digest)) rtl_event_order(ev, ord);
@@ -563,7 +734,19 @@ RunEnd cycles_run(Sim &sim, const Options &o, FILE *live, std::string &out) {
                                           : live_write(live, cyc));
     if (!wrote)
       e.stopped = "the trace reader closed the stream";
-    if (!e.done) sim.tick();
+    if (!e.done) {
+      sim.tick();
+      sim.feed.advance(e.t);
+      if (sim.top->err_o) {
+        // a stream after the first refused: the trace ends before its
+        // first word's cycle c_k (docs/trace.md "Several regions")
+        e.rejected = (int)(fed < o.streams.size() ? fed : sim.feed.next);
+        e.err = sim.top->err_code_o;
+        if (cut[e.rejected] != std::string::npos) out.resize(cut[e.rejected]);
+        e.t++;
+        break;
+      }
+    }
   }
   return e;
 }
@@ -584,36 +767,91 @@ int trace_file_write(const char *path, const std::string &text) {
 
 }  // namespace
 
+// Returns 0 after writing the results file of --results (docs/rtl.md
+// "Results file"): outcome, cycles, the refused stream, the regions; 3
+// after an error message.
+int results_write(const Options &o, const char *outcome, long cycles, const RunEnd *e) {
+  if (!o.results) return 0;
+  std::string r = "# tcpa-rtl results (docs/rtl.md \"Results file\")\noutcome=";
+  r += outcome;
+  r += "\ncycles=" + std::to_string(cycles) + "\nstreams=" + std::to_string(o.streams.size()) + "\n";
+  if (e && e->stopped) r += std::string("stopped=") + e->stopped + "\n";
+  if (e && e->rejected >= 0)
+    r += "rejected=" + std::to_string(e->rejected) + "\nerror=" + std::to_string(e->err) + "\n";
+  for (size_t k = 0; e && k < e->regions.size(); k++) {
+    const Region &g = e->regions[k];
+    char b[200];
+    snprintf(b, sizeof b, "region%zu=gc %d row0 %u col0 %u rows %u cols %u start %ld cycles %ld\n", k, g.gc, g.row0,
+             g.col0, g.rows, g.cols, o.streams[k].at, g.cycles);
+    r += b;
+  }
+  return trace_file_write(o.results, r);
+}
+
+// Prints on stderr every region's GC, rectangle, start and cycles (a run
+// of several streams).
+void regions_print(const Options &o, const RunEnd &e) {
+  if (o.streams.size() < 2) return;
+  for (size_t k = 0; k < e.regions.size(); k++) {
+    const Region &g = e.regions[k];
+    fprintf(stderr, "tcpa-rtl: region %zu (%s): GC %d, %ux%u at %u,%u, start cycle %ld, ", k,
+            o.streams[k].path.c_str(), g.gc, g.rows, g.cols, g.row0, g.col0, o.streams[k].at);
+    if (g.cycles >= 0) fprintf(stderr, "done after %ld cycles\n", g.cycles);
+    else fprintf(stderr, "not done\n");
+  }
+}
+
 // Returns the exit code of the run (see the top of the file).
 int main(int argc, char **argv) {
   Options o;
   int rc = parse_args(argc, argv, o);
   if (rc) return rc;
-  std::vector<uint32_t> words;
-  size_t bytes = 0;
   FILE *live = nullptr;
-  if ((rc = load_stream(o.stream, words, bytes)) || (rc = live_open(o, &live))) return rc;
+  for (StreamArg &s : o.streams)
+    if ((rc = load_stream(s.path.c_str(), s.words, s.bytes))) return rc;
+  if ((rc = streams_check(o))) {
+    results_write(o, "invalid", 0, nullptr);
+    return rc;
+  }
+  if ((rc = live_open(o, &live))) return rc;
   Sim sim;
+  sim.feed.streams = &o.streams;
   sim_start(sim, o, argc, argv);
 
-  int code = (bytes % 4 != 0 || bytes < 24) ? 1 : feed_stream(sim, words, o.cfg_gaps);
+  const StreamArg &s0 = o.streams[0];
+  int code = (s0.bytes % 4 != 0 || s0.bytes < 24) ? 1 : feed_stream(sim, s0.words, o.cfg_gaps);
   if (code) {
     fprintf(stderr, "tcpa-rtl: %s: stream rejected by the loader: error %d (%s)\n",
             o.stream, code, rtl_collect_error_name(code));
     report_assertions(sim);
+    RunEnd none;
+    none.rejected = 0, none.err = code;
+    results_write(o, "rejected", 0, &none);
     return sim_finish(sim, o, live, 2);
   }
   std::string out;
   RunEnd e = cycles_run(sim, o, live, out);
+  regions_print(o, e);
   if (e.stopped) {
     fprintf(stderr, "tcpa-rtl: stopped after %ld cycles (%s)\n", e.t, e.stopped);
     report_assertions(sim);
+    results_write(o, "stopped", e.t, &e);
     return sim_finish(sim, o, live, 4);
+  }
+  if (e.rejected >= 0) {
+    fprintf(stderr, "tcpa-rtl: stream %d (%s): rejected by the loader: error %d (%s)\n", e.rejected,
+            o.streams[(size_t)e.rejected].path.c_str(), e.err, rtl_collect_error_name(e.err));
+    report_assertions(sim);
+    rc = o.trace ? trace_file_write(o.trace, out) : 0;
+    results_write(o, "rejected", e.t, &e);
+    return sim_finish(sim, o, live, rc ? rc : 2);
   }
   bool asserted = report_assertions(sim);
   rc = (e.done && !e.fault && !asserted) ? 0 : 1;
   if (o.trace && trace_file_write(o.trace, out)) rc = 3;
   if (o.banks && rc != 3 && dump_banks(sim, o.banks, o.dump_depth)) rc = 3;
   if (!e.done) fprintf(stderr, "tcpa-rtl: timeout after %ld cycles\n", o.max_cycles);
+  const char *outcome = !e.done ? "timeout" : asserted ? "assert" : e.fault ? "fault" : "done";
+  if (results_write(o, outcome, e.t, &e)) rc = 3;
   return sim_finish(sim, o, live, rc);
 }

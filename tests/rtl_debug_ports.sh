@@ -24,17 +24,18 @@ sv="rtl/tcpa_pkg.sv $(ls rtl/tcpa_*.sv | grep -v tcpa_pkg.sv | sort)"
 pkgs="$tmp/tcpa_params_pkg.sv $BUILD/gen/tcpa_isa_pkg.sv $BUILD/gen/tcpa_stream_pkg.sv"
 
 # Prints the number of ports of tcpa_top matching ERE $1 in the text that
-# `verilator -E -P` makes of rtl/tcpa_top.sv with the defines after $1.
+# `verilator -E -P` makes of rtl/tcpa_top.sv with the defines after $1
+# (comments after a port left out).
 nports() {
   local re=$1; shift
   "$VERILATOR" -E -P "$@" rtl/tcpa_top.sv 2>/dev/null >"$tmp/top.sv"
   awk '/^ *module tcpa_top/ { on = 1 } on && /^ *\);/ { exit } on' "$tmp/top.sv" |
-    grep -Ec "^ *(input|output) +logic.*$re"
+    sed 's| *//.*||; s| *$||' | grep -Ec "^ *(input|output) +logic.*$re"
 }
 check_eval "without TCPA_DEBUG_PORTS: no dbg_* port" '[ "$(nports " dbg_")" -eq 0 ]'
 check_eval "without TCPA_DEBUG_PORTS: the 10 functional ports" '[ "$(nports " [a-z_]+_n?[io],?$")" -eq 10 ]'
-check_eval "with TCPA_DEBUG_PORTS: 43 dbg_* outputs (26 event ports, dbg_rd_data_o, 16 state ports)" \
-  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 43 ]'
+check_eval "with TCPA_DEBUG_PORTS: 48 dbg_* outputs (26 event ports, dbg_rd_data_o, 16 state ports, 5 region ports)" \
+  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 48 ]'
 check_eval "with TCPA_DEBUG_PORTS: the bank read address input" \
   '[ "$(nports " dbg_rd_addr_i,?$" +define+TCPA_DEBUG_PORTS)" -eq 1 ]'
 

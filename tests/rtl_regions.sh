@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# covers: docs/timing.md "11. Several regions", docs/rtl.md "Several regions", "Results file"
+# rtl_regions.sh: several regions at once in the RTL (tcpa-rtl S0.bin
+# S1.bin@CYCLE ..., docs/timing.md section 11). The streams are assembled
+# from regress/streams/ag_bank.tasm (a bank read, a loop closed by a
+# control signal, a bank write at north side of PE 0,0, GC 0): `long`, the
+# same with 150 iterations instead of 4 (about 150 cycles), and `east`,
+# the 4-iteration one moved to PE 0,3 and GC 1. Checked:
+# - each run alone, then `long` with `east` started at cycle 120 while
+#   `long` runs: every region's output banks and its own cycles (the
+#   results file, --results) equal those of the region run alone; the
+#   trace has `rstart 1` at 120, one `rdone` per region with those cycles,
+#   `gc 1 ...` lines, while a single stream's trace has none of them;
+# - restart: `east` again at cycle 260, on PEs whose FUs halted in the
+#   first run: its cycles and outputs are again those of the run alone;
+# - refusals: a stream whose loading window overlaps the previous start
+#   (exit 2, both streams named); a stream touching the running region of
+#   GC 0 (BUSY, loader error 14, exit 2, the trace cut before its first
+#   word's cycle); a second stream without @CYCLE (exit 3).
+# Prints TAP.
+set -u
+BUILD=${BUILD:-build}
+. tests/tap.sh
+# the harness of default.ini from the harness cache (`tcpa harness`,
+# built when missing), or $RTL when given
+RTL=${RTL:-$("$TCPA" harness)}
+
+src=regress/streams/ag_bank.tasm
+# long: 150 iterations (bank 0 holds 3..152, bank 1 gets 103..252 at 10..159)
+python3 - "$src" "$tmp/long.tasm" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+n = 150
+s = s.replace("    data 3 4 5 6", "    data " + " ".join(str(3 + i) for i in range(n)))
+s = s.replace("    bounds 4\n", "    bounds %d\n" % n).replace("term c0: j0 <= 4", "term c0: j0 <= %d" % n)
+s = s.replace("enable j0 <= 3", "enable j0 <= %d" % (n - 1))
+open(sys.argv[2], "w").write(s)
+EOF
+sed -e 's/pe 0,0/pe 0,3/g' -e 's/^gc 0 /gc 1 /' -e 's/^start gc 0 /start gc 1 /' "$src" >"$tmp/east.tasm"
+for s in long east; do
+  "$TCPA" asm "$tmp/$s.tasm" -o "$tmp/$s.bin" >"$tmp/$s.asm.log" 2>&1
+  check "tcpa asm $s.tasm" $?
+done
+"$TCPA" asm "$src" -o "$tmp/west.bin" >"$tmp/west.asm.log" 2>&1
+check "tcpa asm ag_bank.tasm" $?
+
+# Runs tcpa-rtl with name $1 and the remaining arguments; trace, banks,
+# results and log under $tmp/$1.*; returns its status.
+run() {
+  local name=$1; shift
+  mkdir -p "$tmp/$name.banks"
+  "$RTL" "$@" --trace "$tmp/$name.trace" --results "$tmp/$name.res" --dump-banks "$tmp/$name.banks" \
+    --dump-depth 200 --max-cycles 2000 >"$tmp/$name.log" 2>&1
+}
+# Prints key $2 of results file $1.
+res() { sed -n "s/^$2=//p" "$1"; }
+# Prints the cycles of region $2 in results file $1.
+rcycles() { res "$1" "region$2" | awk '{ print $NF }'; }
+
+run long "$tmp/long.bin"; check "long alone runs to done" $?
+run east "$tmp/east.bin"; check "east alone runs to done" $?
+cl=$(res "$tmp/long.res" cycles) ce=$(res "$tmp/east.res" cycles)
+echo "# alone: long $cl cycles, east $ce cycles"
+check_eval "results file: cycles of a single stream are its done line's" \
+  "grep -q '^[0-9]* done - $cl\$' '$tmp/long.trace' && [ '$(res "$tmp/long.res" outcome)' = done ]"
+check_eval "a single stream's trace has no rstart, rdone, gc G" \
+  "! grep -Eq ' (rstart|rdone) | gc [0-9]' '$tmp/long.trace' '$tmp/east.trace' && grep -q ' gc - ' '$tmp/long.trace'"
+
+run both "$tmp/long.bin" "$tmp/east.bin@120"; check "long with east@120 runs to done" $?
+cat "$tmp/both.res" | sed 's/^/# /'
+check_eval "region 0 (long, GC 0) takes as many cycles as alone" "[ '$(rcycles "$tmp/both.res" 0)' = '$cl' ]"
+check_eval "region 1 (east, GC 1, from cycle 120) takes as many cycles as alone" \
+  "[ '$(rcycles "$tmp/both.res" 1)' = '$ce' ] && res '$tmp/both.res' region1 | grep -q '^gc 1 row0 0 col0 3 rows 1 cols 1 start 120 '"
+check_eval "region 0's output bank equals long's alone" "cmp -s '$tmp/both.banks/n_0_0_1.txt' '$tmp/long.banks/n_0_0_1.txt'"
+check_eval "region 1's output bank equals east's alone" "cmp -s '$tmp/both.banks/n_0_3_1.txt' '$tmp/east.banks/n_0_3_1.txt'"
+check_eval "the output banks are not empty (103 first in both)" \
+  "sed -n 11p '$tmp/both.banks/n_0_0_1.txt' | grep -q 0x00000067 && sed -n 11p '$tmp/both.banks/n_0_3_1.txt' | grep -q 0x00000067"
+check_eval "trace: rstart 1 at cycle 120, first of its cycle" \
+  "grep -q '^120 rstart 1\$' '$tmp/both.trace' && [ \"\$(grep '^120 ' '$tmp/both.trace' | head -1)\" = '120 rstart 1' ]"
+check_eval "trace: rdone 1 with east's cycles in cycle 120 + $ce - 1" \
+  "grep -q '^$((120 + ce - 1)) rdone 1 $ce\$' '$tmp/both.trace'"
+check_eval "trace: rdone 0 with long's cycles, just before done" \
+  "grep -A1 '^$((cl - 1)) rdone 0 $cl\$' '$tmp/both.trace' | grep -q '^$((cl - 1)) done - $cl\$'"
+check_eval "trace: gc lines name their GC (gc 0, gc 1), none gc -" \
+  "grep -q ' gc 0 ' '$tmp/both.trace' && grep -q ' gc 1 ' '$tmp/both.trace' && ! grep -q ' gc - ' '$tmp/both.trace'"
+
+# restart: east again at 260 on the PE it halted on
+run again "$tmp/long.bin" "$tmp/east.bin@120" "$tmp/east.bin@260"
+check "long, east@120, east@260 run to done" $?
+check_eval "the restarted region takes as many cycles as alone" \
+  "[ '$(rcycles "$tmp/again.res" 2)' = '$ce' ] && grep -q '^$((260 + ce - 1)) rdone 1 $ce\$' '$tmp/again.trace'"
+check_eval "the restarted region's output bank equals east's alone" \
+  "cmp -s '$tmp/again.banks/n_0_3_1.txt' '$tmp/east.banks/n_0_3_1.txt'"
+
+# refusals
+w=$(($(stat -c %s "$tmp/east.bin") / 4))
+run overlap "$tmp/long.bin" "$tmp/east.bin@$((w - 1))"; rc=$?
+check_eval "a loading window before the previous start: exit 2, both streams named" \
+  "[ $rc -eq 2 ] && grep -q 'stream 1 .*east.bin.* stream 0 .*long.bin' '$tmp/overlap.log'"
+run busy "$tmp/long.bin" "$tmp/west.bin@120"; rc=$?
+check_eval "a stream into GC 0's running region: exit 2, loader error 14 (BUSY)" \
+  "[ $rc -eq 2 ] && grep -q 'stream 1 .*error 14' '$tmp/busy.log' && [ '$(res "$tmp/busy.res" error)' = 14 ]"
+check_eval "the refused run's trace ends before the stream's first word (cycle $((120 - w)))" \
+  "[ \"\$(grep -v '^#' '$tmp/busy.trace' | tail -1 | cut -d' ' -f1)\" -lt $((120 - w)) ] && ! grep -q ' done ' '$tmp/busy.trace'"
+"$RTL" "$tmp/long.bin" "$tmp/east.bin" >"$tmp/noat.log" 2>&1; rc=$?
+check_eval "a second stream without @CYCLE: exit 3" "[ $rc -eq 3 ] && grep -q 'CYCLE' '$tmp/noat.log'"
