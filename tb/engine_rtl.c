@@ -25,8 +25,9 @@
  * is returned.
  * engine_rtl_finish either waits for it or stops it: closes the read end
  * (its next write fails), sends SIGTERM to its group (SIGKILL after 10 s)
- * and reaps it; the harness reports `stopped after N cycles` on stderr,
- * which is read back from its log.
+ * and reaps it; the harness writes how many cycles it ran into its results
+ * file (--results WORK/rtl-results, key=value lines, docs/rtl.md "Results
+ * file"), which is read back as data.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -260,6 +261,28 @@ int engine_rtl_gather(const char *banks, const engine_config *c, const arch_conf
   return st;
 }
 
+/* Writes into buf the path of the results file of the live run whose log
+ * is `log` (WORK/rtl.log): WORK/rtl-results. */
+static void engine_rtl_results_path(const char *log, char *buf, size_t sz) {
+  const char *slash = strrchr(log, '/');
+  int dir = slash ? (int)(slash - log) : 1;
+  snprintf(buf, sz, "%.*s/rtl-results", dir, slash ? log : ".");
+}
+
+/* Returns the `cycles` of the harness's results file (docs/rtl.md "Results
+ * file": the cycles it clocked), 0 when the file or the key is missing. */
+static uint64_t engine_rtl_results_cycles(const char *path) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  uint64_t n = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    unsigned long long v;
+    if (sscanf(line, "cycles=%llu", &v) == 1) n = v;
+  }
+  if (f) fclose(f);
+  return n;
+}
+
 int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts *o, int digest,
                      engine_rtl_live *h, char *msg, size_t msgsz) {
   memset(h, 0, sizeof *h);
@@ -272,8 +295,10 @@ int engine_rtl_start(const char *bin, const engine_config *c, const engine_opts 
   snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)o->max_cycles);
   snprintf(depth, sizeof depth, "%" PRIu32, engine_outputs_depth(c));
   if (engine_rtl_stream_write(c, stream, msg, msgsz)) return ENGINE_ERR_INPUT;
-  char *argv[] = {(char *)bin, stream, "--trace-bin", "/dev/fd/3", "--max-cycles", maxc,
-                  "--dump-banks", h->banks, "--dump-depth", depth, digest ? "--trace-mode" : NULL, "digest", NULL};
+  char results[ENGINE_PATH + 32];
+  engine_rtl_results_path(h->log, results, sizeof results);
+  char *argv[] = {(char *)bin, stream, "--trace-bin", "/dev/fd/3", "--max-cycles", maxc, "--dump-banks", h->banks,
+                  "--dump-depth", depth, "--results", results, digest ? "--trace-mode" : NULL, "digest", NULL};
   int p[2], logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (logfd < 0 || pipe(p) != 0) {
     snprintf(msg, msgsz, "cannot start %s: %s", bin, strerror(errno));
@@ -335,13 +360,9 @@ int engine_rtl_finish(engine_rtl_live *h, int stop, uint64_t *ran) {
   if (h->pid < 0) return -1;
   int rc = engine_rtl_reap(h->pid, stop);
   h->pid = -1;
-  FILE *f = fopen(h->log, "r");
-  char line[512];
-  while (f && ran && fgets(line, sizeof line, f)) {
-    unsigned long long n;
-    if (sscanf(line, "tcpa-rtl: stopped after %llu cycles", &n) == 1) *ran = n;
-  }
-  if (f) fclose(f);
+  char results[ENGINE_PATH + 32];
+  engine_rtl_results_path(h->log, results, sizeof results);
+  if (ran) *ran = engine_rtl_results_cycles(results);
   return rc;
 }
 
