@@ -13,6 +13,11 @@
 #   `gc 1 ...` lines, while a single stream's trace has none of them;
 # - restart: `east` again at cycle 260, on PEs whose FUs halted in the
 #   first run: its cycles and outputs are again those of the run alone;
+# - instantiated streams (`tcpa run --pes RxC@ROW,COL`, its config.bin):
+#   matmul on the quadrant 2x2@0,0 (GC 0) beside bitextract on 1x2@0,2,
+#   its GC and START packets poked to GC 1 (tcpa stream-poke), started at
+#   cycle 150 while matmul runs: each region's cycles and every bank of
+#   its border PEs equal to the stream run alone;
 # - refusals: a stream whose loading window overlaps the previous start
 #   (exit 2, both streams named); a stream touching the running region of
 #   GC 0 (BUSY, loader error 14, exit 2, the trace cut before its first
@@ -104,3 +109,33 @@ check_eval "the refused run's trace ends before the stream's first word (cycle $
   "[ \"\$(grep -v '^#' '$tmp/busy.trace' | tail -1 | cut -d' ' -f1)\" -lt $((120 - w)) ] && ! grep -q ' done ' '$tmp/busy.trace'"
 "$RTL" "$tmp/long.bin" "$tmp/east.bin" >"$tmp/noat.log" 2>&1; rc=$?
 check_eval "a second stream without @CYCLE: exit 3" "[ $rc -eq 3 ] && grep -q 'CYCLE' '$tmp/noat.log'"
+
+# instantiated streams on two regions of the 4x4
+"$TCPA" run regress/programs/matmul.pla --param N=4 --param M=4 --param K=30 --pes 2x2@0,0 --map i,j \
+  --engine model --out-dir "$tmp/mm" >"$tmp/mm.log" 2>&1
+check "tcpa run matmul 2x2@0,0 on the model (its stream, config.bin)" $?
+"$TCPA" run regress/programs/bitextract.pla --param N=100 --pes 1x2@0,2 --engine model --out-dir "$tmp/bx" \
+  >"$tmp/bx.log" 2>&1
+check "tcpa run bitextract 1x2@0,2 on the model (its stream)" $?
+# the words of the GC and START packet headers: INDEX (bits 8..15) 0 -> 1
+wg=$("$TCPA" stream-poke "$tmp/bx/config.bin" --fields | awk '$3 == "gc" && $8 == "hdr0" { print $1 }')
+ws=$("$TCPA" stream-poke "$tmp/bx/config.bin" --fields | awk '$3 == "start" && $8 == "hdr0" { print $1 }')
+"$TCPA" stream-poke "$tmp/bx/config.bin" --word "$wg" --xor 0x100 -o "$tmp/bx1.bin" >/dev/null 2>&1 &&
+  "$TCPA" stream-poke "$tmp/bx1.bin" --word "$ws" --xor 0x100 -o "$tmp/bits.bin" >/dev/null 2>&1
+check "bitextract's GC and START packets moved to GC 1 (words $wg, $ws)" $?
+run mm "$tmp/mm/config.bin"; check "matmul alone runs to done" $?
+run bits "$tmp/bits.bin"; check "bitextract on GC 1 alone runs to done" $?
+run quad "$tmp/mm/config.bin" "$tmp/bits.bin@150"; check "matmul with bitextract@150 runs to done" $?
+check_eval "matmul's region takes as many cycles as alone ($(res "$tmp/mm.res" cycles))" \
+  "[ '$(rcycles "$tmp/quad.res" 0)' = '$(res "$tmp/mm.res" cycles)' ]"
+check_eval "bitextract's region (GC 1, from 150) takes as many cycles as alone ($(res "$tmp/bits.res" cycles))" \
+  "[ '$(rcycles "$tmp/quad.res" 1)' = '$(res "$tmp/bits.res" cycles)' ] && [ $(res "$tmp/mm.res" cycles) -gt 150 ]"
+# every bank of a region's border PEs, as the region alone left it
+same=0 differ=0
+for f in "$tmp"/quad.banks/*.txt; do
+  b=$(basename "$f" .txt)
+  IFS=_ read -r _ r c _ <<<"$b"
+  if [ "$r" -le 1 ] && [ "$c" -le 1 ]; then ref=mm; elif [ "$r" -eq 0 ] && [ "$c" -ge 2 ]; then ref=bits; else continue; fi
+  if cmp -s "$f" "$tmp/$ref.banks/$b.txt"; then same=$((same + 1)); else differ=$((differ + 1)); echo "# $b differs from $ref alone"; fi
+done
+check_eval "every bank of both regions equals the region's alone ($same banks, $differ differ)" "[ $same -ge 16 ] && [ $differ -eq 0 ]"
