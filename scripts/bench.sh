@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh: `make bench`. First the speed of the reference interpreter, as
 # a table; then the paper's Tables 1 and 2 on this flow
-# (scripts/bench_tables.sh), the mapping-quality table
+# (scripts/bench_tables.sh), the processor classes of every benchmark on
+# 1-D and 2-D regions (scripts/bench_classes.sh), the mapping-quality table
 # (scripts/bench_quality.sh), the fit table (scripts/bench_fit.sh), the
 # compile-time table (scripts/bench_compile.sh) and the simulator-speed
 # table (scripts/bench_speed.sh). The interpreter table: runs each
@@ -75,7 +76,7 @@ for c in "${CASES[@]}"; do
   fi
   printf "$fmt" "$prog" "$ps" "$inst" "$(awk -v s="$best" 'BEGIN { printf "%.4f", s }')" "$rate" "$note"
 done
-for t in scripts/bench_tables.sh scripts/bench_quality.sh scripts/bench_fit.sh scripts/bench_compile.sh \
+for t in scripts/bench_tables.sh scripts/bench_classes.sh scripts/bench_quality.sh scripts/bench_fit.sh scripts/bench_compile.sh \
     scripts/bench_speed.sh; do
   [ -f "$t" ] || continue
   echo

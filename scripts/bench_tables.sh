@@ -17,7 +17,8 @@
 #     over symbolic-configuration (.sym) bytes, and Table 2b the same with
 #     the data (the whole stream), which grows with the problem size;
 # and the goals as a verdict column: instantiation at 32x32 within 1.25x of
-# 4x4, stream at 32x32 within 2x of 4x4. A cell that cannot be measured
+# 4x4, stream at 32x32 within 2x of 4x4; under Table 1, per program, the
+# regions whose processor classes are at most the paper's. A cell that cannot be measured
 # says why: `needs 2-D mapping` while `tcpa compile --map I,J` or a 2-D
 # `--pes` is refused as not implemented (read from the exit status and the
 # message, so the cells fill in by themselves once 2-D mapping works),
@@ -201,6 +202,24 @@ table() {
   echo
 }
 
+# classes_verdict PROG: the regions where this flow's processor classes are
+# at most the paper's (Table 1), and those above, named with both counts.
+classes_verdict() {
+  local prog=$1 i=0 r key n=0 m=0 over=""
+  # shellcheck disable=SC2207
+  local pp=($(paper_row t1 "$prog"))
+  for r in "${REGIONS[@]}"; do
+    i=$((i + 1))
+    local v=${pp[$i]:--}
+    [ "$v" = - ] && continue
+    case $r in 1x*) key=$prog.1 ;; *) key=$prog.2 ;; esac
+    [ -n "${CLS[$key,$r]:-}" ] || continue
+    m=$((m + 1))
+    if [ "${CLS[$key,$r]}" -le "${v##*:}" ]; then n=$((n + 1)); else over="$over $r (${CLS[$key,$r]} > ${v##*:})"; fi
+  done
+  printf "  %-11s %d of %d regions at or below the paper's%s\n" "$prog" "$n" "$m" "${over:+; above:$over}"
+}
+
 echo "The paper's tables on this flow ($ARCH)"
 echo
 for c in "${CASES[@]}"; do
@@ -210,6 +229,9 @@ for c in "${CASES[@]}"; do
 done
 echo
 table t1 "Table 1: instantiation time normalised to 1 PE (processor classes); best of $REPEAT runs"
+echo "Processor classes against the paper's (Table 1; regions measured here):"
+for c in "${CASES[@]}"; do classes_verdict "${c%%|*}"; done
+echo
 table t2 "Table 2: concrete configuration bytes (stream without IODATA data) / symbolic configuration (.sym) bytes"
 table t2b "Table 2b: whole concrete stream bytes (configuration and input data) / symbolic configuration (.sym) bytes"
 echo "II: the initiation interval of the 1-D mapping here, the paper's pi there. Every time is"
