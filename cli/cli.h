@@ -66,6 +66,10 @@ int cli_regress(int argc, char **argv);
  * 1 warnings, 2 a bad configuration (cli_lint.c). */
 int cli_lint(int argc, char **argv);
 
+/* `tcpa explore --workload W --space S ...` (docs/explore.md): returns the
+ * exit status. */
+int cli_explore(int argc, char **argv);
+
 /* `tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE]`: lint,
  * synthesis, coverage harness, the suite in cosim on every region,
  * coverage; DIR/report.md, report.html, junit.xml (cli_signoff.c). */

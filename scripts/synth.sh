@@ -8,13 +8,14 @@
 # Needs the configuration's parameter package $SYNTH_PARAMS (default
 # $BUILD/gen/tcpa_params_pkg.sv; `make synth RTL_ARCH=FILE` writes FILE's
 # into $BUILD/synth/) and the generated packages $BUILD/gen/tcpa_isa_pkg.sv
-# and tcpa_stream_pkg.sv (docs/rtl.md "Generated packages"). The Yosys log
+# and tcpa_stream_pkg.sv (docs/rtl.md "Generated packages"). Writes into
+# $SYNTH_OUT (default $BUILD/synth). The Yosys log
 # grows in $BUILD/synth/yosys.log.tmp while it runs (a heartbeat on stderr
 # every 30 s names it) and is kept as $BUILD/synth/yosys.log.
 set -eu
 BUILD=${BUILD:-build}
 params=${SYNTH_PARAMS:-$BUILD/gen/tcpa_params_pkg.sv}
-out=$BUILD/synth
+out=${SYNTH_OUT:-$BUILD/synth}  # tcpa explore --area: one directory a point
 mkdir -p "$out"
 [ -r "$params" ] || { echo "synth.sh: no parameter package $params" >&2; exit 2; }
 # Yosys 0.23 cannot resolve a package parameter or type from inside

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# covers: docs/explore.md "The command", "The workload", "The space",
+#   "The outputs", "The cache", "Area", "Errors"
+# explore_cli.sh: tests of `tcpa explore` from the outside (docs/explore.md)
+# on regress/explore/small.wl (dotprod 1x1, fir 1x2, trimv 1x1) over
+# regress/explore/small.space (array.cols 1..2 x pe.alu 1,2: 4 points).
+# The table and the tables' rows; fir's no-fit record on one column; the
+# Pareto front recomputed here with awk (non-dominated, and every point
+# off it dominated); smallest.ini loads with the smallest point's
+# fingerprint; a rerun and a widened space reuse the cache; a space where
+# nothing fits exits 3; the SVG picture is made; bad keys, values and
+# workload lines exit 2 with file:line. Prints TAP lines.
+set -u
+. tests/tap.sh
+
+wl=regress/explore/small.wl sp=regress/explore/small.space d=$tmp/ex
+"$TCPA" explore --workload $wl --space $sp --out $d -j 2 >$tmp/out1 2>$tmp/err1; rc=$?
+check "explore on 4 points exits 0 (a point runs every entry)" $rc
+check_eval "the table has a row per point and names the smallest" \
+  "[ \$(grep -cE '^ +[1-4] ' $tmp/out1) -eq 4 ] && grep -q '^smallest configuration running every entry: point ' $tmp/out1"
+check_eval "progress lines on stderr: 4 points, 0 cached, each point evaluated" \
+  "grep -q '4 points, 0 cached' $tmp/err1 && [ \$(grep -c 'explore: point [0-9]* evaluated' $tmp/err1) -eq 4 ]"
+check_eval "points.tsv: a header and 4 rows, fits 2/3 on one column, 3/3 on two" \
+  "[ \$(wc -l <$d/points.tsv) -eq 5 ] &&
+   awk -F'\t' 'NR > 1 { if ((\$4 == 1) != (\$6 == \"2/3\")) bad = 1; if (\$4 == 2 && \$6 != \"3/3\") bad = 1 } END { exit bad }' $d/points.tsv"
+check_eval "entries.tsv: fir on 1 column carries the no-fit record array.cols need 2 have 1" \
+  "awk -F'\t' '\$2 ~ /^fir/ && \$4 == \"nofit\" && \$8 == \"array.cols\" && \$9 == 2 && \$10 == 1 { n++ } END { exit n != 2 }' $d/entries.tsv"
+check_eval "entries.tsv: every entry that fits has II >= 1 and cycles >= 1" \
+  "awk -F'\t' 'NR > 1 && \$4 == \"ok\" && (\$5 < 1 || \$6 < 1) { bad = 1 } END { exit bad }' $d/entries.tsv"
+# weighted cycles: recomputed from entries.tsv and the weights of the workload (2, 1, 1)
+check_eval "weighted cycles = sum of weight x cycles (recomputed)" \
+  "awk -F'\t' 'FNR == 1 { f++; next }
+     f == 1 && \$4 == \"ok\" { w = (\$2 ~ /^dotprod/) ? 2 : 1; s[\$1] += w * \$6 }
+     f == 2 && \$7 != \"-\" && \$7 != s[\$1] { bad = 1 } f == 2 && \$7 != \"-\" { n++ }
+     END { exit bad || n != 2 }' $d/entries.tsv $d/points.tsv"
+# The Pareto front, recomputed: pareto.tsv's points are exactly those of
+# points.tsv fitting every entry that no other such point dominates.
+awk -F'\t' 'NR > 1 && $6 == "3/3" { print $1, $8, $7 }' $d/points.tsv >$tmp/fit.txt
+awk 'NR == FNR { p[NR] = $1; a[NR] = $2; c[NR] = $3; n = NR; next }
+     END { for (i = 1; i <= n; i++) { dom = 0
+             for (j = 1; j <= n; j++) if (j != i && a[j] <= a[i] && c[j] <= c[i] && (a[j] < a[i] || c[j] < c[i])) dom = 1
+             if (!dom) print p[i] } }' $tmp/fit.txt $tmp/fit.txt | sort >$tmp/front.want
+awk -F'\t' 'NR > 1 { print $1 }' $d/pareto.tsv | sort >$tmp/front.got
+check_eval "pareto.tsv is the non-dominated set of the fitting points (recomputed with awk)" \
+  "[ -s $tmp/front.got ] && cmp -s $tmp/front.want $tmp/front.got"
+best=$(sort -k2,2n -k3,3n $tmp/fit.txt | head -n 1 | cut -d' ' -f1)
+fp=$(awk -F'\t' -v p="$best" '$1 == p { print $2 }' $d/points.tsv)
+check_eval "smallest.ini loads with the fingerprint of the smallest fitting point ($best)" \
+  "[ -n '$fp' ] && [ \"\$('$TCPA' arch $d/smallest.ini --fingerprint)\" = '$fp' ]"
+check_eval "each point's INI is in points/ under its fingerprint" \
+  "[ \$(ls $d/points/*.ini | wc -l) -eq 4 ] && [ -s $d/points/\${fp#0x}.ini ]"
+check_eval "pareto.svg is made (an SVG document drawn by gnuplot)" \
+  "[ -s $d/pareto.svg ] && head -c 200 $d/pareto.svg | grep -q '<?xml' && grep -q '<svg' $d/pareto.svg && grep -q 'Pareto front' $d/pareto.svg"
+
+cut -f1-9 $d/points.tsv >$tmp/points1
+"$TCPA" explore --workload $wl --space $sp --out $d >$tmp/out2 2>$tmp/err2; rc=$?
+check_eval "a rerun takes every point from the cache and gives the same table" \
+  "[ $rc -eq 0 ] && grep -q '4 points, 4 cached' $tmp/err2 && grep -q '(4 from the cache)' $tmp/out2 &&
+   ! grep -q 'evaluated' $tmp/err2 && cut -f1-9 $d/points.tsv | cmp -s - $tmp/points1"
+printf '[array]\nrows = 1\ncols = 1..2\n[pe]\nalu = 1..3\n' >$tmp/wide.space
+"$TCPA" explore --workload $wl --space $tmp/wide.space --out $d >$tmp/out3 2>$tmp/err3; rc=$?
+check_eval "a widened space (6 points) reuses the 4 cached and evaluates 2" \
+  "[ $rc -eq 0 ] && grep -q '6 points, 4 cached' $tmp/err3 && [ \$(grep -c 'evaluated' $tmp/err3) -eq 2 ] &&
+   [ \$(awk -F'\t' '\$10 == \"yes\"' $d/points.tsv | wc -l) -eq 4 ]"
+printf '[array]\nrows = 1\ncols = 1\n[pe]\nalu = 1,2\n' >$tmp/narrow.space
+"$TCPA" explore --workload $wl --space $tmp/narrow.space --out $d >$tmp/out4 2>&1; rc=$?
+check_eval "a space where no point runs every entry exits 3, no smallest.ini claimed" \
+  "[ $rc -eq 3 ] && grep -q 'no point runs every entry' $tmp/out4 && [ ! -e $d/smallest.ini ]"
+
+# invalid input: exit 2 with file:line. bad_input NAME FILE TEXT PATTERN:
+# FILE (a .space or a .wl, written with printf TEXT) given to explore must
+# exit 2 with a message on stderr matching the grep pattern PATTERN.
+bad_input() {
+  printf "$3" >"$tmp/$2"
+  local w=$wl s=$sp
+  case $2 in *.space) s=$tmp/$2 ;; *) w=$tmp/$2 ;; esac
+  "$TCPA" explore --workload "$w" --space "$s" --out $d >/dev/null 2>$tmp/err; rc=$?
+  check_eval "$1 exits 2 with file:line" "[ $rc -eq 2 ] && grep -q \"$4\" $tmp/err"
+}
+cp regress/programs/dotprod.pla $tmp/
+bad_input "an unknown key in the space" bad.space '[array]\ncols = 1,2\n[pe]\nalus = 1,2\n' \
+  'bad.space:4:1: error: unknown key .alus. in section \[pe\]'
+bad_input "a value out of the key's range" range.space '[pe]\nalu = 0..2\n' 'range.space:2:'
+bad_input "an empty range" rev.space '[pe]\nalu = 2..1\n' 'rev.space:2:7: error: pe.alu: range 2..: expected an upper bound'
+bad_input "a bad region in the workload" bad.wl 'dotprod.pla N=16 1x1 1\ndotprod.pla N=16 1y1 1\n' \
+  'bad.wl:2:18: error: region: expected RxC'
+bad_input "an unknown parameter" param.wl 'dotprod.pla M=16 1x1 1\n' "param.wl:1: program 'dotprod' has no parameter 'M'"
+"$TCPA" explore --space $sp >/dev/null 2>&1; rc=$?
+check "a missing --workload exits 2" $([ $rc -eq 2 ]; echo $?)
+exit $fail
