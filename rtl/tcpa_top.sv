@@ -378,13 +378,14 @@ module tcpa_top (
   for (genvar c = 0; c < COLS; c++) begin : g_chit
     assign chit[c] = ({16'd0, bus.col0} <= c) && (c < {16'd0, bus.col0} + {16'd0, bus.cols});
   end
-  // a GC is clocked before the first start, and then while its region
-  // runs (from its start pulse, one cycle ahead) and in the cycle after
-  // (its trace stepper stops), and for its own packets
+  // a GC is clocked before the first start, and then from its start pulse
+  // on (one cycle ahead of its region), while a stream loads (its trace
+  // stepper's accumulators take the constants of its packet after the
+  // packet's last word, as before the first start) and for its own packets
   for (genvar g = 0; g < NGC; g++) begin : g_gc_cg
     tcpa_clock_gate u_cg (
       .clk_i (clk_i),
-      .en_i  (!rst_ni || (!gate && (!run_q || gstart[g] || grun_q[g])) ||
+      .en_i  (!rst_ni || (!gate && (!run_q || !ldr_idle || gstart[g] || grun_q[g])) ||
               (gc_word && bus.index == g[7:0])),
       .clk_o (gc_clk[g])
     );

@@ -17,7 +17,10 @@
 #   matmul on the quadrant 2x2@0,0 (GC 0) beside bitextract on 1x2@0,2,
 #   its GC and START packets poked to GC 1 (tcpa stream-poke), started at
 #   cycle 150 while matmul runs: each region's cycles and every bank of
-#   its border PEs equal to the stream run alone;
+#   its border PEs equal to the stream run alone; and the model's trace
+#   of the same job (`tcpa run JOB.ini --engine model`, the same streams:
+#   same programs, parameters, seeds, GC 1 and start 150 for the second)
+#   equals the RTL's, line for line (`tcpa cosim-check`);
 # - refusals: a stream whose loading window overlaps the previous start
 #   (exit 2, both streams named); a stream touching the running region of
 #   GC 0 (BUSY, loader error 14, exit 2, the trace cut before its first
@@ -139,3 +142,22 @@ for f in "$tmp"/quad.banks/*.txt; do
   if cmp -s "$f" "$tmp/$ref.banks/$b.txt"; then same=$((same + 1)); else differ=$((differ + 1)); echo "# $b differs from $ref alone"; fi
 done
 check_eval "every bank of both regions equals the region's alone ($same banks, $differ differ)" "[ $same -ge 16 ] && [ $differ -eq 0 ]"
+cat >"$tmp/job.ini" <<'EOF'
+[run mm]
+program = regress/programs/matmul.pla
+param = N=4 M=4 K=30
+pes = 2x2@0,0
+map = i,j
+
+[run bits]
+program = regress/programs/bitextract.pla
+param = N=100
+pes = 1x2@0,2
+start = 150
+EOF
+"$TCPA" run "$tmp/job.ini" --engine model --out-dir "$tmp/job" >"$tmp/job.log" 2>&1
+check "tcpa run JOB.ini (the same two programs) on the model" $?
+"$TCPA" cosim-check "$tmp/job/model.trace" "$tmp/quad.trace" >"$tmp/cc.log" 2>&1; rc=$?
+head -4 "$tmp/cc.log" | sed 's/^/# /'
+check_eval "the model's trace of the job equals the RTL's (tcpa cosim-check, rstart, rdone, gc G included)" \
+  "[ $rc -eq 0 ] && grep -q ' rdone 1 ' '$tmp/quad.trace' && grep -q 'traces agree' '$tmp/cc.log'"
