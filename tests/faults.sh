@@ -212,8 +212,10 @@ else
   unbuilt "the clean stream: RTL and model agree"
 fi
 
-# the programs of the 1x2 region in stream order: alu0 (0,0), alu1 (0,0),
-# alu0 (0,1), alu1 (0,1); operand IDX is the low 5 bits of an operand (isa.h)
+# the programs of the 1x2 region in stream order: alu0, alu1 of each
+# processor class (one class since the last PE's channel write is widened:
+# docs/instantiate.md "Channel writes on the far edge"); operand IDX is the
+# low 5 bits of an operand (isa.h)
 w=$(insn_word 0 'shr .*#1' w2 "$D")
 corrupt "immediate (#1 -> #3 of the first shr, alu0 pe 0,0)" "$D" "$w" 2 '#3' "$RTL" $arch
 set -- $(aim_bits "$(insn_word 0 'shr .*; br' w0 "$D")" op 0 "$D/fields")
@@ -224,8 +226,11 @@ set -- $(aim_bits "$(insn_word 0 'mov rd0, id0' w0 "$D")" dst 0 "$D/fields")
 corrupt "destination register (mov rd0 -> rd1, alu0 pe 0,0)" "$D" "${1:-}" "${2:-0}" 'mov rd1, id0' "$RTL" $arch
 set -- $(aim_bits "$(insn_word 1 '; br ' w3 "$D")" bt0 0 "$D/fields")
 corrupt "branch target (BT0 of the br, bit 0, alu1 pe 0,0)" "$D" "${1:-}" "${2:-0}" ' br ' "$RTL" $arch
-set -- $(aim_bits "$(insn_word 2 '; br ' w3 "$D")" bt0 1 "$D/fields")
-corrupt "branch target (BT0 of the br, bit 1, alu0 pe 0,1)" "$D" "${1:-}" "${2:-0}" ' br ' "$RTL" $arch
+# the second PE's alu0 when it has a program of its own (a processor class
+# of its own); else alu0's one program, run by both PEs
+if [ "$(grep -c '^program ' "$D/clean.dis")" -gt 2 ]; then blk=2 who="alu0 pe 0,1"; else blk=0 who="alu0 of both PEs"; fi
+set -- $(aim_bits "$(insn_word $blk '; br ' w3 "$D")" bt0 1 "$D/fields")
+corrupt "branch target (BT0 of the br, bit 1, $who)" "$D" "${1:-}" "${2:-0}" ' br ' "$RTL" $arch
 set -- $(word_of gc 0 bound0 "$D/fields")
 corrupt "GC bound0 (xor 1)" "$D" "${1:-}" 1 'bounds ' "$RTL" $arch
 set -- $(word_of gc 0 delay_col "$D/fields")
