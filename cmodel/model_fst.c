@@ -109,6 +109,7 @@ struct model_fst {
   int nbank, baddr_w;    /* the RTL's NBANK and BADDR_W */
   /* TOP.tcpa_top's state ports of the started GC */
   int dbg_gc_begin, dbg_gc_step, dbg_gc_sig;
+  int start_gc; /* the GC of a run of one stream (its gc events' slot) */
   int gc_begin[MODEL_FST_GCS], gc_step[MODEL_FST_GCS], gc_sig[MODEL_FST_GCS]; /* g_gc[G].u_gc */
   int *pulse;            /* the variables that hold an event of one cycle: cleared after each edge */
   int npulse, cappulse;
@@ -234,18 +235,19 @@ static void model_fst_declare_ags(model_fst *w, model_fst_pe *p, int r, int c) {
   }
 }
 
-/* Declares TOP.tcpa_top's ports of the started GC (the RTL's with
- * TCPA_DEBUG_PORTS: dbg_gc_begin_o, dbg_gc_step_o, dbg_gc_sig_o) in the
- * current scope, and each GC's scope g_gc[G].u_gc (dbg_begin_o,
- * dbg_step_o, dbg_sig_o: the started GC's are set, model_fst_cycle). The
+/* Declares TOP.tcpa_top's ports of the GCs (the RTL's with
+ * TCPA_DEBUG_PORTS: dbg_gc_begin_o, dbg_gc_step_o, dbg_gc_sig_o, one slot
+ * per GC: bit G, bits 32G.., bits G*gc.signals..) in the current scope,
+ * and each GC's scope g_gc[G].u_gc (dbg_begin_o, dbg_step_o, dbg_sig_o:
+ * copied from its slot, model_fst_gc_copy). The
  * AGs' ports are in their own scopes (model_fst_declare_ags), not in the
  * top's packed ports: those grow with the array (a 32x32 array's
  * dbg_bank_addr_o has 2^19 bits, written whole at every change). */
 static void model_fst_declare_top(model_fst *w) {
   const arch_config *a = &w->cfg;
-  w->dbg_gc_begin = model_fst_pulse(w, model_fst_var_new(w, "dbg_gc_begin_o", 1), 1);
-  w->dbg_gc_step = model_fst_var_new(w, "dbg_gc_step_o", 32);
-  w->dbg_gc_sig = model_fst_var_new(w, "dbg_gc_sig_o", a->gc_signals);
+  w->dbg_gc_begin = model_fst_pulse(w, model_fst_var_new(w, "dbg_gc_begin_o", MODEL_FST_GCS), 1);
+  w->dbg_gc_step = model_fst_var_new(w, "dbg_gc_step_o", 32 * MODEL_FST_GCS);
+  w->dbg_gc_sig = model_fst_var_new(w, "dbg_gc_sig_o", a->gc_signals * MODEL_FST_GCS);
   for (int g = 0; g < MODEL_FST_GCS; g++) {
     model_fst_scope(w, "g_gc[%d]", g);
     model_fst_scope(w, "u_gc", 0);
@@ -407,11 +409,14 @@ static model_fst_pe *model_fst_pe_of(model_fst *w, const trace_event *e) {
 static void model_fst_state_event(model_fst *w, model_fst_pe *p, const trace_event *e) {
   int s = e->side & 3, b = e->port, ag = p && b >= 0 && b < w->nbank;
   switch (e->kind) {
-  case TRACE_GC:
-    model_fst_put(w, w->dbg_gc_begin, 0, 1, 1);
-    model_fst_put(w, w->dbg_gc_step, 0, 32, e->num);
-    model_fst_put(w, w->dbg_gc_sig, 0, w->cfg.gc_signals, e->value);
+  case TRACE_GC: { /* the GC's slot: its number (runs of several streams), else the started GC's */
+    int g = e->row == TRACE_PLACE_GC ? e->col : w->start_gc;
+    if (g < 0 || g >= MODEL_FST_GCS) break;
+    model_fst_put(w, w->dbg_gc_begin, g, 1, 1);
+    model_fst_put(w, w->dbg_gc_step, 32 * g, 32, e->num);
+    model_fst_put(w, w->dbg_gc_sig, g * w->cfg.gc_signals, w->cfg.gc_signals, e->value);
     break;
+  }
   case TRACE_STEP: model_fst_put(w, p->dbg_step, 0, 32, e->num); break;
   case TRACE_FLAG: model_fst_put(w, p->dbg_flag, e->fu, 1, e->value); break;
   case TRACE_FIFO: model_fst_put(w, p->dbg_fifocnt, e->reg_idx * 16, 16, e->num); break;
@@ -589,19 +594,28 @@ static void model_fst_ag_modes(model_fst *w, const model *m) {
 }
 
 void model_fst_begin(model_fst *w, const model *m) {
+  w->start_gc = m->start_gc;
   model_fst_read_state(w, m);
   model_fst_ag_modes(w, m);
 }
 
-/* Copies the GC ports of TOP.tcpa_top to the started GC's scope. */
+/* Returns bits lo..lo+width-1 (width <= 32) of variable id's next value. */
+static uint32_t model_fst_bits(const model_fst *w, int id, int lo, int width) {
+  const uint32_t *x = w->nxt + w->var[id].off;
+  uint32_t v = 0;
+  for (int b = 0; b < width; b++) v |= (x[(lo + b) / 32] >> ((lo + b) % 32) & 1u) << b;
+  return v;
+}
+
+/* Copies each GC's slot of the GC ports of TOP.tcpa_top to its scope. */
 static void model_fst_gc_copy(model_fst *w, const model *m) {
-  int g = m->start_gc;
-  if (g < 0 || g >= MODEL_FST_GCS) return;
-  const uint32_t *b = w->nxt + w->var[w->dbg_gc_begin].off, *st = w->nxt + w->var[w->dbg_gc_step].off,
-                 *sg = w->nxt + w->var[w->dbg_gc_sig].off;
-  model_fst_put(w, w->gc_begin[g], 0, 1, b[0] & 1);
-  model_fst_put(w, w->gc_step[g], 0, 32, st[0]);
-  model_fst_put(w, w->gc_sig[g], 0, w->cfg.gc_signals, sg[0]);
+  (void)m;
+  int ns = w->cfg.gc_signals;
+  for (int g = 0; g < MODEL_FST_GCS; g++) {
+    model_fst_put(w, w->gc_begin[g], 0, 1, model_fst_bits(w, w->dbg_gc_begin, g, 1));
+    model_fst_put(w, w->gc_step[g], 0, 32, model_fst_bits(w, w->dbg_gc_step, 32 * g, 32));
+    model_fst_put(w, w->gc_sig[g], 0, ns, model_fst_bits(w, w->dbg_gc_sig, g * ns, ns));
+  }
 }
 
 /* Emits every variable whose value changed (all at the first dump) at
