@@ -115,7 +115,8 @@ int wave_mem_compare(const char *rtl_trace, const char *model_trace, wave_mem_di
     rc = 0;
     goto error; /* not compared */
   }
-  for (int k = 0; k < 2; k++) qsort(s[k].ev, s[k].n, sizeof *s[k].ev, wave_mem_cmp);
+  for (int k = 0; k < 2; k++)
+    if (s[k].n) qsort(s[k].ev, s[k].n, sizeof *s[k].ev, wave_mem_cmp); /* (no NULL to qsort) */
   d->compared = 1;
   d->cycle = s[0].done_cycle;
   uint64_t t0 = s[0].fst.declared ? s[0].fst.t0 : 0, per = s[0].fst.declared ? s[0].fst.period : MODEL_FST_UNIT;
