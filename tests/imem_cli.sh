@@ -8,7 +8,7 @@
 #     --param N=16` maps at II 40 and its .sym instantiates with every
 #     unit within pe.imem (13 words at most); `tcpa run` on the model maps
 #     at the same II and passes against the reference; the cosim in the
-#     full tier (its harness is a Verilator build of its own);
+#     nightly tier (its harness is a Verilator build of its own);
 #   - bitextract on default.ini with pe.imem 4, where every mapping's
 #     programs are over: `tcpa run` and `tcpa compile --pes --param` exit
 #     3 with the same message, naming instruction memory and each unit
@@ -79,7 +79,7 @@ EOF
 st=$?
 check "pe.imem 4: summary.json has one instruction_memory item per unit over: $(cat "$tmp/items.txt")" $st
 
-if full_tier; then
+if nightly_tier; then
   RTL=$(harness "$tmp/lat.ini")
   if [ $? -ne 0 ]; then
     unbuilt "latency 20/40: bitextract in cosim"
