@@ -1,11 +1,12 @@
 /*
  * cli_explore.c: `tcpa explore --workload W --space S [--arch BASE] [-j N]
- * [--out DIR] [--area]` (docs/explore.md): parses the options into
+ * [--out DIR] [--area] [--budget A]` (docs/explore.md): parses the options into
  * explore_opts and runs the exploration (explore_run, explore.h). Exit 0
  * when a configuration runs every entry, 1 when a model run disagrees with
  * the reference, 2 invalid input (file:line), 3 when no point runs every
  * entry.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,12 +17,14 @@
 
 /* Prints the usage of `tcpa explore` to f. */
 static void explore_usage(FILE *f) {
-  fputs("usage: tcpa explore --workload W --space S [--arch BASE] [-j N] [--out DIR] [--area] [-q]\n\n"
+  fputs("usage: tcpa explore --workload W --space S [--arch BASE] [-j N] [--out DIR] [--area]\n"
+        "                    [--budget A] [-q]\n\n"
         "Design-space exploration: evaluates every point of the space S (lists and ranges\n"
         "of architecture keys over BASE) on the workload W (programs, parameters, regions,\n"
         "weights) with the flow of `tcpa run --engine model`, caches each point's results\n"
         "by configuration fingerprint in DIR/cache/, and writes DIR/points.tsv,\n"
-        "DIR/entries.tsv, DIR/pareto.tsv, DIR/pareto.svg and DIR/smallest.ini\n"
+        "DIR/entries.tsv, DIR/pareto.tsv, DIR/pareto.svg, DIR/sensitivity.tsv (what one\n"
+        "step of each key buys) and DIR/smallest.ini\n"
         "(docs/explore.md).\n\n"
         "  --workload W   one entry a line: PROGRAM PARAMS RxC WEIGHT (required)\n"
         "  --space S      INI of docs/arch.md with lists (1,2) and ranges (2..6) (required)\n"
@@ -30,6 +33,8 @@ static void explore_usage(FILE *f) {
         "  --out DIR      output directory (default build/explore)\n"
         "  --area         area in Yosys cells (scripts/synth.sh, minutes per point)\n"
         "                 instead of the configuration's proxy\n"
+        "  --budget A     also the fastest point of area at most A (the area's unit):\n"
+        "                 DIR/fastest.ini\n"
         "  -q, --quiet    no progress lines on stderr\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 a point runs every entry, 1 a model run differs from the\n"
@@ -40,12 +45,13 @@ static void explore_usage(FILE *f) {
 /* Returns the exit status of `tcpa explore` (cli.h). */
 int cli_explore(int argc, char **argv) {
   explore_opts o = {.dir = "build/explore", .jobs = 1};
-  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA };
+  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA, OPT_BUDGET };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"quiet", no_argument, NULL, 'q'},
       {"workload", required_argument, NULL, OPT_WORKLOAD}, {"space", required_argument, NULL, OPT_SPACE},
       {"arch", required_argument, NULL, OPT_ARCH}, {"out", required_argument, NULL, OPT_OUT},
-      {"area", no_argument, NULL, OPT_AREA},      {NULL, 0, NULL, 0}};
+      {"area", no_argument, NULL, OPT_AREA},      {"budget", required_argument, NULL, OPT_BUDGET},
+      {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "explore", argc, argv, "hqj:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -58,6 +64,11 @@ int cli_explore(int argc, char **argv) {
     case OPT_ARCH: o.arch = p.arg; break;
     case OPT_OUT: o.dir = p.arg; break;
     case OPT_AREA: o.area = 1; break;
+    case OPT_BUDGET:
+      if (cli_opt_int(&p, 1, INT64_MAX, "a positive area", &n)) return CLI_EXIT_INPUT;
+      o.has_budget = 1;
+      o.budget = (double)n;
+      break;
     case 'j':
       if (cli_opt_int(&p, 1, 256, "an integer 1..256", &n)) return CLI_EXIT_INPUT;
       o.jobs = (int)n;

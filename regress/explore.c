@@ -14,7 +14,12 @@
  *                     weighted cycles among the points fitting every entry;
  *   DIR/pareto.svg    its picture, drawn by gnuplot from DIR/pareto.gp;
  *   DIR/smallest.ini  the smallest such configuration (fewest cycles
- *                     among equal areas), ready for `tcpa signoff`.
+ *                     among equal areas), ready for `tcpa signoff`;
+ *   DIR/fastest.ini   with --budget A: the fastest such configuration of
+ *                     area at most A (explore_answer.c);
+ *   DIR/sensitivity.tsv  what one step of each key buys: entries that
+ *                     come to fit or stop fitting, the resource relieved,
+ *                     the mean change of cycles (explore_answer.c).
  *
  * Each file is written to a temporary name and renamed, so a failure
  * leaves no half-written table. stdout gets the table and the answer.
@@ -126,15 +131,6 @@ static int explore_close(FILE *f, const char *tmp, const char *path) {
   }
   return 0;
 }
-
-/* What the run knows of every point. */
-typedef struct {
-  size_t n;
-  arch_config *cfg;
-  explore_result *r;  /* n x entries */
-  double *area, *cycles;
-  int *ok, *front, *fits, *cached;
-} explore_table;
 
 /* Returns 0 after writing the varied values of point i (tab-separated)
  * into buf. */
@@ -363,16 +359,55 @@ static void explore_points_judge(const explore_workload *w, explore_table *t, in
   explore_pareto(t->n, t->area, t->cycles, t->ok, t->front);
 }
 
-/* Returns 0 after writing DIR/smallest.ini (point best). */
-static int explore_smallest_write(const explore_opts *o, const explore_table *t, long best) {
+/* Returns 0 after writing DIR/NAME (point best, described by what: "the
+ * smallest configuration running every entry of the workload"), or after
+ * removing it when best < 0 (an earlier run's answer would mislead). */
+static int explore_answer_write(const explore_opts *o, const explore_table *t, long best, const char *name,
+                                const char *what) {
   char path[4200], tmp[4300];
-  snprintf(path, sizeof path, "%s/smallest.ini", o->dir);
+  snprintf(path, sizeof path, "%s/%s", o->dir, name);
+  if (best < 0) {
+    remove(path);
+    return 0;
+  }
   FILE *f = explore_open(path, tmp, sizeof tmp);
   if (!f) return -1;
-  fprintf(f, "; tcpa explore: the smallest configuration running every entry of the workload\n"
+  fprintf(f, "; tcpa explore: %s\n"
              "; (point %ld, area %.0f %s, weighted cycles %.0f); check it with `tcpa signoff --arch`\n",
-          best + 1, t->area[best], o->area ? "Yosys cells" : "proxy", t->cycles[best]);
+          what, best + 1, t->area[best], o->area ? "Yosys cells" : "proxy", t->cycles[best]);
   arch_config_write_ini(&t->cfg[best], f);
+  return explore_close(f, tmp, path);
+}
+
+/* Returns 0 after writing DIR/sensitivity.tsv and printing its table. */
+static int explore_sensitivity_write(const explore_opts *o, const explore_space *s, const explore_workload *w,
+                                     const explore_table *t) {
+  explore_step steps[EXPLORE_MAX_AXES * EXPLORE_MAX_VALUES];
+  size_t n = explore_sensitivity(s, w, t, steps, sizeof steps / sizeof steps[0]);
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/sensitivity.tsv", o->dir);
+  FILE *f = explore_open(path, tmp, sizeof tmp);
+  if (!f) return -1;
+  fprintf(f, "key\tfrom\tto\tpairs\tgained\tlost\trelieved\trelieved_n\tboth\tcycles_change_pct\n");
+  if (n) printf("sensitivity (one step of each key; entries over all point pairs differing in it only):\n"
+                "  %-22s %11s %6s %7s %5s  %-26s %s\n", "key", "step", "pairs", "gained", "lost",
+                "mostly relieved", "cycles where both fit");
+  for (size_t i = 0; i < n; i++) {
+    const explore_step *st = &steps[i];
+    const explore_axis *ax = &s->axis[st->axis];
+    char key[64], step[32], rel[48], cyc[48];
+    snprintf(key, sizeof key, "%s.%s", ax->section, ax->key);
+    fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t", key, st->from, st->to, st->pairs, st->gained,
+            st->lost, st->relieved, st->nrelieved, st->both);
+    if (st->both) fprintf(f, "%.2f\n", st->dcycles);
+    else fprintf(f, "-\n");
+    snprintf(step, sizeof step, "%d -> %d", st->from, st->to);
+    if (st->nrelieved) snprintf(rel, sizeof rel, "%s (%d)", st->relieved, st->nrelieved);
+    else snprintf(rel, sizeof rel, "-");
+    if (st->both) snprintf(cyc, sizeof cyc, "%+.1f %% over %d", st->dcycles, st->both);
+    else snprintf(cyc, sizeof cyc, "-");
+    printf("  %-22s %11s %6d %7d %5d  %-26s %s\n", key, step, st->pairs, st->gained, st->lost, rel, cyc);
+  }
   return explore_close(f, tmp, path);
 }
 
@@ -413,16 +448,21 @@ int explore_run(const explore_opts *o) {
   explore_points_judge(w, &t, &mismatch);
   long best = explore_smallest(&t);
   if (explore_tables_write(o, &s, w, &t) != 0) goto out;
-  if (best >= 0 && explore_smallest_write(o, &t, best) != 0) goto out;
-  if (best < 0) { /* an earlier run's answer would mislead */
-    char stale[2200];
-    snprintf(stale, sizeof stale, "%s/smallest.ini", o->dir);
-    remove(stale);
-  }
+  if (explore_answer_write(o, &t, best, "smallest.ini", "the smallest configuration running every entry of the workload"))
+    goto out;
+  long fastest = o->has_budget ? explore_fastest(&t, o->budget) : -1;
+  if (explore_answer_write(o, &t, fastest, "fastest.ini", "the fastest configuration running every entry within the area budget"))
+    goto out;
   if (explore_plot(o, &t) != 0) goto out;
   explore_table_print(o, &s, w, &t, best);
+  if (o->has_budget && fastest >= 0)
+    printf("fastest configuration within area %.0f: point %ld (area %.0f, weighted cycles %.0f): %s/fastest.ini\n",
+           o->budget, fastest + 1, t.area[fastest], t.cycles[fastest], o->dir);
+  else if (o->has_budget)
+    printf("no point running every entry has an area of at most %.0f\n", o->budget);
+  if (explore_sensitivity_write(o, &s, w, &t) != 0) goto out;
   printf("%zu points (%zu from the cache), %d entries; area is %s; tables in %s/points.tsv, entries.tsv, "
-         "pareto.tsv, pareto.svg\n",
+         "pareto.tsv, sensitivity.tsv, pareto.svg\n",
          t.n, ncached, w->n,
          o->area ? "Yosys cells (scripts/synth.sh)" : "a proxy (docs/explore.md \"Area\"), not synthesis", o->dir);
   rc = mismatch ? ENGINE_MISMATCH : best >= 0 ? ENGINE_OK : ENGINE_ERR_NOFIT;

@@ -20,7 +20,9 @@
  *   explore_parse.c  the space and the workload files, the points' INI;
  *   explore_eval.c   one point: the entries through the flow, the cache;
  *   explore.c        the Pareto front, the run over all points and the
- *                    outputs.
+ *                    outputs;
+ *   explore_answer.c the fastest point within an area budget and the
+ *                    per-key sensitivity table.
  */
 #ifndef TCPA_EXPLORE_H
 #define TCPA_EXPLORE_H
@@ -109,6 +111,8 @@ typedef struct {
   int jobs;           /* points evaluated at a time */
   int area;           /* --area: Yosys cells (scripts/synth.sh) instead of the proxy */
   int quiet;          /* no progress lines */
+  int has_budget;     /* --budget given: write the fastest point within it */
+  double budget;      /* its area, in the unit of the area column */
 } explore_opts;
 
 /* Returns the exit status of `tcpa explore` (docs/explore.md): 0 when at
@@ -129,6 +133,41 @@ typedef struct {
   char key[32];      /* its configuration key */
   int64_t need, have;
 } explore_result;
+
+/* What the run knows of every point (explore.c fills it). */
+typedef struct {
+  size_t n;
+  arch_config *cfg;
+  explore_result *r;  /* n x entries: point i's entry k at i * entries + k */
+  double *area, *cycles;
+  int *ok, *front, *fits, *cached;
+} explore_table;
+
+/* ---- between explore.c and explore_answer.c ---- */
+
+/* Returns the index of the point fitting every entry with the fewest
+ * weighted cycles among those whose area is at most budget (the smaller
+ * area among equal cycles), or -1 when none is within the budget. */
+long explore_fastest(const explore_table *t, double budget);
+
+/* One step of one key: the points that differ only in that key, by one
+ * step of its list (from -> to), compared pairwise. */
+typedef struct {
+  int axis;           /* index into explore_space.axis */
+  int from, to;       /* the key's two values */
+  int pairs;          /* point pairs compared */
+  int gained, lost;   /* entries that fit at `to` and not at `from`, and the reverse */
+  int both;           /* entries fitting at both (cycles compared) */
+  double dcycles;     /* mean relative change of those entries' cycles, in % (to vs from) */
+  char relieved[24];  /* the no-fit resource most often relieved among `gained` ("-": none) */
+  int nrelieved;      /* how many of `gained` it was */
+} explore_step;
+
+/* Returns the number of steps written into steps (at most cap): one per
+ * key of s and pair of consecutive values in its list, in the space's
+ * order (docs/explore.md "Sensitivity"). */
+size_t explore_sensitivity(const explore_space *s, const explore_workload *w, const explore_table *t,
+                           explore_step *steps, size_t cap);
 
 /* Returns 1 when file path holds the results of every entry of w and (when
  * want_cells) the area in cells; fills r (per entry of w) and *cells. */

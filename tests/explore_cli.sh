@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # covers: docs/explore.md "The command", "The workload", "The space",
-#   "The outputs", "The cache", "Area", "Errors"
+#   "The outputs", "The answers", "The cache", "Area", "Errors"
 # explore_cli.sh: tests of `tcpa explore` from the outside (docs/explore.md)
 # on regress/explore/small.wl (dotprod 1x1, fir 1x2, trimv 1x1) over
 # regress/explore/small.space (array.cols 1..2 x pe.alu 1,2: 4 points).
@@ -51,6 +51,40 @@ check_eval "each point's INI is in points/ under its fingerprint" \
   "[ \$(ls $d/points/*.ini | wc -l) -eq 4 ] && [ -s $d/points/\${fp#0x}.ini ]"
 check_eval "pareto.svg is made (an SVG document drawn by gnuplot)" \
   "[ -s $d/pareto.svg ] && head -c 200 $d/pareto.svg | grep -q '<?xml' && grep -q '<svg' $d/pareto.svg && grep -q 'Pareto front' $d/pareto.svg"
+
+# sensitivity.tsv, recomputed from points.tsv (cols $4, alu $5) and
+# entries.tsv: for array.cols 1 -> 2 the entries gained, for pe.alu 1 -> 2
+# the mean relative change of cycles of the entries fitting at both.
+awk -F'\t' 'FNR == 1 { f++; next }
+  f == 1 { cols[$1] = $4; alu[$1] = $5; next }
+  f == 2 { st[$1, $2] = $4; cy[$1, $2] = $6; ent[$2] = 1; next }
+  END {
+    for (p in cols) for (q in cols) {
+      if (cols[p] == 1 && cols[q] == 2 && alu[p] == alu[q])
+        for (e in ent) if (st[p, e] != "ok" && st[q, e] == "ok") g++
+      if (alu[p] == 1 && alu[q] == 2 && cols[p] == cols[q])
+        for (e in ent) if (st[p, e] == "ok" && st[q, e] == "ok") { n++; s += 100 * (cy[q, e] - cy[p, e]) / cy[p, e] }
+    }
+    printf "%d %.2f\n", g, s / n }' $d/points.tsv $d/entries.tsv >$tmp/sens.want
+awk -F'\t' '$1 == "array.cols" { g = $5 } $1 == "pe.alu" { c = $10 } END { print g, c }' $d/sensitivity.tsv >$tmp/sens.got
+check_eval "sensitivity.tsv: entries gained by array.cols 1 -> 2 and pe.alu's cycle change, recomputed ($(cat $tmp/sens.got))" \
+  "[ \$(wc -l <$d/sensitivity.tsv) -eq 3 ] && cmp -s $tmp/sens.want $tmp/sens.got"
+check_eval "the sensitivity table is printed, array.cols relieving array_cols" \
+  "grep -q '^sensitivity' $tmp/out1 && grep -qE '^  array.cols +1 -> 2 .* array_cols \\(' $tmp/out1"
+# --budget: between the two fitting points' areas, below both
+a3=$(awk -F'\t' '$6 == "3/3" { print $8 }' $d/points.tsv | sort -n | head -1)
+"$TCPA" explore --workload $wl --space $sp --out $d --budget "$a3" >$tmp/outb 2>/dev/null; rc=$?
+fpb=$(awk -F'\t' -v a="$a3" '$6 == "3/3" && $8 == a { print $2 }' $d/points.tsv)
+check_eval "--budget $a3 (the smallest fitting area): fastest.ini is that point" \
+  "[ $rc -eq 0 ] && grep -q '^fastest configuration within area $a3: point' $tmp/outb &&
+   [ \"\$('$TCPA' arch $d/fastest.ini --fingerprint)\" = '$fpb' ]"
+fpf=$(awk -F'\t' '$6 == "3/3"' $d/points.tsv | sort -t"$(printf '\t')" -k7,7n | head -1 | cut -f2)
+"$TCPA" explore --workload $wl --space $sp --out $d --budget 1000000000 >$tmp/outb 2>/dev/null
+check_eval "--budget above every area: fastest.ini is the point of fewest weighted cycles" \
+  "[ \"\$('$TCPA' arch $d/fastest.ini --fingerprint)\" = '$fpf' ]"
+"$TCPA" explore --workload $wl --space $sp --out $d --budget $((a3 - 1)) >$tmp/outb 2>/dev/null; rc=$?
+check_eval "--budget below every fitting area: said, and no fastest.ini left" \
+  "grep -q '^no point running every entry has an area of at most $((a3 - 1))' $tmp/outb && [ ! -e $d/fastest.ini ]"
 
 cut -f1-9 $d/points.tsv >$tmp/points1
 "$TCPA" explore --workload $wl --space $sp --out $d >$tmp/out2 2>$tmp/err2; rc=$?
