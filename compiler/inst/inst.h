@@ -488,6 +488,23 @@ static inline stream_rect inst_at(const inst *x, stream_rect r) {
   return r;
 }
 
+/* Where one output element lands after done: bank word addr of bank
+ * `bank` on side `side` (stream_side) of the array's PE (row, col). */
+typedef struct {
+  int array;          /* the program's array */
+  int64_t lin;        /* row-major index over the array's bounding box
+                         (array_ext) */
+  int row, col, side, bank;
+  int64_t addr;
+} inst_place;
+
+/* Receives one placement (inst_layout_each). */
+typedef void (*inst_place_fn)(const inst_place *pl, void *ctx);
+
+/* Calls fn(pl, ctx) for every element an output access writes, in the
+ * order of inst_layout's lines. */
+void inst_layout_each(const inst *x, inst_place_fn fn, void *ctx);
+
 /* Writes "ARRAY INDEX ROW COL SIDE BANK ADDR" lines for every element an
  * output access writes (where the harness finds it after done) to f. */
 void inst_layout(const inst *x, FILE *f);

@@ -492,8 +492,7 @@ int inst_place_io(inst *x, char *msg, size_t msgsz) {
   return st;
 }
 
-void inst_layout(const inst *x, FILE *f) {
-  static const char sides[] = "nesw";
+void inst_layout_each(const inst *x, inst_place_fn fn, void *ctx) {
   for (int a = 0; a < x->m->naccess; a++) {
     const map_access *ac = &x->m->access[a];
     if (!ac->is_out) continue;
@@ -503,17 +502,29 @@ void inst_layout(const inst *x, FILE *f) {
         if (lin < 0) continue;
         int64_t J[AST_MAX_DIMS];
         inst_io_unseq(x, s, J);
-        int row = x->m->axis ? k : 0, col = x->m->axis ? 0 : k, side = x->io[a].side, bank = x->io[a].bank;
+        inst_place pl = {ac->array, lin, x->m->axis ? k : 0, x->m->axis ? 0 : k, x->io[a].side, x->io[a].bank, 0};
         if (x->io[a].pside) {
-          row = x->io[a].prow[k];
-          col = x->io[a].pcol[k];
-          side = x->io[a].pside[k];
-          bank = x->io[a].pbank[k];
+          pl.row = x->io[a].prow[k];
+          pl.col = x->io[a].pcol[k];
+          pl.side = x->io[a].pside[k];
+          pl.bank = x->io[a].pbank[k];
         }
-        row += x->opt.row0; /* the array's PE */
-        col += x->opt.col0;
-        fprintf(f, "%s %lld %d %d %c %d %lld\n", x->m->array_name[ac->array], (long long)lin, row, col,
-                sides[side], bank, (long long)inst_io_address(x, a, J));
+        pl.row += x->opt.row0; /* the array's PE */
+        pl.col += x->opt.col0;
+        pl.addr = inst_io_address(x, a, J);
+        fn(&pl, ctx);
       }
   }
+}
+
+/* Prints one placement as a layout line (inst_place_fn). */
+static void inst_layout_line(const inst_place *pl, void *ctx) {
+  const inst *x = ((void **)ctx)[0];
+  fprintf(((void **)ctx)[1], "%s %lld %d %d %c %d %lld\n", x->m->array_name[pl->array], (long long)pl->lin, pl->row,
+          pl->col, "nesw"[pl->side], pl->bank, (long long)pl->addr);
+}
+
+void inst_layout(const inst *x, FILE *f) {
+  void *ctx[2] = {(void *)x, f};
+  inst_layout_each(x, inst_layout_line, ctx);
 }
