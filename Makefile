@@ -28,7 +28,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lgmp
 # from itself and the folders before it.
 COMPILER_DIRS := compiler/front compiler/interp compiler/map compiler/inst compiler/asm
 SRC_DIRS     := common $(COMPILER_DIRS) cmodel tb regress cli
-SRC_INC      := $(addprefix -I,$(SRC_DIRS))
+SRC_INC      := $(addprefix -I,$(SRC_DIRS) runtime)
 # Programs of their own, not library code: the tcpa command's main and the
 # generators of the SystemVerilog and C++ copies of the contracts.
 PROGRAM_SRC  := cli/main.c $(wildcard common/gen/*.c)
@@ -79,13 +79,36 @@ $(BUILD)/lib/libtcpa.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# The host runtime (runtime/, docs/runtime.md): its own library beside
+# libtcpa.a, which it is built on; a host program links both (the
+# installed tcpa_rt.pc says how).
+RT_SRC := $(wildcard runtime/*.c)
+RT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(RT_SRC))
+RT_LIB := $(BUILD)/lib/libtcpa_rt.a
+
+$(RT_LIB): $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+all: $(RT_LIB)
+
+# make install PREFIX=DIR: the runtime's header, the libraries a host
+# program links and a pkg-config file (DIR/lib/pkgconfig/tcpa_rt.pc).
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(RT_LIB) $(BUILD)/lib/libtcpa.a
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 runtime/tcpa_rt.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(RT_LIB) $(BUILD)/lib/libtcpa.a $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@REQUIRES@|$(PKGS)|' runtime/tcpa_rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tcpa_rt.pc
+
 $(BUILD)/bin/tcpa: $(MAIN_OBJ) $(BUILD)/lib/libtcpa.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@ $(PKG_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/lib/libtcpa.a tests/test.h | $(SETUP_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(RT_LIB) $(BUILD)/lib/libtcpa.a tests/test.h | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(RT_LIB) $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)

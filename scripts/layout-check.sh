@@ -12,6 +12,7 @@
 #   compiler/asm/      common, front
 #   cmodel/            common
 #   tb/                common, cmodel
+#   runtime/           common, compiler/*, cmodel, tb
 #   regress/           all of the above
 #   cli/               all of the above and regress
 #
@@ -26,7 +27,7 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 
-folders="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb regress cli"
+folders="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb runtime regress cli"
 declare -A allowed=(
   [common]="common"
   [compiler/front]="common compiler/front"
@@ -36,7 +37,8 @@ declare -A allowed=(
   [compiler/asm]="common compiler/front compiler/asm"
   [cmodel]="common cmodel"
   [tb]="common cmodel tb"
-  [regress]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb regress"
+  [runtime]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb runtime"
+  [regress]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb runtime regress"
   [cli]="$folders"
 )
 

@@ -23,10 +23,12 @@ cmodel/model.c|inst.h|compiler/inst
 cmodel/model_load.c|engine.h|tb
 tb/engine_model.c|ast.h|compiler/front
 tb/lockstep.c|engine_flow.h|regress
+tb/engine_model.c|tcpa_rt.h|runtime
+runtime/rt_engine.c|engine_flow.h|regress
 regress/engine_run.c|cli.h|cli"
 while IFS='|' read -r file header owner; do
   rm -rf "$tmp/src" && mkdir -p "$tmp/src"
-  cp -r common compiler cmodel tb regress cli "$tmp/src/"
+  cp -r common compiler cmodel tb runtime regress cli "$tmp/src/"
   line=$(($(wc -l < "$tmp/src/$file") + 1))
   echo "#include \"$header\"" >> "$tmp/src/$file"
   msg=$(bash scripts/layout-check.sh "$tmp/src" 2>&1 >/dev/null); st=$?
@@ -34,7 +36,7 @@ while IFS='|' read -r file header owner; do
     '[ $st -eq 1 ] && [[ "$msg" == *"$file:$line: "*"\"$header\" (found in $owner/"* ]]'
 done <<< "$cases"
 
-rm -rf "$tmp/src" && mkdir -p "$tmp/src" && cp -r common compiler cmodel tb regress cli "$tmp/src/"
+rm -rf "$tmp/src" && mkdir -p "$tmp/src" && cp -r common compiler cmodel tb runtime regress cli "$tmp/src/"
 echo 'int x;' > "$tmp/src/compiler/stray.c"
 msg=$(bash scripts/layout-check.sh "$tmp/src" 2>&1 >/dev/null); st=$?
 check_eval "a file directly in compiler/ fails" '[ $st -eq 1 ] && [[ "$msg" == *"compiler/stray.c: a source file directly in compiler/"* ]]'
