@@ -1,6 +1,6 @@
 /*
  * cli_explore.c: `tcpa explore --workload W --space S [--arch BASE] [-j N]
- * [--out DIR] [--area] [--budget A]` (docs/explore.md): parses the options into
+ * [--out DIR] [--area] [--budget A] [--search S]` (docs/explore.md): parses the options into
  * explore_opts and runs the exploration (explore_run, explore.h). Exit 0
  * when a configuration runs every entry, 1 when a model run disagrees with
  * the reference, 2 invalid input (file:line), 3 when no point runs every
@@ -18,7 +18,7 @@
 /* Prints the usage of `tcpa explore` to f. */
 static void explore_usage(FILE *f) {
   fputs("usage: tcpa explore --workload W --space S [--arch BASE] [-j N] [--out DIR] [--area]\n"
-        "                    [--budget A] [-q]\n\n"
+        "                    [--budget A] [--search all|descent] [-q]\n\n"
         "Design-space exploration: evaluates every point of the space S (lists and ranges\n"
         "of architecture keys over BASE) on the workload W (programs, parameters, regions,\n"
         "weights) with the flow of `tcpa run --engine model`, caches each point's results\n"
@@ -35,6 +35,9 @@ static void explore_usage(FILE *f) {
         "                 instead of the configuration's proxy\n"
         "  --budget A     also the fastest point of area at most A (the area's unit):\n"
         "                 DIR/fastest.ini\n"
+        "  --search S     all (default): every point, at most 20000; descent: from the\n"
+        "                 top of the space down, key by key, to the smallest configuration\n"
+        "                 running every entry, for spaces of up to 10^12 points\n"
         "  -q, --quiet    no progress lines on stderr\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 a point runs every entry, 1 a model run differs from the\n"
@@ -45,13 +48,13 @@ static void explore_usage(FILE *f) {
 /* Returns the exit status of `tcpa explore` (cli.h). */
 int cli_explore(int argc, char **argv) {
   explore_opts o = {.dir = "build/explore", .jobs = 1};
-  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA, OPT_BUDGET };
+  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA, OPT_BUDGET, OPT_SEARCH };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"quiet", no_argument, NULL, 'q'},
       {"workload", required_argument, NULL, OPT_WORKLOAD}, {"space", required_argument, NULL, OPT_SPACE},
       {"arch", required_argument, NULL, OPT_ARCH}, {"out", required_argument, NULL, OPT_OUT},
       {"area", no_argument, NULL, OPT_AREA},      {"budget", required_argument, NULL, OPT_BUDGET},
-      {NULL, 0, NULL, 0}};
+      {"search", required_argument, NULL, OPT_SEARCH}, {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "explore", argc, argv, "hqj:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -68,6 +71,13 @@ int cli_explore(int argc, char **argv) {
       if (cli_opt_int(&p, 1, INT64_MAX, "a positive area", &n)) return CLI_EXIT_INPUT;
       o.has_budget = 1;
       o.budget = (double)n;
+      break;
+    case OPT_SEARCH:
+      if (strcmp(p.arg, "all") && strcmp(p.arg, "descent")) {
+        diag_error_plain("explore: --search %s: expected 'all' or 'descent'", p.arg);
+        return CLI_EXIT_INPUT;
+      }
+      o.search = !strcmp(p.arg, "descent");
       break;
     case 'j':
       if (cli_opt_int(&p, 1, 256, "an integer 1..256", &n)) return CLI_EXIT_INPUT;

@@ -134,9 +134,9 @@ static int explore_close(FILE *f, const char *tmp, const char *path) {
 
 /* Returns 0 after writing the varied values of point i (tab-separated)
  * into buf. */
-static void explore_keys_print(FILE *f, const explore_space *s, size_t i, const char *sep) {
+static void explore_keys_print(FILE *f, const explore_space *s, size_t point, const char *sep) {
   for (int k = 0; k < s->naxes; k++)
-    fprintf(f, "%d%s", s->axis[k].value[explore_space_pick(s, i, k)], sep);
+    fprintf(f, "%d%s", s->axis[k].value[explore_space_pick(s, point, k)], sep);
 }
 
 /* Returns 0 after writing points.tsv, entries.tsv and pareto.tsv. */
@@ -151,8 +151,9 @@ static int explore_tables_write(const explore_opts *o, const explore_space *s, c
   for (int k = 0; k < s->naxes; k++) fprintf(f, "%s.%s\t", s->axis[k].section, s->axis[k].key);
   fprintf(f, "fits\tweighted_cycles\tarea\tarea_kind\tcached\n");
   for (size_t i = 0; i < t->n; i++) {
-    fprintf(f, "%zu\t0x%016llx\t", i + 1, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
-    explore_keys_print(f, s, i, "\t");
+    fprintf(f, "%zu\t0x%016llx\t", explore_table_point(t, i) + 1,
+            (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
+    explore_keys_print(f, s, explore_table_point(t, i), "\t");
     if (t->ok[i]) fprintf(f, "%d/%d\t%.0f\t%.0f\t%s\t%s\n", t->fits[i], w->n, t->cycles[i], t->area[i], akind,
                           t->cached[i] ? "yes" : "no");
     else fprintf(f, "%d/%d\t-\t%.0f\t%s\t%s\n", t->fits[i], w->n, t->area[i], akind, t->cached[i] ? "yes" : "no");
@@ -164,7 +165,7 @@ static int explore_tables_write(const explore_opts *o, const explore_space *s, c
   for (size_t i = 0; i < t->n; i++)
     for (int k = 0; k < w->n; k++) {
       const explore_result *r = &t->r[i * (size_t)w->n + (size_t)k];
-      fprintf(f, "%zu\t%s\t%d\t%s\t%d\t%llu\t%s\t%s\t%lld\t%lld\n", i + 1, w->e[k].id, w->e[k].line, r->status,
+      fprintf(f, "%zu\t%s\t%d\t%s\t%d\t%llu\t%s\t%s\t%lld\t%lld\n", explore_table_point(t, i) + 1, w->e[k].id, w->e[k].line, r->status,
               r->ii, (unsigned long long)r->cycles, r->res, r->key, (long long)r->need, (long long)r->have);
     }
   if (explore_close(f, tmp, path)) return -1;
@@ -175,8 +176,9 @@ static int explore_tables_write(const explore_opts *o, const explore_space *s, c
   fprintf(f, "weighted_cycles\tarea\tarea_kind\n");
   for (size_t i = 0; i < t->n; i++) {
     if (!t->front[i]) continue;
-    fprintf(f, "%zu\t0x%016llx\t", i + 1, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
-    explore_keys_print(f, s, i, "\t");
+    fprintf(f, "%zu\t0x%016llx\t", explore_table_point(t, i) + 1,
+            (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
+    explore_keys_print(f, s, explore_table_point(t, i), "\t");
     fprintf(f, "%.0f\t%.0f\t%s\n", t->cycles[i], t->area[i], akind);
   }
   return explore_close(f, tmp, path);
@@ -193,7 +195,8 @@ static int explore_plot(const explore_opts *o, const explore_table *t) {
   if (!f) return -1;
   fprintf(f, "# area weighted_cycles on_front point\n");
   for (size_t i = 0; i < t->n; i++)
-    if (t->ok[i]) fprintf(f, "%.0f %.0f %d %zu\n", t->area[i], t->cycles[i], t->front[i], i + 1);
+    if (t->ok[i]) fprintf(f, "%.0f %.0f %d %zu\n", t->area[i], t->cycles[i], t->front[i],
+                        explore_table_point(t, i) + 1);
   if (explore_close(f, tmp, data)) return -1;
   if (!(f = explore_open(gp, tmp, sizeof tmp))) return -1;
   size_t nok = 0;
@@ -251,10 +254,10 @@ static void explore_table_print(const explore_opts *o, const explore_space *s, c
   }
   printf("%5s  %15s  %12s  %s\n", "fits", "weighted_cycles", o->area ? "area_cells" : "area_proxy", "");
   for (size_t i = 0; i < t->n; i++) {
-    printf("%5zu  ", i + 1);
+    printf("%5zu  ", explore_table_point(t, i) + 1);
     for (int k = 0; k < s->naxes; k++) {
       size_t len = strlen(s->axis[k].section) + 1 + strlen(s->axis[k].key);
-      printf("%*d  ", (int)(len > 6 ? len : 6), s->axis[k].value[explore_space_pick(s, i, k)]);
+      printf("%*d  ", (int)(len > 6 ? len : 6), s->axis[k].value[explore_space_pick(s, explore_table_point(t, i), k)]);
     }
     char fits[16], cyc[32];
     snprintf(fits, sizeof fits, "%d/%d", t->fits[i], w->n);
@@ -265,67 +268,28 @@ static void explore_table_print(const explore_opts *o, const explore_space *s, c
   }
   if (best >= 0)
     printf("smallest configuration running every entry: point %ld (area %.0f, weighted cycles %.0f): %s/smallest.ini\n",
-           best + 1, t->area[best], t->cycles[best], o->dir);
+           explore_table_point(t, (size_t)best) + 1, t->area[best], t->cycles[best], o->dir);
   else
     printf("no point runs every entry (entries.tsv says what ran out)\n");
 }
 
-/* Returns 0 after evaluating (or reading from the cache) every point into t. */
-static int explore_points_collect(const explore_opts *o, const explore_workload *w, explore_table *t,
-                                  const char *cachedir, size_t *ncached) {
-  size_t *todo = calloc(t->n + 1, sizeof *todo), ntodo = 0;
-  if (!todo) return -1;
-  for (size_t i = 0; i < t->n; i++) {
-    char cache[4200];
-    double cells = -1;
-    snprintf(cache, sizeof cache, "%s/%016llx.tsv", cachedir, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
-    t->cached[i] = explore_cache_read(cache, w, &t->r[i * (size_t)w->n], &cells, o->area);
-    if (!t->cached[i]) todo[ntodo++] = i;
-  }
-  *ncached = t->n - ntodo;
-  if (!o->quiet)
-    fprintf(stderr, "explore: %zu points, %zu cached in %s, %zu to evaluate with %d job%s\n", t->n, *ncached,
-            cachedir, ntodo, o->jobs, o->jobs == 1 ? "" : "s");
-  explore_prog prog[EXPLORE_MAX_ENTRIES];
-  memset(prog, 0, sizeof prog);
-  int rc = 0;
-  if (ntodo) {
-    rc = explore_prog_prepare(w, prog);
-    if (rc == 0) rc = explore_points_eval(o, w, prog, t->cfg, todo, ntodo, cachedir);
-    explore_prog_free(w, prog);
-  }
-  for (size_t i = 0; i < t->n && rc == 0; i++) {
-    char cache[4200];
-    double cells = -1;
-    snprintf(cache, sizeof cache, "%s/%016llx.tsv", cachedir, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
-    if (!explore_cache_read(cache, w, &t->r[i * (size_t)w->n], &cells, o->area)) {
-      diag_error_plain("explore: point %zu has no results in %s (its log: the .log beside it)", i + 1, cache);
-      rc = -1;
-      break;
-    }
-    t->area[i] = o->area ? cells : explore_area_proxy(&t->cfg[i]);
-  }
-  free(todo);
-  return rc;
-}
-
-/* Returns 0 after loading the base and every point's configuration into
- * t->cfg and writing DIR/points/<fingerprint>.ini; -1 after an error. */
-static int explore_configs_make(const explore_opts *o, const explore_space *s, explore_table *t) {
-  arch_config base;
-  if ((o->arch ? arch_config_load(o->arch, &base) : arch_config_load_default(&base)) != 0) return -1;
+/* Returns 0 after making the configuration of rows [from, t->n) of t
+ * into t->cfg and writing DIR/points/<fingerprint>.ini of each; -1 after
+ * an error. */
+static int explore_rows_configs(explore_ctx *c, explore_table *t, size_t from) {
   char dir[4200];
-  snprintf(dir, sizeof dir, "%s/points", o->dir);
+  snprintf(dir, sizeof dir, "%s/points", c->o->dir);
   if (run_mkdir_p(dir) != 0) return -1;
   size_t cap = 65536;
   char *ini = malloc(cap);
   if (!ini) return -1;
   int rc = 0;
-  for (size_t i = 0; i < t->n && rc == 0; i++) {
+  for (size_t i = from; i < t->n && rc == 0; i++) {
+    size_t point = explore_table_point(t, i);
     char name[64];
-    snprintf(name, sizeof name, "point %zu", i + 1);
-    if (explore_point_ini(s, &base, i, ini, cap) != 0 || arch_config_load_text(name, ini, &t->cfg[i]) != 0) {
-      diag_error_plain("%s: point %zu is not a valid configuration", s->path, i + 1);
+    snprintf(name, sizeof name, "point %zu", point + 1);
+    if (explore_point_ini(c->s, &c->base, point, ini, cap) != 0 || arch_config_load_text(name, ini, &t->cfg[i]) != 0) {
+      diag_error_plain("%s: point %zu is not a valid configuration", c->s->path, point + 1);
       rc = -1;
       break;
     }
@@ -340,6 +304,60 @@ static int explore_configs_make(const explore_opts *o, const explore_space *s, e
   }
   free(ini);
   return rc;
+}
+
+/* Returns 1 when row i's results (and cells, with --area) are in the
+ * cache: read into t and *cells. */
+static int explore_row_cached(const explore_ctx *c, explore_table *t, size_t i, double *cells) {
+  char cache[4200];
+  snprintf(cache, sizeof cache, "%s/%016llx.tsv", c->cachedir, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
+  *cells = -1;
+  return explore_cache_read(cache, c->w, &t->r[i * (size_t)c->w->n], cells, c->o->area);
+}
+
+/* Returns 0 after reading rows [from, t->n) from the cache or evaluating
+ * them (explore_points_eval) and reading them back, with their area. */
+static int explore_rows_collect(explore_ctx *c, explore_table *t, size_t from) {
+  size_t *todo = calloc(t->n + 1, sizeof *todo), *number = calloc(t->n + 1, sizeof *number), ntodo = 0;
+  int rc = todo && number ? 0 : -1;
+  for (size_t i = from; i < t->n && rc == 0; i++) {
+    double cells;
+    number[i] = explore_table_point(t, i) + 1;
+    t->cached[i] = explore_row_cached(c, t, i, &cells);
+    if (!t->cached[i]) todo[ntodo++] = i;
+  }
+  if (rc == 0) {
+    c->ncached += t->n - from - ntodo;
+    c->nevaluated += ntodo;
+  }
+  if (rc == 0 && !c->o->quiet && !c->o->search)
+    fprintf(stderr, "explore: %zu points, %zu cached in %s, %zu to evaluate with %d job%s\n", t->n - from,
+            t->n - from - ntodo, c->cachedir, ntodo, c->o->jobs, c->o->jobs == 1 ? "" : "s");
+  if (rc == 0 && ntodo && !c->prepared) {
+    rc = explore_prog_prepare(c->w, c->prog);
+    c->prepared = 1;
+  }
+  if (rc == 0 && ntodo) rc = explore_points_eval(c->o, c->w, c->prog, t->cfg, number, todo, ntodo, c->cachedir);
+  for (size_t i = from; i < t->n && rc == 0; i++) {
+    double cells;
+    if (!explore_row_cached(c, t, i, &cells)) {
+      diag_error_plain("explore: point %zu has no results in %s/%016llx.tsv (its log: the .log beside it)",
+                       number[i], c->cachedir, (unsigned long long)arch_config_fingerprint(&t->cfg[i]));
+      rc = -1;
+      break;
+    }
+    t->area[i] = c->o->area ? cells : explore_area_proxy(&t->cfg[i]);
+  }
+  free(todo);
+  free(number);
+  return rc;
+}
+
+/* Returns 0 after making, reading or evaluating rows [from, t->n) of t
+ * (explore_eval.h). */
+int explore_rows_eval(explore_ctx *c, explore_table *t, size_t from) {
+  if (explore_rows_configs(c, t, from) != 0) return -1;
+  return explore_rows_collect(c, t, from);
 }
 
 /* Fills ok, fits and the weighted cycles of every point, and the front. */
@@ -374,7 +392,7 @@ static int explore_answer_write(const explore_opts *o, const explore_table *t, l
   if (!f) return -1;
   fprintf(f, "; tcpa explore: %s\n"
              "; (point %ld, area %.0f %s, weighted cycles %.0f); check it with `tcpa signoff --arch`\n",
-          what, best + 1, t->area[best], o->area ? "Yosys cells" : "proxy", t->cycles[best]);
+          what, explore_table_point(t, (size_t)best) + 1, t->area[best], o->area ? "Yosys cells" : "proxy", t->cycles[best]);
   arch_config_write_ini(&t->cfg[best], f);
   return explore_close(f, tmp, path);
 }
@@ -418,7 +436,9 @@ int explore_run(const explore_opts *o) {
   char *stext = explore_slurp(o->space), *wtext = explore_slurp(o->workload);
   explore_table t;
   memset(&t, 0, sizeof t);
+  explore_ctx *c = calloc(1, sizeof *c);
   int rc = ENGINE_ERR_INPUT, mismatch = 0;
+  if (!c) goto out;
   if (!w || !stext || !wtext) goto out;
   if (explore_space_parse(o->space, stext, &s) != 0) goto out;
   if (explore_workload_parse(o->workload, wtext, w) != 0 || explore_entries_resolve(w) != 0) goto out;
@@ -426,25 +446,38 @@ int explore_run(const explore_opts *o) {
     diag_error_plain("--area runs scripts/synth.sh: run tcpa explore from the project's root directory");
     goto out;
   }
-  t.n = explore_space_points(&s);
-  t.cfg = calloc(t.n, sizeof *t.cfg);
-  t.r = calloc(t.n * (size_t)w->n, sizeof *t.r);
-  t.area = calloc(t.n, sizeof *t.area);
-  t.cycles = calloc(t.n, sizeof *t.cycles);
-  t.ok = calloc(t.n, sizeof *t.ok);
-  t.front = calloc(t.n, sizeof *t.front);
-  t.fits = calloc(t.n, sizeof *t.fits);
-  t.cached = calloc(t.n, sizeof *t.cached);
-  if (!t.cfg || !t.r || !t.area || !t.cycles || !t.ok || !t.front || !t.fits || !t.cached) goto out;
-  char cachedir[2100];
+  size_t npoints = explore_space_points(&s);
+  if (!o->search && npoints > EXPLORE_MAX_POINTS) {
+    diag_error_plain("%s: %zu points; at most %d are evaluated by brute force (--search descent answers larger "
+                     "spaces: docs/explore.md \"Search\")",
+                     o->space, npoints, EXPLORE_MAX_POINTS);
+    goto out;
+  }
+  t.cap = o->search ? explore_search_rows(&s) : npoints;
+  t.n = o->search ? 0 : npoints;
+  t.idx = o->search ? calloc(t.cap, sizeof *t.idx) : NULL;
+  t.cfg = calloc(t.cap, sizeof *t.cfg);
+  t.r = calloc(t.cap * (size_t)w->n, sizeof *t.r);
+  t.area = calloc(t.cap, sizeof *t.area);
+  t.cycles = calloc(t.cap, sizeof *t.cycles);
+  t.ok = calloc(t.cap, sizeof *t.ok);
+  t.front = calloc(t.cap, sizeof *t.front);
+  t.fits = calloc(t.cap, sizeof *t.fits);
+  t.cached = calloc(t.cap, sizeof *t.cached);
+  if ((o->search && !t.idx) || !t.cfg || !t.r || !t.area || !t.cycles || !t.ok || !t.front || !t.fits || !t.cached)
+    goto out;
   if (strlen(o->dir) > 2048) {
     diag_error_plain("--out %s: a directory name of at most 2048 characters", o->dir);
     goto out;
   }
-  snprintf(cachedir, sizeof cachedir, "%s/cache", o->dir);
-  if (run_mkdir_p(cachedir) != 0 || explore_configs_make(o, &s, &t) != 0) goto out;
-  size_t ncached = 0;
-  if (explore_points_collect(o, w, &t, cachedir, &ncached) != 0) goto out;
+  c->o = o;
+  c->s = &s;
+  c->w = w;
+  if ((o->arch ? arch_config_load(o->arch, &c->base) : arch_config_load_default(&c->base)) != 0) goto out;
+  snprintf(c->cachedir, sizeof c->cachedir, "%s/cache", o->dir);
+  if (run_mkdir_p(c->cachedir) != 0) goto out;
+  if (o->search ? explore_search(c, &t) != 0 : explore_rows_eval(c, &t, 0) != 0) goto out;
+  size_t ncached = c->ncached;
   explore_points_judge(w, &t, &mismatch);
   long best = explore_smallest(&t);
   if (explore_tables_write(o, &s, w, &t) != 0) goto out;
@@ -457,16 +490,21 @@ int explore_run(const explore_opts *o) {
   explore_table_print(o, &s, w, &t, best);
   if (o->has_budget && fastest >= 0)
     printf("fastest configuration within area %.0f: point %ld (area %.0f, weighted cycles %.0f): %s/fastest.ini\n",
-           o->budget, fastest + 1, t.area[fastest], t.cycles[fastest], o->dir);
+           o->budget, explore_table_point(&t, (size_t)fastest) + 1, t.area[fastest], t.cycles[fastest], o->dir);
   else if (o->has_budget)
     printf("no point running every entry has an area of at most %.0f\n", o->budget);
   if (explore_sensitivity_write(o, &s, w, &t) != 0) goto out;
+  if (o->search)
+    printf("search (descent): %zu of the space's %zu points evaluated or cached; ", t.n, npoints);
   printf("%zu points (%zu from the cache), %d entries; area is %s; tables in %s/points.tsv, entries.tsv, "
          "pareto.tsv, sensitivity.tsv, pareto.svg\n",
          t.n, ncached, w->n,
          o->area ? "Yosys cells (scripts/synth.sh)" : "a proxy (docs/explore.md \"Area\"), not synthesis", o->dir);
   rc = mismatch ? ENGINE_MISMATCH : best >= 0 ? ENGINE_OK : ENGINE_ERR_NOFIT;
 out:
+  if (c && c->prepared) explore_prog_free(w, c->prog);
+  free(c);
+  free(t.idx);
   free(t.cfg);
   free(t.r);
   free(t.area);

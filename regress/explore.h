@@ -22,7 +22,9 @@
  *   explore.c        the Pareto front, the run over all points and the
  *                    outputs;
  *   explore_answer.c the fastest point within an area budget and the
- *                    per-key sensitivity table.
+ *                    per-key sensitivity table;
+ *   explore_search.c --search descent: the smallest configuration of a
+ *                    space too large for brute force.
  */
 #ifndef TCPA_EXPLORE_H
 #define TCPA_EXPLORE_H
@@ -34,7 +36,8 @@
 
 #define EXPLORE_MAX_AXES 16      /* keys a space varies */
 #define EXPLORE_MAX_VALUES 64    /* values of one key */
-#define EXPLORE_MAX_POINTS 20000 /* points of one space (larger: refused) */
+#define EXPLORE_MAX_POINTS 20000 /* points evaluated by brute force (larger: --search descent) */
+#define EXPLORE_MAX_SPACE 1000000000000ULL /* points of one space (larger: refused) */
 #define EXPLORE_MAX_ENTRIES 64   /* entries of one workload */
 #define EXPLORE_MAX_PARAMS 8     /* parameters of one entry */
 
@@ -113,6 +116,7 @@ typedef struct {
   int quiet;          /* no progress lines */
   int has_budget;     /* --budget given: write the fastest point within it */
   double budget;      /* its area, in the unit of the area column */
+  int search;         /* --search descent: explore_search, not every point */
 } explore_opts;
 
 /* Returns the exit status of `tcpa explore` (docs/explore.md): 0 when at
@@ -134,14 +138,19 @@ typedef struct {
   int64_t need, have;
 } explore_result;
 
-/* What the run knows of every point (explore.c fills it). */
+/* What the run knows of every point it evaluated (explore.c fills it):
+ * row i is point idx[i] of the space (0-based; idx NULL: point i). */
 typedef struct {
-  size_t n;
+  size_t n, cap;       /* rows, rows allocated */
+  size_t *idx;
   arch_config *cfg;
   explore_result *r;  /* n x entries: point i's entry k at i * entries + k */
   double *area, *cycles;
   int *ok, *front, *fits, *cached;
 } explore_table;
+
+/* Returns the space's (0-based) point number of row i of t. */
+static inline size_t explore_table_point(const explore_table *t, size_t i) { return t->idx ? t->idx[i] : i; }
 
 /* ---- between explore.c and explore_answer.c ---- */
 
@@ -165,7 +174,7 @@ typedef struct {
 
 /* Returns the number of steps written into steps (at most cap): one per
  * key of s and pair of consecutive values in its list, in the space's
- * order (docs/explore.md "Sensitivity"). */
+ * order (docs/explore.md "The answers"); pairs of rows both in t. */
 size_t explore_sensitivity(const explore_space *s, const explore_workload *w, const explore_table *t,
                            explore_step *steps, size_t cap);
 

@@ -15,9 +15,12 @@
  *     as relieved), the reverse "lost"; an entry fitting at both adds its
  *     relative change of model cycles to a mean. So "one more register"
  *     reads as: N entries more fit, mostly for want of registers_id, and
- *     cycles change by X % where both fit.
+ *     cycles change by X % where both fit. After a search (the table holds
+ *     some points only, in any order) a pair counts when both points are
+ *     in the table, found by binary search over the rows sorted by point.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
@@ -81,10 +84,37 @@ static void explore_pair_compare(const explore_workload *w, const explore_table 
   }
 }
 
+/* A point of the space and the row of the table holding it. */
+typedef struct {
+  size_t point, row;
+} explore_pointrow;
+
+/* Returns <0, 0, >0 as a's point is below, equal to, above b's. */
+static int explore_pointrow_cmp(const void *a, const void *b) {
+  size_t x = ((const explore_pointrow *)a)->point, y = ((const explore_pointrow *)b)->point;
+  return x < y ? -1 : x > y;
+}
+
+/* Returns the row of t holding point `point` (in map, n rows sorted by
+ * point; map NULL: row = point), or (size_t)-1 when t lacks it. */
+static size_t explore_row_find(const explore_table *t, const explore_pointrow *map, size_t point) {
+  if (!map) return point < t->n ? point : (size_t)-1;
+  explore_pointrow key = {point, 0};
+  const explore_pointrow *hit = bsearch(&key, map, t->n, sizeof *map, explore_pointrow_cmp);
+  return hit ? hit->row : (size_t)-1;
+}
+
 /* Returns the steps of every key (explore.h). */
 size_t explore_sensitivity(const explore_space *s, const explore_workload *w, const explore_table *t,
                            explore_step *steps, size_t cap) {
   size_t nsteps = 0;
+  explore_pointrow *map = NULL;
+  if (t->idx) { /* a search's rows: any order, any subset of the space */
+    map = malloc((t->n + 1) * sizeof *map);
+    if (!map) return 0;
+    for (size_t i = 0; i < t->n; i++) map[i] = (explore_pointrow){t->idx[i], i};
+    qsort(map, t->n, sizeof *map, explore_pointrow_cmp);
+  }
   for (int k = 0; k < s->naxes; k++) {
     const explore_axis *ax = &s->axis[k];
     size_t stride = explore_axis_stride(s, k);
@@ -98,9 +128,12 @@ size_t explore_sensitivity(const explore_space *s, const explore_workload *w, co
       int ntally = 0;
       double dsum = 0;
       for (size_t i = 0; i < t->n; i++) {
-        if (explore_space_pick(s, i, k) != v) continue;
+        size_t point = explore_table_point(t, i);
+        if (explore_space_pick(s, point, k) != v) continue;
+        size_t j = explore_row_find(t, map, point + stride);
+        if (j == (size_t)-1) continue;
         st->pairs++;
-        explore_pair_compare(w, t, i, i + stride, st, tally, &ntally, 16, &dsum);
+        explore_pair_compare(w, t, i, j, st, tally, &ntally, 16, &dsum);
       }
       st->dcycles = st->both ? dsum / st->both : 0;
       snprintf(st->relieved, sizeof st->relieved, "-");
@@ -111,5 +144,6 @@ size_t explore_sensitivity(const explore_space *s, const explore_workload *w, co
         }
     }
   }
+  free(map);
   return nsteps;
 }

@@ -234,7 +234,8 @@ static void explore_point_eval(const explore_opts *o, const explore_workload *w,
 /* Returns 0 after evaluating the points todo[0..ntodo) with o->jobs
  * workers (explore_eval.h). */
 int explore_points_eval(const explore_opts *o, const explore_workload *w, const explore_prog *prog,
-                        const arch_config *cfgs, const size_t *todo, size_t ntodo, const char *cachedir) {
+                        const arch_config *cfgs, const size_t *number, const size_t *todo, size_t ntodo,
+                        const char *cachedir) {
   int jobs = o->jobs < 1 ? 1 : o->jobs;
   if ((size_t)jobs > ntodo) jobs = (int)ntodo;
   pid_t pid[256];
@@ -265,7 +266,7 @@ int explore_points_eval(const explore_opts *o, const explore_workload *w, const 
       fflush(stdout);
       fflush(stderr);
       if (!o->quiet && pf) {
-        fprintf(pf, "explore: point %zu evaluated (%zu to do, %lds elapsed), fingerprint 0x%016llx\n", todo[t] + 1,
+        fprintf(pf, "explore: point %zu evaluated (%zu to do, %lds elapsed), fingerprint 0x%016llx\n", number[todo[t]],
                 ntodo, (long)(time(NULL) - t0), fp);
         fflush(pf);
       }

@@ -224,9 +224,8 @@ int explore_space_parse(const char *name, const char *text, explore_space *s) {
   }
   free(dump);
   free(copy);
-  if (!bad && explore_space_points(s) > EXPLORE_MAX_POINTS) {
-    diag_error_plain("%s: %zu points; at most %d are evaluated by brute force", name, explore_space_points(s),
-                     EXPLORE_MAX_POINTS);
+  if (!bad && explore_space_points(s) > EXPLORE_MAX_SPACE) {
+    diag_error_plain("%s: more than %llu points", name, (unsigned long long)EXPLORE_MAX_SPACE);
     bad = 1;
   }
   return bad ? -1 : 0;
@@ -237,7 +236,7 @@ size_t explore_space_points(const explore_space *s) {
   size_t n = 1;
   for (int k = 0; k < s->naxes; k++) {
     n *= (size_t)s->axis[k].n;
-    if (n > (size_t)EXPLORE_MAX_POINTS * 1000) return n;
+    if (n > EXPLORE_MAX_SPACE) return n; /* no overflow: at most 10^12 x 64 */
   }
   return n;
 }

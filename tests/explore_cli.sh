@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # covers: docs/explore.md "The command", "The workload", "The space",
-#   "The outputs", "The answers", "The cache", "Area", "Errors"
+#   "The outputs", "The answers", "Search", "The cache", "Area", "Errors"
 # explore_cli.sh: tests of `tcpa explore` from the outside (docs/explore.md)
 # on regress/explore/small.wl (dotprod 1x1, fir 1x2, trimv 1x1) over
 # regress/explore/small.space (array.cols 1..2 x pe.alu 1,2: 4 points).
@@ -85,6 +85,37 @@ check_eval "--budget above every area: fastest.ini is the point of fewest weight
 "$TCPA" explore --workload $wl --space $sp --out $d --budget $((a3 - 1)) >$tmp/outb 2>/dev/null; rc=$?
 check_eval "--budget below every fitting area: said, and no fastest.ini left" \
   "grep -q '^no point running every entry has an area of at most $((a3 - 1))' $tmp/outb && [ ! -e $d/fastest.ini ]"
+
+# --search descent on regress/explore/large.space (25088 points, refused
+# by brute force) with one entry: the answer runs it (tcpa run on the
+# model), and no key can go one value lower: each key is at its list's
+# minimum, or points.tsv has a point that does not fit with that key one
+# value lower and every other key at least the answer's (so, resources
+# being monotone, the answer's neighbour below does not fit either).
+cp regress/programs/dotprod.pla $tmp/
+printf 'dotprod.pla N=16 1x1 1\n' >$tmp/one.wl
+"$TCPA" explore --workload $tmp/one.wl --space regress/explore/large.space --out $tmp/lg >$tmp/lg.out 2>$tmp/lg.err; rc=$?
+check_eval "brute force on 25088 points exits 2 and points to --search descent" \
+  "[ $rc -eq 2 ] && grep -q '25088 points; at most 20000 are evaluated by brute force (--search descent' $tmp/lg.err"
+"$TCPA" explore --workload $tmp/one.wl --space regress/explore/large.space --out $tmp/lg -j 2 --search descent \
+  >$tmp/lg.out 2>$tmp/lg.err; rc=$?
+n=$(($(wc -l <$tmp/lg/points.tsv) - 1))
+check_eval "--search descent answers with $n of 25088 points evaluated (at most 2 + 15 + 6 + 6 + 3 + 1 + 3)" \
+  "[ $rc -eq 0 ] && [ $n -ge 7 ] && [ $n -le 36 ] && grep -q '^search (descent): $n of the space.s 25088 points' $tmp/lg.out"
+"$TCPA" run regress/programs/dotprod.pla --arch $tmp/lg/smallest.ini --param N=16 --pes 1x1 --engine model \
+  >$tmp/lg.run 2>&1
+check "the search's smallest.ini runs the entry on the model (tcpa run: verdict pass)" $?
+ans=$(awk -F'\t' 'NR > 1 && $9 == "1/1" { print $11, $0 }' $tmp/lg/points.tsv | sort -n | head -1 | cut -d' ' -f2-)
+awk -F'\t' -v ans="$ans" 'BEGIN { split(ans, a, "\t"); split("1 2 2 1 1 1", lo, " ") }
+  NR > 1 && $9 == "0/1" { for (c = 3; c <= 8; c++) if ($c == a[c] - 1) {
+      above = 1; for (j = 3; j <= 8; j++) if (j != c && $j < a[j]) above = 0
+      if (above) below[c] = 1 } }
+  END {
+    for (c = 3; c <= 8; c++)
+      if (a[c] != lo[c - 2] && !below[c]) { print "key column " c " could go lower"; bad = 1 }
+    exit bad }' $tmp/lg/points.tsv >$tmp/lg.min
+check_eval "no key of the answer can go one value lower (a point above it with that key one lower does not fit)" \
+  "[ -n '$ans' ] && [ ! -s $tmp/lg.min ]"
 
 cut -f1-9 $d/points.tsv >$tmp/points1
 "$TCPA" explore --workload $wl --space $sp --out $d >$tmp/out2 2>$tmp/err2; rc=$?

@@ -68,8 +68,13 @@ static const space_case space_cases[] = {
     {"a value twice", "[pe]\nalu = 1,1\n", 0, "value 1 given twice", 0, 0, 0, {0}},
     {"a key twice", "[pe]\nalu = 1\n[pe]\nalu = 2\n", 0, "s.space:4:1: error: key pe.alu given twice (first on line 2)",
      0, 0, 0, {0}},
-    {"too many points", "[iobuf]\ndepth = 1..60\nbanks = 1..16\n[pe]\nrd = 0..32\n", 0, "at most 20000", 0, 0, 0,
-     {0}},
+    {"more points than brute force takes, for a search",
+     "[pe]\nrd = 0..5\n[iobuf]\ndepth = 1..60\nbanks = 1..16\n[latency]\nalu = 1..6\n", 1, NULL, 4, 34560, 6,
+     {0, 1, 2, 3, 4, 5}},
+    {"too many points even for a search",
+     "[pe]\nrd = 0..32\nid = 0..32\nfd = 0..32\nalu = 1..8\nmul = 0..8\n[latency]\nalu = 1..64\nmul = 1..64\n"
+     "[iobuf]\nbanks = 1..16\n[gc]\nsignals = 1..32\n", 0,
+     "more than 1000000000000 points", 0, 0, 0, {0}},
 };
 
 /* Checks every space case. */
