@@ -70,6 +70,11 @@ int cli_lint(int argc, char **argv);
  * exit status. */
 int cli_explore(int argc, char **argv);
 
+/* `tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC]` (docs/dfg.md):
+ * loop programs, a job and a workload from a DSAGEN DFG file; returns the
+ * exit status. */
+int cli_import_dfg(int argc, char **argv);
+
 /* `tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE]`: lint,
  * synthesis, coverage harness, the suite in cosim on every region,
  * coverage; DIR/report.md, report.html, junit.xml (cli_signoff.c). */

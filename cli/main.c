@@ -29,6 +29,7 @@ static const main_subcommand main_subcommands[] = {
     {"lint", cli_lint, "lint the RTL of an architecture configuration (verilator -Wall, the waivers)"},
     {"signoff", cli_signoff, "sign off an architecture: lint, synthesis, full suite in cosim, coverage"},
     {"explore", cli_explore, "design-space exploration: a workload over a space of configurations, Pareto front"},
+    {"import-dfg", cli_import_dfg, "turn a DSAGEN DFG file into loop programs, a job and an explore workload"},
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
     {"harness", cli_harness, "build (when missing) and print the Verilated harness of a configuration"},
     {"wave", cli_wave, "open GTKWave on a run directory's waveform (rtl.fst, model.fst) and .gtkw"},
