@@ -92,6 +92,16 @@ $(RT_LIB): $(RT_OBJ)
 
 all: $(RT_LIB)
 
+# make examples: the host programs of examples/ (docs/runtime.md
+# "Examples"), each compiled as any host program is: against tcpa_rt.h
+# alone, linked with the runtime's libraries.
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+.PHONY: examples
+examples: $(EXAMPLES)
+$(BUILD)/examples/%: examples/%.c examples/example.h runtime/tcpa_rt.h $(RT_LIB) $(BUILD)/lib/libtcpa.a | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Iruntime $< $(RT_LIB) $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
+
 # make install PREFIX=DIR: the runtime's header, the libraries a host
 # program links and a pkg-config file (DIR/lib/pkgconfig/tcpa_rt.pc).
 PREFIX ?= /usr/local
@@ -121,10 +131,10 @@ $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 # (docs/testing.md "Finding the tests of a feature").
 test-index:
 	python3 scripts/test-index.py
-test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN)
+test: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) examples
 	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=fast bash tests/run.sh $(T)
 
-test-full: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
+test-full: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) examples harness-rtl harness-mutants harness-sc fuzz
 test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
 	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=full bash tests/run.sh $(T)
 
@@ -132,7 +142,7 @@ test-full: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
 # streams and configurations by the hundred, the unit tests' long parts
 # under the sanitizers): docs/testing.md "The nightly campaigns". In no
 # tier: run it at night or before a release.
-nightly: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) harness-rtl harness-mutants harness-sc fuzz
+nightly: layout-check $(BUILD)/bin/tcpa $(UNIT_BIN) $(TOOL_BIN) examples harness-rtl harness-mutants harness-sc fuzz
 nightly: $(BUILD)/gen/tcpa_params_pkg.sv $(GEN_SV) $(GEN_HDR)
 	@$(CLEAN_MAKE_ENV) BUILD=$(BUILD) TCPA_TIER=nightly bash tests/run.sh $(T)
 
