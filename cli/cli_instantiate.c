@@ -1,6 +1,6 @@
 /*
  * cli_instantiate.c: `tcpa instantiate P.sym --param NAME=VALUE... --pes
- * RxC -o P.bin [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in
+ * RxC -o P.bin [--listing P.lst] [--layout P.lay] [--dot P.svg] [--arch A.ini] [--in
  * NAME=FILE]...` (docs/instantiate.md): reads the options into an
  * instantiate_opts and runs the request (instantiate_run, instantiate.c).
  * Exit 0 written, 2 invalid input, 3 does not fit (what, needed, available).
@@ -17,7 +17,8 @@
 /* Prints the usage of `tcpa instantiate` to f. */
 static void cli_inst_usage(FILE *f) {
   fputs("usage: tcpa instantiate P.sym --param NAME=VALUE... --pes RxC -o P.bin\n"
-        "                        [--listing P.lst] [--layout P.lay] [--arch A.ini] [--in NAME=FILE]...\n"
+        "                        [--listing P.lst] [--layout P.lay] [--dot P.svg] [--arch A.ini]\n"
+        "                        [--in NAME=FILE]...\n"
         "                        [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n\n"
         "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
         "values and a region of PEs and writes the configuration stream.\n\n"
@@ -28,6 +29,8 @@ static void cli_inst_usage(FILE *f) {
         "  -o P.bin       the configuration stream (docs/stream.md)\n"
         "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
+        "  --dot F        the processor classes and each class's CFGs as a Graphviz digraph;\n"
+        "                 F.svg or F.png: also rendered by Graphviz's dot (F.dot beside it)\n"
         "  --arch A.ini   architecture (default: the embedded default); must match the .sym\n"
         "  --in N=FILE    values of input array N (data-file format, row-major); default zeros\n"
         "  --time         also print the wall time of instantiation and of writing the stream\n"
@@ -72,11 +75,12 @@ static int cli_inst_pair(const cli_opt *p, int in, instantiate_opts *o) {
 /* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
 static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
   enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME,
-         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS, OPT_NO_WAITS };
+         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS, OPT_NO_WAITS, OPT_DOT };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"param", required_argument, NULL, OPT_PARAM},
       {"in", required_argument, NULL, OPT_IN},     {"pes", required_argument, NULL, OPT_PES},
       {"listing", required_argument, NULL, OPT_LISTING}, {"layout", required_argument, NULL, OPT_LAYOUT},
+      {"dot", required_argument, NULL, OPT_DOT},
       {"arch", required_argument, NULL, OPT_ARCH}, {"time", no_argument, NULL, OPT_TIME},
       {"no-fifo-check", no_argument, NULL, OPT_NO_FIFO_CHECK}, {"share-all", no_argument, NULL, OPT_SHARE_ALL},
       {"prolog-nops", no_argument, NULL, OPT_PROLOG_NOPS},
@@ -93,6 +97,7 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
     case OPT_NO_WAITS: o->inst.no_waits = 1; break;
     case 'o': o->out = p.arg; break;
     case OPT_LISTING: o->listing = p.arg; break;
+    case OPT_DOT: o->dot = p.arg; break;
     case OPT_LAYOUT: o->layout = p.arg; break;
     case OPT_ARCH: o->arch = p.arg; break;
     case OPT_PARAM:

@@ -28,6 +28,7 @@ packages=(
   libclang-rt-14-dev # libFuzzer and sanitizer runtimes of clang 14
   lcov              # genhtml: the sign-off's line and toggle coverage as HTML (verilator_coverage --write-info)
   gnuplot-nox       # tcpa explore: the Pareto front's picture (docs/explore.md)
+  graphviz          # dot: tcpa instantiate --dot renders processor classes and CFGs (docs/instantiate.md)
   chromium          # headless browser: tests/regress_cli.sh renders report.html and takes its screenshot
 )
 

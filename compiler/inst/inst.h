@@ -28,7 +28,8 @@
  *                      layout;
  *   inst_emit.c        GC, AG, REGCFG, WRAPPER and IODATA packets (6.4) and
  *                      the stream;
- *   inst_listing.c     the human-readable listing.
+ *   inst_listing.c     the human-readable listing;
+ *   inst_dot.c         the picture: classes and CFGs as a Graphviz digraph.
  *
  * All isl sets are concrete (no parameters) over J = [j0..j(n-1)] (program
  * dimension order) or [J, K]. Sequence numbers: s(J) = sum seq[k] * J_k,
@@ -479,6 +480,10 @@ int inst_emit(inst *x, const inst_data *data, stream_writer *w, char *msg, size_
 
 /* Writes the human-readable listing of x to f. */
 void inst_listing(const inst *x, FILE *f);
+
+/* Writes the processor classes and each class's CFGs of x to f as a
+ * Graphviz digraph (docs/instantiate.md "Pictures"). */
+void inst_dot(const inst *x, FILE *f);
 
 /* Returns rectangle r of the region (its PEs numbered from the region's
  * first) as the array's: shifted by the origin (inst_opts.row0, col0). */

@@ -6,7 +6,10 @@
  * for the parameter values and the region (inst.h, docs/instantiate.md),
  * and writes the configuration stream atomically (stream_writer_save). The
  * listing and the layout (where each output element lands in the banks)
- * are written through temporary files too. Inputs not given are zero.
+ * are written through temporary files too, and so is the picture
+ * (--dot F: inst_dot.c's Graphviz digraph; when F ends in .svg or .png,
+ * the digraph goes to F with .dot for its extension and Graphviz's `dot`
+ * renders it to F). Inputs not given are zero.
  * Prints a summary: region, p, processor classes, stream bytes (and a line
  * splitting them into configuration and IODATA data bytes); with
  * --time also the wall time of inst_run (concretize .. I/O placement) and
@@ -16,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "datafile.h"
@@ -55,6 +60,46 @@ static int instantiate_text(const char *path, const inst *x, void (*fn)(const in
   if (datafile_tmp_open(&t, path)) return -1;
   fn(x, t.f);
   return datafile_tmp_commit(&t);
+}
+
+/* Returns 0 after writing the picture of x to o->dot: the digraph, and
+ * when the name ends in .svg or .png the digraph beside it (.dot) and its
+ * rendering by Graphviz's `dot` (through a temporary file); -1 after
+ * printing what failed. */
+static int instantiate_dot(const char *path, const inst *x) {
+  size_t n = strlen(path);
+  const char *fmt = n > 4 && !strcmp(path + n - 4, ".svg") ? "svg" : n > 4 && !strcmp(path + n - 4, ".png") ? "png" : NULL;
+  if (!fmt) return instantiate_text(path, x, inst_dot);
+  char *dot = malloc(n + 1), *tmp = malloc(n + 8);
+  if (!dot || !tmp) {
+    free(dot);
+    free(tmp);
+    return -1;
+  }
+  memcpy(dot, path, n + 1);
+  memcpy(dot + n - 3, "dot", 4);
+  snprintf(tmp, n + 8, "%s.tmp", path);
+  int rc = instantiate_text(dot, x, inst_dot);
+  if (rc == 0) {
+    char tflag[8];
+    snprintf(tflag, sizeof tflag, "-T%s", fmt);
+    pid_t pid = fork();
+    if (pid == 0) {
+      execlp("dot", "dot", tflag, "-o", tmp, dot, (char *)NULL);
+      _exit(127);
+    }
+    int st = -1;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rename(tmp, path) != 0) {
+      diag_error_plain("instantiate: --dot %s: Graphviz's dot could not render %s (exit %d; is graphviz installed: "
+                       "scripts/setup.sh?)",
+                       path, dot, pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+      remove(tmp);
+      rc = -1;
+    }
+  }
+  free(dot);
+  free(tmp);
+  return rc;
 }
 
 /* Returns the monotonic clock in seconds. */
@@ -141,6 +186,7 @@ int instantiate_run(const instantiate_opts *o) {
   }
   if (!st && o->listing && instantiate_text(o->listing, &x, inst_listing)) st = INSTANTIATE_INPUT;
   if (!st && o->layout && instantiate_text(o->layout, &x, inst_layout)) st = INSTANTIATE_INPUT;
+  if (!st && o->dot && instantiate_dot(o->dot, &x)) st = INSTANTIATE_INPUT;
   if (!st && stream_writer_save(&w, o->out)) {
     diag_error_plain("instantiate: cannot write '%s': %s", o->out, w.msg);
     st = INSTANTIATE_INPUT;

@@ -17,6 +17,7 @@
  * by the caller. */
 typedef struct {
   const char *sym, *out, *listing, *layout, *arch;
+  const char *dot; /* --dot F: the picture (F.svg or F.png rendered by Graphviz) */
   int nparam;
   char *pname[INSTANTIATE_MAX];
   int64_t pval[INSTANTIATE_MAX];
