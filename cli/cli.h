@@ -70,7 +70,7 @@ int cli_lint(int argc, char **argv);
  * exit status. */
 int cli_explore(int argc, char **argv);
 
-/* `tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC]` (docs/dfg.md):
+/* `tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC] [--arch A.ini]` (docs/dfg.md):
  * loop programs, a job and a workload from a DSAGEN DFG file; returns the
  * exit status. */
 int cli_import_dfg(int argc, char **argv);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "cli_opt.h"
 #include "dfg.h"
@@ -19,7 +20,7 @@
 
 /* Prints the usage of `tcpa import-dfg` to f. */
 static void import_dfg_usage(FILE *f) {
-  fputs("usage: tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC] [-q]\n\n"
+  fputs("usage: tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC] [--arch A.ini] [-q]\n\n"
         "Turns a DSAGEN dataflow-graph file into loop programs (docs/dfg.md): DIR/BASE_K.pla\n"
         "for each sub-DFG K (sub-DFGs are separated by ----; K counts from 0), over the\n"
         "stream's element index; DIR/BASE.job.ini running at once the sub-DFGs that share\n"
@@ -31,6 +32,9 @@ static void import_dfg_usage(FILE *f) {
         "                 the least array size / lanes of a sub-DFG's ports, 16 when no\n"
         "                 port names a declared array)\n"
         "  --pes RxC      the region of each job run and workload entry (default 1x1)\n"
+        "  --arch A.ini   the configuration the job runs on (its `arch = A.ini` line;\n"
+        "                 default: none, the built-in default.ini or tcpa run's --arch);\n"
+        "                 the job's regions go to the corners of its array\n"
         "  -q, --quiet    do not list the files written\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 imported, 2 an error in the file (FILE:LINE:COLUMN) or an\n"
@@ -54,11 +58,12 @@ static int import_dfg_pes(const char *s, dfg_out_opts *o) {
 int cli_import_dfg(int argc, char **argv) {
   dfg_out_opts o = {.rows = 1, .cols = 1};
   const char *path = NULL;
-  enum { OPT_LEN = CLI_OPT_LONG, OPT_PES };
+  enum { OPT_LEN = CLI_OPT_LONG, OPT_PES, OPT_ARCH };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},         {"quiet", no_argument, NULL, 'q'},
       {"out", required_argument, NULL, 'o'},    {"len", required_argument, NULL, OPT_LEN},
-      {"pes", required_argument, NULL, OPT_PES}, {NULL, 0, NULL, 0}};
+      {"pes", required_argument, NULL, OPT_PES}, {"arch", required_argument, NULL, OPT_ARCH},
+      {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "import-dfg", argc, argv, "hqo:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -71,6 +76,7 @@ int cli_import_dfg(int argc, char **argv) {
       if (cli_opt_int(&p, 1, 1 << 20, "a stream length", &n)) return CLI_EXIT_INPUT;
       o.len = n;
       break;
+    case OPT_ARCH: o.arch = p.arg; break;
     case OPT_PES:
       if (import_dfg_pes(p.arg, &o)) return CLI_EXIT_INPUT;
       break;
@@ -94,6 +100,10 @@ int cli_import_dfg(int argc, char **argv) {
     diag_error_plain("import-dfg: %s: cannot read the file", path);
     return CLI_EXIT_INPUT;
   }
+  arch_config cfg;
+  if (o.arch ? arch_config_load(o.arch, &cfg) : arch_config_load_default(&cfg)) return CLI_EXIT_INPUT;
+  o.arch_rows = cfg.rows;
+  o.arch_cols = cfg.cols;
   o.src = path;
   dfg_file f;
   dfg_error err;

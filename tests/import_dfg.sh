@@ -62,10 +62,11 @@ check_eval "prefix: y is the running sum of x from acc_init, acc_final its last 
 
 # two sub-DFGs sharing arrays: the job, and the data of b passed by hand
 d=$tmp/stencil
-check_eval "stencil: a job lists the two sub-DFGs sharing a and b, each on its own region" \
+check_eval "stencil: a job lists the two sub-DFGs sharing a and b, each in a corner of the 4x4 array" \
   "[ \$(grep -c '^\[run ' $d/stencil.job.ini) -eq 2 ] && grep -q '^#   b: written by stencil_1 (O), read by stencil_2 (P)' $d/stencil.job.ini &&
-   grep -q '^pes = 1x1@1,0' $d/stencil.job.ini"
-check_eval "bfs: no array shared, no job" "[ ! -e $tmp/bfs/bfs.job.ini ]"
+   grep -q '^pes = 1x1@0,0' $d/stencil.job.ini && grep -q '^pes = 1x1@0,3' $d/stencil.job.ini"
+check_eval "bfs: no array shared, no job; Q, Mo = DivRem64(U, V) is a div and a mod" \
+  "[ ! -e $tmp/bfs/bfs.job.ini ] && grep -q 'v_Q\[e\] = U\[e\] / V\[e\];' $tmp/bfs/bfs_1.pla && grep -q 'v_Mo\[e\] = U\[e\] % V\[e\];' $tmp/bfs/bfs_1.pla"
 "$TCPA" run $d/stencil.job.ini --arch $arch --engine model >$tmp/job.out 2>&1; rc=$?
 check_eval "stencil: the job runs on the model, both programs equal their references (exit $rc)" \
   "[ $rc -eq 0 ] && grep -q '^verdict   pass' $tmp/job.out && [ \$(grep -c 'outputs equal to the reference, pass' $tmp/job.out) -eq 2 ]"
@@ -86,9 +87,15 @@ check_eval "tcpa explore reads stencil.wl: both entries fit, weighted cycles = 9
      f == 2 { for (i = 1; i <= NF; i++) if (h[i] == \"weighted_cycles\") got = \$i } END { exit k != 2 || got != s }' $tmp/ex/entries.tsv $tmp/ex/points.tsv"
 
 # options
-"$TCPA" import-dfg regress/dfg/stencil.dfg -o $tmp/o2 --len 8 --pes 1x2 -q >/dev/null 2>&1; rc=$?
-check_eval "--len 8 --pes 1x2 go into the workload and the job" \
-  "[ $rc -eq 0 ] && grep -q 'stencil_1.pla N=8 1x2 90' $tmp/o2/stencil.wl && grep -q '^pes = 1x2@1,0' $tmp/o2/stencil.job.ini"
+"$TCPA" import-dfg regress/dfg/stencil.dfg -o $tmp/o2 --len 8 --pes 1x2 --arch $arch -q >/dev/null 2>&1; rc=$?
+check_eval "--len 8 --pes 1x2 --arch go into the workload and the job" \
+  "[ $rc -eq 0 ] && grep -q 'stencil_1.pla N=8 1x2 90' $tmp/o2/stencil.wl && grep -q '^pes = 1x2@0,2' $tmp/o2/stencil.job.ini &&
+   grep -q '^arch = $arch' $tmp/o2/stencil.job.ini"
+"$TCPA" run $tmp/o2/stencil.job.ini --engine model >$tmp/job2.out 2>&1; rc=$?
+check_eval "that job runs on its own arch line, 1x2 regions (exit $rc)" "[ $rc -eq 0 ] && grep -q '^verdict   pass' $tmp/job2.out"
+"$TCPA" import-dfg regress/dfg/stencil.dfg -o $tmp/o4 --pes 3x3 >/dev/null 2>$tmp/o4.err; rc=$?
+check_eval "--pes 3x3: two 3x3 regions do not fit the corners of 4x4: the programs, no job, a note (exit $rc)" \
+  "[ $rc -eq 0 ] && [ -e $tmp/o4/stencil_2.pla ] && [ ! -e $tmp/o4/stencil.job.ini ] && grep -q '1 regions of 3x3 fit' $tmp/o4.err"
 "$TCPA" import-dfg regress/dfg/recvec.dfg -o $tmp/o3 --len 1 >/dev/null 2>$tmp/o3.err; rc=$?
 check_eval "--len below a recurrence distance exits 2 and writes nothing" \
   "[ $rc -eq 2 ] && grep -q 'recurrence distance 2' $tmp/o3.err && [ ! -e $tmp/o3 ]"

@@ -63,9 +63,12 @@ typedef struct {
 enum { DFG_CTRL_D = 1, DFG_CTRL_R = 2, DFG_CTRL_B1 = 4, DFG_CTRL_B2 = 8, DFG_CTRL_A = 16 };
 
 /* `RES = OP(ARGS, ctrl=SRC & MASK{KEY: FLAGS, ...})`, `RES = NAME` (a
- * rename) or `RES = INTEGER`. */
+ * rename) or `RES = INTEGER`; `RES, RES2 = OP(ARGS)` for an operation
+ * with two results (DivRem). */
 typedef struct {
   char res[DFG_NAME];
+  char res2[DFG_NAME];  /* "" for one result */
+  int col2;             /* of res2 */
   char op[DFG_NAME];    /* "" for a rename or a constant (then arg[0]) */
   dfg_arg arg[DFG_ARGS];
   int nargs;
@@ -126,6 +129,8 @@ typedef struct {
   const char *src;      /* the DFG file's name, for headers and messages */
   int64_t len;          /* stream length N for the job and workload; 0: from the arrays */
   int rows, cols;       /* the region of each program */
+  const char *arch;     /* the job's `arch = FILE`, or NULL */
+  int arch_rows, arch_cols; /* the array the job's regions are placed in */
   int quiet;
 } dfg_out_opts;
 

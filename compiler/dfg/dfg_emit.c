@@ -170,36 +170,38 @@ typedef struct {
   const char *names;
   int nargs;
   const char *expr;
+  const char *expr2; /* the second result's, for two-result operations */
 } emit_optab;
 
 static const emit_optab emit_ops[] = {
-    {" add ", 2, "$0 + $1"},
-    {" sub ", 2, "$0 - $1"},
-    {" mul ", 2, "$0 * $1"},
-    {" div sdiv ", 2, "$0 / $1"},
-    {" mod rem srem ", 2, "$0 % $1"},
-    {" and ", 2, "$0 & $1"},
-    {" or ", 2, "$0 | $1"},
-    {" xor ", 2, "$0 ^ $1"},
-    {" not ", 1, "~$0"},
-    {" neg ", 1, "-$0"},
-    {" lnot ", 1, "!$0"},
-    {" lshf shl sll ", 2, "$0 << $1"},
-    {" rshf lshr srl shru ", 2, "$0 >>> $1"},
-    {" ashr sra arshf shr ", 2, "$0 >> $1"},
-    {" min smin ", 2, "min($0, $1)"},
-    {" max smax ", 2, "max($0, $1)"},
-    {" abs ", 1, "abs($0)"},
-    {" relu ", 1, "max($0, 0)"},
-    {" eq icmpeq cmpeq ", 2, "$0 == $1"},
-    {" ne icmpne cmpne ", 2, "$0 != $1"},
-    {" lt icmpslt icmplt ", 2, "$0 < $1"},
-    {" le icmpsle icmple ", 2, "$0 <= $1"},
-    {" gt icmpsgt icmpgt icmpg ", 2, "$0 > $1"},
-    {" ge icmpsge icmpge ", 2, "$0 >= $1"},
-    {" select sel ", 3, "($2 & 1) ? $1 : $0"},
-    {" copy mov pass ", 1, "$0"},
-    {" acc ", 0, NULL}, /* two forms: dfg_emit_acc */
+    {" add ", 2, "$0 + $1", NULL},
+    {" sub ", 2, "$0 - $1", NULL},
+    {" mul ", 2, "$0 * $1", NULL},
+    {" div sdiv ", 2, "$0 / $1", NULL},
+    {" mod rem srem ", 2, "$0 % $1", NULL},
+    {" and ", 2, "$0 & $1", NULL},
+    {" or ", 2, "$0 | $1", NULL},
+    {" xor ", 2, "$0 ^ $1", NULL},
+    {" not ", 1, "~$0", NULL},
+    {" neg ", 1, "-$0", NULL},
+    {" lnot ", 1, "!$0", NULL},
+    {" lshf shl sll ", 2, "$0 << $1", NULL},
+    {" rshf lshr srl shru ", 2, "$0 >>> $1", NULL},
+    {" ashr sra arshf shr ", 2, "$0 >> $1", NULL},
+    {" min smin ", 2, "min($0, $1)", NULL},
+    {" max smax ", 2, "max($0, $1)", NULL},
+    {" abs ", 1, "abs($0)", NULL},
+    {" relu ", 1, "max($0, 0)", NULL},
+    {" eq icmpeq cmpeq ", 2, "$0 == $1", NULL},
+    {" ne icmpne cmpne ", 2, "$0 != $1", NULL},
+    {" lt icmpslt icmplt ", 2, "$0 < $1", NULL},
+    {" le icmpsle icmple ", 2, "$0 <= $1", NULL},
+    {" gt icmpsgt icmpgt icmpg ", 2, "$0 > $1", NULL},
+    {" ge icmpsge icmpge ", 2, "$0 >= $1", NULL},
+    {" select sel ", 3, "($2 & 1) ? $1 : $0", NULL},
+    {" copy mov pass ", 1, "$0", NULL},
+    {" divrem sdivrem ", 2, "$0 / $1", "$0 % $1"},
+    {" acc ", 0, NULL, NULL}, /* two forms: dfg_emit_acc */
 };
 
 /* Returns the table entry of operation `op` (case and `_` ignored, a
@@ -291,6 +293,9 @@ static int emit_op(emit_ctx *x, const dfg_op *op) {
   if (emit_val_find(x, op->res))
     return emit_fail(x, op->line, op->col, "'%s' is defined again (first at line %d)", op->res,
                      emit_val_find(x, op->res)->line);
+  if (op->res2[0] && (emit_val_find(x, op->res2) || !strcmp(op->res, op->res2)))
+    return emit_fail(x, op->line, op->col2, "'%s' is defined again (first at line %d)", op->res2,
+                     emit_val_find(x, op->res2) ? emit_val_find(x, op->res2)->line : op->line);
   if (!op->op[0]) { /* X = Y, X = 5, X = $Reg0: another name of a value */
     emit_val *v = emit_arg(x, &op->arg[0]);
     return v ? emit_val_add(x, op->res, v->base, v->form, v->lane, op->line, op->col) : -1;
@@ -317,6 +322,10 @@ static int emit_op(emit_ctx *x, const dfg_op *op) {
                                   : "%s: ctrl= is expressible on Acc only (a reset of its running sum)",
                      op->op, emit_flag_name(i < op->nent ? op->ent[i].flags & ~(unsigned)DFG_CTRL_R : all));
   }
+  if (!t->expr2 != !op->res2[0])
+    return emit_fail(x, op->line, op->res2[0] ? op->col2 : op->col,
+                     t->expr2 ? "%s has two results (Q, R = %s(A, B))" : "%s has one result, two are given", op->op,
+                     op->op);
   if (op->nargs != t->nargs)
     return emit_fail(x, op->line, op->op_col, "%s takes %d operand%s, got %d", op->op, t->nargs,
                      t->nargs == 1 ? "" : "s", op->nargs);
@@ -329,7 +338,14 @@ static int emit_op(emit_ctx *x, const dfg_op *op) {
   fprintf(x->eqs, "    %s[e] = ", var);
   emit_expand(x->eqs, t->expr, a);
   fprintf(x->eqs, ";\n");
-  return emit_val_add(x, op->res, var, EMIT_ARR1, 0, op->line, op->col);
+  if (emit_val_add(x, op->res, var, EMIT_ARR1, 0, op->line, op->col)) return -1;
+  if (!t->expr2) return 0;
+  snprintf(want, sizeof want, "v_%s", op->res2);
+  if (emit_name_take(x, want, var)) return emit_fail(x, op->line, op->col2, "out of memory");
+  fprintf(x->eqs, "    %s[e] = ", var);
+  emit_expand(x->eqs, t->expr2, a);
+  fprintf(x->eqs, ";\n");
+  return emit_val_add(x, op->res2, var, EMIT_ARR1, 0, op->line, op->col2);
 }
 
 /* Returns the kind of array a as a word. */

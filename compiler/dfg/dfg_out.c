@@ -107,6 +107,27 @@ static void out_base(const char *src, char *base) {
   base[n] = 0;
 }
 
+/* Returns the number of regions of o->rows x o->cols placed without
+ * overlap at the corners of the o->arch_rows x o->arch_cols array (every
+ * PE of a corner region is on the border, where the I/O banks are), their
+ * origins in r0[], c0[] (at most 4). */
+static int out_corners(const dfg_out_opts *o, int r0[4], int c0[4]) {
+  int R = o->rows, C = o->cols, n = 0;
+  if (R > o->arch_rows || C > o->arch_cols) return 0;
+  const int cand[4][2] = {{0, 0}, {0, o->arch_cols - C}, {o->arch_rows - R, 0}, {o->arch_rows - R, o->arch_cols - C}};
+  for (int k = 0; k < 4; k++) {
+    int free = 1;
+    for (int i = 0; i < n; i++)
+      if (cand[k][0] < r0[i] + R && r0[i] < cand[k][0] + R && cand[k][1] < c0[i] + C && c0[i] < cand[k][1] + C)
+        free = 0;
+    if (free) {
+      r0[n] = cand[k][0];
+      c0[n++] = cand[k][1];
+    }
+  }
+  return n;
+}
+
 /* Returns 0 after writing the job file text of the programs in sharing
  * groups of two or more into *text (NULL when there are none). */
 static int out_job(const dfg_file *f, const dfg_out_opts *o, out_prog *p, int np, const char *base, char **text,
@@ -121,10 +142,13 @@ static int out_job(const dfg_file *f, const dfg_out_opts *o, out_prog *p, int np
   for (int i = 0; i < np; i++) nj += in_job[i];
   *text = NULL;
   if (!nj) return 0;
-  if (nj > 4) {
+  int r0[4], c0[4], room = out_corners(o, r0, c0);
+  if (nj > room) {
     if (!o->quiet)
-      fprintf(stderr, "import-dfg: note: %d sub-DFGs share arrays, more than a job's 4 runs: no %s.job.ini written\n",
-              nj, base);
+      fprintf(stderr,
+              "import-dfg: note: %d sub-DFGs share arrays, %d regions of %dx%d fit in the corners of the %dx%d "
+              "array: no %s.job.ini written\n",
+              nj, room, o->rows, o->cols, o->arch_rows, o->arch_cols, base);
     return 0;
   }
   FILE *j = open_memstream(text, len);
@@ -153,10 +177,11 @@ static int out_job(const dfg_file *f, const dfg_out_opts *o, out_prog *p, int np
   fprintf(j, "# Each run's inputs are drawn on their own (seed = 1): the job checks\n"
              "# each program against its reference and the regions' isolation, not\n"
              "# the data passed from one run to the next (docs/dfg.md \"Jobs\").\n");
+  if (o->arch) fprintf(j, "\narch = %s\n", o->arch);
   for (int i = 0, r = 0; i < np; i++) {
     if (!in_job[i]) continue;
-    fprintf(j, "\n[run %s]\nprogram = %s/%s.pla\nparam = N=%lld\npes = %dx%d@%d,0\n", p[i].name, o->dir, p[i].name,
-            (long long)p[i].n, o->rows, o->cols, r * o->rows);
+    fprintf(j, "\n[run %s]\nprogram = %s/%s.pla\nparam = N=%lld\npes = %dx%d@%d,%d\n", p[i].name, o->dir, p[i].name,
+            (long long)p[i].n, o->rows, o->cols, r0[r], c0[r]);
     r++;
   }
   return fclose(j) ? out_fail(err, "out of memory") : 0;

@@ -11,7 +11,7 @@
  * or `KIND NAME SIZE` as its format description does), a port
  * (`Input64: A[2] source=a stated`, `Output ... destination=b`) or an
  * operation (`X = Op(A, $Reg0, 3, ctrl=$A_State & 8{0: d, 8: r})`,
- * `X = Y`, `X = 5`). Names are only collected here; dfg_emit.c resolves
+ * `X = Y`, `X = 5`, `Q, R = DivRem64(A, B)`). Names are only collected here; dfg_emit.c resolves
  * them. The first error stops the read with its line and column.
  */
 #include <ctype.h>
@@ -402,12 +402,20 @@ static int dfg_line(dfg_cur *c, dfg_file *f, dfg_sub **s) {
     return dfg_fail(c, col, "%s ports are not supported (docs/dfg.md \"Refused\")", first);
   dfg_blank(c);
   if (kind >= 0 && dfg_peek(c) != '=' && dfg_peek(c) != ',') return dfg_array_line(c, f, kind);
-  if (dfg_peek(c) == ',')
-    return dfg_fail(c, dfg_col(c), "operations with several results are not supported (docs/dfg.md \"Refused\")");
+  char second[DFG_NAME] = "";
+  int col2 = 0;
+  if (dfg_eat(c, ',') && dfg_ident(c, second, &col2, "a second result")) return -1;
+  if (second[0] && dfg_peek((dfg_blank(c), c)) == ',')
+    return dfg_fail(c, dfg_col(c), "more than two results (docs/dfg.md \"Refused\")");
   if (!dfg_eat(c, '='))
     return dfg_fail(c, dfg_col(c), "expected '=' after '%s' (a port starts with Input or Output, an array with Array)",
-                    first);
-  return dfg_op_line(c, *s, first, col);
+                    second[0] ? second : first);
+  if (dfg_op_line(c, *s, first, col)) return -1;
+  dfg_op *op = &(*s)->op[(*s)->nops - 1];
+  snprintf(op->res2, sizeof op->res2, "%s", second);
+  op->col2 = col2;
+  if (second[0] && !op->op[0]) return dfg_fail(c, col2, "two results need an operation (Q, R = DivRem64(A, B))");
+  return 0;
 }
 
 int dfg_file_parse(const char *text, dfg_file *f, dfg_error *err) {
