@@ -1,7 +1,7 @@
 /*
  * cli_instantiate.c: `tcpa instantiate P.sym --param NAME=VALUE... --pes
  * RxC -o P.bin [--listing P.lst] [--layout P.lay] [--dot P.svg] [--arch A.ini] [--in
- * NAME=FILE]...` (docs/instantiate.md): reads the options into an
+ * NAME=FILE]... [--format bin|c-header|readmemh]` (docs/instantiate.md): reads the options into an
  * instantiate_opts and runs the request (instantiate_run, instantiate.c).
  * Exit 0 written, 2 invalid input, 3 does not fit (what, needed, available).
  */
@@ -13,12 +13,14 @@
 #include "cli_opt.h"
 #include "diag.h"
 #include "instantiate.h"
+#include "stream_export.h"
 
 /* Prints the usage of `tcpa instantiate` to f. */
 static void cli_inst_usage(FILE *f) {
   fputs("usage: tcpa instantiate P.sym --param NAME=VALUE... --pes RxC -o P.bin\n"
         "                        [--listing P.lst] [--layout P.lay] [--dot P.svg] [--arch A.ini]\n"
         "                        [--in NAME=FILE]...\n"
+        "                        [--format bin|c-header|readmemh]\n"
         "                        [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n\n"
         "Instantiates a symbolic configuration (tcpa compile) for concrete parameter\n"
         "values and a region of PEs and writes the configuration stream.\n\n"
@@ -26,7 +28,11 @@ static void cli_inst_usage(FILE *f) {
         "  --pes RxC      the region: 1xC for a configuration compiled for columns, Rx1 for rows,\n"
         "                 any RxC for one compiled with --map I,J (2-D)\n"
         "                 RxC@ROW,COL: its first PE at array row ROW, column COL (default 0,0)\n"
-        "  -o P.bin       the configuration stream (docs/stream.md)\n"
+        "  -o P.bin       the configuration stream (docs/stream.md), in the --format given\n"
+        "  --format F     bin (the stream, the default), c-header (a C header with the stream as\n"
+        "                 an array NAME_stream, NAME the file's name) or readmemh (the stream's\n"
+        "                 words for $readmemh, and beside it P.rR.cC.SIDEB.memh, each bank's\n"
+        "                 initial contents, listed in P.banks; docs/instantiate.md)\n"
         "  --listing F    processor classes, kernel classes, CFGs and programs in assembly\n"
         "  --layout F     where each output element is in the banks: ARRAY INDEX ROW COL SIDE BANK ADDR\n"
         "  --dot F        the processor classes and each class's CFGs as a Graphviz digraph;\n"
@@ -75,7 +81,7 @@ static int cli_inst_pair(const cli_opt *p, int in, instantiate_opts *o) {
 /* Returns 0 after parsing the command line, 1 for --help, -1 on error. */
 static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
   enum { OPT_PARAM = CLI_OPT_LONG, OPT_IN, OPT_PES, OPT_LISTING, OPT_LAYOUT, OPT_ARCH, OPT_TIME,
-         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS, OPT_NO_WAITS, OPT_DOT };
+         OPT_NO_FIFO_CHECK, OPT_SHARE_ALL, OPT_PROLOG_NOPS, OPT_NO_WAITS, OPT_DOT, OPT_FORMAT };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"param", required_argument, NULL, OPT_PARAM},
       {"in", required_argument, NULL, OPT_IN},     {"pes", required_argument, NULL, OPT_PES},
@@ -84,7 +90,8 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
       {"arch", required_argument, NULL, OPT_ARCH}, {"time", no_argument, NULL, OPT_TIME},
       {"no-fifo-check", no_argument, NULL, OPT_NO_FIFO_CHECK}, {"share-all", no_argument, NULL, OPT_SHARE_ALL},
       {"prolog-nops", no_argument, NULL, OPT_PROLOG_NOPS},
-      {"no-waits", no_argument, NULL, OPT_NO_WAITS}, {NULL, 0, NULL, 0}};
+      {"no-waits", no_argument, NULL, OPT_NO_WAITS}, {"format", required_argument, NULL, OPT_FORMAT},
+      {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "instantiate", argc, argv, "ho:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -100,6 +107,12 @@ static int cli_inst_parse(int argc, char **argv, instantiate_opts *o) {
     case OPT_DOT: o->dot = p.arg; break;
     case OPT_LAYOUT: o->layout = p.arg; break;
     case OPT_ARCH: o->arch = p.arg; break;
+    case OPT_FORMAT:
+      if ((o->format = stream_export_format_parse(p.arg)) < 0) {
+        diag_error_plain("instantiate: --format '%s': expected bin, c-header or readmemh", p.arg);
+        return -1;
+      }
+      break;
     case OPT_PARAM:
     case OPT_IN:
       if (cli_inst_pair(&p, c == OPT_IN, o)) return -1;

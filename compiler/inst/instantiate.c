@@ -28,6 +28,7 @@
 #include "diag.h"
 #include "inst.h"
 #include "instantiate.h"
+#include "stream_export.h"
 #include "sym.h"
 
 /* Returns 0 after reading the --in files into d (arrays of x). */
@@ -161,6 +162,29 @@ static void instantiate_summary_print(const instantiate_opts *o, const inst *x, 
          total_bytes - data_bytes, data_bytes);
 }
 
+/* Returns 0 after writing the stream of w to o->out in o->format
+ * (stream_export.h; *nbanks the bank files of readmemh, else untouched);
+ * -1 after printing why. */
+static int instantiate_stream_write(const instantiate_opts *o, const inst *x, stream_writer *w, int *nbanks) {
+  if (o->format == STREAM_EXPORT_BIN) {
+    if (!stream_writer_save(w, o->out)) return 0;
+    diag_error_plain("instantiate: cannot write '%s': %s", o->out, w->msg);
+    return -1;
+  }
+  uint8_t *bytes;
+  size_t len;
+  char msg[512] = "", what[256];
+  int rc = stream_writer_finish(w, &bytes, &len) ? -1 : 0;
+  if (rc) snprintf(msg, sizeof msg, "%s", w->msg);
+  snprintf(what, sizeof what, "program %s from %s on region %dx%d@%d,%d, global controller %d", x->m->name, o->sym,
+           o->rows, o->cols, o->inst.row0, o->inst.col0, o->inst.gc);
+  if (!rc && o->format == STREAM_EXPORT_C_HEADER) rc = stream_export_c_header(o->out, what, bytes, len, msg, sizeof msg);
+  else if (!rc) rc = stream_export_readmemh(o->out, &x->arch, bytes, len, nbanks, msg, sizeof msg);
+  free(bytes);
+  if (rc) diag_error_plain("instantiate: %s", msg);
+  return rc;
+}
+
 /* Returns the outcome of the request o (instantiate.h). */
 int instantiate_run(const instantiate_opts *o) {
   arch_config cfg;
@@ -187,11 +211,11 @@ int instantiate_run(const instantiate_opts *o) {
   if (!st && o->listing && instantiate_text(o->listing, &x, inst_listing)) st = INSTANTIATE_INPUT;
   if (!st && o->layout && instantiate_text(o->layout, &x, inst_layout)) st = INSTANTIATE_INPUT;
   if (!st && o->dot && instantiate_dot(o->dot, &x)) st = INSTANTIATE_INPUT;
-  if (!st && stream_writer_save(&w, o->out)) {
-    diag_error_plain("instantiate: cannot write '%s': %s", o->out, w.msg);
-    st = INSTANTIATE_INPUT;
-  }
+  int nbanks = -1;
+  if (!st && instantiate_stream_write(o, &x, &w, &nbanks)) st = INSTANTIATE_INPUT;
   if (!st) instantiate_summary_print(o, &x, &w);
+  if (!st && nbanks >= 0) printf("readmemh: %s and %d bank file%s listed in its .banks\n", o->out, nbanks,
+                                 nbanks == 1 ? "" : "s");
   if (!st && o->time) printf("time: instantiate %.6f s, emit %.6f s\n", t_run, t_emit);
   stream_writer_free(&w);
   for (int a = 0; data.vals && a < m.narrays; a++) free(data.vals[a]);

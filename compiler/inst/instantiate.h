@@ -26,6 +26,7 @@ typedef struct {
   const char *in_file[INSTANTIATE_MAX];
   int rows, cols;
   int time;
+  int format;     /* --format: stream_export_format (0: bin, the stream) */
   inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
 } instantiate_opts;
 
