@@ -9,7 +9,8 @@
  * are skipped), a separator (`----`: a new sub-DFG), an array
  * declaration (`Array[:] NAME SIZE KIND` as DSAGEN's examples write it,
  * or `KIND NAME SIZE` as its format description does), a port
- * (`Input64: A[2] source=a stated`, `Output ... destination=b`) or an
+ * (`Input64: A[2] source=a stated`, `Output ... destination=b`, the older
+ * `InputVec: A [0, 1, 2, 3]`) or an
  * operation (`X = Op(A, $Reg0, 3, ctrl=$A_State & 8{0: d, 8: r})`,
  * `X = Y`, `X = 5`, `Q, R = DivRem64(A, B)`). Names are only collected here; dfg_emit.c resolves
  * them. The first error stops the read with its line and column.
@@ -159,7 +160,8 @@ static int dfg_port_line(dfg_cur *c, dfg_sub *s, const char *kw, int kwcol) {
   dfg_port pt = {.line = c->line, .width = 64};
   pt.out = toupper((unsigned char)kw[0]) == 'O';
   const char *w = kw + (pt.out ? 6 : 5);
-  if (*w) {
+  int vec = !strcasecmp(w, "Vec"); /* the older InputVec: A [0, 1, 2, 3] */
+  if (*w && !vec) {
     char *end;
     long v = strtol(w, &end, 10);
     if (*end || (v != 8 && v != 16 && v != 32 && v != 64))
@@ -168,7 +170,19 @@ static int dfg_port_line(dfg_cur *c, dfg_sub *s, const char *kw, int kwcol) {
   }
   dfg_eat(c, ':');
   if (dfg_ident(c, pt.name, &pt.col, "the port's name")) return -1;
-  if (dfg_eat(c, '[')) {
+  if (vec) {
+    if (!dfg_eat(c, '[')) return dfg_fail(c, dfg_col(c), "expected '[' and the lanes after %s %s", kw, pt.name);
+    do {
+      int64_t l;
+      int col = (dfg_blank(c), dfg_col(c));
+      if (dfg_int(c, &l, "a lane number")) return -1;
+      if (l != pt.lanes || l >= 64)
+        return dfg_fail(c, col, "lane %lld: expected %d (the lanes count from 0, in order, at most 64)", (long long)l,
+                        pt.lanes);
+      pt.lanes++;
+    } while (dfg_eat(c, ','));
+    if (!dfg_eat(c, ']')) return dfg_fail(c, dfg_col(c), "expected ',' or ']' in the lanes");
+  } else if (dfg_eat(c, '[')) {
     int64_t l;
     int col = (dfg_blank(c), dfg_col(c));
     if (dfg_int(c, &l, "the vectorization degree")) return -1;

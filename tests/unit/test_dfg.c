@@ -40,6 +40,7 @@ static const parse_case parse_cases[] = {
     {"Input: K\nInput: X\nZ = Acc64(X, ctrl=$K_State & 8{0: d, 8: r|b1})\n", 1, 0, 0, NULL, 0, 1, 2, 1},
     {"Input: K\nZ = Acc64(K, ctrl=K{1: r})\n\xe2\x80\x94-\nInput: Q\n", 1, 0, 0, NULL, 0, 2, 1, 0},
     {"", 1, 0, 0, NULL, 0, 1, 0, 0},
+    {"InputVec: I [0, 1, 2]   # trailing comment\nInput: BE [2]\nOutputVec: O [0,1]\n", 1, 0, 0, NULL, 0, 1, 3, 0},
     /* invalid: the place and the reason */
     {"Array a 16 flash\n", 0, 1, 12, "unknown array kind 'flash'", 0, 0, 0, 0},
     {"Array a -3 dma\n", 0, 1, 10, "expected 1 or more", 0, 0, 0, 0},
@@ -49,6 +50,8 @@ static const parse_case parse_cases[] = {
     {"Input64 A[0] source=a\n", 0, 1, 11, "vectorization degree 0", 0, 0, 0, 0},
     {"Input64 A[2 source=a\n", 0, 1, 13, "expected ']'", 0, 0, 0, 0},
     {"Input64 A sauce=a\n", 0, 1, 11, "unknown Input attribute 'sauce'", 0, 0, 0, 0},
+    {"InputVec: A [0, 2]\n", 0, 1, 17, "lane 2: expected 1", 0, 0, 0, 0},
+    {"InputVec: A\n", 0, 1, 12, "expected '[' and the lanes", 0, 0, 0, 0},
     {"Output64 A source=a\n", 0, 1, 12, "unknown Output attribute 'source'", 0, 0, 0, 0},
     {"Input A\nInput A\n", 0, 2, 7, "port A declared again", 0, 0, 0, 0},
     {"X = Add(A, B\n", 0, 1, 13, "expected ',' or ')'", 0, 0, 0, 0},
@@ -135,6 +138,8 @@ static const emit_case emit_cases[] = {
      {"in  int32 p_in[N];", "v_X[e] = p_in[e] < 5;", "Y[e] = v_X[e];", NULL}},
     {"Input: A\nInput: B\nQ, R = DivRem64(A, B)\nS = Add(Q, R)\nOutput: S\n", 0, 0, 0,
      {"v_Q[e] = A[e] / B[e];", "v_R[e] = A[e] % B[e];", "v_S[e] = v_Q[e] + v_R[e];", NULL}},
+    {"InputVec: I [0, 1]\nInputVec: C [0, 1]\nO0 = Add64(I0, C1)\nO1 = Mul64(I1, C0)\nOutputVec: O [0, 1]\n", 0, 0, 0,
+     {"in  int32 I[N, 2], C[N, 2];", "v_O0[e] = I[e,0] + C[e,1];", "O[e,1] = v_O1[e];", NULL}},
     /* refused: the operation or flag, its place */
     {"Input: A\nX = FAdd64(A, A)\nOutput: X\n", 0, 2, 5, {"operation 'FAdd64' has no equivalent", NULL}},
     {"Input: A\nX = Add16x4(A, A)\nOutput: X\n", 0, 2, 5, {"operation 'Add16x4'", NULL}},
