@@ -6,8 +6,8 @@
  * passed as ENGINE_DIMS_2D in `dim`; a program of one loop dimension on
  * an RxC region runs on one line of it, engine_line_pick) -> the stream,
  * the listing and the placement of the
- * output elements (read back from inst_layout's text, the same lines
- * `tcpa instantiate --layout` writes), plus the predicted latencies
+ * output elements (inst_layout_each: the places whose lines `tcpa
+ * instantiate --layout` writes), plus the predicted latencies
  * (engine_predict.c).
  *
  * Input values go from the reference's row-major order over the declared
@@ -75,61 +75,58 @@ static void engine_inputs_free(inst_data *d, int narrays) {
   free(d->count);
 }
 
-/* Returns the side number (0..3: n e s w) of a layout letter, or -1. */
-static int engine_side_of(char s) {
-  const char *p = strchr("nesw", s);
-  return s && p ? (int)(p - "nesw") : -1;
+/* What engine_layout_add collects into: the configuration's places and
+ * the first failure's message. */
+typedef struct {
+  const inst *x;
+  const ast_program *p;
+  const interp_array *ref;
+  engine_config *c;
+  size_t cap;
+  char *msg;
+  size_t msgsz;
+  int rc;
+} engine_layout_ctx;
+
+/* Adds one output placement to the configuration (inst_place_fn), its
+ * index in the reference's order; records the first failure. */
+static void engine_layout_add(const inst_place *pl, void *ctx) {
+  engine_layout_ctx *l = ctx;
+  if (l->rc) return;
+  int64_t j = engine_index_to_ref(l->x, pl->array, &l->ref[pl->array], pl->lin);
+  if (j < 0 || (size_t)j >= l->ref[pl->array].n) {
+    snprintf(l->msg, l->msgsz, "internal: layout places %s[%lld], outside the array", l->p->arrays[pl->array].name,
+             (long long)pl->lin);
+    l->rc = -1;
+    return;
+  }
+  engine_config *c = l->c;
+  if (c->nplace == l->cap) {
+    engine_place *np = realloc(c->place, 2 * l->cap * sizeof *np);
+    if (!np) {
+      snprintf(l->msg, l->msgsz, "out of memory");
+      l->rc = -1;
+      return;
+    }
+    c->place = np;
+    l->cap *= 2;
+  }
+  c->place[c->nplace++] = (engine_place){pl->array, (size_t)j, pl->row, pl->col, pl->side, pl->bank,
+                                         (uint32_t)pl->addr};
 }
 
-/* Returns 0 after reading inst_layout's lines into c->place (indices in
- * the reference's order); -1 with msg. */
+/* Returns 0 after collecting where inst_layout_each places each output
+ * element into c->place (indices in the reference's order); -1 with msg. */
 static int engine_layout_read(const inst *x, const ast_program *p, const interp_array *ref,
                               engine_config *c, char *msg, size_t msgsz) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f) {
+  engine_layout_ctx l = {x, p, ref, c, 16, msg, msgsz, 0};
+  c->place = malloc(l.cap * sizeof *c->place);
+  if (!c->place) {
     snprintf(msg, msgsz, "out of memory");
     return -1;
   }
-  inst_layout(x, f);
-  fclose(f);
-  size_t cap = 16;
-  c->place = malloc(cap * sizeof *c->place);
-  int rc = c->place ? 0 : -1;
-  for (char *line = text, *nl; rc == 0 && line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    char name[256], side;
-    long long lin, addr;
-    int row, col, bank;
-    if (sscanf(line, "%255s %lld %d %d %c %d %lld", name, &lin, &row, &col, &side, &bank, &addr) != 7) {
-      snprintf(msg, msgsz, "internal: layout line '%s' unreadable", line);
-      rc = -1;
-      break;
-    }
-    int a = 0;
-    while (a < p->narrays && strcmp(p->arrays[a].name, name)) a++;
-    int64_t j = a < p->narrays ? engine_index_to_ref(x, a, &ref[a], lin) : -1;
-    if (j < 0 || (size_t)j >= ref[a].n) {
-      snprintf(msg, msgsz, "internal: layout places %s[%lld], outside the array", name, lin);
-      rc = -1;
-      break;
-    }
-    if (c->nplace == cap) {
-      engine_place *np = realloc(c->place, 2 * cap * sizeof *np);
-      if (!np) {
-        rc = -1;
-        break;
-      }
-      c->place = np;
-      cap *= 2;
-    }
-    c->place[c->nplace++] = (engine_place){a, (size_t)j, row, col, engine_side_of(side), bank, (uint32_t)addr};
-  }
-  free(text);
-  if (rc && !msg[0]) snprintf(msg, msgsz, "out of memory");
-  return rc;
+  inst_layout_each(x, engine_layout_add, &l);
+  return l.rc;
 }
 
 /* Returns 0 after writing the listing of x into c->listing; -1. */
