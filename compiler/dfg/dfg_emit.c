@@ -110,6 +110,9 @@ static emit_val *emit_val_find(emit_ctx *x, const char *n) {
 static int emit_val_add(emit_ctx *x, const char *n, const char *base, int form, int lane, int line, int col) {
   emit_val *old = emit_val_find(x, n);
   if (old) return emit_fail(x, line, col, "'%s' is defined again (first at line %d)", n, old->line);
+  char b[sizeof old->base]; /* base may point into x->val, which realloc moves */
+  snprintf(b, sizeof b, "%s", base);
+  base = b;
   void *p = realloc(x->val, (size_t)(x->nval + 1) * sizeof *x->val);
   if (!p) return emit_fail(x, line, col, "out of memory");
   x->val = p;
