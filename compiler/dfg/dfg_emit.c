@@ -276,8 +276,9 @@ static int emit_acc(emit_ctx *x, const dfg_op *op, const char *var) {
     return emit_fail(x, op->line, op->op_col, "%s takes 1 or 2 operands (value, reset), got %d", op->op, op->nargs);
   char a[128], cond[512], carry[DFG_NAME + 8], want[DFG_NAME + 8];
   emit_val *in = emit_arg(x, &op->arg[0]);
-  if (!in || emit_acc_reset(x, op, cond)) return -1;
-  emit_val_str(in, 0, a);
+  if (!in) return -1;
+  emit_val_str(in, 0, a); /* before the reset's operands grow the table */
+  if (emit_acc_reset(x, op, cond)) return -1;
   fprintf(x->eqs, "    %s[e] = %s if (e == 0);\n", var, a);
   if (!cond[0]) {
     fprintf(x->eqs, "    %s[e] = %s[e-1] + %s if (e >= 1);\n", var, var, a);

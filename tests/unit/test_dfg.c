@@ -140,6 +140,9 @@ static const emit_case emit_cases[] = {
      {"v_Q[e] = A[e] / B[e];", "v_R[e] = A[e] % B[e];", "v_S[e] = v_Q[e] + v_R[e];", NULL}},
     {"InputVec: I [0, 1]\nInputVec: C [0, 1]\nO0 = Add64(I0, C1)\nO1 = Mul64(I1, C0)\nOutputVec: O [0, 1]\n", 0, 0, 0,
      {"in  int32 I[N, 2], C[N, 2];", "v_O0[e] = I[e,0] + C[e,1];", "O[e,1] = v_O1[e];", NULL}},
+    {"Input: A\nB = Add(A, 1)\nC = Add(B, 2)\nD = Add(C, 3)\nE = Add(D, 4)\nF = Add(E, 5)\nT = Acc(7, $Reg1)\n"
+     "Output: T\nOutput: F\n", 0, 0, 0,
+     {"v_T[e] = 7 if (e == 0);", "v_T[e] = k_T[e-1] + 7 if (e >= 1);", "k_T[e] = (Reg1 != 0) ? 0 : v_T[e];", NULL}},
     /* refused: the operation or flag, its place */
     {"Input: A\nX = FAdd64(A, A)\nOutput: X\n", 0, 2, 5, {"operation 'FAdd64' has no equivalent", NULL}},
     {"Input: A\nX = Add16x4(A, A)\nOutput: X\n", 0, 2, 5, {"operation 'Add16x4'", NULL}},
