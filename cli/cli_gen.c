@@ -51,7 +51,8 @@ static void cli_gen_program_usage(FILE *f) {
   fputs("usage: tcpa gen program --seed N [-o FILE]\n"
         "       tcpa gen program --seeds A[-B] --check [--arch FILE|random] [--max-pes K]\n"
         "                        [--pes RxC] [--engine model|cosim] [--out-dir DIR]\n"
-        "                        [--no-shrink] [--keep] [--timeout S] [--random-map]\n\n"
+        "                        [--no-shrink] [--keep] [--timeout S] [--random-map]\n"
+        "                        [--regions N]\n\n"
         "Prints a random loop program, valid by construction (docs/fuzz.md \"Random\n"
         "programs\"); the same seed prints the same text, its parameter values on\n"
         "the line `// params: N=5 M=3`. With --check, takes every seed's program\n"
@@ -72,7 +73,11 @@ static void cli_gen_program_usage(FILE *f) {
         "  --keep           keep the directories of seeds that pass or do not fit\n"
         "  --random-map     tile random loop dimensions (tcpa run --map): two\n"
         "                   distinct ones on an RxC region, one on 1xC or Rx1\n"
-        "  --timeout S      seconds per tcpa run (default 120)\n\n"
+        "  --timeout S      seconds per tcpa run (default 120)\n"
+        "  --regions N      each seed a random job of N (2..4) programs at once, each on\n"
+        "                   its own band of columns and global controller, started at\n"
+        "                   random delays (tcpa run JOB.ini: outputs and isolation checked;\n"
+        "                   docs/fuzz.md \"Random jobs\")\n\n"
         "The runner runs this binary, or $TCPA_GEN_SELF when set.\n\n"
         "exit status: 0 printed or no FAIL, 1 some seed failed, 2 bad option\n", f);
 }
@@ -81,7 +86,7 @@ static void cli_gen_program_usage(FILE *f) {
 enum {
   GEN_OPT_SEED = CLI_OPT_LONG, GEN_OPT_SEEDS, GEN_OPT_CHECK, GEN_OPT_ARCH, GEN_OPT_MAX_PES, GEN_OPT_PES,
   GEN_OPT_ENGINE, GEN_OPT_OUT_DIR, GEN_OPT_NO_SHRINK, GEN_OPT_KEEP, GEN_OPT_TIMEOUT,
-  GEN_OPT_RANDOM_MAP
+  GEN_OPT_RANDOM_MAP, GEN_OPT_REGIONS
 };
 
 static const struct option cli_gen_program_opts[] = {
@@ -91,7 +96,8 @@ static const struct option cli_gen_program_opts[] = {
     {"pes", required_argument, NULL, GEN_OPT_PES}, {"engine", required_argument, NULL, GEN_OPT_ENGINE},
     {"out-dir", required_argument, NULL, GEN_OPT_OUT_DIR}, {"no-shrink", no_argument, NULL, GEN_OPT_NO_SHRINK},
     {"keep", no_argument, NULL, GEN_OPT_KEEP}, {"timeout", required_argument, NULL, GEN_OPT_TIMEOUT},
-    {"random-map", no_argument, NULL, GEN_OPT_RANDOM_MAP}, {NULL, 0, NULL, 0}};
+    {"random-map", no_argument, NULL, GEN_OPT_RANDOM_MAP}, {"regions", required_argument, NULL, GEN_OPT_REGIONS},
+    {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading "A" or "A-B" (A <= B) into *a, *b; -1 otherwise. */
 static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned long long *b) {
@@ -110,7 +116,7 @@ static int cli_gen_program(int argc, char **argv) {
   gen_run_opts o = {.self = self && *self ? self : "/proc/self/exe", .max_pes = ARCH_GEN_MAX_PES_DEFAULT,
                     .engine = "model", .out_dir = "gen-program.out", .shrink = 1, .timeout = 120, .log = stdout};
   const char *out = NULL;
-  int have = 0, check = 0;
+  int have = 0, check = 0, regions = 0;
   cli_opt p;
   cli_opt_init(&p, "gen program", argc, argv, "ho:", cli_gen_program_opts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -157,6 +163,10 @@ static int cli_gen_program(int argc, char **argv) {
     case GEN_OPT_NO_SHRINK: o.shrink = 0; break;
     case GEN_OPT_KEEP: o.keep = 1; break;
     case GEN_OPT_RANDOM_MAP: o.random_map = 1; break;
+    case GEN_OPT_REGIONS:
+      if (cli_opt_int(&p, 2, 4, "2..4 regions (one per global controller)", &v)) return CLI_EXIT_INPUT;
+      regions = (int)v;
+      break;
     case GEN_OPT_TIMEOUT:
       if (cli_opt_int(&p, 1, 86400, "seconds", &v)) return CLI_EXIT_INPUT;
       o.timeout = (int)v;
@@ -169,6 +179,11 @@ static int cli_gen_program(int argc, char **argv) {
     diag_error_plain("gen program: --seed N or --seeds A-B is required (the same seed prints the same program)");
     return CLI_EXIT_INPUT;
   }
+  if (regions && (!check || o.arch_random || o.pes_r || o.random_map)) {
+    diag_error_plain("gen program: --regions needs --check, and draws the regions itself (no --pes, --random-map "
+                     "or --arch random)");
+    return CLI_EXIT_INPUT;
+  }
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", out ? out : "");
   FILE *f = !out ? stdout : fopen(check ? out : tmp, "w"); /* a program: whole or nothing */
@@ -179,7 +194,7 @@ static int cli_gen_program(int argc, char **argv) {
   o.log = f;
   if (check) {
     gen_run_totals t;
-    int rc = gen_run_seeds(&o, &t);
+    int rc = regions ? gen_run_jobs(&o, regions, &t) : gen_run_seeds(&o, &t);
     if (out) fclose(f);
     return rc ? CLI_EXIT_INPUT : t.fail ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
   }

@@ -69,10 +69,8 @@ typedef struct {
   unsigned map_pick[2]; /* --random-map: the draws behind the tiled dimensions */
 } gr_seed;
 
-/* Returns the status of `self argv...` run with stdout and stderr in log
- * and a timeout of `timeout` seconds: the exit code, or 256 + the signal
- * that ended it (SIGALRM: timeout). */
-static int gr_exec(const gen_run_opts *o, char **argv, const char *log, int timeout) {
+/* Returns the status of `self argv...` (gen_run.h). */
+int gen_run_exec(const gen_run_opts *o, char **argv, const char *log, int timeout) {
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return 256 + SIGABRT;
@@ -90,9 +88,8 @@ static int gr_exec(const gen_run_opts *o, char **argv, const char *log, int time
   return WIFEXITED(st) ? WEXITSTATUS(st) : 256 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Copies into buf the first line of file `log` that contains `want` (any
- * line when NULL). */
-static void gr_log_line(const char *log, const char *want, char *buf, size_t size) {
+/* Copies a line of log into buf (gen_run.h). */
+void gen_run_log_line(const char *log, const char *want, char *buf, size_t size) {
   buf[0] = '\0';
   FILE *f = fopen(log, "r");
   if (!f) return;
@@ -196,7 +193,7 @@ static int gr_harness_prepare(const gen_run_opts *o, const gp_program *p, const 
   char path[1200];
   snprintf(path, sizeof path, "%s/%s.pla", s->dir, name);
   argv[2] = path;
-  if (gr_exec(o, argv, log, o->timeout) == 3) return 3;
+  if (gen_run_exec(o, argv, log, o->timeout) == 3) return 3;
   int n = 0;
   argv[n++] = "tcpa", argv[n++] = "harness";
   if (s->arch[0]) argv[n++] = "--arch", argv[n++] = (char *)s->arch;
@@ -204,7 +201,7 @@ static int gr_harness_prepare(const gen_run_opts *o, const gp_program *p, const 
   argv[n] = NULL;
   snprintf(log, logsz, "%s/%s.harness.log", s->dir, name);
   int timeout = o->timeout > GR_HARNESS_TIMEOUT ? o->timeout : GR_HARNESS_TIMEOUT;
-  return gr_exec(o, argv, log, timeout);
+  return gen_run_exec(o, argv, log, timeout);
 }
 
 /* Returns the result of taking program p (written to DIR/NAME.pla)
@@ -233,17 +230,17 @@ static gr_result gr_test(const gen_run_opts *o, const gp_program *p, const gr_se
     if (st == 0) {
       snprintf(log, sizeof log, "%s/%s.%s.log", s->dir, name,
                stage == GR_STAGE_CHECK ? "check" : stage == GR_STAGE_REF ? "ref" : o->engine);
-      st = gr_exec(o, argv, log, o->timeout);
+      st = gen_run_exec(o, argv, log, o->timeout);
     }
     if (st == 0) continue;
     r.stage = stage, r.status = st;
     if (stage == GR_STAGE_ENGINE && st == 3) {
       r.nofit = 1;
-      gr_log_line(log, "does not fit", r.line, sizeof r.line);
-      if (!r.line[0]) gr_log_line(log, NULL, r.line, sizeof r.line);
+      gen_run_log_line(log, "does not fit", r.line, sizeof r.line);
+      if (!r.line[0]) gen_run_log_line(log, NULL, r.line, sizeof r.line);
     } else {
-      gr_log_line(log, "error", r.line, sizeof r.line);
-      if (!r.line[0]) gr_log_line(log, NULL, r.line, sizeof r.line);
+      gen_run_log_line(log, "error", r.line, sizeof r.line);
+      if (!r.line[0]) gen_run_log_line(log, NULL, r.line, sizeof r.line);
     }
     return r;
   }

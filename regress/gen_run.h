@@ -10,6 +10,7 @@
 #ifndef TCPA_GEN_RUN_H
 #define TCPA_GEN_RUN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,10 +33,26 @@ typedef struct {
 /* The totals of a run. */
 typedef struct {
   int pass, nofit, fail;
+  int overlap; /* random jobs: those whose regions ran at the same time */
 } gen_run_totals;
 
 /* Returns 0 after running every seed (totals in *t, lines on o->log); -1
  * when the output directory cannot be made. */
 int gen_run_seeds(const gen_run_opts *o, gen_run_totals *t);
+
+/* Returns the status of `o->self argv...` run with stdout and stderr in
+ * log and a timeout of `timeout` seconds: the exit code, or 256 + the
+ * signal that ended it (SIGALRM: timeout). Whatever the child left
+ * running (its process group) is killed. */
+int gen_run_exec(const gen_run_opts *o, char **argv, const char *log, int timeout);
+
+/* Copies into buf (size) the first line of file `log` that contains
+ * `want` (any line when NULL); "" when none. */
+void gen_run_log_line(const char *log, const char *want, char *buf, size_t size);
+
+/* Returns 0 after running every seed as a random job of `regions`
+ * programs at once (gen_job.c; docs/fuzz.md "Random jobs"), totals in
+ * *t and lines on o->log; -1 when the output directory cannot be made. */
+int gen_run_jobs(const gen_run_opts *o, int regions, gen_run_totals *t);
 
 #endif
