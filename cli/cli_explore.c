@@ -18,7 +18,7 @@
 /* Prints the usage of `tcpa explore` to f. */
 static void explore_usage(FILE *f) {
   fputs("usage: tcpa explore --workload W --space S [--arch BASE] [-j N] [--out DIR] [--area]\n"
-        "                    [--budget A] [--search all|descent] [-q]\n\n"
+        "                    [--budget A] [--search all|descent] [--shard K/N] [-q]\n\n"
         "Design-space exploration: evaluates every point of the space S (lists and ranges\n"
         "of architecture keys over BASE) on the workload W (programs, parameters, regions,\n"
         "weights) with the flow of `tcpa run --engine model`, caches each point's results\n"
@@ -38,6 +38,9 @@ static void explore_usage(FILE *f) {
         "  --search S     all (default): every point, at most 20000; descent: from the\n"
         "                 top of the space down, key by key, to the smallest configuration\n"
         "                 running every entry, for spaces of up to 10^12 points\n"
+        "  --shard K/N    evaluate only points K, K+N, K+2N, ... into DIR/cache/ and stop\n"
+        "                 (scripts/regress-parallel.sh and regress-slurm.sh --explore run\n"
+        "                 the shards on several hosts; a run without --shard answers)\n"
         "  -q, --quiet    no progress lines on stderr\n"
         "  -h, --help     print this help\n\n"
         "exit status: 0 a point runs every entry, 1 a model run differs from the\n"
@@ -48,13 +51,14 @@ static void explore_usage(FILE *f) {
 /* Returns the exit status of `tcpa explore` (cli.h). */
 int cli_explore(int argc, char **argv) {
   explore_opts o = {.dir = "build/explore", .jobs = 1};
-  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA, OPT_BUDGET, OPT_SEARCH };
+  enum { OPT_WORKLOAD = CLI_OPT_LONG, OPT_SPACE, OPT_ARCH, OPT_OUT, OPT_AREA, OPT_BUDGET, OPT_SEARCH, OPT_SHARD };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},           {"quiet", no_argument, NULL, 'q'},
       {"workload", required_argument, NULL, OPT_WORKLOAD}, {"space", required_argument, NULL, OPT_SPACE},
       {"arch", required_argument, NULL, OPT_ARCH}, {"out", required_argument, NULL, OPT_OUT},
       {"area", no_argument, NULL, OPT_AREA},      {"budget", required_argument, NULL, OPT_BUDGET},
-      {"search", required_argument, NULL, OPT_SEARCH}, {NULL, 0, NULL, 0}};
+      {"search", required_argument, NULL, OPT_SEARCH}, {"shard", required_argument, NULL, OPT_SHARD},
+      {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "explore", argc, argv, "hqj:", longopts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -79,6 +83,15 @@ int cli_explore(int argc, char **argv) {
       }
       o.search = !strcmp(p.arg, "descent");
       break;
+    case OPT_SHARD: {
+      int used = 0;
+      if (sscanf(p.arg, "%d/%d%n", &o.shard_k, &o.shard_n, &used) != 2 || p.arg[used] || o.shard_n < 1 ||
+          o.shard_k < 1 || o.shard_k > o.shard_n) {
+        diag_error_plain("explore: --shard: expected K/N with 1 <= K <= N, got '%s'", p.arg);
+        return CLI_EXIT_INPUT;
+      }
+      break;
+    }
     case 'j':
       if (cli_opt_int(&p, 1, 256, "an integer 1..256", &n)) return CLI_EXIT_INPUT;
       o.jobs = (int)n;
@@ -88,6 +101,10 @@ int cli_explore(int argc, char **argv) {
       return CLI_EXIT_INPUT;
     default: return CLI_EXIT_INPUT;
     }
+  }
+  if (o.shard_n && o.search) {
+    diag_error_plain("explore: --shard evaluates a share of every point; --search descent is one sequence of steps");
+    return CLI_EXIT_INPUT;
   }
   if (!o.workload || !o.space) {
     diag_error_plain("explore: --workload W and --space S are required (see 'tcpa explore --help')");

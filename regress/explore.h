@@ -117,6 +117,7 @@ typedef struct {
   int has_budget;     /* --budget given: write the fastest point within it */
   double budget;      /* its area, in the unit of the area column */
   int search;         /* --search descent: explore_search, not every point */
+  int shard_k, shard_n; /* --shard K/N: evaluate points K, K+N, ... into the cache only (N 0: all) */
 } explore_opts;
 
 /* Returns the exit status of `tcpa explore` (docs/explore.md): 0 when at

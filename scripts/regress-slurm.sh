@@ -5,6 +5,7 @@
 #
 #   scripts/regress-slurm.sh [-n N] [-o OUT] [-c CPUS] [-t TIME] [-p PARTITION]
 #                            [--submit] SUITE... [-- OPTION...]
+#   scripts/regress-slurm.sh --explore [-n N] [-o OUT] ... -- EXPLORE-OPTION...
 #
 #   -n N          shards, the array's tasks 1..N (default 8)
 #   -o OUT        output directory (default build/regress/<first suite>-slurm):
@@ -16,6 +17,12 @@
 #   --submit      sbatch the array, then the merge job after it
 #                 (--dependency=afterany:ARRAY_JOB)
 #   -- OPTION     passed to every `tcpa regress` (e.g. --timeout 600)
+#   --explore     a design-space exploration instead (docs/explore.md "Several
+#                 hosts"): task K runs `tcpa explore EXPLORE-OPTION... --shard
+#                 K/N -j CPUS` (its points into the --out directory's cache, on
+#                 the shared file system), the merge job `tcpa explore
+#                 EXPLORE-OPTION...` (the answer, from the cache); OUT holds the
+#                 batch files and logs only (default build/explore-slurm)
 #
 # Writes OUT/regress.sbatch (the array: task K runs `tcpa regress SUITE...
 # --shard K/N --out-dir OUT/shard-K-of-N`; a task whose runs fail exits 0,
@@ -29,7 +36,7 @@ set -u
 TCPA=${TCPA:-build/bin/tcpa}
 usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
-n=8 out= cpus=4 time=02:00:00 part= submit=0 suites=() extra=()
+n=8 out= cpus=4 time=02:00:00 part= submit=0 suites=() extra=() explore=0
 while [ $# -gt 0 ]; do
   case $1 in
     -n) n=${2:?}; shift ;;
@@ -38,6 +45,7 @@ while [ $# -gt 0 ]; do
     -t) time=${2:?}; shift ;;
     -p) part=${2:?}; shift ;;
     --submit) submit=1 ;;
+    --explore) explore=1 ;;
     -h|--help) usage ;;
     --) shift; extra=("$@"); break ;;
     -*) echo "regress-slurm: unknown option '$1'" >&2; usage ;;
@@ -45,12 +53,17 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ $explore -eq 1 ]; then
+  [ ${#suites[@]} -eq 0 ] && [ ${#extra[@]} -gt 0 ] || usage
+  suites=(explore)
+fi
 [ ${#suites[@]} -gt 0 ] || usage
 for v in "$n" "$cpus"; do
   case $v in ''|*[!0-9]*|0) echo "regress-slurm: -n and -c take positive integers, got '$v'" >&2; exit 2 ;; esac
 done
 first=$(basename "${suites[0]}")
 out=${out:-build/regress/${first%.suite}-slurm}
+[ $explore -eq 1 ] && out=${out/#build\/regress\/explore-slurm/build\/explore-slurm}
 mkdir -p "$out"
 root=$PWD
 case $TCPA in /*) ;; *) TCPA=$root/$TCPA ;; esac
@@ -73,8 +86,12 @@ tmpf=$(mktemp "$out/.regress.sbatch.XXXXXX")
   echo "set -u"
   echo "cd $(quote "$root") || exit 2"
   echo "k=\${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}"
-  echo "$(quote "$TCPA") regress $(quote "${suites[@]}") --shard \"\$k/$n\" -j \"\${SLURM_CPUS_PER_TASK:-$cpus}\" \\"
-  echo "  --out-dir $(quote "$aout")/shard-\"\$k\"-of-$n $(quote "${extra[@]+"${extra[@]}"}")"
+  if [ $explore -eq 1 ]; then
+    echo "$(quote "$TCPA") explore $(quote "${extra[@]}") --shard \"\$k/$n\" -j \"\${SLURM_CPUS_PER_TASK:-$cpus}\" -q"
+  else
+    echo "$(quote "$TCPA") regress $(quote "${suites[@]}") --shard \"\$k/$n\" -j \"\${SLURM_CPUS_PER_TASK:-$cpus}\" \\"
+    echo "  --out-dir $(quote "$aout")/shard-\"\$k\"-of-$n $(quote "${extra[@]+"${extra[@]}"}")"
+  fi
   echo "st=\$?"
   echo "# runs that fail (1) are in the shard's report; invalid input (2) fails the task"
   echo "[ \$st -le 1 ]"
@@ -93,9 +110,13 @@ tmpf=$(mktemp "$out/.merge.sbatch.XXXXXX")
   echo "# written by scripts/regress-slurm.sh: merges the $n shards of $(quote "${suites[@]}")"
   echo "set -u"
   echo "cd $(quote "$root") || exit 2"
-  echo "dirs=()"
-  echo "for k in \$(seq 1 $n); do dirs+=($(quote "$aout")/shard-\$k-of-$n); done"
-  echo "$(quote "$TCPA") regress --merge \"\${dirs[@]}\" --out-dir $(quote "$aout")/merged"
+  if [ $explore -eq 1 ]; then
+    echo "$(quote "$TCPA") explore $(quote "${extra[@]}")"
+  else
+    echo "dirs=()"
+    echo "for k in \$(seq 1 $n); do dirs+=($(quote "$aout")/shard-\$k-of-$n); done"
+    echo "$(quote "$TCPA") regress --merge \"\${dirs[@]}\" --out-dir $(quote "$aout")/merged"
+  fi
 } >"$tmpf"
 chmod +x "$tmpf"
 mv "$tmpf" "$out/merge.sbatch"

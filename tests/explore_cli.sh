@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # covers: docs/explore.md "The command", "The workload", "The space",
-#   "The outputs", "The answers", "Search", "The cache", "Area", "Errors"
+#   "The outputs", "The answers", "Search", "Several hosts", "The cache", "Area", "Errors"
 # explore_cli.sh: tests of `tcpa explore` from the outside (docs/explore.md)
 # on regress/explore/small.wl (dotprod 1x1, fir 1x2, trimv 1x1) over
 # regress/explore/small.space (array.cols 1..2 x pe.alu 1,2: 4 points).
@@ -116,6 +116,37 @@ awk -F'\t' -v ans="$ans" 'BEGIN { split(ans, a, "\t"); split("1 2 2 1 1 1", lo, 
     exit bad }' $tmp/lg/points.tsv >$tmp/lg.min
 check_eval "no key of the answer can go one value lower (a point above it with that key one lower does not fit)" \
   "[ -n '$ans' ] && [ ! -s $tmp/lg.min ]"
+
+# --shard K/N and the launchers (docs/explore.md "Several hosts"): two
+# shards evaluate disjoint halves into one cache, a run without --shard
+# answers from it with the table of the plain run above; the same through
+# scripts/regress-parallel.sh --explore and the batch files of
+# scripts/regress-slurm.sh --explore (their tasks run here by hand)
+for k in 1 2; do
+  "$TCPA" explore --workload $wl --space $sp --out $tmp/sh --shard $k/2 >$tmp/sh$k.out 2>&1 || echo "shard $k exit $?" >>$tmp/sh.bad
+done
+"$TCPA" explore --workload $wl --space $sp --out $tmp/sh >$tmp/sh.out 2>$tmp/sh.err
+check_eval "--shard 1/2 and 2/2: 2 points each; the answer after them evaluates none ($(tail -n 1 $tmp/sh1.out))" \
+  "[ ! -e $tmp/sh.bad ] && grep -q '^explore: shard 1/2: 2 points evaluated' $tmp/sh1.out &&
+   grep -q '^explore: shard 2/2: 2 points evaluated .* 2 cached before' $tmp/sh2.out &&
+   grep -q '4 points, 4 cached' $tmp/sh.err && ! grep -q evaluated $tmp/sh.err &&
+   cut -f1-9 $tmp/sh/points.tsv | cmp -s - <(cut -f1-9 $d/points.tsv)"
+TCPA="$TCPA" bash scripts/regress-parallel.sh --explore -n 2 -- --workload $wl --space $sp --out $tmp/par \
+  >$tmp/par.out 2>$tmp/par.err; rc=$?
+check_eval "regress-parallel.sh --explore -n 2: exit $rc, the shards then the answer, same table" \
+  "[ $rc -eq 0 ] && [ \$(grep -c 'shard [12]/2: 2 points evaluated' $tmp/par.out) -eq 2 ] &&
+   cut -f1-9 $tmp/par/points.tsv | cmp -s - <(cut -f1-9 $d/points.tsv)"
+TCPA="$TCPA" bash scripts/regress-slurm.sh --explore -n 2 -o $tmp/sl -- --workload $wl --space $sp --out $tmp/slx \
+  >$tmp/sl.out 2>&1; rc=$?
+for k in 1 2; do SLURM_ARRAY_TASK_ID=$k bash $tmp/sl/regress.sbatch >>$tmp/sl.tasks 2>&1 || echo "task $k" >>$tmp/sl.bad; done
+bash $tmp/sl/merge.sbatch >$tmp/sl.merge 2>&1; rc2=$?
+check_eval "regress-slurm.sh --explore: batch files whose tasks and merge give the same table (exit $rc, $rc2)" \
+  "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ ! -e $tmp/sl.bad ] && grep -q -- '--shard \"\\\$k/2\"' $tmp/sl/regress.sbatch &&
+   cut -f1-9 $tmp/slx/points.tsv | cmp -s - <(cut -f1-9 $d/points.tsv)"
+"$TCPA" explore --workload $wl --space $sp --out $tmp/sh --shard 3/2 >/dev/null 2>$tmp/e1; r1=$?
+"$TCPA" explore --workload $wl --space $sp --out $tmp/sh --shard 1/2 --search descent >/dev/null 2>$tmp/e2; r2=$?
+check_eval "--shard 3/2 and --shard with --search exit 2 ($r1 $r2)" \
+  "[ $r1 -eq 2 ] && [ $r2 -eq 2 ] && grep -q 'expected K/N' $tmp/e1"
 
 cut -f1-9 $d/points.tsv >$tmp/points1
 "$TCPA" explore --workload $wl --space $sp --out $d >$tmp/out2 2>$tmp/err2; rc=$?
