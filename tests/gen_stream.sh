@@ -173,7 +173,7 @@ fi
 if nightly_tier; then
   jobs="default configs/default.ini 21-300;big1d configs/big1d.ini 11-120;edge tests/configs/edge.ini 1-400;unseen-2x3 configs/unseen-2x3.ini 1-150"
 elif full_tier; then
-  jobs="default configs/default.ini 21-40;big1d configs/big1d.ini 11-20;edge tests/configs/edge.ini 1-25"
+  jobs="default configs/default.ini 21-30;big1d configs/big1d.ini 11-20;edge tests/configs/edge.ini 1-15"
 else
   jobs=
 fi
