@@ -30,20 +30,7 @@
  * instantiation numbers it (bounding box of x), or -1 outside the
  * declared extents. */
 static int64_t engine_index_to_ref(const inst *x, int a, const interp_array *ref, int64_t lin) {
-  int nd = x->array_nd[a];
-  int64_t e[AST_MAX_DIMS];
-  for (int r = nd - 1; r >= 0; r--) {
-    int64_t ext = x->array_ext[a][r] > 0 ? x->array_ext[a][r] : 1;
-    e[r] = lin % ext;
-    lin /= ext;
-  }
-  if (lin != 0 || nd != ref->ndims) return nd == 0 && ref->ndims == 0 && lin == 0 ? 0 : -1;
-  int64_t out = 0;
-  for (int r = 0; r < nd; r++) {
-    if (e[r] < 0 || e[r] >= ref->extent[r]) return -1;
-    out = out * ref->extent[r] + e[r];
-  }
-  return out;
+  return interp_array_index_of(ref, x->array_nd[a], x->array_ext[a], lin);
 }
 
 /* Returns 0 after filling d with the input values of ref in x's element

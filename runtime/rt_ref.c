@@ -5,8 +5,8 @@
  * name and parameters); it runs (interp.h) on the kernel's parameter
  * values and input arrays as last written. The interpreter keeps each
  * array row-major over its declared extents, the runtime over the
- * bounding box of the accesses (inst.h array_ext): rt_ref_index converts
- * an element's index from one to the other, as the engines' flow does.
+ * bounding box of the accesses (inst.h array_ext): interp_array_index_of
+ * converts an element's index from one to the other, as for the engines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +19,7 @@
 /* Returns the interpreter's index of element `lin` of buffer b (the
  * runtime's order), or -1 outside array r's declared extents. */
 static int64_t rt_ref_index(const rt_buf *b, const interp_array *r, size_t lin) {
-  int64_t e[AST_MAX_DIMS], l = (int64_t)lin;
-  if (b->nd != r->ndims) return -1;
-  for (int d = b->nd - 1; d >= 0; d--) {
-    e[d] = l % b->ext[d];
-    l /= b->ext[d];
-  }
-  int64_t out = 0;
-  for (int d = 0; d < b->nd; d++) {
-    if (e[d] >= r->extent[d]) return -1;
-    out = out * r->extent[d] + e[d];
-  }
-  return out;
+  return interp_array_index_of(r, b->nd, b->ext, (int64_t)lin);
 }
 
 /* Returns TCPA_RT_OK after binding p's parameters from k's values (by

@@ -241,6 +241,23 @@ error:
   return -1;
 }
 
+int64_t interp_array_index_of(const interp_array *r, int nd, const int64_t *box, int64_t lin) {
+  int64_t e[AST_MAX_DIMS];
+  if (nd != r->ndims || nd > AST_MAX_DIMS) return -1;
+  for (int d = nd - 1; d >= 0; d--) {
+    int64_t ext = box[d] > 0 ? box[d] : 1;
+    e[d] = lin % ext;
+    lin /= ext;
+  }
+  if (lin != 0) return -1;
+  int64_t out = 0;
+  for (int d = 0; d < nd; d++) {
+    if (e[d] < 0 || e[d] >= r->extent[d]) return -1;
+    out = out * r->extent[d] + e[d];
+  }
+  return out;
+}
+
 void interp_arrays_free(const ast_program *p, interp_array *arrays) {
   for (int a = 0; a < p->narrays; a++) {
     free(arrays[a].data);

@@ -47,6 +47,14 @@ int interp_arrays_init(const ast_program *p, const int64_t *params,
 /* Frees the data of the arrays made by interp_arrays_init. */
 void interp_arrays_free(const ast_program *p, interp_array *arrays);
 
+/* Returns the index in r (row-major over its extents) of element `lin`
+ * of an array of the same rank laid out row-major over other extents,
+ * box[0..nd) (an extent below 1 counts as 1): how an engine's order (the
+ * instantiation's bounding box of the accesses) maps onto the
+ * interpreter's; -1 when the element lies outside r's extents or the
+ * ranks differ. */
+int64_t interp_array_index_of(const interp_array *r, int nd, const int64_t *box, int64_t lin);
+
 /* Returns 0 after evaluating `p` for the parameter values: the input arrays
  * of `arrays` are read, its output arrays written. Returns -1 after
  * printing a runtime violation through diag.h. `stats` may be NULL. */

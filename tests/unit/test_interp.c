@@ -564,7 +564,34 @@ static void test_extents(void) {
   ast_program_free(p);
 }
 
+/* interp_array_index_of: elements of a box (the engines' order) mapped
+ * onto the declared extents, table-driven. */
+static void test_index_of(void) {
+  interp_array r2 = {2, {3, 4}, 12, NULL}, r0 = {0, {0}, 1, NULL};
+  static const struct {
+    int two;             /* 1: r2 (3 x 4), 0: the scalar r0 */
+    int nd;
+    int64_t box[2], lin, want;
+  } cases[] = {
+      {1, 2, {3, 4}, 5, 5},    /* same extents: the same index */
+      {1, 2, {3, 5}, 5, 4},    /* box (3 x 5): (1, 0) -> 1 * 4 + 0 */
+      {1, 2, {3, 5}, 4, -1},   /* (0, 4): past the declared 4 columns */
+      {1, 2, {2, 2}, 3, 5},    /* box (2 x 2): (1, 1) -> 5 */
+      {1, 2, {3, 4}, 12, -1},  /* past the box */
+      {1, 1, {12, 0}, 3, -1},  /* another rank */
+      {1, 2, {0, 4}, 2, 2},    /* an extent 0 counts as 1 */
+      {0, 0, {0, 0}, 0, 0},    /* a scalar */
+      {0, 0, {0, 0}, 1, -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int64_t got = interp_array_index_of(cases[i].two ? &r2 : &r0, cases[i].nd, cases[i].box, cases[i].lin);
+    TEST_CHECK(got == cases[i].want, "index_of case %zu: %lld (want %lld)", i, (long long)got,
+               (long long)cases[i].want);
+  }
+}
+
 int main(void) {
+  test_index_of();
   test_ops();
   test_prog_bitextract();
   test_prog_matmul();
