@@ -2,7 +2,8 @@
 /*
  * test_rt_kernel.c: kernels of the runtime (runtime/rt_kernel.c) on the
  * model: matmul compiled once, then a table of calls in order, each with
- * the status it must return: the bad ones (a missing .sym, an unknown
+ * the status it must return: the bad ones (a missing .sym, one that is
+ * not a .sym, one of another architecture, NULL handles, an unknown
  * parameter, a parameter outside the program's domain, an unset one, an
  * unknown array, a wrong count, writing an output, reading before start
  * and before done, starting twice, waiting on a kernel never started, a
@@ -125,6 +126,21 @@ int main(void) {
     if (c->want != TCPA_RT_OK && c->op != CHECK && c->op != INFO)
       TEST_CHECK(tcpa_rt_message(a)[0] != '\0', "call %zu: a message says why", i);
   }
+  char junk[600];
+  snprintf(junk, sizeof junk, "%s/junk.sym", dir);
+  FILE *f = fopen(junk, "w");
+  if (f) fputs("not a symbolic configuration\n", f), fclose(f);
+  TEST_CHECK(tcpa_rt_kernel_load(a, junk, &other) == TCPA_RT_FILE && strstr(tcpa_rt_message(a), "junk.sym"),
+             "a file that is not a .sym: file, named (%s)", tcpa_rt_message(a));
+  tcpa_rt_array *big;
+  TEST_CHECK(!tcpa_rt_open("configs/big1d.ini", TCPA_RT_ENGINE_MODEL, &big) &&
+                 tcpa_rt_kernel_load(big, sym, &other) == TCPA_RT_INVALID &&
+                 strstr(tcpa_rt_message(big), "another architecture"),
+             "a .sym of another architecture: invalid (%s)", tcpa_rt_message(big));
+  tcpa_rt_close(big);
+  TEST_CHECK(tcpa_rt_param_set(NULL, "N", 1) == TCPA_RT_INVALID && tcpa_rt_start(NULL) == TCPA_RT_INVALID &&
+                 tcpa_rt_wait(NULL, 0, NULL) == TCPA_RT_INVALID && tcpa_rt_read(NULL, "C", NULL, 0) == TCPA_RT_INVALID,
+             "calls on no kernel (NULL): invalid");
   tcpa_rt_error e;
   tcpa_rt_update(k, "K", 1500);
   tcpa_rt_last_error(a, &e);
