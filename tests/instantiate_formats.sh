@@ -33,11 +33,11 @@ int main(void) {
 }
 C
 cc -std=c11 -Wall -Wextra -Werror dump.c -o dump 2>cc.err && ./dump > from_h.bin
-check "a C program including it compiles and runs ($(head -2 cc.err))" $?
-cmp -s from_h.bin mm.bin; check "its array is the stream byte for byte ($(stat -c %s mm.bin) bytes)" $?
+st=$?; check "a C program including it compiles and runs ($(head -2 cc.err))" $st
+cmp -s from_h.bin mm.bin; st=$?; check "its array is the stream byte for byte ($(stat -c %s mm.bin) bytes)" $st
 
 inst -o mm.memh --format readmemh > out.txt
-check "--format readmemh writes mm.memh ($(tail -1 out.txt))" $?
+st=$?; check "--format readmemh writes mm.memh ($(tail -1 out.txt))" $st
 python3 - mm.memh > from_memh.bin <<'PY'
 import sys
 sys.stdout.buffer.write(b"".join(int(l, 16).to_bytes(4, "little") for l in open(sys.argv[1])))

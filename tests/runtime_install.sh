@@ -12,7 +12,7 @@ set -u
 pre=$tmp/prefix
 
 make --no-print-directory -s install PREFIX="$pre" BUILD="${BUILD:-build}" >"$tmp/make.out" 2>&1
-check "make install PREFIX=... ($(tail -1 "$tmp/make.out"))" $?
+st=$?; check "make install PREFIX=... ($(tail -1 "$tmp/make.out"))" $st
 for f in include/tcpa_rt.h lib/libtcpa_rt.a lib/libtcpa.a lib/pkgconfig/tcpa_rt.pc; do
   [ -s "$pre/$f" ]; check "installed: $f" $?
 done
@@ -25,7 +25,7 @@ mkdir -p "$tmp/host" && cd "$tmp/host" || exit 2
 awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$OLDPWD/docs/runtime.md" > host.c
 check_eval "docs/runtime.md holds a host program" "grep -q tcpa_rt_open host.c"
 cc -std=c11 -Wall -Wextra -Werror host.c -o host $flags 2>"$tmp/cc.err"
-check "the document's host program compiles against the installed header and libraries ($(head -3 "$tmp/cc.err"))" $?
+st=$?; check "the document's host program compiles against the installed header and libraries ($(head -3 "$tmp/cc.err"))" $st
 "$TCPA" compile "$OLDPWD/regress/programs/matmul.pla" -o matmul.sym >/dev/null
 ./host >"$tmp/host.out" 2>"$tmp/host.err"
 st=$?
@@ -37,7 +37,7 @@ check_eval "its C[0][0] is $want" "grep -q '^C\[0\]\[0\] = $want ' '$tmp/host.ou
 
 cp "$OLDPWD/examples/matmul_sizes.c" "$OLDPWD/examples/example.h" .
 cc -std=c11 -Wall -Wextra -Werror matmul_sizes.c -o matmul_sizes $flags 2>"$tmp/cc.err"
-check "examples/matmul_sizes.c compiles against the installed runtime ($(head -3 "$tmp/cc.err"))" $?
+st=$?; check "examples/matmul_sizes.c compiles against the installed runtime ($(head -3 "$tmp/cc.err"))" $st
 ./matmul_sizes matmul.sym "$OLDPWD/regress/programs/matmul.pla" >"$tmp/ms.out" 2>&1
-check "and passes ($(tail -1 "$tmp/ms.out"))" $?
+st=$?; check "and passes ($(tail -1 "$tmp/ms.out"))" $st
 exit $fail
