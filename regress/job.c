@@ -15,8 +15,8 @@
  * checks that each program's outputs equal its reference and that its
  * region's own cycles equal its done cycles alone (isolation). --out-dir
  * gets each run's outputs (NAME/ARRAY.txt, one value a line in the
- * reference's order), the run's trace (model.trace) and summary.json with
- * the per-region cycles.
+ * reference's order) and stream (NAME/config.bin), the run's trace
+ * (model.trace) and summary.json with the per-region cycles.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -223,11 +223,19 @@ typedef struct {
 } job_out;
 
 /* Returns 0 after writing run o's outputs beside the others into
- * DIR/NAME/ARRAY.txt; -1 after printing why. */
+ * DIR/NAME/ARRAY.txt and its stream, on its own GC, into
+ * DIR/NAME/config.bin (for `tcpa-rtl S0.bin S1.bin@T ...`); -1 after
+ * printing why. */
 static int job_outputs_write(const char *dir, const job_run *r, const job_out *o) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, r->name);
   if (run_mkdir_p(path)) return -1;
+  snprintf(path, sizeof path, "%s/%s/config.bin", dir, r->name);
+  FILE *s = fopen(path, "wb");
+  if (!s || fwrite(o->prep.c.stream, 1, o->prep.c.stream_len, s) != o->prep.c.stream_len || fclose(s)) {
+    diag_error_plain("%s: %s", path, strerror(errno));
+    return -1;
+  }
   const ast_program *p = o->prep.p;
   for (int a = 0; a < p->narrays; a++) {
     if (p->arrays[a].kind == AST_ARRAY_IN || !o->beside.out || !o->beside.out[a]) continue;

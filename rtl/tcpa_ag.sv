@@ -23,6 +23,10 @@ module tcpa_ag (
   input  logic [7:0]                   bank_i,
   input  tcpa_pkg::cfg_bus_t           bus_i,
   input  logic                         run_i,     // the PE's region runs
+  // configuration clear (docs/timing.md section 11, a stream's first PE or
+  // AG packet at this PE): the power-up configuration (mode off, every
+  // field 0) from the end of this cycle on, this cycle's header applied
+  input  logic                         cfg_clr_i,
   input  logic [31:0]                  delay_i,   // d(r,c)
   input  logic [31:0]                  ii_i,
   input  logic [31:0]                  ndims_i,
@@ -100,6 +104,16 @@ module tcpa_ag (
     col0_d = col0_q;
     stride_d = stride_q;
     kind_d = kind_q;
+    if (cfg_clr_i) begin
+      mode_d = tcpa_stream_pkg::AG_OFF;
+      phase_d = '0;
+      base_d = '0;
+      nc_d = '0;
+      row0_d = '0;
+      col0_d = '0;
+      stride_d = '0;
+      kind_d = '0;
+    end
     if (mine && bus_i.hdr) begin
       row0_d = bus_i.row0;
       col0_d = bus_i.col0;
@@ -241,7 +255,8 @@ module tcpa_ag (
       kind_q <= kind_d;
       // the wide registers are written only when addressed (a simulator
       // skips them in the other cycles; docs/testing.md "Simulator speed")
-      if (mine && bus_i.hdr) coef_q <= '0;
+      if ((mine && bus_i.hdr) || cfg_clr_i) coef_q <= '0;
+      if (cfg_clr_i) konst_q <= '0;
       if (mine && bus_i.we && bus_i.field == tcpa_pkg::F_CCOEF)
         for (int unsigned k = 0; k < NCONS; k++)
           for (int unsigned d = 0; d < NDIM; d++)

@@ -29,6 +29,9 @@ module tcpa_fu #(
   // restart (docs/timing.md section 11): pc 0, not halted, flag 0, no
   // wait, nothing in flight after this cycle
   input  logic                        clr_i,
+  // configuration clear (docs/timing.md section 11): no program from the
+  // end of this cycle on, unless this cycle's PROGRAM header gives one
+  input  logic                        cfg_clr_i,
   // configuration bus, already filtered to this PE
   input  logic                        bus_we_i,
   input  logic                        bus_begin_i,
@@ -92,11 +95,14 @@ module tcpa_fu #(
     end
   )
 
+  logic pgm_hdr;  // this FU's PROGRAM header: its program length
+  assign pgm_hdr = bus_begin_i && bus_type_i == tcpa_stream_pkg::PKT_PROGRAM && bus_index_i == IDX;
+
   tcpa_imem u_imem (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .len_we_i (bus_begin_i && bus_type_i == tcpa_stream_pkg::PKT_PROGRAM && bus_index_i == IDX),
-    .len_i    (bus_data_i >> 2),
+    .len_we_i (pgm_hdr || cfg_clr_i),
+    .len_i    (pgm_hdr ? bus_data_i >> 2 : 32'd0),
     .we_i     (bus_we_i && bus_type_i == tcpa_stream_pkg::PKT_PROGRAM && bus_index_i == IDX),
     .waddr_i  (bus_addr_i),
     .wdata_i  (bus_data_i),

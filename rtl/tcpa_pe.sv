@@ -30,6 +30,10 @@ module tcpa_pe (
   // rings, FIFOs, pcs, flags, results in flight) takes its reset values at
   // the end of this cycle, its configuration stays
   input  logic                                clr_i,
+  // configuration clear (docs/timing.md section 11, a stream's first PE or
+  // AG packet here): no programs, fd depths 1, wrapper sinks unconnected
+  // from the end of this cycle on (this cycle's packet header applies)
+  input  logic                                cfg_clr_i,
   input  logic [31:0]                         delay_i,
   input  logic [31:0]                         ii_i,
   input  logic [31:0]                         ndims_i,
@@ -209,6 +213,7 @@ module tcpa_pe (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .clr_i       (clr_i),
+      .cfg_clr_i   (cfg_clr_i),
       .bus_we_i    (bus_i.we && hit),
       .bus_begin_i (bus_i.hdr && hit),
       .bus_type_i  (bus_i.ptype),
@@ -312,8 +317,8 @@ module tcpa_pe (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .clr_i      (clr_i),
-      .depth_we_i (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_REGCFG && bus_i.addr == k),
-      .depth_i    (bus_i.data),
+      .depth_we_i (cfg_clr_i || (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_REGCFG && bus_i.addr == k)),
+      .depth_i    (cfg_clr_i ? 32'd1 : bus_i.data),
       .rd_i       (fdrd[k]),
       .we_i       (fdwe[k]),
       .wdata_i    (fdwd[k*32 +: 32]),
@@ -370,7 +375,7 @@ module tcpa_pe (
   end
 
   always_comb begin
-    wsel_d = wsel_q;
+    wsel_d = cfg_clr_i ? '0 : wsel_q;
     // a WRAPPER word holds the selects of sinks 4w .. 4w+3, a byte each
     if (bus_i.we && hit && bus_i.ptype == tcpa_stream_pkg::PKT_WRAPPER) begin
       for (int b = 0; b < tcpa_pkg::WSELS; b++) begin

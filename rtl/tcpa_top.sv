@@ -106,8 +106,14 @@ module tcpa_top (
   output logic [tcpa_pkg::NGC-1:0]                      dbg_gc_rdone_o,
   output logic [tcpa_pkg::NGC*32-1:0]                   dbg_gc_cycles_o,
   output logic [tcpa_pkg::NGC*64-1:0]                   dbg_gc_rect_o,  // {cols, rows, col0, row0}
-  // per PE: in a running region (its GC busy)
-  output logic [tcpa_pkg::NPE-1:0]                      dbg_plive_o
+  // per PE, while a stream loads (docs/timing.md section 11): the PE left
+  // its region for the stream (dbg_phide_o: a PE or AG packet of the
+  // stream reached it, or the stream configures its region's GC), its
+  // configuration cleared by the stream (dbg_pclear_o); the loader writes
+  // an IODATA word into a bank in this cycle (dbg_cfg_io_o)
+  output logic [tcpa_pkg::NPE-1:0]                      dbg_phide_o,
+  output logic [tcpa_pkg::NPE-1:0]                      dbg_pclear_o,
+  output logic                                          dbg_cfg_io_o
 `endif
 );
   localparam int unsigned ROWS  = tcpa_pkg::ROWS;
@@ -189,11 +195,15 @@ module tcpa_top (
   // (gdone_q, from the end of its done cycle to its next start pulse), its
   // region's cycles so far (gcyc_q) and rectangle (grect_q: cols, rows,
   // col0, row0 from the top); per PE, the GC of its region (psel_q) and its
-  // run flag (prun_q, from its region's cycle 0 on)
-  logic [NGC-1:0]    grun_q, grun_d, gdone_q, gdone_d, gstart, gbusy, gfin, gc_run;
+  // run flag (prun_q, from its region's cycle 0 on); per PE, during a
+  // stream: reached by a PE or AG packet of it (ptouch_q), out of its
+  // region for it (phide_q), and this cycle's clear of its configuration
+  // (pcfgclr) and leaving of its region (pleave)
+  logic [NGC-1:0]    grun_q, grun_d, gdone_q, gdone_d, gstart, gbusy, gfin, gc_run, gcfg;
   logic [NGC*32-1:0] gcyc_q, gcyc_d;
   logic [NGC*64-1:0] grect_q, grect_d;
   logic [NPE-1:0]    prun_q, prun_d, shit;
+  logic [NPE-1:0]    ptouch_q, ptouch_d, phide_q, phide_d, pcfgclr, pleave, phdr;
   logic [NPE*2-1:0]  psel_q, psel_d;
 
   // global controllers (flat: Yosys 0.23 has no packed 2-D arrays)
@@ -258,7 +268,7 @@ module tcpa_top (
       gc_run[g] = gstart[g] || (grun_q[g] && !(start_next && {30'd0, sgc_next} == g));
     end
     gbusy = grun_q & ~gdone_q;
-    grun_d = grun_q | gstart;
+    grun_d = (grun_q & ~gcfg) | gstart;
     gdone_d = (gdone_q | (gbusy & gfin)) & ~gstart;
     gcyc_d = gcyc_q;
     grect_d = grect_q;
@@ -270,7 +280,7 @@ module tcpa_top (
         gcyc_d[g*32 +: 32] = gcyc_q[g*32 +: 32] + 32'd1;
       end
     end
-    prun_d = prun_q | (shit & {NPE{start}});
+    prun_d = (prun_q & ~pleave) | (shit & {NPE{start}});
     psel_d = psel_q;
     for (int unsigned p = 0; p < NPE; p++)
       if (start && shit[p]) psel_d[p*2 +: 2] = sgc;
@@ -283,6 +293,8 @@ module tcpa_top (
       grect_q <= '0;
       prun_q <= '0;
       psel_q <= '0;
+      ptouch_q <= '0;
+      phide_q <= '0;
     end else begin
       grun_q <= grun_d;
       gdone_q <= gdone_d;
@@ -290,6 +302,8 @@ module tcpa_top (
       grect_q <= grect_d;
       prun_q <= prun_d;
       psel_q <= psel_d;
+      ptouch_q <= ptouch_d;
+      phide_q <= phide_d;
     end
   end
 
@@ -378,6 +392,27 @@ module tcpa_top (
   for (genvar c = 0; c < COLS; c++) begin : g_chit
     assign chit[c] = ({16'd0, bus.col0} <= c) && (c < {16'd0, bus.col0} + {16'd0, bus.cols});
   end
+  // A stream's packets take PEs out of their regions (docs/timing.md
+  // section 11): the first PE or AG packet of the stream that reaches a PE
+  // clears the PE's configuration (at its header, before its words); that
+  // PE, and every PE of GC g's region when the stream has a GC packet for
+  // g, leaves its region: it stops at once (the region is done: nothing
+  // of it runs) and the harness hides its state until the stream's start
+  // pulse, so that what it traces changes at t_k as documented
+  for (genvar p = 0; p < NPE; p++) begin : g_phdr
+    assign phdr[p] = bus.hdr && (pe_word || bus.ptype == tcpa_stream_pkg::PKT_AG) &&
+                     rhit[p / COLS] && chit[p % COLS];
+  end
+  always_comb begin
+    for (int unsigned g = 0; g < NGC; g++)
+      gcfg[g] = bus.hdr && gc_word && ({24'd0, bus.index} == g);
+    pcfgclr = phdr & ~ptouch_q;
+    for (int unsigned p = 0; p < NPE; p++)
+      pleave[p] = phdr[p] || (prun_q[p] && gcfg[psel_q[p*2 +: 2]]);
+    ptouch_d = start ? '0 : ptouch_q | phdr;
+    phide_d = start ? '0 : phide_q | pleave;
+  end
+
   // a GC is clocked before the first start, and then from its start pulse
   // on (one cycle ahead of its region), while a stream loads (its trace
   // stepper's accumulators take the constants of its packet after the
@@ -554,6 +589,7 @@ module tcpa_top (
         .bus_i           (pe_bus),
         .run_i           (inreg[P]),
         .clr_i           (start && shit[P]),
+        .cfg_clr_i       (pcfgclr[P]),
         .delay_i         (delay[P*32 +: 32]),
         .ii_i            (ii),
         .ndims_i         (nd),
@@ -627,7 +663,7 @@ module tcpa_top (
             logic [31:0] pendv;
             tcpa_clock_gate u_ag_cg (
               .clk_i (clk_i),
-              .en_i  (!rst_ni || (!gate && (ag_on || !run_q)) ||
+              .en_i  (!rst_ni || (!gate && (ag_on || !run_q || phide_q[P] || pcfgclr[P])) ||
                       (ag_word && rhit[r] && chit[c] && bus.side == s[1:0] && bus.index == b[7:0])),
               .clk_o (ag_clk)
             );
@@ -640,6 +676,7 @@ module tcpa_top (
               .bank_i      (b[7:0]),
               .bus_i       ((s == 0) ? ag_bus_n : (s == 1) ? ag_bus_e : (s == 2) ? ag_bus_s : ag_bus_w),
               .run_i       (inreg[P]),
+              .cfg_clr_i   (pcfgclr[P]),
               .delay_i     (delay[P*32 +: 32]),
               .ii_i        (ii),
               .ndims_i     (nd),
@@ -757,9 +794,9 @@ module tcpa_top (
   end
   assign dbg_gc_rdone_o = gbusy & gfin;
   assign dbg_gc_rect_o = grect_q;
-  for (genvar p = 0; p < NPE; p++) begin : g_dbg_plive
-    assign dbg_plive_o[p] = prun_q[p] && gbusy[psel_q[p*2 +: 2]];
-  end
+  assign dbg_phide_o = phide_q;
+  assign dbg_pclear_o = ptouch_q;
+  assign dbg_cfg_io_o = bus.we && bus.ptype == tcpa_stream_pkg::PKT_IODATA;
 `else
   assign dbg_rd_addr = '0;
   logic unused_dbg;

@@ -529,13 +529,31 @@ inline void rtl_collect_insn(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
   }
 }
 
+// What the state events of a PE must not show in a cycle of a run of
+// several streams (docs/timing.md section 11: a stream's configuration
+// takes effect at its start cycle t_k, the RTL writes it while the words
+// arrive): hidden, the PE left its region for the stream being loaded
+// (dbg_phide_o: none of its state is traced until t_k, when what changed
+// shows); cleared, the stream cleared its configuration (dbg_pclear_o: its
+// instructions are traced again at every pc); loader_io, the loader
+// writes an IODATA word in this cycle (dbg_cfg_io_o: a bank write without
+// an AG access is its word, not a `bankwr`).
+struct rtl_collect_mask {
+  bool hidden = false, cleared = false, loader_io = false;
+};
+
 // Appends the state events of PE p in the current cycle (step, insn, rf,
-// flag, fifo; with its AGs: bankwr, ag), each only when it changed.
+// flag, fifo; with its AGs: bankwr, ag), each only when it changed, none
+// that mask hides.
 inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev,
-                                 rtl_collect_state &st, bool banks_live = true) {
+                                 rtl_collect_state &st, rtl_collect_mask mask = {}) {
   const int r = p / TCPA_ARRAY_COLS, c = p % TCPA_ARRAY_COLS;
   const int nfu = TCPA_PE_ALU + TCPA_PE_MUL + TCPA_PE_DIV;
   const int nid = TCPA_PE_ID ? TCPA_PE_ID : 1;
+  if (mask.cleared)
+    for (int q = p * nfu; q < (p + 1) * nfu; q++)
+      memset(&st.issued[(size_t)q * TCPA_PE_IMEM], 0, TCPA_PE_IMEM);
+  if (mask.hidden) return;
   uint32_t step = rtl_port_bits(t->dbg_step_o, p * 32, 32);
   if (step != st.step[p]) {
     st.step[p] = step;
@@ -557,11 +575,10 @@ inline void rtl_collect_state_pe(Vtcpa_top *t, int p, std::vector<rtl_event> &ev
     rtl_record &x = rtl_event_add(ev, TRACE_FIFO, r, c, k, 0);
     x.reg_cls = RTL_CLS_ID, x.reg_idx = k, x.num = n;
   }
-  // banks_live false: the PE is in no running region, and what its banks'
-  // AGs show comes from a stream being loaded, which takes effect (is
-  // traced) at its region's cycle 0 (docs/timing.md section 11)
-  if (!banks_live) return;
-  const uint64_t we = rtl_port_mask(t->dbg_bankwe_o, (unsigned)p * 4 * rtl_collect_nbank, 4 * rtl_collect_nbank);
+  uint64_t we = rtl_port_mask(t->dbg_bankwe_o, (unsigned)p * 4 * rtl_collect_nbank, 4 * rtl_collect_nbank);
+  // a bank written while the loader writes IODATA and its AG makes no
+  // access: the loader's word (no AG acts on a bank the loader may write)
+  if (mask.loader_io) we &= rtl_port_mask(t->dbg_bank_o, (unsigned)p * 4 * rtl_collect_nbank, 4 * rtl_collect_nbank);
   for (int side = 0; side < 4; side++) {
     if (!rtl_collect_border(p, side)) continue;
     for (int b = 0; b < rtl_collect_nbank; b++) {

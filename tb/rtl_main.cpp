@@ -668,7 +668,13 @@ void cycle_collect(Sim &sim, const Options &o, long t, std::vector<uint32_t> &pr
   for (int p = 0; p < TCPA_ARRAY_ROWS * TCPA_ARRAY_COLS; p++) {
     rtl_collect_pe(sim.top, p, ev, prev_sig, &e.fault);
     rtl_collect_ag(sim.top, p, ev, &e.fault);
-    rtl_collect_state_pe(sim.top, p, ev, sim.state, !multi || rtl_port_bits(sim.top->dbg_plive_o, (unsigned)p, 1));
+    rtl_collect_mask mask;
+    if (multi) {
+      mask.hidden = rtl_port_bits(sim.top->dbg_phide_o, (unsigned)p, 1);
+      mask.cleared = rtl_port_bits(sim.top->dbg_pclear_o, (unsigned)p, 1);
+      mask.loader_io = sim.top->dbg_cfg_io_o;
+    }
+    rtl_collect_state_pe(sim.top, p, ev, sim.state, mask);
   }
   rtl_collect_gc(sim.top, ev, multi);
   regions_note(sim, o, t, e);

@@ -95,7 +95,9 @@ sc_tb_module::sc_tb_module(sc_core::sc_module_name name, Vtcpa_top *rtl, sc_mode
   SC_TB_BIND(dbg_gc_rdone_o);
   SC_TB_BIND(dbg_gc_cycles_o);
   SC_TB_BIND(dbg_gc_rect_o);
-  SC_TB_BIND(dbg_plive_o);
+  SC_TB_BIND(dbg_phide_o);
+  SC_TB_BIND(dbg_pclear_o);
+  SC_TB_BIND(dbg_cfg_io_o);
   // `mem` (the bank words written since reset) is not collected here: this
   // harness does not watch the loader's bank writes (docs/trace.md), so the
   // model's mem events are not fed (feed_model)

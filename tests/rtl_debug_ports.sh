@@ -34,8 +34,8 @@ nports() {
 }
 check_eval "without TCPA_DEBUG_PORTS: no dbg_* port" '[ "$(nports " dbg_")" -eq 0 ]'
 check_eval "without TCPA_DEBUG_PORTS: the 10 functional ports" '[ "$(nports " [a-z_]+_n?[io],?$")" -eq 10 ]'
-check_eval "with TCPA_DEBUG_PORTS: 48 dbg_* outputs (26 event ports, dbg_rd_data_o, 16 state ports, 5 region ports)" \
-  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 48 ]'
+check_eval "with TCPA_DEBUG_PORTS: 50 dbg_* outputs (26 event ports, dbg_rd_data_o, 16 state ports, 7 region ports)" \
+  '[ "$(nports " dbg_[a-z_]+_o,?$" +define+TCPA_DEBUG_PORTS)" -eq 50 ]'
 check_eval "with TCPA_DEBUG_PORTS: the bank read address input" \
   '[ "$(nports " dbg_rd_addr_i,?$" +define+TCPA_DEBUG_PORTS)" -eq 1 ]'
 

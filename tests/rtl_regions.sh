@@ -20,8 +20,12 @@
 #   its border PEs equal to the stream run alone; and the model's trace
 #   of the same job (`tcpa run JOB.ini --engine model`, the same streams:
 #   same programs, parameters, seeds, GC 1 and start 150 for the second)
-#   equals the RTL's, line for line (`tcpa cosim-check`), through
-#   matmul's done cycle (a known open divergence at 264, below);
+#   equals the RTL's, line for line (`tcpa cosim-check`), to done;
+# - every job of regress/jobs/ (four quadrants; row 0 beside rows 1..3; a
+#   region started mid-run and one reloaded after done): the streams `tcpa
+#   run JOB --engine model --out-dir D` keeps (D/NAME/config.bin) on the
+#   RTL from the start cycles of D/summary.json: the model's trace equals
+#   the RTL's in every cycle to done (`tcpa cosim-check`);
 # - refusals: a stream whose loading window overlaps the previous start
 #   (exit 2, both streams named); a stream touching the running region of
 #   GC 0 (BUSY, loader error 14, exit 2, the trace cut before its first
@@ -160,13 +164,29 @@ EOF
 check "tcpa run JOB.ini (the same two programs) on the model" $?
 "$TCPA" cosim-check "$tmp/job/model.trace" "$tmp/quad.trace" >"$tmp/cc.log" 2>&1; rc=$?
 head -4 "$tmp/cc.log" | sed 's/^/# /'
-# KNOWN OPEN DEFECT: after matmul's region is done (cycle 263) the model
-# still traces the address counter of an AG of PE (0,1) at cycle 264 and
-# the RTL does not (docs/timing.md 11's rules for a done region's units
-# are not yet the same in both engines). Until that is fixed the check
-# holds the traces equal through matmul's done cycle, every rstart, gc G
-# and rdone before it included (a GC loaded while a region runs made
-# them differ at cycle 249 before the GCs were clocked while loading).
-dc=$(sed -n 's/^lockstep: DIVERGENCE at cycle \([0-9]*\),.*/\1/p' "$tmp/cc.log" | head -1)
-check_eval "the model's trace of the job equals the RTL's through matmul's done, cycle 263 (tcpa cosim-check: exit $rc, divergence at ${dc:-none})" \
-  "grep -q ' rdone 0 ' '$tmp/quad.trace' && grep -q ' gc 1 ' '$tmp/quad.trace' && { [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ \"${dc:-0}\" -gt 263 ]; }; }"
+check_eval "the model's trace of the job equals the RTL's, every cycle to done (tcpa cosim-check: exit $rc)" \
+  "grep -q ' rdone 0 ' '$tmp/quad.trace' && grep -q ' gc 1 ' '$tmp/quad.trace' && [ $rc -eq 0 ]"
+
+# the jobs of regress/jobs/: the streams the job runner keeps (NAME/config.bin,
+# each on its GC) on the RTL from the start cycles of summary.json; the
+# model's trace of the job equals the RTL's in every cycle to done
+for job in regress/jobs/*.ini; do
+  name=$(basename "$job" .ini) d="$tmp/j-$(basename "$job" .ini)"
+  "$TCPA" run "$job" --engine model --out-dir "$d" >"$d.model.log" 2>&1
+  check "$name: tcpa run on the model (its streams in NAME/config.bin)" $?
+  args=$(python3 - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+print(" ".join("%s/%s/config.bin%s" % (d, r["name"], "@%d" % r["start_cycle"] if k else "")
+               for k, r in enumerate(s["regions"])) + " --max-cycles %d" % (s["cycles"] + 100))
+PY
+)
+  # shellcheck disable=SC2086 # the streams and options, one word each
+  "$RTL" $args --trace "$d.rtl.trace" --results "$d.res" >"$d.rtl.log" 2>&1
+  check "$name: tcpa-rtl on the job's $(grep -c '^\[run ' "$job") streams runs to done" $?
+  "$TCPA" cosim-check "$d/model.trace" "$d.rtl.trace" >"$d.cc.log" 2>&1; rc=$?
+  head -3 "$d.cc.log" | sed 's/^/# /'
+  check_eval "$name: the model's trace equals the RTL's in every cycle to done ($(grep -c ' rdone ' "$d.rtl.trace") rdone lines)" \
+    "[ $rc -eq 0 ] && [ \$(grep -c ' rdone ' '$d.rtl.trace') -eq $(grep -c '^\[run ' "$job") ]"
+done
