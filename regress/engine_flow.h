@@ -72,6 +72,10 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
                int rows, int cols, int dim, const map_opts *mo, const inst_opts *io,
                const engine_run_opts *o, engine_outcome *out, fit_record *fit);
 
+/* Removes directory dir and the files in it and in its subdirectories
+ * (the engines' temporary directories). */
+void engine_rmtree(const char *dir);
+
 /* Returns 0 after writing the reproduction bundle of a failing cosim run
  * into out_dir/repro (engine_repro.c: repro.sh, command.txt, program,
  * architecture, inputs, .sym, stream, report and waveform copies) for

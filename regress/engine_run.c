@@ -77,7 +77,7 @@ static char *engine_path(const char *dir, const char *name) {
 }
 
 /* Removes directory dir and the files in it and in its subdirectories. */
-static void engine_rmtree(const char *dir) {
+void engine_rmtree(const char *dir) {
   DIR *d = opendir(dir);
   struct dirent *e;
   while (d && (e = readdir(d))) {

@@ -23,11 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "diag.h"
 #include "engine_flow.h"
 #include "json.h"
 #include "model.h"
 #include "run.h"
+#include "trace.h"
 
 #define JOB_MAX 4      /* runs: one per global controller */
 #define JOB_LINE 512
@@ -299,8 +303,9 @@ static int job_bank(void *ctx, int row, int col, int side, int bank, uint32_t ad
 }
 
 /* Returns the exit status of the engine `model` part of the job: each
- * run alone, then all together; fills out[] and *cycles. */
-static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_t *cycles) {
+ * run alone, then all together (its trace into the file trace, NULL:
+ * DIR/model.trace with --out-dir, else none); fills out[] and *cycles. */
+static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_t *cycles, const char *trace) {
   model_stream_in in[JOB_MAX];
   uint64_t max = JOB_MAX_CYCLES_MIN, prev = 0;
   for (int k = 0; k < j->n; k++) {
@@ -325,9 +330,15 @@ static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_
   }
   FILE *tf = NULL;
   char tpath[4200];
-  if (o->out_dir) {
-    snprintf(tpath, sizeof tpath, "%s/model.trace", o->out_dir);
-    if ((tf = fopen(tpath, "w"))) model_set_trace_file(m, tf);
+  if (trace || o->out_dir) {
+    snprintf(tpath, sizeof tpath, "%s", trace ? trace : "");
+    if (!trace) snprintf(tpath, sizeof tpath, "%s/model.trace", o->out_dir);
+    if (!(tf = fopen(tpath, "w"))) {
+      diag_error_plain("%s: %s", tpath, strerror(errno));
+      model_free(m);
+      return ENGINE_ERR_INPUT;
+    }
+    model_set_trace_file(m, tf);
   }
   /* each program's outputs are read from the banks in its region's done
    * cycle: a later stream may load the same banks again */
@@ -376,13 +387,267 @@ static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_
   return st;
 }
 
+/* The RTL's part of a job: its harness, its work directory and what the
+ * run of all streams together came to. */
+typedef struct {
+  char bin[4096];
+  char work[4096];
+  char trace[4200];
+  uint64_t cycles; /* the run's, from the results file */
+} job_rtl;
+
+/* Returns 0 after reading the harness's results file path (docs/rtl.md
+ * "Results file") into the regions of out[0..n-1] and *cycles; -1 when it
+ * cannot be read or names a region it should not. */
+static int job_results_read(const char *path, job_out *out, int n, uint64_t *cycles) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char line[512], outcome[32] = "";
+  int seen = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long v;
+    int k, gc, r0, c0, rs, cs;
+    long long start, cyc;
+    if (sscanf(line, "outcome=%31s", outcome) == 1) continue;
+    if (sscanf(line, "cycles=%llu", &v) == 1) *cycles = v;
+    if (sscanf(line, "region%d=gc %d row0 %d col0 %d rows %d cols %d start %lld cycles %lld", &k, &gc, &r0, &c0, &rs,
+               &cs, &start, &cyc) != 8 || k < 0 || k >= n)
+      continue;
+    out[k].region = (model_region_view){gc, r0, c0, rs, cs, (uint64_t)start, gc >= 0, cyc > 0,
+                                        cyc > 0 ? (uint64_t)cyc : 0};
+    seen++;
+  }
+  fclose(f);
+  return seen == n ? 0 : -1;
+}
+
+/* The bank words the RTL wrote up to a region's done cycle (replayed from
+ * its trace's `bankwr` lines), read as engine_bank_fn. */
+typedef struct {
+  const arch_config *arch;
+  uint32_t *word; /* [((row * cols + col) * 4 + side) * banks + bank][depth] */
+} job_banks;
+
+/* Reads a bank word of the replay (engine_bank_fn). */
+static int job_banks_read(void *ctx, int row, int col, int side, int bank, uint32_t addr, uint32_t *v) {
+  const job_banks *b = ctx;
+  const arch_config *a = b->arch;
+  if (addr >= (uint32_t)a->bank_depth) return -1;
+  *v = b->word[((size_t)((row * a->cols + col) * 4 + side) * (size_t)a->banks + (size_t)bank) *
+                   (size_t)a->bank_depth + addr];
+  return 0;
+}
+
+/* Returns 0 after filling x->beside with run x's outputs as the RTL's
+ * trace `path` left its banks at the end of cycle `last` (its region's
+ * done cycle); -1 with msg. */
+static int job_rtl_outputs(const char *path, const arch_config *arch, uint64_t last, job_out *x, char *msg,
+                           size_t msgsz) {
+  size_t nb = (size_t)arch->rows * (size_t)arch->cols * 4 * (size_t)arch->banks;
+  job_banks b = {arch, calloc(nb * (size_t)arch->bank_depth, sizeof(uint32_t))};
+  FILE *f = fopen(path, "r");
+  if (!b.word || !f || engine_result_init(&x->beside, &x->prep.c)) {
+    snprintf(msg, msgsz, "%.900s: %s", path, f ? "out of memory" : strerror(errno));
+    if (f) fclose(f);
+    free(b.word);
+    return -1;
+  }
+  char *line = NULL, err[160];
+  size_t cap = 0;
+  int rc = 0;
+  while (getline(&line, &cap, f) > 0) {
+    trace_event e;
+    int k = trace_line_parse(line, &e, err, sizeof err);
+    if (k == TRACE_LINE_ERROR) {
+      snprintf(msg, msgsz, "%.800s: %s", path, err);
+      rc = -1;
+      break;
+    }
+    if (k != TRACE_LINE_EVENT || e.cycle > last) continue;
+    if (e.kind == TRACE_BANKWR && e.addr < (uint32_t)arch->bank_depth)
+      b.word[((size_t)((e.row * arch->cols + e.col) * 4 + e.side) * (size_t)arch->banks + (size_t)e.port) *
+                 (size_t)arch->bank_depth + e.addr] = e.value;
+  }
+  free(line);
+  fclose(f);
+  if (!rc) engine_outputs_gather(&x->prep.c, &x->beside, job_banks_read, &b);
+  free(b.word);
+  return rc;
+}
+
+/* Returns the exit status of the RTL's part of a job: each run alone
+ * (engine_rtl_run), then every stream in one tcpa-rtl from its start
+ * cycle (docs/rtl.md "Running": S0.bin S1.bin@T1 ...) with its text trace
+ * in r->trace; fills the regions, cycles alone and outputs of out[] (with
+ * the model (cosim) the start cycles are the model's, else computed
+ * here) and r->cycles. */
+static int job_rtl_run(const job_file *j, const run_opts *o, job_out *out, job_rtl *r, int have_starts) {
+  uint64_t max = JOB_MAX_CYCLES_MIN, prev = 0;
+  char *argv[2 * JOB_MAX + 12], paths[JOB_MAX][4300], msg[1024], maxc[32], results[4200], log[4200];
+  int n = 0;
+  argv[n++] = r->bin;
+  for (int k = 0; k < j->n; k++) {
+    job_out *x = &out[k];
+    const engine_config *c = &x->prep.c;
+    if (!have_starts) { /* cosim: the model ran each alone and chose the start cycles */
+      char work[4300];
+      snprintf(work, sizeof work, "%s/alone-%d", r->work, k);
+      if (run_mkdir_p(work)) return ENGINE_ERR_INPUT;
+      engine_opts eo = {.work_dir = work, .arch_path = o->arch,
+                        .max_cycles = c->pred_done * 4 + JOB_MAX_CYCLES_MIN, .fst_to = -1};
+      if (engine_rtl_run(r->bin, c, &x->prep.cfg, &eo, &x->alone, msg, sizeof msg) != ENGINE_OK) {
+        diag_error_plain("run '%s' alone on the RTL: %s", j->run[k].name, msg);
+        return ENGINE_ERR_INPUT;
+      }
+      if (job_start(j, &j->run[k], k, prev, c->stream_len / 4, &x->start)) return ENGINE_ERR_INPUT;
+    }
+    prev = x->start;
+    max += x->start + c->pred_done * 4;
+    snprintf(paths[k], sizeof paths[k], "%s/stream-%d.bin", r->work, k);
+    FILE *f = fopen(paths[k], "wb");
+    if (!f || fwrite(c->stream, 1, c->stream_len, f) != c->stream_len || fclose(f)) {
+      diag_error_plain("%s: %s", paths[k], strerror(errno));
+      return ENGINE_ERR_INPUT;
+    }
+    if (k) snprintf(paths[k] + strlen(paths[k]), sizeof paths[k] - strlen(paths[k]), "@%llu",
+                    (unsigned long long)x->start);
+    argv[n++] = paths[k];
+  }
+  snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)max);
+  snprintf(results, sizeof results, "%s/rtl-results", r->work);
+  snprintf(log, sizeof log, "%s/rtl.log", r->work);
+  argv[n++] = "--trace", argv[n++] = r->trace, argv[n++] = "--results", argv[n++] = results;
+  argv[n++] = "--max-cycles", argv[n++] = maxc, argv[n] = NULL;
+  int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  int rc = engine_harness_spawn(argv, fd, fd);
+  if (fd >= 0) close(fd);
+  if (rc < 0 || rc >= 2 || job_results_read(results, out, j->n, &r->cycles)) {
+    char last[600];
+    engine_harness_last_line(log, last, sizeof last);
+    diag_error_plain("%s: the RTL stopped the job (tcpa-rtl exit %d)%s%s", j->path, rc, last[0] ? ": " : "", last);
+    return ENGINE_ERR_INPUT;
+  }
+  int st = rc ? ENGINE_MISMATCH : ENGINE_OK;
+  for (int k = 0; k < j->n; k++) {
+    job_out *x = &out[k];
+    engine_result_free(&x->beside);
+    uint64_t last = x->region.done ? x->region.start_cycle + x->region.cycles - 1 : r->cycles;
+    if (job_rtl_outputs(r->trace, &x->prep.cfg, last, x, msg, sizeof msg)) {
+      diag_error_plain("%s", msg);
+      return ENGINE_ERR_INPUT;
+    }
+  }
+  return st;
+}
+
+/* Returns the status after checking each run of out[] (the engine
+ * `who`): its region done, its outputs beside the others and alone equal
+ * to its reference, its region's cycles equal to its cycles alone, no
+ * fault; prints what differs. */
+static int job_check(const job_file *j, const char *who, job_out *out) {
+  int st = ENGINE_OK;
+  for (int k = 0; k < j->n; k++) {
+    job_out *x = &out[k];
+    x->differ = engine_outputs_compare(x->prep.p, x->prep.arrays, &x->beside, stderr, 5);
+    size_t alone_differ = engine_outputs_compare(x->prep.p, x->prep.arrays, &x->alone, stderr, 5);
+    x->ok = x->region.done && !x->differ && !alone_differ && x->alone.done &&
+            x->region.cycles == x->alone.done_cycles && !x->alone.faults;
+    if (!x->ok) {
+      diag_error_plain("%s: run '%s': %s%s%s%s", who, j->run[k].name, x->region.done ? "" : "not done; ",
+                       x->differ ? "outputs differ from the reference; " : "",
+                       x->region.cycles != x->alone.done_cycles ? "cycles differ from its cycles alone; " : "",
+                       alone_differ || !x->alone.done || x->alone.faults ? "alone: failed" : "");
+      st = ENGINE_MISMATCH;
+    }
+  }
+  return st;
+}
+
+/* Prints, after a divergence at PE (row, col) in cycle t (row
+ * TRACE_PLACE_GC: GC col's line; other row < 0: the machine), which
+ * region it is in: the last started by t whose rectangle holds the PE, or
+ * that GC col drives. */
+static void job_divergence_region(const job_file *j, const job_out *out, int row, int col, uint64_t t) {
+  int in = -1;
+  for (int k = 0; k < j->n; k++) {
+    const model_region_view *v = &out[k].region;
+    int gc = row == TRACE_PLACE_GC && v->gc == col;
+    if (v->start_cycle <= t && (gc || (row >= v->row0 && row < v->row0 + v->rows && col >= v->col0 &&
+                                       col < v->col0 + v->cols)))
+      in = k;
+  }
+  if (in < 0)
+    fprintf(stderr, "  region:            none (%s)\n", row < 0 ? "a machine-wide event" : "a PE of no region");
+  else
+    fprintf(stderr, "  region:            %d, run '%s' (%s), GC %d, %dx%d@%d,%d from cycle %llu\n", in,
+            j->run[in].name, j->run[in].program, out[in].region.gc, out[in].region.rows, out[in].region.cols,
+            out[in].region.row0, out[in].region.col0, (unsigned long long)out[in].region.start_cycle);
+}
+
+/* Returns the exit status of the engines rtl and cosim on a job: rtl
+ * checks the RTL's runs (job_rtl_run, job_check); cosim runs the job on
+ * the model first (job_model, model.trace), then on the RTL from the same
+ * start cycles, compares the two traces event by event in every cycle
+ * (the lockstep checker, engine_cosim_check: the first divergence with
+ * the region it lies in) and checks both engines' outputs and cycles. */
+static int job_rtl_engines(const job_file *j, const run_opts *o, job_out *out, uint64_t *cycles) {
+  job_rtl r;
+  memset(&r, 0, sizeof r);
+  char msg[1024];
+  int cosim = o->engine == RUN_ENGINE_COSIM;
+  if (engine_rtl_locate(&out[0].prep.cfg, o->arch, r.bin, sizeof r.bin, msg, sizeof msg)) {
+    diag_error_plain("%s", msg);
+    return ENGINE_ERR_INPUT;
+  }
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r.work, sizeof r.work, "%s/tcpa-job-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(r.work)) {
+    diag_error_plain("cannot create a temporary directory '%s': %s", r.work, strerror(errno));
+    return ENGINE_ERR_INPUT;
+  }
+  if (o->out_dir) snprintf(r.trace, sizeof r.trace, "%s/rtl.trace", o->out_dir);
+  else snprintf(r.trace, sizeof r.trace, "%s/rtl.trace", r.work);
+  int st = ENGINE_OK;
+  char mtrace[4200];
+  if (cosim) {
+    snprintf(mtrace, sizeof mtrace, "%s/model.trace", o->out_dir ? o->out_dir : r.work);
+    st = job_model(j, o, out, cycles, mtrace);
+    if (st == ENGINE_MISMATCH) diag_error_plain("cosim: the model's part of the job failed");
+  }
+  if (st == ENGINE_OK || st == ENGINE_MISMATCH) {
+    int rs = job_rtl_run(j, o, out, &r, cosim);
+    if (rs == ENGINE_ERR_INPUT || st == ENGINE_OK) st = rs;
+  }
+  if (st == ENGINE_OK || st == ENGINE_MISMATCH) {
+    if (!cosim) *cycles = r.cycles;
+    if (job_check(j, "rtl", out) != ENGINE_OK) st = ENGINE_MISMATCH;
+  }
+  if (cosim && (st == ENGINE_OK || st == ENGINE_MISMATCH)) {
+    engine_divergence d;
+    char line[512] = "";
+    int rc = engine_cosim_check(mtrace, r.trace, stderr, &d, line, sizeof line, msg, sizeof msg);
+    if (rc < 0) {
+      diag_error_plain("cosim: %s", msg);
+      st = ENGINE_ERR_INPUT;
+    } else if (rc) {
+      job_divergence_region(j, out, d.row, d.col, d.cycle);
+      st = ENGINE_MISMATCH;
+    } else {
+      printf("cosim     model and RTL agree in every event of every cycle, every region (%llu cycles)\n",
+             (unsigned long long)*cycles);
+    }
+  }
+  engine_rmtree(r.work);
+  return st;
+}
+
 int run_job_file(const run_opts *o) {
   job_file j;
   memset(&j, 0, sizeof j);
   j.path = o->program;
   if (job_read(&j)) return ENGINE_ERR_INPUT;
-  if (o->engine != RUN_ENGINE_REF && o->engine != RUN_ENGINE_MODEL) {
-    diag_error_plain("%s: a job runs on --engine ref or model (rtl, cosim and systemc: not yet)", j.path);
+  if (o->engine == RUN_ENGINE_SYSTEMC) {
+    diag_error_plain("%s: a job runs on --engine ref, model, rtl or cosim (systemc: not yet)", j.path);
     return ENGINE_ERR_INPUT;
   }
   job_out out[JOB_MAX];
@@ -399,9 +664,10 @@ int run_job_file(const run_opts *o) {
     if (st != ENGINE_OK) diag_error_plain("%s:%d: run '%s' could not be prepared", j.path, j.run[k].line, j.run[k].name);
   }
   uint64_t cycles = 0;
-  if (st == ENGINE_OK && o->engine == RUN_ENGINE_MODEL) {
+  if (st == ENGINE_OK && o->engine != RUN_ENGINE_REF) {
     if (o->out_dir && run_mkdir_p(o->out_dir)) st = ENGINE_ERR_INPUT;
-    else st = job_model(&j, o, out, &cycles);
+    else if (o->engine == RUN_ENGINE_MODEL) st = job_model(&j, o, out, &cycles, NULL);
+    else st = job_rtl_engines(&j, o, out, &cycles);
   }
   if (st == ENGINE_OK || st == ENGINE_MISMATCH) {
     const char *verdict = st == ENGINE_OK ? "pass" : "fail";
@@ -420,9 +686,10 @@ int run_job_file(const run_opts *o) {
              x->ok ? "pass" : "fail");
       (void)c;
     }
-    if (o->engine == RUN_ENGINE_MODEL) printf("model     the job done in %llu cycles\n", (unsigned long long)cycles);
+    if (o->engine != RUN_ENGINE_REF)
+      printf("%-9s the job done in %llu cycles\n", run_engine_names[o->engine], (unsigned long long)cycles);
     printf("verdict   %s\n", verdict);
-    if (o->out_dir && o->engine == RUN_ENGINE_MODEL) {
+    if (o->out_dir && o->engine != RUN_ENGINE_REF) {
       for (int k = 0; k < j.n; k++)
         if (job_outputs_write(o->out_dir, &j.run[k], &out[k])) st = ENGINE_ERR_INPUT;
       if (job_summary_write(o->out_dir, &j, o, out, verdict, cycles)) st = ENGINE_ERR_INPUT;

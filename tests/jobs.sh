@@ -13,7 +13,13 @@
 #     exit 2, the model's BUSY refusal naming the running region;
 #   - malformed jobs (unknown key, no program, a bad pes, a start in the
 #     first stream's loading window): exit 2 with FILE:LINE or the rule;
-#   - --engine cosim: exit 2 (not yet).
+#   - --engine cosim on the four quadrants (the default configuration's
+#     rtl harness): exit 0, model and RTL traces equal in every cycle,
+#     every region's cycles equal to its cycles alone, outputs equal to
+#     the references, both traces and each run's stream kept; a trace
+#     changed in PE 3,3 behind a wrapper harness ($TCPA_RTL): exit 1, the
+#     divergence report names region 3 (trimv, GC 3);
+#   - --engine systemc: exit 2 (not yet).
 # Environment: TCPA (default build/bin/tcpa).
 set -u
 . tests/tap.sh
@@ -80,6 +86,47 @@ for b in badkey:3 noprog:1 badpes:1 early:'start it at cycle'; do
   check_eval "$name: exit 2 with '$want' ($(head -c 160 "$tmp/err"))" "[ $st -eq 2 ] && grep -q '$want' '$tmp/err'"
 done
 
-"$TCPA" run regress/jobs/rows.ini --engine cosim >"$tmp/out" 2>"$tmp/err"
-check "--engine cosim: exit 2 (not yet)" $([ $? -eq 2 ] && echo 0 || echo 1)
+# cosim: the four quadrants on the model and on the RTL (the default
+# configuration's harness), traces compared in every cycle
+rm -rf "$tmp/c"
+"$TCPA" run regress/jobs/quadrants.ini --engine cosim --out-dir "$tmp/c" >"$tmp/out" 2>"$tmp/err"
+st=$?
+sed 's/^/# /' "$tmp/out"
+check_eval "cosim quadrants: exit 0, verdict pass, model and RTL agree in every cycle ($(tail -1 "$tmp/err"))" \
+  "[ $st -eq 0 ] && grep -q '^verdict   pass' '$tmp/out' && grep -q '^cosim     model and RTL agree' '$tmp/out'"
+s=$(tr -d ' \n' < "$tmp/c/summary.json")
+eq=$(echo "$s" | grep -o '"cycles":[0-9]*,"cycles_alone":[0-9]*' | awk -F'[:,]' '$2 == $4 && $2 > 0' | wc -l)
+check_eval "cosim quadrants: summary.json: engine cosim, the 4 regions' cycles equal to alone ($eq), no output differing" \
+  "[ $eq -eq 4 ] && echo '$s' | grep -q '\"engine\":\"cosim\"' && ! echo '$s' | grep -q '\"outputs_differing\":[1-9]'"
+check_eval "cosim quadrants: both traces, each run's stream and outputs kept" \
+  "[ -s '$tmp/c/model.trace' ] && [ -s '$tmp/c/rtl.trace' ] && [ \$(ls '$tmp'/c/*/config.bin | wc -l) -eq 4 ] && [ \$(ls '$tmp'/c/trimv/*.txt | wc -l) -ge 1 ]"
+check_eval "cosim quadrants: the RTL's trace has 3 rstart and 4 rdone lines" \
+  "[ \$(grep -c ' rstart ' '$tmp/c/rtl.trace') -eq 3 ] && [ \$(grep -c ' rdone ' '$tmp/c/rtl.trace') -eq 4 ]"
+
+# a divergence names its region: the RTL's harness behind a wrapper
+# ($TCPA_RTL) that changes the value of the first write-back of PE 3,3
+# (trimv's quadrant, GC 3) in the trace of the run of several streams
+real=$("$TCPA" harness)
+{
+  echo '#!/bin/sh'
+  echo "\"$real\" \"\$@\"; rc=\$?"
+  echo 'prev='
+  echo 'for a in "$@"; do'
+  echo '  if [ "$prev" = --trace ] && grep -q " rstart " "$a"; then'
+  echo '    awk '\''!d && $2 == "wr" && $3 == "3,3" { $NF = "0x0badbad0"; d = 1 } { print }'\'' "$a" >"$a.tmp" && mv "$a.tmp" "$a"'
+  echo '  fi'
+  echo '  prev=$a'
+  echo 'done'
+  echo 'exit $rc'
+} >"$tmp/rtl-wrap.sh"
+chmod +x "$tmp/rtl-wrap.sh"
+TCPA_RTL="$tmp/rtl-wrap.sh" "$TCPA" run regress/jobs/quadrants.ini --engine cosim >"$tmp/out" 2>"$tmp/err"
+st=$?
+grep -E 'DIVERGENCE|region:' "$tmp/err" | sed 's/^/# /'
+check_eval "cosim: a divergence in PE 3,3: exit 1, the report names region 3, run 'trimv', GC 3" \
+  "[ $st -eq 1 ] && grep -q 'DIVERGENCE at cycle [0-9]*, PE (3,3)' '$tmp/err' &&
+   grep -q \"region: *3, run 'trimv' (regress/programs/trimv.pla), GC 3, 2x2@2,2\" '$tmp/err'"
+
+"$TCPA" run regress/jobs/rows.ini --engine systemc >"$tmp/out" 2>"$tmp/err"
+check "--engine systemc: exit 2 (not yet)" $([ $? -eq 2 ] && echo 0 || echo 1)
 exit $fail
