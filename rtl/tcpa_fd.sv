@@ -52,7 +52,10 @@ module tcpa_fd (
     // mutant 32: dropped enable: a write leaves its entry's valid bit
     // (the written word reads as 0 until the entry was valid before)
     `TCPA_MUTATE(32, valid_d = valid_q;)
-    if (clr_i) begin
+    // a restart, and a new depth (a stream's REGCFG or configuration
+    // clear, docs/timing.md section 11, while the PE does not run: a
+    // pointer of the old ring may lie beyond the new depth), empty the ring
+    if (clr_i || depth_we_i) begin
       r_d = '0;
       w_d = '0;
       valid_d = '0;

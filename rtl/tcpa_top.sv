@@ -199,7 +199,7 @@ module tcpa_top (
   // stream: reached by a PE or AG packet of it (ptouch_q), out of its
   // region for it (phide_q), and this cycle's clear of its configuration
   // (pcfgclr) and leaving of its region (pleave)
-  logic [NGC-1:0]    grun_q, grun_d, gdone_q, gdone_d, gstart, gbusy, gfin, gc_run, gcfg;
+  logic [NGC-1:0]    grun_q, grun_d, gdone_q, gdone_d, gstart, gbusy, gfin, gfin_x, gc_run, gcfg;
   logic [NGC*32-1:0] gcyc_q, gcyc_d;
   logic [NGC*64-1:0] grect_q, grect_d;
   logic [NPE-1:0]    prun_q, prun_d, shit;
@@ -269,7 +269,7 @@ module tcpa_top (
     end
     gbusy = grun_q & ~gdone_q;
     grun_d = (grun_q & ~gcfg) | gstart;
-    gdone_d = (gdone_q | (gbusy & gfin)) & ~gstart;
+    gdone_d = (gdone_q | (gbusy & gfin_x)) & ~gstart;
     gcyc_d = gcyc_q;
     grect_d = grect_q;
     for (int unsigned g = 0; g < NGC; g++) begin
@@ -761,6 +761,11 @@ module tcpa_top (
   for (genvar p = 0; p < NPE; p++) begin : g_pfin
     assign pfin[p] = quiet[p] &&
                      `TCPA_MUTANT_EXPR(35, 1'b1, (&ag_passed[p*4*NBANK +: 4*NBANK]) && (~|ag_pend[p*4*NBANK +: 4*NBANK]));
+  end
+  // mutant 44: done of one region taken for another's: GC g's region is
+  // done when the PEs of GC g ^ 1's region are quiet
+  for (genvar g = 0; g < NGC; g++) begin : g_gfin_x
+    assign gfin_x[g] = `TCPA_MUTANT_EXPR(44, gfin[g ^ 1], gfin[g]);
   end
   always_comb begin
     gfin = '1;

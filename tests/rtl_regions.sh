@@ -183,8 +183,8 @@ print(" ".join("%s/%s/config.bin%s" % (d, r["name"], "@%d" % r["start_cycle"] if
 PY
 )
   # shellcheck disable=SC2086 # the streams and options, one word each
-  "$RTL" $args --trace "$d.rtl.trace" --results "$d.res" >"$d.rtl.log" 2>&1
-  check "$name: tcpa-rtl on the job's $(grep -c '^\[run ' "$job") streams runs to done" $?
+  "$RTL" $args --trace "$d.rtl.trace" --results "$d.res" >"$d.rtl.log" 2>&1; rc=$?
+  check "$name: tcpa-rtl on the job's $(grep -c '^\[run ' "$job") streams runs to done" $rc
   "$TCPA" cosim-check "$d/model.trace" "$d.rtl.trace" >"$d.cc.log" 2>&1; rc=$?
   head -3 "$d.cc.log" | sed 's/^/# /'
   check_eval "$name: the model's trace equals the RTL's in every cycle to done ($(grep -c ' rdone ' "$d.rtl.trace") rdone lines)" \
