@@ -70,6 +70,9 @@ int cli_lint(int argc, char **argv);
  * exit status. */
 int cli_explore(int argc, char **argv);
 
+/* `tcpa profile TRACE [-o DIR]` (cli_profile.c, docs/profile.md). */
+int cli_profile(int argc, char **argv);
+
 /* `tcpa import-dfg FILE.dfg -o DIR [--len N] [--pes RxC] [--arch A.ini]` (docs/dfg.md):
  * loop programs, a job and a workload from a DSAGEN DFG file; returns the
  * exit status. */

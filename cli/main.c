@@ -28,6 +28,7 @@ static const main_subcommand main_subcommands[] = {
     {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
     {"lint", cli_lint, "lint the RTL of an architecture configuration (verilator -Wall, the waivers)"},
     {"signoff", cli_signoff, "sign off an architecture: lint, synthesis, full suite in cosim, coverage"},
+    {"profile", cli_profile, "where a run's cycles went: per PE and FU, per bank, per region, from its trace"},
     {"explore", cli_explore, "design-space exploration: a workload over a space of configurations, Pareto front"},
     {"import-dfg", cli_import_dfg, "turn a DSAGEN DFG file into loop programs, a job and an explore workload"},
     {"regress", cli_regress, "run suites of runs in parallel; JUnit XML, JSON summary, HTML report"},
