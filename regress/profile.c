@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafile.h"
 #include "diag.h"
 #include "engine.h"
 #include "isa.h"
@@ -278,41 +279,23 @@ void profile_print(const profile *p, FILE *f) {
               (unsigned long long)(p->rstart[g] == UINT64_MAX ? 0 : p->rstart[g]));
 }
 
-/* Returns an open file for path written through path.tmp; NULL after
- * printing why. */
-static FILE *profile_open(const char *path, char *tmp, size_t n) {
-  snprintf(tmp, n, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) diag_error_plain("profile: cannot write %s: %s", tmp, strerror(errno));
-  return f;
-}
-
-/* Returns 0 after closing f and renaming tmp to path; -1. */
-static int profile_close(FILE *f, const char *tmp, const char *path) {
-  if (fclose(f) != 0 || rename(tmp, path) != 0) {
-    diag_error_plain("profile: cannot write %s: %s", path, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  return 0;
-}
-
 /* Returns 0 after drawing DIR/utilization.svg from DIR/utilization.dat
  * with gnuplot; -1. */
 static int profile_heatmap(const profile *p, const char *dir) {
-  char dat[4200], gp[4200], svg[4200], tmp[4300];
+  char dat[4200], gp[4200], svg[4200];
+  datafile_tmp t;
   snprintf(dat, sizeof dat, "%s/utilization.dat", dir);
   snprintf(gp, sizeof gp, "%s/utilization.gp", dir);
   snprintf(svg, sizeof svg, "%s/utilization.svg", dir);
-  FILE *f = profile_open(dat, tmp, sizeof tmp);
-  if (!f) return -1;
+  if (datafile_tmp_open(&t, dat)) return -1;
+  FILE *f = t.f;
   fprintf(f, "# column row utilization_percent (tcpa profile)\n");
   for (int r = 0; r < p->rows; r++) {
     for (int c = 0; c < p->cols; c++) fprintf(f, "%d %d %.1f\n", c, r, 100.0 * profile_pe_utilization(p, r, c));
     fputc('\n', f);
   }
-  if (profile_close(f, tmp, dat)) return -1;
-  if (!(f = profile_open(gp, tmp, sizeof tmp))) return -1;
+  if (datafile_tmp_commit(&t) || datafile_tmp_open(&t, gp)) return -1;
+  f = t.f;
   fprintf(f,
           "set terminal svg size 640,520 dynamic\nset output '%s.tmp'\n"
           "set title 'PE utilization: operation issues / (FUs x %llu cycles)'\n"
@@ -321,7 +304,7 @@ static int profile_heatmap(const profile *p, const char *dir) {
           "set xtics 1\nset ytics 1\n"
           "plot '%s' using 1:2:3 with image notitle, '' using 1:2:(sprintf('%%.0f%%%%', $3)) with labels notitle\n",
           svg, (unsigned long long)p->done, p->rows - 1, p->cols - 1, dat);
-  if (profile_close(f, tmp, gp)) return -1;
+  if (datafile_tmp_commit(&t)) return -1;
   char *argv[] = {"gnuplot", gp, NULL};
   int rc = engine_harness_spawn(argv, -1, -1);
   char svgtmp[4300];
@@ -336,11 +319,12 @@ static int profile_heatmap(const profile *p, const char *dir) {
 
 /* Returns 0 after writing the tables and the heat map (profile.h). */
 int profile_write(const profile *p, const char *dir) {
-  char path[4200], tmp[4300];
+  char path[4200];
   static const char *sides = "nesw";
+  datafile_tmp t;
   snprintf(path, sizeof path, "%s/profile.tsv", dir);
-  FILE *f = profile_open(path, tmp, sizeof tmp);
-  if (!f) return -1;
+  if (datafile_tmp_open(&t, path)) return -1;
+  FILE *f = t.f;
   fprintf(f, "row\tcol\tfu\tops\tnops\twaits\tidle\tfirst\thalt\n");
   for (int r = 0; r < p->rows; r++)
     for (int c = 0; c < p->cols; c++)
@@ -353,13 +337,14 @@ int profile_write(const profile *p, const char *dir) {
         if (x->halt == UINT64_MAX) fprintf(f, "-\n");
         else fprintf(f, "%llu\n", (unsigned long long)x->halt);
       }
-  if (profile_close(f, tmp, path)) return -1;
+  if (datafile_tmp_commit(&t)) return -1;
   snprintf(path, sizeof path, "%s/banks.tsv", dir);
-  if (!(f = profile_open(path, tmp, sizeof tmp))) return -1;
+  if (datafile_tmp_open(&t, path)) return -1;
+  f = t.f;
   fprintf(f, "row\tcol\tside\tbank\treads\twrites\n");
   for (int i = 0; i < p->nbanks; i++)
     fprintf(f, "%d\t%d\t%c\t%d\t%llu\t%llu\n", p->bank[i].row, p->bank[i].col, sides[p->bank[i].side & 3],
             p->bank[i].bank, (unsigned long long)p->bank[i].reads, (unsigned long long)p->bank[i].writes);
-  if (profile_close(f, tmp, path)) return -1;
+  if (datafile_tmp_commit(&t)) return -1;
   return profile_heatmap(p, dir);
 }
