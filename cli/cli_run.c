@@ -46,6 +46,9 @@ static void run_usage(FILE *f) {
         "                     per input, DIR/summary.json, and for the engines the\n"
         "                     stream config.bin, its listing config.lst and the\n"
         "                     traces model.trace, rtl.trace (rtl.fst, divergence.gtkw)\n"
+        "  --profile          with --out-dir: where the cycles went, from the run's trace\n"
+        "                     (tcpa profile: per PE and FU, per bank, per region; the\n"
+        "                     tables and a utilization heat map in DIR/profile/)\n"
         "  --traces WHEN      with --out-dir: always (the default) keep the traces\n"
         "                     (model.fst for model); on-failure: model and cosim keep\n"
         "                     them only for a run that fails, running it again to\n"
@@ -131,7 +134,7 @@ enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
   RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
   RUN_OPT_PROLOG_NOPS, RUN_OPT_NO_WAITS,
-  RUN_OPT_DISABLE, RUN_OPT_TRACES
+  RUN_OPT_DISABLE, RUN_OPT_TRACES, RUN_OPT_PROFILE
 };
 
 static const struct option run_longopts[] = {
@@ -152,6 +155,7 @@ static const struct option run_longopts[] = {
     {"no-waits", no_argument, NULL, RUN_OPT_NO_WAITS},
     {"disable", required_argument, NULL, RUN_OPT_DISABLE},
     {"traces", required_argument, NULL, RUN_OPT_TRACES},
+    {"profile", no_argument, NULL, RUN_OPT_PROFILE},
     {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading option c of p (its value in p->arg) into o; -1
@@ -202,6 +206,7 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
     return 0;
   }
   case RUN_OPT_OUT_DIR: o->out_dir = v; return 0;
+  case RUN_OPT_PROFILE: o->profile = 1; return 0;
   case RUN_OPT_FST: o->fst = v; return 0;
   case RUN_OPT_NO_FIFO_CHECK: o->inst.no_fifo_check = 1; return 0;
   case RUN_OPT_SHARE_ALL: o->inst.share_all = 1; return 0;
@@ -256,6 +261,11 @@ static int run_opts_parse(int argc, char **argv, run_opts *o) {
       diag_error_plain("more than one program given ('%s' and '%s')", o->program, p.arg);
       return -1;
     }
+  }
+  if (o->profile && (!o->out_dir || o->traces_on_failure || o->engine == RUN_ENGINE_REF)) {
+    diag_error_plain("--profile reads the run's trace: it needs --out-dir DIR, an engine that runs the array "
+                     "and --traces always");
+    return -1;
   }
   if (!o->program && !o->help) {
     diag_error_plain("no program given (usage: tcpa run PROGRAM.pla ...; see "

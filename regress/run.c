@@ -41,6 +41,7 @@
 #include "engine_flow.h"
 #include "interp.h"
 #include "parse.h"
+#include "profile.h"
 #include "rng.h"
 #include "run.h"
 
@@ -254,6 +255,25 @@ static int run_request_check(const ast_program *p, const run_opts *o, arch_confi
   return ENGINE_OK;
 }
 
+/* Returns 0 after printing the profile of the run in dir (its model.trace,
+ * else its rtl.trace: docs/profile.md) and writing its tables and heat map
+ * into dir/profile/; -1 after printing why. */
+static int run_profile(const char *dir) {
+  char trace[4200], out[4200];
+  snprintf(trace, sizeof trace, "%s/model.trace", dir);
+  FILE *f = fopen(trace, "r");
+  if (!f) snprintf(trace, sizeof trace, "%s/rtl.trace", dir);
+  else fclose(f);
+  snprintf(out, sizeof out, "%s/profile", dir);
+  profile pr;
+  if (profile_read(trace, &pr) != 0) return -1;
+  profile_print(&pr, stdout);
+  int rc = run_mkdir_p(out) != 0 || profile_write(&pr, out) != 0 ? -1 : 0;
+  if (!rc) printf("profile   %s/profile.tsv, banks.tsv, utilization.svg\n", out);
+  profile_free(&pr);
+  return rc;
+}
+
 /* Returns the exit status of a run of the parsed and checked program p. */
 static int run_program(const ast_program *p, const run_opts *o) {
   int64_t params[AST_MAX_PARAMS] = {0};
@@ -299,6 +319,7 @@ static int run_program(const ast_program *p, const run_opts *o) {
   if (o->out_dir && run_out_dir_write(p, o, params, arrays, &res) != 0)
     rc = ENGINE_ERR_INPUT;
   run_summary_print(p, o, params, &res);
+  if (o->profile && o->out_dir && run_profile(o->out_dir) != 0 && rc == ENGINE_OK) rc = ENGINE_ERR_INPUT;
 error_eo:
   if (have_eo) engine_outcome_free(&eo);
 error_arrays:

@@ -58,6 +58,7 @@ typedef struct {
   inst_opts inst; /* --no-fifo-check, --share-all, --prolog-nops */
   map_opts mopts; /* --disable */
   int traces_on_failure; /* --traces on-failure (engine_run_opts) */
+  int profile;           /* --profile: the run's profile from its trace (docs/profile.md) */
 } run_opts;
 
 /* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in

@@ -6,8 +6,10 @@
 # add up to the trace's `issue` events (awk) and ops + nops + waits + idle
 # to the run's cycles, which are summary.json's done; per bank the reads
 # and writes equal the trace's `bank` events (awk); the heat map is an
-# SVG drawn by gnuplot; a job's trace gives each region's cycles; a bad
-# trace line exits 2 with FILE:LINE:COL. Prints TAP lines.
+# SVG drawn by gnuplot; a job's trace gives each region's cycles; `tcpa
+# run --profile` prints the same tables and writes DIR/profile/ (without
+# --out-dir it exits 2); a bad trace line exits 2 with FILE:LINE:COL.
+# Prints TAP lines.
 set -u
 . tests/tap.sh
 
@@ -40,6 +42,16 @@ check_eval "utilization.svg: a heat map drawn by gnuplot" \
 "$TCPA" profile "$tmp/j/model.trace" >"$tmp/jp.out" 2>&1; rc=$?
 check_eval "a job's trace: each region's cycles (exit $rc, $(grep -c '^  region of GC' $tmp/jp.out) regions)" \
   "[ $rc -eq 0 ] && [ \$(grep -c '^  region of GC [0-3]: [0-9]* cycles' $tmp/jp.out) -ge 2 ]"
+# tcpa run --profile: the same tables as tcpa profile of its model.trace, files in DIR/profile/
+"$TCPA" run regress/programs/fir.pla --param N=32 --param T=4 --pes 1x4 --engine model --out-dir "$tmp/rp" \
+  --profile >"$tmp/rp.out" 2>&1; rc=$?
+"$TCPA" profile "$tmp/rp/model.trace" >"$tmp/rp.want" 2>&1
+check_eval "tcpa run --profile (exit $rc): the tables of tcpa profile, DIR/profile/ written" \
+  "[ $rc -eq 0 ] && grep -q '^verdict   pass' $tmp/rp.out && grep -A1000 '^profile: ' $tmp/rp.out | grep -v '^profile   ' |
+   cmp -s - $tmp/rp.want && cmp -s $tmp/rp/profile/profile.tsv $tmp/pm/profile.tsv && [ -s $tmp/rp/profile/utilization.svg ]"
+"$TCPA" run regress/programs/fir.pla --param N=32 --param T=4 --pes 1x4 --engine model --profile >/dev/null 2>"$tmp/np.err"
+rc=$?
+check_eval "tcpa run --profile without --out-dir: exit 2 ($rc), says why" "[ $rc -eq 2 ] && grep -q 'needs --out-dir' $tmp/np.err"
 head -5 "$tmp/r/model.trace" >"$tmp/bad.trace"
 echo "12 issue 0,0 zero 3" >>"$tmp/bad.trace"
 "$TCPA" profile "$tmp/bad.trace" >/dev/null 2>"$tmp/bad.err"; rc=$?
