@@ -6,7 +6,7 @@
 # and its cycles alone checked by the job runner), with regions running
 # at the same time in at least one (the line counts the pairs); a kept
 # seed's job.ini runs again with `tcpa run` and passes, with its regions
-# disjoint and one GC each; a job runner that fails (a wrapper as
+# disjoint and one GC each; the same seeds pass in cosim; a job runner that fails (a wrapper as
 # TCPA_GEN_SELF, exit 1 on `run ...job.ini`) makes the seed FAIL, exit 1,
 # the line naming repro.sh; --regions without --check, or with --pes,
 # exits 2. Prints TAP lines.
@@ -28,6 +28,14 @@ awk '/^run +r[0-9]+:/ { split($5, a, "[x@,]"); r = a[1]; c = a[2]; c0 = a[4]
        for (x = c0; x < c0 + c; x++) { if (used[FILENAME, x]++) bad = 1 } }
      END { exit bad }' "$tmp"/j/seed*/job.model.log
 check "every job's regions are disjoint" $?
+
+# the same seeds in cosim (the C model and the RTL in lockstep over every
+# region; default.ini's harness, built by the fast tier)
+"$TCPA" gen program --seeds 3-4 --check --regions 3 --engine cosim --out-dir "$tmp/c" --keep --timeout 1800 \
+  >"$tmp/c.out" 2>&1; rc=$?
+check_eval "seeds 3-4 in cosim: exit $rc, both pass, model and RTL agree in every region" \
+  "[ $rc -eq 0 ] && grep -q '^2 jobs of 3 regions: 2 pass, 0 do not fit, 0 FAIL' $tmp/c.out &&
+   grep -q 'model and RTL agree in every event of every cycle, every region' $tmp/c/seed3/job.cosim.log"
 
 # a job runner that fails: the seed FAILs and the line names repro.sh
 tcpa_abs=$(readlink -f "$TCPA")
