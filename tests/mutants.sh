@@ -2,13 +2,14 @@
 # covers: docs/mutants.md, docs/rtl.md "Fault injection",
 #   docs/trace.md "State events"
 # tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
-# mutants.sh: RTL mutants 23..37 and 39..43, one per mechanism that
+# mutants.sh: RTL mutants 23..37 and 39..44, one per mechanism that
 # mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
 # address, the instruction memory, multiplier and divider results, the FU
 # flags, the affine accumulators, the constraint (GC term) evaluation, FIFO
 # depth and overflow, fd writes, the neighbour wiring and `done` of
 # tcpa_top, the loader's CRC and fingerprint checks, the wait counter of
-# a multi-cycle nop (`nop N`); and one per state
+# a multi-cycle nop (`nop N`), the per-region done of several regions
+# (44, on regress/jobs/quadrants.ini in `tcpa run --engine cosim`); and one per state
 # event of the lockstep that no other mutant is first caught by: the write
 # address and enable at the bank (`bankwr`), the steppers' step counter
 # (`step`), the end-of-run read of the banks (`mem`) (docs/mutants.md,
@@ -46,7 +47,8 @@ set -u
 divergence() {
   awk '/lockstep: DIVERGENCE at cycle/ && !c { c = $5; sub(/,$/, "", c)
          p = ($0 ~ /the whole machine/) ? "-" : $7; gsub(/[(),]/, " ", p); split(p, q, " ")
-         place = (p == "-") ? "-" : q[1] "," q[2] }
+         place = (p == "-") ? "-" : q[1] "," q[2]
+         if ($0 ~ /the region of GC/) place = "gc" $NF }
        /^  event:/ && c != "" && !k { k = $2; sub(/:$/, "", k) }
        END { if (c == "") print "none"; else print c, place, k }' "$1"
 }
@@ -295,6 +297,26 @@ nop_n=$(awk -v nalu=2 -v nmul=1 '
     if (m == "" || c < m) m = c }
   END { print (m == "") ? "none" : m }' "$tmp/nopw/clean.dis" "$tmp/nopw/model.trace")
 trace_mutant 43 "the wait counter of a nop N one short" nopw "$MUT" "$nop_n" exact issue
+
+# mutant 44: one region's done taken for another's (GC g's region done
+# when GC g ^ 1's PEs are quiet), on the four quadrants of
+# regress/jobs/quadrants.ini in `tcpa run --engine cosim` with the mutants
+# harness (TCPA_RTL): the first region to finish, bitextract's (GC 1), is
+# not marked done while matmul's (GC 0) runs, so its `rdone 1` repeats in
+# the next cycle: caught by an `rdone` no earlier than the model's first,
+# the report naming a region of the job
+mutant_script 44 "$MUT"
+t0=$SECONDS
+rm -rf "$tmp/m44"
+TCPA_RTL=$tmp/mut44.sh timeout 900 "$TCPA" run regress/jobs/quadrants.ini --engine cosim --out-dir "$tmp/m44" \
+  >"$tmp/m44.out" 2>&1
+st=$?
+got=$(divergence "$tmp/m44.out")
+rd1=$(first_cycle "$tmp/m44/model.trace" '$2 == "rdone"')
+echo "# mutant 44 (done of one region taken for another's) on quadrants: caught by cosim at cycle/place/event $got (can act from cycle $rd1; $((SECONDS - t0)) s); $(grep -m1 'region:' "$tmp/m44.out")"
+[ $st -eq 1 ] && [ "$got" != none ] && [ "$rd1" != none ] && [ "${got%% *}" -ge "$rd1" ] && [ "${got##* }" = rdone ] &&
+  grep -q "region: *[0-3], run '" "$tmp/m44.out"
+check "mutant 44 (done of one region taken for another's) on quadrants: cosim exit 1 ($st), an rdone at $got, not before $rd1, its region named" $?
 if full_tier; then
   # a read AG's access also writes its (input) bank: bankwr at the first
   # read; with bankwr left out of the comparison (as by a harness that does
