@@ -355,6 +355,10 @@ static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_
   }
   if (model_failed(m, NULL)) rc = -1;
   else if (!model_done(m)) rc = model_run(m, max); /* the timeout fault */
+  if (j->n == 1 && model_done(m) && !gathered[0] && engine_result_init(&out[0].beside, &out[0].prep.c) == 0) {
+    engine_outputs_gather(&out[0].prep.c, &out[0].beside, job_bank, m); /* one stream: model_new keeps no */
+    gathered[0] = 1;                                                       /* region view; its done is the run's */
+  }
   if (tf) fclose(tf);
   if (rc < 0) {
     model_failed(m, &err);
@@ -368,6 +372,10 @@ static int job_model(const job_file *j, const run_opts *o, job_out *out, uint64_
   for (int k = 0; k < j->n; k++) {
     job_out *x = &out[k];
     model_region_get(m, k, &x->region);
+    if (j->n == 1) { /* the region is the run's (model_new_multi of one stream is model_new) */
+      x->region.gc = j->run[0].gc >= 0 ? j->run[0].gc : 0;
+      x->region.started = 1, x->region.done = model_done(m), x->region.cycles = model_cycles(m);
+    }
     if (!gathered[k] && engine_result_init(&x->beside, &x->prep.c)) {
       model_free(m);
       return ENGINE_ERR_INPUT;

@@ -127,6 +127,16 @@ check_eval "cosim: a divergence in PE 3,3: exit 1, the report names region 3, ru
   "[ $st -eq 1 ] && grep -q 'DIVERGENCE at cycle [0-9]*, PE (3,3)' '$tmp/err' &&
    grep -q \"region: *3, run 'trimv' (regress/programs/trimv.pla), GC 3, 2x2@2,2\" '$tmp/err'"
 
+# a job of one run: its outputs gathered at the run's done (the model of
+# one stream keeps no region view; the job failed with "got nothing")
+awk 'BEGIN { head = 1 } /^\[run / { head = 0; on = ($0 == "[run mm]") } head || on' regress/jobs/quadrants.ini \
+  >"$tmp/one.ini"
+for e in model cosim; do
+  "$TCPA" run "$tmp/one.ini" --engine $e >"$tmp/one.out" 2>&1; st=$?
+  check_eval "a job of one run (matmul 2x2), $e: exit 0 ($st), its cycles those alone" \
+    "[ $st -eq 0 ] && grep -q \"mm: .* start 0: 2423 cycles (alone 2423), outputs equal to the reference, pass\" $tmp/one.out"
+done
+
 "$TCPA" run regress/jobs/rows.ini --engine systemc >"$tmp/out" 2>"$tmp/err"
 check "--engine systemc: exit 2 (not yet)" $([ $? -eq 2 ] && echo 0 || echo 1)
 exit $fail
