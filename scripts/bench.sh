@@ -5,7 +5,8 @@
 # 1-D and 2-D regions (scripts/bench_classes.sh), the mapping-quality table
 # (scripts/bench_quality.sh), the fit table (scripts/bench_fit.sh), the
 # compile-time table (scripts/bench_compile.sh) and the simulator-speed
-# table (scripts/bench_speed.sh). The interpreter table: runs each
+# table (scripts/bench_speed.sh) and the several-regions table
+# (scripts/bench_regions.sh). The interpreter table: runs each
 # benchmark program through `tcpa run --engine ref` at a size large enough
 # to time, reads `instances` (equation instances evaluated) and
 # `ref_seconds` (the evaluation's wall time) from summary.json, and prints
@@ -77,7 +78,7 @@ for c in "${CASES[@]}"; do
   printf "$fmt" "$prog" "$ps" "$inst" "$(awk -v s="$best" 'BEGIN { printf "%.4f", s }')" "$rate" "$note"
 done
 for t in scripts/bench_tables.sh scripts/bench_classes.sh scripts/bench_quality.sh scripts/bench_fit.sh scripts/bench_compile.sh \
-    scripts/bench_speed.sh; do
+    scripts/bench_speed.sh scripts/bench_regions.sh; do
   [ -f "$t" ] || continue
   echo
   BUILD=$BUILD TCPA=$TCPA bash "$t" || status=1
