@@ -68,6 +68,7 @@ typedef struct {
   int keep_traces; /* 1: every run keeps its traces; 0: only a failing one
                       (tcpa run --traces on-failure) */
   char *where;    /* "suite.txt:12", where the run was declared */
+  int job;        /* 1: program is a job file (`job FILE` in a suite: tcpa run JOB.ini) */
   /* what it gave */
   regress_verdict verdict;
   int ok;         /* the verdict meets the expectation */

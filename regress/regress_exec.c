@@ -100,6 +100,13 @@ char **regress_exec_argv(const regress_run *r) {
   exec_arg(&a, "tcpa");
   exec_arg(&a, "run");
   exec_arg(&a, "%s", r->program);
+  if (r->job) { /* a job file carries its programs, regions and architecture */
+    exec_arg(&a, "--engine");
+    exec_arg(&a, "%s", r->engine);
+    exec_arg(&a, "--out-dir");
+    exec_arg(&a, "%s", r->dir ? r->dir : ".");
+    return a.v;
+  }
   exec_arg(&a, "--arch");
   exec_arg(&a, "%s", r->arch);
   exec_arg(&a, "--engine");

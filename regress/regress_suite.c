@@ -677,6 +677,75 @@ error:
   return rc;
 }
 
+/* Returns the malloc'ed path of the architecture of job file `path`: its
+ * `arch = FILE` line before the first section (as the job runner reads
+ * it, from the current directory), else configs/default.ini. */
+static char *suite_job_arch(const suite_parser *sp, const char *path) {
+  size_t len;
+  char *text = fileio_read_all(path, &len), *arch = NULL;
+  for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l && *l != '['; l = strtok_r(NULL, "\n", &save)) {
+    while (*l == ' ' || *l == '\t') l++;
+    if (strncmp(l, "arch", 4)) continue;
+    char *v = l + 4;
+    while (*v == ' ' || *v == '\t') v++;
+    if (*v++ != '=') continue;
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = strcspn(v, " \t\r#;");
+    v[n] = '\0';
+    arch = regress_strdup(v);
+    break;
+  }
+  free(text);
+  return arch ? arch : suite_path(sp, sp->dir, "default", "configs", ".ini");
+}
+
+/* Returns 0 after appending the runs of a `job FILE` line (at column
+ * pcol) with its effective keys k: one per engine, the job file's own
+ * programs, regions and architecture (docs/regress.md "Jobs"). */
+static int suite_job_expand(suite_parser *sp, const char *file, int pcol, const suite_keys *k) {
+  suite_values engines = {0};
+  int rc = -1;
+  char *path = suite_path(sp, sp->dir, file, "regress/jobs", ".ini");
+  char *name = suite_basename(path, ".ini");
+  suite_combo c = {.program = path, .name = name, .pes = "job", .expect = REGRESS_EXPECT_PASS};
+  if (access(path, R_OK) != 0) {
+    suite_error(sp, pcol, "job '%s': %s", path, strerror(errno));
+    goto out;
+  }
+  if (k->pes || k->map || k->arch || k->np) {
+    suite_error(sp, pcol, "job '%s': a job file names its own programs, parameters, regions and architecture "
+                          "(keys here: engine, expect, timeout)", path);
+    goto out;
+  }
+  if (suite_split(sp, "engine", sp->o->engine ? sp->o->engine : k->engine ? k->engine : "model", k->line[K_ENGINE],
+                  k->col[K_ENGINE], 0, &engines))
+    goto out;
+  const char *ex = k->expect ? k->expect : "pass";
+  c.expect = !strcmp(ex, "any") ? REGRESS_EXPECT_ANY : !strcmp(ex, "nofit") ? REGRESS_EXPECT_NOFIT : REGRESS_EXPECT_PASS;
+  if (suite_small_int(sp, k, K_TIMEOUT, 86400, &c.timeout)) goto out;
+  char *arch = suite_job_arch(sp, path);
+  c.arch = arch;
+  rc = 0;
+  for (int e = 0; e < engines.n && !rc; e++) {
+    if (strcmp(engines.v[e], "model") && strcmp(engines.v[e], "rtl") && strcmp(engines.v[e], "cosim")) {
+      suite_error_at(sp, k->line[K_ENGINE], k->col[K_ENGINE], "engine of a job: expected model, rtl or cosim, got '%s'",
+                     engines.v[e]);
+      rc = -1;
+      break;
+    }
+    c.engine = engines.v[e];
+    size_t before = sp->out->n;
+    rc = suite_combo_emit(sp, &c, "1", sp->line, pcol);
+    for (size_t i = before; i < sp->out->n; i++) sp->out->v[i].job = 1;
+  }
+  free(arch);
+out:
+  suite_values_free(&engines);
+  free(path);
+  free(name);
+  return rc;
+}
+
 /* Parses one line (NUL-terminated copy in buf, same offsets as the text);
  * `defaults` collects `set` keys. */
 static void suite_line_parse(suite_parser *sp, char *buf, suite_keys *defaults) {
@@ -706,13 +775,14 @@ static void suite_line_parse(suite_parser *sp, char *buf, suite_keys *defaults) 
     sp->name = regress_strdup(words[1]);
     return;
   }
-  int is_run = !strcmp(words[0], "run");
+  int is_job = !strcmp(words[0], "job");
+  int is_run = is_job || !strcmp(words[0], "run");
   if (!is_run && strcmp(words[0], "set")) {
-    suite_error(sp, cols[0], "unknown directive '%s' (expected suite, set or run)", words[0]);
+    suite_error(sp, cols[0], "unknown directive '%s' (expected suite, set, run or job)", words[0]);
     return;
   }
   if (is_run && n < 2) {
-    suite_error(sp, cols[0], "expected 'run PROGRAM KEY=VALUE...'");
+    suite_error(sp, cols[0], is_job ? "expected 'job FILE KEY=VALUE...'" : "expected 'run PROGRAM KEY=VALUE...'");
     return;
   }
   suite_keys line = {0};
@@ -723,7 +793,21 @@ static void suite_line_parse(suite_parser *sp, char *buf, suite_keys *defaults) 
     suite_keys eff = {0};
     suite_keys_merge(&eff, defaults);
     suite_keys_merge(&eff, &line);
-    suite_run_expand(sp, words[1], cols[1], &eff);
+    if (is_job) {
+      suite_keys own = {0}; /* a job takes its line's keys and the suite's engine, expect and timeout */
+      suite_keys_merge(&own, &line);
+      for (int key = 0; key < K_NKEYS; key++) {
+        char **from = suite_key_slot(defaults, key), **to = suite_key_slot(&own, key);
+        if (*from && !*to && (key == K_ENGINE || key == K_TIMEOUT)) {
+          *to = regress_strdup(*from);
+          own.line[key] = defaults->line[key], own.col[key] = defaults->col[key];
+        }
+      }
+      suite_job_expand(sp, words[1], cols[1], &own);
+      suite_keys_free(&own);
+    } else {
+      suite_run_expand(sp, words[1], cols[1], &eff);
+    }
     suite_keys_free(&eff);
   }
   suite_keys_free(&line);

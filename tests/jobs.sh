@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# covers: docs/user-guide.md "Jobs", docs/timing.md "11. Several regions"
+# covers: docs/user-guide.md "Jobs", docs/timing.md "11. Several regions", docs/regress.md "Jobs"
 # jobs.sh: `tcpa run JOB.ini`, several programs at once on the C model,
 # each on its own region and GC (regress/job.c). TAP.
 #   - the jobs of regress/jobs/ (the four quadrants of default.ini's 4x4
@@ -136,6 +136,16 @@ for e in model cosim; do
   check_eval "a job of one run (matmul 2x2), $e: exit 0 ($st), its cycles those alone" \
     "[ $st -eq 0 ] && grep -q \"mm: .* start 0: 2423 cycles (alone 2423), outputs equal to the reference, pass\" $tmp/one.out"
 done
+
+# suites list jobs: regress/suites/jobs, every job on model and cosim
+"$TCPA" regress regress/suites/jobs -j 2 --out-dir "$tmp/rj" >"$tmp/rj.out" 2>&1; st=$?
+check_eval "tcpa regress regress/suites/jobs: exit 0 ($st), 6 runs pass (3 jobs x model, cosim)" \
+  "[ $st -eq 0 ] && grep -q '^6 runs: 6 pass, 0 fail' $tmp/rj.out && [ \$(grep -c 'pass .*_job_\\(model\\|cosim\\)_' $tmp/rj.out) -eq 6 ]"
+printf 'suite bad\njob quadrants pes=1x2\njob nosuchjob\n' >"$tmp/bad.suite"
+"$TCPA" regress "$tmp/bad.suite" --out-dir "$tmp/rb" >/dev/null 2>"$tmp/rb.err"; st=$?
+check_eval "a job line with pes=, and a missing job: exit 2 ($st), FILE:LINE:COL each" \
+  "[ $st -eq 2 ] && grep -q 'bad.suite:2:5: error: job .*names its own programs' $tmp/rb.err &&
+   grep -q 'bad.suite:3:5: error: job .*nosuchjob' $tmp/rb.err"
 
 "$TCPA" run regress/jobs/rows.ini --engine systemc >"$tmp/out" 2>"$tmp/err"
 check "--engine systemc: exit 2 (not yet)" $([ $? -eq 2 ] && echo 0 || echo 1)
