@@ -59,16 +59,6 @@ typedef struct {
   int delay;                 /* start = auto+delay */
 } gj_region;
 
-/* Writes "--param N=V ..." of p into argv from *n (values in store). */
-static void gj_params_args(const gp_program *p, char **argv, int *n, char store[][32]) {
-  static const char *const names[GP_MAX_PARAMS] = {"N", "M", "K", "L"};
-  for (int q = 0; q < p->nparams; q++) {
-    snprintf(store[q], 32, "%s=%d", names[q], p->pval[q]);
-    argv[(*n)++] = "--param";
-    argv[(*n)++] = store[q];
-  }
-}
-
 /* Returns the region text of g ("2x1@0,3"): one row for a 1-D program. */
 static void gj_pes_text(const gj_region *g, char *buf, size_t n) {
   snprintf(buf, n, "%dx%d@%d,%d", g->prog.ndims == 1 ? 1 : g->rows, g->cols, g->row, g->col);
@@ -80,7 +70,7 @@ static int gj_alone(const gen_run_opts *o, const char *dir, int k, gj_region *g)
   char *argv[32], store[GP_MAX_PARAMS][32], pes[64], seed[32], log[1200];
   int n = 0;
   argv[n++] = "tcpa", argv[n++] = "run", argv[n++] = g->path;
-  gj_params_args(&g->prog, argv, &n, store);
+  gen_run_params_args(&g->prog, argv, &n, store);
   snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->prog.seed);
   argv[n++] = "--seed", argv[n++] = seed;
   argv[n++] = "--engine", argv[n++] = "model";

@@ -115,9 +115,8 @@ static int gr_program_write(const gp_program *p, const char *path) {
   return rename(tmp, path);
 }
 
-/* Appends "--param NAME=V" for every parameter of p to argv from *n; the
- * strings go into store (GP_MAX_PARAMS entries of 32 bytes). */
-static void gr_params_args(const gp_program *p, char **argv, int *n, char store[][32]) {
+/* Appends the parameters of p to argv (gen_run.h). */
+void gen_run_params_args(const gp_program *p, char **argv, int *n, char store[][32]) {
   static const char *const names[GP_MAX_PARAMS] = {"N", "M", "K", "L"};
   for (int q = 0; q < p->nparams; q++) {
     snprintf(store[q], 32, "%s=%d", names[q], p->pval[q]);
@@ -151,7 +150,7 @@ static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed
   static char map[32];
   int n = 0;
   argv[n++] = "tcpa", argv[n++] = "run", argv[n++] = (char *)path;
-  gr_params_args(p, argv, &n, store);
+  gen_run_params_args(p, argv, &n, store);
   snprintf(seed, 32, "%llu", (unsigned long long)p->seed);
   argv[n++] = "--seed", argv[n++] = seed;
   if (stage == GR_STAGE_REF) {

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gen_program.h"
+
 typedef struct {
   const char *self;    /* the tcpa binary to run (/proc/self/exe) */
   unsigned long long first, last; /* the seeds, inclusive */
@@ -45,6 +47,10 @@ int gen_run_seeds(const gen_run_opts *o, gen_run_totals *t);
  * signal that ended it (SIGALRM: timeout). Whatever the child left
  * running (its process group) is killed. */
 int gen_run_exec(const gen_run_opts *o, char **argv, const char *log, int timeout);
+
+/* Appends "--param NAME=V" for every parameter of p to argv from *n; the
+ * strings go into store (GP_MAX_PARAMS entries of 32 bytes). */
+void gen_run_params_args(const gp_program *p, char **argv, int *n, char store[][32]);
 
 /* Copies into buf (size) the first line of file `log` that contains
  * `want` (any line when NULL); "" when none. */
