@@ -5,7 +5,7 @@
 
 BUILD   ?= build
 CC      ?= cc
-PKGS    := isl inih zlib
+PKGS    := isl inih zlib yaml-0.1
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP $(SRC_INC) -Itests
 LDLIBS  += -lm

@@ -96,4 +96,9 @@ int cli_gen(int argc, char **argv);
  * "stream". */
 int cli_gen_stream(int argc, char **argv);
 
+/* `tcpa testplan [--plan FILE] [--suite FILE] [--regress DIR]`: checks
+ * the testplan and measures it on a regression (cli_testplan.c,
+ * docs/testplan.md). */
+int cli_testplan(int argc, char **argv);
+
 #endif

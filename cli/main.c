@@ -27,6 +27,7 @@ static const main_subcommand main_subcommands[] = {
     {"disasm", cli_disasm, "print a configuration stream as .tasm text"},
     {"cosim-check", cli_lockstep, "compare a model trace with an RTL trace; report the first divergence"},
     {"lint", cli_lint, "lint the RTL of an architecture configuration (verilator -Wall, the waivers)"},
+    {"testplan", cli_testplan, "check the testplan (docs/testplan.yml); measure it on a regression"},
     {"signoff", cli_signoff, "sign off an architecture: lint, synthesis, full suite in cosim, coverage"},
     {"profile", cli_profile, "where a run's cycles went: per PE and FU, per bank, per region, from its trace"},
     {"explore", cli_explore, "design-space exploration: a workload over a space of configurations, Pareto front"},

@@ -12,6 +12,7 @@ packages=(
   libisl-dev        # integer sets: the checks of the language rules, mapping
   libgmp-dev        # isl's arithmetic
   libinih-dev       # INI parser for architecture configurations
+  libyaml-dev       # YAML parser for the testplan (docs/testplan.yml)
   verilator         # the RTL simulator (5.006)
   ccache            # compiler cache for the Verilated harnesses (tb/harness.mk, OBJCACHE)
   libsystemc-dev    # SystemC kernel for the SystemC engine
