@@ -18,12 +18,13 @@
 /* Prints the usage of `tcpa signoff` to f. */
 static void signoff_usage(FILE *f) {
   fprintf(f, "usage: tcpa signoff --arch A.ini [--out-dir DIR] [--suite FILE] [-j N] [--timeout S]\n"
-             "                    [--min-fit P]\n\n"
+             "                    [--min-fit P] [--testplan FILE]\n\n"
              "Signs off an architecture configuration: lints and synthesizes its RTL, builds\n"
              "its Verilated harness with coverage, runs the suite in cosim on every region of\n"
              "the array, collects line and toggle coverage, and writes DIR/report.md,\n"
              "DIR/report.html (the verdict and how many runs fit at the top) and\n"
-             "DIR/junit.xml.\n\n"
+             "DIR/junit.xml; the report measures the testplan on the runs (per feature:\n"
+             "runs passed, bins hit, closed or not).\n\n"
              "  --arch A.ini   the configuration (required)\n"
              "  --out-dir DIR  default build/signoff/<name of A.ini>\n"
              "  --suite FILE   the suite (default regress/suites/full)\n"
@@ -31,6 +32,7 @@ static void signoff_usage(FILE *f) {
              "  --timeout S    seconds per run (default 900)\n"
              "  --min-fit P    the floor: at least P %% of the runs must fit the configuration,\n"
              "                 or the verdict is INCOMPLETE (0-100, default %d)\n"
+             "  --testplan FILE  the testplan (default docs/testplan.yml; docs/testplan.md)\n"
              "  -h, --help     print this help\n\n"
              "exit status: 0 PASS, 1 FAIL, 2 invalid input, 3 INCOMPLETE (what ran passed,\n"
              "but fewer runs fit than --min-fit)\n",
@@ -45,11 +47,12 @@ static int signoff_opts_parse(int argc, char **argv, signoff_opts *s, int *help,
   s->min_fit = SIGNOFF_MIN_FIT_DEFAULT;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   s->jobs = cores > 0 ? (int)cores : 1;
-  enum { OPT_ARCH = CLI_OPT_LONG, OPT_OUT, OPT_SUITE, OPT_TIMEOUT, OPT_MIN_FIT };
+  enum { OPT_ARCH = CLI_OPT_LONG, OPT_OUT, OPT_SUITE, OPT_TIMEOUT, OPT_MIN_FIT, OPT_TESTPLAN };
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},         {"arch", required_argument, NULL, OPT_ARCH},
       {"out-dir", required_argument, NULL, OPT_OUT}, {"suite", required_argument, NULL, OPT_SUITE},
       {"timeout", required_argument, NULL, OPT_TIMEOUT}, {"min-fit", required_argument, NULL, OPT_MIN_FIT},
+      {"testplan", required_argument, NULL, OPT_TESTPLAN},
       {NULL, 0, NULL, 0}};
   cli_opt p;
   cli_opt_init(&p, "signoff", argc, argv, "hj:", longopts);
@@ -60,6 +63,7 @@ static int signoff_opts_parse(int argc, char **argv, signoff_opts *s, int *help,
     case OPT_ARCH: s->arch = p.arg; break;
     case OPT_OUT: s->dir = p.arg; break;
     case OPT_SUITE: s->suite = p.arg; break;
+    case OPT_TESTPLAN: s->testplan = p.arg; break;
     case 'j':
     case OPT_TIMEOUT:
       if (cli_opt_int(&p, 1, 604800, "a positive integer", &n)) return -1;

@@ -17,12 +17,14 @@
 
 #include "fcov.h"
 #include "regress.h"
+#include "testplan.h"
 
 /* The options of one sign-off (`tcpa signoff --help`). */
 typedef struct {
   const char *arch;  /* the configuration A.ini (required) */
   const char *dir;   /* the output directory DIR (required) */
   const char *suite; /* the suite file */
+  const char *testplan; /* the testplan (docs/testplan.md) */
   int jobs;          /* runs at a time (>= 1) */
   int timeout;       /* seconds per run */
   int min_fit;       /* the floor: percent of the runs that must fit (0-100) */
@@ -100,7 +102,7 @@ typedef struct {
 
 /* One sign-off: its options, its paths, and everything the report shows. */
 typedef struct {
-  const char *arch, *dir, *suite;
+  const char *arch, *dir, *suite, *testplan;
   char adir[SIGNOFF_DIRLEN];     /* absolute DIR */
   char rtl[SIGNOFF_DIRLEN + 8];  /* absolute DIR/rtl */
   char covbin[4400];             /* the coverage harness (the harness cache) */
@@ -117,6 +119,8 @@ typedef struct {
   double seconds; /* wall time of the whole sign-off */
   fcov_set fcov;  /* the regression's functional coverage (DIR/regress/fcov.json) */
   int html;       /* genhtml wrote DIR/coverage-html/index.html */
+  testplan plan;  /* the testplan (docs/testplan.md), read before the steps */
+  testplan_stat *tp; /* its measure on the regression (plan.n), or NULL */
 } signoff_state;
 
 /* Returns the exit status of argv run as the step `what` with stdout and

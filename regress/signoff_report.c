@@ -14,8 +14,10 @@
  * fit.h) and the change of the
  * configuration that makes it fit (signoff_nofit.h), coverage per
  * module (with links to the genhtml pages and the annotated sources), the
- * functional coverage of the regression per group with its holes (fcov.h)
- * and Yosys cells per module. Each file is written to a temporary
+ * functional coverage of the regression per group with its holes (fcov.h),
+ * the testplan measured on the runs (testplan.h: per feature its runs
+ * passed, bins hit and its modules' coverage; the features closed under
+ * the verdict) and Yosys cells per module. Each file is written to a temporary
  * file and renamed (datafile.h).
  */
 #include <inttypes.h>
@@ -275,6 +277,77 @@ done:
   free(cells);
 }
 
+/* Sets *line, *tog to the line and toggle coverage (percent; -1: no
+ * point) of the RTL modules of feature f in s. */
+static void signoff_testplan_rtl(const signoff_state *s, const testplan_feature *f, double *line, double *tog) {
+  long lh = 0, la = 0, th = 0, ta = 0;
+  for (int i = 1; i < s->ncov; i++)
+    for (size_t j = 0; j < f->rtl.n; j++)
+      if (!strcmp(s->cov[i].module, f->rtl.v[j])) {
+        lh += s->cov[i].line_hit;
+        la += s->cov[i].line_all;
+        th += s->cov[i].tog_hit;
+        ta += s->cov[i].tog_all;
+      }
+  *line = la ? 100.0 * (double)lh / (double)la : -1;
+  *tog = ta ? 100.0 * (double)th / (double)ta : -1;
+}
+
+/* Writes the testplan's features measured on the regression (testplan.h,
+ * docs/testplan.md): per feature its tests, the runs that exercise it and
+ * passed, its bins hit, the line and toggle coverage of its modules, and
+ * closed or why not. */
+static void signoff_report_testplan(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  signoff_heading(f, fmt, "Testplan (features, the runs that exercise them, their coverage)");
+  char text[512];
+  snprintf(text, sizeof text, "%s, docs/testplan.md: a feature is closed when it names a test, a run exercises it, "
+           "none failed and every one of its bins was hit.", s->plan.path);
+  fputs(fmt == SIGNOFF_HTML ? "<p>" : "", f);
+  signoff_text(f, fmt, text);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n\n", f);
+  static const char *const hd[] = {"feature", "tests", "runs passed", "bins hit", "RTL line %", "RTL toggle %",
+                                   "status"};
+  signoff_table(f, fmt, 0);
+  signoff_row(f, fmt, 1, 7, hd);
+  for (size_t k = 0; k < s->plan.n; k++) {
+    const testplan_feature *ft = &s->plan.v[k];
+    const testplan_stat *t = &s->tp[k];
+    char tests[512] = "none", c[4][32], why[128];
+    for (size_t j = 0, n = 0; j < ft->tests.n && n < sizeof tests; j++)
+      n += (size_t)snprintf(tests + n, sizeof tests - n, "%s%s", j ? ", " : "", ft->tests.v[j]);
+    double line, tog;
+    signoff_testplan_rtl(s, ft, &line, &tog);
+    snprintf(c[0], 32, "%zu/%zu", t->passed, t->runs);
+    snprintf(c[1], 32, "%zu/%zu", t->hit, t->all);
+    if (line < 0) snprintf(c[2], 32, "-");
+    else snprintf(c[2], 32, "%.1f", line);
+    if (tog < 0) snprintf(c[3], 32, "-");
+    else snprintf(c[3], 32, "%.1f", tog);
+    const char *row[] = {ft->name, tests, c[0], c[1], c[2], c[3], testplan_stat_why(ft, t, why, sizeof why)};
+    signoff_row(f, fmt, 0, 7, row);
+  }
+  signoff_table(f, fmt, 1);
+}
+
+/* Writes the one line of the testplan under the verdict: features closed
+ * of those on the configuration, and the names of those not closed. */
+static void signoff_report_testplan_line(FILE *f, signoff_fmt fmt, const signoff_state *s) {
+  size_t closed = 0, absent = 0, n = 0;
+  char open[2048] = "";
+  for (size_t k = 0; k < s->plan.n; k++) {
+    closed += (size_t)s->tp[k].closed;
+    absent += (size_t)s->tp[k].absent;
+    if (!s->tp[k].closed && !s->tp[k].absent && n < sizeof open)
+      n += (size_t)snprintf(open + n, sizeof open - n, "%s%s", n ? ", " : "", s->plan.v[k].name);
+  }
+  char text[2300];
+  snprintf(text, sizeof text, "Testplan: %zu of %zu features closed%s%s%s.", closed, s->plan.n - absent,
+           absent ? " (the others not on this configuration)" : "", n ? "; not closed: " : "", open);
+  fputs(fmt == SIGNOFF_HTML ? "<p class=\"testplan\">" : "\n", f);
+  signoff_text(f, fmt, text);
+  fputs(fmt == SIGNOFF_HTML ? "</p>\n" : "\n", f);
+}
+
 /* Writes the runs that were not as expected, with their signatures. */
 static void signoff_report_failures(FILE *f, signoff_fmt fmt, const signoff_state *s) {
   signoff_heading(f, fmt, "Runs not as expected");
@@ -401,12 +474,14 @@ static void signoff_report_cells(FILE *f, signoff_fmt fmt, const signoff_state *
 /* Writes the whole report in one format. */
 static void signoff_report(FILE *f, signoff_fmt fmt, const signoff_state *s, signoff_verdict v) {
   signoff_report_title(f, fmt, s, v);
+  if (s->tp) signoff_report_testplan_line(f, fmt, s);
   signoff_report_steps(f, fmt, s);
   signoff_report_failures(f, fmt, s);
   signoff_report_fit(f, fmt, s);
   signoff_report_nofit(f, fmt, s);
   if (s->st[SIGNOFF_ST_COVER].ok) signoff_report_coverage(f, fmt, s);
   if (s->fcov.n) signoff_report_fcov(f, fmt, s);
+  if (s->tp) signoff_report_testplan(f, fmt, s);
   signoff_report_cells(f, fmt, s);
   if (fmt == SIGNOFF_HTML) fputs("</body></html>\n", f);
 }

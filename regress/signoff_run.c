@@ -331,6 +331,11 @@ static int signoff_prepare(signoff_state *s) {
     diag_error_plain("--suite %s: %s", s->suite, strerror(errno));
     return -1;
   }
+  char msg[1024];
+  if (testplan_load(s->testplan, &s->plan, msg, sizeof msg)) {
+    diag_error_plain("--testplan: %s", msg);
+    return -1;
+  }
   char rel[SIGNOFF_DIRLEN + 8], cwd[SIGNOFF_DIRLEN / 2];
   if (strlen(s->dir) >= SIGNOFF_DIRLEN / 2 - 8) {
     diag_error_plain("--out-dir: the path is too long");
@@ -387,6 +392,11 @@ static int signoff_finish(signoff_state *s) {
   signoff_path(to, s, "junit.xml");
   if (s->st[SIGNOFF_ST_REGRESS].ran && signoff_copy(from, to) != 0) pass = 0;
   int ran = s->st[SIGNOFF_ST_REGRESS].ran;
+  if (ran && (s->tp = calloc(s->plan.n + 1, sizeof *s->tp)) &&
+      testplan_measure(&s->plan, &s->runs, &s->fcov, s->tp)) {
+    free(s->tp);
+    s->tp = NULL;
+  }
   size_t fit = signoff_fit_count(&s->runs);
   signoff_verdict v = signoff_verdict_judge(pass, fit, s->runs.n, s->min_fit);
   int rc = signoff_report_write(s, v);
@@ -409,6 +419,7 @@ int signoff_run(const signoff_opts *o) {
   s->arch = o->arch;
   s->dir = o->dir;
   s->suite = o->suite;
+  s->testplan = o->testplan ? o->testplan : "docs/testplan.yml";
   s->jobs = o->jobs;
   s->timeout = o->timeout;
   s->min_fit = o->min_fit;
@@ -419,6 +430,8 @@ int signoff_run(const signoff_opts *o) {
   }
   regress_list_free(&s->runs);
   fcov_free(&s->fcov);
+  testplan_free(&s->plan);
+  free(s->tp);
   free(s);
   return rc;
 }

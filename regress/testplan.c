@@ -323,13 +323,14 @@ int testplan_measure(const testplan *p, const regress_list *l, const fcov_set *m
   qsort(own, merged->n, sizeof *own, testplan_owner_cmp);
   for (size_t r = 0; r < l->n; r++) {
     const regress_run *run = &l->v[r];
+    if (run->verdict == REGRESS_NOFIT || run->verdict == REGRESS_PENDING) continue; /* ran nothing */
     memset(ex, 0, p->n);
     testplan_run_hits(p, run, own, merged->n, ex);
     for (size_t k = 0; k < p->n; k++) {
       if (!ex[k] && !testplan_run_named(&p->v[k], run)) continue;
       st[k].runs++;
       st[k].passed += run->verdict == REGRESS_PASS;
-      st[k].failed += !run->ok;
+      st[k].failed += run->verdict != REGRESS_PASS;
     }
   }
   for (size_t k = 0; k < p->n; k++) {

@@ -60,9 +60,10 @@ int testplan_check(const testplan *p, const char *root, const fcov_set *defined,
 
 /* What a regression shows of one feature. */
 typedef struct {
-  size_t runs;   /* runs that exercise it: a program its `runs` names, or a bin of its items hit */
+  size_t runs;   /* runs that exercise it: a program its `runs` names, or a
+                    bin of its items hit (a run that does not fit runs nothing) */
   size_t passed; /* of those, the runs that passed */
-  size_t failed; /* of those, the runs not as expected */
+  size_t failed; /* of those, the runs that did not (fail, timeout, crash, ...) */
   size_t hit, all; /* its bins (in the merged coverage) hit, and defined */
   int absent;    /* it names bins but the configuration defines none of
                     them and no run exercises it (a unit it does not have) */

@@ -26,6 +26,10 @@ check_eval "signoff: an invalid configuration is exit 2 with file:line" '[ $st -
 check_eval "signoff: a missing suite is exit 2" '[ $st -eq 2 ] && grep -q "suite" "$tmp/e3"'
 "$TCPA" signoff --arch configs/default.ini --min-fit 101 --out-dir "$tmp/x" >/dev/null 2>"$tmp/e4"; st=$?
 check_eval "signoff: --min-fit 101 is exit 2 naming the option" '[ $st -eq 2 ] && grep -q "min-fit" "$tmp/e4"'
+printf 'testplan: 1\nfeatures: [\n' >"$tmp/badplan.yml"
+"$TCPA" signoff --arch configs/default.ini --testplan "$tmp/badplan.yml" --out-dir "$tmp/x" >/dev/null 2>"$tmp/e5"; st=$?
+check_eval "signoff: a testplan that does not read is exit 2 with its place, before any step" \
+  '[ $st -eq 2 ] && grep -q "testplan: .*badplan.yml:[0-9]*:[0-9]*:" "$tmp/e5" && [ ! -e "$tmp/x/lint.log" ]'
 
 D=$tmp/signoff
 mkdir -p "$D"
@@ -71,6 +75,9 @@ sed 's/^/# /' "$tmp/err"
 R=$D/out
 check "signoff: PASS (exit 0)" $st
 check_eval "signoff: report.md starts with the verdict" '[ "$(head -n 1 "$R/report.md")" = "# PASS" ]'
+check_eval "signoff: the testplan measured: a row per feature of docs/testplan.yml, the features closed counted" \
+  '[ $(grep -c "^| [a-z_.]* | .* | [0-9]*/[0-9]* | [0-9]*/[0-9]* | [-0-9.]* | [-0-9.]* | [a-z].* |$" "$R/report.md") -eq $(grep -c "^  - name: " docs/testplan.yml) ] &&
+   grep -q "^Testplan: [0-9]* of [0-9]* features closed.*host_port\.$" "$R/report.md"'
 check_eval "signoff: the verdict says how much ran: 2 of 4 runs fit, the floor 50 % (stdout, report.md, report.html)" \
   'grep -qx "PASS: 2 of 4 runs fit (50.0 %; floor --min-fit 50 %)" "$tmp/out" &&
    grep -qx "\*\*2 of 4 runs fit (50.0 %; floor --min-fit 50 %)\*\*" "$R/report.md" &&

@@ -1,4 +1,4 @@
-/* covers: docs/regress.md "Sign-off" */
+/* covers: docs/regress.md "Sign-off", docs/testplan.md "In the sign-off" */
 /*
  * test_signoff_report.c: the fit part of the sign-off report
  * (regress/signoff_report.c, docs/regress.md "Sign-off"): from a table of
@@ -13,7 +13,8 @@
  * signoff_fit_cell alone, and the verdict (signoff_verdict_judge): FAIL
  * when a step or a run failed, INCOMPLETE when fewer runs fit than the
  * floor --min-fit (or none ran), PASS otherwise, stated with the fit
- * ratio at the top of both reports.
+ * ratio at the top of both reports; the testplan's section (its features'
+ * runs passed, bins hit, modules' coverage, status) and line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,81 @@ static void test_report(void) {
   free(s);
 }
 
+/* The testplan's section (docs/testplan.md): a plan of three features
+ * measured on the table's runs (no run directory: runs by program name),
+ * a few bins and one module's coverage; the rows and the line under the
+ * verdict, in report.md and report.html. */
+static void test_testplan(void) {
+  char dir[] = "/tmp/test_signoff_tp-XXXXXX", plan[4200], msg[512];
+  TEST_CHECK(mkdtemp(dir) != NULL, "a temporary directory");
+  signoff_state *s = calloc(1, sizeof *s);
+  if (!s || state_fill(s, dir)) {
+    TEST_CHECK(0, "out of memory");
+    free(s);
+    return;
+  }
+  snprintf(plan, sizeof plan, "%s/plan.yml", dir);
+  FILE *f = fopen(plan, "w");
+  if (f) {
+    fputs("testplan: 1\nfeatures:\n"
+          "  - name: alpha\n    tests: [tests/rtl.sh]\n    runs: [bitextract]\n    bins: [op.*]\n"
+          "    rtl: [tcpa_fu, tcpa_fifo]\n"
+          "  - name: beta\n    tests: [test_isa]\n    runs: [band, jacobi]\n"
+          "  - name: gamma\n    tests: []\n    bins: [fifo.*]\n"
+          "  - name: delta\n    tests: [test_isa]\n    bins: [value.div0.*]\n",
+          f);
+    fclose(f);
+  }
+  TEST_CHECK(testplan_load(plan, &s->plan, msg, sizeof msg) == 0, "the plan reads (%s)", msg);
+  fcov_bin_define(&s->fcov, "op.alu.add");
+  fcov_bin_define(&s->fcov, "op.alu.sub");
+  fcov_bin_define(&s->fcov, "fifo.full");
+  s->fcov.v[0].count = 5;
+  s->ncov = 3; /* [0] the total, [1..2] modules */
+  snprintf(s->cov[1].module, sizeof s->cov[1].module, "tcpa_fu");
+  s->cov[1].line_hit = 3, s->cov[1].line_all = 4, s->cov[1].tog_hit = 1, s->cov[1].tog_all = 8;
+  snprintf(s->cov[2].module, sizeof s->cov[2].module, "tcpa_fifo");
+  s->cov[2].line_hit = 1, s->cov[2].line_all = 4, s->cov[2].tog_hit = 1, s->cov[2].tog_all = 2;
+  s->tp = calloc(s->plan.n, sizeof *s->tp);
+  TEST_CHECK(s->tp && testplan_measure(&s->plan, &s->runs, &s->fcov, s->tp) == 0, "the plan is measured");
+  if (!s->tp) return;
+  s->st[SIGNOFF_ST_REGRESS].ran = 1;
+  TEST_CHECK(signoff_report_write(s, SIGNOFF_VERDICT_FAIL) == 0, "the report is written");
+  char md[4200], html[4200];
+  snprintf(md, sizeof md, "%s/report.md", dir);
+  snprintf(html, sizeof html, "%s/report.html", dir);
+  size_t len;
+  char *m = fileio_read_all(md, &len), *h = fileio_read_all(html, &len);
+  /* alpha: bitextract's 3 runs pass; op.alu.add hit, op.alu.sub not;
+   * its modules 4 of 8 lines (50.0 %), 2 of 10 toggles (20.0 %) */
+  TEST_CHECK(m && strstr(m, "\n| alpha | tests/rtl.sh | 3/3 | 1/2 | 50.0 | 20.0 | 1 bin not hit |\n"),
+             "report.md: alpha: 3 of 3 runs, 1 of 2 bins, its two modules' coverage");
+  /* beta: band fails once and times out once (its 1x1 run does not fit),
+   * jacobi never fits: 2 runs, none passed */
+  TEST_CHECK(m && strstr(m, "\n| beta | test_isa | 0/2 | 0/0 | - | - | 2 runs failed |\n"),
+             "report.md: beta: 2 runs that fit, both failed, no module");
+  TEST_CHECK(m && strstr(m, "\n| gamma | none | 0/0 | 0/1 | - | - | no test; no run; 1 bin not hit |\n"),
+             "report.md: gamma: no test, no run, its bin a hole");
+  TEST_CHECK(m && strstr(m, "\n| delta | test_isa | 0/0 | 0/0 | - | - | not on this configuration |\n"),
+             "report.md: delta: no divider bin defined, not on this configuration");
+  TEST_CHECK(m && strstr(m, "\nTestplan: 0 of 3 features closed (the others not on this configuration); not "
+                          "closed: alpha, beta, gamma.\n"),
+             "report.md: the testplan's line under the verdict");
+  TEST_CHECK(h && strstr(h, "<tr><td>alpha</td><td>tests/rtl.sh</td><td>3/3</td><td>1/2</td>"),
+             "report.html: the same table");
+  free(m);
+  free(h);
+  remove(md);
+  remove(html);
+  remove(plan);
+  rmdir(dir);
+  regress_list_free(&s->runs);
+  testplan_free(&s->plan);
+  fcov_free(&s->fcov);
+  free(s->tp);
+  free(s);
+}
+
 /* One verdict: the steps' outcome, fitting runs, runs, floor, verdict. */
 static const struct {
   int steps_ok;
@@ -220,5 +296,6 @@ int main(void) {
   test_verdicts();
   test_cells();
   test_report();
+  test_testplan();
   return test_done();
 }
