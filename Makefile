@@ -112,13 +112,15 @@ install: $(RT_LIB) $(BUILD)/lib/libtcpa.a
 	install -m 644 $(RT_LIB) $(BUILD)/lib/libtcpa.a $(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@REQUIRES@|$(PKGS)|' runtime/tcpa_rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tcpa_rt.pc
 
-$(BUILD)/bin/tcpa: $(MAIN_OBJ) $(BUILD)/lib/libtcpa.a
+# libtcpa.a's `tcpa run` runs tiled problems through the runtime
+# (regress/run_tile.c), which is built on libtcpa.a: one group.
+$(BUILD)/bin/tcpa: $(MAIN_OBJ) $(BUILD)/lib/libtcpa.a $(RT_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ -o $@ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(MAIN_OBJ) -Wl,--start-group $(BUILD)/lib/libtcpa.a $(RT_LIB) -Wl,--end-group -o $@ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(RT_LIB) $(BUILD)/lib/libtcpa.a tests/test.h | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(RT_LIB) $(BUILD)/lib/libtcpa.a -o $@ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< -Wl,--start-group $(RT_LIB) $(BUILD)/lib/libtcpa.a -Wl,--end-group -o $@ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)

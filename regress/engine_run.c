@@ -534,7 +534,8 @@ int engine_run(const ast_program *p, const arch_config *arch, const int64_t *par
   int st = engine_config_build(p, arch, params, ref, rows, cols, dim, mo, io, &out->c, fit, msg, sizeof msg);
   out->build_cpu = engine_cpu_seconds() - cpu0;
   if (st == ENGINE_ERR_NOFIT) {
-    diag_error_plain("%s does not fit: %s", p->name, msg);
+    if (o->nofit_quiet) snprintf(out->nofit_msg, sizeof out->nofit_msg, "%s does not fit: %s", p->name, msg);
+    else diag_error_plain("%s does not fit: %s", p->name, msg);
     return st;
   }
   if (st) {

@@ -8,7 +8,10 @@
  * the inputs (from --in files, or random from --seed); run the reference
  * interpreter; for the engines model, rtl and cosim, map, instantiate and
  * run the configuration and compare (engine.h, engine_run); write
- * --out-dir; print a short summary on stdout (both run_out.c).
+ * --out-dir; print a short summary on stdout (both run_out.c). A build
+ * refused for want of bank words or fd depth only, which a smaller
+ * problem needs less of, runs in chunks instead (run_tile.c,
+ * docs/tiling.md).
  *
  * Random inputs: each element uniform over [-1000, 1000], from a splitmix64
  * stream per input array seeded by (--seed, the array's name) (rng.h), so
@@ -304,13 +307,19 @@ static int run_program(const ast_program *p, const run_opts *o) {
     engine_run_opts ro = {.kind = (engine_kind)o->engine, .out_dir = o->out_dir, .arch_path = o->arch,
                           .window = o->window, .fst = o->fst, .argc = o->argc, .argv = o->argv,
                           .program_path = o->program, .seed = o->seed,
-                          .traces_on_failure = o->traces_on_failure, .fcov = &cov};
+                          .traces_on_failure = o->traces_on_failure, .fcov = &cov, .nofit_quiet = 1};
     rc = engine_run(p, &cfg, params, arrays, o->pes_r, o->pes_c, run_map_dim(p, o), &o->mopts, &o->inst, &ro, &eo,
                     &fit);
     have_eo = 1;
     res.eo = &eo;
     res.fcov = &cov;
+    static const fit_resource sized[] = {FIT_RES_BANK_DEPTH, FIT_RES_FD_DEPTH};
+    if (rc == ENGINE_ERR_NOFIT && fit_record_only(&fit, sized, 2)) { /* chunks need less: docs/tiling.md */
+      rc = run_tiled(p, o, &cfg, params, run_map_dim(p, o), arrays, eo.nofit_msg);
+      goto error_eo;
+    }
     if (rc == ENGINE_ERR_NOFIT) { /* nothing ran: the summary says what ran out */
+      if (eo.nofit_msg[0]) diag_error_plain("%s", eo.nofit_msg);
       if (o->out_dir && run_out_nofit_write(p, o, params, &fit) != 0) rc = ENGINE_ERR_INPUT;
       goto error_eo;
     }

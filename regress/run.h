@@ -8,7 +8,9 @@
  * Between the two files that implement it:
  *   run.c      the steps, from the request to the verdict;
  *   run_out.c  what a run leaves: --out-dir (inputs, outputs, diff.txt,
- *              summary.json) and the summary on stdout.
+ *              summary.json) and the summary on stdout;
+ *   run_tile.c a problem too large for its region run in chunks by the
+ *              host runtime (docs/tiling.md).
  */
 #ifndef TCPA_RUN_H
 #define TCPA_RUN_H
@@ -21,6 +23,7 @@
 #include "fcov.h"
 #include "inst.h"
 #include "interp.h"
+#include "json.h"
 #include "map.h"
 
 #define RUN_MAX_OPTS 64   /* --param and --in options each */
@@ -142,6 +145,28 @@ int run_out_dir_write(const ast_program *p, const run_opts *o, const int64_t *pa
  * fit: the run's identity, status "nofit", the record fit (every resource
  * that ran out, fit.h) and its message; -1 after an error. */
 int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *params, const fit_record *fit);
+
+/* Returns 0 after writing every array of p of the given kind to
+ * DIR/SUB/NAME.txt (sub NULL: DIR/NAME.txt; the folder made when
+ * missing); -1 after an error. */
+int run_out_arrays_write(const ast_program *p, const interp_array *arrays, ast_array_kind kind, const char *dir,
+                         const char *sub);
+
+/* Returns 0 after writing --out-dir's summary.json: the run's identity,
+ * status, the architecture, then what body writes (ctx its data); -1
+ * after an error. */
+int run_out_json_write(const ast_program *p, const run_opts *o, const int64_t *params, const char *status,
+                       void (*body)(json_writer *w, const void *ctx), const void *ctx);
+
+/* Returns the exit status of request o's program p run in chunks by the
+ * host runtime (docs/tiling.md; run_tile.c), after the engine's build
+ * was refused for want of a resource chunks need less of (why: that
+ * refusal's text): params bound, tiled dimension dim (run.c's), arrays
+ * the inputs and the reference's outputs on the whole problem. 3 with
+ * each loop's reason when no loop may be cut; 2 for an engine other than
+ * the model. */
+int run_tiled(const ast_program *p, const run_opts *o, const arch_config *cfg, const int64_t *params, int dim,
+              interp_array *arrays, const char *why);
 
 /* Prints the human summary of a run on stdout. */
 void run_summary_print(const ast_program *p, const run_opts *o, const int64_t *params, const run_result *res);

@@ -88,6 +88,18 @@ static int run_arrays_write(const ast_program *p, const interp_array *arrays,
   return 0;
 }
 
+int run_out_arrays_write(const ast_program *p, const interp_array *arrays, ast_array_kind kind, const char *dir,
+                         const char *sub) {
+  if (sub) {
+    char *d = malloc(strlen(dir) + strlen(sub) + 2);
+    int bad = !d;
+    if (d) sprintf(d, "%s/%s", dir, sub), bad = run_mkdir_p(d) != 0;
+    free(d);
+    if (bad) return -1;
+  }
+  return run_arrays_write(p, arrays, kind, dir, sub);
+}
+
 /* The value DIR/NAME.txt holds for an element the engine's output
  * placement never placed (no PE writes it): diff.txt names each one. */
 
@@ -468,6 +480,27 @@ int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *
     json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
     regress_fit_write(&w, "nofit", fit);
     json_writer_string(&w, "nofit_message", fit_record_format(fit, msg, sizeof msg));
+    json_writer_end_object(&w);
+    rc = datafile_tmp_commit(&t);
+  }
+  free(path);
+  return rc;
+}
+
+int run_out_json_write(const ast_program *p, const run_opts *o, const int64_t *params, const char *status,
+                       void (*body)(json_writer *w, const void *ctx), const void *ctx) {
+  size_t len = strlen(o->out_dir) + 32;
+  char *path = malloc(len);
+  int rc = -1;
+  if (!path) return -1;
+  snprintf(path, len, "%s/summary.json", o->out_dir);
+  datafile_tmp t;
+  if (run_mkdir_p(o->out_dir) == 0 && datafile_tmp_open(&t, path) == 0) {
+    json_writer w = json_writer_make(t.f);
+    json_writer_begin_object(&w, NULL);
+    run_summary_head(&w, p, o, params, status);
+    json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
+    body(&w, ctx);
     json_writer_end_object(&w);
     rc = datafile_tmp_commit(&t);
   }

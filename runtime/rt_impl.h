@@ -13,6 +13,9 @@
  *                in each region's done cycle;
  *   rt_ref.c     the reference interpreter on a kernel's parameters and
  *                inputs (interp.h), for host programs that check.
+ *
+ * The host-tiled execution (rt_tile.h, rt_tile_*.c, docs/tiling.md) is
+ * built on the public calls alone and does not include this header.
  */
 #ifndef TCPA_RT_IMPL_H
 #define TCPA_RT_IMPL_H

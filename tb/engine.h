@@ -383,6 +383,9 @@ typedef struct {
   void *fcov;            /* with traces_on_failure: an fcov_set
                             (regress/fcov.h) the model's events of a run
                             that passed are counted into; NULL: none */
+  int nofit_quiet;       /* a build that does not fit is not printed but
+                            kept in engine_outcome.nofit_msg (the caller
+                            may run it otherwise: docs/tiling.md) */
 } engine_run_opts;
 
 #define ENGINE_WINDOW_DEFAULT 20
@@ -406,6 +409,8 @@ typedef struct {
                                included, not its build); its elapsed seconds */
   int harness_built;        /* 1: the RTL harness was built for this run */
   double harness_wall;      /* elapsed seconds of that build (0: cached) */
+  char nofit_msg[1400];     /* engine_run_opts.nofit_quiet: the refusal's
+                               sentence, not printed ("" none) */
 } engine_outcome;
 
 /* Returns the status after running the configuration out->c on the

@@ -9,8 +9,10 @@
 #     bank (with the arrays' global row-major layout B's tile spanned 1997
 #     words and did not fit): the listing's addresses step by 1 along k for
 #     A and B, and the run passes in the model and in cosim;
-#   - K = 1024 fills a bank exactly and passes in the model; K = 1025 exits
-#     3 naming the access, the words needed and the words available;
+#   - K = 1024 fills a bank exactly and passes in the model; K = 1025
+#     does not instantiate (exit 3 naming the access, the words needed and
+#     the words available), and `tcpa run` runs it in chunks along k
+#     instead (docs/tiling.md), passing;
 #   - 1-D, tiled over columns: maxpool R = 16, C = 192 on 1x4 of
 #     configs/big1d.ini (iobuf.depth 4096) passes in the model: a tile
 #     reads 32 rows of 96 columns, 3072 words (the global layout spanned
@@ -35,10 +37,15 @@ for eng in model cosim; do
 done
 "$TCPA" run $MM --map 0,1 --param N=4 --param M=4 --param K=1024 --pes 4x4 --engine model > "$tmp/run.txt" 2>&1
 check "K = 1024 = iobuf.depth fills a bank exactly and passes in the model" $?
-"$TCPA" run $MM --map 0,1 --param N=4 --param M=4 --param K=1025 --pes 4x4 --engine model > "$tmp/run.txt" 2>&1
+"$TCPA" instantiate "$tmp/mm.sym" --param N=4 --param M=4 --param K=1025 --pes 4x4 -o "$tmp/mm1025.bin" \
+  > "$tmp/run.txt" 2>&1
 st=$?
 check_eval "K = 1025: exit 3 naming the access, the words needed and available" \
   "[ $st -eq 3 ] && grep -q 'access 0 (A): a tile spans 1025 bank words, iobuf.depth is 1024' '$tmp/run.txt'"
+"$TCPA" run $MM --map 0,1 --param N=4 --param M=4 --param K=1025 --pes 4x4 --engine model > "$tmp/run.txt" 2>&1
+st=$?
+check_eval "K = 1025 in tcpa run: in chunks along k (docs/tiling.md), passes" \
+  "[ $st -eq 0 ] && grep -q '^tiling *k in chunks' '$tmp/run.txt' && grep -q '^verdict *pass' '$tmp/run.txt'"
 "$TCPA" run regress/programs/maxpool.pla --arch configs/big1d.ini --map 1 --param R=16 --param C=192 --pes 1x4 \
   --engine model > "$tmp/run.txt" 2>&1
 check "1-D over columns: maxpool R=16 C=192 on 1x4 of big1d passes in the model" $?
