@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "gen_program.h"
 #include "gen_run.h"
+#include "valcov.h"
 
 /* Prints the usage of `tcpa gen` to `f`. */
 static void cli_gen_usage(FILE *f) {
@@ -52,7 +53,7 @@ static void cli_gen_program_usage(FILE *f) {
         "       tcpa gen program --seeds A[-B] --check [--arch FILE|random] [--max-pes K]\n"
         "                        [--pes RxC] [--engine model|cosim] [--out-dir DIR]\n"
         "                        [--no-shrink] [--keep] [--timeout S] [--random-map]\n"
-        "                        [--regions N]\n\n"
+        "                        [--regions N] [--values]\n\n"
         "Prints a random loop program, valid by construction (docs/fuzz.md \"Random\n"
         "programs\"); the same seed prints the same text, its parameter values on\n"
         "the line `// params: N=5 M=3`. With --check, takes every seed's program\n"
@@ -77,16 +78,21 @@ static void cli_gen_program_usage(FILE *f) {
         "  --regions N      each seed a random job of N (2..4) programs at once, each on\n"
         "                   its own band of columns and global controller, started at\n"
         "                   random delays (tcpa run JOB.ini: outputs and isolation checked;\n"
-        "                   docs/fuzz.md \"Random jobs\")\n\n"
+        "                   docs/fuzz.md \"Random jobs\")\n"
+        "  --values         with --check: the operand value classes of every operation\n"
+        "                   class the passing programs computed on, the FUs of a kind\n"
+        "                   together (value.alu.minmax.a.min); each class missed is\n"
+        "                   printed (`missed: NAME`) and makes the exit status 1\n\n"
         "The runner runs this binary, or $TCPA_GEN_SELF when set.\n\n"
-        "exit status: 0 printed or no FAIL, 1 some seed failed, 2 bad option\n", f);
+        "exit status: 0 printed or no FAIL, 1 some seed failed (or a value class was\n"
+        "missed), 2 bad option\n", f);
 }
 
 /* The codes of the options of `tcpa gen program`. */
 enum {
   GEN_OPT_SEED = CLI_OPT_LONG, GEN_OPT_SEEDS, GEN_OPT_CHECK, GEN_OPT_ARCH, GEN_OPT_MAX_PES, GEN_OPT_PES,
   GEN_OPT_ENGINE, GEN_OPT_OUT_DIR, GEN_OPT_NO_SHRINK, GEN_OPT_KEEP, GEN_OPT_TIMEOUT,
-  GEN_OPT_RANDOM_MAP, GEN_OPT_REGIONS
+  GEN_OPT_RANDOM_MAP, GEN_OPT_REGIONS, GEN_OPT_VALUES
 };
 
 static const struct option cli_gen_program_opts[] = {
@@ -97,7 +103,7 @@ static const struct option cli_gen_program_opts[] = {
     {"out-dir", required_argument, NULL, GEN_OPT_OUT_DIR}, {"no-shrink", no_argument, NULL, GEN_OPT_NO_SHRINK},
     {"keep", no_argument, NULL, GEN_OPT_KEEP}, {"timeout", required_argument, NULL, GEN_OPT_TIMEOUT},
     {"random-map", no_argument, NULL, GEN_OPT_RANDOM_MAP}, {"regions", required_argument, NULL, GEN_OPT_REGIONS},
-    {NULL, 0, NULL, 0}};
+    {"values", no_argument, NULL, GEN_OPT_VALUES}, {NULL, 0, NULL, 0}};
 
 /* Returns 0 after reading "A" or "A-B" (A <= B) into *a, *b; -1 otherwise. */
 static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned long long *b) {
@@ -110,13 +116,33 @@ static int cli_gen_seed_range(const char *s, unsigned long long *a, unsigned lon
   return cli_gen_number(buf, a) || cli_gen_number(dash + 1, b) || *a > *b ? -1 : 0;
 }
 
+/* Returns the number of value classes missed after printing the operand
+ * value coverage of cov (the passing seeds' runs on cfg) by FU kind:
+ * the classes hit, each one missed by name. */
+static int cli_gen_program_values(const arch_config *cfg, const fcov_set *cov) {
+  fcov_set all = {0}, kind = {0};
+  int missed = -1;
+  if (fcov_bins_define(&all, cfg) == 0 && fcov_merge(&all, cov) == 0 && valcov_by_kind(&kind, &all) == 0) {
+    size_t hit = 0;
+    for (size_t i = 0; i < kind.n; i++) hit += kind.v[i].count > 0;
+    printf("value coverage: %zu of %zu value classes hit over %llu runs (the FUs of a kind together)\n", hit,
+           kind.n, (unsigned long long)cov->runs);
+    missed = 0;
+    for (size_t i = 0; i < kind.n; i++)
+      if (!kind.v[i].count) printf("missed: %s\n", kind.v[i].name), missed++;
+  }
+  fcov_free(&all);
+  fcov_free(&kind);
+  return missed;
+}
+
 /* Returns the exit status of `tcpa gen program` (argv[0] is "program"). */
 static int cli_gen_program(int argc, char **argv) {
   const char *self = getenv("TCPA_GEN_SELF"); /* the tcpa the runner runs (tests: a wrapper) */
   gen_run_opts o = {.self = self && *self ? self : "/proc/self/exe", .max_pes = ARCH_GEN_MAX_PES_DEFAULT,
                     .engine = "model", .out_dir = "gen-program.out", .shrink = 1, .timeout = 120, .log = stdout};
   const char *out = NULL;
-  int have = 0, check = 0, regions = 0;
+  int have = 0, check = 0, regions = 0, values = 0;
   cli_opt p;
   cli_opt_init(&p, "gen program", argc, argv, "ho:", cli_gen_program_opts);
   for (int c; (c = cli_opt_next(&p)) != CLI_OPT_END;) {
@@ -135,6 +161,7 @@ static int cli_gen_program(int argc, char **argv) {
       have = 1;
       break;
     case GEN_OPT_CHECK: check = 1; break;
+    case GEN_OPT_VALUES: values = 1; break;
     case GEN_OPT_ARCH:
       o.arch_random = !strcmp(p.arg, "random");
       o.arch = o.arch_random ? NULL : p.arg;
@@ -184,6 +211,14 @@ static int cli_gen_program(int argc, char **argv) {
                      "or --arch random)");
     return CLI_EXIT_INPUT;
   }
+  if (values && (!check || regions || o.arch_random)) {
+    diag_error_plain("gen program: --values needs --check on one configuration (no --regions, no --arch random)");
+    return CLI_EXIT_INPUT;
+  }
+  arch_config vcfg;
+  fcov_set cov = {0};
+  if (values && (o.arch ? arch_config_load(o.arch, &vcfg) : arch_config_load_default(&vcfg))) return CLI_EXIT_INPUT;
+  if (values) o.cov = &cov;
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", out ? out : "");
   FILE *f = !out ? stdout : fopen(check ? out : tmp, "w"); /* a program: whole or nothing */
@@ -196,7 +231,10 @@ static int cli_gen_program(int argc, char **argv) {
     gen_run_totals t;
     int rc = regions ? gen_run_jobs(&o, regions, &t) : gen_run_seeds(&o, &t);
     if (out) fclose(f);
-    return rc ? CLI_EXIT_INPUT : t.fail ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
+    int missed = values && !rc ? cli_gen_program_values(&vcfg, &cov) : 0;
+    fcov_free(&cov);
+    if (missed < 0) rc = -1;
+    return rc ? CLI_EXIT_INPUT : t.fail || missed ? CLI_EXIT_MISMATCH : CLI_EXIT_OK;
   }
   for (unsigned long long s = o.first;; s++) {
     gp_program prog;

@@ -22,7 +22,8 @@ static void run_usage(FILE *f) {
         "                [--engine ref|model|rtl|cosim|systemc] [--in NAME=FILE]...\n"
         "                [--seed N] [--out-dir DIR] [--window N] [--fst FILE]\n"
         "                [--no-fifo-check] [--share-all] [--prolog-nops] [--no-waits]\n"
-        "                [--disable LIST] [--traces always|on-failure]\n\n"
+        "                [--disable LIST] [--traces always|on-failure]\n"
+        "                [--inputs uniform|edge]\n\n"
         "Runs PROGRAM for the given parameter values on the chosen engine and\n"
         "checks it against the reference interpreter.\n\n"
         "  --arch FILE        architecture configuration (default: configs/default.ini,\n"
@@ -40,6 +41,9 @@ static void run_usage(FILE *f) {
         "  --in NAME=FILE     values of an input array (data-file format); inputs\n"
         "                     not given are uniform random in [-1000, 1000]\n"
         "  --seed N           seed of the random inputs (default 1)\n"
+        "  --inputs D         the random inputs' distribution: uniform (default) in\n"
+        "                     [-1000, 1000], or edge: half of them 0, 1, -1, -2^31 or\n"
+        "                     2^31-1, a quarter any 32-bit word, a quarter uniform\n"
         "  --out-dir DIR      write DIR/NAME.txt per output (the engine's values,\n"
         "                     pass or fail), DIR/ref/NAME.txt (the reference's),\n"
         "                     DIR/diff.txt on a mismatch, DIR/inputs/NAME.txt\n"
@@ -134,7 +138,7 @@ enum {
   RUN_OPT_ARCH = CLI_OPT_LONG, RUN_OPT_PARAM, RUN_OPT_PES, RUN_OPT_MAP, RUN_OPT_ENGINE, RUN_OPT_IN,
   RUN_OPT_SEED, RUN_OPT_OUT_DIR, RUN_OPT_WINDOW, RUN_OPT_FST, RUN_OPT_NO_FIFO_CHECK, RUN_OPT_SHARE_ALL,
   RUN_OPT_PROLOG_NOPS, RUN_OPT_NO_WAITS,
-  RUN_OPT_DISABLE, RUN_OPT_TRACES, RUN_OPT_PROFILE
+  RUN_OPT_DISABLE, RUN_OPT_TRACES, RUN_OPT_PROFILE, RUN_OPT_INPUTS
 };
 
 static const struct option run_longopts[] = {
@@ -155,6 +159,7 @@ static const struct option run_longopts[] = {
     {"no-waits", no_argument, NULL, RUN_OPT_NO_WAITS},
     {"disable", required_argument, NULL, RUN_OPT_DISABLE},
     {"traces", required_argument, NULL, RUN_OPT_TRACES},
+    {"inputs", required_argument, NULL, RUN_OPT_INPUTS},
     {"profile", no_argument, NULL, RUN_OPT_PROFILE},
     {NULL, 0, NULL, 0}};
 
@@ -220,6 +225,13 @@ static int run_opt_parse(const cli_opt *p, int c, run_opts *o) {
     }
     return 0;
   }
+  case RUN_OPT_INPUTS:
+    if (strcmp(v, "uniform") && strcmp(v, "edge")) {
+      diag_error_plain("--inputs: expected uniform or edge, got '%s'", v);
+      return -1;
+    }
+    o->inputs_edge = !strcmp(v, "edge");
+    return 0;
   case RUN_OPT_TRACES:
     if (strcmp(v, "always") && strcmp(v, "on-failure")) {
       diag_error_plain("--traces: expected always or on-failure, got '%s'", v);

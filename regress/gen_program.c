@@ -30,6 +30,12 @@ static const int32_t gp_edge_consts[] = {0, 1, -1, 2, 3, 7, -5, 31, 32, 33, 100,
                                          INT32_MAX, INT32_MIN, 0x55555555, -1000};
 static const int32_t gp_shift_consts[] = {0, 1, 5, 31, 32, 33, -1};
 static const int32_t gp_div_consts[] = {0, -1, 1, 2, 7, -3};
+/* One operand of two in five binary operations (the first in one of
+ * five, else the second but a shift's amount) and the second of three in
+ * ten min and max: zero, the signs and the extremes, so that the operands
+ * and results of docs/regress.md "Operand values" come within a few
+ * seeds. */
+static const int32_t gp_operand_consts[] = {0, 1, -1, INT32_MAX, INT32_MIN};
 
 /* The text of each operator. */
 static const char *const gp_op_texts[GP_OP_COUNT] = {
@@ -119,6 +125,23 @@ static gp_expr *gp_const_pick(gp_draw *d, const int32_t *t, int n) {
   return gp_expr_const(t[gp_rand(d->r, 0, n - 1)]);
 }
 
+/* Returns a literal of gp_operand_consts. */
+static gp_expr *gp_operand_const(gp_draw *d) {
+  return gp_const_pick(d, gp_operand_consts, (int)(sizeof gp_operand_consts / sizeof gp_operand_consts[0]));
+}
+
+/* Returns a binary operator: its class first (arith, mul, div when the
+ * program divides, shift, compare, logic: each as likely), then one of
+ * the class, so that every operation class of docs/regress.md "Operand
+ * values" is as frequent (drawn uniformly over the operators, `*` was
+ * one in fifteen). */
+static gp_op gp_binop_draw(gp_draw *d) {
+  static const gp_op first[] = {GP_OP_ADD, GP_OP_MUL, GP_OP_SHL, GP_OP_LT, GP_OP_AND, GP_OP_DIV};
+  static const int count[] = {2, 1, 3, 6, 3, 2};
+  int c = gp_rand(d->r, 0, d->divide ? 5 : 4);
+  return (gp_op)(first[c] + gp_rand(d->r, 0, count[c] - 1));
+}
+
 /* Returns an expression of at most `depth` levels of operators. */
 static gp_expr *gp_expr_draw(gp_draw *d, int depth) {
   if (depth <= 0 || gp_chance(d->r, 40)) return gp_leaf_draw(d);
@@ -141,22 +164,26 @@ static gp_expr *gp_expr_draw(gp_draw *d, int depth) {
     e = gp_expr_new(GP_E_CALL);
     e->op = gp_chance(d->r, 50) ? GP_OP_MIN : GP_OP_MAX;
     e->a = gp_expr_draw(d, depth - 1);
-    e->b = gp_expr_draw(d, depth - 1);
+    e->b = gp_chance(d->r, 30) ? gp_operand_const(d) : gp_expr_draw(d, depth - 1);
     return e;
   }
   e = gp_expr_new(GP_E_BIN);
-  do e->op = (gp_op)gp_rand(d->r, GP_OP_ADD, GP_OP_OR);
-  while (!d->divide && (e->op == GP_OP_DIV || e->op == GP_OP_MOD));
+  e->op = gp_binop_draw(d);
   int shift = e->op == GP_OP_SHL || e->op == GP_OP_SHR || e->op == GP_OP_SHRU;
   int div = e->op == GP_OP_DIV || e->op == GP_OP_MOD;
+  int edge = gp_rand(d->r, 0, 99); /* < 20: a an operand constant; 20..39: b (not a shift's amount) */
   if (div && gp_chance(d->r, 25))
     e->a = gp_expr_const(INT32_MIN);
+  else if (edge < 20)
+    e->a = gp_operand_const(d);
   else
     e->a = gp_expr_draw(d, depth - 1);
   if (shift && gp_chance(d->r, 60))
     e->b = gp_const_pick(d, gp_shift_consts, (int)(sizeof gp_shift_consts / sizeof gp_shift_consts[0]));
   else if (div && gp_chance(d->r, 50))
     e->b = gp_const_pick(d, gp_div_consts, (int)(sizeof gp_div_consts / sizeof gp_div_consts[0]));
+  else if (!shift && edge >= 20 && edge < 40 && e->a->kind != GP_E_CONST)
+    e->b = gp_operand_const(d);
   else
     e->b = gp_expr_draw(d, depth - 1);
   return e;

@@ -153,6 +153,7 @@ static int gr_run_argv(const gen_run_opts *o, const gp_program *p, const gr_seed
   gen_run_params_args(p, argv, &n, store);
   snprintf(seed, 32, "%llu", (unsigned long long)p->seed);
   argv[n++] = "--seed", argv[n++] = seed;
+  argv[n++] = "--inputs", argv[n++] = "edge"; /* operands of every value class (docs/fuzz.md) */
   if (stage == GR_STAGE_REF) {
     argv[n++] = "--engine", argv[n++] = "ref";
   } else {
@@ -399,6 +400,14 @@ static void gr_shape_print(const gp_program *p, FILE *f) {
   gp_program_params_print(p, f);
 }
 
+/* Merges the functional coverage of the engine run of seed s (its
+ * prog.run/fcov.json) into o->cov; a seed without one is said on the log. */
+static void gr_cov_merge(const gen_run_opts *o, const gr_seed *s) {
+  char path[1300], msg[512];
+  snprintf(path, sizeof path, "%s/prog.run/fcov.json", s->dir);
+  if (fcov_load(o->cov, path, msg, sizeof msg)) fprintf(o->log, "  no functional coverage: %s\n", msg);
+}
+
 /* Runs one seed: prints its line (and the shrinking of a FAIL), counts
  * it into *t. */
 static void gr_seed_run(const gen_run_opts *o, uint64_t seed, gen_run_totals *t) {
@@ -427,6 +436,7 @@ static void gr_seed_run(const gen_run_opts *o, uint64_t seed, gen_run_totals *t)
     if (r.nofit) fprintf(log, ": %s", r.line);
     fputs("\n", log);
     r.nofit ? t->nofit++ : t->pass++;
+    if (!r.nofit && o->cov) gr_cov_merge(o, &s);
     if (!o->keep) gr_dir_remove(s.dir);
     gp_program_free(&p);
     return;

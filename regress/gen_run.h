@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fcov.h"
 #include "gen_program.h"
 
 typedef struct {
@@ -30,6 +31,8 @@ typedef struct {
   int keep;            /* 1: keep the directories of passing seeds */
   int random_map;      /* 1: --map of random dimensions (gr_map_args) */
   FILE *log;           /* one line per seed and the totals */
+  fcov_set *cov;       /* not NULL: each passing seed's functional coverage
+                          (its engine run's fcov.json) merged into it */
 } gen_run_opts;
 
 /* The totals of a run. */

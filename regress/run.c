@@ -51,6 +51,19 @@
 #define RUN_RANDOM_LO (-1000)
 #define RUN_RANDOM_HI 1000
 
+/* Returns a random input of --inputs edge: half of them edge values
+ * (zero, one, minus one, the extremes: a tenth each), a quarter any
+ * 32-bit word, a quarter uniform in [RUN_RANDOM_LO, RUN_RANDOM_HI], so
+ * that every FU sees operands of each class (docs/regress.md "Operand
+ * values"). */
+static int32_t run_input_edge(rng_state *r) {
+  static const int32_t edge[] = {0, 1, -1, INT32_MIN, INT32_MAX};
+  int k = rng_state_range(r, 0, 3);
+  if (k <= 1) return edge[rng_state_range(r, 0, (int32_t)(sizeof edge / sizeof edge[0]) - 1)];
+  if (k == 2) return (int32_t)(uint32_t)rng_state_next(r);
+  return rng_state_range(r, RUN_RANDOM_LO, RUN_RANDOM_HI);
+}
+
 const char *const run_engine_names[5] = {"ref", "model", "rtl", "cosim", "systemc"};
 
 /* Returns 0 and sets *v to the decimal (or 0x) integer `s` if it lies in
@@ -223,7 +236,7 @@ static int run_inputs_make(const ast_program *p, const run_opts *o,
     }
     rng_state r = rng_state_seed_named(o->seed, p->arrays[a].name);
     for (size_t i = 0; i < arrays[a].n; i++)
-      arrays[a].data[i] = rng_state_range(&r, RUN_RANDOM_LO, RUN_RANDOM_HI);
+      arrays[a].data[i] = o->inputs_edge ? run_input_edge(&r) : rng_state_range(&r, RUN_RANDOM_LO, RUN_RANDOM_HI);
   }
   return bad ? -1 : 0;
 }

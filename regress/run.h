@@ -52,6 +52,7 @@ typedef struct {
   const char *map; /* as given, checked against the program later */
   run_engine engine;
   uint64_t seed;
+  int inputs_edge; /* --inputs edge: random inputs biased to zero and the extremes */
   const char *out_dir;
   int window; /* --window: cycles each side of a cosim divergence (0: default) */
   const char *fst; /* --fst: the waveform (model: its own FST; rtl: the RTL's) */

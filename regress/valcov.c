@@ -223,3 +223,23 @@ void valcov_cycle_end(valcov *v) {
   memset(v->idk, 0, (size_t)v->npe * (size_t)v->cfg.id);
   memset(v->fdk, 0, (size_t)v->npe * (size_t)v->cfg.fd);
 }
+
+/* Returns 0 after adding the value bins of from to `to` by FU kind
+ * (valcov.h); -1 when out of memory. */
+int valcov_by_kind(fcov_set *to, const fcov_set *from) {
+  to->runs += from->runs;
+  for (size_t i = 0; i < from->n; i++) {
+    const char *n = from->v[i].name;
+    if (strncmp(n, "value.", 6)) continue;
+    size_t k = 6;
+    while (n[k] >= 'a' && n[k] <= 'z') k++;
+    size_t d = k;
+    while (n[d] >= '0' && n[d] <= '9') d++;
+    char name[FCOV_NAME];
+    snprintf(name, sizeof name, "%.*s%s", (int)k, n, n + d);
+    long b = fcov_bin_define(to, name);
+    if (b < 0) return -1;
+    to->v[b].count += from->v[i].count;
+  }
+  return 0;
+}

@@ -49,6 +49,13 @@ void valcov_write(valcov *v, int pe, int cls, int k, uint32_t value);
  * applies its register writes. */
 void valcov_cycle_end(valcov *v);
 
+/* Returns 0 after adding to `to` the value bins of `from` with the FUs of
+ * one kind taken together: value.alu1.minmax.a.min counts into
+ * value.alu.minmax.a.min (every bin defined, zeros included); -1 when out
+ * of memory. What a random program reaches: which ALU runs an operation
+ * is the scheduler's choice. */
+int valcov_by_kind(fcov_set *to, const fcov_set *from);
+
 /* Frees v (the set it counts into stays). */
 void valcov_free(valcov *v);
 

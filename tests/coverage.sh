@@ -45,7 +45,8 @@ b = j["bins"]
 # through FIFOs; default.ini has no divider, so no op.div bin
 ok = j["fcov"] == 1 and j["runs"] == 1 and b["op.alu.shr"] > 0 and b["op.alu.and"] > 0 and \
      b["op.mul.mul"] == 0 and not any(k.startswith("op.div.") for k in b) and b["branch.halt"] > 0 and \
-     b["fifo.level1"] > 0 and b["fifo.empty"] > 0 and "sig.c7.rise" in b and "sig.c8.rise" not in b
+     b["fifo.level1"] > 0 and b["fifo.empty"] > 0 and "sig.c7.rise" in b and "sig.c8.rise" not in b and \
+     sum(v for k, v in b.items() if k.startswith("value.") and ".shift." in k) > 0  # operand values counted
 print("ok" if ok else "bad", len(b))
 EOF
 read -r mk mn <"$tmp/m.chk"

@@ -14,6 +14,8 @@
 # shrinker, end to end: a wrapper of tcpa ($TCPA_GEN_SELF) whose model
 # "miscomputes" every program with `>>`, so the runner must report FAIL,
 # shrink, and leave a smaller min.pla that still has `>>` and a repro.sh;
+# `--values` on seeds 1-12 (the operand value classes reached, each missed
+# one named) and `tcpa run --inputs edge`'s inputs;
 # one test per bug the generator found (docs/fuzz.md).
 # Full tier: 100 seeds on random configurations (tcpa gen arch) and
 # regions, 60 on the default 1x2 (nightly tier: 400 and 200, docs/testing.md
@@ -48,6 +50,34 @@ check_eval "no seed is a bad option (exit 2)" '[ $st -eq 2 ]'
 run_seeds "seeds ${GEN_SEEDS:-1-12}, model, default.ini 1x2" --seeds "${GEN_SEEDS:-1-12}" --pes 1x2
 fits=$(tail -n 1 "$tmp/run.$((n - 1)).log" 2>/dev/null)
 check_eval "some seeds fit and pass ($fits)" '[ "$(echo "$fits" | sed -n "s/.*: \([0-9]*\) pass.*/\1/p")" -gt 0 ]'
+
+# operand values: the runs' inputs biased to zero and the extremes
+# (tcpa run --inputs edge), operators drawn by class, operand constants:
+# seeds 1-12 on 1x2 reach 64 of default.ini's 101 value classes (the FUs
+# of a kind together; before the bias, 30 seeds reached 54); each missed
+# class named, exit 1 while one is missed
+nice "$TCPA" gen program --check --seeds 1-12 --pes 1x2 --values --out-dir "$tmp/vals" >"$tmp/vals.log" 2>&1; st=$?
+vhit=$(sed -n 's/^value coverage: \([0-9]*\) of \([0-9]*\) value classes hit over [0-9]* runs.*/\1 \2/p' "$tmp/vals.log")
+read -r vh va _ <<<"$vhit 0 0"
+check_eval "--values: seeds 1-12 reach at least 60 of 101 value classes ($vh of $va), each missed one named, exit 1" \
+  '[ "$va" -eq 101 ] && [ "$vh" -ge 60 ] && [ $(grep -c "^missed: value\.[a-z]*\.[a-z]*\." "$tmp/vals.log") -eq $((va - vh)) ] &&
+   [ $st -eq 1 ] && ! grep -q ": FAIL:" "$tmp/vals.log"'
+grep -q "^missed: value.alu[0-9]" "$tmp/vals.log" && echo "# a value class named by FU, not by kind"
+check_eval "--values: the classes by FU kind (value.alu.CLASS..., no FU number)" '! grep -q "^missed: value\.[a-z]*[0-9]" "$tmp/vals.log"'
+"$TCPA" gen program --seeds 1-2 --values >/dev/null 2>&1; st=$?
+check_eval "--values without --check is a bad option (exit 2)" '[ $st -eq 2 ]'
+printf '%s\n' 'program cp(N) {' '  in int32 A[N];' '  out int32 O[N];' '  par (0 <= i < N) {' '    O[i] = A[i];' '  }' '}' \
+  >"$tmp/cp.pla"
+"$TCPA" run "$tmp/cp.pla" --param N=2 --engine ref --inputs wide >/dev/null 2>&1; st=$?
+"$TCPA" run "$tmp/cp.pla" --param N=200 --engine ref --inputs edge --out-dir "$tmp/cp" >/dev/null 2>&1; st2=$?
+"$TCPA" run "$tmp/cp.pla" --param N=200 --engine ref --out-dir "$tmp/cpu" >/dev/null 2>&1
+ins=$(tr -s ' \n' '\n' <"$tmp/cp/inputs/A.txt" | grep -v '^#' | grep -cxE -- '0|1|-1|-2147483648|2147483647')
+each=0
+for v in 0 1 -1 -2147483648 2147483647; do grep -qw -- "$v" "$tmp/cp/inputs/A.txt" && each=$((each + 1)); done
+check_eval "tcpa run --inputs edge: half the inputs 0, 1, -1 or the extremes ($ins of 200), each there; uniform: in [-1000, 1000]; a bad distribution exit 2" \
+  '[ $st -eq 2 ] && [ $st2 -eq 0 ] && [ "$ins" -ge 70 ] && [ "$ins" -le 130 ] &&
+   [ $each -eq 5 ] &&
+   [ -z "$(tr -s " \n" "\n" <"$tmp/cpu/inputs/A.txt" | grep -v "^#" | awk "\$1 < -1000 || \$1 > 1000")" ]'
 
 run_seeds "seeds 34000-34004, model, default.ini 2x2, --random-map" --seeds 34000-34004 --pes 2x2 --random-map
 maplog="$tmp/run.$((n - 1)).log"

@@ -7,7 +7,8 @@
  * events give (an rd as `rf` wrote it at the end of an earlier cycle, the
  * word `pop` read in the issue's cycle, the immediate), nothing for an
  * operand they do not give (an fd without `fdrd`); the result from the
- * operation of docs/isa.md. Prints TAP.
+ * operation of docs/isa.md; the bins taken together by FU kind
+ * (valcov_by_kind). Prints TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +95,45 @@ static void test_count(void) {
   fcov_free(&s);
 }
 
+/* The value bins by FU kind (valcov_by_kind): alu0's and alu1's counts
+ * added under value.alu..., mul0's under value.mul...; every bin of the
+ * configuration there, zeros included; no other group taken. */
+static void test_by_kind(void) {
+  arch_config cfg = tb_default_arch();
+  fcov_set s = {0}, k = {0};
+  TEST_CHECK(fcov_bins_define(&s, &cfg) == 0, "the bins of the default configuration");
+  fcov_bin_find(&s, "value.alu0.minmax.b.max")->count = 2;
+  fcov_bin_find(&s, "value.alu1.minmax.b.max")->count = 3;
+  fcov_bin_find(&s, "value.mul0.mul.r.min")->count = 1;
+  fcov_bin_find(&s, "op.alu.max")->count = 5;
+  s.runs = 4;
+  TEST_CHECK(valcov_by_kind(&k, &s) == 0, "by kind");
+  static const struct {
+    const char *name;
+    long long count;
+  } cases[] = {
+      {"value.alu.minmax.b.max", 5}, /* alu0 + alu1 */
+      {"value.mul.mul.r.min", 1},
+      {"value.alu.minmax.b.min", 0}, /* defined, not hit */
+      {"value.alu.shift.amt.31", 0},
+      {"value.alu0.minmax.b.max", -1}, /* no FU number */
+      {"op.alu.max", -1},            /* only the group value */
+      {"value.div.div.a.zero", -1},  /* no divider */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    TEST_CHECK(count_of(&k, cases[i].name) == cases[i].count, "by kind: %s = %lld (got %lld)", cases[i].name,
+               cases[i].count, count_of(&k, cases[i].name));
+  size_t nfu = 0;
+  for (size_t i = 0; i < s.n; i++) nfu += !strncmp(s.v[i].name, "value.alu0.", 11) + !strncmp(s.v[i].name, "value.mul0.", 11);
+  TEST_CHECK(k.n == nfu && k.runs == 4, "by kind: as many bins as one ALU's and one multiplier's (%zu, %zu), the runs",
+             k.n, nfu);
+  fcov_free(&s);
+  fcov_free(&k);
+}
+
 int main(void) {
   test_define();
   test_count();
+  test_by_kind();
   return test_done();
 }
