@@ -466,27 +466,6 @@ error:
   return rc;
 }
 
-int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *params, const fit_record *fit) {
-  size_t len = strlen(o->out_dir) + 32;
-  char *path = malloc(len), msg[2048];
-  int rc = -1;
-  if (!path) return -1;
-  snprintf(path, len, "%s/summary.json", o->out_dir);
-  datafile_tmp t;
-  if (run_mkdir_p(o->out_dir) == 0 && datafile_tmp_open(&t, path) == 0) {
-    json_writer w = json_writer_make(t.f);
-    json_writer_begin_object(&w, NULL);
-    run_summary_head(&w, p, o, params, "nofit");
-    json_writer_string(&w, "arch", o->arch ? o->arch : arch_default_ini_name);
-    regress_fit_write(&w, "nofit", fit);
-    json_writer_string(&w, "nofit_message", fit_record_format(fit, msg, sizeof msg));
-    json_writer_end_object(&w);
-    rc = datafile_tmp_commit(&t);
-  }
-  free(path);
-  return rc;
-}
-
 int run_out_json_write(const ast_program *p, const run_opts *o, const int64_t *params, const char *status,
                        void (*body)(json_writer *w, const void *ctx), const void *ctx) {
   size_t len = strlen(o->out_dir) + 32;
@@ -506,6 +485,18 @@ int run_out_json_write(const ast_program *p, const run_opts *o, const int64_t *p
   }
   free(path);
   return rc;
+}
+
+/* Writes the no-fit record fit (ctx) into summary.json (run_out_json_write). */
+static void run_out_nofit_body(json_writer *w, const void *ctx) {
+  const fit_record *fit = ctx;
+  char msg[2048];
+  regress_fit_write(w, "nofit", fit);
+  json_writer_string(w, "nofit_message", fit_record_format(fit, msg, sizeof msg));
+}
+
+int run_out_nofit_write(const ast_program *p, const run_opts *o, const int64_t *params, const fit_record *fit) {
+  return run_out_json_write(p, o, params, "nofit", run_out_nofit_body, fit);
 }
 
 /* Prints the engine lines of the human summary: one engine's cycles. */
