@@ -19,7 +19,7 @@
 #     summary.json status nofit with each loop's rule; the matmul above on
 #     --engine cosim exits 2 (the runtime runs on the model only); a
 #     no-fit chunks do not cure (jacobi's division, pe.div = 0) exits 3 as
-#     before, with no word of chunks;
+#     before, with no word of chunks; `tcpa run --help` says so;
 #   - full tier: matmul N = 48, M = 40, K = 40 on 4x4 (fd depth): cut
 #     along i and j, passes.
 # Prints TAP.
@@ -79,6 +79,9 @@ check_eval "the same matmul on cosim: exit 2, the model only, nothing run" \
 st=$?
 check_eval "a no-fit chunks do not cure (pe.div): exit 3, no chunks" \
   "[ $st -eq 3 ] && grep -q 'pe.div = 0' '$tmp/j.out' && ! grep -q 'chunks' '$tmp/j.out'"
+
+check_eval "tcpa run --help says problems too large for the banks run in chunks (docs/tiling.md)" \
+  "\"\$TCPA\" run --help | grep -q 'docs/tiling.md'"
 
 if full_tier; then
   trun "$tmp/mm2" $MM --map i,j --pes 4x4 --param N=48 --param M=40 --param K=40
