@@ -26,7 +26,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lgmp
 # The folders of the C library, in the order they may depend on each other
 # (README.md "Layout"; `make layout-check` enforces it): each includes only
 # from itself and the folders before it.
-COMPILER_DIRS := compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg
+COMPILER_DIRS := compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg compiler/host
 SRC_DIRS     := common $(COMPILER_DIRS) cmodel tb regress cli
 SRC_INC      := $(addprefix -I,$(SRC_DIRS) runtime)
 # Programs of their own, not library code: the tcpa command's main and the

@@ -70,6 +70,11 @@ int cli_lint(int argc, char **argv);
  * exit status. */
 int cli_explore(int argc, char **argv);
 
+/* `tcpa host PROG.pla [--arch A.ini] [--pes RxC[@R,C]] [--param N=V]... -o DIR`
+ * (cli_host.c, docs/runtime.md "Host programs"): a C host program and its
+ * Makefile embedding the program's .sym; returns the exit status. */
+int cli_host(int argc, char **argv);
+
 /* `tcpa profile TRACE [-o DIR]` (cli_profile.c, docs/profile.md). */
 int cli_profile(int argc, char **argv);
 

@@ -20,6 +20,7 @@ static const main_subcommand main_subcommands[] = {
     {"check", cli_check, "check a program against the language rules; --dot prints its RDG"},
     {"run", cli_run, "compile, instantiate and run a program; check it against the reference"},
     {"compile", cli_compile, "map a program symbolically; write its symbolic configuration (.sym)"},
+    {"host", cli_host, "compile a program and write a C host program that runs it through the runtime"},
     {"instantiate", cli_instantiate, "instantiate a .sym for parameter values and a region; write the stream"},
     {"sim", cli_sim, "run a configuration stream on the cycle-accurate C model"},
     {"arch", cli_arch, "check an architecture configuration; print its fingerprint or RTL parameters"},

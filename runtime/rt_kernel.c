@@ -18,29 +18,23 @@
 #include "rt_impl.h"
 #include "sym.h"
 
-tcpa_rt_status tcpa_rt_kernel_load(tcpa_rt_array *a, const char *sym_path, tcpa_rt_kernel **out) {
-  if (!a) return TCPA_RT_INVALID;
-  if (!out || !sym_path) return rt_array_fail(a, TCPA_RT_INVALID, "kernel_load: NULL argument");
-  *out = NULL;
-  FILE *f = fopen(sym_path, "r");
-  if (!f) return rt_array_fail(a, TCPA_RT_FILE, "%s: cannot read the symbolic configuration", sym_path);
+/* Returns TCPA_RT_OK and *out, the kernel read from f (its .sym, named
+ * `what` in messages) and added to a's kernels; TCPA_RT_FILE for a
+ * configuration that is not well formed, TCPA_RT_INVALID for one of
+ * another architecture. f stays open. */
+static tcpa_rt_status rt_kernel_read(tcpa_rt_array *a, FILE *f, const char *what, tcpa_rt_kernel **out) {
   tcpa_rt_kernel *k = calloc(1, sizeof *k);
-  if (!k) {
-    fclose(f);
-    return rt_array_fail(a, TCPA_RT_INTERNAL, "kernel_load: out of memory");
-  }
+  if (!k) return rt_array_fail(a, TCPA_RT_INTERNAL, "kernel_load: out of memory");
   char msg[512];
-  int bad = sym_read(f, &k->m, msg, sizeof msg);
-  fclose(f);
-  if (bad) {
+  if (sym_read(f, &k->m, msg, sizeof msg)) {
     free(k);
-    return rt_array_fail(a, TCPA_RT_FILE, "%s: %s", sym_path, msg);
+    return rt_array_fail(a, TCPA_RT_FILE, "%s: %s", what, msg);
   }
   if (k->m.fingerprint != arch_config_fingerprint(&a->cfg)) {
     tcpa_rt_status s = rt_array_fail(a, TCPA_RT_INVALID,
                                      "%s: compiled for another architecture (fingerprint 0x%016llx, the array's "
                                      "0x%016llx)",
-                                     sym_path, (unsigned long long)k->m.fingerprint,
+                                     what, (unsigned long long)k->m.fingerprint,
                                      (unsigned long long)arch_config_fingerprint(&a->cfg));
     map_config_free(&k->m);
     free(k);
@@ -51,6 +45,30 @@ tcpa_rt_status tcpa_rt_kernel_load(tcpa_rt_array *a, const char *sym_path, tcpa_
   a->kernels = k;
   *out = k;
   return rt_array_ok(a);
+}
+
+tcpa_rt_status tcpa_rt_kernel_load(tcpa_rt_array *a, const char *sym_path, tcpa_rt_kernel **out) {
+  if (!a) return TCPA_RT_INVALID;
+  if (!out || !sym_path) return rt_array_fail(a, TCPA_RT_INVALID, "kernel_load: NULL argument");
+  *out = NULL;
+  FILE *f = fopen(sym_path, "r");
+  if (!f) return rt_array_fail(a, TCPA_RT_FILE, "%s: cannot read the symbolic configuration", sym_path);
+  tcpa_rt_status s = rt_kernel_read(a, f, sym_path, out);
+  fclose(f);
+  return s;
+}
+
+tcpa_rt_status tcpa_rt_kernel_load_text(tcpa_rt_array *a, const char *what, const char *sym_text,
+                                        tcpa_rt_kernel **out) {
+  if (!a) return TCPA_RT_INVALID;
+  if (!out || !sym_text) return rt_array_fail(a, TCPA_RT_INVALID, "kernel_load_text: NULL argument");
+  *out = NULL;
+  if (!what) what = "(embedded .sym)";
+  FILE *f = fmemopen((void *)sym_text, strlen(sym_text), "r");
+  if (!f) return rt_array_fail(a, TCPA_RT_INTERNAL, "%s: cannot read the text (fmemopen)", what);
+  tcpa_rt_status s = rt_kernel_read(a, f, what, out);
+  fclose(f);
+  return s;
 }
 
 /* Frees k's instantiation, arrays and placements (back to LOADED). */

@@ -140,6 +140,13 @@ tcpa_rt_status tcpa_rt_region_free(tcpa_rt_region *r);
  * another architecture. */
 tcpa_rt_status tcpa_rt_kernel_load(tcpa_rt_array *a, const char *sym_path, tcpa_rt_kernel **k);
 
+/* Returns what tcpa_rt_kernel_load does, for a symbolic configuration
+ * held in memory (sym_text: a .sym's whole text, NUL-terminated, as
+ * `tcpa host` embeds it) and named `what` in messages (NULL: "(embedded
+ * .sym)"). */
+tcpa_rt_status tcpa_rt_kernel_load_text(tcpa_rt_array *a, const char *what, const char *sym_text,
+                                        tcpa_rt_kernel **k);
+
 /* Frees kernel k (running or not: a running kernel is dropped from the
  * engine's bookkeeping, its region's PEs left as they are). */
 void tcpa_rt_kernel_free(tcpa_rt_kernel *k);
@@ -198,6 +205,19 @@ tcpa_rt_status tcpa_rt_wait(tcpa_rt_kernel *k, unsigned long long timeout, unsig
  * TCPA_RT_INVALID for an unknown name, an input, or n other than the
  * array's count. */
 tcpa_rt_status tcpa_rt_read(const tcpa_rt_kernel *k, const char *name, int32_t *vals, size_t n);
+
+/* Returns tcpa_rt_write's result for the values of the data file at
+ * `path` (docs/user-guide.md "Data files": whitespace-separated integers,
+ * row-major, exactly the array's count); TCPA_RT_FILE when the file
+ * cannot be read or does not hold them (the message names it; the data
+ * file reader also prints FILE:LINE:COLUMN on stderr). */
+tcpa_rt_status tcpa_rt_write_file(tcpa_rt_kernel *k, const char *name, const char *path);
+
+/* Returns tcpa_rt_read's result after writing output array `name` of k's
+ * last run to the data file at `path` (one innermost row per line, a
+ * blank line between 2-D slices, as tcpa run writes), atomically;
+ * TCPA_RT_FILE when it cannot be written (nothing is left half-written). */
+tcpa_rt_status tcpa_rt_read_file(const tcpa_rt_kernel *k, const char *name, const char *path);
 
 /* Returns TCPA_RT_OK after running the reference interpreter of program
  * pla_path (the source k's .sym was compiled from) on k's parameters and

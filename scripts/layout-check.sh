@@ -11,6 +11,7 @@
 #   compiler/inst/     common, front, map
 #   compiler/asm/      common, front
 #   compiler/dfg/      common (DSAGEN's DFG files -> loop program text)
+#   compiler/host/     common, front, map, inst (host programs, tcpa host)
 #   cmodel/            common
 #   tb/                common, cmodel
 #   runtime/           common, compiler/*, cmodel, tb
@@ -28,7 +29,7 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 
-folders="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg cmodel tb runtime regress cli"
+folders="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg compiler/host cmodel tb runtime regress cli"
 declare -A allowed=(
   [common]="common"
   [compiler/front]="common compiler/front"
@@ -37,10 +38,11 @@ declare -A allowed=(
   [compiler/inst]="common compiler/front compiler/map compiler/inst"
   [compiler/asm]="common compiler/front compiler/asm"
   [compiler/dfg]="common compiler/dfg"
+  [compiler/host]="common compiler/front compiler/map compiler/inst compiler/host"
   [cmodel]="common cmodel"
   [tb]="common cmodel tb"
   [runtime]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm cmodel tb runtime"
-  [regress]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg cmodel tb runtime regress"
+  [regress]="common compiler/front compiler/interp compiler/map compiler/inst compiler/asm compiler/dfg compiler/host cmodel tb runtime regress"
   [cli]="$folders"
 )
 
