@@ -3,16 +3,16 @@
 # gen_program_cosim.sh: the cosim part of the full tier's random programs
 # (`tcpa gen program --check --engine cosim`, regress/gen_run.c; docs/fuzz.md
 # "Random programs"): 6 seeds on random regions of configs/default.ini,
-# 4 on configs/big1d.ini (its dividers), and 4 on random configurations
-# of at most 4 PEs (one fits: one harness built, once per change
-# of the RTL; the others stop at the model). None may FAIL. A script of its
+# 4 on configs/big1d.ini (its dividers); the nightly tier also random
+# configurations of at most 4 PEs (each that fits: a harness built, once
+# per change of the RTL; the others stop at the model). None may FAIL. A script of its
 # own beside gen_program.sh (the model's seeds, the fast checks) so that
 # the test runner runs the two on two cores; the cosim seeds were the
 # longest part of the full tier. Seeds fixed. Two shards (tests/run.sh):
 # each runs its half of every seed range (tap.sh shard_range), so the two
 # run side by side. Each random configuration that fits builds a harness
-# of its own (minutes): the full tier runs 4 such seeds (1 fits), the
-# nightly tier 60 (about 16 fit) and 40 and 80 of the others
+# of its own (minutes): the nightly tier runs 60 such seeds (about 16
+# fit) and 40 and 80 of the others
 # (docs/testing.md "The nightly campaigns").
 # tier: full
 # shards: 2
@@ -40,13 +40,14 @@ else
   [ -z "$r" ] || run_seeds "seeds $r, cosim, big1d.ini (dividers) random regions" --seeds "$r" --engine cosim \
     --arch configs/big1d.ini
 fi
-r=$(seeds 50000-50059 50000-50003)
+# random configurations: the nightly tier (each that fits is a harness
+# build of its own; the full tier builds one random configuration's
+# harness in lint_sweep.sh)
+nightly_tier || exit $fail
+r=$(shard_range 50000-50059)
 run_seeds "seeds $r, cosim, random configurations of at most 4 PEs" --seeds "$r" \
   --arch random --max-pes 4 --engine cosim
 rlog="$tmp/run.$((n - 1)).log"
-# the seed that fits (on the model: 50001 of 50000-50003) is in the
-# first shard's half (50000-50001; tap.sh shard_range: with 3 seeds the
-# first shard had 50000 alone, and the check failed)
 first_shard && check_eval "random configurations in cosim: some seeds fit and pass ($(tail -n 1 "$rlog"))" \
   '[ "$(grep -c ": pass (.*cosim .* on .*/arch.ini)" "$rlog")" -gt 0 ]'
 exit $fail
