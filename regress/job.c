@@ -35,6 +35,7 @@
 
 #define JOB_MAX 4      /* runs: one per global controller */
 #define JOB_LINE 512
+#define JOB_MAX_IN 16  /* in and feed lines of one run */
 #define JOB_MAX_CYCLES_MIN 100000ull
 
 /* One `[run NAME]` section. */
@@ -48,6 +49,11 @@ typedef struct {
   uint64_t seed;
   int gc;         /* -1: the run's index */
   int line;       /* of its header, for messages */
+  int nin;        /* `in = ARRAY=FILE` and `feed = ARRAY=RUN.OUTPUT`, in order */
+  char in[JOB_MAX_IN][JOB_LINE];
+  int in_feed[JOB_MAX_IN]; /* 1: a feed */
+  int in_line[JOB_MAX_IN];
+  char in_path[JOB_MAX_IN][JOB_LINE]; /* a feed's file, written by job_feeds */
 } job_run;
 
 typedef struct {
@@ -80,6 +86,19 @@ static int job_key(job_file *j, job_run *r, const char *key, const char *val, in
     snprintf(dst, cap, "%s", val);
     return 0;
   }
+  if (!strcmp(key, "in") || !strcmp(key, "feed")) {
+    const char *eq = strchr(val, '=');
+    if (!eq || eq == val || !eq[1] || r->nin == JOB_MAX_IN) {
+      diag_error_plain("%s:%d: %s = '%s': expected %s%s", j->path, line, key, val,
+                       key[0] == 'i' ? "ARRAY=FILE" : "ARRAY=RUN.OUTPUT",
+                       r->nin == JOB_MAX_IN ? " (too many for one run)" : "");
+      return -1;
+    }
+    r->in_feed[r->nin] = key[0] == 'f';
+    r->in_line[r->nin] = line;
+    snprintf(r->in[r->nin++], JOB_LINE, "%s", val);
+    return 0;
+  }
   if (!strcmp(key, "param")) {
     size_t n = strlen(r->params);
     snprintf(r->params + n, sizeof r->params - n, "%s%s", n ? " " : "", val);
@@ -97,7 +116,7 @@ static int job_key(job_file *j, job_run *r, const char *key, const char *val, in
     else r->seed = (uint64_t)v;
     return 0;
   }
-  diag_error_plain("%s:%d: unknown key '%s' (program, param, pes, map, start, seed, gc)", j->path, line, key);
+  diag_error_plain("%s:%d: unknown key '%s' (program, param, pes, map, start, seed, gc, in, feed)", j->path, line, key);
   return -1;
 }
 
@@ -182,6 +201,11 @@ static int job_opts(const job_file *j, job_run *r, int k, const run_opts *o, run
     }
     *eq = 0;
     ro->param[ro->nparam++] = (run_pair){t, t, eq + 1};
+  }
+  for (int i = 0; i < r->nin; i++) {
+    char *eq = strchr(r->in[i], '=');
+    *eq = 0; /* job_key checked there is one */
+    ro->in[ro->nin++] = (run_pair){r->in[i], r->in[i], r->in_feed[i] ? r->in_path[i] : eq + 1};
   }
   int at_r = 0, at_c = 0; /* cli_opt_pes_text's grammar, here without the CLI's library */
   char x = 0, tail[64] = "";
@@ -288,6 +312,16 @@ static int job_summary_write(const char *dir, const job_file *j, const run_opts 
     json_writer_uint(&w, "cycles", x->region.cycles);
     json_writer_uint(&w, "cycles_alone", x->alone.done_cycles);
     json_writer_uint(&w, "outputs_differing", x->differ);
+    json_writer_begin_array(&w, "feeds");
+    for (int i = 0; i < j->run[k].nin; i++) {
+      if (!j->run[k].in_feed[i]) continue;
+      json_writer_begin_object(&w, NULL);
+      json_writer_string(&w, "input", j->run[k].in[i]); /* NAME: job_opts cut NAME=SPEC at the '=' */
+      json_writer_string(&w, "from", strchr(j->run[k].in[i], 0) + 1);
+      json_writer_string(&w, "file", j->run[k].in_path[i]);
+      json_writer_end_object(&w);
+    }
+    json_writer_end_array(&w);
     json_writer_string(&w, "verdict", x->ok ? "pass" : "fail");
     json_writer_end_object(&w);
   }
@@ -649,6 +683,83 @@ static int job_rtl_engines(const job_file *j, const run_opts *o, job_out *out, u
   return st;
 }
 
+/* Returns 0 after writing the file of each feed of run k (`feed =
+ * ARRAY=RUN.OUTPUT`: RUN an earlier run of the job, OUTPUT one of its
+ * output arrays) into dir: DIR/ARRAY.txt, the reference's values of that
+ * output (one a line, the reference's order), which the producer's run
+ * must equal; its path into r->in_path. -1 after printing FILE:LINE: why. */
+static int job_feeds(const job_file *j, job_run *r, int k, const job_out *out, const char *dir) {
+  for (int i = 0; i < r->nin; i++) {
+    if (!r->in_feed[i]) continue;
+    const char *spec = strchr(r->in[i], '=') + 1;
+    const char *dot = strrchr(spec, '.');
+    int p = -1;
+    for (int q = 0; dot && q < j->n; q++)
+      if (strlen(j->run[q].name) == (size_t)(dot - spec) && !strncmp(j->run[q].name, spec, (size_t)(dot - spec))) p = q;
+    if (p < 0 || p >= k) {
+      diag_error_plain("%s:%d: run '%s': feed = %.*s=%s: %s", j->path, r->in_line[i], r->name,
+                       (int)(strchr(r->in[i], '=') - r->in[i]), r->in[i], spec,
+                       !dot ? "expected RUN.OUTPUT" : p < 0 ? "no run of that name in the job"
+                                                          : "that run comes later (a feed reads an earlier run)");
+      return -1;
+    }
+    const ast_program *pp = out[p].prep.p;
+    int a = -1;
+    for (int x = 0; x < pp->narrays; x++)
+      if (!strcmp(pp->arrays[x].name, dot + 1)) a = x;
+    if (a < 0 || pp->arrays[a].kind != AST_ARRAY_OUT) {
+      diag_error_plain("%s:%d: run '%s': feed from %s: run '%s' (%s) has no output array '%s'", j->path,
+                       r->in_line[i], r->name, spec, j->run[p].name, pp->name, dot + 1);
+      return -1;
+    }
+    char path[4200];
+    int len = snprintf(path, sizeof path, "%s/%.*s.txt", dir, (int)(strchr(r->in[i], '=') - r->in[i]), r->in[i]);
+    if (len < 0 || (size_t)len >= sizeof r->in_path[i]) {
+      diag_error_plain("%s:%d: run '%s': the feed's file name is too long (%s)", j->path, r->in_line[i], r->name, path);
+      return -1;
+    }
+    FILE *f = fopen(path, "w");
+    const interp_array *v = &out[p].prep.arrays[a];
+    for (size_t e = 0; f && e < v->n; e++) fprintf(f, "%d\n", v->data[e]);
+    if (!f || fclose(f)) {
+      diag_error_plain("%s: cannot write the feed of run '%s': %s", path, r->name, strerror(errno));
+      return -1;
+    }
+    memcpy(r->in_path[i], path, (size_t)len + 1);
+  }
+  return 0;
+}
+
+/* Returns 0 after making the directory of run r's feeds in dir (cap
+ * bytes): DIR/NAME/inputs with --out-dir DIR, else NAME/ in the job's
+ * scratch directory *scratch (made on first use: a mkdtemp directory that
+ * job_scratch_remove removes); -1 after printing why. */
+static int job_feed_dir(const run_opts *o, const job_run *r, char *scratch, size_t ssz, char *dir, size_t cap) {
+  if (!o->out_dir && !scratch[0]) {
+    snprintf(scratch, ssz, "/tmp/tcpa-job-XXXXXX");
+    if (!mkdtemp(scratch)) {
+      diag_error_plain("cannot make a scratch directory for the job's feeds: %s", strerror(errno));
+      scratch[0] = 0;
+      return -1;
+    }
+  }
+  snprintf(dir, cap, o->out_dir ? "%s/%s/inputs" : "%s/%s", o->out_dir ? o->out_dir : scratch, r->name);
+  return run_mkdir_p(dir);
+}
+
+/* Removes the job's scratch directory (its feeds' files) when it made one. */
+static void job_scratch_remove(const job_file *j, const char *scratch) {
+  if (!scratch[0]) return;
+  char path[4400];
+  for (int k = 0; k < j->n; k++) {
+    for (int i = 0; i < j->run[k].nin; i++)
+      if (j->run[k].in_feed[i] && j->run[k].in_path[i][0]) remove(j->run[k].in_path[i]);
+    snprintf(path, sizeof path, "%s/%s", scratch, j->run[k].name);
+    rmdir(path);
+  }
+  rmdir(scratch);
+}
+
 int run_job_file(const run_opts *o) {
   job_file j;
   memset(&j, 0, sizeof j);
@@ -661,9 +772,14 @@ int run_job_file(const run_opts *o) {
   job_out out[JOB_MAX];
   memset(out, 0, sizeof out);
   int st = ENGINE_OK;
+  char scratch[64] = "", dir[4200];
   for (int k = 0; k < j.n && st == ENGINE_OK; k++) {
     run_opts ro;
-    if (job_opts(&j, &j.run[k], k, o, &ro)) {
+    int feeds = 0;
+    for (int i = 0; i < j.run[k].nin; i++) feeds |= j.run[k].in_feed[i];
+    if ((feeds && (job_feed_dir(o, &j.run[k], scratch, sizeof scratch, dir, sizeof dir) ||
+                   job_feeds(&j, &j.run[k], k, out, dir))) ||
+        job_opts(&j, &j.run[k], k, o, &ro)) {
       st = ENGINE_ERR_INPUT;
       break;
     }
@@ -687,6 +803,10 @@ int run_job_file(const run_opts *o) {
         printf("run       %s: %s, reference done\n", j.run[k].name, j.run[k].program);
         continue;
       }
+      for (int i = 0; i < j.run[k].nin; i++)
+        if (j.run[k].in_feed[i])
+          printf("feed      %s.%s <- %s (the producer's output, as its reference computes it)\n", j.run[k].name,
+                 j.run[k].in[i], strchr(j.run[k].in[i], 0) + 1);
       printf("run       %s: %s on %dx%d@%d,%d, GC %d, start %llu: %llu cycles (alone %llu), outputs %s, %s\n",
              j.run[k].name, j.run[k].program, x->region.rows, x->region.cols, x->region.row0, x->region.col0,
              x->region.gc, (unsigned long long)x->start, (unsigned long long)x->region.cycles,
@@ -703,6 +823,7 @@ int run_job_file(const run_opts *o) {
       if (job_summary_write(o->out_dir, &j, o, out, verdict, cycles)) st = ENGINE_ERR_INPUT;
     }
   }
+  job_scratch_remove(&j, scratch);
   for (int k = 0; k < j.n; k++) {
     engine_result_free(&out[k].alone);
     engine_result_free(&out[k].beside);

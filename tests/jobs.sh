@@ -5,10 +5,15 @@
 #   - the jobs of regress/jobs/ (the four quadrants of default.ini's 4x4
 #     with four benchmarks; bitextract on 1x4 in row 0 beside matmul on
 #     3x4 in rows 1..3; a run started mid-run of another and a region
-#     reloaded after done): exit 0, verdict pass, and in summary.json
+#     reloaded after done; a pipeline of two matmuls): exit 0, verdict pass, and in summary.json
 #     every region's cycles equal to its cycles alone, no output differing,
 #     its outputs in DIR/NAME/, the trace's rstart and rdone lines;
 #   - --engine ref: every reference, exit 0;
+#   - feeds (regress/jobs/pipeline.ini: mm2's A is mm1's C): mm2's output
+#     equals two chained reference runs (tcpa run --in), the feed's file
+#     kept in DIR/mm2/inputs/ and named in summary.json; malformed feeds
+#     (a later run, an unknown run, an input array, a shape that differs,
+#     no RUN.OUTPUT): exit 2 with FILE:LINE and why;
 #   - a job whose second run overlaps the first's region while it runs:
 #     exit 2, the model's BUSY refusal naming the running region;
 #   - malformed jobs (unknown key, no program, a bad pes, a start in the
@@ -24,7 +29,7 @@
 set -u
 . tests/tap.sh
 
-for job in quadrants rows midrun; do
+for job in quadrants rows midrun pipeline; do
   rm -rf "$tmp/o"
   "$TCPA" run "regress/jobs/$job.ini" --engine model --out-dir "$tmp/o" >"$tmp/out" 2>"$tmp/err"
   st=$?
@@ -86,6 +91,61 @@ for b in badkey:3 noprog:1 badpes:1 early:'start it at cycle'; do
   check_eval "$name: exit 2 with '$want' ($(head -c 160 "$tmp/err"))" "[ $st -eq 2 ] && grep -q '$want' '$tmp/err'"
 done
 
+# feeds: pipeline's mm2 reads mm1's C as its A. Independently: the
+# reference of mm1 (the job's seed 1 inputs), then of mm2 on that C with
+# --in: mm2's C in the job's out-dir is that, value for value.
+rm -rf "$tmp/p" "$tmp/r1" "$tmp/r2"
+"$TCPA" run regress/jobs/pipeline.ini --engine model --out-dir "$tmp/p" >"$tmp/out" 2>"$tmp/err"
+st=$?
+"$TCPA" run regress/programs/matmul.pla --param N=4 --param M=3 --param K=5 --engine ref --out-dir "$tmp/r1" \
+  >/dev/null 2>&1
+"$TCPA" run regress/programs/matmul.pla --param N=4 --param M=2 --param K=3 --in A="$tmp/r1/C.txt" --engine ref \
+  --out-dir "$tmp/r2" >/dev/null 2>&1
+check_eval "pipeline: exit 0, mm2's C = (A B) B2 by two reference runs, the feed printed and in summary.json" \
+  "[ $st -eq 0 ] && [ \"\$(tr -s ' \\n' '\\n' < $tmp/p/mm2/C.txt | grep .)\" = \"\$(tr -s ' \\n' '\\n' < $tmp/r2/C.txt | grep .)\" ] &&
+   [ \"\$(tr -s ' \\n' '\\n' < $tmp/p/mm2/inputs/A.txt | grep .)\" = \"\$(tr -s ' \\n' '\\n' < $tmp/r1/C.txt | grep .)\" ] &&
+   grep -q '^feed      mm2.A <- mm1.C' $tmp/out && tr -d ' \\n' < $tmp/p/summary.json | grep -q '\"feeds\":\[{\"input\":\"A\",\"from\":\"mm1.C\"'"
+# malformed feeds: FILE:LINE and why, exit 2
+two="[run a]
+program = regress/programs/matmul.pla
+param = N=4 M=3 K=5
+pes = 2x2@0,0
+map = i,j
+[run b]
+program = regress/programs/matmul.pla
+pes = 2x2@2,2
+map = i,j"
+job later "[run a]
+program = regress/programs/matmul.pla
+param = N=4 M=2 K=3
+pes = 2x2@2,2
+map = i,j
+feed = A=b.C
+[run b]
+program = regress/programs/matmul.pla
+param = N=4 M=3 K=5
+pes = 2x2@0,0
+map = i,j"
+job norun "$two
+param = N=4 M=2 K=3
+feed = A=zz.C"
+job notout "$two
+param = N=4 M=2 K=3
+feed = A=a.B"
+job shape "$two
+param = N=5 M=2 K=3
+feed = A=a.C"
+job nodot "$two
+param = N=4 M=2 K=3
+feed = A"
+for b in later:'later.ini:6:.*that run comes later' norun:'norun.ini:11:.*no run of that name' \
+         notout:"notout.ini:11:.*has no output array 'B'" shape:'expected 15 values, found 12' nodot:'nodot.ini:11:.*ARRAY=RUN.OUTPUT'; do
+  name=${b%%:*} want=${b#*:}
+  "$TCPA" run "$tmp/$name.ini" --engine model >"$tmp/out" 2>"$tmp/err"
+  st=$?
+  check_eval "feed $name: exit 2 with '$want' ($(head -c 160 "$tmp/err"))" "[ $st -eq 2 ] && grep -q \"$want\" '$tmp/err'"
+done
+
 # cosim: the four quadrants on the model and on the RTL (the default
 # configuration's harness), traces compared in every cycle
 rm -rf "$tmp/c"
@@ -139,8 +199,8 @@ done
 
 # suites list jobs: regress/suites/jobs, every job on model and cosim
 "$TCPA" regress regress/suites/jobs -j 2 --out-dir "$tmp/rj" >"$tmp/rj.out" 2>&1; st=$?
-check_eval "tcpa regress regress/suites/jobs: exit 0 ($st), 6 runs pass (3 jobs x model, cosim)" \
-  "[ $st -eq 0 ] && grep -q '^6 runs: 6 pass, 0 fail' $tmp/rj.out && [ \$(grep -c 'pass .*_job_\\(model\\|cosim\\)_' $tmp/rj.out) -eq 6 ]"
+check_eval "tcpa regress regress/suites/jobs: exit 0 ($st), 8 runs pass (4 jobs x model, cosim)" \
+  "[ $st -eq 0 ] && grep -q '^8 runs: 8 pass, 0 fail' $tmp/rj.out && [ \$(grep -c 'pass .*_job_\\(model\\|cosim\\)_' $tmp/rj.out) -eq 8 ]"
 printf 'suite bad\njob quadrants pes=1x2\njob nosuchjob\n' >"$tmp/bad.suite"
 "$TCPA" regress "$tmp/bad.suite" --out-dir "$tmp/rb" >/dev/null 2>"$tmp/rb.err"; st=$?
 check_eval "a job line with pes=, and a missing job: exit 2 ($st), FILE:LINE:COL each" \
