@@ -10,8 +10,8 @@
  * each attempt instantiated in ever smaller chunks until one fits or
  * another resource runs out (its .sym written to DIR/tiled.sym with
  * --out-dir, else to a temporary file), and
- * the host runtime runs it on the model in chunks (rt_tile_plan_make,
- * rt_tile_run: the same calls a host program makes), each chunk an
+ * the host runtime runs it on the model in chunks (tcpa_rt_run_tiled:
+ * the call a host program makes), each chunk an
  * instantiation with the chunk's parameters on the region. The gathered
  * outputs are compared with the reference interpreter's on the whole
  * problem. Other engines are refused (exit 2): the runtime runs on the
@@ -116,8 +116,7 @@ static void run_tile_refuse(const ast_program *p, const rt_tile_rule *r, const c
 typedef struct {
   const ast_program *p;
   const rt_tile_rule *r;
-  const rt_tile_plan *pl;
-  const rt_tile_stats *st;
+  const tcpa_rt_tile_info *info; /* what ran; NULL: nothing */
   const int64_t *params;
   size_t differing, total;
 } run_tile_report;
@@ -126,7 +125,8 @@ typedef struct {
 static void run_tile_json(json_writer *w, const void *ctx) {
   const run_tile_report *t = ctx;
   char line[512];
-  json_writer_uint(w, "cycles", t->st ? t->st->cycles : 0);
+  const tcpa_rt_tile_info *in = t->info;
+  json_writer_uint(w, "cycles", in ? in->cycles : 0);
   json_writer_begin_object(w, "tiling");
   json_writer_begin_array(w, "loops");
   for (int d = 0; d < t->p->ndims; d++) {
@@ -137,29 +137,27 @@ static void run_tile_json(json_writer *w, const void *ctx) {
     json_writer_string(w, "kind", kinds[l->kind]);
     if (l->param >= 0) json_writer_string(w, "param", t->p->param[l->param]);
     else json_writer_null(w, "param");
-    if (t->pl && l->kind != RT_TILE_FIXED) {
-      json_writer_int(w, "extent", t->pl->extent[d]);
-      json_writer_int(w, "chunk", t->pl->chunk[d]);
+    if (in && l->kind != RT_TILE_FIXED) {
+      json_writer_int(w, "extent", in->extent[d]);
+      json_writer_int(w, "chunk", in->chunk[d]);
     }
     json_writer_string(w, "rule", rt_tile_rule_text(t->p, t->r, d, line, sizeof line));
     json_writer_end_object(w);
   }
   json_writer_end_array(w);
-  if (t->pl) {
+  if (in) {
     json_writer_begin_object(w, "chunk_params");
     for (int i = 0; i < t->p->nparams; i++) {
       int64_t v = t->params[i];
       for (int d = 0; d < t->p->ndims; d++)
-        if (t->r->loop[d].param == i && t->pl->chunk[d] < t->pl->extent[d]) v = t->pl->chunk[d];
+        if (t->r->loop[d].param == i && in->chunk[d] < in->extent[d]) v = in->chunk[d];
       json_writer_int(w, t->p->param[i], v);
     }
     json_writer_end_object(w);
-    json_writer_int(w, "plan_tries", t->pl->tries);
-  }
-  if (t->st) {
-    json_writer_int(w, "chunks", t->st->chunks);
-    json_writer_int(w, "instantiations", t->st->instantiations);
-    json_writer_uint(w, "max_chunk_cycles", t->st->max_cycles);
+    json_writer_int(w, "plan_tries", in->tries);
+    json_writer_int(w, "chunks", in->chunks);
+    json_writer_int(w, "instantiations", in->instantiations);
+    json_writer_uint(w, "max_chunk_cycles", in->max_cycles);
     json_writer_uint(w, "differing", t->differing);
     json_writer_uint(w, "elements", t->total);
   }
@@ -182,66 +180,73 @@ static size_t run_tile_compare(const ast_program *p, const interp_array *ref, co
   return bad;
 }
 
-/* Returns the exit status of the chunks run on the open array (rt_tile):
- * plan, run, compare, summary. */
-static int run_tile_chunks(const ast_program *p, const run_opts *o, const int64_t *params, interp_array *arrays,
-                           tcpa_rt_array *ra, const char *sym, const rt_tile_rule *r, int rows, int cols,
-                           const char *why) {
-  tcpa_rt_region *reg;
-  tcpa_rt_kernel *k;
-  rt_tile_plan pl;
-  rt_tile_stats st;
-  run_tile_report rep = {p, r, NULL, NULL, params, 0, 0};
-  tcpa_rt_status s = tcpa_rt_region_alloc(ra, rows, cols, o->inst.row0, o->inst.col0, &reg);
-  if (!s) s = tcpa_rt_kernel_load(ra, sym, &k);
-  if (!s) s = rt_tile_plan_make(k, reg, p, r, params, &pl);
-  if (s == TCPA_RT_NOFIT) {
-    diag_error_plain("%s; in chunks, the smallest the rule allows does not fit either: %s", why, tcpa_rt_message(ra));
-    return ENGINE_ERR_NOFIT;
-  }
-  if (s) {
-    diag_error_plain("tiled run: %s", tcpa_rt_message(ra));
-    return s == TCPA_RT_INVALID || s == TCPA_RT_FILE ? ENGINE_ERR_INPUT : ENGINE_MISMATCH;
-  }
-  rep.pl = &pl;
-  interp_array *got = calloc((size_t)p->narrays + 1, sizeof *got);
-  int rc = ENGINE_ERR_INPUT;
-  if (!got || interp_arrays_init(p, params, got) != 0) goto done;
-  for (int a = 0; a < p->narrays; a++)
-    if (p->arrays[a].kind == AST_ARRAY_IN) memcpy(got[a].data, arrays[a].data, arrays[a].n * sizeof *arrays[a].data);
-  s = rt_tile_run(k, reg, p, r, params, &pl, got, &st);
-  if (s) {
-    diag_error_plain("tiled run: %s", tcpa_rt_message(ra));
-    rc = ENGINE_MISMATCH;
-    goto done;
-  }
-  rep.st = &st;
-  rep.differing = run_tile_compare(p, arrays, got, &rep.total);
-  rc = rep.differing ? ENGINE_MISMATCH : ENGINE_OK;
+/* Prints the human summary of a tiled run that ran (info). */
+static void run_tile_print(const ast_program *p, const run_opts *o, const int64_t *params, const rt_tile_rule *r,
+                           const tcpa_rt_tile_info *in, const run_tile_report *rep, int rc) {
   printf("program   %s (%s)\nparams   ", p->name, o->program);
   for (int i = 0; i < p->nparams; i++) printf(" %s=%lld", p->param[i], (long long)params[i]);
   printf("\nengine    %s, pes %dx%d, tiled by the host (docs/tiling.md)\ntiling   ", run_engine_names[o->engine],
          o->pes_r, o->pes_c);
   for (int d = 0; d < p->ndims; d++)
-    if (pl.chunk[d] < pl.extent[d])
-      printf(" %s in chunks of %lld (%s %lld, %s)", p->index[d], (long long)pl.chunk[d], p->param[r->loop[d].param],
-             (long long)pl.extent[d], r->loop[d].kind == RT_TILE_ACCUM ? "accumulations carried" : "independent");
-  printf("\nchunks    %lld, %d instantiation%s (%d tried for the sizes)\n", st.chunks, st.instantiations,
-         st.instantiations == 1 ? "" : "s", pl.tries);
-  printf("model     cycles %llu over all chunks, the longest chunk %llu\n", st.cycles, st.max_cycles);
-  if (o->out_dir) printf("outputs   %s/NAME.txt (the chunks' gathered), the reference's in %s/ref/\n", o->out_dir, o->out_dir);
-  if (rep.differing) printf("outputs   %zu of %zu elements differ from the reference\n", rep.differing, rep.total);
+    if (in->chunk[d] < in->extent[d])
+      printf(" %s in chunks of %lld (%s %lld, %s)", p->index[d], in->chunk[d], p->param[r->loop[d].param],
+             in->extent[d], in->kind[d] == TCPA_RT_TILE_ACCUM ? "accumulations carried" : "independent");
+  printf("\nchunks    %lld, %d instantiation%s (%d tried for the sizes)\n", in->chunks, in->instantiations,
+         in->instantiations == 1 ? "" : "s", in->tries);
+  printf("model     cycles %llu over all chunks, the longest chunk %llu\n", in->cycles, in->max_cycles);
+  if (o->out_dir)
+    printf("outputs   %s/NAME.txt (the chunks' gathered), the reference's in %s/ref/\n", o->out_dir, o->out_dir);
+  if (rep->differing) printf("outputs   %zu of %zu elements differ from the reference\n", rep->differing, rep->total);
   printf("verdict   %s\n", rc == ENGINE_OK ? "pass" : "fail");
+}
+
+/* Returns the exit status of the chunks run on the open array through
+ * tcpa_rt_run_tiled (the call a host program makes), compared with the
+ * reference's outputs in arrays; the summary printed and written. */
+static int run_tile_chunks(const ast_program *p, const run_opts *o, const int64_t *params, interp_array *arrays,
+                           tcpa_rt_array *ra, const char *sym, const rt_tile_rule *r, int rows, int cols,
+                           const char *why) {
+  tcpa_rt_region *reg;
+  tcpa_rt_kernel *k;
+  tcpa_rt_tile_info info;
+  run_tile_report rep = {p, r, NULL, params, 0, 0};
+  interp_array *got = calloc((size_t)p->narrays + 1, sizeof *got);
+  int32_t **data = calloc((size_t)p->narrays + 1, sizeof *data);
+  int rc = ENGINE_ERR_INPUT;
+  if (!got || !data || interp_arrays_init(p, params, got) != 0) goto done;
+  for (int a = 0; a < p->narrays; a++) {
+    if (p->arrays[a].kind == AST_ARRAY_IN) memcpy(got[a].data, arrays[a].data, arrays[a].n * sizeof *arrays[a].data);
+    data[a] = got[a].data;
+  }
+  tcpa_rt_status s = tcpa_rt_region_alloc(ra, rows, cols, o->inst.row0, o->inst.col0, &reg);
+  if (!s) s = tcpa_rt_kernel_load(ra, sym, &k);
+  for (int i = 0; !s && i < p->nparams; i++) s = tcpa_rt_param_set(k, p->param[i], params[i]);
+  if (!s) s = tcpa_rt_run_tiled(k, reg, o->program, data, &info);
+  if (s == TCPA_RT_NOFIT) {
+    diag_error_plain("%s; in chunks, the smallest the rule allows does not fit either: %s", why, tcpa_rt_message(ra));
+    rc = ENGINE_ERR_NOFIT;
+    goto done;
+  }
+  if (s) {
+    diag_error_plain("tiled run: %s", tcpa_rt_message(ra));
+    rc = s == TCPA_RT_INVALID || s == TCPA_RT_FILE ? ENGINE_ERR_INPUT : ENGINE_MISMATCH;
+    goto done;
+  }
+  rep.info = &info;
+  rep.differing = run_tile_compare(p, arrays, got, &rep.total);
+  rc = rep.differing ? ENGINE_MISMATCH : ENGINE_OK;
+  run_tile_print(p, o, params, r, &info, &rep, rc);
 done:
-  if (o->out_dir && rep.st &&
+  if (o->out_dir && rep.info &&
       (run_out_arrays_write(p, arrays, AST_ARRAY_IN, o->out_dir, "inputs") != 0 ||
        run_out_arrays_write(p, arrays, AST_ARRAY_OUT, o->out_dir, "ref") != 0 ||
        run_out_arrays_write(p, got, AST_ARRAY_OUT, o->out_dir, NULL) != 0))
     rc = ENGINE_ERR_INPUT;
-  if (o->out_dir && run_out_json_write(p, o, params, rc == ENGINE_OK ? "pass" : "fail", run_tile_json, &rep) != 0)
-    rc = ENGINE_ERR_INPUT;
+  const char *status = rc == ENGINE_OK ? "pass" : rc == ENGINE_ERR_NOFIT ? "nofit" : "fail";
+  if (o->out_dir && run_out_json_write(p, o, params, status, run_tile_json, &rep) != 0) rc = ENGINE_ERR_INPUT;
   if (got) interp_arrays_free(p, got);
   free(got);
+  free(data);
   return rc;
 }
 
@@ -250,7 +255,7 @@ int run_tiled(const ast_program *p, const run_opts *o, const arch_config *cfg, c
   rt_tile_rule r;
   if (rt_tile_rule_make(p, &r) <= 0) {
     run_tile_refuse(p, &r, why);
-    run_tile_report rep = {p, &r, NULL, NULL, params, 0, 0};
+    run_tile_report rep = {p, &r, NULL, params, 0, 0};
     if (o->out_dir && run_out_json_write(p, o, params, "nofit", run_tile_json, &rep) != 0) return ENGINE_ERR_INPUT;
     return ENGINE_ERR_NOFIT;
   }

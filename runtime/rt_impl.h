@@ -15,7 +15,8 @@
  *                inputs (interp.h), for host programs that check.
  *
  * The host-tiled execution (rt_tile.h, rt_tile_*.c, docs/tiling.md) is
- * built on the public calls alone and does not include this header.
+ * built on the public calls; rt_tile_api.c, tcpa_rt_run_tiled, is the
+ * one of its files that reads a kernel's parameters from here.
  */
 #ifndef TCPA_RT_IMPL_H
 #define TCPA_RT_IMPL_H
@@ -109,6 +110,11 @@ int rt_kernel_array_find(const tcpa_rt_kernel *k, const char *name);
 
 /* Drops kernel k from the run it is in (a freed kernel); rt_engine.c. */
 void rt_engine_forget(tcpa_rt_array *a, const tcpa_rt_kernel *k);
+
+/* Returns TCPA_RT_OK after binding p's parameters from k's values (by
+ * name) into params; TCPA_RT_INVALID when p (read from path) is not k's
+ * program (rt_ref.c). */
+tcpa_rt_status rt_ref_bind(const tcpa_rt_kernel *k, const ast_program *p, const char *path, int64_t *params);
 
 /* Frees the run's model and streams (rt_engine.c). */
 void rt_engine_free(rt_run *run);

@@ -22,9 +22,7 @@ static int64_t rt_ref_index(const rt_buf *b, const interp_array *r, size_t lin) 
   return interp_array_index_of(r, b->nd, b->ext, (int64_t)lin);
 }
 
-/* Returns TCPA_RT_OK after binding p's parameters from k's values (by
- * name) into params; TCPA_RT_INVALID when p is not k's program. */
-static tcpa_rt_status rt_ref_bind(const tcpa_rt_kernel *k, const ast_program *p, const char *path, int64_t *params) {
+tcpa_rt_status rt_ref_bind(const tcpa_rt_kernel *k, const ast_program *p, const char *path, int64_t *params) {
   if (strcmp(p->name, k->m.name) || p->nparams != k->m.nparams || p->narrays != k->m.narrays)
     return rt_array_fail(k->a, TCPA_RT_INVALID, "reference: %s holds program %s, not kernel %s's", path, p->name,
                          k->m.name);

@@ -13,7 +13,8 @@
  *                   an instantiation of one chunk fits its region;
  *   rt_tile_run.c   the chunks run through the runtime (tcpa_rt.h), their
  *                   outputs gathered (copied or, along an accumulation,
- *                   combined, or carried into the next chunk).
+ *                   combined, or carried into the next chunk);
+ *   rt_tile_api.c   tcpa_rt_run_tiled, the public call made of the three.
  *
  * The .sym does not keep the equations, so the rule reads the program's
  * source (ast.h), as tcpa_rt_reference does.

@@ -7,7 +7,8 @@
  * arrays, starts it, waits for it (with a timeout in cycles), reads its
  * output arrays; then changes parameters or inputs and runs it again
  * without compiling anything, and frees what it allocated. Several
- * kernels run at once, each in its own region.
+ * kernels run at once, each in its own region. A problem too large for
+ * its region's banks runs in chunks (tcpa_rt_run_tiled, docs/tiling.md).
  *
  * Every call returns a tcpa_rt_status; the sentence that says what went
  * wrong is apart (tcpa_rt_message), and so is the refusal as data
@@ -60,8 +61,11 @@ typedef enum {
   TCPA_RT_WHY_NO_GC,       /* every global controller drives a region */
   TCPA_RT_WHY_NO_ROOM,     /* first fit: no free rectangle of that size */
   TCPA_RT_WHY_RESOURCE,    /* the kernel does not fit the region (.resource) */
-  TCPA_RT_WHY_STREAMS      /* the engine holds as many streams in flight as
+  TCPA_RT_WHY_STREAMS,     /* the engine holds as many streams in flight as
                               it can: wait for a kernel first */
+  TCPA_RT_WHY_DEPENDENCE   /* tcpa_rt_run_tiled: the program's dependences
+                              let no loop be cut (tcpa_rt_tile_info says
+                              why, per loop) */
 } tcpa_rt_why;
 
 /* The last refusal of an array, as data: what code acts on. */
@@ -227,6 +231,61 @@ tcpa_rt_status tcpa_rt_read_file(const tcpa_rt_kernel *k, const char *name, cons
  * is not k's program or the interpreter refuses the run. */
 tcpa_rt_status tcpa_rt_reference(const tcpa_rt_kernel *k, const char *pla_path, const char *name, int32_t *vals,
                                  size_t n);
+
+/* ---- problems larger than the banks (docs/tiling.md) ---- */
+
+/* What a loop is to tcpa_rt_run_tiled (tcpa_rt_tile_info.kind). */
+typedef enum {
+  TCPA_RT_TILE_FIXED = 0, /* cannot be cut: .why says why */
+  TCPA_RT_TILE_FREE,      /* no value flows between its chunks */
+  TCPA_RT_TILE_ACCUM      /* accumulations: combined, or carried from chunk
+                             to chunk as the initial value */
+} tcpa_rt_tile_kind;
+
+/* Why a loop cannot be cut (docs/tiling.md "The rule"). */
+typedef enum {
+  TCPA_RT_TILE_WHY_NONE = 0,
+  TCPA_RT_TILE_WHY_BOUNDS,    /* not 0 <= i < P for a parameter P */
+  TCPA_RT_TILE_WHY_SHARED,    /* P also bounds another loop, or is in an
+                                 index or another condition */
+  TCPA_RT_TILE_WHY_CARRIED,   /* a value read at another iteration, neither
+                                 a propagation nor an accumulation */
+  TCPA_RT_TILE_WHY_INDEX,     /* an index names i other than as i + c alike */
+  TCPA_RT_TILE_WHY_CONDITION, /* a condition names i elsewhere */
+  TCPA_RT_TILE_WHY_PARTIAL,   /* a partial result read elsewhere */
+  TCPA_RT_TILE_WHY_OUTPUT     /* an output written without i otherwise */
+} tcpa_rt_tile_why;
+
+/* What tcpa_rt_run_tiled decided and did, as data. */
+typedef struct {
+  int ndims;                      /* the program's loops */
+  tcpa_rt_tile_kind kind[8];      /* per loop */
+  tcpa_rt_tile_why why[8];        /* per fixed loop: why */
+  int line[8];                    /* per fixed loop: the reason's source line (0: none) */
+  long long extent[8], chunk[8];  /* per loop: the whole's extent, a chunk's
+                                     (equal: not cut) */
+  long long chunks;               /* chunks run */
+  int instantiations;             /* of the chunks (one per chunk shape) */
+  int tries;                      /* instantiations tried for the sizes */
+  unsigned long long cycles;      /* the chunks' cycles, summed (start to done each) */
+  unsigned long long max_cycles;  /* the longest chunk's */
+} tcpa_rt_tile_info;
+
+/* Returns TCPA_RT_OK after running kernel k, its parameters set for the
+ * whole problem, on region r in chunks along the loops the dependences
+ * of program pla_path (the source of k's .sym) allow: each chunk an
+ * instantiation with the chunk's parameters, its inputs written, its
+ * outputs gathered (docs/tiling.md). arrays[i] holds the program's i-th
+ * array, in declaration order, row-major over its declared extents:
+ * inputs are read, outputs written. *info (may be NULL) says which loops
+ * were cut and how. TCPA_RT_NOFIT, why TCPA_RT_WHY_DEPENDENCE, when no
+ * loop may be cut (nothing run; info->why per loop), why
+ * TCPA_RT_WHY_RESOURCE when even the smallest chunks do not fit;
+ * TCPA_RT_FILE when the program cannot be read, TCPA_RT_INVALID when it
+ * is not k's or a parameter is not set, TCPA_RT_STATE while k runs. k is
+ * left instantiated for its last chunk. */
+tcpa_rt_status tcpa_rt_run_tiled(tcpa_rt_kernel *k, tcpa_rt_region *r, const char *pla_path, int32_t *const *arrays,
+                                 tcpa_rt_tile_info *info);
 
 #ifdef __cplusplus
 }
