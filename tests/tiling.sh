@@ -21,7 +21,9 @@
 #     no-fit chunks do not cure (jacobi's division, pe.div = 0) exits 3 as
 #     before, with no word of chunks; `tcpa run --help` says so;
 #   - full tier: matmul N = 48, M = 40, K = 40 on 4x4 (fd depth): cut
-#     along i and j, passes.
+#     along i and j, passes; conv CO=2 R=C=3 CI=300 KR=KC=2 on 1x4: cut
+#     along ci (an accumulation whose equations also test kr and kc),
+#     passes.
 # Prints TAP.
 set -u
 . tests/tap.sh
@@ -88,5 +90,10 @@ if full_tier; then
   check_eval "full: matmul 48x40x40 on 4x4 (fd depth) cut along i and j; passes" \
     "[ $st -eq 0 ] && jq -e '.tiling.chunk_params.N < 48 and .tiling.chunk_params.M < 40 and
                              .tiling.chunk_params.K == 40 and .tiling.differing == 0' '$tmp/mm2/summary.json' > /dev/null"
+  trun "$tmp/cv" regress/programs/conv.pla --pes 1x4 --param CO=2 --param R=3 --param C=3 --param CI=300 \
+    --param KR=2 --param KC=2
+  check_eval "full: conv CI=300 on 1x4 cut along ci (an accumulation under conditions on kr, kc); passes" \
+    "[ $st -eq 0 ] && jq -e '.tiling.chunk_params.CI < 300 and .tiling.loops[3].kind == \"accumulation\" and
+                             .tiling.differing == 0' '$tmp/cv/summary.json' > /dev/null"
 fi
 exit $fail
