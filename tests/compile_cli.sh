@@ -151,12 +151,22 @@ import json, sys
 items = json.load(open(sys.argv[1]))["nofit"]
 ids = [i for i in items if i["resource"] == "registers_id"]
 rds = [i for i in items if i["resource"] == "registers_rd"]
-sys.exit(0 if ids and ids[0]["bound"] == 1 and ids[0]["available"] == 4 and ids[0]["needed"] > 4
-         and rds and rds[0]["bound"] is None else 1)
+sys.exit(0 if ids and ids[0]["bound"] == 5 and ids[0]["available"] == 4 and ids[0]["needed"] > 4
+         and rds and rds[0]["bound"] == 3 and rds[0]["needed"] > 4 else 1)
 EOF2
 ok=$?
-check_eval "satarith on 1x4: exit 3 above its bounds (ids needed > 4 available, bound 1; rd without a bound)" \
-  '[ $st -eq 3 ] && [ $ok -eq 0 ] && grep -q "pe.id = 4 (any mapping needs at least 1)" "$tmp/sat.err"'
+check_eval "satarith on 1x4: exit 3 at its bound (five inputs read in every iteration: ids bound 5 > 4; rd bound 3)" \
+  '[ $st -eq 3 ] && [ $ok -eq 0 ] && grep -q "pe.id = 4 (any mapping needs at least 5)" "$tmp/sat.err"'
+$TCPA run regress/programs/band.pla --param N=5 --param W=4 --pes 1x4 --engine model \
+  --out-dir "$tmp/band" > /dev/null 2>"$tmp/band.err"; st=$?
+python3 - "$tmp/band/summary.json" <<'EOF2'
+import json, sys
+items = json.load(open(sys.argv[1]))["nofit"]
+sys.exit(0 if items and all(isinstance(i["bound"], int) and i["bound"] <= i["available"] for i in items) else 1)
+EOF2
+ok=$?
+check_eval "band on 1x4: exit 3 above its bounds (every item has a bound, none over what is available)" \
+  '[ $st -eq 3 ] && [ $ok -eq 0 ] && grep -q "any mapping needs at least" "$tmp/band.err"'
 # the same in cosim on big1d's RTL (its harness): the nightly tier only
 # (the full tier runs big1d's RTL in channels.sh and control_path.sh)
 if ! nightly_tier; then

@@ -54,7 +54,9 @@ static fit_item *fit_record_vadd(fit_record *r, fit_resource res, const char *ke
   snprintf(it->key, sizeof it->key, "%s", key ? key : "");
   it->need = need;
   it->have = have;
-  it->bound = -1;
+  /* a region's rows and columns are what was asked for: any mapping on
+   * that region needs them (docs/symbolic.md "Lower bounds") */
+  it->bound = res == FIT_RES_ARRAY_ROWS || res == FIT_RES_ARRAY_COLS ? need : -1;
   snprintf(it->where, sizeof it->where, "%s", where ? where : "");
   vsnprintf(it->text, sizeof it->text, fmt, ap);
   return it;

@@ -122,6 +122,12 @@ static void test_bounds(void) {
   TEST_CHECK(!fit_record_at_bound(&q), "id: needs 10, bound 8 = available 8: above the bound (the compiler's)");
   fit_record_bound(&q, FIT_RES_ID, "pe.id", 9);
   TEST_CHECK(fit_record_at_bound(&q), "id: bound 9 > available 8: at a bound");
+  /* a region larger than the array: the rows asked for are their own bound */
+  fit_record a = {0};
+  fit_record_add(&a, FIT_RES_ARRAY_ROWS, "array.rows", 4, 1, "", "region 4x1");
+  fit_record_add(&a, FIT_RES_ARRAY_COLS, "array.cols", 3, 3, "", "region 4x3");
+  TEST_CHECK(a.item[0].bound == 4 && a.item[1].bound == 3 && fit_record_at_bound(&a),
+             "array rows and columns: the need is the bound (4 rows on 1: at a bound)");
 }
 
 int main(void) {

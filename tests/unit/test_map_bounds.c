@@ -4,7 +4,9 @@
  * (compiler/map/map_bounds.c): a table of benchmarks and small programs on
  * regions (1-D, 2-D, one PE) with the bounds each must get (functional
  * units of the classes used, loop dimensions, ids and ods from the
- * directions computed values cross and the I/O, ports), whether one is
+ * directions computed values cross and the I/O, ports, rds from one
+ * operation's computed operands, fds from the values carried inside a
+ * tile, program words, banks), whether one is
  * over the configuration, and the bounds set on a no-fit record.
  */
 #include <string.h>
@@ -47,25 +49,27 @@ typedef struct {
   int dims, id, od, ports;
   int over;   /* map_bounds_over */
   int set_id; /* pe.id set to this (0: the file's) */
+  int rd, fd, imem, banks; /* the bounds of pe.rd, pe.fd, pe.imem, iobuf.banks (imem: matmul's two
+                            * multiplies, of c and c.t1 on the same operands, are one instruction) */
 } bounds_case;
 
 static const bounds_case cases[] = {
     {"bitextract 1-D: one direction, an input, an output", "regress/programs/bitextract.pla",
-     "configs/default.ini", 0, -1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0},
+     "configs/default.ini", 0, -1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1},
     {"bitextract on one PE: no channel, the I/O's id and od", "regress/programs/bitextract.pla",
-     "configs/default.ini", 0, -1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0},
+     "configs/default.ini", 0, -1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1},
     {"gcd 1-D along i: no dependence crosses, a divider short", "regress/programs/gcd.pla", "configs/default.ini", 0,
-     -1, 0, 1, 1, 1, 2, 1, 1, 0, 1, 0},
+     -1, 0, 1, 1, 1, 2, 1, 1, 0, 1, 0, 2, 2, 3, 1},
     {"gcd 2-D on big1d: one direction (along s), within the configuration", "regress/programs/gcd.pla",
-     "configs/big1d.ini", 0, 1, 0, 1, 1, 1, 2, 1, 1, 1, 0, 0},
+     "configs/big1d.ini", 0, 1, 0, 1, 1, 1, 2, 1, 1, 1, 0, 0, 2, 0, 2, 1},
     {"matmul 2-D: its input chains are copies (read again), no direction", "regress/programs/matmul.pla",
-     "configs/default.ini", 0, 1, 0, 1, 1, 0, 3, 1, 1, 0, 0, 0},
-    {"wave 2-D: two directions, no input", "wave", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 2, 2, 1, 0, 0},
-    {"wave 2-D with pe.id 1: over", "wave", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 2, 2, 1, 1, 1},
-    {"wave 1-D along j: one direction", "wave", "configs/default.ini", 1, -1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0},
-    {"wave on one PE: no id, the output's od", "wave", "configs/default.ini", 0, 1, 1, 1, 0, 0, 2, 0, 1, 0, 0, 0},
-    {"diag 2-D: a diagonal, over one of two sides", "diag", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0},
-    {"diag 1-D along i: one direction", "diag", "configs/default.ini", 0, -1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0},
+     "configs/default.ini", 0, 1, 0, 1, 1, 0, 3, 1, 1, 0, 0, 0, 1, 1, 1, 1},
+    {"wave 2-D: two directions, no input", "wave", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 2, 2, 1, 0, 0, 1, 0, 1, 1},
+    {"wave 2-D with pe.id 1: over", "wave", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 2, 2, 1, 1, 1, 1, 0, 1, 1},
+    {"wave 1-D along j: one direction", "wave", "configs/default.ini", 1, -1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0, 1, 1, 1, 1},
+    {"wave on one PE: no id, the output's od", "wave", "configs/default.ini", 0, 1, 1, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0, 1, 1},
+    {"diag 2-D: a diagonal, over one of two sides", "diag", "configs/default.ini", 0, 1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0, 1, 0, 1, 1},
+    {"diag 1-D along i: one direction", "diag", "configs/default.ini", 0, -1, 0, 1, 0, 0, 2, 1, 1, 1, 0, 0, 1, 0, 1, 1},
 };
 
 /* Returns the bound of resource res and key in b, -1 when absent. */
@@ -96,18 +100,29 @@ static void test_cases(void) {
     long long alu = bound_of(&b, FIT_RES_FU, "pe.alu"), mul = bound_of(&b, FIT_RES_FU, "pe.mul"),
               dv = bound_of(&b, FIT_RES_FU, "pe.div"), dims = bound_of(&b, FIT_RES_LOOP_DIMS, "gc.dims"),
               id = bound_of(&b, FIT_RES_ID, "pe.id"), od = bound_of(&b, FIT_RES_OD, "pe.od"),
-              ports = bound_of(&b, FIT_RES_PORTS, "interconnect.ports");
+              ports = bound_of(&b, FIT_RES_PORTS, "interconnect.ports"), rd = bound_of(&b, FIT_RES_RD, "pe.rd"),
+              fd = bound_of(&b, FIT_RES_FD, "pe.fd"), imem = bound_of(&b, FIT_RES_IMEM, "pe.imem"),
+              banks = bound_of(&b, FIT_RES_IO_BANKS, "iobuf.banks");
     TEST_CHECK(alu == (c->alu ? 1 : -1) && mul == (c->mul ? 1 : -1) && dv == (c->div ? 1 : -1) && dims == c->dims &&
                    id == c->id && od == c->od && ports == (c->ports ? 1 : -1) && map_bounds_over(&b) == c->over,
                "%s: alu %lld mul %lld div %lld dims %lld id %lld od %lld ports %lld over %d", c->what, alu, mul, dv,
                dims, id, od, ports, map_bounds_over(&b));
+    TEST_CHECK(rd == c->rd && fd == c->fd && imem == c->imem && banks == c->banks,
+               "%s: rd %lld fd %lld imem %lld banks %lld", c->what, rd, fd, imem, banks);
     /* a record of what ran out gets the bounds of its resources */
     fit_record r = {0};
     fit_record_add(&r, FIT_RES_ID, "pe.id", 10, a.id, "", "id");
     fit_record_add(&r, FIT_RES_RD, "pe.rd", 10, a.rd, "", "rd");
+    fit_record_add(&r, FIT_RES_IO_BANKS, "iobuf.banks", 6, 0, "PE 1", "banks of an inner PE");
+    fit_record_add(&r, FIT_RES_IO_BANKS, "iobuf.banks", 6, 4, "PE 0", "banks of a side");
+    fit_record_add(&r, FIT_RES_SIGNALS, "gc.signals", 10, a.gc_signals, "", "signals");
     map_bounds_apply(&b, &r);
-    TEST_CHECK(r.item[0].bound == c->id && r.item[1].bound == -1, "%s: the record's id item has bound %d, rd none",
-               c->what, c->id);
+    /* banks: an inner PE's 0 may grow through other PEs' channels, so
+     * its item's bound stays within it; signals have no bound */
+    TEST_CHECK(r.item[0].bound == c->id && r.item[1].bound == c->rd && r.item[2].bound == 0 &&
+                   r.item[3].bound == c->banks && r.item[4].bound == -1,
+               "%s: the record's items have bounds id %d, rd %d, banks 0 and %d, signals none", c->what, c->id,
+               c->rd, c->banks);
     rdg_free(g);
     ast_program_free(p);
   }
