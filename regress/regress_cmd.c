@@ -147,6 +147,11 @@ static size_t regress_summary_print(const regress_list *l, const char *out) {
          n[REGRESS_FAIL], n[REGRESS_INVALID], n[REGRESS_NOFIT], n[REGRESS_TIMEOUT], n[REGRESS_CRASH]);
   if (n[REGRESS_PENDING]) printf(", %zu not run", n[REGRESS_PENDING]);
   printf("\n");
+  if (n[REGRESS_NOFIT]) {
+    size_t at = regress_report_nofit_at_bound(l);
+    printf("nofit: %zu at a lower bound (no mapping fits: the architecture's), %zu above their bounds or with "
+           "none known (the compiler's)\n", at, n[REGRESS_NOFIT] - at);
+  }
   if (bad) {
     printf("%zu not as expected, in %zu bucket(s):\n", bad, regress_report_buckets(l));
     /* one line per bucket: count and signature, in first-appearance order */

@@ -165,6 +165,13 @@ static size_t report_counts(const regress_list *l, size_t n[7]) {
   return bad;
 }
 
+size_t regress_report_nofit_at_bound(const regress_list *l) {
+  size_t at = 0;
+  for (size_t i = 0; i < l->n; i++)
+    at += l->v[i].verdict == REGRESS_NOFIT && l->v[i].nofit && fit_record_at_bound(l->v[i].nofit);
+  return at;
+}
+
 /* Writes the <testcase> of run r. */
 static void report_junit_case(FILE *f, const regress_run *r) {
   char *cmd = regress_exec_command(r), *sig = regress_signature_text(&r->sig);
@@ -767,6 +774,11 @@ static void report_html(FILE *f, const regress_list *l, const regress_report_inf
              "%zu timeout, %zu crash, %zu not run; %zu not as expected (marked (!)), in %zu bucket%s.</p>\n",
           bad ? "FAIL" : "PASS", l->n, n[REGRESS_PASS], n[REGRESS_FAIL], n[REGRESS_INVALID], n[REGRESS_NOFIT],
           n[REGRESS_TIMEOUT], n[REGRESS_CRASH], n[REGRESS_PENDING], bad, nb, nb == 1 ? "" : "s");
+  if (n[REGRESS_NOFIT]) {
+    size_t at = regress_report_nofit_at_bound(l);
+    fprintf(f, "<p>nofit: %zu at a lower bound (no mapping fits: the architecture's), %zu above their bounds "
+               "or with none known (the compiler's).</p>\n", at, n[REGRESS_NOFIT] - at);
+  }
   if (bad) {
     fputs("<p>Rerun the runs not as expected, with the same seeds and waveforms on:</p>\n<pre class=\"rerun\">"
           "tcpa regress --rerun-failed ", f);

@@ -40,4 +40,9 @@ int regress_report_load(const char *path, regress_list *l);
 /* Returns the number of failure buckets of l (runs not ok, by key). */
 size_t regress_report_buckets(const regress_list *l);
 
+/* Returns the runs of l that did not fit at a lower bound (no mapping
+ * fits: the architecture's shortfall, fit_record_at_bound); the other
+ * nofit runs fail above their bounds (the compiler's). */
+size_t regress_report_nofit_at_bound(const regress_list *l);
+
 #endif

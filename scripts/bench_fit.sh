@@ -18,8 +18,10 @@
 #            bounds"): no mapping fits, the architecture's shortfall; a
 #            no-fit without * fails above its bounds (or none is known):
 #            the compiler's
-# then the share of cells that run per configuration and in all, and the
-# no-fits split into the architecture's and the compiler's.
+# (a no-fit's cell is made from summary.json's record: its first item),
+# then the share of cells that run per configuration and in all, the
+# no-fits split into the architecture's and the compiler's, and a list
+# of the compiler's.
 # A benchmark, never an assertion: exits 0 unless a run FAILs.
 #
 # Environment: BUILD, TCPA as bench.sh; FIT_COSIM=0 runs the model only
@@ -50,14 +52,32 @@ short_reason() {
     -e 's/ /_/g;s/^(.{14}).*/\1/'
 }
 
-# Returns 0 when the no-fit of summary.json $1 is at a lower bound: an
-# item's bound above its available (docs/user-guide.md "summary.json").
-at_bound() {
+# Prints the cell of the no-fit of summary.json $1, made from its record
+# (docs/user-guide.md "summary.json"): the first item's resource with
+# needed/available, `*` when an item's bound is above its available (at
+# a lower bound); returns 0 when at a bound, 1 when above, 2 without a
+# record (then the message's short form, short_reason, is the cell).
+nofit_cell() {
   python3 -c '
 import json, sys
+short = {"registers_rd": "rd", "registers_fd": "fd", "registers_id": "id", "registers_od": "od",
+         "instruction_memory": "imem", "control_signals": "signals", "io_banks": "banks",
+         "io_channels": "routing", "bank_depth": "bank", "start_delay": "delay", "fifo_depth": "fifo",
+         "loop_dimensions": "dims", "array_rows": "rows", "array_cols": "cols", "gc_terms": "terms",
+         "branch_levels": "branch", "region_dimensions": "region_dims"}
 items = json.load(open(sys.argv[1])).get("nofit") or []
-sys.exit(0 if any(isinstance(i.get("bound"), int) and isinstance(i.get("available"), int)
-                  and i["bound"] > i["available"] for i in items) else 1)' "$1" 2>/dev/null
+if not items:
+    sys.exit(2)
+i = items[0]
+name = short.get(i["resource"], i["resource"])
+if i["resource"] == "functional_units":
+    name = (i.get("key") or "fu").replace("pe.", "")
+counts = lambda x: isinstance(x, int)
+cell = name + (" %d/%d" % (i["needed"], i["available"]) if counts(i.get("needed")) and counts(i.get("available"))
+               and i["needed"] >= 0 and i["available"] >= 0 else "")
+at = any(counts(x.get("bound")) and counts(x.get("available")) and x["bound"] > x["available"] for x in items)
+print(cell[:12] + (" *" if at else ""))
+sys.exit(0 if at else 1)' "$1" 2>/dev/null
 }
 
 # Prints the number of loop dimensions of program $1.
@@ -68,7 +88,7 @@ dims_of() {
 [ -x "$TCPA" ] || { echo "bench: $TCPA is not built (run make)" >&2; exit 2; }
 echo "Fit table: each benchmark on each configuration and region (tcpa run --engine model, then cosim)"
 status=0 all_runs=0 all_cells=0 all_arch=0 all_comp=0
-fails=()
+fails=() comp_list=()
 for cfg in configs/*.ini; do
   cname=$(basename "$cfg" .ini)
   case " ${FIT_CONFIGS:-$cname} " in *" $cname "*) ;; *) continue ;; esac
@@ -97,9 +117,10 @@ for cfg in configs/*.ini; do
         0) cell=runs; runs=$((runs + 1))
            on=$(sed -n 's/^mapping .* on the first \([a-z]*\) of the .*/\1/p' "$tmp/out")
            [ -n "$on" ] && cell="runs ($on)" ;;
-        3) cell=$(short_reason "$tmp/out")
-           if at_bound "$tmp/o/summary.json"; then cell="$cell *"; arch_nf=$((arch_nf + 1))
-           else comp_nf=$((comp_nf + 1)); fi ;;
+        3) cell=$(nofit_cell "$tmp/o/summary.json"); at=$?
+           [ $at -eq 2 ] && cell=$(short_reason "$tmp/out")
+           if [ $at -eq 0 ]; then arch_nf=$((arch_nf + 1))
+           else comp_nf=$((comp_nf + 1)); comp_list+=("$cname $prog $r: $cell"); fi ;;
         *) cell=FAIL; status=1; fails+=("$cname $prog $r: exit $rc: $(grep -m1 -i 'error\|diverge\|mismatch' "$tmp/out")") ;;
       esac
       printf ' %-14s' "$cell"
@@ -117,5 +138,7 @@ echo "In all: $all_runs of $all_cells (program, configuration, region) cells run
 echo "No-fits: $all_arch at a lower bound (no mapping fits: the architecture's), $all_comp above their" \
   "bounds or with none known (the compiler's)"
 echo "Parameters: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
+[ ${#comp_list[@]} -gt 0 ] && echo "Above their bounds (the compiler's):"
+for x in "${comp_list[@]}"; do echo "  $x"; done
 for x in "${fails[@]}"; do echo "FAIL $x"; done
 exit $status
