@@ -12,7 +12,10 @@
 # parameter set on a 1x2 region gives the program-memory words of every
 # functional unit of the largest processor class (the words of one FU
 # program must fit pe.imem). A program that does not fit prints
-# "does not fit: <resource>" from exit status 3 with the tool's message.
+# "does not fit: <resource>" from exit status 3 with the tool's message,
+# saying whether it fails at a lower bound (`tcpa compile --bounds` marks
+# a bound over the configuration: the architecture's) or above (the
+# compiler's), docs/symbolic.md "Lower bounds".
 # Four more columns (docs/symbolic.md "Mapping quality"): the ops per
 # iteration before merging (one op per equation, as the mapping of before
 # had it) and after it (the RDG operations left after one op per
@@ -116,16 +119,20 @@ fmt="%-11s %-8s %-8s %-6s %-7s %-52s %-6s %-3s %-5s %-29s %-9s %-11s %s\n"
 printf "$fmt" program config "eqs->ops" before after "ResMII (ops / units)" RecMII II "paper" \
   "registers used (rd fd id od)" "PCs (KCs)" "paper PCs" "program words per FU of a PE (of pe.imem)"
 printf "$fmt" "" "" "" "(1/eq)" "(merge)" "" "" "" "pi" "" "on 1x2" "1,16,32/2-D" ""
-mapped=0 atmii=0 nofit=0
+mapped=0 atmii=0 nofit=0 nofit_at=0
 for f in regress/programs/*.pla; do
   prog=$(basename "$f" .pla)
   ps=$(params_of "$prog" "$f")
   args=(); for p in $ps; do args+=(--param "$p"); done
   for cfg in configs/*.ini; do
     cname=$(basename "$cfg" .ini)
-    out=$("$TCPA" compile "$f" --arch "$cfg" -o "$tmp/p.sym" 2>"$tmp/err"); rc=$?
+    out=$("$TCPA" compile "$f" --arch "$cfg" --bounds -o "$tmp/p.sym" 2>"$tmp/err"); rc=$?
     if [ $rc -ne 0 ]; then
-      what="error (exit $rc)"; [ $rc -eq 3 ] && what="does not fit" && nofit=$((nofit + 1))
+      what="error (exit $rc)"
+      if [ $rc -eq 3 ]; then # at a lower bound when --bounds marks one over the configuration
+        nofit=$((nofit + 1)) what="does not fit (above its bounds)"
+        grep -q '^  .* OVER  (' <<<"$out" && nofit_at=$((nofit_at + 1)) what="does not fit (at a lower bound)"
+      fi
       printf "%-11s %-8s %s: %s\n" "$prog" "$cname" "$what" "$(errmsg "$tmp/err")"
       continue
     fi
@@ -162,7 +169,8 @@ for f in regress/programs/*.pla; do
   done
 done
 echo
-echo "$mapped mappings, $atmii of them at II = max(ResMII, RecMII); $nofit do not fit at compile time"
+echo "$mapped mappings, $atmii of them at II = max(ResMII, RecMII); $nofit do not fit at compile time" \
+  "($nofit_at at a lower bound: the architecture's; $((nofit - nofit_at)) above: the compiler's)"
 echo "Parameters of the 1x2 instantiations: $(printf '%s; ' "${PARAMS[@]}" | tr '|' ' ')"
 echo "before: ops per iteration with one op per equation; after: the RDG ops left after merging (one per"
 echo "variable and operation, common subexpressions, output forwarding; Ln: the mapper fell back to rewrite"
