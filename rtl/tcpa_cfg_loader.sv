@@ -148,7 +148,9 @@ module tcpa_cfg_loader (
         if (bus_q.ptype == tcpa_stream_pkg::PKT_GC || bus_q.ptype == tcpa_stream_pkg::PKT_START) begin
           if ({24'd0, bus_q.index} == g) busy_hit = 1'b1;
         end
-        if (bus_q.ptype != tcpa_stream_pkg::PKT_GC && ovl) busy_hit = 1'b1;
+        // mutant 48: skipped check: a packet (PE, AG, IODATA, START) whose
+        // rectangle overlaps a running region is accepted
+        if (bus_q.ptype != tcpa_stream_pkg::PKT_GC && `TCPA_MUTANT_EXPR(48, 1'b0, ovl)) busy_hit = 1'b1;
       end
     end
   end

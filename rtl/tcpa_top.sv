@@ -265,7 +265,13 @@ module tcpa_top (
   always_comb begin
     for (int unsigned g = 0; g < NGC; g++) begin
       gstart[g] = start && ({30'd0, sgc} == g);
-      gc_run[g] = gstart[g] || (grun_q[g] && !(start_next && {30'd0, sgc_next} == g));
+      // mutant 46: one START starting two GCs: the start pulse of GC g also
+      // restarts the controller of GC g ^ 1 (its stepper and `gc` lines;
+      // the region bookkeeping of g ^ 1 stays)
+      gc_run[g] = `TCPA_MUTANT_EXPR(46, (start && ({30'd0, sgc ^ 2'd1} == g)) || gstart[g] ||
+                                    (grun_q[g] && !(start_next && (({30'd0, sgc_next} == g) ||
+                                                                  ({30'd0, sgc_next ^ 2'd1} == g)))),
+                                    gstart[g] || (grun_q[g] && !(start_next && {30'd0, sgc_next} == g)));
     end
     gbusy = grun_q & ~gdone_q;
     grun_d = (grun_q & ~gcfg) | gstart;
@@ -483,7 +489,12 @@ module tcpa_top (
       logic [NC*NDIM*32-1:0] delta;
       // (in the start pulse's cycle already the starting GC: the PE's
       // accumulators load its constants while the PE does not run)
-      assign gs = (start && shit[P]) ? sgc : psel_q[P*2 +: 2];
+      // mutant 45: GC select from the neighbouring region: a PE takes the GC
+      // select of its west neighbour (PW, itself in column 0), so the first
+      // column of a region right of another follows that region's GC
+      `TCPA_MUTANT_ONLY(localparam int unsigned PW = P - ((c > 0) ? 1 : 0);)
+      assign gs = `TCPA_MUTANT_EXPR(45, (start && shit[PW]) ? sgc : psel_q[PW*2 +: 2],
+                                    (start && shit[P]) ? sgc : psel_q[P*2 +: 2]);
       assign ii = g_ii[gs*32 +: 32];
       assign nd = g_nd[gs*32 +: 32];
       assign ns = g_ns[gs*32 +: 32];
@@ -661,6 +672,14 @@ module tcpa_top (
             // an AG whose mode is off does nothing in the run: not clocked
             logic        ag_clk, ag_on;
             logic [31:0] pendv;
+            // mutant 47: a bank write crossing regions: where the PE before
+            // this one along the side (PN: west on the north and south
+            // sides, north on the east and west ones) runs in another
+            // region than this PE, this AG writes the token leaving PN's
+            // port instead of its own PE's
+            `TCPA_MUTANT_ONLY(localparam int unsigned PN = P - ((s % 2 == 0) ? ((c > 0) ? 1 : 0) : ((r > 0) ? COLS : 0));
+                              logic xwr;
+                              assign xwr = prun_q[PN] && psel_q[PN*2 +: 2] != psel_q[P*2 +: 2];)
             tcpa_clock_gate u_ag_cg (
               .clk_i (clk_i),
               .en_i  (!rst_ni || (!gate && (ag_on || !run_q || phide_q[P] || pcfgclr[P])) ||
@@ -682,8 +701,11 @@ module tcpa_top (
               .ndims_i     (nd),
               .bound_i     (bound),
               .nsteps_i    (ns),
-              .arr_valid_i (wout_v[P*NWP + s*NPORT + b]),
-              .arr_data_i  (wout_d[(P*NWP + s*NPORT + b)*32 +: 32]),
+              .arr_valid_i (`TCPA_MUTANT_EXPR(47, xwr ? wout_v[PN*NWP + s*NPORT + b] : wout_v[P*NWP + s*NPORT + b],
+                                              wout_v[P*NWP + s*NPORT + b])),
+              .arr_data_i  (`TCPA_MUTANT_EXPR(47, xwr ? wout_d[(PN*NWP + s*NPORT + b)*32 +: 32] :
+                                                    wout_d[(P*NWP + s*NPORT + b)*32 +: 32],
+                                              wout_d[(P*NWP + s*NPORT + b)*32 +: 32])),
               .consume_o   (ag_consume[A]),
               .passed_o    (ag_passed[A]),
               .pending_o   (ag_pend[A]),

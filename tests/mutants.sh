@@ -2,14 +2,17 @@
 # covers: docs/mutants.md, docs/rtl.md "Fault injection",
 #   docs/trace.md "State events"
 # tier: full (the mutants harness: a build of its own, docs/testing.md "The budget")
-# mutants.sh: RTL mutants 23..37 and 39..44, one per mechanism that
+# mutants.sh: RTL mutants 23..37 and 39..48, one per mechanism that
 # mutants 1..22 (tests/faults.sh) leave untouched: bank write enable and
 # address, the instruction memory, multiplier and divider results, the FU
 # flags, the affine accumulators, the constraint (GC term) evaluation, FIFO
 # depth and overflow, fd writes, the neighbour wiring and `done` of
 # tcpa_top, the loader's CRC and fingerprint checks, the wait counter of
-# a multi-cycle nop (`nop N`), the per-region done of several regions
-# (44, on regress/jobs/quadrants.ini in `tcpa run --engine cosim`); and one per state
+# a multi-cycle nop (`nop N`), the mechanisms of several regions (44..47
+# on regress/jobs/quadrants.ini in `tcpa run --engine cosim`: the
+# per-region done, the GC-to-PE routing, the start pulse of one GC, a bank
+# write at a region border; 48, the loader's BUSY refusal of an
+# overlapping rectangle, on a job written here); and one per state
 # event of the lockstep that no other mutant is first caught by: the write
 # address and enable at the bank (`bankwr`), the steppers' step counter
 # (`step`), the end-of-run read of the banks (`mem`) (docs/mutants.md,
@@ -33,7 +36,9 @@
 #           new one, printed, in the full tier: MUT31_BASE=S repeats it);
 #   reject  the mutants build without a mutant refuses a stream with a
 #           wrong CRC / fingerprint (exit 2, stream_reject.sh) and the
-#           mutant accepts it and runs it.
+#           mutant accepts it and runs it; for 48, the model and the
+#           mutants build without a mutant refuse a job (BUSY) that the
+#           mutant runs.
 # Programs: bitextract N=8 on 1x2 (1-D), matmul N=M=K=3 on 2x2 and N=M=4
 # K=3 on 4x4 (2-D) of configs/default.ini, a four-instruction flag-branch
 # stream (the compiler emits none); the divider needs pe.div > 0:
@@ -298,25 +303,109 @@ nop_n=$(awk -v nalu=2 -v nmul=1 '
   END { print (m == "") ? "none" : m }' "$tmp/nopw/clean.dis" "$tmp/nopw/model.trace")
 trace_mutant 43 "the wait counter of a nop N one short" nopw "$MUT" "$nop_n" exact issue
 
+# Runs mutant $1 ($2) on job $3 in `tcpa run JOB --engine cosim` with the
+# mutants harness (TCPA_RTL: a script adding +mutant=N): exit 1, a
+# divergence no earlier than the first cycle of the job's model trace
+# satisfying awk condition $4 (the first the mutated logic can act in;
+# with $6 "exact", in that cycle), of an event kind matching the regular
+# expression $5, the report naming a region of the job. Records one check.
+job_mutant() {
+  local m=$1 name=$2 job=$3 d=$tmp/m$1 t0=$SECONDS
+  mutant_script "$m" "$MUT"
+  rm -rf "$d"
+  TCPA_RTL=$tmp/mut$m.sh timeout 900 "$TCPA" run "$job" --engine cosim --out-dir "$d" >"$d.out" 2>&1
+  local st=$? got min j=${job##*/}; j=${j%.ini}
+  got=$(divergence "$d.out"); min=$(first_cycle "$d/model.trace" "$4")
+  echo "# mutant $m ($name) on $j: caught by cosim at cycle/place/event $got (can act from cycle $min; $((SECONDS - t0)) s);$(grep -m1 'region:' "$d.out" | tr -s ' ')"
+  local where="not before"
+  [ "${6:-}" = exact ] && where="in cycle"
+  [ $st -eq 1 ] && [ "$got" != none ] && [ "$min" != none ] && [ "${got%% *}" -ge "$min" ] &&
+    { [ "${6:-}" != exact ] || [ "${got%% *}" = "$min" ]; } && [[ ${got##* } =~ ^($5)$ ]] &&
+    grep -q "region: *[0-3], run '" "$d.out"
+  check "mutant $m ($name) on $j: cosim exit 1 ($st), diverges at $got, $where $min, a $5 event, its region named" $?
+}
+
 # mutant 44: one region's done taken for another's (GC g's region done
 # when GC g ^ 1's PEs are quiet), on the four quadrants of
-# regress/jobs/quadrants.ini in `tcpa run --engine cosim` with the mutants
-# harness (TCPA_RTL): the first region to finish, bitextract's (GC 1), is
-# not marked done while matmul's (GC 0) runs, so its `rdone 1` repeats in
-# the next cycle: caught by an `rdone` no earlier than the model's first,
-# the report naming a region of the job
-mutant_script 44 "$MUT"
-t0=$SECONDS
-rm -rf "$tmp/m44"
-TCPA_RTL=$tmp/mut44.sh timeout 900 "$TCPA" run regress/jobs/quadrants.ini --engine cosim --out-dir "$tmp/m44" \
-  >"$tmp/m44.out" 2>&1
+# regress/jobs/quadrants.ini (mm on GC 0 at 2x2@0,0 from cycle 0, bits on
+# GC 1 at 1x2@0,2 from the first `rstart`, fir and trimv below; one region
+# cannot show it) in `tcpa run --engine cosim` with the mutants harness:
+# the first region to finish, bits' (GC 1), is not marked done while mm's
+# (GC 0) runs, so its `rdone 1` repeats in the next cycle: an `rdone` no
+# earlier than the model's first
+job_mutant 44 "done of one region taken for another's" regress/jobs/quadrants.ini '$2 == "rdone"' rdone
+
+# Mutants 45..47 on the same four quadrants: a mutant that keeps a region
+# from finishing would make `tcpa run --engine cosim` run the RTL 100000
+# cycles (minutes on the -O0 harness), so the mutants harness runs the
+# job's streams (`tcpa run JOB --engine model`: D/NAME/config.bin, the
+# start cycles of D/summary.json) to 200 cycles past the first it can act
+# in, and `tcpa cosim-check` compares with the model's trace of the job.
+"$TCPA" run regress/jobs/quadrants.ini --engine model --out-dir "$tmp/q" >"$tmp/q.log" 2>&1
+check "quadrants: the model runs the job (its streams and start cycles kept)" $?
+qstreams=$(awk -F'"' '$2 == "name" { n = $4 } $2 == "start_cycle" { c = $3; gsub(/[^0-9]/, "", c)
+  printf "%s%s/q/%s/config.bin%s", sep, T, n, (c > 0 ? "@" c : ""); sep = " " }' T="$tmp" "$tmp/q/summary.json")
+echo "# quadrants streams: $qstreams"
+# Runs mutant $1 ($2) on the streams of the quadrants: cosim-check exit 1,
+# the divergence in cycle $3 (the first affected, derived from the
+# model's trace), an event of kind $4. Records one check.
+quad_mutant() {
+  local m=$1 name=$2 min=$3 kind=$4 d=$tmp/q$1 t0=$SECONDS
+  # shellcheck disable=SC2086
+  "$MUT" $qstreams +mutant="$m" --trace "$d.trace" --max-cycles $((min + 200)) >/dev/null 2>"$d.err"
+  "$TCPA" cosim-check "$tmp/q/model.trace" "$d.trace" >"$d.out" 2>&1
+  local st=$? got; got=$(divergence "$d.out")
+  echo "# mutant $m ($name) on quadrants: caught by cosim-check at cycle/place/event $got (can act from cycle $min; $((SECONDS - t0)) s)"
+  [ $st -eq 1 ] && [ "${got%% *}" = "$min" ] && [ "${got##* }" = "$kind" ]
+  check "mutant $m ($name) on quadrants: cosim-check exit 1 ($st), diverges at $got, in cycle $min, a $kind event" $?
+}
+QT=$tmp/q/model.trace
+rst1=$(first_cycle "$QT" '$2 == "rstart"')
+# 45: a PE takes the GC select of its west neighbour: bits' first column,
+# PE (0,2), follows mm's GC 0 from bits' first cycle: its start delay is
+# GC 0's, its `start` in that cycle is missing
+quad_mutant 45 "a PE's GC select from the neighbouring region" "$rst1" start
+# 46: the start pulse of GC g also restarts GC g ^ 1's controller: bits'
+# start pulse (GC 1), one cycle before its first cycle (a GC runs one
+# cycle ahead of its PEs), restarts GC 0's while mm runs: its `gc 0`
+# line of that cycle is missing (the report names the region of GC 0)
+quad_mutant 46 "one START starting two GCs" $((rst1 - 1)) gc
+# 47: a bank write crossing regions: the AGs of bits' PE (0,2) take the
+# tokens of mm's PE (0,1), the PE before it on the north side: bits'
+# first write, at (0,2), finds no token of mm's there, its `bank` event
+# is missing
+quad_mutant 47 "a bank write crossing regions" "$(first_cycle "$QT" '$2 == "bank" && $6 == "wr"')" bank
+
+# mutant 48: the loader accepts a packet whose rectangle overlaps a
+# running region: a job whose second run, bitextract on 1x4@0,0 (GC 1,
+# free), overlaps the first's, matmul on 2x2@0,0 (GC 0), while that runs:
+# the model refuses it (exit 2, BUSY naming GC 0's region), the RTL of the
+# mutants build without a mutant too (`tcpa run --engine rtl`: loader
+# error 14, BUSY), the mutant accepts it and runs both (`rstart 1`)
+cat >"$tmp/busy.ini" <<'EOF_JOB'
+[run mm]
+program = regress/programs/matmul.pla
+param = N=4 M=4 K=3
+pes = 2x2@0,0
+map = i,j
+[run bits]
+program = regress/programs/bitextract.pla
+param = N=13
+pes = 1x4@0,0
+EOF_JOB
+mutant_script 0 "$MUT"
+mutant_script 48 "$MUT"
+"$TCPA" run "$tmp/busy.ini" --engine model --out-dir "$tmp/b48m" >"$tmp/b48m.out" 2>&1
+st_m=$?
+TCPA_RTL=$tmp/mut0.sh "$TCPA" run "$tmp/busy.ini" --engine rtl --out-dir "$tmp/b48c" >"$tmp/b48c.out" 2>&1
+st_c=$?
+TCPA_RTL=$tmp/mut48.sh "$TCPA" run "$tmp/busy.ini" --engine rtl --out-dir "$tmp/b48" >"$tmp/b48.out" 2>&1
 st=$?
-got=$(divergence "$tmp/m44.out")
-rd1=$(first_cycle "$tmp/m44/model.trace" '$2 == "rdone"')
-echo "# mutant 44 (done of one region taken for another's) on quadrants: caught by cosim at cycle/place/event $got (can act from cycle $rd1; $((SECONDS - t0)) s); $(grep -m1 'region:' "$tmp/m44.out")"
-[ $st -eq 1 ] && [ "$got" != none ] && [ "$rd1" != none ] && [ "${got%% *}" -ge "$rd1" ] && [ "${got##* }" = rdone ] &&
-  grep -q "region: *[0-3], run '" "$tmp/m44.out"
-check "mutant 44 (done of one region taken for another's) on quadrants: cosim exit 1 ($st), an rdone at $got, not before $rd1, its region named" $?
+echo "# mutant 48 (the loader accepts an overlapping rectangle): caught by the refusal: model exit $st_m ($(grep -o 'touches the running region of GC [0-9]' "$tmp/b48m.out")), clean RTL exit $st_c ($(grep -o 'rejected by the loader: error [0-9]*' "$tmp/b48c.out")), mutant exit $st, $(grep -c ' rstart ' "$tmp/b48/rtl.trace" 2>/dev/null) rstart"
+[ $st_m -eq 2 ] && grep -q 'touches the running region of GC 0' "$tmp/b48m.out" &&
+  [ $st_c -eq 2 ] && grep -q 'rejected by the loader: error 14' "$tmp/b48c.out" &&
+  [ $st -ne 2 ] && ! grep -q 'rejected' "$tmp/b48.out" && grep -q '^[0-9]* rstart 1$' "$tmp/b48/rtl.trace"
+check "mutant 48 (the loader accepts an overlapping rectangle): model and clean RTL refuse the job (exit $st_m, $st_c: BUSY, error 14), the mutant runs it (exit $st, rstart 1)" $?
 if full_tier; then
   # a read AG's access also writes its (input) bank: bankwr at the first
   # read; with bankwr left out of the comparison (as by a harness that does
