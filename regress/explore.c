@@ -37,6 +37,7 @@
 #include "engine.h"
 #include "explore.h"
 #include "explore_eval.h"
+#include "plot.h"
 #include "run.h"
 
 /* Returns the malloc'ed text of file path, or NULL after printing why. */
@@ -218,16 +219,7 @@ static int explore_plot(const explore_opts *o, const explore_table *t) {
           "     '' using 1:2:4 with labels offset 1,1 notitle\n",
           svg, o->area ? "Yosys cells" : "proxy: words of state + FU equivalents", data, data);
   if (explore_close(f, tmp, gp)) return -1;
-  char *argv[] = {"gnuplot", gp, NULL};
-  int rc = engine_harness_spawn(argv, -1, -1);
-  char svgtmp[4300];
-  snprintf(svgtmp, sizeof svgtmp, "%s.tmp", svg);
-  if (rc != 0 || rename(svgtmp, svg) != 0) {
-    diag_error_plain("gnuplot %s failed (exit %d): is gnuplot installed (scripts/setup.sh)?", gp, rc);
-    remove(svgtmp);
-    return -1;
-  }
-  return 0;
+  return plot_gnuplot_run("explore", gp, svg);
 }
 
 /* Returns the index of the smallest point fitting every entry (fewest

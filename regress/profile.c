@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "isa.h"
+#include "plot.h"
 #include "trace.h"
 
 /* The word last issued per (PE, FU, pc), a small open hash. */
@@ -305,16 +306,7 @@ static int profile_heatmap(const profile *p, const char *dir) {
           "plot '%s' using 1:2:3 with image notitle, '' using 1:2:(sprintf('%%.0f%%%%', $3)) with labels notitle\n",
           svg, (unsigned long long)p->done, p->rows - 1, p->cols - 1, dat);
   if (datafile_tmp_commit(&t)) return -1;
-  char *argv[] = {"gnuplot", gp, NULL};
-  int rc = engine_harness_spawn(argv, -1, -1);
-  char svgtmp[4300];
-  snprintf(svgtmp, sizeof svgtmp, "%s.tmp", svg);
-  if (rc != 0 || rename(svgtmp, svg) != 0) {
-    diag_error_plain("profile: gnuplot %s failed (exit %d): is gnuplot installed (scripts/setup.sh)?", gp, rc);
-    remove(svgtmp);
-    return -1;
-  }
-  return 0;
+  return plot_gnuplot_run("profile", gp, svg);
 }
 
 /* Returns 0 after writing the tables and the heat map (profile.h). */
