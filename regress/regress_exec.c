@@ -100,7 +100,10 @@ char **regress_exec_argv(const regress_run *r) {
   exec_arg(&a, "tcpa");
   exec_arg(&a, "run");
   exec_arg(&a, "%s", r->program);
-  if (r->job) { /* a job file carries its programs, regions and architecture */
+  if (r->job) { /* a job file carries its programs and regions; its architecture
+                   (its arch line, else the suite's --arch) in r->arch */
+    exec_arg(&a, "--arch");
+    exec_arg(&a, "%s", r->arch);
     exec_arg(&a, "--engine");
     exec_arg(&a, "%s", r->engine);
     exec_arg(&a, "--out-dir");

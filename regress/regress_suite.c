@@ -679,7 +679,8 @@ error:
 
 /* Returns the malloc'ed path of the architecture of job file `path`: its
  * `arch = FILE` line before the first section (as the job runner reads
- * it, from the current directory), else configs/default.ini. */
+ * it, from the current directory), else the command line's --arch, else
+ * configs/default.ini. */
 static char *suite_job_arch(const suite_parser *sp, const char *path) {
   size_t len;
   char *text = fileio_read_all(path, &len), *arch = NULL;
@@ -696,7 +697,9 @@ static char *suite_job_arch(const suite_parser *sp, const char *path) {
     break;
   }
   free(text);
-  return arch ? arch : suite_path(sp, sp->dir, "default", "configs", ".ini");
+  if (arch) return arch;
+  return sp->o->arch ? suite_path(sp, ".", sp->o->arch, "configs", ".ini")
+                     : suite_path(sp, sp->dir, "default", "configs", ".ini");
 }
 
 /* Returns 0 after appending the runs of a `job FILE` line (at column
@@ -798,7 +801,7 @@ static void suite_line_parse(suite_parser *sp, char *buf, suite_keys *defaults) 
       suite_keys_merge(&own, &line);
       for (int key = 0; key < K_NKEYS; key++) {
         char **from = suite_key_slot(defaults, key), **to = suite_key_slot(&own, key);
-        if (*from && !*to && (key == K_ENGINE || key == K_TIMEOUT)) {
+        if (*from && !*to && (key == K_ENGINE || key == K_TIMEOUT || key == K_EXPECT)) {
           *to = regress_strdup(*from);
           own.line[key] = defaults->line[key], own.col[key] = defaults->col[key];
         }

@@ -9,6 +9,9 @@
 #     every region's cycles equal to its cycles alone, no output differing,
 #     its outputs in DIR/NAME/, the trace's rstart and rdone lines;
 #   - --engine ref: every reference, exit 0;
+#   - regress/suites/full (tcpa signoff's) lists the jobs on the command
+#     line's --arch with expect any; through tcpa regress --arch they
+#     pass on big1d.ini and do not fit a 1x2 array (exit 0 both);
 #   - feeds (regress/jobs/pipeline.ini: mm2's A is mm1's C): mm2's output
 #     equals two chained reference runs (tcpa run --in), the feed's file
 #     kept in DIR/mm2/inputs/ and named in summary.json; malformed feeds
@@ -144,6 +147,23 @@ for b in later:'later.ini:6:.*that run comes later' norun:'norun.ini:11:.*no run
   "$TCPA" run "$tmp/$name.ini" --engine model >"$tmp/out" 2>"$tmp/err"
   st=$?
   check_eval "feed $name: exit 2 with '$want' ($(head -c 160 "$tmp/err"))" "[ $st -eq 2 ] && grep -q \"$want\" '$tmp/err'"
+done
+
+# the sign-off's suite lists the jobs on its --arch (expect any: a job
+# whose regions the array lacks passes as a no-fit); through tcpa regress
+# on big1d.ini's model they pass, on a 1x2 array they do not fit
+"$TCPA" regress regress/suites/full --list --arch configs/big1d.ini --pes all --scale small --engine cosim \
+  >"$tmp/list" 2>&1
+check_eval "regress/suites/full lists the 4 jobs on the command line's --arch, expect any" \
+  "[ \$(grep -c '_job_cosim_big1d_s1 seed=1 expect=any  tcpa run regress/jobs/[a-z]*.ini --arch configs/big1d.ini --engine cosim' $tmp/list) -eq 4 ]"
+printf 'suite j\nset engine=model expect=any\njob quadrants\njob pipeline\n' >"$tmp/j.suite"
+for a in configs/big1d.ini:'2 runs: 2 pass' "$tmp/pair.ini":'2 runs: 0 pass, 0 fail, 0 invalid, 2 nofit'; do
+  arch=${a%%:*} want=${a#*:}
+  printf '[array]\nrows = 1\ncols = 2\n' >"$tmp/pair.ini"
+  "$TCPA" regress "$tmp/j.suite" --arch "$arch" --out-dir "$tmp/rs" >"$tmp/rs.out" 2>&1
+  st=$?
+  check_eval "jobs through tcpa regress --arch $(basename "$arch"): exit 0 ($st), '$want'" \
+    "[ $st -eq 0 ] && grep -q '^$want' $tmp/rs.out"
 done
 
 # cosim: the four quadrants on the model and on the RTL (the default
