@@ -15,7 +15,7 @@
 #     that trace.h and common/trace.c give it; with trace.h it compiles in
 #     either order;
 #   - build/gen/tcpa_stream_errors.h names every error code of the RTL
-#     loader as common/stream.c's stream_error_name does;
+#     loader as common/stream.c's stream_error_name does, BUSY (14) too;
 #   - a changed C constant changes the generated file (each generator run
 #     on an edited copy of its header);
 #   - no hand-written copy is back in rtl/ or tb/: the magic number,
@@ -138,7 +138,8 @@ done
   echo '#include "stream.h"'
   echo '#include "tcpa_stream_errors.h"'
   echo 'int main(void) {'
-  echo '  int bad = TCPA_STREAM_ERRORS != 1 - STREAM_ERR_ORDER || strcmp(stream_errors_name(TCPA_STREAM_ERRORS), "?");'
+  echo '  int bad = TCPA_STREAM_ERRORS != 1 - STREAM_ERR_BUSY || strcmp(stream_errors_name(TCPA_STREAM_ERRORS), "?") ||'
+  echo '            strcmp(stream_errors_name(14), "region busy");'
   echo '  for (int c = 0; c < TCPA_STREAM_ERRORS; c++)'
   echo '    if (strcmp(stream_errors_name(c), stream_error_name(-c))) bad = 1, printf("%d: %s\n", c, stream_errors_name(c));'
   echo '  return bad;'

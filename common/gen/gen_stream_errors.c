@@ -4,7 +4,8 @@
  * docs/stream.md) that the C++ harnesses of tb/ use to name the RTL
  * loader's error code (err_code_o, the magnitude of a stream_error:
  * docs/rtl.md "Generated packages"): stream_errors_name(code) returns, for
- * every code 0 .. -STREAM_ERR_ORDER the loader can report, the text
+ * every code 0 .. -STREAM_ERR_BUSY (the loader reports 1 .. 11 and 14,
+ * BUSY, for a stream that touches a running region), the text
  * common/stream.c's stream_error_name gives the same error (the generator
  * is linked with it and asks it), and "?" for any other code. The Makefile
  * compiles and runs it into build/gen/tcpa_stream_errors.h;
@@ -24,8 +25,8 @@ int main(void) {
          "// Returns the name of the loader's error code `code` (err_code_o), \"?\" if none.\n"
          "static inline const char *stream_errors_name(int code) {\n"
          "  static const char *const names[TCPA_STREAM_ERRORS] = {\n",
-         -STREAM_ERR_ORDER, 1 - STREAM_ERR_ORDER);
-  for (int c = 0; c <= -STREAM_ERR_ORDER; c++) printf("      \"%s\",\n", stream_error_name(-c));
+         -STREAM_ERR_BUSY, 1 - STREAM_ERR_BUSY);
+  for (int c = 0; c <= -STREAM_ERR_BUSY; c++) printf("      \"%s\",\n", stream_error_name(-c));
   printf("  };\n  return code >= 0 && code < TCPA_STREAM_ERRORS ? names[code] : \"?\";\n}\n\n#endif\n");
   return 0;
 }
