@@ -76,7 +76,7 @@ R=$D/out
 check "signoff: PASS (exit 0)" $st
 check_eval "signoff: report.md starts with the verdict" '[ "$(head -n 1 "$R/report.md")" = "# PASS" ]'
 check_eval "signoff: the testplan measured: a row per feature of docs/testplan.yml, the features closed counted" \
-  '[ $(grep -c "^| [a-z_.]* | .* | [0-9]*/[0-9]* | [0-9]*/[0-9]* | [-0-9.]* | [-0-9.]* | [a-z].* |$" "$R/report.md") -eq $(grep -c "^  - name: " docs/testplan.yml) ] &&
+  '[ $(grep -c "^| [a-z_.]* | .* | [0-9]*/[0-9]* | [0-9]*/[0-9]* | [-0-9.]* | [-0-9.]* | [a-z0-9].* |$" "$R/report.md") -eq $(grep -c "^  - name: " docs/testplan.yml) ] &&
    grep -q "^Testplan: [0-9]* of [0-9]* features closed.*host_port\.$" "$R/report.md"'
 check_eval "signoff: the verdict says how much ran: 2 of 4 runs fit, the floor 50 % (stdout, report.md, report.html)" \
   'grep -qx "PASS: 2 of 4 runs fit (50.0 %; floor --min-fit 50 %)" "$tmp/out" &&
